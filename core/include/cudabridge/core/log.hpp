@@ -1,0 +1,108 @@
+// The log front end: callers format a message and enqueue it; one background thread hands
+// records to the log-sink plugins and user callbacks. Logging never throws into its caller.
+//
+// Threading: every member is thread safe. enabled() and log() take no lock on the fast path
+// beyond the bounded queue's own.
+#pragma once
+
+#include <cudabridge/abi.h>
+#include <cudabridge/logsink.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudabridge::core::log {
+
+// What happens when the queue is full.
+enum class overflow_policy { block, drop_newest, drop_oldest };
+std::optional<overflow_policy> parse_overflow_policy(std::string_view text);
+const char* to_string(overflow_policy p) noexcept;
+
+// Levels by name ("TRACE".."FATAL", "OFF"), case-insensitive.
+std::optional<cb_log_level> parse_level(std::string_view text);
+const char* level_name(cb_log_level level) noexcept;
+
+// Categories: the seed's nine come first with fixed ids (they are the C API's CB_LOG_CAT_*);
+// more may be registered at run time up to max_categories.
+constexpr int max_categories = 64;
+int category_id(std::string_view name);           // registers on first use; -1 when full
+std::optional<int> find_category(std::string_view name);
+std::string category_name(int id);
+std::vector<std::string> category_names();
+
+// A record as callbacks see it (owning copy).
+struct record {
+    cb_log_level level = CB_LOG_INFO;
+    int64_t time_ns = 0;  // wall clock
+    uint64_t thread_id = 0;
+    int category = 0;
+    std::string device;
+    std::string message;
+};
+
+struct options {
+    size_t queue_capacity = 65536;     // records
+    overflow_policy overflow = overflow_policy::block;
+    cb_log_level default_level = CB_LOG_INFO;
+    size_t max_batch = 1024;           // records handed to a sink's write_batch at once
+};
+
+struct statistics {
+    uint64_t enqueued = 0;
+    uint64_t dropped = 0;     // by the overflow policy
+    uint64_t written = 0;     // records delivered (to every sink)
+    uint64_t sink_errors = 0;
+};
+
+class front_end {
+public:
+    explicit front_end(options opts = {});
+    ~front_end();  // shutdown()
+    front_end(const front_end&) = delete;
+    front_end& operator=(const front_end&) = delete;
+
+    // Sinks are not owned: the caller keeps table and instance alive until remove_sink/shutdown
+    // returns. close() is not called by the front end; the owner closes and destroys.
+    void add_sink(std::string name, const cb_logsink_table* table, void* instance);
+    void remove_sink(std::string_view name);  // waits until the sink is no longer in use
+    std::vector<std::string> sink_names() const;
+
+    using callback = std::function<void(const record&)>;
+    int add_callback(callback cb);  // returns an id
+    void remove_callback(int id);
+
+    void set_level(int category, cb_log_level level);
+    cb_log_level level(int category) const;
+    void set_all_levels(cb_log_level level);
+    void set_overflow_policy(overflow_policy p);
+
+    bool enabled(int category, cb_log_level level) const noexcept;
+    // Enqueue one message (already formatted). Never throws, never blocks unless the policy
+    // is block and the queue is full.
+    void log(cb_log_level level, int category, std::string_view message,
+             std::string_view device = {}) noexcept;
+
+    // Wait until everything enqueued before this call has been delivered and sinks flushed.
+    void flush();
+    // Drain the queue, flush sinks, stop the thread. Later log() calls are dropped.
+    void shutdown();
+
+    statistics stats() const;
+
+    // Where sink and callback failures go. The default prints to stderr at most once per second
+    // with a count of suppressed messages.
+    void set_error_handler(std::function<void(const std::string&)> handler);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace cudabridge::core::log

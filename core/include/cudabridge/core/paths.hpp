@@ -1,0 +1,24 @@
+// Where CudaBridge keeps its files. Every environment read goes through secure_env(), which
+// returns nothing when the process runs with raised privileges (setuid, setgid, capabilities).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace cudabridge::core {
+
+// secure_getenv(): nullopt when unset, empty, or when the process is privileged.
+std::optional<std::string> secure_env(const char* name);
+// True when the kernel marked this process for secure execution (AT_SECURE) or uid != euid.
+bool running_privileged();
+
+// The SQLite store: --db PATH if given, else $CUDABRIDGE_HOME/cudabridge.db, else
+// $XDG_STATE_HOME/cudabridge/cudabridge.db, else ~/.local/state/cudabridge/cudabridge.db.
+std::filesystem::path default_database_path();
+// The per-user plugin folder: $XDG_DATA_HOME/cudabridge/plugins or ~/.local/share/cudabridge/plugins.
+std::filesystem::path user_plugin_dir();
+// Default folder of the rotating file sink.
+std::filesystem::path default_log_dir();
+
+}  // namespace cudabridge::core

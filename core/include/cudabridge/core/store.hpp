@@ -1,0 +1,197 @@
+// The SQLite store: one database file shared by every CudaBridge process on the machine.
+//
+// WAL mode, a busy timeout, write transactions with BEGIN IMMEDIATE, schema migrations by
+// PRAGMA user_version inside one transaction, prepared statements only. A store object is used
+// by one thread at a time; open one per thread (or guard it) when several threads write.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace cudabridge::core {
+
+// A prepared statement, reset and cleared for reuse when it goes out of scope.
+class statement {
+public:
+    statement(sqlite3* db, sqlite3_stmt* stmt) noexcept : db_(db), stmt_(stmt) {}
+    statement(statement&&) noexcept;
+    statement& operator=(statement&&) = delete;
+    statement(const statement&) = delete;
+    ~statement();
+
+    // Binders use 1-based positions, as SQLite does; each returns *this for chaining.
+    statement& bind(int index, int64_t value);
+    statement& bind(int index, double value);
+    statement& bind(int index, std::string_view value);
+    statement& bind(int index, const char* value);  // NULL binds SQL NULL
+    statement& bind_null(int index);
+    statement& bind_blob(int index, const void* data, size_t size);
+
+    // Steps once: true when a row is available, false when done. Throws core::error.
+    bool step();
+    // Runs to completion (for statements without result rows).
+    void run();
+
+    int64_t column_int(int index) const;
+    double column_double(int index) const;
+    std::string column_text(int index) const;
+    std::vector<uint8_t> column_blob(int index) const;
+    bool column_is_null(int index) const;
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_;
+};
+
+struct store_options {
+    int busy_timeout_ms = 10000;
+    bool read_only = false;
+    bool synchronous_full = false; // PRAGMA synchronous=FULL instead of NORMAL
+};
+
+class store {
+public:
+    // The newest schema this code knows; databases newer than this are refused.
+    static constexpr int schema_version = 2;
+
+    // Opens (creating folders and the file as needed) and migrates. Throws core::error with the
+    // path and SQLite's message on failure.
+    explicit store(const std::filesystem::path& path, store_options options = {});
+    ~store();
+    store(const store&) = delete;
+    store& operator=(const store&) = delete;
+
+    const std::filesystem::path& path() const noexcept { return path_; }
+    sqlite3* handle() const noexcept { return db_; }
+
+    // A cached prepared statement for this SQL text.
+    statement prepare(std::string_view sql);
+    // Runs SQL without parameters (DDL, pragmas).
+    void exec(std::string_view sql);
+
+    // Runs body inside BEGIN IMMEDIATE ... COMMIT; rolls back and rethrows on exception.
+    void write(const std::function<void()>& body);
+    // Runs body inside a read transaction (one consistent snapshot).
+    void read(const std::function<void()>& body);
+
+    int user_version();
+    // "ok" or the problems PRAGMA integrity_check reports.
+    std::string integrity_check();
+    int64_t last_insert_rowid() const;
+
+private:
+    void migrate();
+
+    std::filesystem::path path_;
+    sqlite3* db_ = nullptr;
+    struct statement_cache;
+    std::unique_ptr<statement_cache> cache_;
+};
+
+// ---- settings --------------------------------------------------------------------------------
+// Scopes: "global", "plugin:<name>", "device:<id>".
+std::optional<std::string> get_setting(store& s, std::string_view scope, std::string_view key);
+// Writes the value and a row in settings_history (old value, new value, source).
+void set_setting(store& s, std::string_view scope, std::string_view key, std::string_view value,
+                 std::string_view source = "api");
+bool erase_setting(store& s, std::string_view scope, std::string_view key);
+struct setting_row {
+    std::string scope, key, value;
+    int64_t updated_ns = 0;
+};
+std::vector<setting_row> list_settings(store& s, std::string_view scope = {});
+
+// Declared parameters (the metadata plugins and the core give for a settings key).
+struct parameter_row {
+    std::string name;   // full key, e.g. "file.max_size" or "log.overflow_policy"
+    std::string owner;  // plugin name or "core"
+    int type = 0;       // cb_param_type
+    std::string default_value;
+    std::string help;
+    bool has_range = false;
+    double min_value = 0, max_value = 0;
+};
+void declare_parameter(store& s, const parameter_row& p);
+std::optional<parameter_row> find_parameter(store& s, std::string_view name);
+std::vector<parameter_row> list_parameters(store& s);
+
+// ---- events ----------------------------------------------------------------------------------
+struct event_row {
+    int64_t id = 0;
+    int64_t time_ns = 0; // wall clock
+    std::string device;  // may be empty
+    std::string category;
+    int severity = 0;    // cb_severity
+    std::string kind;
+    std::string message;
+    std::string data_json; // may be empty
+};
+int64_t add_event(store& s, const event_row& e);
+struct event_query {
+    int64_t since_ns = 0;
+    int min_severity = 0;
+    std::string device, category, kind; // empty = any
+    size_t limit = 100;                 // newest first
+};
+std::vector<event_row> query_events(store& s, const event_query& q);
+
+// ---- logs (written by the SQLite log sink, read by `cudabridge-cli log`) -----------------------
+struct log_row {
+    int64_t id = 0;
+    int64_t time_ns = 0;
+    int level = 0;       // cb_log_level
+    std::string category;
+    int64_t thread_id = 0;
+    std::string device;
+    std::string message;
+};
+struct log_query {
+    int64_t since_ns = 0;
+    int64_t after_id = 0;      // for --follow
+    int min_level = 0;
+    std::string category;      // empty = any
+    size_t limit = 50;         // the newest `limit` rows, returned oldest first
+};
+std::vector<log_row> query_logs(store& s, const log_query& q);
+
+// Deletes the oldest events and logs beyond the retention settings
+// (store.events_max_rows, store.logs_max_rows). Returns rows deleted.
+size_t apply_retention(store& s);
+
+// ---- plugin cache ----------------------------------------------------------------------------
+struct plugin_cache_row {
+    std::string path;       // canonical
+    int64_t size = 0;
+    int64_t mtime_ns = 0;
+    std::string state;      // "ok" or "refused"
+    std::string reason;     // why refused; empty when ok
+    std::string descriptors_json; // array of {name, kind, version, license, description, abi}
+    int64_t checked_ns = 0;
+};
+std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view path);
+void put_plugin_cache(store& s, const plugin_cache_row& row);
+std::vector<plugin_cache_row> list_plugin_cache(store& s);
+void erase_plugin_cache(store& s, std::string_view path);
+
+// ---- benchmark results -----------------------------------------------------------------------
+struct benchmark_row {
+    int64_t id = 0;
+    int64_t time_ns = 0;
+    std::string name, metric, unit;
+    double value = 0;
+    bool modeled = false; // modeled by the simulator (true) or measured on hardware (false)
+    std::string data_json;
+};
+int64_t add_benchmark(store& s, const benchmark_row& b);
+std::vector<benchmark_row> query_benchmarks(store& s, std::string_view name = {}, size_t limit = 100);
+
+}  // namespace cudabridge::core

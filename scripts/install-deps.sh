@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages CudaBridge needs to build and test.
+# Idempotent: when every package is already installed it only runs dpkg-query and exits.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libboost-dev libboost-program-options-dev libboost-filesystem-dev
+  libpoco-dev libspdlog-dev libfmt-dev libsqlite3-dev sqlite3
+  libgtest-dev libgmock-dev
+  libisal-dev libopenblas-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: must run as root to install packages (try: sudo $0)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,75 @@
+/* Endpoint models: the behaviour of one simulated PCIe function (a GPU, say), offered by a GPU
+ * family and hosted by a transport's simulated fabric. The two plugins meet only through these
+ * tables: the transport calls the model for config and MMIO cycles, and the model calls back
+ * through cb_endpoint_host_ops to DMA into host memory and raise interrupts.
+ *
+ * Threading: a transport serialises calls into one model; the model may call host_ops from its
+ * own engine threads at any time between attach and detach.
+ */
+#ifndef CUDABRIDGE_ENDPOINT_MODEL_H
+#define CUDABRIDGE_ENDPOINT_MODEL_H
+
+#include "abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One Base Address Register as the function reports it. */
+typedef struct cb_bar_info {
+    uint32_t struct_size;
+    uint32_t index;      /* 0..5 */
+    uint64_t size;       /* bytes; 0 when the BAR is not implemented */
+    uint64_t bus_address;
+    cb_bool is_64bit;
+    cb_bool prefetchable;
+    cb_bool is_io;
+    uint32_t reserved0;
+} cb_bar_info;
+
+/* Reset kinds shared by transports, models and GPUs. */
+typedef int32_t cb_reset_kind;
+enum {
+    CB_RESET_FUNCTION = 0,  /* function-level reset of one PCIe function */
+    CB_RESET_HOT = 1,       /* secondary-bus / hot reset */
+    CB_RESET_LINK_RETRAIN = 2,
+    CB_RESET_SOFT = 3,      /* engine-level reset (GPU) */
+    CB_RESET_HARD = 4       /* full device reset (GPU) */
+};
+
+/* What a hosted model may do back across the link. Given by the transport at attach. */
+typedef struct cb_endpoint_host_ops {
+    uint32_t struct_size;
+    uint32_t reserved0;
+    void* context;
+
+    /* ABI 1.0 */
+    /* Device-side DMA at an IOVA the host mapped; crosses the modeled link as packets. */
+    cb_status (*dma_read)(void* context, uint64_t iova, void* dst, size_t size);
+    cb_status (*dma_write)(void* context, uint64_t iova, const void* src, size_t size);
+    /* Raise MSI vector `vector`. */
+    cb_status (*raise_interrupt)(void* context, uint32_t vector);
+} cb_endpoint_host_ops;
+
+typedef struct cb_endpoint_model_table {
+    uint32_t struct_size;
+
+    /* ABI 1.0 */
+    cb_status (*config_read)(void* model, uint32_t offset, void* data, uint32_t size);
+    cb_status (*config_write)(void* model, uint32_t offset, const void* data, uint32_t size);
+    cb_status (*bar_info)(void* model, uint32_t bar, cb_bar_info* out);
+    /* MMIO of 1, 2, 4 or 8 bytes, or a block (size any multiple of 4) for BAR apertures. */
+    cb_status (*mmio_read)(void* model, uint32_t bar, uint64_t offset, void* data, uint32_t size);
+    cb_status (*mmio_write)(void* model, uint32_t bar, uint64_t offset, const void* data,
+                            uint32_t size);
+    cb_status (*reset)(void* model, cb_reset_kind kind);
+    /* The transport connects the model to the link; ops stays valid until detach. */
+    cb_status (*attach)(void* model, const cb_endpoint_host_ops* ops);
+    void (*detach)(void* model);
+} cb_endpoint_model_table;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDABRIDGE_ENDPOINT_MODEL_H */

@@ -1,0 +1,257 @@
+/* GPU-family plugins: one vendor's GPUs, whether driven by the vendor's kernel driver, by a
+ * userspace driver over a transport link, or simulated.
+ *
+ * Threading: every entry may be called from any thread. Calls taking a stream return once the
+ * work is queued; a NULL stream means "synchronous on the device's default stream".
+ */
+#ifndef CUDABRIDGE_GPU_H
+#define CUDABRIDGE_GPU_H
+
+#include "abi.h"
+#include "endpoint_model.h"
+#include "transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cb_gpu_device cb_gpu_device;
+typedef struct cb_gpu_stream cb_gpu_stream;
+typedef struct cb_gpu_event cb_gpu_event;
+typedef struct cb_gpu_module cb_gpu_module;
+
+/* Element types of the built-in kernel library (the seed's eight dtypes). */
+typedef int32_t cb_dtype;
+enum {
+    CB_DTYPE_FLOAT32 = 0,
+    CB_DTYPE_FLOAT64 = 1,
+    CB_DTYPE_INT32 = 2,
+    CB_DTYPE_INT64 = 3,
+    CB_DTYPE_UINT8 = 4,
+    CB_DTYPE_INT8 = 5,
+    CB_DTYPE_INT16 = 6,
+    CB_DTYPE_BOOL = 7
+};
+
+/* How to reach the device being opened. */
+typedef struct cb_gpu_open_params {
+    uint32_t struct_size;
+    int32_t ordinal;                       /* kernel-driver backends: the driver's index; else -1 */
+    const cb_transport_table* transport;   /* userspace driver: the link to drive, else NULL */
+    void* transport_instance;
+    cb_link* link;
+    const cb_endpoint_info* endpoint;      /* the PCI function, when known */
+    const char* profile_json;              /* the model profile to apply; may be NULL */
+} cb_gpu_open_params;
+
+typedef struct cb_gpu_properties {
+    uint32_t struct_size;
+    cb_bool is_simulated;
+    char name[256];
+    char uuid[64];          /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+    char architecture[32];  /* "Blackwell", "Ada Lovelace", ... */
+    char backend[32];       /* "kernel-driver", "userspace", "simulated" */
+    char pci_bus_id[32];
+    uint16_t pci_vendor_id;
+    uint16_t pci_device_id;
+    uint32_t pci_subsystem_id;
+    int32_t compute_major;
+    int32_t compute_minor;
+    uint32_t sm_count;
+    uint32_t warp_size;
+    uint64_t total_memory;
+    uint32_t max_threads_per_block;
+    uint32_t max_block_dim[3];
+    uint32_t max_grid_dim[3];
+    uint32_t shared_memory_per_block;
+    uint32_t memory_bus_width;
+    uint32_t l2_cache_bytes;
+    uint32_t clock_mhz;         /* max SM clock */
+    uint32_t memory_clock_mhz;
+    uint32_t reserved0;
+} cb_gpu_properties;
+
+/* Bits of cb_gpu_telemetry.throttle_reasons, after NVML's clocks-event reasons. */
+enum {
+    CB_THROTTLE_IDLE = 1u << 0,
+    CB_THROTTLE_APP_CLOCKS = 1u << 1,
+    CB_THROTTLE_SW_POWER_CAP = 1u << 2,
+    CB_THROTTLE_HW_SLOWDOWN = 1u << 3,
+    CB_THROTTLE_SW_THERMAL = 1u << 5,
+    CB_THROTTLE_HW_THERMAL = 1u << 6
+};
+
+typedef struct cb_gpu_telemetry {
+    uint32_t struct_size;
+    cb_bool is_simulated;       /* modeled (1) or measured on hardware (0) */
+    uint64_t time_ns;
+    double temperature_c;
+    double power_w;
+    double power_limit_w;
+    double fan_percent;         /* < 0 when the board has no fan readout */
+    uint32_t sm_clock_mhz;
+    uint32_t memory_clock_mhz;
+    double gpu_utilization;     /* percent */
+    double memory_utilization;  /* percent */
+    uint64_t memory_used;
+    uint64_t memory_total;
+    int32_t performance_state;  /* 0..15 for P0..P15 */
+    uint32_t throttle_reasons;
+    uint32_t pcie_link_gen;
+    uint32_t pcie_link_width;
+    uint64_t ecc_corrected;
+    uint64_t ecc_uncorrected;
+    uint64_t xid_count;
+    uint32_t last_xid;
+    uint32_t reserved0;
+} cb_gpu_telemetry;
+
+/* Which fields of cb_gpu_settings a call sets. */
+enum {
+    CB_SET_CLOCKS = 1u << 0,
+    CB_SET_POWER_LIMIT = 1u << 1,
+    CB_SET_FAN = 1u << 2,
+    CB_SET_PSTATE = 1u << 3
+};
+
+typedef struct cb_gpu_settings {
+    uint32_t struct_size;
+    uint32_t fields;            /* CB_SET_* bits */
+    uint32_t sm_clock_mhz;      /* locked clocks; 0 = default */
+    uint32_t memory_clock_mhz;
+    double power_limit_w;
+    int32_t fan_percent;        /* -1 = automatic */
+    int32_t performance_state;  /* 0..15 */
+} cb_gpu_settings;
+
+/* Bounds the settings are checked against (from the model profile or the driver). */
+typedef struct cb_gpu_setting_limits {
+    uint32_t struct_size;
+    uint32_t min_sm_clock_mhz;
+    uint32_t max_sm_clock_mhz;
+    uint32_t min_memory_clock_mhz;
+    uint32_t max_memory_clock_mhz;
+    uint32_t reserved0;
+    double min_power_w;
+    double max_power_w;
+    double default_power_w;
+    int32_t min_performance_state;
+    int32_t max_performance_state;
+    cb_bool fan_control;
+    uint32_t reserved1;
+} cb_gpu_setting_limits;
+
+/* A kernel argument: a device pointer or a scalar. */
+typedef int32_t cb_kernel_arg_type;
+enum { CB_ARG_DEVICE_PTR = 0, CB_ARG_INT64 = 1, CB_ARG_UINT64 = 2, CB_ARG_FLOAT64 = 3, CB_ARG_BYTES = 4 };
+
+typedef struct cb_kernel_arg {
+    cb_kernel_arg_type type;
+    uint32_t size;              /* CB_ARG_BYTES only: bytes at value.bytes */
+    union {
+        uint64_t device_ptr;
+        int64_t i64;
+        uint64_t u64;
+        double f64;
+        const void* bytes;
+    } value;
+} cb_kernel_arg;
+
+typedef struct cb_kernel_launch {
+    uint32_t struct_size;
+    uint32_t shared_memory_bytes;
+    const char* name;           /* built-in: "add", "mul", "reduce_sum", ...; module: symbol */
+    cb_dtype dtype;             /* built-ins only */
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t reserved0;
+    const cb_kernel_arg* args;
+    size_t arg_count;
+} cb_kernel_launch;
+
+typedef int32_t cb_module_format;
+enum { CB_MODULE_CUDA_SOURCE = 0, CB_MODULE_PTX = 1, CB_MODULE_CUBIN = 2, CB_MODULE_FATBIN = 3 };
+
+typedef int32_t cb_memcpy_kind;
+enum { CB_COPY_HOST_TO_DEVICE = 1, CB_COPY_DEVICE_TO_HOST = 2, CB_COPY_DEVICE_TO_DEVICE = 3 };
+
+typedef struct cb_gpu_table {
+    uint32_t struct_size;
+
+    /* ABI 1.0: devices */
+    /* Does this family drive the endpoint (vendor id, class)? *out_claim is 1 to claim it. */
+    cb_status (*claim)(void* instance, const cb_endpoint_info* endpoint, cb_bool* out_claim);
+    /* Devices the family can reach without a transport (kernel-driver backends). */
+    cb_status (*device_count)(void* instance, uint32_t* out);
+    cb_status (*open_device)(void* instance, const cb_gpu_open_params* params, cb_gpu_device** out);
+    cb_status (*close_device)(void* instance, cb_gpu_device* device);
+    cb_status (*get_properties)(void* instance, cb_gpu_device* device, cb_gpu_properties* out);
+
+    /* ABI 1.0: memory */
+    cb_status (*mem_alloc)(void* instance, cb_gpu_device* device, uint64_t size, uint64_t* out_ptr);
+    cb_status (*mem_free)(void* instance, cb_gpu_device* device, uint64_t ptr);
+    cb_status (*mem_info)(void* instance, cb_gpu_device* device, uint64_t* out_free,
+                          uint64_t* out_total);
+    /* Copies: host pointers are void*, device addresses uint64. stream NULL = synchronous. */
+    cb_status (*memcpy_h2d)(void* instance, cb_gpu_device* device, uint64_t dst, const void* src,
+                            size_t size, cb_gpu_stream* stream);
+    cb_status (*memcpy_d2h)(void* instance, cb_gpu_device* device, void* dst, uint64_t src,
+                            size_t size, cb_gpu_stream* stream);
+    cb_status (*memcpy_d2d)(void* instance, cb_gpu_device* device, uint64_t dst, uint64_t src,
+                            size_t size, cb_gpu_stream* stream);
+    cb_status (*memset8)(void* instance, cb_gpu_device* device, uint64_t dst, uint8_t value,
+                         size_t size, cb_gpu_stream* stream);
+
+    /* ABI 1.0: streams and events */
+    cb_status (*stream_create)(void* instance, cb_gpu_device* device, cb_gpu_stream** out);
+    cb_status (*stream_destroy)(void* instance, cb_gpu_stream* stream);
+    cb_status (*stream_synchronize)(void* instance, cb_gpu_stream* stream);
+    /* CB_OK when all work is done, CB_ERR_BUSY while some is pending. */
+    cb_status (*stream_query)(void* instance, cb_gpu_stream* stream);
+    cb_status (*event_create)(void* instance, cb_gpu_device* device, cb_gpu_event** out);
+    cb_status (*event_destroy)(void* instance, cb_gpu_event* event);
+    cb_status (*event_record)(void* instance, cb_gpu_event* event, cb_gpu_stream* stream);
+    cb_status (*event_synchronize)(void* instance, cb_gpu_event* event);
+    cb_status (*event_query)(void* instance, cb_gpu_event* event);
+    cb_status (*event_elapsed_ms)(void* instance, cb_gpu_event* start, cb_gpu_event* end,
+                                  float* out_ms);
+    cb_status (*device_synchronize)(void* instance, cb_gpu_device* device);
+
+    /* ABI 1.0: kernels */
+    cb_status (*launch_builtin)(void* instance, cb_gpu_device* device,
+                                const cb_kernel_launch* launch, cb_gpu_stream* stream);
+    /* Load user code; on failure the compiler log (if any) goes to log_buf. */
+    cb_status (*module_load)(void* instance, cb_gpu_device* device, const void* image, size_t size,
+                             cb_module_format format, cb_gpu_module** out, char* log_buf,
+                             size_t log_size);
+    cb_status (*module_unload)(void* instance, cb_gpu_module* module);
+    cb_status (*launch_kernel)(void* instance, cb_gpu_module* module,
+                               const cb_kernel_launch* launch, cb_gpu_stream* stream);
+
+    /* ABI 1.0: management */
+    cb_status (*get_telemetry)(void* instance, cb_gpu_device* device, cb_gpu_telemetry* out);
+    cb_status (*get_settings)(void* instance, cb_gpu_device* device, cb_gpu_settings* out);
+    cb_status (*get_setting_limits)(void* instance, cb_gpu_device* device,
+                                    cb_gpu_setting_limits* out);
+    /* Apply the fields named in settings->fields; out of bounds → CB_ERR_INVALID_ARGUMENT,
+     * not allowed (needs root) → CB_ERR_PERMISSION. */
+    cb_status (*apply_settings)(void* instance, cb_gpu_device* device,
+                                const cb_gpu_settings* settings);
+    cb_status (*reset)(void* instance, cb_gpu_device* device, cb_reset_kind kind);
+    /* A liveness probe that reaches the device; CB_ERR_DEVICE_LOST when it is gone. *out_counter
+     * receives a device-side counter that advances while the device runs. */
+    cb_status (*heartbeat)(void* instance, cb_gpu_device* device, uint64_t* out_counter);
+
+    /* ABI 1.0: simulation. Optional. */
+    /* A model of one PCIe function of this family, built from a profile (JSON), for a simulated
+     * fabric to host. */
+    cb_status (*create_endpoint_model)(void* instance, const char* profile_json, void** out_model,
+                                       const cb_endpoint_model_table** out_table);
+    cb_status (*destroy_endpoint_model)(void* instance, void* model);
+} cb_gpu_table;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDABRIDGE_GPU_H */
