@@ -21,7 +21,12 @@ function(cudabridge_add_plugin)
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_features(${P_NAME} PRIVATE cxx_std_20)
   if(NOT APPLE)
-    target_link_options(${P_NAME} PRIVATE "LINKER:--no-undefined")
+    # Fail at link time on a missing symbol, and export cb_plugin_entry only: hidden visibility
+    # covers the plugin's own code, the version script also the template code of libraries it
+    # instantiates (spdlog, fmt, Poco, libstdc++).
+    set(_cb_map "${CMAKE_CURRENT_BINARY_DIR}/${P_NAME}.exports.map")
+    file(WRITE "${_cb_map}" "{\n  global:\n    cb_plugin_entry;\n  local:\n    *;\n};\n")
+    target_link_options(${P_NAME} PRIVATE "LINKER:--no-undefined" "LINKER:--version-script=${_cb_map}")
   endif()
   if(P_OUTPUT_DIRECTORY)
     set_target_properties(${P_NAME} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${P_OUTPUT_DIRECTORY}")

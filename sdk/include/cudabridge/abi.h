@@ -37,7 +37,7 @@ extern "C" {
  * `field` and the field is set. Use it before every optional call into a peer's table. */
 #define CB_HAS_FIELD(ptr, type, field)                                               \
     ((ptr) != NULL && (ptr)->struct_size >= offsetof(type, field) + sizeof((ptr)->field) && \
-     (ptr)->field != 0)
+     !!((ptr)->field))
 
 /* Only the size test, for plain data fields where zero is a valid value. */
 #define CB_HAS_MEMBER(ptr, type, field) \

@@ -69,6 +69,7 @@ typedef struct cb_gpu_properties {
     uint32_t clock_mhz;         /* max SM clock */
     uint32_t memory_clock_mhz;
     uint32_t reserved0;
+    uint32_t reserved1; /* fills the tail padding so struct_size grows with the next field */
 } cb_gpu_properties;
 
 /* Bits of cb_gpu_telemetry.throttle_reasons, after NVML's clocks-event reasons. */

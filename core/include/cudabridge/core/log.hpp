@@ -34,8 +34,11 @@ const char* level_name(cb_log_level level) noexcept;
 constexpr int max_categories = 64;
 int category_id(std::string_view name);           // registers on first use; -1 when full
 std::optional<int> find_category(std::string_view name);
-std::string category_name(int id);
+std::string category_name(int id);               // "" when id is not registered
 std::vector<std::string> category_names();
+// The name as a C string that stays valid for the life of the process; nullptr when id is not
+// registered. Lock-free (used on the logging thread for every record).
+const char* category_c_name(int id) noexcept;
 
 // A record as callbacks see it (owning copy).
 struct record {
@@ -52,13 +55,17 @@ struct options {
     overflow_policy overflow = overflow_policy::block;
     cb_log_level default_level = CB_LOG_INFO;
     size_t max_batch = 1024;           // records handed to a sink's write_batch at once
+    // The error handler is called at most once per interval; messages in between are counted
+    // and the count is appended to the next one that goes through.
+    std::chrono::milliseconds error_interval{1000};
 };
 
 struct statistics {
-    uint64_t enqueued = 0;
-    uint64_t dropped = 0;     // by the overflow policy
-    uint64_t written = 0;     // records delivered (to every sink)
-    uint64_t sink_errors = 0;
+    uint64_t enqueued = 0;    // accepted into the queue (an evicted record was counted here first)
+    uint64_t dropped = 0;     // by the overflow policy: refused (drop_newest, block at shutdown)
+                              // or evicted (drop_oldest)
+    uint64_t written = 0;     // records delivered (handed to every sink and callback)
+    uint64_t sink_errors = 0; // failed sink calls and throwing callbacks
 };
 
 class front_end {
@@ -69,30 +76,48 @@ public:
     front_end& operator=(const front_end&) = delete;
 
     // Sinks are not owned: the caller keeps table and instance alive until remove_sink/shutdown
-    // returns. close() is not called by the front end; the owner closes and destroys.
+    // returns. close() is not called by the front end; the owner closes and destroys (and must
+    // detach a plugin's sink before unloading the plugin). Throws core::error when the table has
+    // neither write nor write_batch, or the name is taken. write_batch is used when the table is
+    // large enough to hold it (CB_HAS_FIELD), else write per record.
     void add_sink(std::string name, const cb_logsink_table* table, void* instance);
-    void remove_sink(std::string_view name);  // waits until the sink is no longer in use
+    // Waits until the sink is no longer in use (unless called from a sink or callback, i.e. the
+    // logging thread itself). Unknown names are ignored.
+    void remove_sink(std::string_view name);
     std::vector<std::string> sink_names() const;
 
+    // Callbacks run on the logging thread, one record at a time; an exception goes to the error
+    // handler. remove_callback waits like remove_sink.
     using callback = std::function<void(const record&)>;
-    int add_callback(callback cb);  // returns an id
+    int add_callback(callback cb);  // returns an id (> 0); throws core::error on an empty cb
     void remove_callback(int id);
 
+    // set_level/set_all_levels throw core::error for an id outside [0, max_categories) or a level
+    // outside TRACE..OFF.
     void set_level(int category, cb_log_level level);
     cb_log_level level(int category) const;
     void set_all_levels(cb_log_level level);
     void set_overflow_policy(overflow_policy p);
 
+    // Lock-free. An unregistered category id is treated as GENERAL; false after shutdown().
     bool enabled(int category, cb_log_level level) const noexcept;
     // Enqueue one message (already formatted). Never throws, never blocks unless the policy
-    // is block and the queue is full.
+    // is block and the queue is full. Applies the category's level too; an unregistered
+    // category is logged as GENERAL; messages over 1 MiB (device names over 256 bytes) are cut.
+    // From a sink or callback (the logging thread) a full queue drops instead of blocking.
     void log(cb_log_level level, int category, std::string_view message,
              std::string_view device = {}) noexcept;
 
     // Wait until everything enqueued before this call has been delivered and sinks flushed.
+    // Returns at once after shutdown() and when called from a sink or callback.
     void flush();
-    // Drain the queue, flush sinks, stop the thread. Later log() calls are dropped.
+    // Drain the queue, flush sinks, stop the thread. Later log() calls are dropped. Sinks and
+    // callbacks are detached: once it returns the front end touches none of them again.
     void shutdown();
+    // Start a fresh thread after shutdown() (no sinks, no callbacks; levels and policy kept).
+    // Does nothing while running.
+    void restart();
+    bool running() const noexcept;
 
     statistics stats() const;
 

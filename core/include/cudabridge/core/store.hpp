@@ -5,6 +5,7 @@
 // by one thread at a time; open one per thread (or guard it) when several threads write.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -35,6 +36,10 @@ public:
     statement& bind(int index, const char* value);  // NULL binds SQL NULL
     statement& bind_null(int index);
     statement& bind_blob(int index, const void* data, size_t size);
+    // Other integer types (int, size_t, bool, ...) bind as int64_t; without this, bind(1, 5)
+    // would be ambiguous between the int64_t and double overloads.
+    template <std::integral T>
+    statement& bind(int index, T value) { return bind(index, static_cast<int64_t>(value)); }
 
     // Steps once: true when a row is available, false when done. Throws core::error.
     bool step();

@@ -1,0 +1,166 @@
+#include "app.hpp"
+
+#include <cudabridge/core/error.hpp>
+#include <cudabridge/core/log.hpp>
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace cudabridge::cli {
+
+namespace po = boost::program_options;
+
+app::app(global_options options) : options_(std::move(options)) {}
+app::~app() = default;
+
+const std::vector<command>& app::commands() {
+    static const std::vector<command> table = {help_command(), version_command(), plugins_command(),
+                                               log_command(), config_command()};
+    return table;
+}
+
+const command* app::find_command(const std::string& name) {
+    for (const auto& c : commands())
+        if (c.name == name || (!c.alias.empty() && c.alias == name)) return &c;
+    return nullptr;
+}
+
+bool app::color() const {
+    if (options_.no_color || options_.json) return false;
+    if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr) return false;
+    return isatty(STDOUT_FILENO) != 0;
+}
+
+core::context& app::core(bool with_log_sinks) {
+    if (core_) return *core_;
+    core::context_options o;
+    if (options_.db) o.database = *options_.db;
+    for (const auto& p : options_.plugin_paths) o.search.extra_paths.emplace_back(p);
+    o.no_color = options_.no_color || std::getenv("NO_COLOR") != nullptr;
+    if (options_.verbose) o.level = CB_LOG_DEBUG;
+    o.start_logging = with_log_sinks;
+    if (!options_.log_sinks.empty()) {
+        std::vector<core::sink_spec> sinks;
+        for (const auto& text : options_.log_sinks) {
+            std::string why;
+            auto spec = core::parse_sink_spec(text, why);
+            if (!spec) throw usage_error(why);
+            sinks.push_back(*spec);
+        }
+        o.log_sinks = sinks;
+    }
+    core_ = std::make_unique<core::context>(o);
+    for (const auto& f : core_->sink_failures()) std::cerr << "warning: log sink " << f << "\n";
+    return *core_;
+}
+
+namespace {
+
+po::options_description global_description() {
+    po::options_description d("Global options");
+    d.add_options()
+        ("verbose,v", "verbose output (debug log records)")
+        ("json,j", "JSON output")
+        ("no-color", "no ANSI colour")
+        ("device,d", po::value<int>(), "target device index N")
+        ("force,f", "force the operation")
+        ("db", po::value<std::string>(), "use the store at PATH")
+        ("plugin-path", po::value<std::vector<std::string>>()->composing(),
+         "search DIR (or pin FILE) for plugins first; repeatable")
+        ("transport", po::value<std::string>(), "transport plugin to use")
+        ("gpu", po::value<std::string>(), "GPU family plugin to use")
+        ("safety", po::value<std::string>(), "safety policy plugin to use")
+        ("log-sink", po::value<std::vector<std::string>>()->composing(),
+         "log sink NAME[:KEY=VALUE,...] to start; repeatable")
+        ("help,h", "show help")
+        ("version", "show the version");
+    return d;
+}
+
+}  // namespace
+
+std::string global_options_help() {
+    std::ostringstream out;
+    out << global_description();
+    return out.str();
+}
+
+int run_cli(int argc, char** argv) {
+    po::options_description hidden;
+    hidden.add_options()("command", po::value<std::string>())("args", po::value<std::vector<std::string>>());
+    po::options_description all;
+    auto globals = global_description();
+    all.add(globals).add(hidden);
+    po::positional_options_description positional;
+    positional.add("command", 1).add("args", -1);
+
+    global_options g;
+    std::string name;
+    std::vector<std::string> rest;
+    try {
+        // Global options may stand before or after the command (`info --json`); everything the
+        // global parser does not know is handed to the command, in order.
+        auto parsed = po::command_line_parser(argc, argv).options(all).positional(positional)
+                          .allow_unregistered().run();
+        po::variables_map vm;
+        po::store(parsed, vm);
+        po::notify(vm);
+        g.verbose = vm.count("verbose") > 0;
+        g.json = vm.count("json") > 0;
+        g.no_color = vm.count("no-color") > 0;
+        g.force = vm.count("force") > 0;
+        if (vm.count("device")) g.device = vm["device"].as<int>();
+        if (vm.count("db")) g.db = vm["db"].as<std::string>();
+        if (vm.count("plugin-path")) g.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
+        if (vm.count("transport")) g.transport = vm["transport"].as<std::string>();
+        if (vm.count("gpu")) g.gpu = vm["gpu"].as<std::string>();
+        if (vm.count("safety")) g.safety = vm["safety"].as<std::string>();
+        if (vm.count("log-sink")) g.log_sinks = vm["log-sink"].as<std::vector<std::string>>();
+        if (g.device && *g.device < 0) throw usage_error("--device must be 0 or greater");
+        if (vm.count("command")) name = vm["command"].as<std::string>();
+        rest = po::collect_unrecognized(parsed.options, po::include_positional);
+        if (!rest.empty() && rest.front() == name) rest.erase(rest.begin());
+        if (name.empty()) name = vm.count("version") ? "version" : "help";
+        else if (vm.count("help")) {
+            rest = {name};
+            name = "help";
+        }
+    } catch (const po::error& e) {
+        std::cerr << "cudabridge-cli: " << e.what() << "\nTry 'cudabridge-cli help'.\n";
+        return exit_usage;
+    } catch (const usage_error& e) {
+        std::cerr << "cudabridge-cli: " << e.what() << "\nTry 'cudabridge-cli help'.\n";
+        return exit_usage;
+    }
+
+    const command* cmd = app::find_command(name);
+    if (cmd == nullptr) {
+        std::cerr << "cudabridge-cli: unknown command '" << name << "'\nTry 'cudabridge-cli help'.\n";
+        return exit_usage;
+    }
+    app a(g);
+    try {
+        return cmd->run(a, rest);
+    } catch (const usage_error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli "
+                  << cmd->usage << "\n";
+        return exit_usage;
+    } catch (const po::error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli "
+                  << cmd->usage << "\n";
+        return exit_usage;
+    } catch (const core::error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
+        return exit_error;
+    } catch (const std::exception& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
+        return exit_error;
+    }
+}
+
+}  // namespace cudabridge::cli

@@ -1,0 +1,82 @@
+// The frame of cudabridge-cli: global options, the command table, and the lazily opened core.
+// A command is a name, an alias, help text and a function; later features only add entries.
+#pragma once
+
+#include "exit_codes.hpp"
+
+#include <cudabridge/core/context.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cudabridge::cli {
+
+struct global_options {
+    bool verbose = false;
+    bool json = false;
+    bool no_color = false;
+    std::optional<int> device;
+    bool force = false;
+    std::optional<std::string> db;
+    std::vector<std::string> plugin_paths;
+    std::optional<std::string> transport, gpu, safety;
+    std::vector<std::string> log_sinks;
+};
+
+// Thrown for command-line mistakes; main() prints it with the usage hint and exits 2.
+class usage_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class app;
+
+struct command {
+    std::string name;
+    std::string alias;    // "" when none
+    std::string summary;  // one line for `help`
+    std::string usage;    // "plugins list | info NAME | verify PATH"
+    std::string details;  // paragraphs for `help NAME`
+    bool needs_log_sinks; // start the log sink plugins before running
+    std::function<int(app&, const std::vector<std::string>&)> run;
+};
+
+class app {
+public:
+    explicit app(global_options options);
+    ~app();
+
+    const global_options& options() const noexcept { return options_; }
+    // The core (store, log, registry), opened on first use.
+    core::context& core(bool with_log_sinks);
+    // Color on stdout: off with --no-color, NO_COLOR, --json, or when stdout is not a terminal.
+    bool color() const;
+
+    static const std::vector<command>& commands();
+    static const command* find_command(const std::string& name_or_alias);
+
+private:
+    global_options options_;
+    std::unique_ptr<core::context> core_;
+};
+
+// Entry point used by main(): parses argv and runs the command; returns the exit code.
+int run_cli(int argc, char** argv);
+
+// Commands (one file each under commands/).
+command help_command();
+command version_command();
+command plugins_command();
+command log_command();
+command config_command();
+
+}  // namespace cudabridge::cli
+
+namespace cudabridge::cli {
+// The global options block as `help` prints it.
+std::string global_options_help();
+}  // namespace cudabridge::cli

@@ -1,0 +1,142 @@
+// `config list | get KEY | set KEY VALUE` over declared parameters.
+#include "app.hpp"
+#include "json_output.hpp"
+
+#include <cudabridge/core/error.hpp>
+
+#include <cudabridge/core/parameters.hpp>
+#include <cudabridge/core/store.hpp>
+#include <cudabridge/host_services.h>
+
+#include <iomanip>
+#include <iostream>
+
+namespace cudabridge::cli {
+
+namespace {
+
+const char* type_name(int type) {
+    switch (type) {
+    case CB_PARAM_INT: return "int";
+    case CB_PARAM_DOUBLE: return "double";
+    case CB_PARAM_BOOL: return "bool";
+    default: return "string";
+    }
+}
+
+// Numbers go out as JSON numbers, booleans as booleans; strings stay strings.
+Poco::Dynamic::Var typed(int type, const std::string& v) {
+    try {
+        if (type == CB_PARAM_INT && !v.empty()) return std::stoll(v);
+        if (type == CB_PARAM_DOUBLE && !v.empty()) return std::stod(v);
+        if (type == CB_PARAM_BOOL) return v == "1" || v == "true" || v == "yes" || v == "on";
+    } catch (const std::exception&) {
+    }
+    return v;
+}
+
+json_object param_json(core::store& db, const core::parameter_row& p) {
+    auto stored = core::get_setting(db, "global", p.name);
+    const std::string value = stored.value_or(p.default_value);
+    auto o = make_object();
+    o->set("key", p.name);
+    o->set("value", typed(p.type, value));
+    o->set("default", typed(p.type, p.default_value));
+    o->set("source", std::string(stored ? "setting" : "default"));
+    o->set("type", std::string(type_name(p.type)));
+    o->set("owner", p.owner);
+    if (p.has_range) {
+        o->set("min", p.min_value);
+        o->set("max", p.max_value);
+    }
+    o->set("help", p.help);
+    return o;
+}
+
+core::parameter_row known(core::store& db, const std::string& key) {
+    auto p = core::find_parameter(db, key);
+    if (!p) throw core::error(CB_ERR_NOT_FOUND, "unknown setting '" + key + "' (see 'cudabridge-cli config list')");
+    return *p;
+}
+
+int list(app& a) {
+    auto& db = a.core(true).db();  // sinks start so that their parameters are declared
+    auto params = core::list_parameters(db);
+    if (a.options().json) {
+        auto arr = make_array();
+        for (const auto& p : params) arr->add(param_json(db, p));
+        auto o = make_object();
+        o->set("settings", arr);
+        print_json(o);
+        return exit_ok;
+    }
+    std::cout << std::left << std::setw(26) << "KEY" << std::setw(22) << "VALUE" << std::setw(9) << "SOURCE"
+              << "HELP\n";
+    for (const auto& p : params) {
+        auto stored = core::get_setting(db, "global", p.name);
+        std::string v = stored.value_or(p.default_value);
+        std::cout << std::setw(26) << p.name << std::setw(22) << (v.empty() ? "\"\"" : v) << std::setw(9)
+                  << (stored ? "setting" : "default") << p.help << "\n";
+    }
+    return exit_ok;
+}
+
+int get(app& a, const std::string& key) {
+    auto& db = a.core(false).db();
+    auto p = known(db, key);
+    if (a.options().json) {
+        print_json(param_json(db, p));
+        return exit_ok;
+    }
+    std::cout << core::get_setting(db, "global", key).value_or(p.default_value) << "\n";
+    return exit_ok;
+}
+
+int set(app& a, const std::string& key, const std::string& value) {
+    auto& db = a.core(false).db();
+    auto p = known(db, key);
+    if (auto why = core::check_parameter_value(p, value)) throw core::error(CB_ERR_INVALID_ARGUMENT, *why);
+    const std::string old = core::get_setting(db, "global", key).value_or(p.default_value);
+    core::set_setting(db, "global", key, value, "cli");
+    if (a.options().json) {
+        auto o = make_object();
+        o->set("key", key);
+        o->set("old", typed(p.type, old));
+        o->set("new", typed(p.type, value));
+        print_json(o);
+    } else {
+        std::cout << key << ": " << (old.empty() ? "\"\"" : old) << " -> " << (value.empty() ? "\"\"" : value) << "\n";
+    }
+    return exit_ok;
+}
+
+int run_config(app& a, const std::vector<std::string>& args) {
+    if (args.empty()) throw usage_error("missing subcommand (list, get or set)");
+    const std::string& sub = args[0];
+    if (sub == "list") {
+        if (args.size() != 1) throw usage_error("config list takes no arguments");
+        return list(a);
+    }
+    if (sub == "get") {
+        if (args.size() != 2) throw usage_error("config get needs one KEY");
+        return get(a, args[1]);
+    }
+    if (sub == "set") {
+        if (args.size() != 3) throw usage_error("config set needs KEY and VALUE");
+        return set(a, args[1], args[2]);
+    }
+    throw usage_error("unknown subcommand '" + sub + "' (list, get or set)");
+}
+
+}  // namespace
+
+command config_command() {
+    return {"config", "cf", "show and change settings", "config list | get KEY | set KEY VALUE",
+            "list  every declared setting: value, default, where the value comes from, help\n"
+            "get   one setting's effective value\n"
+            "set   change a setting; the value is checked against the declared type and range, and\n"
+            "      the change is kept in the settings history with the old and new values",
+            false, run_config};
+}
+
+}  // namespace cudabridge::cli

@@ -1,0 +1,79 @@
+#include "time_text.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+namespace cudabridge::cli {
+
+namespace {
+constexpr int64_t ns_per_s = 1000000000;
+}
+
+std::string format_local_time(int64_t unix_ns) {
+    std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
+    std::tm tm{};
+    localtime_r(&secs, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    char out[80];
+    std::snprintf(out, sizeof out, "%s.%03d", buf, static_cast<int>((unix_ns % ns_per_s) / 1000000));
+    return out;
+}
+
+std::string format_utc_iso(int64_t unix_ns) {
+    std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    char out[80];
+    std::snprintf(out, sizeof out, "%s.%06dZ", buf, static_cast<int>((unix_ns % ns_per_s) / 1000));
+    return out;
+}
+
+std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
+    const std::string t(text);
+    if (t.empty()) return std::nullopt;
+    if (t[0] == '@') {
+        char* end = nullptr;
+        long long s = std::strtoll(t.c_str() + 1, &end, 10);
+        if (t.size() == 1 || *end != '\0' || s < 0) return std::nullopt;
+        return static_cast<int64_t>(s) * ns_per_s;
+    }
+    // A duration back from now.
+    {
+        char* end = nullptr;
+        long long n = std::strtoll(t.c_str(), &end, 10);
+        if (end != t.c_str() && n >= 0 && end[0] != '\0' && end[1] == '\0') {
+            int64_t unit = 0;
+            switch (end[0]) {
+            case 's': unit = 1; break;
+            case 'm': unit = 60; break;
+            case 'h': unit = 3600; break;
+            case 'd': unit = 86400; break;
+            default: break;
+            }
+            if (unit != 0) return now_ns - static_cast<int64_t>(n) * unit * ns_per_s;
+        }
+    }
+    // A local date or date and time.
+    for (const char* fmt : {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
+                            "%Y-%m-%d"}) {
+        std::tm tm{};
+        const char* end = strptime(t.c_str(), fmt, &tm);
+        if (end != nullptr && *end == '\0') {
+            tm.tm_isdst = -1;
+            std::time_t secs = std::mktime(&tm);
+            if (secs == static_cast<std::time_t>(-1)) return std::nullopt;
+            // Nanoseconds since 1970 end in 2262; a later date means "after everything".
+            if (secs > INT64_MAX / ns_per_s) return INT64_MAX;
+            return static_cast<int64_t>(secs) * ns_per_s;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace cudabridge::cli

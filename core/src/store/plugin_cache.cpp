@@ -1,0 +1,59 @@
+// Plugin cache: what the registry learned about a plugin file, keyed by its canonical path, so an
+// unchanged file (same size and mtime) is not opened and checked again.
+#include "store_internal.hpp"
+
+namespace cudabridge::core {
+
+namespace {
+// A macro so string-literal concatenation keeps each statement one constant SQL text.
+#define CB_SELECT_PLUGIN_CACHE \
+    "SELECT path, size, mtime_ns, state, reason, descriptors, checked_ns FROM plugin_cache"
+
+plugin_cache_row plugin_cache_from(const statement& st) {
+    plugin_cache_row r;
+    r.path = st.column_text(0);
+    r.size = st.column_int(1);
+    r.mtime_ns = st.column_int(2);
+    r.state = st.column_text(3);
+    r.reason = st.column_text(4);
+    r.descriptors_json = st.column_text(5);
+    r.checked_ns = st.column_int(6);
+    return r;
+}
+}  // namespace
+
+std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view path) {
+    statement st = s.prepare(CB_SELECT_PLUGIN_CACHE " WHERE path = ?1");
+    st.bind(1, path);
+    if (!st.step()) return std::nullopt;
+    return plugin_cache_from(st);
+}
+
+void put_plugin_cache(store& s, const plugin_cache_row& row) {
+    statement st = s.prepare(
+        "INSERT INTO plugin_cache(path, size, mtime_ns, state, reason, descriptors, checked_ns) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
+        "mtime_ns = excluded.mtime_ns, state = excluded.state, reason = excluded.reason, "
+        "descriptors = excluded.descriptors, checked_ns = excluded.checked_ns");
+    st.bind(1, row.path).bind(2, row.size).bind(3, row.mtime_ns).bind(4, row.state);
+    st.bind(5, row.reason);
+    // The column is NOT NULL DEFAULT '[]': an empty string means "no descriptors".
+    st.bind(6, row.descriptors_json.empty() ? std::string_view("[]") : std::string_view(row.descriptors_json));
+    st.bind(7, row.checked_ns != 0 ? row.checked_ns : store_detail::now_ns());
+    st.run();
+}
+
+std::vector<plugin_cache_row> list_plugin_cache(store& s) {
+    statement st = s.prepare(CB_SELECT_PLUGIN_CACHE " ORDER BY path");
+    std::vector<plugin_cache_row> rows;
+    while (st.step()) rows.push_back(plugin_cache_from(st));
+    return rows;
+}
+
+void erase_plugin_cache(store& s, std::string_view path) {
+    s.prepare("DELETE FROM plugin_cache WHERE path = ?1").bind(1, path).run();
+}
+
+#undef CB_SELECT_PLUGIN_CACHE
+
+}  // namespace cudabridge::core

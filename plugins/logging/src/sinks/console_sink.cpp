@@ -1,0 +1,40 @@
+#include "console_sink.hpp"
+
+#include "../support/line_formatter.hpp"
+#include "../support/sink_params.hpp"
+
+#include <spdlog/sinks/ansicolor_sink.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include <unistd.h>
+
+namespace cudabridge::plugins::logging {
+
+bool console_sink::decide_color(const std::string& mode) {
+    if (mode == "always") return true;
+    if (mode == "never") return false;
+    // auto: NO_COLOR (any value, https://no-color.org) wins; then only a terminal gets colour.
+    if (std::getenv("NO_COLOR") != nullptr) return false;
+    if (::isatty(STDERR_FILENO) != 1) return false;
+    const char* term = std::getenv("TERM");
+    return term == nullptr || std::strcmp(term, "dumb") != 0;
+}
+
+console_sink::console_sink(const sdk::host& h, const sdk::config& c)
+    : spdlog_backed_sink(h, "console sink") {
+    sink_params p(h, c, name);
+    p.declare_text("color", "auto",
+                   "colour the level of each line: auto (only when stderr is a terminal and "
+                   "NO_COLOR is not set), always, or never (what --no-color passes)");
+    const bool color = decide_color(p.choice("color", {"auto", "always", "never"}));
+
+    auto sink = std::make_shared<spdlog::sinks::ansicolor_stderr_sink_mt>(
+        color ? spdlog::color_mode::always : spdlog::color_mode::never);
+    sink->set_formatter(std::make_unique<line_formatter>());
+    attach(std::move(sink));
+}
+
+}  // namespace cudabridge::plugins::logging

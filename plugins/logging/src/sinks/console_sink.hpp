@@ -1,0 +1,23 @@
+// console: one coloured line per record on stderr.
+#pragma once
+
+#include "spdlog_backed_sink.hpp"
+
+namespace cudabridge::plugins::logging {
+
+class console_sink final : public spdlog_backed_sink {
+public:
+    static constexpr const char* name = "console";
+    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
+    static constexpr const char* license = "MIT";
+    static constexpr const char* description =
+        "log lines on stderr, level in ANSI colour (param color=auto|always|never; auto honours "
+        "NO_COLOR and whether stderr is a terminal)";
+
+    console_sink(const sdk::host& h, const sdk::config& c);
+
+    // auto|always|never, the environment and whether fd 2 is a terminal -> colour or not.
+    static bool decide_color(const std::string& mode);
+};
+
+}  // namespace cudabridge::plugins::logging

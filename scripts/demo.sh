@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# README command (a): install the Debian packages, build, and run the main job.
+# Until the simulated eGPU lands this shows what exists: the plugins, the settings, and a log
+# record written through the sinks and read back from the store.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bash "$root/scripts/install-deps.sh"
+bash "$root/scripts/build.sh"
+cli="${CB_BUILD_DIR:-$root/build}/bin/cudabridge-cli"
+run() { printf '\n$ cudabridge-cli %s\n' "$*"; "$cli" "$@"; }
+run version
+run plugins list
+run config list
+run log write --category DRIVER "demo: GPU log round trip through the sinks"
+run log -n 5

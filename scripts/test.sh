@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# README command (b): install the Debian packages, build, and run the whole test suite.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${CB_BUILD_DIR:-$root/build}
+bash "$root/scripts/install-deps.sh"
+bash "$root/scripts/build.sh"
+cd "$build"
+ctest --output-on-failure -j "${CB_JOBS:-$(nproc)}" --timeout 600

@@ -1,0 +1,47 @@
+// Runs the built cudabridge-cli against a private store and home folder.
+#pragma once
+
+#include "process.hpp"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace cudabridge::test {
+
+class cli_test : public ::testing::Test {
+protected:
+    std::string cli() const { return std::string(CB_TEST_BUILD_DIR) + "/bin/cudabridge-cli"; }
+    std::string db() const { return (tmp / "cb.db").string(); }
+
+    process_options env() const {
+        process_options o;
+        o.set_env = {{"HOME", tmp.path()}, {"XDG_STATE_HOME", (tmp / "state").string()},
+                     {"XDG_DATA_HOME", (tmp / "data").string()}};
+        o.unset_env = {"CUDABRIDGE_PLUGIN_PATH", "CUDABRIDGE_ADD_PLUGIN_PATH", "CUDABRIDGE_HOME", "NO_COLOR"};
+        return o;
+    }
+
+    // Runs with --db and a file sink folder inside the temporary tree.
+    process_result run(std::vector<std::string> args, process_options o) const {
+        args.insert(args.begin(), {"--db", db()});
+        return run_process(cli(), args, o);
+    }
+    process_result run(std::vector<std::string> args) const { return run(std::move(args), env()); }
+
+    static Poco::Dynamic::Var parse(const std::string& text) {
+        Poco::JSON::Parser parser;
+        return parser.parse(text);
+    }
+    static Poco::JSON::Object::Ptr object(const std::string& text) {
+        return parse(text).extract<Poco::JSON::Object::Ptr>();
+    }
+
+    temp_dir tmp;
+};
+
+}  // namespace cudabridge::test

@@ -1,0 +1,70 @@
+// The frame: exit codes, option placement, help and version, JSON validity.
+#include "cli_fixture.hpp"
+
+#include <cudabridge/abi.h>
+
+namespace cudabridge::test {
+namespace {
+
+TEST_F(cli_test, HelpListsCommandsAndExitsZero) {
+    auto r = run({"help"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    for (const char* c : {"help", "version", "plugins", "log", "config"})
+        EXPECT_NE(r.out.find(c), std::string::npos) << c;
+    EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+}
+
+TEST_F(cli_test, NoCommandShowsHelp) {
+    auto r = run({});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("Commands:"), std::string::npos);
+}
+
+TEST_F(cli_test, HelpForOneCommandAndAliases) {
+    auto r = run({"help", "config"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("config list | get KEY | set KEY VALUE"), std::string::npos);
+    EXPECT_EQ(run({"help", "cf"}).exit_code, 0);
+    EXPECT_EQ(run({"help", "nosuch"}).exit_code, 2);
+    EXPECT_EQ(run({"config", "--help"}).exit_code, 0);
+}
+
+TEST_F(cli_test, UnknownCommandAndOptionAreUsageErrors) {
+    auto r = run({"frobnicate"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
+    EXPECT_EQ(run({"--device", "abc", "help"}).exit_code, 2);
+    EXPECT_EQ(run({"-d", "-3", "help"}).exit_code, 2);
+    EXPECT_EQ(run({"plugins"}).exit_code, 2);
+    EXPECT_EQ(run({"plugins", "explode"}).exit_code, 2);
+    EXPECT_EQ(run({"log", "--bogus"}).exit_code, 2);
+}
+
+TEST_F(cli_test, VersionJsonAfterTheCommandIsHonoured) {
+    for (auto args : std::vector<std::vector<std::string>>{{"version", "--json"}, {"-j", "version"}}) {
+        auto r = run(args);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        auto o = object(r.out);
+        EXPECT_EQ(o->getValue<int>("abi_major"), CB_ABI_MAJOR);
+        EXPECT_TRUE(o->has("version"));
+    }
+}
+
+TEST_F(cli_test, HelpJsonParses) {
+    auto r = run({"help", "--json"});
+    ASSERT_EQ(r.exit_code, 0);
+    auto o = object(r.out);
+    EXPECT_GE(o->getArray("commands")->size(), 5u);
+    r = run({"help", "log", "--json"});
+    ASSERT_EQ(r.exit_code, 0);
+    EXPECT_EQ(object(r.out)->getValue<std::string>("alias"), "l");
+}
+
+TEST_F(cli_test, UnopenableStoreIsAnErrorNotACrash) {
+    auto r = run_process(cli(), {"--db", "/proc/cudabridge/nope.db", "config", "list"}, env());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("/proc/cudabridge"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cudabridge::test
