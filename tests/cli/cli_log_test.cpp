@@ -61,6 +61,27 @@ TEST_F(cli_test, FiltersByLevelCategoryCountAndTime) {
     EXPECT_NE(ss.str().find("three"), std::string::npos);
 }
 
+TEST_F(cli_test, WriteJsonNamesTheSinks) {
+    auto w = run({"--log-sink", "sqlite", "log", "write", "--json", "--level", "ERROR", "json", "record"});
+    ASSERT_EQ(w.exit_code, 0) << w.err;
+    auto o = object(w.out);
+    EXPECT_TRUE(o->getValue<bool>("written"));
+    EXPECT_EQ(o->getValue<std::string>("message"), "json record");
+    ASSERT_EQ(o->getArray("sinks")->size(), 1u);
+    EXPECT_EQ(o->getArray("sinks")->getElement<std::string>(0), "sqlite");
+}
+
+TEST_F(cli_test, UnknownLogSinkIsReportedAndTheRestGoOn) {
+    auto w = run({"--log-sink", "nosuchsink", "--log-sink", "sqlite", "log", "write", "still", "stored"});
+    EXPECT_EQ(w.exit_code, 0) << w.err;
+    EXPECT_NE(w.err.find("nosuchsink"), std::string::npos) << w.err;
+    auto r = run({"log", "-n", "1", "--json"});
+    auto arr = parse(r.out).extract<Poco::JSON::Array::Ptr>();
+    ASSERT_EQ(arr->size(), 1u);
+    EXPECT_EQ(arr->getObject(0)->getValue<std::string>("message"), "still stored");
+    EXPECT_EQ(run({"--log-sink", "file:oops", "log", "write", "x"}).exit_code, 2);
+}
+
 TEST_F(cli_test, LogArgumentErrors) {
     EXPECT_EQ(run({"log", "-n", "0"}).exit_code, 2);
     EXPECT_EQ(run({"log", "--since", "yesterday-ish"}).exit_code, 2);

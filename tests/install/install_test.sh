@@ -25,4 +25,19 @@ echo "$out" | grep -Eq "\"path\" ?: ?\"$prefix/lib/cudabridge/plugins/libcudabri
 for sink in console file sqlite jsonl syslog; do
   echo "$out" | grep -Eq "\"name\" ?: ?\"$sink\"" || fail "sink $sink not listed"
 done
+# The installed SDK: a plugin built out of tree with find_package(CudaBridge), then verified,
+# loaded with --plugin-path and selected as a log sink by the installed CLI.
+src=$(cd "$(dirname "$0")" && pwd)/oot_plugin
+"$cmake" -S "$src" -B "$home/oot" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || fail "configuring the out-of-tree plugin"
+"$cmake" --build "$home/oot" >/dev/null || fail "building the out-of-tree plugin"
+cli() { env -i HOME="$home" PATH=/usr/bin:/bin "$prefix/bin/cudabridge-cli" --db "$home/cb.db" "$@"; }
+cli plugins verify "$home/oot/libhello_sink.so" >/dev/null || fail "plugins verify refused the out-of-tree plugin"
+cli --plugin-path "$home/oot" --log-sink "hello:path=$home/hello.txt" log write --category DRIVER "out of tree" \
+  || fail "log write through the out-of-tree sink"
+grep -q "DRIVER out of tree" "$home/hello.txt" || fail "the out-of-tree sink did not write its file"
+
+# pkg-config for C users of the plugin headers.
+cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags cudabridge-sdk)
+incdir=$(echo "$cflags" | sed -n 's/^-I\([^ ]*\).*/\1/p')
+[[ -f "$incdir/cudabridge/plugin.h" ]] || fail "pkg-config cudabridge-sdk gave '$cflags'"
 echo "install to $prefix: ok"
