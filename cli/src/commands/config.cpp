@@ -1,6 +1,7 @@
 // `config list | get KEY | set KEY VALUE` over declared parameters.
 #include "app.hpp"
 #include "json_output.hpp"
+#include "text_table.hpp"
 
 #include <cudabridge/core/error.hpp>
 
@@ -8,7 +9,6 @@
 #include <cudabridge/core/store.hpp>
 #include <cudabridge/host_services.h>
 
-#include <iomanip>
 #include <iostream>
 
 namespace cudabridge::cli {
@@ -70,14 +70,13 @@ int list(app& a) {
         print_json(o);
         return exit_ok;
     }
-    std::cout << std::left << std::setw(26) << "KEY" << std::setw(22) << "VALUE" << std::setw(9) << "SOURCE"
-              << "HELP\n";
+    text_table table({"KEY", "VALUE", "SOURCE", "HELP"});
     for (const auto& p : params) {
         auto stored = core::get_setting(db, "global", p.name);
         std::string v = stored.value_or(p.default_value);
-        std::cout << std::setw(26) << p.name << std::setw(22) << (v.empty() ? "\"\"" : v) << std::setw(9)
-                  << (stored ? "setting" : "default") << p.help << "\n";
+        table.add({p.name, v.empty() ? "\"\"" : v, stored ? "setting" : "default", p.help});
     }
+    table.print(std::cout);
     return exit_ok;
 }
 

@@ -1,6 +1,7 @@
 // `plugins list | info NAME | verify PATH`
 #include "app.hpp"
 #include "json_output.hpp"
+#include "text_table.hpp"
 
 #include <cudabridge/core/registry.hpp>
 
@@ -60,15 +61,13 @@ int list(app& a) {
         print_json(o);
         return exit_ok;
     }
-    std::cout << std::left << std::setw(14) << "NAME" << std::setw(11) << "KIND" << std::setw(9) << "VERSION"
-              << std::setw(5) << "ABI" << std::setw(9) << "STATE" << "PATH\n";
+    text_table table({"NAME", "KIND", "VERSION", "ABI", "STATE", "PATH"});
     for (const auto& p : reg.all_plugins()) {
         std::string state = p.shadowed_by.empty() ? (p.pinned ? "pinned" : "active") : "shadowed";
-        std::cout << std::setw(14) << p.name << std::setw(11) << core::kind_name(p.kind) << std::setw(9)
-                  << core::version_string(p.version) << std::setw(5)
-                  << (std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)) << std::setw(9) << state
-                  << p.path << "\n";
+        table.add({p.name, core::kind_name(p.kind), core::version_string(p.version),
+                   std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor), state, p.path});
     }
+    table.print(std::cout);
     for (const auto& f : reg.files())
         if (!f.ok) std::cout << "refused: " << f.path << ": " << f.reason << "\n";
     std::cout << reg.files().size() << " librar" << (reg.files().size() == 1 ? "y" : "ies") << " ("
