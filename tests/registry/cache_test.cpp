@@ -61,6 +61,11 @@ TEST_F(registry_test, RefusalIsRememberedUntilTheFileChanges) {
         EXPECT_EQ(first.libraries_loaded(), 1u);
         EXPECT_FALSE(first.files().at(0).ok);
     }
+    core::event_query eq;
+    eq.kind = "plugin_refused";
+    auto events = core::query_events(*db, eq);
+    ASSERT_EQ(events.size(), 1u);  // recorded once, when it was checked, not on every scan
+    EXPECT_NE(events[0].message.find("major"), std::string::npos);
     auto row = core::find_plugin_cache(*db, fs::canonical(lib).string());
     ASSERT_TRUE(row);
     EXPECT_EQ(row->state, "refused");
@@ -71,6 +76,7 @@ TEST_F(registry_test, RefusalIsRememberedUntilTheFileChanges) {
     EXPECT_EQ(second.libraries_loaded(), 0u);
     EXPECT_TRUE(second.files().at(0).from_cache);
     EXPECT_NE(second.files().at(0).reason.find("remembered until the file changes"), std::string::npos);
+    EXPECT_EQ(core::query_events(*db, eq).size(), 1u);
 
     // Replace the file with a good one: checked again and accepted.
     fs::copy_file(variant_file("good"), lib, fs::copy_options::overwrite_existing);

@@ -9,6 +9,9 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
+
+#include <Poco/JSON/Object.h>
 
 namespace cudabridge::core {
 
@@ -40,6 +43,26 @@ std::vector<fs::path> files_of(const search_entry& entry, bool& pinned) {
 
 }  // namespace
 
+void registry::record_refusal(const std::string& path, const std::string& reason) {
+    // Kept in the event history as well as logged: the log may have no sink yet at start-up.
+    try {
+        Poco::JSON::Object data;
+        data.set("path", path);
+        data.set("reason", reason);
+        std::ostringstream json;
+        data.stringify(json);
+        event_row e;
+        e.category = "PLUGIN";
+        e.severity = CB_SEVERITY_WARNING;
+        e.kind = "plugin_refused";
+        e.message = "plugin " + path + " refused: " + reason;
+        e.data_json = json.str();
+        add_event(store_, e);
+    } catch (const std::exception&) {
+        // A read-only store must not turn a refused plugin into a failed start-up.
+    }
+}
+
 registry::registry(store& s, search_options options, log::front_end* log)
     : store_(s), options_(std::move(options)), log_(log) {}
 
@@ -70,6 +93,7 @@ plugin_file registry::inspect(const fs::path& path, bool pinned) {
     auto refuse = [&](std::string reason, bool fresh) {
         f.ok = false;
         f.reason = std::move(reason);
+        if (fresh) record_refusal(f.path, f.reason);
         if (log_)
             log_->log(fresh ? CB_LOG_WARN : CB_LOG_DEBUG, log::category_id("PLUGIN"),
                       "plugin " + f.path + " refused: " + f.reason);

@@ -155,6 +155,7 @@ private:
     std::shared_ptr<loaded_library> load(const std::string& path);
     plugin_file inspect(const std::filesystem::path& path, bool pinned);
     void pick_winners();
+    void record_refusal(const std::string& path, const std::string& reason);
 
     store& store_;
     search_options options_;
