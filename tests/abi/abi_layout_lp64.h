@@ -87,6 +87,7 @@ CB_PIN_VALUE(CB_PATH_LOG_DIR, 2);
 
 /* The size of each table as ABI 1.0 shipped it (what an ABI 1.0 peer puts in struct_size). */
 CB_PIN_VALUE(offsetof(cb_logsink_table, write_batch), 32);
+CB_PIN_VALUE(offsetof(cb_transport_table, control), 192);
 CB_PIN_VALUE(offsetof(cb_host_services, realtime_ns), 88);
 
 /* ---- host_services.h ------------------------------------------------------------------------- */
@@ -263,7 +264,7 @@ CB_PIN_FIELD(cb_transport_event, type, 4, 4);
 CB_PIN_FIELD(cb_transport_event, endpoint_id, 8, 64);
 CB_PIN_FIELD(cb_transport_event, message, 72, 256);
 
-CB_PIN_SIZE(cb_transport_table, 192);
+CB_PIN_SIZE(cb_transport_table, 200);
 CB_PIN_FIELD(cb_transport_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_transport_table, enumerate, 8, 8);
 CB_PIN_FIELD(cb_transport_table, authorize, 16, 8);
@@ -288,6 +289,7 @@ CB_PIN_FIELD(cb_transport_table, link_status, 160, 8);
 CB_PIN_FIELD(cb_transport_table, reset_link, 168, 8);
 CB_PIN_FIELD(cb_transport_table, attach_endpoint_model, 176, 8);
 CB_PIN_FIELD(cb_transport_table, detach_endpoint_model, 184, 8);
+CB_PIN_FIELD(cb_transport_table, control, 192, 8);
 
 /* ---- gpu.h ----------------------------------------------------------------------------------- */
 

@@ -124,7 +124,7 @@ TEST(descriptor_of, fills_every_field_for_each_kind) {
 }
 
 TEST(descriptor_of, create_and_destroy_run_the_class) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     const cb_plugin_descriptor* d = sdk::descriptor_of<demo_sink>();
     cb_config_entry entries[] = {{"mode", "ok"}};
     cb_config config = make_config("sink-1", entries, 1);
@@ -147,7 +147,7 @@ TEST(descriptor_of, create_and_destroy_run_the_class) {
 }
 
 TEST(descriptor_of, create_accepts_a_null_config) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     const cb_plugin_descriptor* d = sdk::descriptor_of<demo_sink>();
     void* instance = nullptr;
     ASSERT_EQ(d->create(host.services(), nullptr, &instance), CB_OK);
@@ -156,7 +156,7 @@ TEST(descriptor_of, create_accepts_a_null_config) {
 }
 
 TEST(descriptor_of, create_without_out_pointer_is_refused) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     EXPECT_EQ(sdk::descriptor_of<demo_sink>()->create(host.services(), nullptr, nullptr),
               CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g_live_sinks, 0);
@@ -175,7 +175,7 @@ TEST(descriptor_of, a_throwing_constructor_becomes_a_status) {
     };
     for (const expected& e : all) {
         SCOPED_TRACE(e.mode);
-        cb_test::fake_host host;
+        cudabridge::test::fake_host host;
         cb_config_entry entries[] = {{"mode", e.mode}};
         cb_config config = make_config("x", entries, 1);
         void* instance = reinterpret_cast<void*>(0x1);
@@ -188,7 +188,7 @@ TEST(descriptor_of, a_throwing_constructor_becomes_a_status) {
 }
 
 TEST(descriptor_of, other_kinds_create_and_destroy) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     auto roundtrip = [&](const cb_plugin_descriptor* d) {
         void* instance = nullptr;
         ASSERT_EQ(d->create(host.services(), nullptr, &instance), CB_OK) << d->name;
@@ -215,7 +215,7 @@ TEST(descriptor_of, other_kinds_create_and_destroy) {
 // ---- sdk::host and sdk::config ------------------------------------------------------------------
 
 TEST(sdk_host, declares_and_reads_parameters) {
-    cb_test::fake_host fake;
+    cudabridge::test::fake_host fake;
     sdk::host h(fake.services());
     h.declare(CB_PARAM_INT, "rotate_bytes", "1048576", "rotate after this many bytes");
     h.declare_range(CB_PARAM_DOUBLE, "ratio", "0.5", "a ratio", true, 0.0, 1.0);
@@ -226,25 +226,25 @@ TEST(sdk_host, declares_and_reads_parameters) {
     EXPECT_EQ(declared[0].help, "rotate after this many bytes");
 
     EXPECT_EQ(h.param_int("rotate_bytes", 0), 1048576);  // the default
-    fake.set_param("rotate_bytes", "42");
+    fake.config["rotate_bytes"] = "42";
     EXPECT_EQ(h.param_int("rotate_bytes", 0), 42);
     EXPECT_DOUBLE_EQ(h.param_double("ratio", 0.0), 0.5);
-    fake.set_param("flag", "yes");
+    fake.config["flag"] = "yes";
     EXPECT_TRUE(h.param_bool("flag", false));
-    fake.set_param("flag", "0");
+    fake.config["flag"] = "0";
     EXPECT_FALSE(h.param_bool("flag", true));
     EXPECT_EQ(h.param("unknown"), std::nullopt);
     EXPECT_EQ(h.param_or("unknown", "fallback"), "fallback");
-    fake.set_param("not_a_number", "x");
+    fake.config["not_a_number"] = "x";
     EXPECT_EQ(h.param_int("not_a_number", 7), 7);
 }
 
 TEST(sdk_host, reads_values_longer_than_its_first_buffer) {
-    cb_test::fake_host fake;
+    cudabridge::test::fake_host fake;
     sdk::host h(fake.services());
     std::string long_value(1000, 'v');
     long_value.back() = 'z';
-    fake.set_param("long", long_value);
+    fake.config["long"] = long_value;
     EXPECT_EQ(h.param("long"), long_value);
     EXPECT_EQ(h.set_setting("global", "k", long_value), CB_OK);
     EXPECT_EQ(h.setting("global", "k"), long_value);
@@ -252,7 +252,7 @@ TEST(sdk_host, reads_values_longer_than_its_first_buffer) {
 }
 
 TEST(sdk_host, reports_through_the_services) {
-    cb_test::fake_host fake;
+    cudabridge::test::fake_host fake;
     sdk::host h(fake.services());
     h.log(CB_LOG_WARN, "EGPU", "hot");
     ASSERT_EQ(fake.logs().size(), 1u);
@@ -275,11 +275,11 @@ TEST(sdk_host, a_missing_table_or_entry_is_tolerated) {
     EXPECT_NO_THROW(none.declare(CB_PARAM_STRING, "x", "", "help"));
 
     // A table that ends early: entries past struct_size are never called.
-    cb_test::fake_host fake;
+    cudabridge::test::fake_host fake;
     cb_host_services cut = *fake.services();
     cut.struct_size = offsetof(cb_host_services, param_get);
     sdk::host h(&cut);
-    fake.set_param("x", "1");
+    fake.config["x"] = "1";
     EXPECT_EQ(h.param("x"), std::nullopt);
     EXPECT_EQ(h.monotonic_ns(), 0u);
     h.set_last_error("dropped");

@@ -126,7 +126,7 @@ protected:
         reported_ = errors.size();
     }
 
-    cb_test::fake_host host_;
+    cudabridge::test::fake_host host_;
     sdk::host h_{host_.services()};
     size_t reported_ = 0;
 };
@@ -275,7 +275,7 @@ public:
 }  // namespace
 
 TEST(firewall_passthrough, statuses_pass_unchanged_and_report_nothing) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     counting_sink sink{sdk::host(host.services())};
     void* instance = static_cast<sdk::logsink*>(&sink);
     const cb_logsink_table* t = sdk::logsink::table();
@@ -289,7 +289,7 @@ TEST(firewall_passthrough, statuses_pass_unchanged_and_report_nothing) {
 }
 
 TEST(firewall_passthrough, default_write_batch_writes_each_record_and_stops_at_a_failure) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     counting_sink sink{sdk::host(host.services())};
     void* instance = static_cast<sdk::logsink*>(&sink);
     const cb_logsink_table* t = sdk::logsink::table();
@@ -310,7 +310,7 @@ TEST(firewall_passthrough, default_write_batch_writes_each_record_and_stops_at_a
 }
 
 TEST(firewall_passthrough, null_arguments_are_refused_before_the_method) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     sdk::host h(host.services());
     counting_sink sink{h};
     const cb_logsink_table* lt = sdk::logsink::table();
@@ -334,7 +334,7 @@ TEST(firewall_passthrough, null_arguments_are_refused_before_the_method) {
 }
 
 TEST(firewall_passthrough, unimplemented_entries_report_unsupported) {
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     sdk::host h(host.services());
 
     minimal_transport tr{h};
@@ -348,6 +348,7 @@ TEST(firewall_passthrough, unimplemented_entries_report_unsupported) {
     EXPECT_EQ(tt->authorize(ti, "x", CB_AUTH_AUTHORIZED, nullptr, 0), CB_ERR_UNSUPPORTED);
     EXPECT_EQ(tt->reset_link(ti, link, CB_RESET_HOT), CB_ERR_UNSUPPORTED);
     EXPECT_EQ(tt->detach_endpoint_model(ti, "x"), CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(tt->control(ti, "{}", nullptr, 0, nullptr), CB_ERR_UNSUPPORTED);
 
     minimal_gpu gpu{h};
     void* gi = static_cast<sdk::gpu_family*>(&gpu);

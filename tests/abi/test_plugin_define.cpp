@@ -70,7 +70,7 @@ TEST(plugin_define, c_plugin_checks_for_newer_host_services) {
 
     for (uint16_t host_minor : {uint16_t{0}, uint16_t{CB_ABI_MINOR}}) {
         SCOPED_TRACE(host_minor);
-        cb_test::fake_host host(host_minor);
+        cudabridge::test::fake_host host(host_minor);
         void* instance = nullptr;
         ASSERT_EQ(d->create(host.services(), nullptr, &instance), CB_OK);
         cb_log_record r{};
@@ -106,8 +106,8 @@ TEST(plugin_define, cpp_translation_unit_exports_its_library) {
     const auto* t = static_cast<const cb_safety_table*>(d->table);
     EXPECT_EQ(t->struct_size, sizeof(cb_safety_table));
 
-    cb_test::fake_host host;
-    host.set_param("max_temperature_c", "80");
+    cudabridge::test::fake_host host;
+    host.config["max_temperature_c"] = "80";
     void* instance = nullptr;
     ASSERT_EQ(d->create(host.services(), nullptr, &instance), CB_OK);
     cb_device_facts facts{};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "process.hpp"
+#include "temp_dir.hpp"
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>

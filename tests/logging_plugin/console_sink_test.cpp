@@ -20,7 +20,7 @@ std::string run_console(const std::string& color, stderr_capture::target target,
     {
         sink s("console", host);
         if (create_status != nullptr) *create_status = s.status();
-        if (!s.ok()) return capture.finish() + "\ncreate failed: " + host.last_error;
+        if (!s.ok()) return capture.finish() + "\ncreate failed: " + host.last_error();
         record_data a;
         a.level = CB_LOG_INFO;
         a.time_ns = fixed_time_ns;

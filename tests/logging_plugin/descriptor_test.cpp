@@ -75,9 +75,10 @@ TEST(LoggingPluginDescriptor, EverySinkDeclaresItsParamsWithHelp) {
         }
         if (std::string(e.sink) == "console") host.config["color"] = "never";
         sink s(e.sink, host);
-        ASSERT_TRUE(s.ok()) << host.last_error;
+        ASSERT_TRUE(s.ok()) << host.last_error();
         std::set<std::string> declared;
-        for (const auto& [name, p] : host.declared) {
+        for (const auto& p : host.declared()) {
+            const std::string& name = p.name;
             declared.insert(name);
             EXPECT_GE(p.help.size(), 10u) << name << " has no useful help";
             if (e.numeric.count(name) != 0) {
@@ -94,29 +95,29 @@ TEST(LoggingPluginDescriptor, FileDefaultsAreDocumentedOnes) {
     temp_dir dir;
     fake_host host(dir.path());
     sink s("file", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
-    EXPECT_EQ(host.declared["dir"].default_value, host.paths[CB_PATH_LOG_DIR]);
-    EXPECT_EQ(host.declared["name"].default_value, "cudabridge.log");
-    EXPECT_EQ(host.declared["max_size"].default_value, "10485760");
-    EXPECT_EQ(host.declared["max_files"].default_value, "5");
+    ASSERT_TRUE(s.ok()) << host.last_error();
+    EXPECT_EQ(host.declaration("dir").default_value, host.paths[CB_PATH_LOG_DIR]);
+    EXPECT_EQ(host.declaration("name").default_value, "cudabridge.log");
+    EXPECT_EQ(host.declaration("max_size").default_value, "10485760");
+    EXPECT_EQ(host.declaration("max_files").default_value, "5");
 }
 
 TEST(LoggingPluginDescriptor, FileFallsBackToTmpLogDirWithoutHostPath) {
     temp_dir dir;
     fake_host host(dir.path());
     host.paths.erase(CB_PATH_LOG_DIR);
-    host.config["dir"] = (dir.path() / "elsewhere").string();  // do not write to /tmp itself
+    host.config["dir"] = (dir / "elsewhere").string();  // do not write to /tmp itself
     sink s("file", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
-    EXPECT_EQ(host.declared["dir"].default_value, "/tmp/cudabridge_logs");
+    ASSERT_TRUE(s.ok()) << host.last_error();
+    EXPECT_EQ(host.declaration("dir").default_value, "/tmp/cudabridge_logs");
 }
 
 TEST(LoggingPluginDescriptor, NullRecordAndUseAfterCloseAreRefused) {
     temp_dir dir;
     fake_host host(dir.path());
-    host.config["path"] = (dir.path() / "x.jsonl").string();
+    host.config["path"] = (dir / "x.jsonl").string();
     sink s("jsonl", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
+    ASSERT_TRUE(s.ok()) << host.last_error();
     EXPECT_EQ(s.table()->write(s.instance(), nullptr), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(s.table()->write_batch(s.instance(), nullptr, 3), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(s.table()->write_batch(s.instance(), nullptr, 0), CB_OK);
@@ -124,7 +125,7 @@ TEST(LoggingPluginDescriptor, NullRecordAndUseAfterCloseAreRefused) {
     record_data r;
     r.message = "late";
     EXPECT_EQ(s.write(r.record()), CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(host.last_error.find("closed"), std::string::npos) << host.last_error;
+    EXPECT_NE(host.last_error().find("closed"), std::string::npos) << host.last_error();
 }
 
 TEST(LoggingPluginDescriptor, UnknownSinkIsNotFound) { EXPECT_EQ(find_sink("nope"), nullptr); }

@@ -33,7 +33,7 @@ Poco::JSON::Object::Ptr parse(const std::string& line) {
 TEST(JsonlSink, EachLineParsesAndCarriesEveryField) {
     temp_dir dir;
     fake_host host(dir.path());
-    const fs::path file = dir.path() / "out" / "records.jsonl";
+    const fs::path file = dir / "out" / "records.jsonl";
     host.config["path"] = file.string();
 
     std::vector<record_data> data(4);
@@ -57,7 +57,7 @@ TEST(JsonlSink, EachLineParsesAndCarriesEveryField) {
     }
     {
         sink s("jsonl", host);
-        ASSERT_TRUE(s.ok()) << host.last_error;
+        ASSERT_TRUE(s.ok()) << host.last_error();
         ASSERT_EQ(s.write(data[0].record()), CB_OK);
         ASSERT_EQ(s.write_batch({data[1].record(), data[2].record(), data[3].record()}), CB_OK);
         ASSERT_EQ(s.flush(), CB_OK);
@@ -96,13 +96,13 @@ TEST(JsonlSink, DefaultPathIsInTheHostLogDirAndAppends) {
     r.message = "first";
     for (int round = 0; round < 2; ++round) {
         sink s("jsonl", host);
-        ASSERT_TRUE(s.ok()) << host.last_error;
+        ASSERT_TRUE(s.ok()) << host.last_error();
         ASSERT_EQ(s.write(r.record()), CB_OK);
     }
-    const auto lines = read_lines(dir.path() / "logs" / "cudabridge.jsonl");
+    const auto lines = read_lines(dir / "logs" / "cudabridge.jsonl");
     EXPECT_EQ(lines.size(), 2u);
-    EXPECT_EQ(host.declared["path"].default_value,
-              (dir.path() / "logs" / "cudabridge.jsonl").string());
+    EXPECT_EQ(host.declaration("path").default_value,
+              (dir / "logs" / "cudabridge.jsonl").string());
 }
 
 TEST(JsonlSink, UnwritablePathFailsCleanly) {
@@ -111,8 +111,8 @@ TEST(JsonlSink, UnwritablePathFailsCleanly) {
     host.config["path"] = "/proc/cudabridge_logging_test/x.jsonl";
     sink s("jsonl", host);
     EXPECT_FALSE(s.ok());
-    EXPECT_NE(host.last_error.find("/proc/cudabridge_logging_test"), std::string::npos)
-        << host.last_error;
+    EXPECT_NE(host.last_error().find("/proc/cudabridge_logging_test"), std::string::npos)
+        << host.last_error();
 }
 
 }  // namespace

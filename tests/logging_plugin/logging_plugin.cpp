@@ -41,7 +41,7 @@ const cb_plugin_descriptor* find_sink(std::string_view name) {
 
 sink::sink(std::string_view name, fake_host& host) : descriptor_(find_sink(name)) {
     if (descriptor_ == nullptr) return;
-    host.last_error.clear();
+    host.clear_errors();  // so last_error() after a failed create is that create's
     status_ = descriptor_->create(host.services(), host.instance_config(), &instance_);
     if (status_ != CB_OK) instance_ = nullptr;
 }
@@ -106,25 +106,6 @@ std::vector<std::string> read_lines(const std::filesystem::path& p) {
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     return lines;
-}
-
-temp_dir::temp_dir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cb_logging_test.XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-}
-
-temp_dir::~temp_dir() {
-    std::error_code ec;
-    // Folders a test made read-only must become writable again to be removed.
-    for (auto it = std::filesystem::recursive_directory_iterator(path_, ec);
-         it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_directory(ec)) {
-            std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all,
-                                         std::filesystem::perm_options::add, ec);
-        }
-    }
-    std::filesystem::remove_all(path_, ec);
 }
 
 scoped_env::scoped_env(const char* name, std::optional<std::string> value) : name_(name) {

@@ -1,9 +1,10 @@
 // Test access to the built logging plugin: dlopen the library from the build tree's plugin
 // folder, find sinks by name, create them against a fake_host, and small helpers (records,
-// temporary folders, environment and stderr redirection).
+// environment and stderr redirection).
 #pragma once
 
 #include "fake_host.hpp"
+#include "temp_dir.hpp"
 
 #include <cudabridge/plugin.h>
 
@@ -15,6 +16,9 @@
 #include <vector>
 
 namespace cbtest {
+
+using cudabridge::test::fake_host;
+using cudabridge::test::temp_dir;
 
 // The library, loaded once per test process and kept loaded.
 const cb_plugin_library& logging_library();
@@ -65,19 +69,6 @@ std::string local_stamp(int64_t time_ns);
 
 std::string read_file(const std::filesystem::path& p);
 std::vector<std::string> read_lines(const std::filesystem::path& p);
-
-// A fresh folder under the system temp folder, removed with the object.
-class temp_dir {
-public:
-    temp_dir();
-    ~temp_dir();
-    temp_dir(const temp_dir&) = delete;
-    temp_dir& operator=(const temp_dir&) = delete;
-    const std::filesystem::path& path() const noexcept { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 // Sets (or, with nullopt, unsets) an environment variable; restores it with the object.
 class scoped_env {

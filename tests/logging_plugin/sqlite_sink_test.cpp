@@ -57,7 +57,7 @@ private:
 struct SqliteSinkWithTable : ::testing::Test {
     temp_dir dir;
     fake_host host{dir.path()};
-    fs::path db_path = dir.path() / "cudabridge.db";
+    fs::path db_path = dir / "cudabridge.db";
     void SetUp() override {
         db_handle db(db_path);
         db.exec(logs_ddl);
@@ -67,7 +67,7 @@ struct SqliteSinkWithTable : ::testing::Test {
 TEST_F(SqliteSinkWithTable, RowsReadBackWithEveryField) {
     {
         sink s("sqlite", host);  // default path: the host's database
-        ASSERT_TRUE(s.ok()) << host.last_error;
+        ASSERT_TRUE(s.ok()) << host.last_error();
         record_data one;
         one.level = CB_LOG_WARN;
         one.time_ns = fixed_time_ns;
@@ -107,13 +107,13 @@ TEST_F(SqliteSinkWithTable, RowsReadBackWithEveryField) {
 
 TEST_F(SqliteSinkWithTable, OpensInWalMode) {
     sink s("sqlite", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
+    ASSERT_TRUE(s.ok()) << host.last_error();
     db_handle db(db_path);
     EXPECT_EQ(db.text("PRAGMA journal_mode"), "wal");
 }
 
 TEST_F(SqliteSinkWithTable, PathParamWins) {
-    const fs::path other = dir.path() / "other.db";
+    const fs::path other = dir / "other.db";
     {
         db_handle db(other);
         db.exec(logs_ddl);
@@ -121,7 +121,7 @@ TEST_F(SqliteSinkWithTable, PathParamWins) {
     host.config["path"] = other.string();
     {
         sink s("sqlite", host);
-        ASSERT_TRUE(s.ok()) << host.last_error;
+        ASSERT_TRUE(s.ok()) << host.last_error();
         record_data r;
         r.message = "to other";
         ASSERT_EQ(s.write(r.record()), CB_OK);
@@ -139,8 +139,8 @@ TEST(SqliteSink, MissingTableFailsWithAClearMessage) {
     }
     sink s("sqlite", host);
     EXPECT_EQ(s.status(), CB_ERR_NOT_FOUND);
-    EXPECT_NE(host.last_error.find("no logs table"), std::string::npos) << host.last_error;
-    EXPECT_NE(host.last_error.find(host.paths[CB_PATH_DATABASE]), std::string::npos);
+    EXPECT_NE(host.last_error().find("no logs table"), std::string::npos) << host.last_error();
+    EXPECT_NE(host.last_error().find(host.paths[CB_PATH_DATABASE]), std::string::npos);
     // The sink never creates the table itself.
     EXPECT_EQ(db_handle(host.paths[CB_PATH_DATABASE])
                   .number("SELECT count(*) FROM sqlite_master WHERE name='logs'"),
@@ -152,8 +152,8 @@ TEST(SqliteSink, MissingDatabaseFailsAndIsNotCreated) {
     fake_host host(dir.path());
     sink s("sqlite", host);
     EXPECT_EQ(s.status(), CB_ERR_NOT_FOUND);
-    EXPECT_NE(host.last_error.find(host.paths[CB_PATH_DATABASE]), std::string::npos)
-        << host.last_error;
+    EXPECT_NE(host.last_error().find(host.paths[CB_PATH_DATABASE]), std::string::npos)
+        << host.last_error();
     EXPECT_FALSE(fs::exists(host.paths[CB_PATH_DATABASE]));
 }
 
@@ -163,20 +163,20 @@ TEST(SqliteSink, NotADatabaseFails) {
     { std::ofstream(host.paths[CB_PATH_DATABASE]) << std::string(4096, 'z'); }
     sink s("sqlite", host);
     EXPECT_NE(s.status(), CB_OK);
-    EXPECT_FALSE(host.last_error.empty());
+    EXPECT_FALSE(host.last_error().empty());
 }
 
 TEST_F(SqliteSinkWithTable, LockedDatabaseIsBusyThenRecovers) {
     host.config["busy_timeout_ms"] = "100";
     sink s("sqlite", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
+    ASSERT_TRUE(s.ok()) << host.last_error();
     record_data r;
     r.message = "waits";
     {
         db_handle other(db_path);
         other.exec("BEGIN IMMEDIATE");
         EXPECT_EQ(s.write(r.record()), CB_ERR_BUSY);
-        EXPECT_NE(host.last_error.find("locked"), std::string::npos) << host.last_error;
+        EXPECT_NE(host.last_error().find("locked"), std::string::npos) << host.last_error();
         other.exec("ROLLBACK");
     }
     EXPECT_EQ(s.write(r.record()), CB_OK);
@@ -185,7 +185,7 @@ TEST_F(SqliteSinkWithTable, LockedDatabaseIsBusyThenRecovers) {
 
 TEST_F(SqliteSinkWithTable, BatchThroughput) {
     sink s("sqlite", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
+    ASSERT_TRUE(s.ok()) << host.last_error();
     constexpr int batches = 100;
     constexpr int per_batch = 1024;  // the front end's default max_batch
     std::vector<record_data> data(per_batch);

@@ -12,7 +12,7 @@ TEST(SyslogSink, CreatesAndWritesEveryLevel) {
     host.config["ident"] = "cudabridge-test";
     host.config["facility"] = "local3";
     sink s("syslog", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
+    ASSERT_TRUE(s.ok()) << host.last_error();
     std::vector<record_data> data(6);
     std::vector<cb_log_record> batch;
     for (int l = CB_LOG_TRACE; l <= CB_LOG_FATAL; ++l) {
@@ -32,9 +32,9 @@ TEST(SyslogSink, DefaultsAreUserAndCudabridge) {
     temp_dir dir;
     fake_host host(dir.path());
     sink s("syslog", host);
-    ASSERT_TRUE(s.ok()) << host.last_error;
-    EXPECT_EQ(host.declared["ident"].default_value, "cudabridge");
-    EXPECT_EQ(host.declared["facility"].default_value, "user");
+    ASSERT_TRUE(s.ok()) << host.last_error();
+    EXPECT_EQ(host.declaration("ident").default_value, "cudabridge");
+    EXPECT_EQ(host.declaration("facility").default_value, "user");
 }
 
 TEST(SyslogSink, UnknownFacilityIsRefused) {
@@ -43,8 +43,8 @@ TEST(SyslogSink, UnknownFacilityIsRefused) {
     host.config["facility"] = "kernel";
     sink s("syslog", host);
     EXPECT_EQ(s.status(), CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(host.last_error.find("facility"), std::string::npos) << host.last_error;
-    EXPECT_NE(host.last_error.find("local7"), std::string::npos) << host.last_error;
+    EXPECT_NE(host.last_error().find("facility"), std::string::npos) << host.last_error();
+    EXPECT_NE(host.last_error().find("local7"), std::string::npos) << host.last_error();
 }
 
 }  // namespace

@@ -146,8 +146,8 @@ private:
 // Creates an instance of a working variant writing to `out`, writes one record with write and
 // (when the table has it) two with write_batch, closes and destroys it. Returns the file text.
 std::string exercise_sink(const cb_plugin_descriptor* d, const temp_file& out) {
-    cb_test::fake_host host;
-    host.set_param("path", out.path().string());
+    cudabridge::test::fake_host host;
+    host.config["path"] = out.path().string();
     cb_config config{};
     config.struct_size = sizeof config;
     config.instance_name = "test";
@@ -255,9 +255,9 @@ TEST(test_plugin_variants, good_prefers_the_config_entry_and_tolerates_no_path) 
     ASSERT_TRUE(lib.loaded()) << lib.error();
     const cb_plugin_descriptor* d = lib.plugins()->plugins[0];
     const cb_logsink_table* t = sink_table(d);
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     temp_file from_param("param"), from_config("config");
-    host.set_param("path", from_param.path().string());
+    host.config["path"] = from_param.path().string();
     std::string cfg_path = from_config.path().string();
     cb_config_entry entries[] = {{"path", cfg_path.c_str()}};
     cb_config config{sizeof(cb_config), 0, "test", entries, 1};
@@ -269,7 +269,7 @@ TEST(test_plugin_variants, good_prefers_the_config_entry_and_tolerates_no_path) 
     EXPECT_EQ(from_config.contents(), "DEBUG - no category\n");
     EXPECT_FALSE(fs::exists(from_param.path()));
 
-    cb_test::fake_host bare;  // nothing set: records are dropped
+    cudabridge::test::fake_host bare;  // nothing set: records are dropped
     instance = nullptr;
     ASSERT_EQ(d->create(bare.services(), nullptr, &instance), CB_OK);
     EXPECT_EQ(t->write(instance, &r), CB_OK);
@@ -293,9 +293,9 @@ TEST(test_plugin_variants, older_minor_has_an_abi_1_0_table) {
     EXPECT_EQ(exercise_sink(d, out), "INFO DRIVER hello\n");
 
     // The trap past struct_size: what a host that ignores struct_size would produce.
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     temp_file trap("older_minor_trap");
-    host.set_param("path", trap.path().string());
+    host.config["path"] = trap.path().string();
     void* instance = nullptr;
     ASSERT_EQ(d->create(host.services(), nullptr, &instance), CB_OK);
     cb_log_record r = make_record(CB_LOG_INFO, "X", "y");
@@ -358,7 +358,7 @@ TEST(test_plugin_variants, create_fails_refuses_with_a_reason) {
     ASSERT_TRUE(lib.loaded()) << lib.error();
     const cb_plugin_descriptor* d = lib.plugins()->plugins[0];
     expect_logsink_descriptor(d, "testsink", CB_MAKE_VERSION(1, 0, 0));
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     void* instance = reinterpret_cast<void*>(0x1);
     EXPECT_EQ(d->create(host.services(), nullptr, &instance), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(instance, nullptr);
@@ -370,7 +370,7 @@ TEST(test_plugin_variants, create_throws_is_stopped_by_the_firewall) {
     ASSERT_TRUE(lib.loaded()) << lib.error();
     const cb_plugin_descriptor* d = lib.plugins()->plugins[0];
     expect_logsink_descriptor(d, "testsink", CB_MAKE_VERSION(1, 0, 0));
-    cb_test::fake_host host;
+    cudabridge::test::fake_host host;
     void* instance = reinterpret_cast<void*>(0x1);
     EXPECT_EQ(d->create(host.services(), nullptr, &instance), CB_ERR_INTERNAL);
     EXPECT_EQ(instance, nullptr);

@@ -5,8 +5,8 @@
 //
 //     ${CMAKE_BINARY_DIR}/test-plugins/<variant>/lib<variant>.so
 //
-// Link the target CudaBridge::test_plugins to get this header, tests/plugins/fake_host.hpp, and a
-// build dependency on every variant. CB_TEST_BUILD_DIR comes from cudabridge_test().
+// Link the target CudaBridge::test_plugins to get this header and a build dependency on every
+// variant. CB_TEST_BUILD_DIR comes from cudabridge_test().
 //
 // Variants (kind logsink, plugin "testsink" v1.0.0, ABI CB_ABI_MAJOR.CB_ABI_MINOR unless noted):
 //   good           a working sink; see "What a working variant does" below.

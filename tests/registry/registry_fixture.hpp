@@ -2,6 +2,7 @@
 #pragma once
 
 #include "process.hpp"
+#include "temp_dir.hpp"
 
 #include <cudabridge/core/registry.hpp>
 #include <cudabridge/core/store.hpp>

@@ -1,5 +1,6 @@
 // Runs the seed's C logging example and checks what reached the console and the log file.
 #include "process.hpp"
+#include "temp_dir.hpp"
 
 #include <cudabridge/core/store.hpp>
 

@@ -1,7 +1,6 @@
 // Running a program from a test: arguments, extra environment, captured output and exit code.
 #pragma once
 
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,19 +24,5 @@ struct process_options {
 
 process_result run_process(const std::string& program, const std::vector<std::string>& args,
                            const process_options& options = {});
-
-// A fresh folder under /tmp, removed when the object goes away.
-class temp_dir {
-public:
-    temp_dir();
-    ~temp_dir();
-    temp_dir(const temp_dir&) = delete;
-    temp_dir& operator=(const temp_dir&) = delete;
-    const std::string& path() const noexcept { return path_; }
-    std::filesystem::path operator/(const std::string& name) const { return std::filesystem::path(path_) / name; }
-
-private:
-    std::string path_;
-};
 
 }  // namespace cudabridge::test

@@ -33,7 +33,8 @@ size_t minimum_table_size(cb_plugin_kind kind) {
     // ABI 1.1 appended write_batch; a 1.0 sink ends before it.
     case CB_KIND_LOGSINK: return offsetof(cb_logsink_table, write_batch);
     case CB_KIND_SAFETY: return sizeof(cb_safety_table);
-    case CB_KIND_TRANSPORT: return sizeof(cb_transport_table);
+    // ABI 1.1 appended control; a 1.0 transport ends before it.
+    case CB_KIND_TRANSPORT: return offsetof(cb_transport_table, control);
     case CB_KIND_GPU: return sizeof(cb_gpu_table);
     default: return 0;
     }

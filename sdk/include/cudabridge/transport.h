@@ -187,6 +187,14 @@ typedef struct cb_transport_table {
     cb_status (*attach_endpoint_model)(void* instance, const char* enclosure_id,
                                        const cb_endpoint_model_table* table, void* model);
     cb_status (*detach_endpoint_model)(void* instance, const char* enclosure_id);
+
+    /* ABI 1.1 */
+    /* Backend-specific control: `request` is a JSON object ({"op": "...", ...}), e.g. fault
+     * injection, plug/unplug and layout edits on a simulated fabric. The reply (JSON) is written
+     * like every string getter: at most reply_size bytes, *needed receives the full length + 1.
+     * Optional; CB_ERR_UNSUPPORTED for operations a backend does not know. */
+    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
+                         size_t* needed);
 } cb_transport_table;
 
 #ifdef __cplusplus

@@ -188,6 +188,7 @@ public:
     virtual cb_status reset_link(cb_link*, cb_reset_kind) { return unsupported; }
     virtual cb_status attach_endpoint_model(const char*, const cb_endpoint_model_table*, void*) { return unsupported; }
     virtual cb_status detach_endpoint_model(const char*) { return unsupported; }
+    virtual cb_status control(const char*, char*, size_t, size_t*) { return unsupported; }
 
     static const cb_transport_table* table();
 };
@@ -261,6 +262,10 @@ inline cb_status attach_model(void* instance, const char* id, const cb_endpoint_
     CB_SDK_CALL(T, attach_endpoint_model(id, t, m));
 }
 inline cb_status detach_model(void* instance, const char* id) noexcept { CB_SDK_CALL(T, detach_endpoint_model(id)); }
+inline cb_status control(void* instance, const char* request, char* reply, size_t size, size_t* needed) noexcept {
+    if (request == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    CB_SDK_CALL(T, control(request, reply, size, needed));
+}
 }  // namespace detail::transport_adapters
 
 inline const cb_transport_table* transport::table() {
@@ -271,7 +276,7 @@ inline const cb_transport_table* transport::table() {
         &a::bar_info, &a::mmio_read32, &a::mmio_write32, &a::mmio_read64, &a::mmio_write64,
         &a::mmio_write_block, &a::mmio_read_block, &a::dma_map, &a::dma_unmap, &a::dma_limits,
         &a::set_interrupt_handler, &a::link_status, &a::reset_link, &a::attach_model,
-        &a::detach_model};
+        &a::detach_model, &a::control};
     return &t;
 }
 
