@@ -192,7 +192,9 @@ typedef struct cb_transport_table {
     /* Backend-specific control: `request` is a JSON object ({"op": "...", ...}), e.g. fault
      * injection, plug/unplug and layout edits on a simulated fabric. The reply (JSON) is written
      * like every string getter: at most reply_size bytes, *needed receives the full length + 1.
-     * Optional; CB_ERR_UNSUPPORTED for operations a backend does not know. */
+     * Unlike a getter, every call carries the request out: size the reply buffer generously
+     * (replies are small; 64 KiB holds any) rather than calling twice. Optional;
+     * CB_ERR_UNSUPPORTED for operations a backend does not know. */
     cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
                          size_t* needed);
 } cb_transport_table;

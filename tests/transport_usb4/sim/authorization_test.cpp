@@ -1,5 +1,5 @@
 // Authorization at each security level, as the kernel's sysfs interface behaves.
-#include "authorization.hpp"
+#include "sim/authorization.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The fabric layout round-trips through JSON and refuses malformed layouts with the field named.
-#include "fabric_layout.hpp"
+#include "sim/fabric_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "authorization.hpp"
+#include "sim/authorization.hpp"
 
 #include <cstdio>
 

@@ -2,7 +2,7 @@
 // write of 1 or 2 (with or without a key) does at each domain security level.
 #pragma once
 
-#include "fabric_layout.hpp"
+#include "sim/fabric_layout.hpp"
 
 #include <cudabridge/abi.h>
 

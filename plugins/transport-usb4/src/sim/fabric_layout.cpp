@@ -1,4 +1,4 @@
-#include "fabric_layout.hpp"
+#include "sim/fabric_layout.hpp"
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>

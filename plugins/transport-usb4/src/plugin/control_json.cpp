@@ -1,0 +1,51 @@
+#include "plugin/control_json.hpp"
+
+#include <cudabridge/cpp/host.hpp>
+
+#include <Poco/JSON/Parser.h>
+
+#include <sstream>
+
+namespace cudabridge::usb4 {
+
+Poco::JSON::Object::Ptr parse_request(const std::string& text) {
+    try {
+        Poco::JSON::Parser parser;
+        auto v = parser.parse(text);
+        if (v.type() != typeid(Poco::JSON::Object::Ptr))
+            throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "a control request is a JSON object");
+        return v.extract<Poco::JSON::Object::Ptr>();
+    } catch (const Poco::Exception& e) {
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "control request is not JSON: " + e.displayText());
+    }
+}
+
+std::string stringify(const Poco::JSON::Object::Ptr& o) {
+    std::ostringstream out;
+    o->stringify(out);
+    return out.str();
+}
+
+namespace {
+template <class T>
+std::optional<T> field(const Poco::JSON::Object::Ptr& o, const char* key, const char* type) {
+    if (!o->has(key) || o->isNull(key)) return std::nullopt;
+    try {
+        return o->getValue<T>(key);
+    } catch (const Poco::Exception&) {
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, std::string("'") + key + "' must be " + type);
+    }
+}
+}  // namespace
+
+std::optional<std::string> text_field(const Poco::JSON::Object::Ptr& o, const char* key) {
+    return field<std::string>(o, key, "a string");
+}
+std::optional<double> number_field(const Poco::JSON::Object::Ptr& o, const char* key) {
+    return field<double>(o, key, "a number");
+}
+std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key) {
+    return field<bool>(o, key, "true or false");
+}
+
+}  // namespace cudabridge::usb4

@@ -1,0 +1,20 @@
+// Small helpers for the control entry's JSON requests and replies.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <optional>
+#include <string>
+
+namespace cudabridge::usb4 {
+
+// Parses a request object; throws sdk::status_error(CB_ERR_INVALID_ARGUMENT) when it is not one.
+Poco::JSON::Object::Ptr parse_request(const std::string& text);
+std::string stringify(const Poco::JSON::Object::Ptr& o);
+// A member of the request, or nothing; throws CB_ERR_INVALID_ARGUMENT naming the key when the
+// value has the wrong type.
+std::optional<std::string> text_field(const Poco::JSON::Object::Ptr& o, const char* key);
+std::optional<double> number_field(const Poco::JSON::Object::Ptr& o, const char* key);
+std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key);
+
+}  // namespace cudabridge::usb4

@@ -1,0 +1,222 @@
+#include "plugin/usb4_transport.hpp"
+
+#include "plugin/control_json.hpp"
+#include "plugin/linux_backend.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace cudabridge::usb4 {
+
+namespace {
+
+constexpr const char* scope = "plugin:usb4";
+constexpr const char* layout_key = "fabric";
+
+std::filesystem::path sysfs_root_from(const sdk::host& h) {
+    std::string root = h.param_or("sysfs_root", "");
+    if (root.empty())
+        if (const char* env = secure_getenv("CUDABRIDGE_SYSFS_ROOT"); env && *env) root = env;
+    return root.empty() ? std::filesystem::path("/") : std::filesystem::path(root);
+}
+
+}  // namespace
+
+usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transport(h) {
+    h.declare(CB_PARAM_STRING, "backend", "auto",
+              "auto (Linux sysfs when a Thunderbolt/USB4 domain exists, else the simulator), sim, or linux");
+    h.declare(CB_PARAM_STRING, "sysfs_root", "",
+              "root of the sysfs tree to read (tests use fixture trees); empty: $CUDABRIDGE_SYSFS_ROOT or /");
+    h.declare_range(CB_PARAM_BOOL, "pace", "0", "simulator: sleep so wall time follows the modeled link time",
+                    false, 0, 0);
+    h.declare_range(CB_PARAM_INT, "seed", "1", "simulator: seed of the fault-injection stream", true, 0, 9.2e18);
+    h.declare_range(CB_PARAM_DOUBLE, "bit_error_rate", "0", "simulator: bit errors per bit on every packet", true,
+                    0, 1);
+    h.declare_range(CB_PARAM_INT, "max_payload", "256", "simulator: PCIe Max Payload Size (128, 256 or 512)", true,
+                    128, 512);
+    h.declare_range(CB_PARAM_INT, "max_read_request", "512", "simulator: PCIe Max Read Request (128..4096)", true,
+                    128, 4096);
+    sysfs_root_ = sysfs_root_from(h);
+    backend_ = choose_backend(h.param_or("backend", "auto"), sysfs_root_);
+    options_.pace = h.param_bool("pace", false);
+    options_.seed = static_cast<uint64_t>(h.param_int("seed", 1));
+    options_.bit_error_rate = h.param_double("bit_error_rate", 0);
+    options_.max_payload = static_cast<uint32_t>(h.param_int("max_payload", 256));
+    options_.max_read_request = static_cast<uint32_t>(h.param_int("max_read_request", 512));
+    h.log(CB_LOG_INFO, "USB4", std::string(backend_.simulated ? "simulated fabric: " : "Linux backend: ") +
+                                   backend_.reason);
+    if (backend_.simulated) {
+        layout_storage storage;
+        sdk::host services = h;
+        storage.load = [services] { return services.setting(scope, layout_key); };
+        storage.save = [services](const std::string& json) {
+            if (services.set_setting(scope, layout_key, json) != CB_OK)
+                throw sdk::status_error(CB_ERR_INTERNAL, "cannot store the simulated fabric layout");
+        };
+        fabric_ = std::make_unique<fabric>(std::move(storage));
+    }
+}
+
+usb4_transport::~usb4_transport() {
+    std::lock_guard lock(links_mutex_);
+    links_.clear();
+}
+
+fabric& usb4_transport::sim_fabric() {
+    if (!fabric_)
+        throw sdk::status_error(CB_ERR_UNSUPPORTED, "this operation needs the simulated fabric; the Linux backend runs (" +
+                                                        backend_.reason + ")");
+    return *fabric_;
+}
+
+sim_link& usb4_transport::link_of(cb_link* link) {
+    std::lock_guard lock(links_mutex_);
+    auto it = links_.find(link);
+    if (it == links_.end()) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "not an open link of this transport");
+    return *it->second;
+}
+
+void usb4_transport::for_links_of(const std::string& enclosure_id, bool removed) {
+    std::lock_guard lock(links_mutex_);
+    for (auto& [handle, link] : links_)
+        if (link->enclosure_id() == enclosure_id) removed ? link->device_removed() : link->device_returned();
+}
+
+cb_status usb4_transport::enumerate(cb_endpoint_info* out, size_t capacity, size_t& count) {
+    std::vector<cb_endpoint_info> all = backend_.simulated ? sim_fabric().enumerate() : linux_enumerate(sysfs_root_);
+    count = all.size();
+    if (out == nullptr) return capacity == 0 ? CB_OK : CB_ERR_INVALID_ARGUMENT;
+    for (size_t i = 0; i < all.size() && i < capacity; ++i) {
+        // Copy no more than the caller's struct holds: an older host has a shorter record.
+        const uint32_t size = out[i].struct_size ? std::min<uint32_t>(out[i].struct_size, sizeof(cb_endpoint_info))
+                                                 : static_cast<uint32_t>(sizeof(cb_endpoint_info));
+        std::memcpy(&out[i], &all[i], size);
+        out[i].struct_size = size;
+    }
+    return CB_OK;
+}
+
+cb_status usb4_transport::authorize(const char* id, cb_auth_state level, const uint8_t* key, size_t key_len) {
+    if (id == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    std::string message;
+    cb_status st = backend_.simulated ? sim_fabric().authorize(id, level, key, key_len, message)
+                                      : linux_authorize(sysfs_root_, id, level, key, key_len, message);
+    if (st != CB_OK) throw sdk::status_error(st, message);
+    host_.log(CB_LOG_INFO, "USB4", message);
+    return CB_OK;
+}
+
+cb_status usb4_transport::deauthorize(const char* id) {
+    if (id == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    std::string message;
+    cb_status st = backend_.simulated ? sim_fabric().deauthorize(id, message)
+                                      : linux_deauthorize(sysfs_root_, id, message);
+    if (st != CB_OK) throw sdk::status_error(st, message);
+    if (backend_.simulated) for_links_of(id, true);  // the tunnel is gone
+    host_.log(CB_LOG_INFO, "USB4", message);
+    return CB_OK;
+}
+
+cb_status usb4_transport::set_event_handler(cb_transport_event_handler handler, void* user) {
+    if (!backend_.simulated) return CB_ERR_UNSUPPORTED;
+    sim_fabric().set_event_handler(handler, user);
+    return CB_OK;
+}
+
+cb_status usb4_transport::open_link(const char* pci_function_id, cb_link** out) {
+    if (pci_function_id == nullptr || out == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    if (!backend_.simulated)
+        throw sdk::status_error(CB_ERR_UNSUPPORTED,
+                                "on Linux the kernel's PCI driver owns the tunnelled function; use the GPU family's "
+                                "kernel-driver backend instead of a transport link");
+    auto target = sim_fabric().find_function(pci_function_id);
+    if (!target) throw sdk::status_error(CB_ERR_NOT_FOUND, std::string("no PCI function ") + pci_function_id);
+    auto link = std::make_unique<sim_link>(*target, options_);
+    auto* handle = reinterpret_cast<cb_link*>(link.get());
+    std::lock_guard lock(links_mutex_);
+    links_[handle] = std::move(link);
+    *out = handle;
+    return CB_OK;
+}
+
+cb_status usb4_transport::close_link(cb_link* link) {
+    std::unique_ptr<sim_link> closing;
+    {
+        std::lock_guard lock(links_mutex_);
+        auto it = links_.find(link);
+        if (it == links_.end()) return CB_ERR_INVALID_ARGUMENT;
+        closing = std::move(it->second);
+        links_.erase(it);
+    }
+    return CB_OK;  // destroyed outside the lock: it detaches the model
+}
+
+cb_status usb4_transport::config_read(cb_link* l, uint32_t offset, void* data, uint32_t size) {
+    return link_of(l).config_read(offset, data, size);
+}
+cb_status usb4_transport::config_write(cb_link* l, uint32_t offset, const void* data, uint32_t size) {
+    return link_of(l).config_write(offset, data, size);
+}
+cb_status usb4_transport::bar_info(cb_link* l, uint32_t bar, cb_bar_info& out) { return link_of(l).bar_info(bar, out); }
+cb_status usb4_transport::mmio_read32(cb_link* l, uint32_t bar, uint64_t offset, uint32_t& out) {
+    return link_of(l).mmio_read(bar, offset, &out, sizeof out);
+}
+cb_status usb4_transport::mmio_write32(cb_link* l, uint32_t bar, uint64_t offset, uint32_t value) {
+    return link_of(l).mmio_write(bar, offset, &value, sizeof value, CB_MMIO_DEVICE_NGNRNE);
+}
+cb_status usb4_transport::mmio_read64(cb_link* l, uint32_t bar, uint64_t offset, uint64_t& out) {
+    return link_of(l).mmio_read(bar, offset, &out, sizeof out);
+}
+cb_status usb4_transport::mmio_write64(cb_link* l, uint32_t bar, uint64_t offset, uint64_t value) {
+    return link_of(l).mmio_write(bar, offset, &value, sizeof value, CB_MMIO_DEVICE_NGNRNE);
+}
+cb_status usb4_transport::mmio_write_block(cb_link* l, uint32_t bar, uint64_t offset, const void* data, size_t size,
+                                           cb_mmio_mapping mapping) {
+    if (size > UINT32_MAX) return CB_ERR_INVALID_ARGUMENT;
+    return link_of(l).mmio_write(bar, offset, data, static_cast<uint32_t>(size), mapping);
+}
+cb_status usb4_transport::mmio_read_block(cb_link* l, uint32_t bar, uint64_t offset, void* data, size_t size) {
+    if (size > UINT32_MAX) return CB_ERR_INVALID_ARGUMENT;
+    return link_of(l).mmio_read(bar, offset, data, static_cast<uint32_t>(size));
+}
+cb_status usb4_transport::dma_map(cb_link* l, void* host, size_t size, cb_dma_direction dir, uint64_t& iova) {
+    return link_of(l).dma_map(host, size, dir, iova);
+}
+cb_status usb4_transport::dma_unmap(cb_link* l, uint64_t iova, size_t size) { return link_of(l).dma_unmap(iova, size); }
+cb_status usb4_transport::dma_limits(cb_link* l, cb_dma_limits& out) { return link_of(l).dma_limits(out); }
+cb_status usb4_transport::set_interrupt_handler(cb_link* l, cb_interrupt_handler handler, void* user) {
+    return link_of(l).set_interrupt_handler(handler, user);
+}
+cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) { return link_of(l).status(out); }
+cb_status usb4_transport::reset_link(cb_link* l, cb_reset_kind reset_kind) { return link_of(l).reset(reset_kind); }
+
+cb_status usb4_transport::attach_endpoint_model(const char* enclosure_id, const cb_endpoint_model_table* table,
+                                                void* model) {
+    if (enclosure_id == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    return sim_fabric().attach_model(enclosure_id, {table, model});
+}
+
+cb_status usb4_transport::detach_endpoint_model(const char* enclosure_id) {
+    if (enclosure_id == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    {
+        std::lock_guard lock(links_mutex_);
+        for (const auto& [handle, link] : links_)
+            if (link->enclosure_id() == enclosure_id)
+                throw sdk::status_error(CB_ERR_BUSY, std::string("close the links to ") + enclosure_id +
+                                                         " before detaching its model");
+    }
+    return sim_fabric().detach_model(enclosure_id);
+}
+
+cb_status usb4_transport::control(const char* request, char* reply, size_t reply_size, size_t* needed) {
+    const std::string answer = handle_control(request);
+    if (needed) *needed = answer.size() + 1;
+    if (reply != nullptr && reply_size > 0) {
+        const size_t n = std::min(answer.size(), reply_size - 1);
+        std::memcpy(reply, answer.data(), n);
+        reply[n] = '\0';
+    }
+    return CB_OK;
+}
+
+}  // namespace cudabridge::usb4

@@ -1,0 +1,95 @@
+// One open PCIe tunnel on the simulated fabric: the endpoint model behind it, the link model's
+// timing, the host's IOMMU (DART on Apple Silicon) and the wire every DMA byte crosses as CRC'd
+// packets. The model reaches host memory only through this link's IOMMU and wire.
+//
+// Threading: every member is thread safe. Model calls are serialised by one mutex (a transport
+// serialises calls into a model, as the endpoint-model contract says); DMA from the model's own
+// threads goes through the IOMMU's and the wire's own locks.
+#pragma once
+
+#include "sim/fabric.hpp"
+
+#include <cudabridge/transport.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace cudabridge::usb4 {
+
+class iommu;
+class wire;
+struct link_figures;
+
+struct sim_options {
+    bool pace = false;             // sleep so wall time follows the modeled link time
+    uint64_t seed = 1;             // fault-injection stream
+    double bit_error_rate = 0;     // per bit, on every packet
+    uint32_t max_payload = 256;    // negotiated PCIe Max Payload Size
+    uint32_t max_read_request = 512;
+};
+
+// A fault to inject into an open link (the control entry's "fault" operation).
+struct fault_request {
+    std::optional<double> bit_error_rate;
+    std::optional<uint64_t> link_drop_ns;       // link down for this long (modeled clock)
+    std::optional<uint64_t> unplug_after_bytes; // surprise removal after this many DMA bytes
+    std::optional<bool> unplug_now;
+    std::optional<bool> dart_exhausted;         // every dma_map refused with CB_ERR_DMA_LIMIT
+    std::optional<bool> stuck;                  // MMIO reads return all ones, writes are lost
+};
+
+class sim_link {
+public:
+    // Opens the tunnel: checks the device may tunnel PCIe and has a model, builds the link.
+    // Throws sdk::status_error with a status and a reason when it cannot.
+    sim_link(const fabric::function_target& target, const sim_options& options);
+    ~sim_link();
+    sim_link(const sim_link&) = delete;
+    sim_link& operator=(const sim_link&) = delete;
+
+    const std::string& enclosure_id() const noexcept { return enclosure_id_; }
+
+    cb_status config_read(uint32_t offset, void* data, uint32_t size);
+    cb_status config_write(uint32_t offset, const void* data, uint32_t size);
+    cb_status bar_info(uint32_t bar, cb_bar_info& out);
+    cb_status mmio_read(uint32_t bar, uint64_t offset, void* data, uint32_t size);
+    cb_status mmio_write(uint32_t bar, uint64_t offset, const void* data, uint32_t size, cb_mmio_mapping mapping);
+    cb_status dma_map(void* host, size_t size, cb_dma_direction dir, uint64_t& iova);
+    cb_status dma_unmap(uint64_t iova, size_t size);
+    cb_status dma_limits(cb_dma_limits& out);
+    cb_status set_interrupt_handler(cb_interrupt_handler handler, void* user);
+    cb_status status(cb_link_status& out);
+    cb_status reset(cb_reset_kind kind);
+    cb_status inject(const fault_request& fault);
+    // The device was pulled out (this process or another): every later call fails.
+    void device_removed();
+    void device_returned();
+
+private:
+    // cb_endpoint_host_ops for the model: its DMA and interrupts cross this link.
+    static cb_status host_dma_read(void* self, uint64_t iova, void* dst, size_t size);
+    static cb_status host_dma_write(void* self, uint64_t iova, const void* src, size_t size);
+    static cb_status host_raise_interrupt(void* self, uint32_t vector);
+    cb_status device_dma(uint64_t iova, void* device_buffer, size_t size, bool device_writes);
+    cb_status gone_status() const;
+    void charge(uint64_t ns);
+
+    std::string enclosure_id_;
+    attached_model model_;
+    std::unique_ptr<link_figures> figures_;
+    std::unique_ptr<iommu> iommu_;
+    std::unique_ptr<wire> wire_;
+    cb_endpoint_host_ops host_ops_{};
+    std::mutex model_mutex_;
+    std::mutex irq_mutex_;
+    cb_interrupt_handler irq_handler_ = nullptr;
+    void* irq_user_ = nullptr;
+    std::atomic<bool> removed_{false};
+    std::atomic<bool> stuck_{false};
+    std::atomic<uint64_t> mmio_ns_{0};      // modeled time of config and MMIO cycles
+    std::atomic<uint64_t> dma_faults_{0};   // IOMMU translation faults and failed DMA
+};
+
+}  // namespace cudabridge::usb4
