@@ -122,6 +122,8 @@ TEST_F(usb4_test, DartExhaustionRefusesMaps) {
     EXPECT_EQ(t()->dma_map(h(), link, buf.data(), buf.size(), CB_DMA_TO_DEVICE, &iova), CB_OK);
     auto links = control(R"({"op":"links"})");
     EXPECT_NE(links.find("\"modeled\":true"), std::string::npos) << links;
+    EXPECT_NE(links.find("\"map_failures\":1"), std::string::npos) << links;
+    EXPECT_NE(links.find("\"mappings\":1"), std::string::npos) << links;
 }
 
 }  // namespace

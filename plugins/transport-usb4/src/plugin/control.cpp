@@ -2,6 +2,9 @@
 #include "plugin/control_json.hpp"
 #include "plugin/usb4_transport.hpp"
 
+#include "sysfs_link_report.hpp"
+#include "sysfs_pci_removal.hpp"
+
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
@@ -30,20 +33,55 @@ fault_request fault_from(const Poco::JSON::Object::Ptr& r) {
     return f;
 }
 
-Poco::JSON::Object::Ptr status_json(const cb_link_status& s) {
+Poco::JSON::Object::Ptr counters_json(const link_counters& c) {
     auto o = object();
-    o->set("up", s.up != 0);
-    o->set("h2d_gbs", s.h2d_bandwidth_gbs);
-    o->set("d2h_gbs", s.d2h_bandwidth_gbs);
-    o->set("bytes_to_device", s.bytes_to_device);
-    o->set("bytes_from_device", s.bytes_from_device);
-    o->set("packets", s.packets);
-    o->set("crc_errors", s.crc_errors);
-    o->set("replays", s.replays);
-    o->set("uncorrectable_errors", s.uncorrectable_errors);
-    o->set("modeled_time_ns", s.modeled_time_ns);
-    o->set("modeled", s.is_simulated != 0);
+    o->set("modeled", true);  // every figure of a simulated link is modeled, not measured
+    o->set("packets_to_device", c.packets_to_device);
+    o->set("packets_from_device", c.packets_from_device);
+    o->set("bytes_to_device", c.bytes_to_device);
+    o->set("bytes_from_device", c.bytes_from_device);
+    o->set("crc_errors", c.crc_errors);
+    o->set("replays", c.replays);
+    o->set("mappings", c.mappings);
+    o->set("peak_mappings", c.peak_mappings);
+    o->set("mapped_bytes", c.mapped_bytes);
+    o->set("peak_mapped_bytes", c.peak_mapped_bytes);
+    o->set("map_failures", c.map_failures);
+    o->set("translation_faults", c.translation_faults);
+    o->set("dma_failures", c.dma_failures);
+    o->set("modeled_time_ns", c.modeled_ns);
     return o;
+}
+
+Poco::JSON::Object::Ptr aer_json(const linux_sysfs::aer_counters& a) {
+    auto o = object();
+    o->set("available", a.available);
+    o->set("correctable", a.correctable);
+    o->set("nonfatal", a.nonfatal);
+    o->set("fatal", a.fatal);
+    return o;
+}
+
+Poco::JSON::Object::Ptr link_report_json(const linux_sysfs::pci_link_report& r) {
+    auto o = object();
+    o->set("modeled", false);  // read from the kernel: measured on this machine's hardware
+    o->set("function", r.function);
+    o->set("port", r.port);
+    o->set("tunnel_bridge", r.tunnel_bridge);
+    o->set("current_gen", r.current_gen);
+    o->set("current_width", r.current_width);
+    o->set("max_gen", r.max_gen);
+    o->set("max_width", r.max_width);
+    o->set("downgraded", r.downgraded);
+    o->set("port_aer", aer_json(r.port_aer));
+    o->set("function_aer", aer_json(r.function_aer));
+    return o;
+}
+
+Poco::JSON::Array::Ptr steps_json(const std::vector<std::string>& steps) {
+    Poco::JSON::Array::Ptr a = new Poco::JSON::Array;
+    for (const auto& s : steps) a->add(s);
+    return a;
 }
 
 }  // namespace
@@ -106,17 +144,40 @@ std::string usb4_transport::handle_control(const std::string& request) {
         Poco::JSON::Array::Ptr links = new Poco::JSON::Array;
         std::lock_guard lock(links_mutex_);
         for (auto& [handle, link] : links_) {
-            cb_link_status s{};
-            link->status(s);
-            auto o = status_json(s);
+            auto o = counters_json(link->counters());
             o->set("enclosure", link->enclosure_id());
             links->add(o);
         }
         reply->set("links", links);
         return stringify(reply);
     }
+    if (op == "safe_remove" || op == "rescan" || op == "link_report") {
+        if (backend_.simulated)
+            throw sdk::status_error(CB_ERR_UNSUPPORTED, op + " acts on real hardware; the simulated fabric runs (" +
+                                                            backend_.reason + ")");
+        std::vector<std::string> steps;
+        std::string error;
+        cb_status st = CB_OK;
+        const auto pci = text_field(r, "pci");
+        if (op != "rescan" && !pci)
+            throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, op + " needs 'pci' (a DDDD:BB:DD.F address)");
+        if (op == "link_report") {
+            linux_sysfs::pci_link_report report;
+            st = linux_sysfs::read_link_report(sysfs_root_, *pci, report, error);
+            if (st != CB_OK) throw sdk::status_error(st, error);
+            reply->set("report", link_report_json(report));
+            return stringify(reply);
+        }
+        st = op == "rescan" ? linux_sysfs::rescan(sysfs_root_, steps, error)
+                            : linux_sysfs::safe_remove(sysfs_root_, *pci, steps, error);
+        if (st != CB_OK) throw sdk::status_error(st, error);
+        for (const auto& step : steps) host_.log(CB_LOG_INFO, "PCIE", step);
+        reply->set("steps", steps_json(steps));
+        return stringify(reply);
+    }
     throw sdk::status_error(CB_ERR_UNSUPPORTED, "unknown control op '" + op +
-                                                    "' (backend, layout, set_layout, plug, unplug, fault, links)");
+                                                    "' (backend, layout, set_layout, plug, unplug, fault, links, safe_remove, rescan, "
+                                                    "link_report)");
 }
 
 }  // namespace cudabridge::usb4

@@ -36,7 +36,10 @@ usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transpo
                     128, 512);
     h.declare_range(CB_PARAM_INT, "max_read_request", "512", "simulator: PCIe Max Read Request (128..4096)", true,
                     128, 4096);
+    h.declare_range(CB_PARAM_INT, "poll_ms", "1000", "Linux backend: how often sysfs is read for hot-plug events",
+                    true, 50, 60000);
     sysfs_root_ = sysfs_root_from(h);
+    poll_period_ = std::chrono::milliseconds(h.param_int("poll_ms", 1000));
     backend_ = choose_backend(h.param_or("backend", "auto"), sysfs_root_);
     options_.pace = h.param_bool("pace", false);
     options_.seed = static_cast<uint64_t>(h.param_int("seed", 1));
@@ -58,6 +61,7 @@ usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transpo
 }
 
 usb4_transport::~usb4_transport() {
+    poller_.reset();
     std::lock_guard lock(links_mutex_);
     links_.clear();
 }
@@ -118,8 +122,15 @@ cb_status usb4_transport::deauthorize(const char* id) {
 }
 
 cb_status usb4_transport::set_event_handler(cb_transport_event_handler handler, void* user) {
-    if (!backend_.simulated) return CB_ERR_UNSUPPORTED;
-    sim_fabric().set_event_handler(handler, user);
+    if (backend_.simulated) {
+        sim_fabric().set_event_handler(handler, user);
+        return CB_OK;
+    }
+    poller_.reset();  // the old handler is not called after this
+    if (handler != nullptr) {
+        const std::filesystem::path root = sysfs_root_;
+        poller_ = std::make_unique<hotplug_poller>([root] { return linux_enumerate(root); }, poll_period_, handler, user);
+    }
     return CB_OK;
 }
 

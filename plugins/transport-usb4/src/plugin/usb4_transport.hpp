@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plugin/backend_choice.hpp"
+#include "plugin/hotplug_poller.hpp"
 #include "sim/fabric.hpp"
 #include "sim/sim_link.hpp"
 
@@ -67,6 +68,8 @@ private:
     std::unique_ptr<fabric> fabric_;
     std::mutex links_mutex_;
     std::map<cb_link*, std::unique_ptr<sim_link>> links_;
+    std::chrono::milliseconds poll_period_{1000};
+    std::unique_ptr<hotplug_poller> poller_;  // Linux backend, while an event handler is set
 };
 
 }  // namespace cudabridge::usb4

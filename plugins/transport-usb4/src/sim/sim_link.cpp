@@ -241,6 +241,27 @@ cb_status sim_link::status(cb_link_status& out) {
     return CB_OK;
 }
 
+link_counters sim_link::counters() const {
+    const wire_stats w = wire_->stats();
+    const dma_stats d = iommu_->stats();
+    link_counters c;
+    c.packets_to_device = w.packets_to_device;
+    c.packets_from_device = w.packets_from_device;
+    c.bytes_to_device = w.bytes_to_device;
+    c.bytes_from_device = w.bytes_from_device;
+    c.crc_errors = w.crc_errors;
+    c.replays = w.replays;
+    c.mappings = d.mappings;
+    c.peak_mappings = d.peak_mappings;
+    c.mapped_bytes = d.mapped_bytes;
+    c.peak_mapped_bytes = d.peak_mapped_bytes;
+    c.map_failures = d.map_failures;
+    c.translation_faults = d.translation_faults;
+    c.dma_failures = dma_faults_.load();
+    c.modeled_ns = w.clock_ns + mmio_ns_.load();
+    return c;
+}
+
 cb_status sim_link::reset(cb_reset_kind kind) {
     if (cb_status st = gone_status(); st != CB_OK) return st;
     if (kind == CB_RESET_LINK_RETRAIN) {

@@ -22,6 +22,16 @@ class iommu;
 class wire;
 struct link_figures;
 
+// The statistics the qemu-vfio-apple dext keeps, and the wire's: what `links` reports.
+struct link_counters {
+    uint64_t packets_to_device = 0, packets_from_device = 0;
+    uint64_t bytes_to_device = 0, bytes_from_device = 0;
+    uint64_t crc_errors = 0, replays = 0;
+    uint64_t mappings = 0, peak_mappings = 0, mapped_bytes = 0, peak_mapped_bytes = 0;
+    uint64_t map_failures = 0, translation_faults = 0, dma_failures = 0;
+    uint64_t modeled_ns = 0;
+};
+
 struct sim_options {
     bool pace = false;             // sleep so wall time follows the modeled link time
     uint64_t seed = 1;             // fault-injection stream
@@ -61,6 +71,7 @@ public:
     cb_status dma_limits(cb_dma_limits& out);
     cb_status set_interrupt_handler(cb_interrupt_handler handler, void* user);
     cb_status status(cb_link_status& out);
+    link_counters counters() const;
     cb_status reset(cb_reset_kind kind);
     cb_status inject(const fault_request& fault);
     // The device was pulled out (this process or another): every later call fails.
