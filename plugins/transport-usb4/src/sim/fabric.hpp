@@ -69,6 +69,11 @@ public:
     static std::string function_id(size_t index);
 
 private:
+    // Applies `change` to enclosure `id` with the layout loaded under the lock; stores the
+    // layout when the change sets `save`.
+    using enclosure_change =
+        std::function<cb_status(const domain_layout&, enclosure_layout&, std::string& message, bool& save)>;
+    cb_status update_enclosure(const std::string& id, std::string& message, const enclosure_change& change);
     fabric_layout load_locked();
     void save_locked(const fabric_layout& layout);
     void emit(cb_transport_event_type type, const std::string& id, const std::string& message);
