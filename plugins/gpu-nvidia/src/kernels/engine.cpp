@@ -1,0 +1,82 @@
+#include "kernels/engine.hpp"
+
+#include <algorithm>
+
+namespace cudabridge::nv::kernels {
+
+engine::engine(unsigned threads) {
+    threads_ = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+engine::~engine() {
+    {
+        std::lock_guard lk(m_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : workers_) t.join();
+}
+
+void engine::run_chunks() {
+    for (;;) {
+        std::int64_t c = next_.fetch_add(1, std::memory_order_relaxed);
+        if (c >= chunks_) return;
+        std::int64_t b = c * chunk_;
+        (*fn_)(b, std::min(n_, b + chunk_));
+        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks_) {
+            std::lock_guard lk(m_);
+            done_cv_.notify_all();
+        }
+    }
+}
+
+void engine::worker_loop() {
+    std::uint64_t seen = 0;
+    for (;;) {
+        {
+            std::unique_lock lk(m_);
+            wake_.wait(lk, [&] { return stop_ || generation_ != seen; });
+            if (stop_) return;
+            seen = generation_;
+            ++active_;
+        }
+        run_chunks();
+        std::lock_guard lk(m_);
+        if (--active_ == 0) done_cv_.notify_all();
+    }
+}
+
+void engine::parallel_for(std::int64_t n, std::int64_t grain,
+                          const std::function<void(std::int64_t, std::int64_t)>& fn) {
+    if (n <= 0) return;
+    grain = std::max<std::int64_t>(grain, 1);
+    if (threads_ == 1 || n <= grain) {
+        fn(0, n);
+        return;
+    }
+    std::lock_guard call(call_mutex_);
+    std::int64_t parts = std::min<std::int64_t>((n + grain - 1) / grain, threads_);
+    {
+        std::lock_guard lk(m_);
+        fn_ = &fn;
+        n_ = n;
+        chunk_ = (n + parts - 1) / parts;
+        chunks_ = (n + chunk_ - 1) / chunk_;
+        next_.store(0);
+        done_.store(0);
+        ++generation_;
+    }
+    wake_.notify_all();
+    run_chunks();
+    std::unique_lock lk(m_);
+    // Also wait for every woken worker to leave run_chunks, so none can see the next job half-set.
+    done_cv_.wait(lk, [&] { return done_.load() == chunks_ && active_ == 0; });
+}
+
+engine& default_engine() {
+    static engine e;
+    return e;
+}
+
+} // namespace cudabridge::nv::kernels

@@ -1,0 +1,66 @@
+"""Cross-checks results computed by test_numpy.cpp against numpy itself.
+
+Usage: numpy_check.py DIR  (DIR holds manifest.txt and raw little-endian arrays).
+Each manifest line: kind op arg out_file out_dtype out_shape in_file in_dtype in_shape [...]
+Exit 0 when everything matches, 1 with a list of mismatches otherwise.
+"""
+import os
+import sys
+import warnings
+
+import numpy as np
+
+warnings.simplefilter("ignore")  # integer division by zero etc.: numpy warns, we compare values
+
+
+def load(d, name, dtype, shape):
+    shape = () if shape == "-" else tuple(int(s) for s in shape.split(","))
+    return np.fromfile(os.path.join(d, name), dtype=dtype).reshape(shape)
+
+
+def main():
+    d = sys.argv[1]
+    failures = []
+    count = 0
+    for line in open(os.path.join(d, "manifest.txt")):
+        f = line.split()
+        if not f:
+            continue
+        kind, op, arg = f[0], f[1], f[2]
+        got = load(d, f[3], f[4], f[5])
+        ins = [load(d, f[i], f[i + 1], f[i + 2]) for i in range(6, len(f), 3)]
+        if kind == "binary" or kind == "unary":
+            exp = getattr(np, op)(*ins)
+        elif kind == "reduce":
+            axis = None if arg == "all" else int(arg)
+            exp = np.asarray(getattr(np, op)(ins[0], axis=axis))
+            if exp.dtype == np.uint64:  # documented: we have no uint64, sum(uint8) is int64
+                exp = exp.astype(np.int64)
+        elif kind == "matmul":
+            exp = np.asarray(np.matmul(ins[0], ins[1]))
+        elif kind == "cast":
+            exp = ins[0].astype(f[4])
+        else:
+            failures.append("unknown kind " + kind)
+            continue
+        count += 1
+        where = " ".join(f[:3]) + " " + " ".join(f[7::3]) + " " + " ".join(f[8::3])
+        if str(exp.dtype) != f[4]:
+            failures.append("%s: dtype %s, numpy %s" % (where, f[4], exp.dtype))
+            continue
+        try:
+            if exp.dtype.kind == "f":
+                rtol = 2e-5 if exp.dtype == np.float32 else 1e-12
+                np.testing.assert_allclose(got, exp, rtol=rtol, atol=0, equal_nan=True)
+            else:
+                np.testing.assert_array_equal(got, exp)
+        except AssertionError as e:
+            failures.append("%s: %s" % (where, str(e)[:400]))
+    print("numpy %s: %d cases checked, %d mismatches" % (np.__version__, count, len(failures)))
+    for x in failures[:30]:
+        print(x)
+    return 1 if failures or count == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

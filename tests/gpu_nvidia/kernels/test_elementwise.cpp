@@ -1,0 +1,289 @@
+// Elementwise kernels against naive references written here (doubles + explicit wrap-around),
+// for every op x dtype x a set of broadcast shapes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "kernels/elementwise.hpp"
+#include "test_util.hpp"
+
+using namespace kt;
+
+namespace {
+
+using shape_v = std::vector<std::int64_t>;
+
+tensor make(cb_dtype d, const shape_v& s) { return tensor(d, static_cast<int>(s.size()), s.data()); }
+
+// Flat index into a contiguous operand of shape `in` for output multi-index `idx` (right-aligned).
+std::int64_t src_index(const shape_v& out, const std::vector<std::int64_t>& idx, const shape_v& in) {
+    std::int64_t flat = 0, stride = 1;
+    for (int d = static_cast<int>(in.size()) - 1; d >= 0; --d) {
+        std::int64_t od = static_cast<std::int64_t>(out.size() - in.size()) + d;
+        std::int64_t i = in[d] == 1 ? 0 : idx[od];
+        flat += i * stride;
+        stride *= in[d];
+    }
+    return flat;
+}
+
+shape_v bshape(const shape_v& a, const shape_v& b) {
+    shape_v r(std::max(a.size(), b.size()));
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        std::int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+        std::int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+        r[r.size() - 1 - i] = da == 1 ? db : da;
+    }
+    return r;
+}
+
+bool is_float(cb_dtype d) { return d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64; }
+
+double ref_binary(binary_op op, cb_dtype cd, double a, double b) {
+    switch (op) {
+    case binary_op::add: return wrap_to(cd, (long double)a + b);
+    case binary_op::subtract: return wrap_to(cd, (long double)a - b);
+    case binary_op::multiply: return wrap_to(cd, (long double)a * b);
+    case binary_op::divide: return a / b;
+    case binary_op::floor_divide:
+        if (is_float(cd)) return b == 0 ? a / b : std::floor(a / b);
+        return b == 0 ? 0 : wrap_to(cd, std::floor((long double)a / b));
+    case binary_op::minimum: return a < b ? a : b;
+    case binary_op::maximum: return a > b ? a : b;
+    case binary_op::equal: return a == b;
+    case binary_op::not_equal: return a != b;
+    case binary_op::less: return a < b;
+    case binary_op::less_equal: return a <= b;
+    case binary_op::greater: return a > b;
+    case binary_op::greater_equal: return a >= b;
+    }
+    return 0;
+}
+
+void expect_value(double got, double want, cb_dtype d, const std::string& where) {
+    if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << where;
+    } else if (std::isinf(want) || !is_float(d)) {
+        EXPECT_EQ(got, want) << where;
+    } else {
+        double tol = (d == CB_DTYPE_FLOAT32 ? 1e-6 : 1e-14) * std::max(1.0, std::fabs(want));
+        EXPECT_NEAR(got, want, tol) << where;
+    }
+}
+
+const binary_op all_binary[] = {binary_op::add,       binary_op::subtract,  binary_op::multiply,
+                                binary_op::divide,    binary_op::floor_divide, binary_op::minimum,
+                                binary_op::maximum,   binary_op::equal,     binary_op::not_equal,
+                                binary_op::less,      binary_op::less_equal, binary_op::greater,
+                                binary_op::greater_equal};
+
+const std::pair<shape_v, shape_v> shapes[] = {
+    {{2, 3, 4}, {2, 3, 4}}, {{3, 1}, {1, 4}}, {{5}, {}},     {{}, {6}},      {{2, 1, 3}, {4, 1}},
+    {{0, 3}, {3}},          {{1}, {7}},       {{70000}, {70000}}, {{300, 257}, {257}}, {{257, 1}, {257, 300}}};
+
+void check_binary(binary_op op, cb_dtype da, cb_dtype db, const shape_v& sa, const shape_v& sb,
+                  unsigned seed, engine& eng) {
+    std::string where = std::string(op_name(op)) + " " + dtype_name(da) + shape_string(int(sa.size()), sa.data()) +
+                        " " + dtype_name(db) + shape_string(int(sb.size()), sb.data());
+    tensor a = make(da, sa), b = make(db, sb);
+    tensor ra = random_tensor(da, {a.size()}, seed), rb = random_tensor(db, {b.size()}, seed + 1);
+    std::memcpy(a.data(), ra.data(), a.bytes());
+    std::memcpy(b.data(), rb.data(), b.bytes());
+    cb_dtype rd = result_dtype(op, da, db);
+    if (rd < 0) {
+        tensor out = make(CB_DTYPE_BOOL, bshape(sa, sb));
+        EXPECT_EQ(binary(op, a.view(), b.view(), out.view(), eng).code, CB_ERR_UNSUPPORTED) << where;
+        return;
+    }
+    op_types types{};
+    ASSERT_TRUE(binary_types(op, da, db, types).ok());
+    shape_v so = bshape(sa, sb);
+    tensor out = make(rd, so);
+    status s = binary(op, a.view(), b.view(), out.view(), eng);
+    ASSERT_TRUE(s.ok()) << where << ": " << s.message;
+    std::vector<std::int64_t> idx(so.size(), 0);
+    for (std::int64_t i = 0; i < out.size(); ++i) {
+        std::int64_t rem = i;
+        for (int d = int(so.size()) - 1; d >= 0; --d) { idx[d] = rem % so[d]; rem /= so[d]; }
+        double x = get(a, src_index(so, idx, sa)), y = get(b, src_index(so, idx, sb));
+        double want = ref_binary(op, types.compute, x, y);
+        if (rd == CB_DTYPE_FLOAT32) want = static_cast<float>(want);
+        expect_value(get(out, i), want, rd, where + " at " + std::to_string(i));
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+} // namespace
+
+TEST(Elementwise, EveryOpDtypeAndBroadcastShape) {
+    engine eng(3);
+    unsigned seed = 1;
+    for (auto op : all_binary)
+        for (auto d : all_dtypes)
+            for (auto& [sa, sb] : shapes) check_binary(op, d, d, sa, sb, seed++, eng);
+}
+
+TEST(Elementwise, MixedDtypesPromote) {
+    engine eng(2);
+    const binary_op ops[] = {binary_op::add, binary_op::multiply, binary_op::divide, binary_op::floor_divide,
+                             binary_op::maximum, binary_op::less, binary_op::equal};
+    unsigned seed = 100;
+    for (auto op : ops)
+        for (auto da : all_dtypes)
+            for (auto db : all_dtypes) check_binary(op, da, db, {3, 1}, {4}, seed++, eng);
+}
+
+TEST(Elementwise, IntegerEdgeCasesMatchNumpy) {
+    // numpy 1.24: [-128, 7, -7, 5] // [-1, 0, 2, -2] (int8) == [-128, 0, -4, -3]
+    tensor a(CB_DTYPE_INT8, {4}), b(CB_DTYPE_INT8, {4}), o(CB_DTYPE_INT8, {4});
+    const std::int8_t av[] = {-128, 7, -7, 5}, bv[] = {-1, 0, 2, -2};
+    std::memcpy(a.data(), av, 4);
+    std::memcpy(b.data(), bv, 4);
+    ASSERT_TRUE(binary(binary_op::floor_divide, a.view(), b.view(), o.view()).ok());
+    EXPECT_EQ(o.as<std::int8_t>()[0], -128);
+    EXPECT_EQ(o.as<std::int8_t>()[1], 0);
+    EXPECT_EQ(o.as<std::int8_t>()[2], -4);
+    EXPECT_EQ(o.as<std::int8_t>()[3], -3);
+    ASSERT_TRUE(binary(binary_op::add, a.view(), a.view(), o.view()).ok()); // -128 + -128 wraps to 0
+    EXPECT_EQ(o.as<std::int8_t>()[0], 0);
+    // int32 overflow wraps; true division by zero gives inf / nan.
+    tensor i(CB_DTYPE_INT32, {2}), z(CB_DTYPE_INT32, {2}), r(CB_DTYPE_INT32, {2}), f(CB_DTYPE_FLOAT64, {2});
+    i.as<std::int32_t>()[0] = std::numeric_limits<std::int32_t>::max();
+    i.as<std::int32_t>()[1] = 0;
+    z.as<std::int32_t>()[0] = 1;
+    z.as<std::int32_t>()[1] = 0;
+    ASSERT_TRUE(binary(binary_op::add, i.view(), z.view(), r.view()).ok());
+    EXPECT_EQ(r.as<std::int32_t>()[0], std::numeric_limits<std::int32_t>::min());
+    ASSERT_TRUE(binary(binary_op::divide, z.view(), i.view(), f.view()).ok());
+    EXPECT_TRUE(std::isnan(f.as<double>()[1])); // 0/0
+    // float floor_divide: [1,-1,0,5.5,-5.5] // [0,0,0,-2,2] == [inf,-inf,nan,-3,-3]
+    tensor x(CB_DTYPE_FLOAT64, {5}), y(CB_DTYPE_FLOAT64, {5}), q(CB_DTYPE_FLOAT64, {5});
+    const double xv[] = {1, -1, 0, 5.5, -5.5}, yv[] = {0, 0, 0, -2, 2};
+    std::memcpy(x.data(), xv, sizeof xv);
+    std::memcpy(y.data(), yv, sizeof yv);
+    ASSERT_TRUE(binary(binary_op::floor_divide, x.view(), y.view(), q.view()).ok());
+    EXPECT_EQ(q.as<double>()[0], INFINITY);
+    EXPECT_EQ(q.as<double>()[1], -INFINITY);
+    EXPECT_TRUE(std::isnan(q.as<double>()[2]));
+    EXPECT_EQ(q.as<double>()[3], -3);
+    EXPECT_EQ(q.as<double>()[4], -3);
+}
+
+TEST(Elementwise, NanPropagatesThroughMinimumMaximum) {
+    tensor a(CB_DTYPE_FLOAT32, {2}), b(CB_DTYPE_FLOAT32, {2}), o(CB_DTYPE_FLOAT32, {2});
+    a.as<float>()[0] = NAN; a.as<float>()[1] = 1;
+    b.as<float>()[0] = 1;   b.as<float>()[1] = NAN;
+    for (auto op : {binary_op::minimum, binary_op::maximum}) {
+        ASSERT_TRUE(binary(op, a.view(), b.view(), o.view()).ok());
+        EXPECT_TRUE(std::isnan(o.as<float>()[0]));
+        EXPECT_TRUE(std::isnan(o.as<float>()[1]));
+    }
+}
+
+TEST(Elementwise, BroadcastErrorMatchesNumpy) {
+    tensor a(CB_DTYPE_FLOAT64, {2, 3}), b(CB_DTYPE_FLOAT64, {4}), o(CB_DTYPE_FLOAT64, {2, 3});
+    status s = binary(binary_op::add, a.view(), b.view(), o.view());
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(s.message, "operands could not be broadcast together with shapes (2,3) (4,)");
+    tensor wrong(CB_DTYPE_FLOAT32, {2, 3});
+    s = binary(binary_op::add, a.view(), a.view(), wrong.view());
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("dtype"), std::string::npos);
+}
+
+TEST(Elementwise, StridedInputsAndOutputs) {
+    // a transposed (3,2) view of a (2,3) array, added to itself.
+    tensor a = random_tensor(CB_DTYPE_INT32, {2, 3}, 7);
+    tensor_view t = a.view();
+    t.ndim = 2; t.shape[0] = 3; t.shape[1] = 2; t.strides[0] = 1; t.strides[1] = 3;
+    tensor o(CB_DTYPE_INT32, {3, 2});
+    ASSERT_TRUE(binary(binary_op::multiply, t, t, o.view()).ok());
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j) {
+            double v = get(a, j * 3 + i);
+            EXPECT_EQ(get(o, i * 2 + j), v * v);
+        }
+}
+
+TEST(Elementwise, UnaryEveryDtype) {
+    for (auto d : all_dtypes) {
+        tensor a = random_tensor(d, {1000}, 11);
+        if (d == CB_DTYPE_INT8) a.as<std::int8_t>()[0] = -128;
+        tensor o(d, {1000});
+        status s = unary(unary_op::negate, a.view(), o.view());
+        if (d == CB_DTYPE_BOOL) {
+            EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+        } else {
+            ASSERT_TRUE(s.ok());
+            for (int i = 0; i < 1000; ++i) EXPECT_EQ(get(o, i), wrap_to(d, -(long double)get(a, i))) << dtype_name(d);
+        }
+        ASSERT_TRUE(unary(unary_op::abs, a.view(), o.view()).ok());
+        for (int i = 0; i < 1000; ++i) EXPECT_EQ(get(o, i), wrap_to(d, std::fabs((long double)get(a, i)))) << dtype_name(d);
+    }
+}
+
+TEST(Elementwise, CastEveryPair) {
+    const double values[] = {0, 1, -1, 2.75, -2.75, 127, 128, 255, 256, 300, -129, 40000, -70000.5, 3e9};
+    for (auto from : all_dtypes)
+        for (auto to : all_dtypes) {
+            tensor in(from, {14}), out(to, {14});
+            for (int i = 0; i < 14; ++i) set(in, i, values[i]); // stores already-wrapped for ints
+            for (int i = 0; i < 14; ++i) if (!is_float(from) && from != CB_DTYPE_BOOL) set(in, i, wrap_to(from, std::trunc(values[i])));
+            ASSERT_TRUE(cast(in.view(), out.view()).ok());
+            for (int i = 0; i < 14; ++i) {
+                double v = get(in, i), want;
+                if (to == CB_DTYPE_BOOL) want = v != 0;
+                else if (is_float(to)) want = to == CB_DTYPE_FLOAT32 ? double(float(v)) : v;
+                else want = wrap_to(to, std::trunc((long double)v));
+                EXPECT_EQ(get(out, i), want) << dtype_name(from) << "->" << dtype_name(to) << " " << v;
+            }
+        }
+}
+
+TEST(Elementwise, FillAndArange) {
+    for (auto d : all_dtypes) {
+        tensor t(d, {3, 5});
+        ASSERT_TRUE(fill(t.view(), scalar::of_int(3)).ok());
+        for (int i = 0; i < 15; ++i) EXPECT_EQ(get(t, i), d == CB_DTYPE_BOOL ? 1.0 : 3.0);
+        tensor r(d, {100});
+        ASSERT_TRUE(arange(r.view(), scalar::of_int(-5), scalar::of_int(3)).ok());
+        for (int i = 0; i < 100; ++i)
+            EXPECT_EQ(get(r, i), d == CB_DTYPE_BOOL ? double(-5 + 3 * i != 0) : wrap_to(d, -5 + 3 * i)) << dtype_name(d);
+    }
+    tensor f(CB_DTYPE_FLOAT64, {10});
+    ASSERT_TRUE(arange(f.view(), scalar::of(0.5), scalar::of(0.25)).ok());
+    for (int i = 0; i < 10; ++i) EXPECT_DOUBLE_EQ(f.as<double>()[i], 0.5 + 0.25 * i);
+}
+
+TEST(Elementwise, ThreadCountDoesNotChangeResults) {
+    tensor a = random_tensor(CB_DTYPE_FLOAT32, {1 << 20}, 5), b = random_tensor(CB_DTYPE_FLOAT32, {1 << 20}, 6);
+    tensor o1(CB_DTYPE_FLOAT32, {1 << 20}), o4(CB_DTYPE_FLOAT32, {1 << 20});
+    engine e1(1), e4(4);
+    ASSERT_TRUE(binary(binary_op::multiply, a.view(), b.view(), o1.view(), e1).ok());
+    ASSERT_TRUE(binary(binary_op::multiply, a.view(), b.view(), o4.view(), e4).ok());
+    EXPECT_EQ(std::memcmp(o1.data(), o4.data(), o1.bytes()), 0);
+}
+
+TEST(Elementwise, InPlaceAndConcurrentCallers) {
+    engine eng(3);
+    tensor a = random_tensor(CB_DTYPE_INT64, {200000}, 21), b = random_tensor(CB_DTYPE_INT64, {200000}, 22);
+    tensor want(CB_DTYPE_INT64, {200000});
+    for (std::int64_t i = 0; i < a.size(); ++i) set(want, i, get(a, i) + get(b, i));
+    ASSERT_TRUE(binary(binary_op::add, a.view(), b.view(), a.view(), eng).ok()); // a += b
+    EXPECT_EQ(std::memcmp(a.data(), want.data(), a.bytes()), 0);
+
+    // Several threads sharing one engine: calls are serialised, results stay exact.
+    std::vector<tensor> outs;
+    for (int t = 0; t < 4; ++t) outs.emplace_back(CB_DTYPE_INT64, std::initializer_list<std::int64_t>{200000});
+    std::vector<std::thread> callers;
+    for (int t = 0; t < 4; ++t)
+        callers.emplace_back([&, t] {
+            for (int r = 0; r < 20; ++r) (void)binary(binary_op::multiply, b.view(), b.view(), outs[t].view(), eng);
+        });
+    for (auto& c : callers) c.join();
+    for (int t = 0; t < 4; ++t)
+        for (std::int64_t i = 0; i < b.size(); i += 997) EXPECT_EQ(get(outs[t], i), get(b, i) * get(b, i));
+}

@@ -1,0 +1,68 @@
+// Matrix products with numpy's 1-D/2-D rules, against a naive triple loop written here.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/matmul.hpp"
+#include "test_util.hpp"
+
+using namespace kt;
+
+namespace {
+
+void check(cb_dtype da, cb_dtype db, std::vector<std::int64_t> sa, std::vector<std::int64_t> sb) {
+    tensor a(da, int(sa.size()), sa.data()), b(db, int(sb.size()), sb.data());
+    tensor ra = random_tensor(da, {a.size()}, 1), rb = random_tensor(db, {b.size()}, 2);
+    std::memcpy(a.data(), ra.data(), a.bytes());
+    std::memcpy(b.data(), rb.data(), b.bytes());
+    cb_dtype rd{};
+    shape_t shape;
+    ASSERT_TRUE(plan_matmul(a.view(), b.view(), rd, shape).ok());
+    std::int64_t n = sa.size() == 2 ? sa[0] : 1, k = sa.back(), m = sb.size() == 2 ? sb[1] : 1;
+    std::vector<std::int64_t> so;
+    if (sa.size() == 2) so.push_back(n);
+    if (sb.size() == 2) so.push_back(m);
+    ASSERT_EQ(shape.ndim, int(so.size()));
+    tensor out(rd, int(so.size()), so.data());
+    status s = matmul(a.view(), b.view(), out.view());
+    ASSERT_TRUE(s.ok()) << s.message;
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < m; ++j) {
+            long double acc = 0;
+            for (std::int64_t p = 0; p < k; ++p) acc += (long double)get(a, i * k + p) * get(b, p * m + j);
+            double want = rd == CB_DTYPE_BOOL ? double(acc != 0) : wrap_to(rd, acc);
+            EXPECT_NEAR(get(out, i * m + j), want, 1e-6 * std::max(1.0L, std::fabs(acc)))
+                << dtype_name(da) << "@" << dtype_name(db) << " at " << i << "," << j;
+        }
+}
+
+} // namespace
+
+TEST(Matmul, ShapesAndDtypes) {
+    for (auto d : all_dtypes) {
+        check(d, d, {5, 7}, {7, 3});
+        check(d, d, {7}, {7, 4});
+        check(d, d, {5, 7}, {7});
+        check(d, d, {9}, {9});
+        check(d, d, {1, 1}, {1, 1});
+        check(d, d, {3, 0}, {0, 2}); // k == 0: zeros
+    }
+    check(CB_DTYPE_INT8, CB_DTYPE_UINT8, {2, 3}, {3});       // int16, as numpy
+    check(CB_DTYPE_INT32, CB_DTYPE_FLOAT32, {4, 6}, {6, 5}); // float64
+    check(CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT32, {130, 70}, {70, 90});
+    check(CB_DTYPE_INT8, CB_DTYPE_INT8, {40, 50}, {50, 30}); // wraps
+}
+
+TEST(Matmul, Errors) {
+    tensor a(CB_DTYPE_FLOAT64, {2, 3}), b(CB_DTYPE_FLOAT64, {4}), o(CB_DTYPE_FLOAT64, {2});
+    status s = matmul(a.view(), b.view(), o.view());
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(s.message, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
+    tensor sc(CB_DTYPE_FLOAT64, {});
+    EXPECT_EQ(matmul(sc.view(), b.view(), o.view()).code, CB_ERR_INVALID_ARGUMENT);
+    tensor c(CB_DTYPE_FLOAT64, {2, 2, 2});
+    EXPECT_EQ(matmul(c.view(), c.view(), o.view()).code, CB_ERR_UNSUPPORTED);
+    tensor a2(CB_DTYPE_FLOAT64, {2, 3}), b2(CB_DTYPE_FLOAT64, {3, 2}), wrong(CB_DTYPE_FLOAT32, {2, 2});
+    EXPECT_EQ(matmul(a2.view(), b2.view(), wrong.view()).code, CB_ERR_INVALID_ARGUMENT);
+}

@@ -1,0 +1,154 @@
+// Cross-check against numpy itself: compute a sample of every kernel here, write inputs and
+// outputs as raw arrays, and let numpy_check.py recompute them with /usr/bin/python3's numpy.
+// Skipped when that interpreter or numpy is missing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <unistd.h>
+
+#include "kernels/elementwise.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/reduce.hpp"
+#include "test_util.hpp"
+
+using namespace kt;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* k_python = "/usr/bin/python3";
+
+// Full-range random bits for integers (exercises wrap-around and division edge cases), spread
+// floats with a few zeros.
+tensor wide_random(cb_dtype d, int ndim, const std::int64_t* shape, unsigned seed) {
+    tensor t(d, ndim, shape);
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> g(0.0, 100.0);
+    auto* bytes = static_cast<unsigned char*>(t.data());
+    for (std::size_t i = 0; i < t.bytes(); ++i) bytes[i] = static_cast<unsigned char>(rng());
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        if (d == CB_DTYPE_BOOL) set(t, i, rng() % 2);
+        else if (d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64) set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
+        else if (rng() % 13 == 0) set(t, i, 0);
+    }
+    return t;
+}
+
+struct writer {
+    fs::path dir;
+    std::ofstream manifest;
+    int next = 0;
+
+    std::string save(const tensor& t) {
+        std::string name = "a" + std::to_string(next++) + ".bin";
+        std::ofstream(dir / name, std::ios::binary).write(static_cast<const char*>(t.data()),
+                                                          static_cast<std::streamsize>(t.bytes()));
+        std::string shape = t.view().ndim == 0 ? "-" : "";
+        for (int i = 0; i < t.view().ndim; ++i) shape += (i ? "," : "") + std::to_string(t.view().shape[i]);
+        return name + " " + dtype_name(t.view().dtype) + " " + shape;
+    }
+    void record(const std::string& kind, const std::string& op, const std::string& arg, const tensor& out,
+                std::initializer_list<const tensor*> ins) {
+        manifest << kind << " " << op << " " << arg << " " << save(out);
+        for (auto* t : ins) manifest << " " << save(*t);
+        manifest << "\n";
+    }
+};
+
+tensor out_for(cb_dtype d, const shape_t& s) { return tensor(d, s.ndim, s.dims); }
+
+} // namespace
+
+TEST(Numpy, CrossCheck) {
+    if (std::system((std::string(k_python) + " -c 'import numpy' >/dev/null 2>&1").c_str()) != 0)
+        GTEST_SKIP() << k_python << " with numpy is not available";
+    writer w;
+    w.dir = fs::temp_directory_path() / ("cb_nv_numpy_" + std::to_string(::getpid()));
+    fs::create_directories(w.dir);
+    w.manifest.open(w.dir / "manifest.txt");
+    unsigned seed = 1;
+    const binary_op ops[] = {binary_op::add, binary_op::subtract, binary_op::multiply, binary_op::divide,
+                             binary_op::floor_divide, binary_op::minimum, binary_op::maximum, binary_op::equal,
+                             binary_op::not_equal, binary_op::less, binary_op::less_equal, binary_op::greater,
+                             binary_op::greater_equal};
+    const std::int64_t sa[] = {3, 1, 5}, sb[] = {4, 1};
+    for (auto op : ops)
+        for (auto da : all_dtypes)
+            for (auto db : all_dtypes) {
+                tensor a = wide_random(da, 3, sa, seed++), b = wide_random(db, 2, sb, seed++);
+                op_types t{};
+                shape_t shape;
+                if (!plan_binary(op, a.view(), b.view(), t, shape).ok()) continue;
+                tensor o = out_for(t.result, shape);
+                ASSERT_TRUE(binary(op, a.view(), b.view(), o.view()).ok());
+                w.record("binary", op_name(op), "-", o, {&a, &b});
+            }
+    const std::int64_t s1[] = {257};
+    for (auto d : all_dtypes) {
+        tensor a = wide_random(d, 1, s1, seed++);
+        for (auto op : {unary_op::negate, unary_op::abs}) {
+            tensor o(d, 1, s1);
+            if (!unary(op, a.view(), o.view()).ok()) continue;
+            w.record("unary", op_name(op), "-", o, {&a});
+        }
+        for (auto to : all_dtypes) {
+            if (is_float_dtype(d) && !is_float_dtype(to) && to != CB_DTYPE_BOOL) continue; // out-of-range is UB in numpy
+            tensor o(to, 1, s1);
+            ASSERT_TRUE(cast(a.view(), o.view()).ok());
+            w.record("cast", "astype", "-", o, {&a});
+        }
+    }
+    const std::int64_t s3[] = {6, 5, 40};
+    const char* rnames[] = {"sum", "mean", "max", "min"};
+    const reduce_op rops[] = {reduce_op::sum, reduce_op::mean, reduce_op::max, reduce_op::min};
+    for (auto d : all_dtypes) {
+        tensor a = wide_random(d, 3, s3, seed++);
+        for (int r = 0; r < 4; ++r)
+            for (int axis : {k_all_axes, 0, 1, 2, -1}) {
+                cb_dtype rd{};
+                shape_t shape;
+                ASSERT_TRUE(plan_reduce(rops[r], a.view(), axis, rd, shape).ok());
+                tensor o = out_for(rd, shape);
+                ASSERT_TRUE(reduce(rops[r], a.view(), axis, o.view()).ok());
+                w.record("reduce", rnames[r], axis == k_all_axes ? "all" : std::to_string(axis), o, {&a});
+            }
+    }
+    const std::int64_t m1[] = {7, 9}, m2[] = {9, 4}, v9[] = {9};
+    for (auto da : all_dtypes)
+        for (cb_dtype db : {da, cb_dtype{CB_DTYPE_INT8}, cb_dtype{CB_DTYPE_FLOAT32}}) {
+            for (auto [sa2, na, sb2, nb] : {std::tuple{m1, 2, m2, 2}, std::tuple{v9, 1, m2, 2},
+                                             std::tuple{m1, 2, v9, 1}, std::tuple{v9, 1, v9, 1}}) {
+                tensor a = wide_random(da, na, sa2, seed++), b = wide_random(db, nb, sb2, seed++);
+                if (is_float_dtype(promote(da, db))) { // keep float products well-conditioned
+                    for (std::int64_t i = 0; i < a.size(); ++i) set(a, i, std::fmod(get(a, i), 8.0));
+                    for (std::int64_t i = 0; i < b.size(); ++i) set(b, i, std::fmod(get(b, i), 8.0));
+                }
+                cb_dtype rd{};
+                shape_t shape;
+                ASSERT_TRUE(plan_matmul(a.view(), b.view(), rd, shape).ok());
+                tensor o = out_for(rd, shape);
+                ASSERT_TRUE(matmul(a.view(), b.view(), o.view()).ok());
+                w.record("matmul", "matmul", "-", o, {&a, &b});
+            }
+        }
+    w.manifest.close();
+    std::string cmd = std::string(k_python) + " " + CB_NUMPY_CHECK_SCRIPT + " " + w.dir.string() + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    int rc = pclose(p);
+    std::printf("%s", out.c_str());
+    EXPECT_EQ(rc, 0) << out;
+    if (rc == 0) fs::remove_all(w.dir);
+}

@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include "kernels/promotion.hpp"
+
+using namespace cudabridge::nv::kernels;
+
+namespace {
+
+const cb_dtype order[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64,
+                          CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16, CB_DTYPE_BOOL};
+
+// np.result_type(row, col) printed by numpy 1.24.2 (rows and columns in `order`).
+const cb_dtype numpy_table[8][8] = {
+    {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT32},
+    {CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64},
+    {CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64, CB_DTYPE_INT32, CB_DTYPE_INT32, CB_DTYPE_INT32, CB_DTYPE_INT32},
+    {CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64, CB_DTYPE_INT64, CB_DTYPE_INT64, CB_DTYPE_INT64, CB_DTYPE_INT64, CB_DTYPE_INT64, CB_DTYPE_INT64},
+    {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64, CB_DTYPE_UINT8, CB_DTYPE_INT16, CB_DTYPE_INT16, CB_DTYPE_UINT8},
+    {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64, CB_DTYPE_INT16, CB_DTYPE_INT8, CB_DTYPE_INT16, CB_DTYPE_INT8},
+    {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64, CB_DTYPE_INT16, CB_DTYPE_INT16, CB_DTYPE_INT16, CB_DTYPE_INT16},
+    {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64, CB_DTYPE_UINT8, CB_DTYPE_INT8, CB_DTYPE_INT16, CB_DTYPE_BOOL},
+};
+
+} // namespace
+
+TEST(Promotion, MatchesNumpyResultType) {
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+            EXPECT_EQ(promote(order[i], order[j]), numpy_table[i][j])
+                << dtype_name(order[i]) << " + " << dtype_name(order[j]);
+}
+
+TEST(Promotion, OpResultDtypes) {
+    EXPECT_EQ(result_dtype(binary_op::add, CB_DTYPE_INT8, CB_DTYPE_UINT8), CB_DTYPE_INT16);
+    EXPECT_EQ(result_dtype(binary_op::add, CB_DTYPE_INT32, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(result_dtype(binary_op::add, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::multiply, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::divide, CB_DTYPE_INT8, CB_DTYPE_INT8), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(result_dtype(binary_op::divide, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(result_dtype(binary_op::divide, CB_DTYPE_FLOAT32, CB_DTYPE_INT16), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(result_dtype(binary_op::floor_divide, CB_DTYPE_INT32, CB_DTYPE_INT32), CB_DTYPE_INT32);
+    EXPECT_EQ(result_dtype(binary_op::floor_divide, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_INT8);
+    EXPECT_EQ(result_dtype(binary_op::less, CB_DTYPE_FLOAT64, CB_DTYPE_INT8), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::minimum, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::subtract, CB_DTYPE_BOOL, CB_DTYPE_BOOL), -1);
+    EXPECT_EQ(result_dtype(binary_op::subtract, CB_DTYPE_BOOL, CB_DTYPE_INT8), CB_DTYPE_INT8);
+}
+
+TEST(Promotion, RefusedOpsSayWhy) {
+    op_types t{};
+    status s = binary_types(binary_op::subtract, CB_DTYPE_BOOL, CB_DTYPE_BOOL, t);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(s.message.find("numpy boolean subtract"), std::string::npos);
+    s = unary_types(unary_op::negate, CB_DTYPE_BOOL, t);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_TRUE(unary_types(unary_op::abs, CB_DTYPE_BOOL, t).ok());
+    EXPECT_EQ(binary_types(binary_op::add, 42, CB_DTYPE_BOOL, t).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(Promotion, ReductionDtypes) {
+    EXPECT_EQ(reduce_result_dtype(reduce_op::sum, CB_DTYPE_INT8), CB_DTYPE_INT64);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::sum, CB_DTYPE_BOOL), CB_DTYPE_INT64);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::sum, CB_DTYPE_UINT8), CB_DTYPE_INT64); // numpy: uint64
+    EXPECT_EQ(reduce_result_dtype(reduce_op::sum, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::mean, CB_DTYPE_INT32), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::mean, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::max, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(reduce_result_dtype(reduce_op::min, CB_DTYPE_INT16), CB_DTYPE_INT16);
+}
