@@ -73,11 +73,7 @@ void cuda_driver::load(const std::string& library) {
     availability_.status = CB_OK;
 }
 
-std::string cuda_driver::bound_name(const std::string& api) const {
-    for (const auto& b : bound_)
-        if (b.api == api) return b.bound;
-    return {};
-}
+std::string cuda_driver::bound_name(const std::string& api) const { return bound_name_of(bound_, api); }
 
 std::string cuda_driver::describe(cu::CUresult result) const {
     std::string name;

@@ -60,11 +60,7 @@ void nvml_library::load(const std::string& library) {
     availability_.status = CB_OK;
 }
 
-std::string nvml_library::bound_name(const std::string& api) const {
-    for (const auto& b : bound_)
-        if (b.api == api) return b.bound;
-    return {};
-}
+std::string nvml_library::bound_name(const std::string& api) const { return bound_name_of(bound_, api); }
 
 std::string nvml_library::describe(nvml::nvmlReturn_t result) const {
     std::string label = nvml_result_label(result);
