@@ -54,14 +54,19 @@ bool is_level_key(std::string_view name) { return name == "log.level" || name.rf
 }  // namespace
 
 void declare_core_parameters(store& s) {
+    // Read first: every process start runs this, and the write lock is only needed when this
+    // build's declarations differ from what the store holds.
+    std::vector<parameter_row> changed;
+    for (const auto& p : core_parameters()) {
+        auto existing = find_parameter(s, p.name);
+        if (!existing || existing->default_value != p.default_value || existing->help != p.help ||
+            existing->type != p.type || existing->has_range != p.has_range ||
+            existing->min_value != p.min_value || existing->max_value != p.max_value)
+            changed.push_back(p);
+    }
+    if (changed.empty()) return;
     s.write([&] {
-        for (const auto& p : core_parameters()) {
-            auto existing = find_parameter(s, p.name);
-            if (!existing || existing->default_value != p.default_value || existing->help != p.help ||
-                existing->type != p.type || existing->has_range != p.has_range ||
-                existing->min_value != p.min_value || existing->max_value != p.max_value)
-                declare_parameter(s, p);
-        }
+        for (const auto& p : changed) declare_parameter(s, p);
     });
 }
 
