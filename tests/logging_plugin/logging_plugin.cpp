@@ -94,12 +94,6 @@ std::string local_stamp(int64_t time_ns) {
     return std::string(text) + frac;
 }
 
-std::string read_file(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 std::vector<std::string> read_lines(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

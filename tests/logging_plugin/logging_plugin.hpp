@@ -3,6 +3,8 @@
 // environment and stderr redirection).
 #pragma once
 
+#include "read_file.hpp"
+
 #include "fake_host.hpp"
 #include "temp_dir.hpp"
 
@@ -67,7 +69,7 @@ constexpr int64_t fixed_time_ns = 1795974143123456789LL;
 // Local time "YYYY-MM-DD HH:MM:SS.uuuuuu" of ns since the epoch (what console/file show).
 std::string local_stamp(int64_t time_ns);
 
-std::string read_file(const std::filesystem::path& p);
+using cudabridge::test::read_file;
 std::vector<std::string> read_lines(const std::filesystem::path& p);
 
 // Sets (or, with nullopt, unsets) an environment variable; restores it with the object.

@@ -2,6 +2,7 @@
 // as test_plugins.hpp describes: what it exports, the descriptor fields, and, for the variants
 // meant to work, that a sink instance writes what it should.
 #include "fake_host.hpp"
+#include "read_file.hpp"
 #include "test_plugins.hpp"
 
 #include <cudabridge/plugin.h>
@@ -100,12 +101,7 @@ std::vector<std::string> exported_symbols(const std::string& path) {
     return names;
 }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using cudabridge::test::read_file;
 
 cb_log_record make_record(cb_log_level level, const char* category, const char* message) {
     cb_log_record r{};

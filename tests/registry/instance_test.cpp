@@ -1,5 +1,6 @@
 // Creating instances: host services reach the plugin, failures carry the plugin's own reason,
 // and an older plugin's missing entries read as NULL.
+#include "read_file.hpp"
 #include "registry_fixture.hpp"
 
 #include <cudabridge/core/error.hpp>
@@ -11,12 +12,6 @@
 namespace cudabridge::test {
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 cb_log_record record(const char* message) {
     cb_log_record r{};
@@ -40,7 +35,7 @@ TEST_F(registry_test, GoodPluginWritesThroughItsTable) {
         EXPECT_NE(inst->logsink()->write_batch, nullptr);
         EXPECT_EQ(inst->logsink()->flush(inst->handle()), CB_OK);
     }
-    EXPECT_NE(slurp(out).find("hello from the test"), std::string::npos);
+    EXPECT_NE(read_file(out).find("hello from the test"), std::string::npos);
     // The plugin declared its parameter through the host services.
     auto p = core::find_parameter(*db, "testsink.path");
     ASSERT_TRUE(p);
@@ -57,7 +52,7 @@ TEST_F(registry_test, StoredSettingReachesThePlugin) {
         auto r = record("via the stored setting");
         EXPECT_EQ(inst->logsink()->write(inst->handle(), &r), CB_OK);
     }
-    EXPECT_NE(slurp(out).find("via the stored setting"), std::string::npos);
+    EXPECT_NE(read_file(out).find("via the stored setting"), std::string::npos);
 }
 
 TEST_F(registry_test, OlderMinorLacksWriteBatchAndStillWorks) {
@@ -71,7 +66,7 @@ TEST_F(registry_test, OlderMinorLacksWriteBatchAndStillWorks) {
         auto r = record("old plugin");
         EXPECT_EQ(inst->logsink()->write(inst->handle(), &r), CB_OK);
     }
-    EXPECT_NE(slurp(out).find("old plugin"), std::string::npos);
+    EXPECT_NE(read_file(out).find("old plugin"), std::string::npos);
 }
 
 TEST_F(registry_test, NewerMinorIsUsedThroughTheFieldsTheHostKnows) {
@@ -84,7 +79,7 @@ TEST_F(registry_test, NewerMinorIsUsedThroughTheFieldsTheHostKnows) {
         auto r = record("new plugin");
         EXPECT_EQ(inst->logsink()->write(inst->handle(), &r), CB_OK);
     }
-    EXPECT_NE(slurp(out).find("new plugin"), std::string::npos);
+    EXPECT_NE(read_file(out).find("new plugin"), std::string::npos);
 }
 
 TEST_F(registry_test, CreateFailureCarriesThePluginsReason) {

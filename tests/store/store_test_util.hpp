@@ -1,6 +1,8 @@
 // Helpers for the store tests: a private temporary folder and raw SQLite access.
 #pragma once
 
+#include "temp_dir.hpp"
+
 #include <cudabridge/core/store.hpp>
 
 #include <gtest/gtest.h>
@@ -13,25 +15,10 @@
 
 namespace cb_store_test {
 
-// mkdtemp under /tmp, removed with everything in it when the test ends.
-class temp_dir {
-public:
-    temp_dir() {
-        std::string pattern = "/tmp/cb_store_test_XXXXXX";
-        if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~temp_dir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    temp_dir(const temp_dir&) = delete;
-    temp_dir& operator=(const temp_dir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-    std::filesystem::path db() const { return path_ / "cudabridge.db"; }
-
-private:
-    std::filesystem::path path_;
+// The suites' shared temporary folder, seen as a filesystem path, with the store file inside it.
+struct temp_dir : cudabridge::test::temp_dir {
+    std::filesystem::path path() const { return cudabridge::test::temp_dir::path(); }
+    std::filesystem::path db() const { return path() / "cudabridge.db"; }
 };
 
 // Runs SQL on a file with plain sqlite3, outside the store (to build old or foreign files).
