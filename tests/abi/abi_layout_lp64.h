@@ -34,6 +34,7 @@
 
 CB_PIN_VALUE(CB_ABI_MAJOR, 1);
 CB_PIN_ASSERT(CB_ABI_MINOR >= 1, "ABI minor never goes down");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 2, "these headers describe ABI 1.2 or later (cb_gpu_table.control)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -89,6 +90,8 @@ CB_PIN_VALUE(CB_PATH_LOG_DIR, 2);
 CB_PIN_VALUE(offsetof(cb_logsink_table, write_batch), 32);
 CB_PIN_VALUE(offsetof(cb_transport_table, control), 192);
 CB_PIN_VALUE(offsetof(cb_host_services, realtime_ns), 88);
+/* ... and as ABI 1.0 and 1.1 shipped the GPU table (what such a peer puts in struct_size). */
+CB_PIN_VALUE(offsetof(cb_gpu_table, control), 288);
 
 /* ---- host_services.h ------------------------------------------------------------------------- */
 
@@ -393,7 +396,7 @@ CB_PIN_FIELD(cb_kernel_launch, reserved0, 44, 4);
 CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 288);
+CB_PIN_SIZE(cb_gpu_table, 296);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -430,6 +433,8 @@ CB_PIN_FIELD(cb_gpu_table, reset, 256, 8);
 CB_PIN_FIELD(cb_gpu_table, heartbeat, 264, 8);
 CB_PIN_FIELD(cb_gpu_table, create_endpoint_model, 272, 8);
 CB_PIN_FIELD(cb_gpu_table, destroy_endpoint_model, 280, 8);
+/* ABI 1.2 */
+CB_PIN_FIELD(cb_gpu_table, control, 288, 8);
 
 /* ---- safety.h -------------------------------------------------------------------------------- */
 

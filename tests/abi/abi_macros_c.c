@@ -13,6 +13,10 @@ int cb_abi_c_has_field_realtime_ns(const cb_host_services* services) {
     return CB_HAS_FIELD(services, cb_host_services, realtime_ns);
 }
 
+int cb_abi_c_has_field_gpu_control(const cb_gpu_table* table) {
+    return CB_HAS_FIELD(table, cb_gpu_table, control);
+}
+
 int cb_abi_c_has_member_message_len(const cb_log_record* record) {
     return CB_HAS_MEMBER(record, cb_log_record, message_len);
 }

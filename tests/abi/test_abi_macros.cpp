@@ -15,6 +15,7 @@ cb_status fake_flush(void*) { return CB_OK; }
 void fake_close(void*) {}
 cb_status fake_batch(void*, const cb_log_record*, size_t) { return CB_OK; }
 int64_t fake_realtime(cb_host*) { return 1; }
+cb_status fake_control(void*, const char*, char*, size_t, size_t*) { return CB_OK; }
 
 cb_logsink_table full_table() {
     cb_logsink_table t{};
@@ -92,6 +93,20 @@ TEST(abi_macros, host_services_from_an_abi_1_0_host_lack_realtime_ns) {
     EXPECT_NE(cb_abi_c_has_field_realtime_ns(&s), 0);
 }
 
+TEST(abi_macros, gpu_table_from_an_abi_1_1_family_lacks_control) {
+    cb_gpu_table t{};
+    t.control = &fake_control;  // whatever lies beyond struct_size must be ignored
+    t.struct_size = offsetof(cb_gpu_table, control);  // what an ABI 1.0 or 1.1 family sets
+    EXPECT_FALSE(CB_HAS_FIELD(&t, cb_gpu_table, control));
+    EXPECT_EQ(cb_abi_c_has_field_gpu_control(&t), 0);
+    t.struct_size = sizeof t;
+    EXPECT_TRUE(CB_HAS_FIELD(&t, cb_gpu_table, control));
+    EXPECT_NE(cb_abi_c_has_field_gpu_control(&t), 0);
+    t.control = nullptr;
+    EXPECT_FALSE(CB_HAS_FIELD(&t, cb_gpu_table, control));
+    EXPECT_TRUE(CB_HAS_MEMBER(&t, cb_gpu_table, control));
+}
+
 TEST(abi_macros, has_member_covers_data_fields_whose_zero_is_valid) {
     cb_log_record r{};
     r.struct_size = sizeof r;
@@ -137,5 +152,5 @@ TEST(abi_versions, packed_versions_order_like_their_parts) {
 
 TEST(abi_versions, header_abi_is_1_x) {
     EXPECT_EQ(CB_ABI_MAJOR, 1);
-    EXPECT_GE(CB_ABI_MINOR, 1);
+    EXPECT_GE(CB_ABI_MINOR, 2);
 }

@@ -89,6 +89,7 @@ public:
     cb_status get_properties(dev, cb_gpu_properties&) override { throw_as(what_); }
     cb_status mem_alloc(dev, uint64_t, uint64_t&) override { throw_as(what_); }
     cb_status heartbeat(dev, uint64_t&) override { throw_as(what_); }
+    cb_status control(const char*, char*, size_t, size_t*) override { throw_as(what_); }
 
 private:
     thrown what_;
@@ -198,6 +199,9 @@ TEST_P(firewall, gpu_entries) {
     expect_caught(t->mem_alloc(instance, device, 64, &ptr), "mem_alloc");
     uint64_t counter = 0;
     expect_caught(t->heartbeat(instance, device, &counter), "heartbeat");
+    char reply[64];
+    size_t needed = 0;
+    expect_caught(t->control(instance, "{\"op\":\"profiles\"}", reply, sizeof reply, &needed), "control");
     expect_caught(t->close_device(instance, device), "close_device");
 }
 
@@ -330,6 +334,9 @@ TEST(firewall_passthrough, null_arguments_are_refused_before_the_method) {
     cb_bool out = 0;
     EXPECT_EQ(gt->claim(static_cast<sdk::gpu_family*>(&gpu), nullptr, &out), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(gt->device_count(static_cast<sdk::gpu_family*>(&gpu), nullptr), CB_ERR_INVALID_ARGUMENT);
+    char reply[16];
+    EXPECT_EQ(gt->control(static_cast<sdk::gpu_family*>(&gpu), nullptr, reply, sizeof reply, nullptr),
+              CB_ERR_INVALID_ARGUMENT);
     EXPECT_TRUE(host.errors().empty());
 }
 
@@ -365,6 +372,7 @@ TEST(firewall_passthrough, unimplemented_entries_report_unsupported) {
     EXPECT_EQ(gt->stream_query(gi, nullptr), CB_ERR_UNSUPPORTED);
     EXPECT_EQ(gt->reset(gi, nullptr, CB_RESET_SOFT), CB_ERR_UNSUPPORTED);
     EXPECT_EQ(gt->destroy_endpoint_model(gi, nullptr), CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(gt->control(gi, "{\"op\":\"profiles\"}", nullptr, 0, nullptr), CB_ERR_UNSUPPORTED);
     EXPECT_TRUE(host.errors().empty());
 }
 

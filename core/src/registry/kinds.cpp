@@ -35,7 +35,8 @@ size_t minimum_table_size(cb_plugin_kind kind) {
     case CB_KIND_SAFETY: return sizeof(cb_safety_table);
     // ABI 1.1 appended control; a 1.0 transport ends before it.
     case CB_KIND_TRANSPORT: return offsetof(cb_transport_table, control);
-    case CB_KIND_GPU: return sizeof(cb_gpu_table);
+    // ABI 1.2 appended control; a 1.0 or 1.1 GPU family ends before it.
+    case CB_KIND_GPU: return offsetof(cb_gpu_table, control);
     default: return 0;
     }
 }

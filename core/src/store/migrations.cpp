@@ -49,7 +49,14 @@ CREATE INDEX sessions_device ON sessions(device_id);
 PRAGMA user_version = 2;
 )sql";
 
-constexpr std::array<migration_step, 2> steps{{{1, schema_v1}, {2, schema_v2}}};
+// v3: a GPU model profile's short key ("rtx-5090"), the name fabric layouts use for a model.
+constexpr const char* schema_v3 = R"sql(
+ALTER TABLE gpu_profiles ADD COLUMN key TEXT NOT NULL DEFAULT '';
+CREATE INDEX gpu_profiles_key ON gpu_profiles(key);
+PRAGMA user_version = 3;
+)sql";
+
+constexpr std::array<migration_step, 3> steps{{{1, schema_v1}, {2, schema_v2}, {3, schema_v3}}};
 static_assert(steps.back().to_version == store::schema_version,
               "the last migration step must reach store::schema_version");
 

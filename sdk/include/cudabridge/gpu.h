@@ -249,6 +249,22 @@ typedef struct cb_gpu_table {
     cb_status (*create_endpoint_model)(void* instance, const char* profile_json, void** out_model,
                                        const cb_endpoint_model_table** out_table);
     cb_status (*destroy_endpoint_model)(void* instance, void* model);
+
+    /* ABI 1.2 */
+    /* Family-specific control, with the contract of cb_transport_table.control: `request` is a
+     * JSON object ({"op": "...", ...}); the JSON reply is written like every string getter (at
+     * most reply_size bytes with the terminator, *needed receives the full length + 1, and a
+     * truncated reply still returns CB_OK); every call carries the request out. Replies may be
+     * up to 1 MiB. Read-only ops may be repeated: a caller that finds *needed > reply_size calls
+     * again with *needed bytes. Optional; CB_ERR_UNSUPPORTED for an op the family does not know,
+     * CB_ERR_INVALID_ARGUMENT for a malformed request. Well-known ops (both read-only):
+     *   "profiles"  reply {"profiles": [<profile>, ...]}: every model profile the family knows,
+     *               each an object with at least "key", "name", "pci_device_id" (an integer or a
+     *               "0x2b85" string) and "sources" (field -> where its figure comes from);
+     *   "live"      reply {"devices": [...]}: live telemetry of the simulated devices visible to
+     *               this process, without opening them. Optional. */
+    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
+                         size_t* needed);
 } cb_gpu_table;
 
 #ifdef __cplusplus

@@ -66,7 +66,7 @@ struct store_options {
 class store {
 public:
     // The newest schema this code knows; databases newer than this are refused.
-    static constexpr int schema_version = 2;
+    static constexpr int schema_version = 3;
 
     // Opens (creating folders and the file as needed) and migrates. Throws core::error with the
     // path and SQLite's message on failure.
@@ -198,5 +198,24 @@ struct benchmark_row {
 };
 int64_t add_benchmark(store& s, const benchmark_row& b);
 std::vector<benchmark_row> query_benchmarks(store& s, std::string_view name = {}, size_t limit = 100);
+
+// ---- GPU model profiles ----------------------------------------------------------------------
+// One row per model, keyed by PCI device id; `data` is the whole profile as its GPU family wrote
+// it (JSON, with each figure's sources). Filled by seed_gpu_profiles (gpu_profiles.hpp).
+struct gpu_profile_row {
+    int pci_device_id = 0;  // 0x0001..0xfffe
+    std::string key;        // short name, "rtx-5090"
+    std::string name;       // "NVIDIA GeForce RTX 5090"
+    std::string data;       // the profile, JSON
+    std::string source;     // who supplied it, e.g. "plugin gpu-nvidia"
+};
+// Inserts or replaces every row (by pci_device_id) in one write transaction: all or none.
+// Throws core::error(CB_ERR_INVALID_ARGUMENT) for an id outside 0x0001..0xfffe.
+void put_gpu_profiles(store& s, const std::vector<gpu_profile_row>& rows);
+// Every stored profile, by PCI device id.
+std::vector<gpu_profile_row> list_gpu_profiles(store& s);
+std::optional<gpu_profile_row> find_gpu_profile(store& s, int pci_device_id);
+// The profile with this key (the name a simulated fabric layout uses for a GPU model).
+std::optional<gpu_profile_row> find_gpu_profile_by_key(store& s, std::string_view key);
 
 }  // namespace cudabridge::core

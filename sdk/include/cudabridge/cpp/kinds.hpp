@@ -327,6 +327,9 @@ public:
     virtual cb_status heartbeat(dev, uint64_t&) { return unsupported; }
     virtual cb_status create_endpoint_model(const char*, void**, const cb_endpoint_model_table**) { return unsupported; }
     virtual cb_status destroy_endpoint_model(void*) { return unsupported; }
+    // ABI 1.2: JSON request, reply written like a string getter (see cb_gpu_table.control).
+    virtual cb_status control(const char* /*request*/, char* /*reply*/, size_t /*reply_size*/,
+                              size_t* /*needed*/) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -411,6 +414,9 @@ inline cb_status create_model(void* instance, const char* p, void** m, const cb_
     CB_SDK_NONNULL(m); CB_SDK_NONNULL(t); CB_SDK_CALL(T, create_endpoint_model(p, m, t));
 }
 inline cb_status destroy_model(void* instance, void* m) noexcept { CB_SDK_CALL(T, destroy_endpoint_model(m)); }
+inline cb_status control(void* instance, const char* request, char* reply, size_t size, size_t* needed) noexcept {
+    CB_SDK_NONNULL(request); CB_SDK_CALL(T, control(request, reply, size, needed));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -424,7 +430,8 @@ inline const cb_gpu_table* gpu_family::table() {
         &a::event_record, &a::event_synchronize, &a::event_query, &a::event_elapsed_ms,
         &a::device_synchronize, &a::launch_builtin, &a::module_load, &a::module_unload,
         &a::launch_kernel, &a::get_telemetry, &a::get_settings, &a::get_setting_limits,
-        &a::apply_settings, &a::reset, &a::heartbeat, &a::create_model, &a::destroy_model};
+        &a::apply_settings, &a::reset, &a::heartbeat, &a::create_model, &a::destroy_model,
+        &a::control};
     return &t;
 }
 
