@@ -177,6 +177,8 @@ typedef struct cb_transport_table {
                          cb_dma_direction direction, uint64_t* out_iova);
     cb_status (*dma_unmap)(void* instance, cb_link* link, uint64_t iova, size_t size);
     cb_status (*dma_limits)(void* instance, cb_link* link, cb_dma_limits* out);
+    /* Replaces the link's MSI handler (NULL clears it). Returns once no call to the previous
+     * handler is running, so its `user` may be freed afterwards. */
     cb_status (*set_interrupt_handler)(void* instance, cb_link* link, cb_interrupt_handler handler,
                                        void* user);
     cb_status (*link_status)(void* instance, cb_link* link, cb_link_status* out);

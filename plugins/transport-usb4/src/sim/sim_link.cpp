@@ -209,14 +209,11 @@ cb_status sim_link::host_dma_write(void* self, uint64_t iova, const void* src, s
 cb_status sim_link::host_raise_interrupt(void* self, uint32_t vector) {
     auto* link = static_cast<sim_link*>(self);
     if (link->removed_.load()) return CB_ERR_DEVICE_LOST;
-    cb_interrupt_handler handler;
-    void* user;
-    {
-        std::lock_guard lock(link->irq_mutex_);
-        handler = link->irq_handler_;
-        user = link->irq_user_;
-    }
-    if (handler) handler(user, vector);
+    // The handler runs under irq_mutex_, so set_interrupt_handler (replacing or clearing it)
+    // returns only once no call to the old handler is in flight: a driver may free what `user`
+    // points to right after clearing. Handlers must not block (transport.h).
+    std::lock_guard lock(link->irq_mutex_);
+    if (link->irq_handler_) link->irq_handler_(link->irq_user_, vector);
     return CB_OK;
 }
 
