@@ -4,6 +4,20 @@
 
 namespace cudabridge::nv::kernels {
 
+namespace {
+
+// The typed loops are SSE code. A thread that last ran AVX-512 code without VZEROUPPER (the
+// ISA-L CRC routines of a simulated link do) leaves the upper vector state dirty, and every
+// legacy-SSE instruction then carries a false dependency on it: measured 2.8x slower max
+// reductions on the simulated GPU's command thread. Clearing the state first costs nothing.
+inline void clear_upper_vector_state() {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx")) __asm__ volatile("vzeroupper" ::: "memory");
+#endif
+}
+
+}  // namespace
+
 engine::engine(unsigned threads) {
     threads_ = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
     for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
@@ -19,6 +33,7 @@ engine::~engine() {
 }
 
 void engine::run_chunks() {
+    clear_upper_vector_state();
     for (;;) {
         std::int64_t c = next_.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunks_) return;
@@ -50,6 +65,7 @@ void engine::worker_loop() {
 void engine::parallel_for(std::int64_t n, std::int64_t grain,
                           const std::function<void(std::int64_t, std::int64_t)>& fn) {
     if (n <= 0) return;
+    clear_upper_vector_state();
     grain = std::max<std::int64_t>(grain, 1);
     if (threads_ == 1 || n <= grain) {
         fn(0, n);

@@ -1,0 +1,207 @@
+// The built-in calling convention: parsing (names, argument kinds, NumPy shape/dtype rules), the
+// ring's launch block codec, and CPU execution against a device address range.
+#include "launch/builtin_call.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace cudabridge::nv {
+namespace {
+
+constexpr uint64_t base = 0x10000000000ull;  // where the test's "device memory" starts
+
+cb_tensor_desc desc(uint64_t ptr, cb_dtype dtype, std::vector<int64_t> shape) {
+    cb_tensor_desc d{};
+    d.device_ptr = ptr;
+    d.dtype = dtype;
+    d.ndim = static_cast<int32_t>(shape.size());
+    int64_t stride = 1;
+    for (int i = d.ndim - 1; i >= 0; --i) {
+        d.shape[i] = shape[static_cast<size_t>(i)];
+        d.strides[i] = stride;
+        stride *= d.shape[i];
+    }
+    return d;
+}
+
+cb_kernel_arg tensor_arg(const cb_tensor_desc& d) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_BYTES;
+    a.size = sizeof d;
+    a.value.bytes = &d;
+    return a;
+}
+
+cb_kernel_arg int_arg(int64_t v) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_INT64;
+    a.value.i64 = v;
+    return a;
+}
+
+cb_kernel_launch launch_of(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args) {
+    cb_kernel_launch l{};
+    l.struct_size = sizeof l;
+    l.name = name;
+    l.dtype = dtype;
+    l.args = args.data();
+    l.arg_count = args.size();
+    return l;
+}
+
+TEST(BuiltinCall, ParsesAddWithBroadcasting) {
+    auto a = desc(base, CB_DTYPE_FLOAT32, {2, 3});
+    auto b = desc(base + 64, CB_DTYPE_INT32, {3});
+    auto out = desc(base + 128, CB_DTYPE_FLOAT64, {2, 3});  // float32 + int32 -> float64
+    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(b), tensor_arg(out)};
+    builtin_call c;
+    auto s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT64, args), c);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(c.kind, builtin_kind::binary);
+    EXPECT_EQ(c.binary, kernels::binary_op::add);
+    ASSERT_EQ(c.tensors.size(), 3u);
+    EXPECT_EQ(c.output().device_ptr, base + 128);
+}
+
+TEST(BuiltinCall, RefusesWrongOutputDtypeShapeAndNames) {
+    auto a = desc(base, CB_DTYPE_FLOAT32, {2, 3});
+    auto bad_shape = desc(base + 128, CB_DTYPE_FLOAT32, {3, 2});
+    auto bad_dtype = desc(base + 128, CB_DTYPE_INT32, {2, 3});
+    builtin_call c;
+    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(a), tensor_arg(bad_shape)};
+    auto s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("shape"), std::string::npos) << s.message;
+    args[2] = tensor_arg(bad_dtype);
+    s = parse_builtin(launch_of("add", CB_DTYPE_INT32, args), c);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("dtype"), std::string::npos) << s.message;
+    EXPECT_EQ(parse_builtin(launch_of("no_such_kernel", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_NOT_FOUND);
+    // Launch dtype differs from the output's.
+    args[2] = tensor_arg(a);
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT64, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    // Broadcast failure carries numpy's message.
+    auto b = desc(base, CB_DTYPE_FLOAT32, {4});
+    args = {tensor_arg(a), tensor_arg(b), tensor_arg(a)};
+    s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("could not be broadcast"), std::string::npos) << s.message;
+}
+
+TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
+    auto a = desc(base, CB_DTYPE_FLOAT32, {4});
+    builtin_call c;
+    // Too few arguments.
+    std::vector<cb_kernel_arg> args = {tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    // A scalar where a tensor belongs.
+    args = {int_arg(1), tensor_arg(a), tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    // Bad ndim, bad dtype, null pointer.
+    auto bad = a;
+    bad.ndim = 9;
+    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    bad = a;
+    bad.dtype = 42;
+    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    bad = a;
+    bad.device_ptr = 0;
+    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    // Strides whose extent overflows.
+    bad = a;
+    bad.strides[0] = INT64_MAX / 2;
+    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    // random_uniform only makes floats.
+    auto ints = desc(base, CB_DTYPE_INT32, {4});
+    cb_kernel_arg seed{};
+    seed.type = CB_ARG_UINT64;
+    args = {tensor_arg(ints), seed, seed};
+    EXPECT_EQ(parse_builtin(launch_of("random_uniform", CB_DTYPE_INT32, args), c).code, CB_ERR_UNSUPPORTED);
+}
+
+TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
+    EXPECT_EQ(builtin_names().size(), 24u);
+    for (const auto& name : builtin_names()) EXPECT_FALSE(name.empty());
+}
+
+TEST(BuiltinCall, LaunchBlockRoundTrips) {
+    auto in = desc(base, CB_DTYPE_INT16, {3, 5});
+    auto out = desc(base + 4096, CB_DTYPE_INT64, {5});
+    std::vector<cb_kernel_arg> args = {tensor_arg(in), tensor_arg(out), int_arg(0)};
+    builtin_call c;
+    ASSERT_TRUE(parse_builtin(launch_of("sum", CB_DTYPE_INT64, args), c).ok());
+    auto bytes = encode(c);
+    builtin_call d;
+    auto s = decode(bytes.data(), bytes.size(), d);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(d.kind, builtin_kind::reduce);
+    EXPECT_EQ(d.reduce, kernels::reduce_op::sum);
+    EXPECT_EQ(d.axis, 0);
+    EXPECT_EQ(d.dtype, CB_DTYPE_INT64);
+    ASSERT_EQ(d.tensors.size(), 2u);
+    EXPECT_EQ(0, std::memcmp(&d.tensors[0], &in, sizeof in));
+    EXPECT_EQ(0, std::memcmp(&d.tensors[1], &out, sizeof out));
+    // Truncated, corrupted and oversized blocks are refused.
+    EXPECT_FALSE(decode(bytes.data(), bytes.size() - 1, d).ok());
+    auto bad = bytes;
+    bad[0] ^= 0xFF;
+    EXPECT_FALSE(decode(bad.data(), bad.size(), d).ok());
+    bad = bytes;
+    bad[4] = 99;  // kind
+    EXPECT_FALSE(decode(bad.data(), bad.size(), d).ok());
+    EXPECT_FALSE(decode(nullptr, 0, d).ok());
+}
+
+TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
+    // Device memory: 3 float64 at base, 3 float64 at base+64, output at base+128.
+    std::vector<double> memory(32, 0.0);
+    memory[0] = 1.5; memory[1] = -2.0; memory[2] = 4.25;
+    memory[8] = 10.0; memory[9] = 20.0; memory[10] = 30.0;
+    auto resolve = [&](uint64_t addr, uint64_t bytes) -> void* {
+        if (addr < base || addr + bytes > base + memory.size() * sizeof(double)) return nullptr;
+        return reinterpret_cast<uint8_t*>(memory.data()) + (addr - base);
+    };
+    auto a = desc(base, CB_DTYPE_FLOAT64, {3});
+    auto b = desc(base + 64, CB_DTYPE_FLOAT64, {3});
+    auto out = desc(base + 128, CB_DTYPE_FLOAT64, {3});
+    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(b), tensor_arg(out)};
+    builtin_call c;
+    ASSERT_TRUE(parse_builtin(launch_of("multiply", CB_DTYPE_FLOAT64, args), c).ok());
+    kernels::engine eng(1);
+    auto s = run_on_cpu(c, resolve, eng);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(memory[16], 15.0);
+    EXPECT_EQ(memory[17], -40.0);
+    EXPECT_EQ(memory[18], 127.5);
+    // An output beyond device memory is refused, not written.
+    auto far = desc(base + 8 * 31, CB_DTYPE_FLOAT64, {3});
+    args[2] = tensor_arg(far);
+    ASSERT_TRUE(parse_builtin(launch_of("multiply", CB_DTYPE_FLOAT64, args), c).ok());
+    EXPECT_EQ(run_on_cpu(c, resolve, eng).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(BuiltinCall, TensorExtentCoversNegativeAndBroadcastStrides) {
+    auto t = desc(base, CB_DTYPE_INT32, {4});
+    int64_t first = 0, end = 0;
+    ASSERT_TRUE(tensor_extent(t, first, end));
+    EXPECT_EQ(first, 0);
+    EXPECT_EQ(end, 16);
+    t.strides[0] = -1;  // reversed view: element 0 is the highest address
+    ASSERT_TRUE(tensor_extent(t, first, end));
+    EXPECT_EQ(first, -12);
+    EXPECT_EQ(end, 4);
+    t.strides[0] = 0;  // broadcast: one element
+    ASSERT_TRUE(tensor_extent(t, first, end));
+    EXPECT_EQ(end - first, 4);
+    t.shape[0] = 0;
+    EXPECT_FALSE(tensor_extent(t, first, end));
+}
+
+}  // namespace
+}  // namespace cudabridge::nv
