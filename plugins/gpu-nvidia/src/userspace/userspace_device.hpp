@@ -1,0 +1,184 @@
+// The userspace driver for one NVIDIA GPU of the simulated kind, driven register by register over
+// any transport link (cb_transport_table): the path a macOS machine needs, run here against the
+// device model. It speaks the contract of hw/registers.hpp and hw/commands.hpp:
+//
+//  - probe: PCI config space (vendor 0x10de), BAR0's CudaBridge block (magic, interface version),
+//    NV_PMC_BOOT_42 (chip and architecture), the VRAM registers, and the profile matching the
+//    PCI device id;
+//  - init: a soft reset, PMC_ENABLE, the command ring in host memory (page-aligned, mapped
+//    once), the fence word (mapped once), interrupts, ring enable;
+//  - every command carries a fence; one ring serves all streams (the device runs it in order), so
+//    a stream is just the last fence it submitted;
+//  - host copies map the caller's memory directly (no bounce buffer) chunk by chunk, at most two
+//    chunks mapped and in flight (the next is mapped while the current runs), each unmapped when
+//    its fence completes; chunks shrink so that two fit in what the IOMMU has left;
+//  - host copies return once the host buffer is no longer needed (synchronous even on a
+//    stream); device-to-device copies, memset and launches on a stream are asynchronous, and
+//    synchronous on the null stream;
+//  - a device that reads all ones, or a transport call reporting the device lost or the link
+//    down, marks the device lost: every wait wakes, every later call answers CB_ERR_DEVICE_LOST
+//    (close still works; a reset that brings the device back clears it).
+//
+// Errors: every method returns a cb_status; on failure `error` receives the message (the plugin
+// forwards it with set_last_error); on success `error` is left as it was.
+// Threading: every method may be called from any thread. probe, init, reset and close are
+// exclusive (they wait for calls in progress); everything else runs concurrently.
+// Lifetime: close() unregisters the interrupt handler, but a transport may still be running a
+// call of it that it started before; keep the object alive until the link is closed (closing
+// a sim_link joins the device's threads), then destroy it.
+#pragma once
+
+#include "userspace/command_ring.hpp"
+#include "userspace/device_loss.hpp"
+#include "userspace/fence_tracker.hpp"
+#include "userspace/link_port.hpp"
+#include "userspace/register_access.hpp"
+#include "userspace/timestamp_slots.hpp"
+#include "userspace/userspace_options.hpp"
+
+#include "profiles/profile.hpp"
+#include "vram/vram_allocator.hpp"
+
+#include <cudabridge/builtin_kernels.h>
+#include <cudabridge/gpu.h>
+#include <cudabridge/transport.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+namespace cudabridge::nv {
+
+struct userspace_stream;  // opaque handles, owned by the device until destroyed or closed
+struct userspace_event;
+
+class userspace_device {
+public:
+    // Nothing is read from the device until probe().
+    userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
+                     userspace_options options = {});
+    ~userspace_device();  // close()
+    userspace_device(const userspace_device&) = delete;
+    userspace_device& operator=(const userspace_device&) = delete;
+
+    // ---- lifecycle ----------------------------------------------------------------------------
+    // Identifies the device. CB_ERR_UNSUPPORTED: not an NVIDIA device, or no CudaBridge block in
+    // BAR0; CB_ERR_NO_DEVICE: nothing answers; CB_ERR_ABI_MISMATCH: another interface version.
+    cb_status probe(std::string& error);
+    // Probes when needed, then brings the engines and the ring up. Idempotent once ready.
+    cb_status init(std::string& error);
+    // CB_RESET_SOFT / CB_RESET_HARD through reg::reset; CB_RESET_FUNCTION / CB_RESET_HOT through
+    // the link (FLR); CB_RESET_LINK_RETRAIN only retrains. Work still queued is abandoned (its
+    // stream's next synchronize reports it); hard and link resets release all VRAM allocations.
+    // A reset after which the device answers again clears a loss.
+    cb_status reset(cb_reset_kind kind, std::string& error);
+    // Drains queued work (bounded by timeout_ms), disables the ring, unmaps everything. Further
+    // calls answer CB_ERR_INVALID_ARGUMENT. Idempotent; works on a lost device.
+    cb_status close(std::string& error);
+
+    cb_status get_properties(cb_gpu_properties& out, std::string& error) const;
+    const gpu_profile* profile() const;  // matched by PCI device id at probe; may be null
+    bool lost() const noexcept { return loss_.lost(); }
+
+    // ---- memory -------------------------------------------------------------------------------
+    cb_status mem_alloc(uint64_t size, uint64_t& out_ptr, std::string& error);
+    cb_status mem_free(uint64_t ptr, std::string& error);
+    cb_status mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error);
+    vram_stats memory_stats() const;
+
+    // Device ranges must lie inside one live allocation. Size 0 does nothing.
+    cb_status memcpy_h2d(uint64_t dst, const void* src, size_t size, userspace_stream* stream, std::string& error);
+    cb_status memcpy_d2h(void* dst, uint64_t src, size_t size, userspace_stream* stream, std::string& error);
+    cb_status memcpy_d2d(uint64_t dst, uint64_t src, size_t size, userspace_stream* stream, std::string& error);
+    cb_status memset8(uint64_t dst, uint8_t value, size_t size, userspace_stream* stream, std::string& error);
+
+    // ---- streams and events (null stream: the device's default stream) ------------------------
+    cb_status stream_create(userspace_stream*& out, std::string& error);
+    cb_status stream_destroy(userspace_stream* stream, std::string& error);  // queued work still runs
+    cb_status stream_synchronize(userspace_stream* stream, std::string& error);
+    cb_status stream_query(userspace_stream* stream, std::string& error);  // CB_OK or CB_ERR_BUSY
+    cb_status event_create(userspace_event*& out, std::string& error);
+    cb_status event_destroy(userspace_event* event, std::string& error);
+    // Queues a timestamp command: the device's PTIMER lands in a host word, then the fence.
+    cb_status event_record(userspace_event* event, userspace_stream* stream, std::string& error);
+    cb_status event_synchronize(userspace_event* event, std::string& error);  // never recorded: CB_OK
+    cb_status event_query(userspace_event* event, std::string& error);        // CB_OK or CB_ERR_BUSY
+    // From the two device timestamps. CB_ERR_BUSY while either is pending; CB_ERR_INVALID_ARGUMENT
+    // when either was never recorded.
+    cb_status event_elapsed_ms(userspace_event* start, userspace_event* end, float& out_ms, std::string& error);
+    // Waits for everything queued; reports a failure no synchronous call or stream has reported.
+    cb_status device_synchronize(std::string& error);
+
+    // ---- kernels ------------------------------------------------------------------------------
+    // Parses the call, checks every tensor's bytes lie inside a live allocation, and queues the
+    // encoded launch block (kept mapped until its command completes).
+    cb_status launch_builtin(const cb_kernel_launch& launch, userspace_stream* stream, std::string& error);
+
+    // ---- management ---------------------------------------------------------------------------
+    cb_status get_telemetry(cb_gpu_telemetry& out, std::string& error);
+    cb_status get_settings(cb_gpu_settings& out, std::string& error);
+    cb_status get_setting_limits(cb_gpu_setting_limits& out, std::string& error);
+    // Checked against the bounds registers first (nothing is written when any field is out of
+    // bounds), then written field by field, each confirmed through reg::settings_error.
+    cb_status apply_settings(const cb_gpu_settings& settings, std::string& error);
+    // Reads PTIMER (nanoseconds); all ones or a failed read means the device is lost.
+    cb_status heartbeat(uint64_t& out_counter, std::string& error);
+
+private:
+    enum class phase { created, probed, ready, closed };
+    enum class host_direction { to_device, from_device };
+
+    // Lifecycle (lifecycle_ held exclusively).
+    cb_status probe_locked(std::string& error);
+    cb_status init_locked(std::string& error);
+    cb_status configure_locked(std::string& error);
+    void release_dma_locked();
+
+    // Lifecycle (lifecycle_ held, shared or exclusive).
+    cb_status usable(std::string& error) const;
+    cb_status lost_status(std::string& error) const;
+    void mark_lost(const std::string& reason);
+
+    std::shared_ptr<userspace_stream> find_stream(userspace_stream* stream) const;
+    std::shared_ptr<userspace_event> find_event(userspace_event* event) const;
+    cb_status stream_or_error(userspace_stream* handle, std::shared_ptr<userspace_stream>& out,
+                              std::string& error) const;
+    cb_status check_device_range(uint64_t address, uint64_t size, const char* what, std::string& error) const;
+
+    cb_status host_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
+                        userspace_stream* stream, std::string& error);
+    // Submits one device-only command: asynchronous on a stream, waited for on the null stream.
+    cb_status device_command(const hw::command& cmd, const char* what, userspace_stream* stream,
+                             std::string& error);
+    cb_status wait_and_collect(uint64_t fence, error_sink& sink, std::string& error);
+
+    link_port port_;
+    register_access regs_;
+    device_loss loss_;
+    const userspace_options options_;
+    fence_tracker tracker_;
+    command_ring ring_;
+    timestamp_slots stamps_;
+
+    mutable std::shared_mutex lifecycle_;
+    phase phase_ = phase::created;
+    bool interrupts_on_ = false;
+    cb_gpu_properties properties_{};
+    const gpu_profile* profile_ = nullptr;
+    uint64_t vram_base_ = 0;
+    uint64_t vram_size_ = 0;
+    uint64_t page_size_ = 4096;
+    std::unique_ptr<vram_allocator> vram_;   // replaced by resets that release VRAM
+    host_buffer fence_word_;
+    dma_mapping fence_mapping_;
+
+    mutable std::mutex objects_mutex_;
+    std::map<userspace_stream*, std::shared_ptr<userspace_stream>> streams_;
+    std::map<userspace_event*, std::shared_ptr<userspace_event>> events_;
+};
+
+}  // namespace cudabridge::nv
