@@ -52,3 +52,64 @@ EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned lo
 EXPORT int nvmlDeviceSetPowerManagementLimit(nvmlDevice_t d, unsigned int mw) { (void)d; (void)mw; return 4; }
 EXPORT int nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo, unsigned int hi) { (void)d; (void)lo; (void)hi; return 0; }
 /* nvmlDeviceResetGpuLockedClocks deliberately absent: an optional entry point. */
+
+/* Entry points added for the kernel-driver backend: one RTX 4090-like board without fans. */
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+EXPORT int nvmlDeviceGetHandleByUUID(const char* uuid, nvmlDevice_t* d) {
+    /* The fake libcuda's UUID is 16 bytes of 0xab. */
+    if (strcmp(uuid, "GPU-abababab-abab-abab-abab-abababababab") != 0) return 6; /* NOT_FOUND */
+    *d = (nvmlDevice_t)0x10;
+    return 0;
+}
+EXPORT int nvmlDeviceGetIndex(nvmlDevice_t d, unsigned int* i) { (void)d; *i = 0; return 0; }
+EXPORT int nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t* p) {
+    (void)d;
+    memset(p, 0, sizeof *p);
+    p->bus = 1;
+    p->pciDeviceId = 0x268410DEu;
+    p->pciSubSystemId = 0x16F310DEu;
+    strcpy(p->busId, "00000000:01:00.0");
+    return 0;
+}
+EXPORT int nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned int* p) { (void)d; *p = 300000; return 0; }
+EXPORT int nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d, unsigned int* p) { (void)d; *p = 320000; return 0; }
+EXPORT int nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type, unsigned int* mhz) {
+    (void)d;
+    *mhz = type == 2 ? 10501 : 2520;
+    return 0;
+}
+EXPORT int nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int* g) { (void)d; *g = 4; return 0; }
+EXPORT int nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int* w) { (void)d; *w = 16; return 0; }
+EXPORT int nvmlDeviceGetPcieThroughput(nvmlDevice_t d, int counter, unsigned int* kbps) {
+    (void)d;
+    *kbps = counter == 0 ? 1000 : 2000;
+    return 0;
+}
+EXPORT int nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long* mj) { (void)d; *mj = 123456; return 0; }
+EXPORT int nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter, unsigned long long* n) {
+    (void)d; (void)type; (void)counter; (void)n;
+    return 3; /* a GeForce: no ECC */
+}
+EXPORT int nvmlDeviceGetNumFans(nvmlDevice_t d, unsigned int* n) { (void)d; *n = 0; return 0; }
+EXPORT int nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d, unsigned int* count, unsigned int* clocks) {
+    (void)d;
+    if (*count < 2) { *count = 2; return 7; }
+    clocks[0] = 10501; clocks[1] = 405;
+    *count = 2;
+    return 0;
+}
+EXPORT int nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int mem, unsigned int* count, unsigned int* clocks) {
+    (void)d;
+    if (mem != 10501) return 2;
+    if (*count < 3) { *count = 3; return 7; }
+    clocks[0] = 2520; clocks[1] = 1500; clocks[2] = 210;
+    *count = 3;
+    return 0;
+}
+/* Like a non-root caller: every change is refused. */
+EXPORT int nvmlDeviceSetMemoryLockedClocks(nvmlDevice_t d, unsigned int lo, unsigned int hi) { (void)d; (void)lo; (void)hi; return 4; }
+EXPORT int nvmlDeviceResetMemoryLockedClocks(nvmlDevice_t d) { (void)d; return 4; }

@@ -21,6 +21,10 @@ void cuda_driver::load(const std::string& library) {
     if (!bind_symbol(library_, api_.member, #member, name, fallback, bound_)) missing.emplace_back(name);
     CB_NV_CUDA_ENTRY_POINTS(CB_NV_CUDA_BIND)
 #undef CB_NV_CUDA_BIND
+#define CB_NV_CUDA_BIND_OPTIONAL(member, type, name, fallback) \
+    bind_symbol(library_, api_.member, #member, name, fallback, bound_);
+    CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(CB_NV_CUDA_BIND_OPTIONAL)
+#undef CB_NV_CUDA_BIND_OPTIONAL
 
     if (!missing.empty()) {
         availability_.status = CB_ERR_UNSUPPORTED;

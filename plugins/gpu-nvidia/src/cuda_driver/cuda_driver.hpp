@@ -57,12 +57,32 @@ namespace cudabridge::nv {
     X(cuModuleGetFunction, cu::cuModuleGetFunction_t, "cuModuleGetFunction", nullptr)    \
     X(cuLaunchKernel, cu::cuLaunchKernel_t, "cuLaunchKernel", nullptr)                   \
     X(cuGetErrorName, cu::cuGetErrorName_t, "cuGetErrorName", nullptr)                   \
-    X(cuGetErrorString, cu::cuGetErrorString_t, "cuGetErrorString", nullptr)
+    X(cuGetErrorString, cu::cuGetErrorString_t, "cuGetErrorString", nullptr)             \
+    X(cuDeviceGetPCIBusId, cu::cuDeviceGetPCIBusId_t, "cuDeviceGetPCIBusId", nullptr)    \
+    X(cuCtxGetDevice, cu::cuCtxGetDevice_t, "cuCtxGetDevice", nullptr)                   \
+    X(cuMemHostAlloc, cu::cuMemHostAlloc_t, "cuMemHostAlloc", nullptr)                   \
+    X(cuMemFreeHost, cu::cuMemFreeHost_t, "cuMemFreeHost", nullptr)                      \
+    X(cuMemcpyHtoDAsync, cu::cuMemcpyHtoDAsync_v2_t, "cuMemcpyHtoDAsync_v2", nullptr)    \
+    X(cuMemcpyDtoHAsync, cu::cuMemcpyDtoHAsync_v2_t, "cuMemcpyDtoHAsync_v2", nullptr)    \
+    X(cuMemcpyDtoDAsync, cu::cuMemcpyDtoDAsync_v2_t, "cuMemcpyDtoDAsync_v2", nullptr)    \
+    X(cuMemsetD8Async, cu::cuMemsetD8Async_t, "cuMemsetD8Async", nullptr)                \
+    X(cuMemGetAddressRange, cu::cuMemGetAddressRange_v2_t, "cuMemGetAddressRange_v2", nullptr) \
+    X(cuStreamQuery, cu::cuStreamQuery_t, "cuStreamQuery", nullptr)                      \
+    X(cuEventQuery, cu::cuEventQuery_t, "cuEventQuery", nullptr)                         \
+    X(cuModuleLoadDataEx, cu::cuModuleLoadDataEx_t, "cuModuleLoadDataEx", nullptr)
+
+// Entry points newer than the baseline driver: bound when exported, left null otherwise (the
+// library stays usable; callers test the slot). Same X signature.
+#define CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(X)                                              \
+    X(cuFuncGetParamInfo, cu::cuFuncGetParamInfo_t, "cuFuncGetParamInfo", nullptr)       \
+    X(cuMemAllocAsync, cu::cuMemAllocAsync_t, "cuMemAllocAsync", nullptr)                \
+    X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)
 
 // The resolved table. Members are named after the API (cuMemAlloc) but hold the _v2 function.
 struct cuda_api {
 #define CB_NV_CUDA_MEMBER(member, type, name, fallback) type member = nullptr;
     CB_NV_CUDA_ENTRY_POINTS(CB_NV_CUDA_MEMBER)
+    CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(CB_NV_CUDA_MEMBER)
 #undef CB_NV_CUDA_MEMBER
 };
 

@@ -16,6 +16,7 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
+using CUjit_option = int;  // an enum in cuda.h: int-sized
 struct CUuuid {
     char bytes[16];
 };
@@ -52,6 +53,17 @@ enum : CUresult {
     CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
     CUDA_ERROR_TIMEOUT = 909,
     CUDA_ERROR_UNKNOWN = 999
+};
+
+// Flags and JIT options (cuda.h 13.0).
+enum : unsigned int { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
+enum : unsigned int { CU_EVENT_DEFAULT = 0x0, CU_EVENT_DISABLE_TIMING = 0x2 };
+enum : unsigned int { CU_MEMHOSTALLOC_PORTABLE = 0x01 };
+enum : CUjit_option {
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
 };
 
 // CUdevice_attribute values used by the backend.
@@ -114,6 +126,28 @@ using cuLaunchKernel_t = CUresult (*)(CUfunction f, unsigned int gridX, unsigned
                                       unsigned int gridZ, unsigned int blockX, unsigned int blockY,
                                       unsigned int blockZ, unsigned int sharedMemBytes,
                                       CUstream stream, void** kernelParams, void** extra);
+using cuDeviceGetPCIBusId_t = CUresult (*)(char* pciBusId, int len, CUdevice dev);
+using cuCtxGetDevice_t = CUresult (*)(CUdevice* device);
+using cuMemHostAlloc_t = CUresult (*)(void** pp, std::size_t bytesize, unsigned int flags);
+using cuMemFreeHost_t = CUresult (*)(void* p);
+using cuMemcpyHtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes,
+                                            CUstream stream);
+using cuMemcpyDtoHAsync_v2_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes,
+                                            CUstream stream);
+using cuMemcpyDtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
+                                            CUstream stream);
+using cuMemsetD8Async_t = CUresult (*)(CUdeviceptr dst, unsigned char value, std::size_t n,
+                                       CUstream stream);
+using cuMemGetAddressRange_v2_t = CUresult (*)(CUdeviceptr* base, std::size_t* size, CUdeviceptr dptr);
+using cuStreamQuery_t = CUresult (*)(CUstream stream);
+using cuEventQuery_t = CUresult (*)(CUevent event);
+using cuModuleLoadDataEx_t = CUresult (*)(CUmodule* module, const void* image, unsigned int numOptions,
+                                          CUjit_option* options, void** optionValues);
+// Newer than the baseline driver: optional (CUDA 12.4 / 11.2).
+using cuFuncGetParamInfo_t = CUresult (*)(CUfunction func, std::size_t paramIndex,
+                                          std::size_t* paramOffset, std::size_t* paramSize);
+using cuMemAllocAsync_t = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, CUstream stream);
+using cuMemFreeAsync_t = CUresult (*)(CUdeviceptr dptr, CUstream stream);
 using cuGetErrorName_t = CUresult (*)(CUresult error, const char** name);
 using cuGetErrorString_t = CUresult (*)(CUresult error, const char** text);
 }

@@ -60,7 +60,43 @@ namespace cudabridge::nv {
     X(nvmlDeviceSetGpuLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t,                       \
       "nvmlDeviceSetGpuLockedClocks", nullptr, false)                                           \
     X(nvmlDeviceResetGpuLockedClocks, nvml::nvmlDeviceReset_t, "nvmlDeviceResetGpuLockedClocks",     \
-      nullptr, false)
+      nullptr, false)                                                                           \
+    X(nvmlDeviceGetHandleByUUID, nvml::nvmlDeviceGetHandleByUUID_t, "nvmlDeviceGetHandleByUUID",  \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceGetIndex, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetIndex", nullptr, false)      \
+    X(nvmlDeviceGetPciInfo, nvml::nvmlDeviceGetPciInfo_t, "nvmlDeviceGetPciInfo_v3",            \
+      "nvmlDeviceGetPciInfo_v2", false)                                                         \
+    X(nvmlDeviceGetPowerManagementLimit, nvml::nvmlDeviceGetUInt_t,                             \
+      "nvmlDeviceGetPowerManagementLimit", nullptr, false)                                      \
+    X(nvmlDeviceGetPowerManagementDefaultLimit, nvml::nvmlDeviceGetUInt_t,                      \
+      "nvmlDeviceGetPowerManagementDefaultLimit", nullptr, false)                               \
+    X(nvmlDeviceGetMaxClockInfo, nvml::nvmlDeviceGetClockInfo_t, "nvmlDeviceGetMaxClockInfo",   \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceGetMaxPcieLinkGeneration, nvml::nvmlDeviceGetUInt_t,                            \
+      "nvmlDeviceGetMaxPcieLinkGeneration", nullptr, false)                                     \
+    X(nvmlDeviceGetMaxPcieLinkWidth, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetMaxPcieLinkWidth", \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceGetPcieThroughput, nvml::nvmlDeviceGetCounter_t, "nvmlDeviceGetPcieThroughput", \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceGetTotalEnergyConsumption, nvml::nvmlDeviceGetULongLong_t,                      \
+      "nvmlDeviceGetTotalEnergyConsumption", nullptr, false)                                    \
+    X(nvmlDeviceGetTotalEccErrors, nvml::nvmlDeviceGetTotalEccErrors_t,                         \
+      "nvmlDeviceGetTotalEccErrors", nullptr, false)                                            \
+    X(nvmlDeviceGetNumFans, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetNumFans", nullptr, false)  \
+    X(nvmlDeviceGetFanSpeed_v2, nvml::nvmlDeviceGetFanSpeed_v2_t, "nvmlDeviceGetFanSpeed_v2",   \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceSetFanSpeed_v2, nvml::nvmlDeviceSetFanSpeed_v2_t, "nvmlDeviceSetFanSpeed_v2",   \
+      nullptr, false)                                                                           \
+    X(nvmlDeviceSetDefaultFanSpeed_v2, nvml::nvmlDeviceSetDefaultFanSpeed_v2_t,                 \
+      "nvmlDeviceSetDefaultFanSpeed_v2", nullptr, false)                                        \
+    X(nvmlDeviceSetMemoryLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t,                    \
+      "nvmlDeviceSetMemoryLockedClocks", nullptr, false)                                        \
+    X(nvmlDeviceResetMemoryLockedClocks, nvml::nvmlDeviceReset_t,                               \
+      "nvmlDeviceResetMemoryLockedClocks", nullptr, false)                                      \
+    X(nvmlDeviceGetSupportedMemoryClocks, nvml::nvmlDeviceGetSupportedMemoryClocks_t,           \
+      "nvmlDeviceGetSupportedMemoryClocks", nullptr, false)                                     \
+    X(nvmlDeviceGetSupportedGraphicsClocks, nvml::nvmlDeviceGetSupportedGraphicsClocks_t,       \
+      "nvmlDeviceGetSupportedGraphicsClocks", nullptr, false)
 
 struct nvml_api {
 #define CB_NV_NVML_MEMBER(member, type, name, fallback, required) type member = nullptr;

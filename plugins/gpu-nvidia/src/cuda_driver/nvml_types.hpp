@@ -51,6 +51,9 @@ enum : int {
 };
 enum : int { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_CLOCK_VIDEO = 3 };
 enum : int { NVML_PSTATE_UNKNOWN = 32 };
+enum : int { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 };
+enum : int { NVML_MEMORY_ERROR_TYPE_CORRECTED = 0, NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1 };
+enum : int { NVML_VOLATILE_ECC = 0, NVML_AGGREGATE_ECC = 1 };
 
 struct nvmlMemory_t {  // 24 bytes, order total, free, used
     unsigned long long total;
@@ -61,6 +64,16 @@ struct nvmlUtilization_t {  // percents
     unsigned int gpu;
     unsigned int memory;
 };
+struct nvmlPciInfo_t {  // 68 bytes (nvmlDeviceGetPciInfo_v3)
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;  // (device id << 16) | vendor id
+    unsigned int pciSubSystemId;
+    char busId[32];  // "00000000:01:00.0"
+};
+static_assert(sizeof(nvmlPciInfo_t) == 68);
 static_assert(sizeof(nvmlMemory_t) == 24);
 static_assert(sizeof(nvmlUtilization_t) == 8);
 
@@ -85,6 +98,23 @@ using nvmlDeviceGetPerformanceState_t = nvmlReturn_t (*)(nvmlDevice_t device, in
 using nvmlDeviceGetReasons_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned long long* reasons);
 using nvmlDeviceSetPowerManagementLimit_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int mw);
 using nvmlDeviceReset_t = nvmlReturn_t (*)(nvmlDevice_t device);
+using nvmlDeviceGetHandleByUUID_t = nvmlReturn_t (*)(const char* uuid, nvmlDevice_t* device);
+using nvmlDeviceGetPciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlPciInfo_t* pci);
+using nvmlDeviceGetCounter_t = nvmlReturn_t (*)(nvmlDevice_t device, int which, unsigned int* value);
+using nvmlDeviceGetULongLong_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned long long* value);
+using nvmlDeviceGetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan,
+                                                    unsigned int* percent);
+using nvmlDeviceSetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan,
+                                                    unsigned int percent);
+using nvmlDeviceSetDefaultFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan);
+using nvmlDeviceGetSupportedMemoryClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count,
+                                                              unsigned int* clocksMHz);
+using nvmlDeviceGetSupportedGraphicsClocks_t = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                                unsigned int memoryClockMHz,
+                                                                unsigned int* count,
+                                                                unsigned int* clocksMHz);
+using nvmlDeviceGetTotalEccErrors_t = nvmlReturn_t (*)(nvmlDevice_t device, int errorType,
+                                                       int counterType, unsigned long long* count);
 using nvmlDeviceSetGpuLockedClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int minMHz,
                                                         unsigned int maxMHz);
 }

@@ -1,0 +1,45 @@
+// The calling convention of the built-in CUDA kernels, shared by the host launcher (compiled by
+// the C++ compiler) and the kernels (compiled by nvcc): plain structs with one layout on both
+// sides, the launch block size, and the names the fatbin exports.
+//
+// Kernel names are extern "C", built from one scheme so the launcher can find them by string:
+//   cb_binary_<op>_<dtype>      (nd_layout, n, out, a, b)            op: binary_token(), dtype: compute
+//   cb_unary_<op>_<dtype>       (nd_layout, n, out, a)
+//   cb_cast_<to>_<from>         (nd_layout, n, out, in)
+//   cb_fill_<bytes>             (nd_layout, n, out, bits)            bytes: 1, 2, 4, 8
+//   cb_arange_<dtype>           (n, out, start_i, step_i, start_f, step_f, int_math)
+//   cb_random_uniform_<dtype>   (n, out, seed, offset)               float32, float64
+//   cb_reduce_rows_<op>_<dtype>   (in, rows, n, chunk, splits, partials, out)
+//   cb_reduce_finish_<op>_<dtype> (partials, rows, splits, n, out)
+//   cb_reduce_cols_<op>_<dtype>   (in, outer, n, inner, out)
+//   cb_matmul_<dtype>           (a, b, c, n, k, m)                   row-major, contiguous
+// <dtype> is numpy's name (float32 ... bool). Device addresses travel as 64-bit integers.
+#pragma once
+
+#include <cstdint>
+
+namespace cudabridge::nv::cuda_kernels {
+
+inline constexpr int k_max_dims = 8;
+inline constexpr int k_max_operands = 3;
+
+// Threads per block of every built-in kernel; the reductions rely on it being a power of two.
+inline constexpr unsigned k_block_threads = 256;
+
+// An N-d index space walked by up to three operands of one shape (after broadcasting), with the
+// dimensions already merged where all operands are contiguous. Operand 0 is the output.
+struct nd_layout {
+    std::int32_t ndim;
+    std::int32_t reserved;
+    std::int64_t shape[k_max_dims];
+    std::int64_t strides[k_max_operands][k_max_dims];  // in elements; 0 = broadcast
+};
+
+// The token of each kernels::binary_op / unary_op / reduce_op, in enum order (kernel names).
+inline constexpr const char* k_binary_tokens[] = {
+    "add", "subtract", "multiply", "divide", "floor_divide", "minimum", "maximum",
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+inline constexpr const char* k_unary_tokens[] = {"negate", "absolute"};
+inline constexpr const char* k_reduce_tokens[] = {"sum", "mean", "max", "min"};
+
+}  // namespace cudabridge::nv::cuda_kernels

@@ -1,0 +1,404 @@
+// The backend over the fake libcuda / libnvml: which driver entry points each call reaches and
+// with what (the _v2 exports, never the legacy ones), how NVML answers become statuses, handle
+// checks, and the launches launch_builtin plans. No GPU is involved: the fake only records.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fake_driver.hpp"
+
+using namespace cudabridge::nv;
+using namespace kd_test;
+
+namespace {
+
+class FakeDriver : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(backend.available()) << backend.availability_status().reason;
+        ASSERT_TRUE(log.ok());
+        auto s = backend.open(0, device);
+        ASSERT_TRUE(s.ok()) << s.message;
+        log.reset();
+    }
+    void TearDown() override {
+        if (device != nullptr) {
+            EXPECT_TRUE(backend.close(device).ok());
+        }
+    }
+
+    kernel_driver_backend backend{fake_options()};
+    fake_log log;
+    kd_device* device = nullptr;
+};
+
+}  // namespace
+
+TEST_F(FakeDriver, DevicesAndProperties) {
+    EXPECT_EQ(backend.device_count(), 2u);
+    kd_device* none = nullptr;
+    auto s = backend.open(2, none);
+    EXPECT_EQ(s.code, CB_ERR_NOT_FOUND);
+    EXPECT_NE(s.message.find("the driver sees 2"), std::string::npos) << s.message;
+    EXPECT_EQ(backend.open(-1, none).code, CB_ERR_NOT_FOUND);
+
+    cb_gpu_properties p{};
+    ASSERT_TRUE(backend.properties(device, p).ok());
+    EXPECT_EQ(p.struct_size, sizeof p);
+    EXPECT_EQ(p.is_simulated, 0);
+    EXPECT_STREQ(p.backend, "kernel-driver");
+    EXPECT_STREQ(p.name, "Fake GPU");
+    EXPECT_STREQ(p.uuid, "GPU-abababab-abab-abab-abab-abababababab");
+    EXPECT_STREQ(p.pci_bus_id, "0000:01:00.0");
+    EXPECT_EQ(p.compute_major, 8);
+    EXPECT_EQ(p.compute_minor, 9);
+    EXPECT_EQ(p.sm_count, 16u);  // the fake answers each attribute with its own number
+    EXPECT_EQ(p.total_memory, uint64_t{1} << 34);
+    // From NVML, matched to the CUDA device by UUID.
+    EXPECT_EQ(p.pci_vendor_id, 0x10de);
+    EXPECT_EQ(p.pci_device_id, 0x2684);
+    EXPECT_EQ(p.pci_subsystem_id, 0x16F310DEu);
+    EXPECT_STREQ(p.architecture, "Ada Lovelace");
+    EXPECT_EQ(p.clock_mhz, 2520u);  // the kHz attribute reads 13 kHz -> 0 MHz -> NVML's max clock
+    EXPECT_EQ(p.memory_clock_mhz, 10501u);
+}
+
+TEST_F(FakeDriver, MemoryUsesTheVersionedEntryPoints) {
+    uint64_t ptr = 0;
+    ASSERT_TRUE(backend.mem_alloc(device, 1024, ptr).ok());
+    EXPECT_EQ(ptr, 0xD000u);  // the legacy cuMemAlloc would give 0xBAD
+    EXPECT_TRUE(log.has("cuMemAlloc_v2(1024)")) << log.calls();
+    ASSERT_TRUE(backend.mem_alloc(device, 0, ptr).ok());
+    EXPECT_EQ(ptr, 0u);
+    auto s = backend.mem_alloc(device, uint64_t{1} << 40, ptr);
+    EXPECT_EQ(s.code, CB_ERR_OUT_OF_MEMORY);
+    EXPECT_NE(s.message.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("1099511627776 bytes requested"), std::string::npos) << s.message;
+    EXPECT_TRUE(backend.mem_free(device, 0xD000).ok());
+    EXPECT_TRUE(log.has("cuMemFree_v2(53248)")) << log.calls();
+    uint64_t free = 0, total = 0;
+    ASSERT_TRUE(backend.mem_info(device, free, total).ok());
+    EXPECT_EQ(free, 100u);
+    EXPECT_EQ(total, 200u);
+}
+
+TEST_F(FakeDriver, CopiesSyncAndAsync) {
+    char host[16] = {};
+    kd_stream* stream = nullptr;
+    ASSERT_TRUE(backend.stream_create(device, stream).ok());
+    log.reset();
+    EXPECT_TRUE(backend.memcpy_h2d(device, 0xD000, host, 16, nullptr).ok());
+    EXPECT_TRUE(backend.memcpy_h2d(device, 0xD000, host, 16, stream).ok());
+    EXPECT_TRUE(backend.memcpy_d2h(device, host, 0xD000, 16, nullptr).ok());
+    EXPECT_TRUE(backend.memcpy_d2h(device, host, 0xD000, 16, stream).ok());
+    EXPECT_TRUE(backend.memcpy_d2d(device, 0xD000, 0xE000, 16, nullptr).ok());
+    EXPECT_TRUE(backend.memcpy_d2d(device, 0xD000, 0xE000, 16, stream).ok());
+    EXPECT_TRUE(backend.memset8(device, 0xD000, 7, 16, nullptr).ok());
+    EXPECT_TRUE(backend.memset8(device, 0xD000, 7, 16, stream).ok());
+    EXPECT_EQ(log.calls(),
+              "cuMemcpyHtoD_v2(16);cuMemcpyHtoDAsync_v2(16);cuMemcpyDtoH_v2(16);cuMemcpyDtoHAsync_v2(16);"
+              "cuMemcpyDtoD_v2(16);cuMemcpyDtoDAsync_v2(16);cuMemsetD8_v2(16);cuMemsetD8Async(16);");
+    log.reset();
+    EXPECT_TRUE(backend.memcpy_h2d(device, 0xD000, host, 0, nullptr).ok());  // nothing to do
+    EXPECT_EQ(log.calls(), "");
+    EXPECT_EQ(backend.memcpy_h2d(device, 0xD000, nullptr, 16, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.memcpy_d2h(device, host, 0, 16, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend.stream_destroy(stream).ok());
+}
+
+TEST_F(FakeDriver, HandlesAreChecked) {
+    kd_device* other = nullptr;
+    ASSERT_TRUE(backend.open(1, other).ok());
+    kd_stream* foreign = nullptr;
+    ASSERT_TRUE(backend.stream_create(other, foreign).ok());
+    char host[4] = {};
+    auto s = backend.memcpy_h2d(device, 0xD000, host, 4, foreign);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("another device"), std::string::npos) << s.message;
+
+    kd_stream* stream = nullptr;
+    ASSERT_TRUE(backend.stream_create(device, stream).ok());
+    EXPECT_TRUE(backend.stream_query(stream).ok());
+    ASSERT_TRUE(backend.stream_destroy(stream).ok());
+    s = backend.stream_synchronize(stream);  // destroyed: refused, never dereferenced
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("destroyed stream"), std::string::npos) << s.message;
+    EXPECT_EQ(backend.stream_destroy(stream).code, CB_ERR_INVALID_ARGUMENT);
+
+    kd_event *a = nullptr, *b = nullptr, *c = nullptr;
+    ASSERT_TRUE(backend.event_create(device, a).ok());
+    ASSERT_TRUE(backend.event_create(device, b).ok());
+    ASSERT_TRUE(backend.event_create(other, c).ok());
+    EXPECT_TRUE(backend.event_record(a, nullptr).ok());
+    EXPECT_EQ(backend.event_query(a).code, CB_ERR_BUSY);  // the fake answers CUDA_ERROR_NOT_READY
+    float ms = 0;
+    ASSERT_TRUE(backend.event_elapsed_ms(a, b, ms).ok());
+    EXPECT_FLOAT_EQ(ms, 1.5f);
+    EXPECT_EQ(backend.event_elapsed_ms(a, c, ms).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend.event_destroy(a).ok());
+    EXPECT_EQ(backend.event_record(a, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+
+    // Closing a device ends what it owns: its stream and event are gone with it.
+    ASSERT_TRUE(backend.close(other).ok());
+    EXPECT_EQ(backend.stream_query(foreign).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.event_query(c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.close(other).code, CB_ERR_INVALID_ARGUMENT);
+    uint64_t ptr = 0;  // a pointer that was never a device handle
+    EXPECT_EQ(backend.mem_alloc(reinterpret_cast<kd_device*>(&host), 1, ptr).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST_F(FakeDriver, TelemetryThroughNvml) {
+    cb_gpu_telemetry t{};
+    ASSERT_TRUE(backend.telemetry(device, t).ok());
+    EXPECT_EQ(t.is_simulated, 0);
+    EXPECT_DOUBLE_EQ(t.temperature_c, 65);
+    EXPECT_DOUBLE_EQ(t.power_w, 250.5);
+    EXPECT_DOUBLE_EQ(t.power_limit_w, 300);
+    EXPECT_LT(t.fan_percent, 0);  // no fan readout
+    EXPECT_EQ(t.sm_clock_mhz, 1800u);
+    EXPECT_EQ(t.pcie_link_gen, 4u);
+    EXPECT_EQ(t.ecc_corrected, 0u);  // GeForce: ECC not supported, stays 0
+
+    kd_telemetry_details d;
+    ASSERT_TRUE(backend.telemetry_details(device, d).ok());
+    EXPECT_DOUBLE_EQ(d.shutdown_temp_c, 80);
+    EXPECT_DOUBLE_EQ(d.slowdown_temp_c, 81);
+    EXPECT_DOUBLE_EQ(d.max_operating_temp_c, 83);
+    EXPECT_DOUBLE_EQ(d.power_limit_default_w, 320);
+    EXPECT_DOUBLE_EQ(d.power_limit_min_w, 100);
+    EXPECT_DOUBLE_EQ(d.power_limit_max_w, 350);
+    EXPECT_EQ(d.max_sm_clock_mhz, 2520u);
+    EXPECT_EQ(d.max_memory_clock_mhz, 10501u);
+    EXPECT_EQ(d.pcie_max_link_gen, 4u);
+    EXPECT_EQ(d.pcie_max_link_width, 16u);
+    EXPECT_EQ(d.pcie_tx_kb_per_s, 1000u);
+    EXPECT_EQ(d.pcie_rx_kb_per_s, 2000u);
+    EXPECT_EQ(d.energy_mj, 123456u);
+}
+
+TEST_F(FakeDriver, SettingsLimitsAndPermissions) {
+    cb_gpu_setting_limits lim{};
+    ASSERT_TRUE(backend.setting_limits(device, lim).ok());
+    EXPECT_EQ(lim.min_sm_clock_mhz, 210u);
+    EXPECT_EQ(lim.max_sm_clock_mhz, 2520u);
+    EXPECT_EQ(lim.min_memory_clock_mhz, 405u);
+    EXPECT_EQ(lim.max_memory_clock_mhz, 10501u);
+    EXPECT_DOUBLE_EQ(lim.min_power_w, 100);
+    EXPECT_DOUBLE_EQ(lim.max_power_w, 350);
+    EXPECT_DOUBLE_EQ(lim.default_power_w, 320);
+    EXPECT_EQ(lim.fan_control, 0);
+
+    cb_gpu_settings cur{};
+    ASSERT_TRUE(backend.settings(device, cur).ok());
+    EXPECT_DOUBLE_EQ(cur.power_limit_w, 300);
+    EXPECT_EQ(cur.performance_state, 2);
+    EXPECT_EQ(cur.sm_clock_mhz, 0u);
+    EXPECT_EQ(cur.fan_percent, -1);
+
+    cb_gpu_settings req{};
+    req.struct_size = sizeof req;
+    req.fields = CB_SET_POWER_LIMIT;
+    req.power_limit_w = 200;  // in range, but the fake answers NVML_ERROR_NO_PERMISSION
+    auto s = backend.apply_settings(device, req);
+    EXPECT_EQ(s.code, CB_ERR_PERMISSION);
+    EXPECT_NE(s.message.find("needs root"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("NVML_ERROR_NO_PERMISSION"), std::string::npos) << s.message;
+
+    req.power_limit_w = 500;  // above the board's 350 W
+    s = backend.apply_settings(device, req);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("100..350 W"), std::string::npos) << s.message;
+    req.power_limit_w = std::nan("");
+    EXPECT_EQ(backend.apply_settings(device, req).code, CB_ERR_INVALID_ARGUMENT);
+
+    req.fields = CB_SET_CLOCKS;
+    req.sm_clock_mhz = 5000;
+    EXPECT_EQ(backend.apply_settings(device, req).code, CB_ERR_INVALID_ARGUMENT);
+    req.sm_clock_mhz = 1500;  // the SM lock succeeds in the fake; the memory-clock reset needs root
+    s = backend.apply_settings(device, req);
+    EXPECT_EQ(s.code, CB_ERR_PERMISSION);
+    EXPECT_NE(s.message.find("needs root"), std::string::npos) << s.message;
+
+    req.fields = CB_SET_FAN;
+    req.fan_percent = 50;
+    EXPECT_EQ(backend.apply_settings(device, req).code, CB_ERR_UNSUPPORTED);  // no fans
+    req.fan_percent = 150;
+    EXPECT_EQ(backend.apply_settings(device, req).code, CB_ERR_INVALID_ARGUMENT);
+    req.fields = CB_SET_PSTATE;
+    req.performance_state = 0;
+    s = backend.apply_settings(device, req);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(s.message.find("performance state"), std::string::npos) << s.message;
+    req.struct_size = 4;
+    EXPECT_EQ(backend.apply_settings(device, req).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST_F(FakeDriver, ResetIsHonestAndHeartbeatCounts) {
+    auto s = backend.reset(device, CB_RESET_HARD);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(s.message.find("nvidia-smi -r -i 0000:01:00.0"), std::string::npos) << s.message;
+    uint64_t counter = 0;
+    ASSERT_TRUE(backend.heartbeat(device, counter).ok());
+    EXPECT_EQ(counter, 123456u);  // NVML's energy counter
+}
+
+TEST(KernelDriverFakeNoNvml, CudaWorksWithoutNvml) {
+    kernel_driver_backend backend(fake_options(CB_TEST_FAKE_NVML_NODRIVER));
+    ASSERT_TRUE(backend.available());
+    EXPECT_FALSE(backend.nvml().available());
+    kd_device* device = nullptr;
+    ASSERT_TRUE(backend.open(0, device).ok());
+    cb_gpu_properties p{};
+    ASSERT_TRUE(backend.properties(device, p).ok());
+    EXPECT_STREQ(p.architecture, "Ada Lovelace");  // from the compute capability
+    EXPECT_EQ(p.pci_device_id, 0);
+    cb_gpu_telemetry t{};
+    auto s = backend.telemetry(device, t);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(s.message.find("NVIDIA kernel driver not loaded"), std::string::npos) << s.message;
+    uint64_t counter = 0;
+    ASSERT_TRUE(backend.heartbeat(device, counter).ok());
+    EXPECT_EQ(counter, 1u);  // no energy counter: the count of heartbeats
+    ASSERT_TRUE(backend.heartbeat(device, counter).ok());
+    EXPECT_EQ(counter, 2u);
+    EXPECT_TRUE(backend.close(device).ok());
+}
+
+// ---- kernels ---------------------------------------------------------------------------------------
+
+TEST_F(FakeDriver, BuiltinLaunchPlans) {
+    const cb_tensor_desc a = tensor(0x10000, CB_DTYPE_FLOAT32, {2, 3});
+    const cb_tensor_desc b = tensor(0x20000, CB_DTYPE_FLOAT32, {3});
+    const cb_tensor_desc out = tensor(0x30000, CB_DTYPE_FLOAT32, {2, 3});
+    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(b), tensor_arg(out)};
+    auto s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT32, args), nullptr);
+    if (!kernel_driver_backend::has_builtin_kernels()) {
+        EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+        EXPECT_NE(s.message.find("built without the CUDA toolkit"), std::string::npos) << s.message;
+        return;
+    }
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(log.functions(), std::vector<std::string>{"cb_binary_add_float32"});
+    EXPECT_TRUE(log.has("cuLaunchKernel(")) << log.calls();
+
+    // int32 + float32 computes in float64: both operands converted first, into scratch memory.
+    log.reset();
+    const cb_tensor_desc ai = tensor(0x10000, CB_DTYPE_INT32, {2, 3});
+    const cb_tensor_desc out64 = tensor(0x30000, CB_DTYPE_FLOAT64, {2, 3});
+    args = {tensor_arg(ai), tensor_arg(b), tensor_arg(out64)};
+    s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT64, args), nullptr);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(log.functions(), (std::vector<std::string>{"cb_cast_float64_int32", "cb_cast_float64_float32",
+                                                         "cb_binary_add_float64"}));
+    EXPECT_TRUE(log.has("cuMemAlloc_v2(48)")) << log.calls();  // no memory pools in the fake
+    EXPECT_TRUE(log.has("cuMemFree_v2(")) << log.calls();
+
+    // A bad call is refused by the shared parser before anything is launched.
+    log.reset();
+    const cb_tensor_desc wrong = tensor(0x30000, CB_DTYPE_FLOAT32, {3, 2});
+    args = {tensor_arg(a), tensor_arg(b), tensor_arg(wrong)};
+    s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT32, args), nullptr);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("output shape (3,2)"), std::string::npos) << s.message;
+    EXPECT_EQ(log.calls(), "");
+    s = backend.launch_builtin(device, launch_of("no_such_kernel", CB_DTYPE_FLOAT32, args), nullptr);
+    EXPECT_EQ(s.code, CB_ERR_NOT_FOUND);
+    const cb_tensor_desc odd = tensor(0x30002, CB_DTYPE_FLOAT32, {2, 3});  // would fault on a GPU
+    args = {tensor_arg(a), tensor_arg(b), tensor_arg(odd)};
+    s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT32, args), nullptr);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("not aligned"), std::string::npos) << s.message;
+
+    // Reductions: a long row split over blocks, then the partials combined; an inner axis per thread.
+    log.reset();
+    const cb_tensor_desc big = tensor(0x100000, CB_DTYPE_FLOAT32, {1000000});
+    const cb_tensor_desc scalar = tensor(0x30000, CB_DTYPE_FLOAT32, {});
+    args = {tensor_arg(big), tensor_arg(scalar), int_arg(CB_REDUCE_ALL_AXES)};
+    ASSERT_TRUE(backend.launch_builtin(device, launch_of("sum", CB_DTYPE_FLOAT32, args), nullptr).ok());
+    EXPECT_EQ(log.functions(), (std::vector<std::string>{"cb_reduce_rows_sum_float32", "cb_reduce_finish_sum_float32"}));
+    log.reset();
+    const cb_tensor_desc m = tensor(0x100000, CB_DTYPE_INT16, {4, 5});
+    const cb_tensor_desc col = tensor(0x30000, CB_DTYPE_INT16, {5});
+    args = {tensor_arg(m), tensor_arg(col), int_arg(0)};
+    ASSERT_TRUE(backend.launch_builtin(device, launch_of("max", CB_DTYPE_INT16, args), nullptr).ok());
+    EXPECT_EQ(log.functions(), std::vector<std::string>{"cb_reduce_cols_max_int16"});
+
+    // float matmul without cuBLAS (kept out of this test) falls back to the simple kernel.
+    log.reset();
+    const cb_tensor_desc ma = tensor(0x100000, CB_DTYPE_FLOAT32, {2, 3});
+    const cb_tensor_desc mb = tensor(0x200000, CB_DTYPE_FLOAT32, {3, 4});
+    const cb_tensor_desc mc = tensor(0x300000, CB_DTYPE_FLOAT32, {2, 4});
+    args = {tensor_arg(ma), tensor_arg(mb), tensor_arg(mc)};
+    ASSERT_TRUE(backend.launch_builtin(device, launch_of("matmul", CB_DTYPE_FLOAT32, args), nullptr).ok());
+    EXPECT_EQ(log.functions(), std::vector<std::string>{"cb_matmul_float32"});
+
+    // fill is keyed by element size; random by dtype.
+    log.reset();
+    const cb_tensor_desc f = tensor(0x100000, CB_DTYPE_INT16, {7});
+    args = {tensor_arg(f), float_arg(3.9)};
+    ASSERT_TRUE(backend.launch_builtin(device, launch_of("fill", CB_DTYPE_INT16, args), nullptr).ok());
+    const cb_tensor_desc r = tensor(0x100000, CB_DTYPE_FLOAT64, {7});
+    args = {tensor_arg(r), u64_arg(42), u64_arg(0)};
+    ASSERT_TRUE(backend.launch_builtin(device, launch_of("random_uniform", CB_DTYPE_FLOAT64, args), nullptr).ok());
+    EXPECT_EQ(log.functions(), (std::vector<std::string>{"cb_fill_2", "cb_random_uniform_float64"}));
+}
+
+TEST_F(FakeDriver, ModulesAndUserLaunches) {
+    kd_module* module = nullptr;
+    std::string log_text;
+    EXPECT_EQ(backend.module_load(device, "garbage!", 8, CB_MODULE_FATBIN, module, &log_text).code,
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.module_load(device, "garbage!", 8, CB_MODULE_CUBIN, module, &log_text).code,
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.module_load(device, nullptr, 0, CB_MODULE_PTX, module, &log_text).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.module_load(device, "x", 1, 42, module, &log_text).code, CB_ERR_INVALID_ARGUMENT);
+
+    const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n";
+    ASSERT_TRUE(backend.module_load(device, ptx, sizeof ptx, CB_MODULE_PTX, module, &log_text).ok());
+    EXPECT_TRUE(log.has("cuModuleLoadDataEx")) << log.calls();
+
+    uint64_t ptr = 0xD000;
+    std::vector<cb_kernel_arg> args(3);
+    args[0].type = CB_ARG_DEVICE_PTR;
+    args[0].value.device_ptr = ptr;
+    args[1] = int_arg(7);
+    args[2] = float_arg(0.5);
+    cb_kernel_launch l = launch_of("scale", 0, args);
+    l.grid[0] = l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 128;
+    l.block[1] = l.block[2] = 1;
+    log.reset();
+    ASSERT_TRUE(backend.launch_kernel(module, l, nullptr).ok());
+    EXPECT_EQ(log.calls(), "cuModuleGetFunction(scale);cuLaunchKernel(1,128);");
+
+    // The fake reports three 8-byte parameters: two arguments are refused before the launch.
+    l.arg_count = 2;
+    auto s = backend.launch_kernel(module, l, nullptr);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("takes 3 parameters, got 2"), std::string::npos) << s.message;
+    l.arg_count = 3;
+    l.block[0] = 0;
+    EXPECT_EQ(backend.launch_kernel(module, l, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+
+    EXPECT_TRUE(backend.module_unload(module).ok());
+    EXPECT_EQ(backend.module_unload(module).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.launch_kernel(module, l, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST_F(FakeDriver, CudaSourceCompiledWithNvrtc) {
+    if (!backend.nvrtc().available()) GTEST_SKIP() << "NVRTC not on this machine: " << backend.nvrtc().status().reason;
+    const std::string good = "extern \"C\" __global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }\n";
+    kd_module* module = nullptr;
+    std::string log_text;
+    auto s = backend.module_load(device, good.data(), good.size(), CB_MODULE_CUDA_SOURCE, module, &log_text);
+    ASSERT_TRUE(s.ok()) << s.message << "\n" << log_text;
+    EXPECT_TRUE(log.has("cuModuleLoadDataEx")) << log.calls();
+    EXPECT_TRUE(backend.module_unload(module).ok());
+
+    const std::string bad = "extern \"C\" __global__ void broken(float* x) { x[0] = undeclared_name; }\n";
+    s = backend.module_load(device, bad.data(), bad.size(), CB_MODULE_CUDA_SOURCE, module, &log_text);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(module, nullptr);
+    EXPECT_NE(s.message.find("sm_89"), std::string::npos) << s.message;
+    EXPECT_NE(log_text.find("undeclared_name"), std::string::npos) << log_text;
+}
