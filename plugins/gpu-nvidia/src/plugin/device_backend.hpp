@@ -1,0 +1,55 @@
+// What the family's table needs from one open device, whichever backend drives it: the userspace
+// driver over a transport link (a simulated or a real eGPU) or NVIDIA's kernel driver. Streams,
+// events and modules are the backend's own opaque handles. Failures throw sdk::status_error with
+// the status and a message (the SDK firewall turns it into the return code and last error).
+#pragma once
+
+#include <cudabridge/gpu.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cudabridge::nv {
+
+class device_backend {
+public:
+    virtual ~device_backend() = default;
+
+    virtual void properties(cb_gpu_properties& out) = 0;
+    virtual uint64_t mem_alloc(uint64_t size) = 0;
+    virtual void mem_free(uint64_t ptr) = 0;
+    virtual void mem_info(uint64_t& free, uint64_t& total) = 0;
+
+    virtual void memcpy_h2d(uint64_t dst, const void* src, size_t size, void* stream) = 0;
+    virtual void memcpy_d2h(void* dst, uint64_t src, size_t size, void* stream) = 0;
+    virtual void memcpy_d2d(uint64_t dst, uint64_t src, size_t size, void* stream) = 0;
+    virtual void memset8(uint64_t dst, uint8_t value, size_t size, void* stream) = 0;
+
+    virtual void* stream_create() = 0;
+    virtual void stream_destroy(void* stream) = 0;
+    virtual void stream_synchronize(void* stream) = 0;
+    virtual bool stream_done(void* stream) = 0;  // false while work is pending
+    virtual void* event_create() = 0;
+    virtual void event_destroy(void* event) = 0;
+    virtual void event_record(void* event, void* stream) = 0;
+    virtual void event_synchronize(void* event) = 0;
+    virtual bool event_done(void* event) = 0;
+    virtual float event_elapsed_ms(void* start, void* end) = 0;
+    virtual void synchronize() = 0;
+
+    virtual void launch_builtin(const cb_kernel_launch& launch, void* stream) = 0;
+    // Returns a module handle; compiler output goes to `log` on failure (and success, if any).
+    virtual void* module_load(const void* image, size_t size, cb_module_format format, std::string& log) = 0;
+    virtual void module_unload(void* module) = 0;
+    virtual void launch_kernel(void* module, const cb_kernel_launch& launch, void* stream) = 0;
+
+    virtual void telemetry(cb_gpu_telemetry& out) = 0;
+    virtual void settings(cb_gpu_settings& out) = 0;
+    virtual void setting_limits(cb_gpu_setting_limits& out) = 0;
+    virtual void apply_settings(const cb_gpu_settings& settings) = 0;
+    virtual void reset(cb_reset_kind kind) = 0;
+    virtual uint64_t heartbeat() = 0;
+};
+
+}  // namespace cudabridge::nv

@@ -1,0 +1,14 @@
+// The family's control requests (ABI 1.2, gpu.h): JSON in, JSON out.
+//   {"op":"profiles"}                      -> {"profiles":[<profile>...]} every seeded model
+//   {"op":"profile","key":"rtx-5090"}      -> {"profile":<profile>}  (or "pci_device_id": N)
+// Unknown ops are CB_ERR_UNSUPPORTED; bad requests CB_ERR_INVALID_ARGUMENT (thrown as
+// sdk::status_error with the reason).
+#pragma once
+
+#include <string>
+
+namespace cudabridge::nv {
+
+std::string handle_family_control(const std::string& request);
+
+}  // namespace cudabridge::nv

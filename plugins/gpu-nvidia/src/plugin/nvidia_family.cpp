@@ -1,0 +1,437 @@
+#include "plugin/nvidia_family.hpp"
+
+#include "device_model/device_model.hpp"
+#include "kernel_driver/kernel_driver_backend.hpp"
+#include "live_state/live_state.hpp"
+#include "plugin/backends.hpp"
+#include "plugin/family_control.hpp"
+#include "plugin/model_request.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cudabridge::nv {
+namespace {
+
+[[noreturn]] void invalid(const std::string& what) { throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, what); }
+
+// Display controllers (class 0x03xx) of vendor 0x10de.
+bool is_nvidia_gpu(const cb_endpoint_info& e) {
+    return e.kind == CB_ENDPOINT_PCI_FUNCTION && e.pci_vendor_id == 0x10de && (e.pci_class_code >> 16) == 0x03;
+}
+
+}  // namespace
+
+nvidia_family::nvidia_family(const sdk::host& h, const sdk::config&)
+    : gpu_family(h), options_(declare_and_read_options(h)) {}
+
+nvidia_family::~nvidia_family() {
+    // Devices first (they may drive a link whose model we own), then the models.
+    for (auto* d : devices_) delete d;
+    for (auto* s : streams_) delete s;
+    for (auto* e : events_) delete e;
+    for (auto* m : modules_) delete m;
+    devices_.clear();
+    models_.clear();
+}
+
+kernel_driver_backend& nvidia_family::kernel_driver() {
+    std::lock_guard lock(mutex_);
+    if (!kernel_driver_) {
+        kernel_driver_options o;
+        o.cuda_library = options_.cuda_library;
+        o.nvml_library = options_.nvml_library;
+        kernel_driver_ = std::make_unique<kernel_driver_backend>(o);
+    }
+    return *kernel_driver_;
+}
+
+device_backend& nvidia_family::backend(cb_gpu_device* device) {
+    std::lock_guard lock(mutex_);
+    if (!device || !devices_.count(device)) invalid("not an open device of the nvidia family");
+    return *device->backend;
+}
+
+cb_gpu_stream& nvidia_family::checked(cb_gpu_stream* on_stream) {
+    std::lock_guard lock(mutex_);
+    if (!on_stream || !streams_.count(on_stream)) invalid("not a live stream of the nvidia family");
+    return *on_stream;
+}
+
+cb_gpu_event& nvidia_family::checked(cb_gpu_event* event) {
+    std::lock_guard lock(mutex_);
+    if (!event || !events_.count(event)) invalid("not a live event of the nvidia family");
+    return *event;
+}
+
+cb_gpu_module& nvidia_family::checked(cb_gpu_module* module) {
+    std::lock_guard lock(mutex_);
+    if (!module || !modules_.count(module)) invalid("not a loaded module of the nvidia family");
+    return *module;
+}
+
+void* nvidia_family::stream_of(cb_gpu_device* device, cb_gpu_stream* on_stream) {
+    if (!on_stream) return nullptr;
+    auto& s = checked(on_stream);
+    if (s.device != device) invalid("the stream belongs to another device");
+    return s.handle;
+}
+
+// ---- devices ----------------------------------------------------------------------------------
+
+cb_status nvidia_family::claim(const cb_endpoint_info& endpoint, cb_bool& out) {
+    out = is_nvidia_gpu(endpoint) ? 1 : 0;
+    return CB_OK;
+}
+
+cb_status nvidia_family::device_count(uint32_t& out) {
+    out = kernel_driver().device_count();
+    return CB_OK;
+}
+
+cb_status nvidia_family::open_device(const cb_gpu_open_params& params, cb_gpu_device** out) {
+    if (!out) invalid("open_device: out is NULL");
+    *out = nullptr;
+    auto device = std::make_unique<cb_gpu_device>();
+    if (params.transport) {
+        if (!params.link) invalid("open_device: a transport without a link");
+        device->backend = open_userspace_device(params, options_);
+    } else if (params.ordinal >= 0) {
+        device->backend = open_kernel_driver_device(kernel_driver(), params.ordinal);
+    } else {
+        invalid("open_device: give a transport link or a kernel-driver ordinal >= 0");
+    }
+    std::lock_guard lock(mutex_);
+    devices_.insert(device.get());
+    *out = device.release();
+    return CB_OK;
+}
+
+cb_status nvidia_family::close_device(cb_gpu_device* device) {
+    std::unique_ptr<cb_gpu_device> owned;
+    {
+        std::lock_guard lock(mutex_);
+        if (!device || !devices_.count(device)) invalid("close_device: not an open device");
+        devices_.erase(device);
+        // Handles of the device die with it.
+        auto drop = [&](auto& set) {
+            for (auto it = set.begin(); it != set.end();) {
+                if ((*it)->device == device) {
+                    delete *it;
+                    it = set.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        };
+        drop(streams_);
+        drop(events_);
+        drop(modules_);
+        owned.reset(device);
+    }
+    owned.reset();  // drains and releases outside the lock
+    return CB_OK;
+}
+
+cb_status nvidia_family::get_properties(cb_gpu_device* device, cb_gpu_properties& out) {
+    const uint32_t size = out.struct_size;
+    cb_gpu_properties p{};
+    p.struct_size = sizeof p;
+    backend(device).properties(p);
+    std::memcpy(&out, &p, std::min<size_t>(size ? size : sizeof p, sizeof p));
+    out.struct_size = size ? std::min<uint32_t>(size, sizeof p) : sizeof p;
+    return CB_OK;
+}
+
+// ---- memory -----------------------------------------------------------------------------------
+
+cb_status nvidia_family::mem_alloc(cb_gpu_device* device, uint64_t size, uint64_t& out) {
+    out = backend(device).mem_alloc(size);
+    return CB_OK;
+}
+
+cb_status nvidia_family::mem_free(cb_gpu_device* device, uint64_t ptr) {
+    backend(device).mem_free(ptr);
+    return CB_OK;
+}
+
+cb_status nvidia_family::mem_info(cb_gpu_device* device, uint64_t& free, uint64_t& total) {
+    backend(device).mem_info(free, total);
+    return CB_OK;
+}
+
+cb_status nvidia_family::memcpy_h2d(cb_gpu_device* device, uint64_t dst, const void* src, size_t size,
+                                    cb_gpu_stream* on_stream) {
+    if (!src && size) invalid("memcpy_h2d: source is NULL");
+    auto& b = backend(device);
+    b.memcpy_h2d(dst, src, size, stream_of(device, on_stream));
+    return CB_OK;
+}
+
+cb_status nvidia_family::memcpy_d2h(cb_gpu_device* device, void* dst, uint64_t src, size_t size,
+                                    cb_gpu_stream* on_stream) {
+    if (!dst && size) invalid("memcpy_d2h: destination is NULL");
+    auto& b = backend(device);
+    b.memcpy_d2h(dst, src, size, stream_of(device, on_stream));
+    return CB_OK;
+}
+
+cb_status nvidia_family::memcpy_d2d(cb_gpu_device* device, uint64_t dst, uint64_t src, size_t size,
+                                    cb_gpu_stream* on_stream) {
+    auto& b = backend(device);
+    b.memcpy_d2d(dst, src, size, stream_of(device, on_stream));
+    return CB_OK;
+}
+
+cb_status nvidia_family::memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
+                                 cb_gpu_stream* on_stream) {
+    auto& b = backend(device);
+    b.memset8(dst, value, size, stream_of(device, on_stream));
+    return CB_OK;
+}
+
+// ---- streams and events -----------------------------------------------------------------------
+
+cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {
+    if (!out) invalid("stream_create: out is NULL");
+    auto& b = backend(device);
+    auto s = std::make_unique<cb_gpu_stream>();
+    s->device = device;
+    s->handle = b.stream_create();
+    std::lock_guard lock(mutex_);
+    streams_.insert(s.get());
+    *out = s.release();
+    return CB_OK;
+}
+
+cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
+    auto& s = checked(on_stream);
+    backend(s.device).stream_destroy(s.handle);
+    std::lock_guard lock(mutex_);
+    streams_.erase(on_stream);
+    delete on_stream;
+    return CB_OK;
+}
+
+cb_status nvidia_family::stream_synchronize(cb_gpu_stream* on_stream) {
+    auto& s = checked(on_stream);
+    backend(s.device).stream_synchronize(s.handle);
+    return CB_OK;
+}
+
+cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
+    auto& s = checked(on_stream);
+    return backend(s.device).stream_done(s.handle) ? CB_OK : CB_ERR_BUSY;
+}
+
+cb_status nvidia_family::event_create(cb_gpu_device* device, cb_gpu_event** out) {
+    if (!out) invalid("event_create: out is NULL");
+    auto& b = backend(device);
+    auto e = std::make_unique<cb_gpu_event>();
+    e->device = device;
+    e->handle = b.event_create();
+    std::lock_guard lock(mutex_);
+    events_.insert(e.get());
+    *out = e.release();
+    return CB_OK;
+}
+
+cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
+    auto& e = checked(event);
+    backend(e.device).event_destroy(e.handle);
+    std::lock_guard lock(mutex_);
+    events_.erase(event);
+    delete event;
+    return CB_OK;
+}
+
+cb_status nvidia_family::event_record(cb_gpu_event* event, cb_gpu_stream* on_stream) {
+    auto& e = checked(event);
+    backend(e.device).event_record(e.handle, stream_of(e.device, on_stream));
+    return CB_OK;
+}
+
+cb_status nvidia_family::event_synchronize(cb_gpu_event* event) {
+    auto& e = checked(event);
+    backend(e.device).event_synchronize(e.handle);
+    return CB_OK;
+}
+
+cb_status nvidia_family::event_query(cb_gpu_event* event) {
+    auto& e = checked(event);
+    return backend(e.device).event_done(e.handle) ? CB_OK : CB_ERR_BUSY;
+}
+
+cb_status nvidia_family::event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) {
+    auto& a = checked(start);
+    auto& b = checked(end);
+    if (a.device != b.device) invalid("event_elapsed_ms: the events belong to different devices");
+    out = backend(a.device).event_elapsed_ms(a.handle, b.handle);
+    return CB_OK;
+}
+
+cb_status nvidia_family::device_synchronize(cb_gpu_device* device) {
+    backend(device).synchronize();
+    return CB_OK;
+}
+
+// ---- kernels ----------------------------------------------------------------------------------
+
+cb_status nvidia_family::launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch,
+                                        cb_gpu_stream* on_stream) {
+    auto& b = backend(device);
+    b.launch_builtin(launch, stream_of(device, on_stream));
+    return CB_OK;
+}
+
+cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, size_t size,
+                                     cb_module_format format, cb_gpu_module** out, char* log_buf,
+                                     size_t log_size) {
+    if (!out) invalid("module_load: out is NULL");
+    if (!image || size == 0) invalid("module_load: empty image");
+    auto& b = backend(device);
+    std::string log;
+    auto copy_log = [&] {
+        if (log_buf && log_size) {
+            size_t n = std::min(log.size(), log_size - 1);
+            std::memcpy(log_buf, log.data(), n);
+            log_buf[n] = '\0';
+        }
+    };
+    void* handle = nullptr;
+    try {
+        handle = b.module_load(image, size, format, log);
+    } catch (...) {
+        copy_log();
+        throw;
+    }
+    copy_log();
+    auto m = std::make_unique<cb_gpu_module>();
+    m->device = device;
+    m->handle = handle;
+    std::lock_guard lock(mutex_);
+    modules_.insert(m.get());
+    *out = m.release();
+    return CB_OK;
+}
+
+cb_status nvidia_family::module_unload(cb_gpu_module* module) {
+    auto& m = checked(module);
+    backend(m.device).module_unload(m.handle);
+    std::lock_guard lock(mutex_);
+    modules_.erase(module);
+    delete module;
+    return CB_OK;
+}
+
+cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
+                                       cb_gpu_stream* on_stream) {
+    auto& m = checked(module);
+    backend(m.device).launch_kernel(m.handle, launch, stream_of(m.device, on_stream));
+    return CB_OK;
+}
+
+// ---- management -------------------------------------------------------------------------------
+
+cb_status nvidia_family::get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) {
+    cb_gpu_telemetry t{};
+    t.struct_size = sizeof t;
+    backend(device).telemetry(t);
+    const uint32_t size = out.struct_size ? std::min<uint32_t>(out.struct_size, sizeof t) : sizeof t;
+    std::memcpy(&out, &t, size);
+    out.struct_size = size;
+    return CB_OK;
+}
+
+cb_status nvidia_family::get_settings(cb_gpu_device* device, cb_gpu_settings& out) {
+    cb_gpu_settings s{};
+    s.struct_size = sizeof s;
+    backend(device).settings(s);
+    out = s;
+    return CB_OK;
+}
+
+cb_status nvidia_family::get_setting_limits(cb_gpu_device* device, cb_gpu_setting_limits& out) {
+    cb_gpu_setting_limits l{};
+    l.struct_size = sizeof l;
+    backend(device).setting_limits(l);
+    out = l;
+    return CB_OK;
+}
+
+cb_status nvidia_family::apply_settings(cb_gpu_device* device, const cb_gpu_settings& settings) {
+    backend(device).apply_settings(settings);
+    return CB_OK;
+}
+
+cb_status nvidia_family::reset(cb_gpu_device* device, cb_reset_kind reset_kind) {
+    backend(device).reset(reset_kind);
+    return CB_OK;
+}
+
+cb_status nvidia_family::heartbeat(cb_gpu_device* device, uint64_t& out) {
+    out = backend(device).heartbeat();
+    return CB_OK;
+}
+
+// ---- simulation -------------------------------------------------------------------------------
+
+cb_status nvidia_family::create_endpoint_model(const char* profile_json, void** out_model,
+                                               const cb_endpoint_model_table** out_table) {
+    if (!profile_json || !out_model || !out_table) invalid("create_endpoint_model: NULL argument");
+    auto request = parse_model_request(profile_json);
+    device_model_options o;
+    o.compute_threads = options_.compute_threads;
+    o.device_id = request.device_id;
+    o.link_gen = request.pcie_link_gen;
+    o.link_width = request.pcie_link_width;
+    if (options_.live_state) {
+        auto dir = host_services().path(CB_PATH_STATE_DIR);
+        if (dir && !dir->empty()) o.live_state_file = live_state_path(*dir, request.device_id);
+    }
+    std::unique_ptr<device_model> model;
+    try {
+        model = std::make_unique<device_model>(host_services(), request.profile, o);
+    } catch (const std::runtime_error& e) {
+        if (o.live_state_file.empty()) throw;
+        // The simulator works without sharing; say why other processes will not see this device.
+        host_services().log(CB_LOG_WARN, "gpu",
+                            std::string("simulated GPU: live state not shared: ") + e.what());
+        o.live_state_file.clear();
+        model = std::make_unique<device_model>(host_services(), request.profile, o);
+    }
+    void* handle = static_cast<sdk::endpoint_model*>(model.get());
+    std::lock_guard lock(mutex_);
+    models_[handle] = std::move(model);
+    *out_model = handle;
+    *out_table = sdk::endpoint_model::table();
+    return CB_OK;
+}
+
+cb_status nvidia_family::destroy_endpoint_model(void* model) {
+    std::unique_ptr<device_model> owned;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = models_.find(model);
+        if (it == models_.end()) invalid("destroy_endpoint_model: not a model of this family");
+        owned = std::move(it->second);
+        models_.erase(it);
+    }
+    return CB_OK;
+}
+
+// ---- control (ABI 1.2) ------------------------------------------------------------------------
+
+cb_status nvidia_family::control(const char* request, char* reply, size_t reply_size, size_t* needed) {
+    if (!request) invalid("control: request is NULL");
+    const std::string answer = handle_family_control(request);
+    if (needed) *needed = answer.size() + 1;
+    if (reply && reply_size > 0) {
+        const size_t n = std::min(answer.size(), reply_size - 1);
+        std::memcpy(reply, answer.data(), n);
+        reply[n] = '\0';
+    }
+    return CB_OK;
+}
+
+}  // namespace cudabridge::nv

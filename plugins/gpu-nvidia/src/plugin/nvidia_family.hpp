@@ -1,0 +1,99 @@
+// The nvidia GPU family plugin: one cb_gpu_table over two backends — NVIDIA's kernel driver for
+// GPUs the CUDA driver sees (open by ordinal), and the userspace driver for a GPU behind a
+// transport link (open with a link) — and the simulated GPU offered to simulated fabrics as an
+// endpoint model. Handles are checked against the live sets, so a stale or foreign handle is
+// CB_ERR_INVALID_ARGUMENT, never a crash.
+#pragma once
+
+#include "plugin/family_options.hpp"
+#include "plugin/handles.hpp"
+
+#include <cudabridge/cpp/plugin.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace cudabridge::nv {
+
+class kernel_driver_backend;
+class device_model;
+
+class nvidia_family final : public sdk::gpu_family {
+public:
+    static constexpr const char* name = "nvidia";
+    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
+    static constexpr const char* license = "MIT";
+    static constexpr const char* description =
+        "NVIDIA GPUs: the CUDA driver on Linux, a userspace driver over a transport link, and a "
+        "simulated GPU for simulated fabrics";
+
+    nvidia_family(const sdk::host& h, const sdk::config& c);
+    ~nvidia_family() override;
+
+    cb_status claim(const cb_endpoint_info& endpoint, cb_bool& out) override;
+    cb_status device_count(uint32_t& out) override;
+    cb_status open_device(const cb_gpu_open_params& params, cb_gpu_device** out) override;
+    cb_status close_device(cb_gpu_device* device) override;
+    cb_status get_properties(cb_gpu_device* device, cb_gpu_properties& out) override;
+    cb_status mem_alloc(cb_gpu_device* device, uint64_t size, uint64_t& out) override;
+    cb_status mem_free(cb_gpu_device* device, uint64_t ptr) override;
+    cb_status mem_info(cb_gpu_device* device, uint64_t& free, uint64_t& total) override;
+    cb_status memcpy_h2d(cb_gpu_device* device, uint64_t dst, const void* src, size_t size,
+                         cb_gpu_stream* stream) override;
+    cb_status memcpy_d2h(cb_gpu_device* device, void* dst, uint64_t src, size_t size,
+                         cb_gpu_stream* stream) override;
+    cb_status memcpy_d2d(cb_gpu_device* device, uint64_t dst, uint64_t src, size_t size,
+                         cb_gpu_stream* stream) override;
+    cb_status memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
+                      cb_gpu_stream* stream) override;
+    cb_status stream_create(cb_gpu_device* device, cb_gpu_stream** out) override;
+    cb_status stream_destroy(cb_gpu_stream* stream) override;
+    cb_status stream_synchronize(cb_gpu_stream* stream) override;
+    cb_status stream_query(cb_gpu_stream* stream) override;
+    cb_status event_create(cb_gpu_device* device, cb_gpu_event** out) override;
+    cb_status event_destroy(cb_gpu_event* event) override;
+    cb_status event_record(cb_gpu_event* event, cb_gpu_stream* stream) override;
+    cb_status event_synchronize(cb_gpu_event* event) override;
+    cb_status event_query(cb_gpu_event* event) override;
+    cb_status event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) override;
+    cb_status device_synchronize(cb_gpu_device* device) override;
+    cb_status launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch,
+                             cb_gpu_stream* stream) override;
+    cb_status module_load(cb_gpu_device* device, const void* image, size_t size, cb_module_format format,
+                          cb_gpu_module** out, char* log_buf, size_t log_size) override;
+    cb_status module_unload(cb_gpu_module* module) override;
+    cb_status launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
+                            cb_gpu_stream* stream) override;
+    cb_status get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) override;
+    cb_status get_settings(cb_gpu_device* device, cb_gpu_settings& out) override;
+    cb_status get_setting_limits(cb_gpu_device* device, cb_gpu_setting_limits& out) override;
+    cb_status apply_settings(cb_gpu_device* device, const cb_gpu_settings& settings) override;
+    cb_status reset(cb_gpu_device* device, cb_reset_kind kind) override;
+    cb_status heartbeat(cb_gpu_device* device, uint64_t& out) override;
+    cb_status create_endpoint_model(const char* profile_json, void** out_model,
+                                    const cb_endpoint_model_table** out_table) override;
+    cb_status destroy_endpoint_model(void* model) override;
+    cb_status control(const char* request, char* reply, size_t reply_size, size_t* needed) override;
+
+private:
+    device_backend& backend(cb_gpu_device* device);
+    // The backend stream handle (nullptr for the default stream); checks it belongs to `device`.
+    void* stream_of(cb_gpu_device* device, cb_gpu_stream* stream);
+    cb_gpu_stream& checked(cb_gpu_stream* stream);
+    cb_gpu_event& checked(cb_gpu_event* event);
+    cb_gpu_module& checked(cb_gpu_module* module);
+    kernel_driver_backend& kernel_driver();
+
+    family_options options_;
+    std::mutex mutex_;  // guards the sets and maps below, and kernel_driver_ creation
+    std::unique_ptr<kernel_driver_backend> kernel_driver_;
+    std::set<cb_gpu_device*> devices_;
+    std::set<cb_gpu_stream*> streams_;
+    std::set<cb_gpu_event*> events_;
+    std::set<cb_gpu_module*> modules_;
+    std::map<void*, std::unique_ptr<device_model>> models_;
+};
+
+}  // namespace cudabridge::nv
