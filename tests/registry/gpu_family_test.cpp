@@ -44,6 +44,7 @@ TEST_F(registry_test, CurrentFamilySeedsItsProfiles) {
     reg.scan();
     auto inst = reg.create(CB_KIND_GPU, "testgpu");
     ASSERT_NE(inst->gpu()->control, nullptr);
+    EXPECT_EQ(core::list_gpu_profiles(*db).size(), 2u);  // creating the family seeded them
     EXPECT_EQ(core::seed_gpu_profiles(*db, inst->gpu(), inst->handle(), "testgpu"), 2u);
     const auto rows = core::list_gpu_profiles(*db);
     ASSERT_EQ(rows.size(), 2u);

@@ -161,7 +161,7 @@ typedef struct cb_kernel_arg {
 typedef struct cb_kernel_launch {
     uint32_t struct_size;
     uint32_t shared_memory_bytes;
-    const char* name;           /* built-in: "add", "mul", "reduce_sum", ...; module: symbol */
+    const char* name;           /* built-in (builtin_kernels.h): "add", "sum", ...; module: symbol */
     cb_dtype dtype;             /* built-ins only */
     uint32_t grid[3];
     uint32_t block[3];

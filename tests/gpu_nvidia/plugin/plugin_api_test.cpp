@@ -272,6 +272,8 @@ TEST_F(nvidia_plugin, UnplugTurnsEveryCallIntoDeviceLostWithoutHanging) {
 
 TEST_F(nvidia_plugin, SeedsTheStoreWithEveryModelProfileAndItsSources) {
     gpu = reg->create(CB_KIND_GPU, "nvidia", {{"cuda_library", "/nonexistent/libcuda.so.1"}});
+    // Creating a GPU family through the registry seeds the store; seeding again replaces.
+    EXPECT_EQ(core::list_gpu_profiles(*database).size(), 18u);
     EXPECT_EQ(core::seed_gpu_profiles(*database, g(), gh(), "nvidia"), 18u);
     auto rows = core::list_gpu_profiles(*database);
     ASSERT_EQ(rows.size(), 18u);
