@@ -6,7 +6,7 @@
 // Usage: bench_nv_plugin [elements] [matmul_n] [repeats] [compute_threads]
 // Figures are measured on this host; the simulated GPU computes on the host's CPU cores, so they
 // say how close the simulator's path gets to the host's own limits, not what a GPU would do.
-#include <cudabridge/builtin_kernels.h>
+#include <cudabridge/cpp/builtin_args.hpp>
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/registry.hpp>
 #include <cudabridge/core/store.hpp>
@@ -42,35 +42,6 @@ double best_seconds(int reps, const std::function<void()>& f) {
 
 void check(cb_status st, const char* what) {
     if (st != CB_OK) throw std::runtime_error(std::string(what) + ": " + core::last_error());
-}
-
-cb_tensor_desc desc(uint64_t ptr, cb_dtype dtype, std::vector<int64_t> shape) {
-    cb_tensor_desc d{};
-    d.device_ptr = ptr;
-    d.dtype = dtype;
-    d.ndim = static_cast<int32_t>(shape.size());
-    int64_t stride = 1;
-    for (int i = d.ndim - 1; i >= 0; --i) {
-        d.shape[i] = shape[static_cast<size_t>(i)];
-        d.strides[i] = stride;
-        stride *= d.shape[i];
-    }
-    return d;
-}
-
-cb_kernel_arg tensor(const cb_tensor_desc& d) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_BYTES;
-    a.size = sizeof d;
-    a.value.bytes = &d;
-    return a;
-}
-
-cb_kernel_arg number(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
 }
 
 // The simulated RTX 5090 behind the default simulated enclosure, opened by the userspace driver.
@@ -147,12 +118,7 @@ struct simulated_gpu {
         return p;
     }
     void launch(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args) {
-        cb_kernel_launch l{};
-        l.struct_size = sizeof l;
-        l.name = name;
-        l.dtype = dtype;
-        l.args = args.data();
-        l.arg_count = args.size();
+        const cb_kernel_launch l = sdk::builtin_launch(name, dtype, args);
         check(g()->launch_builtin(gh(), dev, &l, nullptr), name);
     }
     void download(void* dst, uint64_t src, size_t bytes) {
@@ -188,16 +154,12 @@ int run(int64_t n, int mm, int reps, unsigned compute_threads) {
                 threads, tn * 1e3, memcpy_gbs);
 
     const uint64_t a = gpu.alloc(bytes), b = gpu.alloc(bytes), c = gpu.alloc(bytes), s = gpu.alloc(8);
-    auto da = desc(a, CB_DTYPE_FLOAT32, {n}), db = desc(b, CB_DTYPE_FLOAT32, {n}), dc = desc(c, CB_DTYPE_FLOAT32, {n});
-    auto ds = desc(s, CB_DTYPE_FLOAT32, {});
-    cb_kernel_arg seed1{}, seed2{}, offset{};
-    seed1.type = seed2.type = offset.type = CB_ARG_UINT64;
-    seed1.value.u64 = 1;
-    seed2.value.u64 = 2;
-    gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {tensor(da), seed1, offset});
-    gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {tensor(db), seed2, offset});
+    auto da = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {n}), db = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n}), dc = sdk::contiguous_tensor(c, CB_DTYPE_FLOAT32, {n});
+    auto ds = sdk::contiguous_tensor(s, CB_DTYPE_FLOAT32, {});
+    gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::uint64_arg(1), sdk::uint64_arg(0)});
+    gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {sdk::tensor_arg(db), sdk::uint64_arg(2), sdk::uint64_arg(0)});
 
-    double t_add = best_seconds(reps, [&] { gpu.launch("add", CB_DTYPE_FLOAT32, {tensor(da), tensor(db), tensor(dc)}); });
+    double t_add = best_seconds(reps, [&] { gpu.launch("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(dc)}); });
     float x[1], y[1], z[1];
     gpu.download(x, a + bytes / 2, 4);
     gpu.download(y, b + bytes / 2, 4);
@@ -209,7 +171,7 @@ int run(int64_t n, int mm, int reps, unsigned compute_threads) {
 
     const double bound_read = double(bytes) / (memcpy_gbs * 1e9);
     for (const char* op : {"sum", "max"}) {
-        double t = best_seconds(reps, [&] { gpu.launch(op, CB_DTYPE_FLOAT32, {tensor(da), tensor(ds), number(CB_REDUCE_ALL_AXES)}); });
+        double t = best_seconds(reps, [&] { gpu.launch(op, CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::tensor_arg(ds), sdk::int64_arg(CB_REDUCE_ALL_AXES)}); });
         float r = 0;
         gpu.download(&r, s, 4);
         bool ok = std::strcmp(op, "sum") == 0 ? std::fabs(r - 0.5 * double(n)) < 0.01 * double(n) + 10 : (r < 1.0f && r > 0.5f);
@@ -233,12 +195,12 @@ int run(int64_t n, int mm, int reps, unsigned compute_threads) {
                     hz.data(), mm);
     };
     direct();  // warm OpenBLAS's threads
-    auto dx = desc(mx, CB_DTYPE_FLOAT32, {mm, mm}), dy = desc(my, CB_DTYPE_FLOAT32, {mm, mm}),
-         dz = desc(mz, CB_DTYPE_FLOAT32, {mm, mm});
+    auto dx = sdk::contiguous_tensor(mx, CB_DTYPE_FLOAT32, {mm, mm}), dy = sdk::contiguous_tensor(my, CB_DTYPE_FLOAT32, {mm, mm}),
+         dz = sdk::contiguous_tensor(mz, CB_DTYPE_FLOAT32, {mm, mm});
     double t_plugin = 1e30, t_direct = 1e30;
     for (int r = 0; r < reps; ++r) {  // interleaved, so both see the same host conditions
         t_direct = std::min(t_direct, best_seconds(1, direct));
-        t_plugin = std::min(t_plugin, best_seconds(1, [&] { gpu.launch("matmul", CB_DTYPE_FLOAT32, {tensor(dx), tensor(dy), tensor(dz)}); }));
+        t_plugin = std::min(t_plugin, best_seconds(1, [&] { gpu.launch("matmul", CB_DTYPE_FLOAT32, {sdk::tensor_arg(dx), sdk::tensor_arg(dy), sdk::tensor_arg(dz)}); }));
     }
     gpu.download(hz_plugin.data(), mz, mbytes);
     if (std::memcmp(hz.data(), hz_plugin.data(), mbytes) != 0) { std::puts("matmul: differs from cblas_sgemm"); return 1; }

@@ -2,6 +2,8 @@
 // ring's launch block codec, and CPU execution against a device address range.
 #include "launch/builtin_call.hpp"
 
+#include <cudabridge/cpp/builtin_args.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,52 +14,13 @@ namespace {
 
 constexpr uint64_t base = 0x10000000000ull;  // where the test's "device memory" starts
 
-cb_tensor_desc desc(uint64_t ptr, cb_dtype dtype, std::vector<int64_t> shape) {
-    cb_tensor_desc d{};
-    d.device_ptr = ptr;
-    d.dtype = dtype;
-    d.ndim = static_cast<int32_t>(shape.size());
-    int64_t stride = 1;
-    for (int i = d.ndim - 1; i >= 0; --i) {
-        d.shape[i] = shape[static_cast<size_t>(i)];
-        d.strides[i] = stride;
-        stride *= d.shape[i];
-    }
-    return d;
-}
-
-cb_kernel_arg tensor_arg(const cb_tensor_desc& d) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_BYTES;
-    a.size = sizeof d;
-    a.value.bytes = &d;
-    return a;
-}
-
-cb_kernel_arg int_arg(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
-}
-
-cb_kernel_launch launch_of(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args) {
-    cb_kernel_launch l{};
-    l.struct_size = sizeof l;
-    l.name = name;
-    l.dtype = dtype;
-    l.args = args.data();
-    l.arg_count = args.size();
-    return l;
-}
-
 TEST(BuiltinCall, ParsesAddWithBroadcasting) {
-    auto a = desc(base, CB_DTYPE_FLOAT32, {2, 3});
-    auto b = desc(base + 64, CB_DTYPE_INT32, {3});
-    auto out = desc(base + 128, CB_DTYPE_FLOAT64, {2, 3});  // float32 + int32 -> float64
-    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(b), tensor_arg(out)};
+    auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {2, 3});
+    auto b = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT32, {3});
+    auto out = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT64, {2, 3});  // float32 + int32 -> float64
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)};
     builtin_call c;
-    auto s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT64, args), c);
+    auto s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c);
     ASSERT_TRUE(s.ok()) << s.message;
     EXPECT_EQ(c.kind, builtin_kind::binary);
     EXPECT_EQ(c.binary, kernels::binary_op::add);
@@ -66,63 +29,63 @@ TEST(BuiltinCall, ParsesAddWithBroadcasting) {
 }
 
 TEST(BuiltinCall, RefusesWrongOutputDtypeShapeAndNames) {
-    auto a = desc(base, CB_DTYPE_FLOAT32, {2, 3});
-    auto bad_shape = desc(base + 128, CB_DTYPE_FLOAT32, {3, 2});
-    auto bad_dtype = desc(base + 128, CB_DTYPE_INT32, {2, 3});
+    auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {2, 3});
+    auto bad_shape = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT32, {3, 2});
+    auto bad_dtype = sdk::contiguous_tensor(base + 128, CB_DTYPE_INT32, {2, 3});
     builtin_call c;
-    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(a), tensor_arg(bad_shape)};
-    auto s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c);
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(a), sdk::tensor_arg(bad_shape)};
+    auto s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c);
     EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(s.message.find("shape"), std::string::npos) << s.message;
-    args[2] = tensor_arg(bad_dtype);
-    s = parse_builtin(launch_of("add", CB_DTYPE_INT32, args), c);
+    args[2] = sdk::tensor_arg(bad_dtype);
+    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_INT32, args), c);
     EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(s.message.find("dtype"), std::string::npos) << s.message;
-    EXPECT_EQ(parse_builtin(launch_of("no_such_kernel", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_NOT_FOUND);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("no_such_kernel", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_NOT_FOUND);
     // Launch dtype differs from the output's.
-    args[2] = tensor_arg(a);
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT64, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args[2] = sdk::tensor_arg(a);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c).code, CB_ERR_INVALID_ARGUMENT);
     // Broadcast failure carries numpy's message.
-    auto b = desc(base, CB_DTYPE_FLOAT32, {4});
-    args = {tensor_arg(a), tensor_arg(b), tensor_arg(a)};
-    s = parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c);
+    auto b = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {4});
+    args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(a)};
+    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c);
     EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(s.message.find("could not be broadcast"), std::string::npos) << s.message;
 }
 
 TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
-    auto a = desc(base, CB_DTYPE_FLOAT32, {4});
+    auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {4});
     builtin_call c;
     // Too few arguments.
-    std::vector<cb_kernel_arg> args = {tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     // A scalar where a tensor belongs.
-    args = {int_arg(1), tensor_arg(a), tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args = {sdk::int64_arg(1), sdk::tensor_arg(a), sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     // Bad ndim, bad dtype, null pointer.
     auto bad = a;
     bad.ndim = 9;
-    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     bad = a;
     bad.dtype = 42;
-    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     bad = a;
     bad.device_ptr = 0;
-    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     // Strides whose extent overflows.
     bad = a;
     bad.strides[0] = INT64_MAX / 2;
-    args = {tensor_arg(bad), tensor_arg(a), tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(launch_of("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
     // random_uniform only makes floats.
-    auto ints = desc(base, CB_DTYPE_INT32, {4});
+    auto ints = sdk::contiguous_tensor(base, CB_DTYPE_INT32, {4});
     cb_kernel_arg seed{};
     seed.type = CB_ARG_UINT64;
-    args = {tensor_arg(ints), seed, seed};
-    EXPECT_EQ(parse_builtin(launch_of("random_uniform", CB_DTYPE_INT32, args), c).code, CB_ERR_UNSUPPORTED);
+    args = {sdk::tensor_arg(ints), seed, seed};
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("random_uniform", CB_DTYPE_INT32, args), c).code, CB_ERR_UNSUPPORTED);
 }
 
 TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
@@ -131,11 +94,11 @@ TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
 }
 
 TEST(BuiltinCall, LaunchBlockRoundTrips) {
-    auto in = desc(base, CB_DTYPE_INT16, {3, 5});
-    auto out = desc(base + 4096, CB_DTYPE_INT64, {5});
-    std::vector<cb_kernel_arg> args = {tensor_arg(in), tensor_arg(out), int_arg(0)};
+    auto in = sdk::contiguous_tensor(base, CB_DTYPE_INT16, {3, 5});
+    auto out = sdk::contiguous_tensor(base + 4096, CB_DTYPE_INT64, {5});
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(0)};
     builtin_call c;
-    ASSERT_TRUE(parse_builtin(launch_of("sum", CB_DTYPE_INT64, args), c).ok());
+    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("sum", CB_DTYPE_INT64, args), c).ok());
     auto bytes = encode(c);
     builtin_call d;
     auto s = decode(bytes.data(), bytes.size(), d);
@@ -167,12 +130,12 @@ TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
         if (addr < base || addr + bytes > base + memory.size() * sizeof(double)) return nullptr;
         return reinterpret_cast<uint8_t*>(memory.data()) + (addr - base);
     };
-    auto a = desc(base, CB_DTYPE_FLOAT64, {3});
-    auto b = desc(base + 64, CB_DTYPE_FLOAT64, {3});
-    auto out = desc(base + 128, CB_DTYPE_FLOAT64, {3});
-    std::vector<cb_kernel_arg> args = {tensor_arg(a), tensor_arg(b), tensor_arg(out)};
+    auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT64, {3});
+    auto b = sdk::contiguous_tensor(base + 64, CB_DTYPE_FLOAT64, {3});
+    auto out = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT64, {3});
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)};
     builtin_call c;
-    ASSERT_TRUE(parse_builtin(launch_of("multiply", CB_DTYPE_FLOAT64, args), c).ok());
+    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c).ok());
     kernels::engine eng(1);
     auto s = run_on_cpu(c, resolve, eng);
     ASSERT_TRUE(s.ok()) << s.message;
@@ -180,14 +143,14 @@ TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
     EXPECT_EQ(memory[17], -40.0);
     EXPECT_EQ(memory[18], 127.5);
     // An output beyond device memory is refused, not written.
-    auto far = desc(base + 8 * 31, CB_DTYPE_FLOAT64, {3});
-    args[2] = tensor_arg(far);
-    ASSERT_TRUE(parse_builtin(launch_of("multiply", CB_DTYPE_FLOAT64, args), c).ok());
+    auto far = sdk::contiguous_tensor(base + 8 * 31, CB_DTYPE_FLOAT64, {3});
+    args[2] = sdk::tensor_arg(far);
+    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c).ok());
     EXPECT_EQ(run_on_cpu(c, resolve, eng).code, CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(BuiltinCall, TensorExtentCoversNegativeAndBroadcastStrides) {
-    auto t = desc(base, CB_DTYPE_INT32, {4});
+    auto t = sdk::contiguous_tensor(base, CB_DTYPE_INT32, {4});
     int64_t first = 0, end = 0;
     ASSERT_TRUE(tensor_extent(t, first, end));
     EXPECT_EQ(first, 0);

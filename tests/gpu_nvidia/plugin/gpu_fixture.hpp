@@ -5,7 +5,7 @@
 
 #include "temp_dir.hpp"
 
-#include <cudabridge/builtin_kernels.h>
+#include <cudabridge/cpp/builtin_args.hpp>
 #include <cudabridge/core/registry.hpp>
 #include <cudabridge/core/store.hpp>
 
@@ -47,13 +47,5 @@ protected:
     cb_link* link = nullptr;
     cb_gpu_device* dev = nullptr;
 };
-
-// Argument helpers for launch_builtin.
-cb_tensor_desc contiguous_desc(uint64_t ptr, cb_dtype dtype, const std::vector<int64_t>& shape);
-cb_kernel_arg tensor_arg(const cb_tensor_desc& d);
-cb_kernel_arg int_arg(int64_t v);
-cb_kernel_arg uint_arg(uint64_t v);
-cb_kernel_arg float_arg(double v);
-cb_kernel_launch make_launch(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args);
 
 }  // namespace cudabridge::test

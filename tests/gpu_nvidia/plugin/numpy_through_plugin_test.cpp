@@ -60,16 +60,16 @@ protected:
             uint64_t p = alloc(std::max<size_t>(in->bytes(), 1));
             upload(p, in->data(), in->bytes());
             buffers.push_back(p);
-            descs.push_back(contiguous_desc(p, in->view().dtype, dims_of(*in)));
+            descs.push_back(sdk::contiguous_tensor(p, in->view().dtype, dims_of(*in)));
         }
         tensor out(dtype, static_cast<int>(shape.size()), shape.data());
         uint64_t o = alloc(std::max<size_t>(out.bytes(), 1));
         buffers.push_back(o);
-        descs.push_back(contiguous_desc(o, dtype, shape));
+        descs.push_back(sdk::contiguous_tensor(o, dtype, shape));
         std::vector<cb_kernel_arg> args;
-        for (const auto& d : descs) args.push_back(tensor_arg(d));
+        for (const auto& d : descs) args.push_back(sdk::tensor_arg(d));
         args.insert(args.end(), extra.begin(), extra.end());
-        auto launch = make_launch(name, dtype, args);
+        auto launch = sdk::builtin_launch(name, dtype, args);
         EXPECT_EQ(g()->launch_builtin(gh(), dev, &launch, nullptr), CB_OK) << name << ": " << core::last_error();
         download(out.data(), o, out.bytes());
         for (auto p : buffers) EXPECT_EQ(g()->mem_free(gh(), dev, p), CB_OK);
@@ -153,7 +153,7 @@ TEST_F(numpy_through_plugin, EveryKernelDtypeAndBroadcastShape) {
                 cb_dtype rd{};
                 shape_t shape;
                 ASSERT_TRUE(nv::kernels::plan_reduce(static_cast<nv::kernels::reduce_op>(r), a.view(), axis, rd, shape).ok());
-                tensor o = run(reduce_names[r], {&a}, rd, dims_of(shape), {int_arg(axis)});
+                tensor o = run(reduce_names[r], {&a}, rd, dims_of(shape), {sdk::int64_arg(axis)});
                 record("reduce", reduce_names[r], axis == CB_REDUCE_ALL_AXES ? "all" : std::to_string(axis), o, {&a});
             }
     }
@@ -190,16 +190,16 @@ TEST_F(numpy_through_plugin, EveryKernelDtypeAndBroadcastShape) {
 TEST_F(numpy_through_plugin, FillArangeAndRandomMatchTheirDefinitions) {
     bring_up();
     for (auto d : all_dtypes) {
-        tensor o = run("fill", {}, d, {5, 3}, {int_arg(7)});
+        tensor o = run("fill", {}, d, {5, 3}, {sdk::int64_arg(7)});
         for (int64_t i = 0; i < o.size(); ++i) EXPECT_EQ(kt::get(o, i), d == CB_DTYPE_BOOL ? 1.0 : 7.0);
         if (d == CB_DTYPE_BOOL) continue;
-        tensor r = run("arange", {}, d, {10}, {int_arg(3), int_arg(2)});
+        tensor r = run("arange", {}, d, {10}, {sdk::int64_arg(3), sdk::int64_arg(2)});
         for (int64_t i = 0; i < r.size(); ++i) EXPECT_EQ(kt::get(r, i), 3.0 + 2.0 * double(i)) << i;
     }
-    tensor f = run("arange", {}, CB_DTYPE_FLOAT64, {4}, {float_arg(0.5), float_arg(0.25)});
+    tensor f = run("arange", {}, CB_DTYPE_FLOAT64, {4}, {sdk::float64_arg(0.5), sdk::float64_arg(0.25)});
     EXPECT_EQ(kt::get(f, 3), 1.25);
     for (cb_dtype d : {cb_dtype{CB_DTYPE_FLOAT32}, cb_dtype{CB_DTYPE_FLOAT64}}) {
-        tensor r = run("random_uniform", {}, d, {1000}, {uint_arg(42), uint_arg(7)});
+        tensor r = run("random_uniform", {}, d, {1000}, {sdk::uint64_arg(42), sdk::uint64_arg(7)});
         tensor expect(d, {1000});
         ASSERT_TRUE(nv::kernels::random_uniform(expect.view(), 42, 7).ok());
         EXPECT_EQ(0, std::memcmp(r.data(), expect.data(), r.bytes()));

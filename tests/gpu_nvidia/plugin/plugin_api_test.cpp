@@ -166,21 +166,21 @@ TEST_F(nvidia_plugin, StreamsEventsAndLaunchesCompleteInOrder) {
     ASSERT_EQ(g()->event_create(gh(), dev, &start), CB_OK);
     ASSERT_EQ(g()->event_create(gh(), dev, &end), CB_OK);
     ASSERT_EQ(g()->event_record(gh(), start, s), CB_OK);
-    auto da = contiguous_desc(a, CB_DTYPE_FLOAT32, {n});
-    auto db = contiguous_desc(b, CB_DTYPE_FLOAT32, {n});
-    auto dout = contiguous_desc(out, CB_DTYPE_FLOAT32, {n});
-    auto dtotal = contiguous_desc(total, CB_DTYPE_FLOAT64, {});
-    std::vector<cb_kernel_arg> fill_a = {tensor_arg(da), float_arg(1.5)}, fill_b = {tensor_arg(db), float_arg(2.0)};
-    std::vector<cb_kernel_arg> add = {tensor_arg(da), tensor_arg(db), tensor_arg(dout)};
-    auto dsum = contiguous_desc(total, CB_DTYPE_FLOAT32, {});
-    std::vector<cb_kernel_arg> sum = {tensor_arg(dout), tensor_arg(dsum), int_arg(CB_REDUCE_ALL_AXES)};
+    auto da = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {n});
+    auto db = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n});
+    auto dout = sdk::contiguous_tensor(out, CB_DTYPE_FLOAT32, {n});
+    auto dtotal = sdk::contiguous_tensor(total, CB_DTYPE_FLOAT64, {});
+    std::vector<cb_kernel_arg> fill_a = {sdk::tensor_arg(da), sdk::float64_arg(1.5)}, fill_b = {sdk::tensor_arg(db), sdk::float64_arg(2.0)};
+    std::vector<cb_kernel_arg> add = {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(dout)};
+    auto dsum = sdk::contiguous_tensor(total, CB_DTYPE_FLOAT32, {});
+    std::vector<cb_kernel_arg> sum = {sdk::tensor_arg(dout), sdk::tensor_arg(dsum), sdk::int64_arg(CB_REDUCE_ALL_AXES)};
     for (auto* l : {&fill_a, &fill_b}) {
-        auto launch = make_launch("fill", CB_DTYPE_FLOAT32, *l);
+        auto launch = sdk::builtin_launch("fill", CB_DTYPE_FLOAT32, *l);
         ASSERT_EQ(g()->launch_builtin(gh(), dev, &launch, s), CB_OK) << core::last_error();
     }
-    auto launch_add = make_launch("add", CB_DTYPE_FLOAT32, add);
+    auto launch_add = sdk::builtin_launch("add", CB_DTYPE_FLOAT32, add);
     ASSERT_EQ(g()->launch_builtin(gh(), dev, &launch_add, s), CB_OK) << core::last_error();
-    auto launch_sum = make_launch("sum", CB_DTYPE_FLOAT32, sum);
+    auto launch_sum = sdk::builtin_launch("sum", CB_DTYPE_FLOAT32, sum);
     ASSERT_EQ(g()->launch_builtin(gh(), dev, &launch_sum, s), CB_OK) << core::last_error();
     ASSERT_EQ(g()->event_record(gh(), end, s), CB_OK);
     ASSERT_EQ(g()->stream_synchronize(gh(), s), CB_OK) << core::last_error();
@@ -194,9 +194,9 @@ TEST_F(nvidia_plugin, StreamsEventsAndLaunchesCompleteInOrder) {
     EXPECT_EQ(result, 3.5f * n);
     (void)dtotal;
     // A tensor outside every allocation is refused before it reaches the device.
-    auto wild = contiguous_desc(out + (1ull << 30), CB_DTYPE_FLOAT32, {n});
-    std::vector<cb_kernel_arg> bad = {tensor_arg(da), tensor_arg(db), tensor_arg(wild)};
-    auto launch_bad = make_launch("add", CB_DTYPE_FLOAT32, bad);
+    auto wild = sdk::contiguous_tensor(out + (1ull << 30), CB_DTYPE_FLOAT32, {n});
+    std::vector<cb_kernel_arg> bad = {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(wild)};
+    auto launch_bad = sdk::builtin_launch("add", CB_DTYPE_FLOAT32, bad);
     EXPECT_EQ(g()->launch_builtin(gh(), dev, &launch_bad, s), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g()->event_destroy(gh(), start), CB_OK);
     EXPECT_EQ(g()->event_destroy(gh(), end), CB_OK);
