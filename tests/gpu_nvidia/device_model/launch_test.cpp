@@ -1,6 +1,7 @@
 // Launches of built-in kernels through the ring: the block is made as the driver makes it
 // (parse_builtin + encode), the device fetches it by DMA and runs it on VRAM; results are
 // checked against values computed here.
+#include <cudabridge/cpp/builtin_args.hpp>
 #include "gpu_harness.hpp"
 
 #include "launch/builtin_call.hpp"
@@ -13,39 +14,11 @@ namespace cudabridge::test {
 namespace {
 
 cb_tensor_desc tensor(uint64_t offset, cb_dtype dtype, std::initializer_list<int64_t> shape) {
-    cb_tensor_desc d{};
-    d.device_ptr = hw::vram_base + offset;
-    d.dtype = dtype;
-    d.ndim = static_cast<int32_t>(shape.size());
-    int i = 0;
-    for (int64_t s : shape) d.shape[i++] = s;
-    int64_t stride = 1;
-    for (int k = d.ndim - 1; k >= 0; --k) {
-        d.strides[k] = stride;
-        stride *= d.shape[k];
-    }
-    return d;
+    return sdk::contiguous_tensor(hw::vram_base + offset, dtype, shape);
 }
-
-cb_kernel_arg arg(const cb_tensor_desc& d) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_BYTES;
-    a.size = sizeof d;
-    a.value.bytes = &d;
-    return a;
-}
-cb_kernel_arg arg_i64(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
-}
-cb_kernel_arg arg_f64(double v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_FLOAT64;
-    a.value.f64 = v;
-    return a;
-}
+cb_kernel_arg arg(const cb_tensor_desc& d) { return sdk::tensor_arg(d); }
+cb_kernel_arg arg_i64(int64_t v) { return sdk::int64_arg(v); }
+cb_kernel_arg arg_f64(double v) { return sdk::float64_arg(v); }
 
 class DeviceModelLaunch : public ::testing::Test {
 protected:

@@ -2,6 +2,7 @@
 // the fake's call log ("cuMemAlloc_v2(1024);cuModuleGetFunction(cb_fill_4);...").
 #pragma once
 
+#include <cudabridge/cpp/builtin_args.hpp>
 #include <dlfcn.h>
 
 #include <cudabridge/builtin_kernels.h>
@@ -60,56 +61,16 @@ private:
     void (*reset_)() = nullptr;
 };
 
-// A contiguous tensor descriptor.
+// Launch arguments: the SDK's builders under the names these tests use.
 inline cb_tensor_desc tensor(uint64_t ptr, cb_dtype dtype, std::initializer_list<int64_t> shape) {
-    cb_tensor_desc d{};
-    d.device_ptr = ptr;
-    d.dtype = dtype;
-    d.ndim = static_cast<int32_t>(shape.size());
-    int i = 0;
-    for (int64_t s : shape) d.shape[i++] = s;
-    int64_t stride = 1;
-    for (int k = d.ndim - 1; k >= 0; --k) {
-        d.strides[k] = stride;
-        stride *= d.shape[k];
-    }
-    return d;
+    return cudabridge::sdk::contiguous_tensor(ptr, dtype, shape);
 }
-
-inline cb_kernel_arg tensor_arg(const cb_tensor_desc& d) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_BYTES;
-    a.size = sizeof d;
-    a.value.bytes = &d;
-    return a;
-}
-inline cb_kernel_arg int_arg(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
-}
-inline cb_kernel_arg float_arg(double v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_FLOAT64;
-    a.value.f64 = v;
-    return a;
-}
-inline cb_kernel_arg u64_arg(uint64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_UINT64;
-    a.value.u64 = v;
-    return a;
-}
-
+using cudabridge::sdk::tensor_arg;
+inline cb_kernel_arg int_arg(int64_t v) { return cudabridge::sdk::int64_arg(v); }
+inline cb_kernel_arg float_arg(double v) { return cudabridge::sdk::float64_arg(v); }
+inline cb_kernel_arg u64_arg(uint64_t v) { return cudabridge::sdk::uint64_arg(v); }
 inline cb_kernel_launch launch_of(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args) {
-    cb_kernel_launch l{};
-    l.struct_size = sizeof l;
-    l.name = name;
-    l.dtype = dtype;
-    l.args = args.data();
-    l.arg_count = args.size();
-    return l;
+    return cudabridge::sdk::builtin_launch(name, dtype, args);
 }
 
 }  // namespace kd_test

@@ -1,5 +1,6 @@
 // Built-in kernels through the ring: add, sum and matmul against host references, on the null
 // stream and on a stream; a tensor outside every allocation is refused before anything is queued.
+#include <cudabridge/cpp/builtin_args.hpp>
 #include "sim_bench.hpp"
 
 #include <cudabridge/builtin_kernels.h>
@@ -11,43 +12,13 @@
 namespace cudabridge::test {
 namespace {
 
-cb_tensor_desc tensor(uint64_t ptr, cb_dtype dtype, std::vector<int64_t> shape) {
-    cb_tensor_desc t{};
-    t.device_ptr = ptr;
-    t.dtype = dtype;
-    t.ndim = static_cast<int32_t>(shape.size());
-    int64_t stride = 1;
-    for (int i = t.ndim - 1; i >= 0; --i) {
-        t.shape[i] = shape[static_cast<size_t>(i)];
-        t.strides[i] = stride;
-        stride *= shape[static_cast<size_t>(i)];
-    }
-    return t;
+cb_tensor_desc tensor(uint64_t ptr, cb_dtype dtype, const std::vector<int64_t>& shape) {
+    return sdk::contiguous_tensor(ptr, dtype, shape);
 }
-
-cb_kernel_arg bytes_of(const cb_tensor_desc& t) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_BYTES;
-    a.size = sizeof t;
-    a.value.bytes = &t;
-    return a;
-}
-
-cb_kernel_arg int64_arg(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
-}
-
+cb_kernel_arg bytes_of(const cb_tensor_desc& t) { return sdk::tensor_arg(t); }
+using sdk::int64_arg;
 cb_kernel_launch launch_of(const char* name, cb_dtype dtype, const std::vector<cb_kernel_arg>& args) {
-    cb_kernel_launch l{};
-    l.struct_size = sizeof l;
-    l.name = name;
-    l.dtype = dtype;
-    l.args = args.data();
-    l.arg_count = args.size();
-    return l;
+    return sdk::builtin_launch(name, dtype, args);
 }
 
 template <class T>
