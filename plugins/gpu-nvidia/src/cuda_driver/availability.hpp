@@ -3,7 +3,9 @@
 
 #include <cudabridge/abi.h>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace cudabridge::nv {
 
@@ -14,5 +16,22 @@ struct availability {
     int driver_version = 0;                // CUDA: 1000*major + 10*minor (13000); NVML: 0
     int device_count = 0;
 };
+
+// Tries each candidate library in order with `try_load(candidate, why)` until one loads. When none
+// does, returns CB_ERR_NOT_FOUND with every candidate's reason ("<what> not loadable: a; b").
+// A loaded library's availability is the caller's to fill; the result is then unused.
+inline availability load_first(const std::vector<std::string>& candidates, const std::string& what,
+                               const std::function<bool(const std::string&, std::string&)>& try_load) {
+    std::string reasons;
+    for (const auto& c : candidates) {
+        std::string why;
+        if (try_load(c, why)) return {true, CB_OK, "", 0, 0};
+        reasons += (reasons.empty() ? "" : "; ") + why;
+    }
+    availability a;
+    a.status = CB_ERR_NOT_FOUND;
+    a.reason = candidates.empty() ? "no " + what + " library to try" : what + " not loadable: " + reasons;
+    return a;
+}
 
 }  // namespace cudabridge::nv

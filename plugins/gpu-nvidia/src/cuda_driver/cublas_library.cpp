@@ -42,15 +42,10 @@ std::vector<std::string> cublas_library::default_candidates() {
 }
 
 cublas_library::cublas_library(const std::vector<std::string>& candidates) {
-    std::string reasons;
-    for (const auto& c : candidates) {
-        std::string why;
-        if (try_load(c, why)) return;
-        reasons += (reasons.empty() ? "" : "; ") + why;
-    }
-    availability_ = {};
-    availability_.status = CB_ERR_NOT_FOUND;
-    availability_.reason = candidates.empty() ? "no cuBLAS library to try" : "cuBLAS not loadable: " + reasons;
+    auto result = load_first(candidates, "cuBLAS", [this](const std::string& c, std::string& why) {
+        return try_load(c, why);
+    });
+    if (!result.available) availability_ = result;
 }
 
 bool cublas_library::try_load(const std::string& library, std::string& why) {

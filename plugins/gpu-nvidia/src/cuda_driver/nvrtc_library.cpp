@@ -11,15 +11,10 @@ std::vector<std::string> nvrtc_library::default_candidates() {
 }
 
 nvrtc_library::nvrtc_library(const std::vector<std::string>& candidates) {
-    std::string reasons;
-    for (const auto& c : candidates) {
-        std::string why;
-        if (try_load(c, why)) return;
-        reasons += (reasons.empty() ? "" : "; ") + why;
-    }
-    availability_ = {};
-    availability_.status = CB_ERR_NOT_FOUND;
-    availability_.reason = candidates.empty() ? "no NVRTC library to try" : "NVRTC not loadable: " + reasons;
+    auto result = load_first(candidates, "NVRTC", [this](const std::string& c, std::string& why) {
+        return try_load(c, why);
+    });
+    if (!result.available) availability_ = result;
 }
 
 bool nvrtc_library::try_load(const std::string& library, std::string& why) {
