@@ -20,6 +20,25 @@ bool is_nvidia_gpu(const cb_endpoint_info& e) {
     return e.kind == CB_ENDPOINT_PCI_FUNCTION && e.pci_vendor_id == 0x10de && (e.pci_class_code >> 16) == 0x03;
 }
 
+// Wraps a backend handle of `device` in the family's handle and records it as live.
+template <class Handle>
+Handle* adopt(std::mutex& mutex, std::set<Handle*>& live, cb_gpu_device* device, void* backend_handle) {
+    auto h = std::make_unique<Handle>();
+    h->device = device;
+    h->handle = backend_handle;
+    std::lock_guard lock(mutex);
+    live.insert(h.get());
+    return h.release();
+}
+
+// Drops a handle whose backend object is already destroyed.
+template <class Handle>
+void forget(std::mutex& mutex, std::set<Handle*>& live, Handle* h) {
+    std::lock_guard lock(mutex);
+    live.erase(h);
+    delete h;
+}
+
 }  // namespace
 
 nvidia_family::nvidia_family(const sdk::host& h, const sdk::config&)
@@ -194,22 +213,14 @@ cb_status nvidia_family::memset8(cb_gpu_device* device, uint64_t dst, uint8_t va
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {
     if (!out) invalid("stream_create: out is NULL");
-    auto& b = backend(device);
-    auto s = std::make_unique<cb_gpu_stream>();
-    s->device = device;
-    s->handle = b.stream_create();
-    std::lock_guard lock(mutex_);
-    streams_.insert(s.get());
-    *out = s.release();
+    *out = adopt(mutex_, streams_, device, backend(device).stream_create());
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
     auto& s = checked(on_stream);
     backend(s.device).stream_destroy(s.handle);
-    std::lock_guard lock(mutex_);
-    streams_.erase(on_stream);
-    delete on_stream;
+    forget(mutex_, streams_, on_stream);
     return CB_OK;
 }
 
@@ -226,22 +237,14 @@ cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
 
 cb_status nvidia_family::event_create(cb_gpu_device* device, cb_gpu_event** out) {
     if (!out) invalid("event_create: out is NULL");
-    auto& b = backend(device);
-    auto e = std::make_unique<cb_gpu_event>();
-    e->device = device;
-    e->handle = b.event_create();
-    std::lock_guard lock(mutex_);
-    events_.insert(e.get());
-    *out = e.release();
+    *out = adopt(mutex_, events_, device, backend(device).event_create());
     return CB_OK;
 }
 
 cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
     auto& e = checked(event);
     backend(e.device).event_destroy(e.handle);
-    std::lock_guard lock(mutex_);
-    events_.erase(event);
-    delete event;
+    forget(mutex_, events_, event);
     return CB_OK;
 }
 
@@ -306,21 +309,14 @@ cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, s
         throw;
     }
     copy_log();
-    auto m = std::make_unique<cb_gpu_module>();
-    m->device = device;
-    m->handle = handle;
-    std::lock_guard lock(mutex_);
-    modules_.insert(m.get());
-    *out = m.release();
+    *out = adopt(mutex_, modules_, device, handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::module_unload(cb_gpu_module* module) {
     auto& m = checked(module);
     backend(m.device).module_unload(m.handle);
-    std::lock_guard lock(mutex_);
-    modules_.erase(module);
-    delete module;
+    forget(mutex_, modules_, module);
     return CB_OK;
 }
 
