@@ -35,6 +35,7 @@
 CB_PIN_VALUE(CB_ABI_MAJOR, 1);
 CB_PIN_ASSERT(CB_ABI_MINOR >= 1, "ABI minor never goes down");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 2, "these headers describe ABI 1.2 or later (cb_gpu_table.control)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 3, "these headers describe ABI 1.3 or later (pinned memory, host kernels)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -396,7 +397,7 @@ CB_PIN_FIELD(cb_kernel_launch, reserved0, 44, 4);
 CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 296);
+CB_PIN_SIZE(cb_gpu_table, 320);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -458,7 +459,7 @@ CB_PIN_FIELD(cb_verdict, struct_size, 0, 4);
 CB_PIN_FIELD(cb_verdict, compatible, 4, 4);
 CB_PIN_FIELD(cb_verdict, reason, 8, 256);
 
-CB_PIN_SIZE(cb_health_sample, 88);
+CB_PIN_SIZE(cb_health_sample, 104);
 CB_PIN_FIELD(cb_health_sample, struct_size, 0, 4);
 CB_PIN_FIELD(cb_health_sample, link_up, 4, 4);
 CB_PIN_FIELD(cb_health_sample, time_ns, 8, 8);
@@ -473,7 +474,7 @@ CB_PIN_FIELD(cb_health_sample, ecc_uncorrected, 72, 8);
 CB_PIN_FIELD(cb_health_sample, last_xid, 80, 4);
 CB_PIN_FIELD(cb_health_sample, integrity_failure, 84, 4);
 
-CB_PIN_SIZE(cb_health_history, 32);
+CB_PIN_SIZE(cb_health_history, 40);
 CB_PIN_FIELD(cb_health_history, struct_size, 0, 4);
 CB_PIN_FIELD(cb_health_history, recovery_attempts, 4, 4);
 CB_PIN_FIELD(cb_health_history, samples, 8, 8);
@@ -491,6 +492,16 @@ CB_PIN_SIZE(cb_safety_table, 24);
 CB_PIN_FIELD(cb_safety_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_safety_table, check_compatibility, 8, 8);
 CB_PIN_FIELD(cb_safety_table, evaluate, 16, 8);
+
+/* ABI 1.3 */
+CB_PIN_FIELD(cb_gpu_table, host_register, 296, 8);
+CB_PIN_FIELD(cb_gpu_table, host_unregister, 304, 8);
+CB_PIN_FIELD(cb_gpu_table, stream_wait_event, 312, 8);
+CB_PIN_FIELD(cb_health_sample, oldest_pending_ms, 88, 8);
+CB_PIN_FIELD(cb_health_sample, device_lost, 96, 4);
+CB_PIN_FIELD(cb_health_sample, reserved0, 100, 4);
+CB_PIN_FIELD(cb_health_history, emergency_stopped, 32, 4);
+CB_PIN_FIELD(cb_health_history, failed, 36, 4);
 
 #endif /* UINTPTR_MAX == 0xffffffffffffffff */
 

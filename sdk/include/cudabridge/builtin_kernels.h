@@ -18,6 +18,10 @@
  * random_uniform     out, seed (UINT64), offset (UINT64); Philox4x32-10, float32/float64, [0, 1)
  * sum mean max min   in, out, axis (INT64; CB_REDUCE_ALL_AXES for every axis)
  * matmul             a, b, out                     (1-D and 2-D operands)
+ * crc32c             in, out, chunk (INT64 > 0)    (ABI 1.3) in: UINT8, 1-D, contiguous, n bytes;
+ *                    out: INT64, 1-D, ceil(n / chunk) elements; out[i] = the CRC-32C (Castagnoli,
+ *                    reflected, init and final xor 0xFFFFFFFF: "123456789" gives 0xE3069283) of
+ *                    bytes [i * chunk, min(n, (i + 1) * chunk)). Used for end-to-end checks.
  */
 #ifndef CUDABRIDGE_BUILTIN_KERNELS_H
 #define CUDABRIDGE_BUILTIN_KERNELS_H

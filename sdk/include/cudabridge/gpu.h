@@ -171,7 +171,15 @@ typedef struct cb_kernel_launch {
 } cb_kernel_launch;
 
 typedef int32_t cb_module_format;
-enum { CB_MODULE_CUDA_SOURCE = 0, CB_MODULE_PTX = 1, CB_MODULE_CUBIN = 2, CB_MODULE_FATBIN = 3 };
+enum {
+    CB_MODULE_CUDA_SOURCE = 0,
+    CB_MODULE_PTX = 1,
+    CB_MODULE_CUBIN = 2,
+    CB_MODULE_FATBIN = 3,
+    /* ABI 1.3: C/C++ functions run by a simulated GPU's compute engine; the image is a
+     * cb_host_kernel_module (host_kernels.h) and size is its struct_size. */
+    CB_MODULE_HOST_KERNELS = 4
+};
 
 typedef int32_t cb_memcpy_kind;
 enum { CB_COPY_HOST_TO_DEVICE = 1, CB_COPY_DEVICE_TO_HOST = 2, CB_COPY_DEVICE_TO_DEVICE = 3 };
@@ -265,6 +273,19 @@ typedef struct cb_gpu_table {
      *               this process, without opening them. Optional. */
     cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
                          size_t* needed);
+
+    /* ABI 1.3 */
+    /* Pin host memory for the device: [ptr, ptr + size) stays mapped for DMA until unregistered,
+     * so copies from or to it need no per-copy mapping or staging and, on a stream, return as
+     * soon as they are queued (the caller keeps the memory unchanged, or unread, until the
+     * stream passes the copy, as with CUDA's pinned memory). Ranges may not overlap a registered
+     * one (CB_ERR_INVALID_ARGUMENT); CB_ERR_DMA_LIMIT when the IOMMU cannot hold the range.
+     * Optional: without them the host copies through pageable memory. */
+    cb_status (*host_register)(void* instance, cb_gpu_device* device, void* ptr, size_t size);
+    cb_status (*host_unregister)(void* instance, cb_gpu_device* device, void* ptr);
+    /* Work queued on `stream` (NULL: the default stream) after this call starts only once the
+     * work before `event`'s last record has completed. An event never recorded: no wait. */
+    cb_status (*stream_wait_event)(void* instance, cb_gpu_stream* stream, cb_gpu_event* event);
 } cb_gpu_table;
 
 #ifdef __cplusplus

@@ -22,7 +22,8 @@ typedef struct cb_device_facts {
     uint32_t pci_class_code;
     cb_link_generation link_generation;
     uint32_t link_lanes;
-    double link_bandwidth_gbs;     /* usable host-to-device payload bandwidth, GB/s */
+    double link_bandwidth_gbs;     /* the tunnel's nominal PCIe bandwidth, GB/s (capped by the USB4
+                                    * lanes), as the profile's minimum is stated */
     double enclosure_power_w;      /* what the enclosure can deliver to the card; 0 = unknown */
     double board_power_w;          /* the model profile's default board power */
     double min_link_bandwidth_gbs; /* the model profile's minimum; 0 = none */
@@ -52,6 +53,11 @@ typedef struct cb_health_sample {
     uint64_t ecc_uncorrected;
     uint32_t last_xid;
     cb_bool integrity_failure;   /* a data-integrity check failed in the interval */
+
+    /* ABI 1.3 */
+    uint64_t oldest_pending_ms;  /* age of the oldest unfinished work item; 0 when idle */
+    cb_bool device_lost;         /* the device stopped answering (reads all ones, gone) */
+    uint32_t reserved0;
 } cb_health_sample;
 
 typedef struct cb_health_history {
@@ -60,6 +66,10 @@ typedef struct cb_health_history {
     const cb_health_sample* samples; /* oldest first, the current one last */
     size_t sample_count;
     uint64_t last_recovery_ns;
+
+    /* ABI 1.3 */
+    cb_bool emergency_stopped;   /* an emergency stop is in force */
+    cb_bool failed;              /* marked failed: only a manual reset brings it back */
 } cb_health_history;
 
 typedef int32_t cb_safety_action;
@@ -70,7 +80,10 @@ enum {
     CB_ACTION_SOFT_RESET = 3,
     CB_ACTION_HARD_RESET = 4,
     CB_ACTION_RECONNECT = 5,
-    CB_ACTION_EMERGENCY_STOP = 6
+    CB_ACTION_EMERGENCY_STOP = 6,
+    /* ABI 1.3 */
+    CB_ACTION_MARK_FAILED = 7,   /* give up: recovery attempts are spent */
+    CB_ACTION_RESUME = 8         /* lift an emergency stop (the cause has cleared) */
 };
 
 typedef struct cb_safety_decision {

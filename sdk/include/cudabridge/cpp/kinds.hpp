@@ -330,6 +330,10 @@ public:
     // ABI 1.2: JSON request, reply written like a string getter (see cb_gpu_table.control).
     virtual cb_status control(const char* /*request*/, char* /*reply*/, size_t /*reply_size*/,
                               size_t* /*needed*/) { return unsupported; }
+    // ABI 1.3: pinned host memory and cross-stream waits.
+    virtual cb_status host_register(dev, void*, size_t) { return unsupported; }
+    virtual cb_status host_unregister(dev, void*) { return unsupported; }
+    virtual cb_status stream_wait_event(stream, cb_gpu_event*) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -417,6 +421,15 @@ inline cb_status destroy_model(void* instance, void* m) noexcept { CB_SDK_CALL(T
 inline cb_status control(void* instance, const char* request, char* reply, size_t size, size_t* needed) noexcept {
     CB_SDK_NONNULL(request); CB_SDK_CALL(T, control(request, reply, size, needed));
 }
+inline cb_status host_register(void* instance, dev d, void* p, size_t n) noexcept {
+    CB_SDK_NONNULL(p); CB_SDK_CALL(T, host_register(d, p, n));
+}
+inline cb_status host_unregister(void* instance, dev d, void* p) noexcept {
+    CB_SDK_NONNULL(p); CB_SDK_CALL(T, host_unregister(d, p));
+}
+inline cb_status stream_wait_event(void* instance, stream s, cb_gpu_event* e) noexcept {
+    CB_SDK_NONNULL(e); CB_SDK_CALL(T, stream_wait_event(s, e));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -431,7 +444,7 @@ inline const cb_gpu_table* gpu_family::table() {
         &a::device_synchronize, &a::launch_builtin, &a::module_load, &a::module_unload,
         &a::launch_kernel, &a::get_telemetry, &a::get_settings, &a::get_setting_limits,
         &a::apply_settings, &a::reset, &a::heartbeat, &a::create_model, &a::destroy_model,
-        &a::control};
+        &a::control, &a::host_register, &a::host_unregister, &a::stream_wait_event};
     return &t;
 }
 
