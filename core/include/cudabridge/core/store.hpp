@@ -218,4 +218,58 @@ std::optional<gpu_profile_row> find_gpu_profile(store& s, int pci_device_id);
 // The profile with this key (the name a simulated fabric layout uses for a GPU model).
 std::optional<gpu_profile_row> find_gpu_profile_by_key(store& s, std::string_view key);
 
+// ---- known devices (boltctl's device database) ----------------------------------------------
+// One row per device ever seen, keyed by its USB4/Thunderbolt unique_id.
+struct known_device_row {
+    std::string unique_id, name, vendor;
+    int64_t first_seen_ns = 0, last_seen_ns = 0;  // wall clock
+    std::string policy = "manual";  // "auto" (connect when seen) | "manual" (connect when asked)
+    std::vector<uint8_t> key;       // 32-byte secure-connect key once enrolled; empty otherwise
+    std::string data_json;          // may be empty
+};
+// Upsert on unique_id: a new device gets first_seen = last_seen = now and policy "manual"; a known
+// one keeps first_seen, policy and key, and takes the new name, vendor and last_seen = now, and
+// data_json unless it is empty (empty keeps the stored data). Returns the row as stored.
+// Throws core::error(CB_ERR_INVALID_ARGUMENT) for an empty unique_id.
+known_device_row remember_device(store& s, std::string_view unique_id, std::string_view name,
+                                 std::string_view vendor, std::string_view data_json = {});
+std::optional<known_device_row> find_known_device(store& s, std::string_view unique_id);
+// Every known device, oldest first_seen first.
+std::vector<known_device_row> list_known_devices(store& s);
+// Drops the row and its key (its sessions stay, as history); false when unknown.
+bool forget_device(store& s, std::string_view unique_id);
+// Throws core::error(CB_ERR_INVALID_ARGUMENT) for a policy other than "auto"/"manual" or an
+// unknown device.
+void set_device_policy(store& s, std::string_view unique_id, std::string_view policy);
+// The key must be 32 bytes, or empty to clear it (CB_ERR_INVALID_ARGUMENT otherwise); an unknown
+// device throws core::error(CB_ERR_NOT_FOUND).
+void set_device_key(store& s, std::string_view unique_id, const std::vector<uint8_t>& key);
+
+// ---- connection sessions ---------------------------------------------------------------------
+// One row per connection to a device, from the connect attempt to its end.
+struct session_row {
+    int64_t id = 0;
+    std::string device_id;
+    int64_t started_ns = 0;            // wall clock
+    std::optional<int64_t> ended_ns;   // empty while open
+    std::string state;                 // "connected", "disconnected", "failed", "lost", "refused"
+    std::string reason;                // may be empty
+    std::string data_json;             // may be empty
+};
+// Opens a session in state "connected"; returns its id. Throws core::error(CB_ERR_INVALID_ARGUMENT)
+// for an empty device_id.
+int64_t begin_session(store& s, std::string_view device_id, std::string_view data_json = {});
+// Changes an open session's state and reason; an ended session is final and stays as it is.
+// Throws core::error: CB_ERR_INVALID_ARGUMENT for an unknown state, CB_ERR_NOT_FOUND for an
+// unknown id.
+void update_session(store& s, int64_t id, std::string_view state, std::string_view reason);
+// Ends a session: ended_ns = now (never before started_ns), with its final state (any state but
+// "connected") and reason. Ending twice keeps the first end. Same errors as update_session.
+void end_session(store& s, int64_t id, std::string_view state, std::string_view reason);
+std::optional<session_row> find_session(store& s, int64_t id);
+// The device's newest session that has not ended.
+std::optional<session_row> open_session(store& s, std::string_view device_id);
+// Newest first (by id, i.e. by commit order); device_id empty = every device; limit 0 = no limit.
+std::vector<session_row> list_sessions(store& s, std::string_view device_id = {}, size_t limit = 100);
+
 }  // namespace cudabridge::core
