@@ -1,0 +1,250 @@
+/* cudabridge.h: the CUDA-style runtime API for an NVIDIA GPU behind a USB4 / Thunderbolt link.
+ *
+ * It follows the CUDA runtime's semantics under a cb prefix (no symbol clashes with libcudart):
+ * devices are numbered from 0 and each thread has a current device; work on streams runs in
+ * order and asynchronously; the default stream (0) is the legacy default stream, which waits
+ * for work queued earlier on every blocking stream and makes them wait for it; cbMemcpy and
+ * cbMemset are synchronous, their Async forms are not; events time work on the device (on a
+ * simulated GPU that time is modeled: cbDeviceProp.isSimulated says so). Errors: each call
+ * returns a cbError_t and records it for cbGetLastError; an error that leaves a device unusable
+ * (device lost, a faulting kernel, a reset that dropped its memory) is sticky: every later call
+ * on that device returns it until cbDeviceReset, as in CUDA.
+ *
+ * Every function may be called from any thread. cbInit is optional (the first call initialises
+ * the runtime, connecting the eGPU if needed); cbShutdown releases everything.
+ *
+ * Devices: the runtime attaches to the eGPUs already connected (cudabridge-cli connect) and, when
+ * none is, runs the connection sequence on the first one it finds (see egpu_safety.h). Plugins,
+ * database and policy follow the CUDABRIDGE_* environment and the stored settings.
+ */
+#ifndef CUDABRIDGE_RUNTIME_H
+#define CUDABRIDGE_RUNTIME_H
+
+#include <cudabridge/builtin_kernels.h>
+#include <cudabridge/gpu.h>
+#include <cudabridge/host_kernels.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes; where CUDA has the same error, the same number. */
+typedef enum cbError {
+    cbSuccess = 0,
+    cbErrorInvalidValue = 1,
+    cbErrorMemoryAllocation = 2,
+    cbErrorInitializationError = 3,
+    cbErrorNotSupported = 801,
+    cbErrorInvalidDeviceFunction = 98,
+    cbErrorNoDevice = 100,
+    cbErrorInvalidDevice = 101,
+    cbErrorInvalidKernelImage = 200,
+    cbErrorInvalidResourceHandle = 400,
+    cbErrorNotFound = 500,
+    cbErrorNotReady = 600,
+    cbErrorIllegalAddress = 700,
+    cbErrorLaunchTimeout = 702,
+    cbErrorLaunchFailure = 719,
+    cbErrorNotPermitted = 800,
+    cbErrorTimeout = 909,
+    /* CudaBridge's own, for what an eGPU link adds (numbers CUDA does not use) */
+    cbErrorDeviceLost = 10001,     /* unplugged, disconnected (here or by another process), gone */
+    cbErrorLinkDown = 10002,
+    cbErrorDmaLimit = 10003,       /* the IOMMU (Apple DART) cannot map the request */
+    cbErrorIntegrity = 10004,      /* an end-to-end CRC check of a copy failed */
+    cbErrorThermalLimit = 10005,   /* emergency stop: the GPU is over its thermal limit */
+    cbErrorDeviceFailed = 10006,   /* recovery gave up; cbDeviceReset to try again */
+    cbErrorDeviceReset = 10007,    /* the device was reset and its memory is gone */
+    cbErrorRefused = 10008,        /* the safety policy refused the device */
+    cbErrorUnknown = 999
+} cbError_t;
+
+typedef enum cbMemcpyKind {
+    cbMemcpyHostToHost = 0,
+    cbMemcpyHostToDevice = 1,
+    cbMemcpyDeviceToHost = 2,
+    cbMemcpyDeviceToDevice = 3,
+    cbMemcpyDefault = 4 /* inferred from the pointers */
+} cbMemcpyKind;
+
+/* The seed's spelling of the copy kinds. */
+#define CB_MEMCPY_HOST_TO_HOST cbMemcpyHostToHost
+#define CB_MEMCPY_HOST_TO_DEVICE cbMemcpyHostToDevice
+#define CB_MEMCPY_DEVICE_TO_HOST cbMemcpyDeviceToHost
+#define CB_MEMCPY_DEVICE_TO_DEVICE cbMemcpyDeviceToDevice
+
+typedef struct cbStream_st* cbStream_t;  /* 0 is the default stream */
+typedef struct cbEvent_st* cbEvent_t;
+typedef struct cbModule_st* cbModule_t;
+
+typedef struct cbDim3 {
+    unsigned int x, y, z;
+} cbDim3;
+
+/* Stream flags (cbStreamCreateWithFlags). */
+#define cbStreamDefault 0x0u
+#define cbStreamNonBlocking 0x1u /* does not synchronize with the default stream */
+
+/* Host-memory flags (cbHostRegister, cbMallocHost ignores them). */
+#define cbHostRegisterDefault 0x0u
+
+typedef struct cbDeviceProp {
+    char name[256];
+    char uuid[64];
+    char architecture[32];
+    char backend[32];          /* "userspace", "kernel-driver" */
+    char pciBusId[32];
+    int pciVendorId;
+    int pciDeviceId;
+    int major, minor;          /* compute capability */
+    int multiProcessorCount;
+    int warpSize;
+    size_t totalGlobalMem;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    size_t sharedMemPerBlock;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int clockRate;             /* kHz, as CUDA reports it */
+    int memoryClockRate;       /* kHz */
+    int isSimulated;           /* 1: a simulated GPU; timings and link figures are modeled */
+    /* the link */
+    char linkName[64];         /* "Thunderbolt 4", ... */
+    double linkBandwidthGBs;   /* usable host-to-device payload bandwidth */
+    int pcieLinkGen, pcieLinkWidth;
+} cbDeviceProp;
+
+/* A kernel argument (the SDK's cb_kernel_arg): build them with the helpers below. */
+typedef cb_kernel_arg cbKernelArg;
+typedef cb_tensor_desc cbTensor;
+
+static inline cbKernelArg cbArgPointer(const void* devicePtr) {
+    cbKernelArg a;
+    a.type = CB_ARG_DEVICE_PTR;
+    a.size = 0;
+    a.value.device_ptr = (uint64_t)(uintptr_t)devicePtr;
+    return a;
+}
+static inline cbKernelArg cbArgInt(int64_t v) {
+    cbKernelArg a;
+    a.type = CB_ARG_INT64;
+    a.size = 0;
+    a.value.i64 = v;
+    return a;
+}
+static inline cbKernelArg cbArgUInt(uint64_t v) {
+    cbKernelArg a;
+    a.type = CB_ARG_UINT64;
+    a.size = 0;
+    a.value.u64 = v;
+    return a;
+}
+static inline cbKernelArg cbArgDouble(double v) {
+    cbKernelArg a;
+    a.type = CB_ARG_FLOAT64;
+    a.size = 0;
+    a.value.f64 = v;
+    return a;
+}
+/* A tensor operand of a built-in kernel; `t` must stay valid until the launch call returns. */
+static inline cbKernelArg cbArgTensor(const cbTensor* t) {
+    cbKernelArg a;
+    a.type = CB_ARG_BYTES;
+    a.size = (uint32_t)sizeof(cbTensor);
+    a.value.bytes = t;
+    return a;
+}
+/* A contiguous 1-D tensor of `count` elements at devicePtr. */
+static inline cbTensor cbTensor1D(const void* devicePtr, cb_dtype dtype, int64_t count) {
+    cbTensor t;
+    int i;
+    t.device_ptr = (uint64_t)(uintptr_t)devicePtr;
+    t.dtype = dtype;
+    t.ndim = 1;
+    for (i = 0; i < CB_TENSOR_MAX_DIMS; ++i) t.shape[i] = t.strides[i] = 0;
+    t.shape[0] = count;
+    t.strides[0] = 1;
+    return t;
+}
+
+/* ---- runtime ------------------------------------------------------------------------------ */
+cbError_t cbInit(void);
+cbError_t cbShutdown(void);
+cbError_t cbRuntimeGetVersion(int* version); /* 1000 * major + 10 * minor */
+
+/* ---- devices ------------------------------------------------------------------------------ */
+cbError_t cbGetDeviceCount(int* count);
+cbError_t cbSetDevice(int device);
+cbError_t cbGetDevice(int* device);
+cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device);
+cbError_t cbDeviceSynchronize(void);
+/* Frees everything this process holds on the current device and clears its sticky error (and a
+ * "failed" mark from the safety supervisor, after a hard reset of the GPU). */
+cbError_t cbDeviceReset(void);
+
+/* ---- memory ------------------------------------------------------------------------------- */
+cbError_t cbMalloc(void** devPtr, size_t size);
+cbError_t cbFree(void* devPtr);
+/* Pinned host memory: mapped for the device once, so copies skip staging and Async copies
+ * return as soon as they are queued. */
+cbError_t cbMallocHost(void** ptr, size_t size);
+cbError_t cbFreeHost(void* ptr);
+cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags);
+cbError_t cbHostUnregister(void* ptr);
+cbError_t cbMemcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind);
+cbError_t cbMemcpyAsync(void* dst, const void* src, size_t count, cbMemcpyKind kind,
+                        cbStream_t stream);
+cbError_t cbMemset(void* devPtr, int value, size_t count);
+cbError_t cbMemsetAsync(void* devPtr, int value, size_t count, cbStream_t stream);
+/* Free counts memory the caching allocator holds for reuse. */
+cbError_t cbMemGetInfo(size_t* free, size_t* total);
+
+/* ---- streams and events ------------------------------------------------------------------- */
+cbError_t cbStreamCreate(cbStream_t* stream);
+cbError_t cbStreamCreateWithFlags(cbStream_t* stream, unsigned int flags);
+cbError_t cbStreamDestroy(cbStream_t stream);
+cbError_t cbStreamSynchronize(cbStream_t stream);
+cbError_t cbStreamQuery(cbStream_t stream); /* cbSuccess or cbErrorNotReady */
+cbError_t cbStreamWaitEvent(cbStream_t stream, cbEvent_t event, unsigned int flags);
+cbError_t cbEventCreate(cbEvent_t* event);
+cbError_t cbEventDestroy(cbEvent_t event);
+cbError_t cbEventRecord(cbEvent_t event, cbStream_t stream);
+cbError_t cbEventSynchronize(cbEvent_t event);
+cbError_t cbEventQuery(cbEvent_t event);
+/* Milliseconds between two recorded events, from the device's timer (modeled on a simulator). */
+cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end);
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+/* A built-in kernel (builtin_kernels.h) by name: `dtype` is the output's dtype. */
+cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args,
+                          size_t numArgs, cbStream_t stream);
+/* User code: PTX, CUBIN, fatbin or CUDA source on the kernel-driver backend; on a simulated GPU,
+ * a cb_host_kernel_module of C functions (host_kernels.h; pass sizeof(cb_host_kernel_module)). */
+cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size,
+                           cb_module_format format);
+cbError_t cbModuleUnload(cbModule_t module);
+cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                               const cbKernelArg* args, size_t numArgs, size_t sharedMem,
+                               cbStream_t stream);
+/* Launches `name` from the modules loaded on the current device (the newest first). */
+cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
+                         size_t numArgs, size_t sharedMem, cbStream_t stream);
+
+/* ---- errors ------------------------------------------------------------------------------- */
+/* The calling thread's last error, reset to cbSuccess (a sticky error comes back at once). */
+cbError_t cbGetLastError(void);
+cbError_t cbPeekAtLastError(void);
+const char* cbGetErrorName(cbError_t error);
+const char* cbGetErrorString(cbError_t error);
+/* The message of the calling thread's last failed call ("" when none): what failed and why. */
+const char* cbGetLastErrorMessage(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDABRIDGE_RUNTIME_H */

@@ -1,0 +1,178 @@
+// host::device: the public face of device_impl, the work gate, state changes and callbacks.
+#include "connection/device_impl.hpp"
+
+#include <cudabridge/core/store.hpp>
+
+#include <cb_log.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace cudabridge::host {
+
+uint64_t monotonic_ns() noexcept {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+const char* state_name(device_state s) noexcept {
+    switch (s) {
+    case device_state::disconnected: return "disconnected";
+    case device_state::detecting: return "detecting";
+    case device_state::checking: return "checking";
+    case device_state::authorizing: return "authorizing";
+    case device_state::tunneling: return "tunneling";
+    case device_state::initializing: return "initializing";
+    case device_state::connected: return "connected";
+    case device_state::recovering: return "recovering";
+    case device_state::emergency_stop: return "emergency-stop";
+    case device_state::failed: return "failed";
+    case device_state::disconnecting: return "disconnecting";
+    case device_state::lost: return "lost";
+    }
+    return "unknown";
+}
+
+void step_log::done(const std::string& name, uint64_t started_ns, bool ok, const std::string& detail) {
+    step_record r{name, ok, monotonic_ns() - started_ns, detail};
+    steps_.push_back(r);
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f ms", static_cast<double>(r.duration_ns) / 1e6);
+    const std::string text = prefix_ + " " + name + ": " + (ok ? "ok" : "FAILED") + " (" + ms + ")" +
+                             (detail.empty() ? "" : ": " + detail);
+    s_.log_line(ok ? CB_LOG_INFO : CB_LOG_ERROR, CB_LOG_CAT_EGPU, text, device_);
+    char data[96];
+    std::snprintf(data, sizeof data, "{\"duration_ms\":%.3f,\"ok\":%s}", static_cast<double>(r.duration_ns) / 1e6,
+                  ok ? "true" : "false");
+    s_.record_event(device_, "EGPU", ok ? CB_SEVERITY_INFO : CB_SEVERITY_ERROR, prefix_ + "." + name, text, data);
+    if (on_step_) on_step_(r);
+}
+
+// ---- the gate --------------------------------------------------------------------------------
+
+cb_status device_impl::enter(device::ticket& out) const {
+    out.lock_ = std::shared_lock(gate);
+    const device_state st = state.load(std::memory_order_acquire);
+    if (st == device_state::connected && shared->still_connected(epoch)) {
+        out.handle_ = handle;
+        return CB_OK;
+    }
+    out.lock_ = {};
+    cb_status status = CB_ERR_DEVICE_LOST;
+    std::string reason = refusal();
+    switch (st) {
+    case device_state::connected:  // the shared epoch moved on: another process disconnected it
+        reason = "device " + id + " was disconnected by another process (or reconnected under a new session)";
+        break;
+    case device_state::emergency_stop: status = CB_ERR_THERMAL_LIMIT; break;
+    case device_state::failed: status = CB_ERR_DEVICE_LOST; break;
+    case device_state::recovering: status = CB_ERR_BUSY; break;
+    default: break;
+    }
+    if (reason.empty()) reason = "device " + id + " is " + state_name(st);
+    core::set_last_error(reason);
+    return status;
+}
+
+void device_impl::set_refusal(std::string why) {
+    std::lock_guard lock(refusal_mutex_);
+    refusal_ = std::move(why);
+}
+
+std::string device_impl::refusal() const {
+    std::lock_guard lock(refusal_mutex_);
+    return refusal_;
+}
+
+void device_impl::set_state(device_state next, cb_status status, const std::string& kind, const std::string& message) {
+    state.store(next, std::memory_order_release);
+    if (next != device_state::connected) set_refusal(message);
+    notify({id, next, status, kind, message});
+}
+
+// ---- events ----------------------------------------------------------------------------------
+
+int device_impl::add_callback(device_event_callback cb) {
+    std::lock_guard lock(callbacks_mutex_);
+    const int n = next_callback_++;
+    callbacks_[n] = std::move(cb);
+    return n;
+}
+
+void device_impl::remove_callback(int n) {
+    std::lock_guard lock(callbacks_mutex_);
+    callbacks_.erase(n);
+}
+
+void device_impl::notify(const device_event& e) {
+    std::vector<device_event_callback> copy;
+    {
+        std::lock_guard lock(callbacks_mutex_);
+        for (const auto& [n, cb] : callbacks_) copy.push_back(cb);
+    }
+    for (const auto& cb : copy) {
+        try {
+            cb(e);
+        } catch (...) {
+            // A callback's failure is its own; the device goes on.
+        }
+    }
+}
+
+void device_impl::record(int severity, const std::string& kind, const std::string& message, const std::string& data) {
+    const cb_log_level level = severity >= CB_SEVERITY_ERROR ? CB_LOG_ERROR
+                               : severity == CB_SEVERITY_WARNING ? CB_LOG_WARN
+                                                                 : CB_LOG_INFO;
+    s.log_line(level, CB_LOG_CAT_EGPU, message, id);
+    s.record_event(id, "EGPU", severity, kind, message, data);
+}
+
+// ---- host::device ----------------------------------------------------------------------------
+
+device::device(std::unique_ptr<device_impl> impl) : impl_(std::move(impl)) {}
+device::~device() = default;
+
+const std::string& device::id() const noexcept { return impl_->id; }
+const std::string& device::function_id() const noexcept { return impl_->function_id; }
+const std::string& device::name() const noexcept { return impl_->name; }
+const cb_gpu_properties& device::properties() const noexcept { return impl_->properties; }
+const cb_endpoint_info& device::enclosure() const noexcept { return impl_->enclosure; }
+device_state device::state() const noexcept { return impl_->state.load(); }
+bool device::attached() const noexcept { return impl_->attached; }
+int64_t device::session_id() const noexcept { return impl_->session_id; }
+const std::vector<step_record>& device::connect_steps() const noexcept { return impl_->steps; }
+health_snapshot device::health() const { return impl_->health(); }
+cb_status device::enter(ticket& out) const { return impl_->enter(out); }
+uint64_t device::memory_epoch() const noexcept { return impl_->memory_epoch.load(std::memory_order_acquire); }
+const cb_gpu_table* device::gpu() const noexcept { return impl_->s.gpu(); }
+void* device::gpu_instance() const noexcept { return impl_->s.gpu_instance(); }
+int device::add_callback(device_event_callback cb) { return impl_->add_callback(std::move(cb)); }
+void device::remove_callback(int n) { impl_->remove_callback(n); }
+void device::supervise_once() { impl_->supervise_once(); }
+disconnect_report device::disconnect(const disconnect_options& o) { return impl_->disconnect(o); }
+
+void device::set_release_hook(std::function<void(bool)> hook) {
+    std::unique_lock lock(impl_->gate);
+    impl_->release_hook = std::move(hook);
+}
+
+void device::set_pending_probe(std::function<uint64_t()> probe) {
+    std::unique_lock lock(impl_->gate);
+    impl_->pending_probe = std::move(probe);
+}
+
+void device::report_integrity_failure(const std::string& what) {
+    impl_->integrity_failures.fetch_add(1);
+    impl_->record(CB_SEVERITY_ERROR, "integrity.mismatch", "end-to-end check failed: " + what);
+}
+
+cb_link_status device::link_status() const {
+    cb_link_status st{};
+    st.struct_size = sizeof st;
+    std::shared_lock lock(impl_->gate);
+    if (impl_->link) impl_->s.transport()->link_status(impl_->s.transport_instance(), impl_->link, &st);
+    return st;
+}
+
+}  // namespace cudabridge::host

@@ -1,0 +1,133 @@
+// The inside of host::device: what one connected eGPU holds in this process, and the pieces
+// the connection sequence, the supervisor and the disconnect share.
+#pragma once
+
+#include <cudabridge/host/device.hpp>
+#include <cudabridge/host/session.hpp>
+
+#include "connection/shared_connection_state.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace cudabridge::host {
+
+// Runs a step: times it, logs it, records its event, and adds it to `steps`.
+class step_log {
+public:
+    step_log(session& s, std::string device, std::string prefix, std::vector<step_record>& steps,
+             std::function<void(const step_record&)> on_step)
+        : s_(s), device_(std::move(device)), prefix_(std::move(prefix)), steps_(steps), on_step_(std::move(on_step)) {}
+    void set_device(std::string device) { device_ = std::move(device); }
+    // Records a finished step.
+    void done(const std::string& name, uint64_t started_ns, bool ok, const std::string& detail);
+
+private:
+    session& s_;
+    std::string device_;
+    std::string prefix_;
+    std::vector<step_record>& steps_;
+    std::function<void(const step_record&)> on_step_;
+};
+
+uint64_t monotonic_ns() noexcept;
+const char* action_name(cb_safety_action a) noexcept;  // "soft_reset", ...
+
+class device_impl {
+public:
+    explicit device_impl(session& s) : s(s) {}
+    ~device_impl();
+
+    // ---- identity and handles (set by connect, changed only under the exclusive gate) --------
+    session& s;
+    std::string id, function_id, name;
+    cb_endpoint_info enclosure{}, function{};
+    cb_gpu_properties properties{};
+    std::string profile_json;
+    bool attached = false;
+    int64_t session_id = 0;
+    std::vector<step_record> steps;
+    cb_link* link = nullptr;
+    cb_gpu_device* handle = nullptr;
+    std::vector<uint8_t> key;  // the secure-connect key when the domain is secure
+    std::unique_ptr<shared_connection_state> shared;
+    uint64_t epoch = 0;
+
+    // ---- the gate ----------------------------------------------------------------------------
+    mutable std::shared_mutex gate;
+    std::atomic<device_state> state{device_state::disconnected};
+    std::atomic<uint64_t> memory_epoch{1};
+    cb_status enter(device::ticket& out) const;
+    void set_state(device_state next, cb_status status, const std::string& kind, const std::string& message);
+    void set_refusal(std::string why);
+    std::string refusal() const;
+
+    // ---- events --------------------------------------------------------------------------------
+    int add_callback(device_event_callback cb);
+    void remove_callback(int id);
+    void notify(const device_event& e);
+    void record(int severity, const std::string& kind, const std::string& message, const std::string& data_json = {});
+
+    // ---- runtime hooks -------------------------------------------------------------------------
+    std::function<void(bool device_usable)> release_hook;
+    std::function<uint64_t()> pending_probe;  // age in ms of the oldest unfinished async work
+    std::atomic<uint32_t> integrity_failures{0};
+
+    // ---- supervisor ----------------------------------------------------------------------------
+    void start_supervisor();
+    void stop_supervisor();
+    void supervise_once();
+    health_snapshot health() const;
+
+    // ---- lifecycle pieces (exclusive gate held by the caller) ----------------------------------
+    cb_status open_gpu(std::string& error);   // claim + open_device + properties
+    void close_gpu() noexcept;
+    cb_status open_tunnel(std::string& error);
+    void close_tunnel() noexcept;
+    cb_status reauthorize(std::string& error);  // after a replug, with the stored key if any
+    void release_runtime(bool usable) noexcept;
+    cb_status soft_reset(std::string& error);
+    cb_status hard_reset(std::string& error);
+    cb_status reconnect(std::string& error);
+    cb_status manual_reset(bool hard);
+
+    disconnect_report disconnect(const disconnect_options& options);
+    void detach() noexcept;  // this process lets go; the connection stays for others
+
+private:
+    cb_health_sample take_sample();
+    void act(const cb_safety_decision& decision);
+    void run_recovery(cb_safety_action action, const std::string& reason, uint32_t delay_ms);
+    void supervisor_loop();
+
+    mutable std::mutex refusal_mutex_;
+    std::string refusal_;
+
+    mutable std::mutex callbacks_mutex_;
+    std::map<int, device_event_callback> callbacks_;
+    int next_callback_ = 1;
+
+    // Supervisor state: only its thread (or supervise_once's caller, serialized by
+    // supervise_mutex_) touches history_ and the counters; health() copies under the mutex.
+    mutable std::mutex supervise_mutex_;
+    std::deque<cb_health_sample> history_;
+    uint32_t recovery_attempts_ = 0;
+    uint64_t recoveries_ = 0;
+    uint64_t last_recovery_ns_ = 0;
+    bool failed_ = false;
+    std::string last_action_, last_reason_;
+    uint64_t last_heartbeat_ok_ns_ = 0;
+    cb_link_status last_link_{};
+    bool have_last_link_ = false;
+
+    std::mutex thread_mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    std::thread thread_;
+};
+
+}  // namespace cudabridge::host

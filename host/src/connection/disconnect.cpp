@@ -1,0 +1,100 @@
+// Safe disconnect, in the order the evidence in reliability.md §1.4 asks for: refuse new work,
+// drain (bounded), free what the runtime holds, stop monitoring, close the GPU and the tunnel,
+// deauthorize when configured. The connection ends for every process: the shared epoch moves on
+// so other processes answer device-lost on their next call.
+#include "connection/device_impl.hpp"
+
+#include <cb_log.h>
+
+#include "connection/device_facts.hpp"
+
+#include <cudabridge/core/parameters.hpp>
+#include <cudabridge/core/store.hpp>
+
+#include <future>
+
+namespace cudabridge::host {
+namespace {
+
+bool deauthorize_by_default(session& s) {
+    std::lock_guard lock(s.store_mutex());
+    const auto v = core::get_setting(s.db(), "global", "session.deauthorize_on_disconnect");
+    return v && (*v == "1" || *v == "true" || *v == "yes");
+}
+
+}  // namespace
+
+disconnect_report device_impl::disconnect(const disconnect_options& o) {
+    disconnect_report r;
+    step_log log(s, id, "disconnect", r.steps, nullptr);
+
+    uint64_t t0 = monotonic_ns();
+    set_state(device_state::disconnecting, CB_OK, "state",
+              o.force ? "disconnecting (forced): pending work is aborted" : "disconnecting: new work is refused");
+    log.done("refuse", t0, true, "new work answers device-lost");
+
+    t0 = monotonic_ns();
+    if (!o.force && handle) {
+        // device_synchronize runs on a helper thread so the drain can give up on time.
+        auto drained = std::async(std::launch::async, [this] {
+            std::shared_lock lock(gate);
+            return s.gpu()->device_synchronize(s.gpu_instance(), handle);
+        });
+        r.drained = drained.wait_for(std::chrono::milliseconds(o.drain_timeout_ms)) == std::future_status::ready;
+        const cb_status st = r.drained ? drained.get() : CB_ERR_TIMEOUT;
+        if (!r.drained) {
+            // Abort what is left: the GPU drops its queue, waiters wake with an error.
+            s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
+            drained.wait();
+        }
+        log.done("drain", t0, r.drained,
+                 r.drained ? (st == CB_OK ? "all queued work completed" : "queue drained; the last work failed: " +
+                                                                                 std::string(core::status_name(st)))
+                           : "timed out after " + std::to_string(o.drain_timeout_ms) + " ms: the rest was aborted");
+    } else {
+        r.drained = false;
+        if (handle) s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
+        log.done("drain", t0, true, o.force ? "skipped (--force): pending work aborted with device-lost" : "no GPU open");
+    }
+
+    {
+        std::unique_lock lock(gate);  // no runtime call is in flight past this point
+        t0 = monotonic_ns();
+        release_runtime(!o.force);
+        log.done("free", t0, true, "allocations, streams, events and modules released");
+
+        lock.unlock();
+        t0 = monotonic_ns();
+        stop_supervisor();
+        log.done("monitoring", t0, true, "supervisor stopped");
+        lock.lock();
+
+        t0 = monotonic_ns();
+        close_gpu();
+        close_tunnel();
+        log.done("tunnel", t0, true, "GPU closed, PCIe tunnel torn down");
+    }
+
+    const bool deauth = o.deauthorize.value_or(deauthorize_by_default(s));
+    t0 = monotonic_ns();
+    if (deauth && !attached) {
+        const cb_status st = s.transport()->deauthorize(s.transport_instance(), id.c_str());
+        log.done("deauthorize", t0, st == CB_OK,
+                 st == CB_OK ? "device deauthorized" : "could not deauthorize: " + core::last_error());
+    } else {
+        log.done("deauthorize", t0, true, deauth ? "skipped: attached to another process's connection"
+                                                 : "skipped (session.deauthorize_on_disconnect is off)");
+    }
+
+    shared->publish_ended(shared_link_state::disconnected);
+    try {
+        std::lock_guard lock(s.store_mutex());
+        core::end_session(s.db(), session_id, "disconnected", o.force ? "forced disconnect" : "safe disconnect");
+    } catch (const std::exception& e) {
+        s.log_line(CB_LOG_ERROR, CB_LOG_CAT_EGPU, std::string("could not end the session row: ") + e.what(), id);
+    }
+    set_state(device_state::disconnected, CB_OK, "state", "disconnected");
+    return r;
+}
+
+}  // namespace cudabridge::host

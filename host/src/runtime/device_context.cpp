@@ -1,0 +1,287 @@
+// A device's runtime state: construction, the sticky error, release on reset or disconnect,
+// and memory (the caching allocator, pinned host memory, copies, memset).
+#include "runtime/device_context.hpp"
+
+#include "connection/device_impl.hpp"
+
+#include <cudabridge/host/session.hpp>
+
+#include <cb_log.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace cudabridge::host {
+namespace {
+
+uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+bool flag_on(const std::optional<std::string>& v, bool fallback) {
+    if (!v) return fallback;
+    return *v == "1" || *v == "true" || *v == "yes" || *v == "on";
+}
+
+}  // namespace
+
+allocator_backend device_context::make_backend() {
+    device_impl& d = dev_->impl();
+    allocator_backend backend;
+    backend.allocate = [&d](uint64_t size, uint64_t& ptr, std::string& error) {
+        const cb_status st = d.s.gpu()->mem_alloc(d.s.gpu_instance(), d.handle, size, &ptr);
+        if (st != CB_OK) error = core::last_error();
+        return st;
+    };
+    backend.release = [&d](uint64_t ptr, std::string& error) {
+        const cb_status st = d.handle ? d.s.gpu()->mem_free(d.s.gpu_instance(), d.handle, ptr) : CB_OK;
+        if (st != CB_OK) error = core::last_error();
+        return st;
+    };
+    return backend;
+}
+
+device_context::device_context(session& s, std::unique_ptr<host::device> dev) : s_(s), dev_(std::move(dev)) {
+    allocator_ = std::make_unique<caching_allocator>(make_backend());
+    memory_epoch_ = dev_->memory_epoch();
+    has_stream_wait_ = CB_HAS_FIELD(dev_->gpu(), cb_gpu_table, stream_wait_event);
+    const bool check = flag_on(s.safety_parameter("enable_data_integrity"), true);
+    integrity_ = std::make_unique<integrity_checker>(
+        *this, check, 1u << 20, static_cast<uint32_t>(s.safety_number("max_retry_count", 3)));
+    default_stream_ = std::make_unique<cbStream_st>();
+    default_stream_->is_default = true;
+    call("create the default stream", [&](gpu_call& g) -> cb_status { return create_default_stream(g); });
+    dev_->set_release_hook([this](bool usable) { release(usable); });
+    dev_->set_pending_probe([this] { return oldest_pending_ms(); });
+}
+
+device_context::~device_context() {
+    // Detach now, while the runtime's objects still exist for the release hook to free.
+    dev_->impl().detach();
+    dev_->set_release_hook(nullptr);
+    dev_->set_pending_probe(nullptr);
+}
+
+cb_status device_context::create_default_stream(gpu_call& g) {
+    cb_status st = g.t->stream_create(g.instance, g.handle, &default_stream_->handle);
+    if (st == CB_OK && has_stream_wait_) st = g.t->event_create(g.instance, g.handle, &default_stream_->barrier);
+    return st;
+}
+
+// ---- errors ------------------------------------------------------------------------------------
+
+std::string device_context::sticky_text() const {
+    std::lock_guard lock(sticky_mutex_);
+    return sticky_message_;
+}
+
+cbError_t device_context::make_sticky(cbError_t e, const std::string& message) {
+    {
+        std::lock_guard lock(sticky_mutex_);
+        if (sticky_.load() == cbSuccess) {
+            sticky_message_ = message + " (sticky: every call on this device fails until cbDeviceReset)";
+            sticky_.store(e, std::memory_order_release);
+        }
+    }
+    return set_last_error(e, sticky_text());
+}
+
+void device_context::clear_sticky() {
+    std::lock_guard lock(sticky_mutex_);
+    sticky_.store(cbSuccess);
+    sticky_message_.clear();
+}
+
+cbError_t device_context::fail(const char* what, cb_status st) {
+    const std::string detail = core::last_error();
+    const std::string message = std::string(what) + ": " + (detail.empty() ? core::status_description(st) : detail);
+    const cbError_t e = take_launch_failure() && st == CB_ERR_INTERNAL ? cbErrorLaunchFailure : to_runtime_error(st);
+    return is_sticky(e) ? make_sticky(e, message) : set_last_error(e, message);
+}
+
+cbError_t device_context::memory_dropped() {
+    const health_snapshot h = dev_->health();
+    return make_sticky(cbErrorDeviceReset,
+                       "device " + dev_->id() + " was reset" +
+                           (h.last_action.empty() ? "" : " by the safety supervisor (" + h.last_action + ": " +
+                                                             h.last_reason + ")") +
+                           "; its memory, streams and events are gone");
+}
+
+// ---- release (the device's hook: exclusive gate held) ------------------------------------------
+
+void device_context::release(bool usable) noexcept {
+    device_impl& d = dev_->impl();
+    const cb_gpu_table* t = d.s.gpu();
+    void* inst = d.s.gpu_instance();
+    std::lock_guard lock(objects_mutex_);
+    auto drop_stream = [&](cbStream_st* st) {
+        gpu_call g{t, inst, d.handle};
+        for (auto& c : st->checks) integrity_->drop(g, c);
+        st->checks.clear();
+        if (st->handle && d.handle) t->stream_destroy(inst, st->handle);
+        if (st->barrier && d.handle) t->event_destroy(inst, st->barrier);
+        st->handle = nullptr;
+        st->barrier = nullptr;
+        st->oldest_unfinished_ns = 0;
+    };
+    for (auto* st : streams_) drop_stream(st);
+    drop_stream(default_stream_.get());
+    for (auto* e : events_) {
+        if (e->handle && d.handle) t->event_destroy(inst, e->handle);
+        e->handle = nullptr;
+    }
+    for (auto* m : modules_) {
+        if (m->handle && d.handle) t->module_unload(inst, m->handle);
+        m->handle = nullptr;
+    }
+    if (CB_HAS_FIELD(t, cb_gpu_table, host_unregister) && d.handle)
+        for (const auto& [start, size] : pinned_) t->host_unregister(inst, d.handle, reinterpret_cast<void*>(start));
+    pinned_.clear();
+    // A usable device gets its memory back (the old allocator's destructor frees every block);
+    // after a hard reset or a loss there is nothing left to free.
+    if (!usable) allocator_->forget_all();
+    allocator_ = std::make_unique<caching_allocator>(make_backend());
+}
+
+// ---- memory ------------------------------------------------------------------------------------
+
+bool device_context::is_device_range(uint64_t address, uint64_t bytes) const {
+    return allocator_->range_valid(address, bytes);
+}
+
+cbError_t device_context::malloc(void** ptr, size_t size) {
+    if (!ptr) return set_last_error(cbErrorInvalidValue, "cbMalloc: devPtr is NULL");
+    uint64_t p = 0;
+    const cbError_t e = call("cbMalloc", [&](gpu_call&) -> cb_status {
+        std::string error;
+        const cb_status st = allocator_->allocate(size, p, error);
+        if (st != CB_OK) core::set_last_error(std::to_string(size) + " bytes: " + error);
+        return st;
+    });
+    *ptr = e == cbSuccess ? reinterpret_cast<void*>(static_cast<uintptr_t>(p)) : nullptr;
+    return e;
+}
+
+cbError_t device_context::free(void* ptr) {
+    if (!ptr) return cbSuccess;
+    return call("cbFree", [&](gpu_call& g) -> cb_status {
+        if (!allocator_->find(address_of(ptr))) {
+            core::set_last_error("not a device allocation (or already freed)");
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+        // As cudaFree: the block may still be in use by queued work; wait for it.
+        cb_status st = g.t->device_synchronize(g.instance, g.handle);
+        std::string error;
+        const cb_status freed = allocator_->release(address_of(ptr), error);
+        if (freed != CB_OK) core::set_last_error(error);
+        return st != CB_OK ? st : freed;
+    });
+}
+
+cbError_t device_context::mem_get_info(size_t* free_bytes, size_t* total) {
+    if (!free_bytes || !total) return set_last_error(cbErrorInvalidValue, "cbMemGetInfo: NULL argument");
+    return call("cbMemGetInfo", [&](gpu_call& g) -> cb_status {
+        uint64_t f = 0, t = 0;
+        const cb_status st = g.t->mem_info(g.instance, g.handle, &f, &t);
+        // Blocks the allocator caches are free for cbMalloc.
+        *free_bytes = static_cast<size_t>(f + allocator_->stats().cached_bytes);
+        *total = static_cast<size_t>(t);
+        return st;
+    });
+}
+
+cbError_t device_context::host_register(void* ptr, size_t size) {
+    if (!ptr || size == 0) return set_last_error(cbErrorInvalidValue, "cbHostRegister: NULL pointer or size 0");
+    return call("cbHostRegister", [&](gpu_call& g) -> cb_status {
+        if (!CB_HAS_FIELD(g.t, cb_gpu_table, host_register)) return CB_OK;  // copies stay pageable
+        const cb_status st = g.t->host_register(g.instance, g.handle, ptr, size);
+        if (st == CB_OK) {
+            std::lock_guard lock(objects_mutex_);
+            pinned_[reinterpret_cast<uintptr_t>(ptr)] = size;
+        }
+        return st;
+    });
+}
+
+cbError_t device_context::host_unregister(void* ptr) {
+    if (!ptr) return set_last_error(cbErrorInvalidValue, "cbHostUnregister: NULL pointer");
+    return call("cbHostUnregister", [&](gpu_call& g) -> cb_status {
+        {
+            std::lock_guard lock(objects_mutex_);
+            if (!pinned_.erase(reinterpret_cast<uintptr_t>(ptr))) {
+                core::set_last_error("not a registered host range");
+                return CB_ERR_INVALID_ARGUMENT;
+            }
+        }
+        return g.t->host_unregister(g.instance, g.handle, ptr);
+    });
+}
+
+cb_status device_context::copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
+                                    cb_gpu_stream* stream) {
+    switch (kind) {
+    case cbMemcpyHostToDevice: return g.t->memcpy_h2d(g.instance, g.handle, address_of(dst), src, count, stream);
+    case cbMemcpyDeviceToHost: return g.t->memcpy_d2h(g.instance, g.handle, dst, address_of(src), count, stream);
+    case cbMemcpyDeviceToDevice:
+        return g.t->memcpy_d2d(g.instance, g.handle, address_of(dst), address_of(src), count, stream);
+    default: core::set_last_error("unsupported copy kind"); return CB_ERR_INVALID_ARGUMENT;
+    }
+}
+
+cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_st* stream,
+                                 bool async) {
+    const char* what = async ? "cbMemcpyAsync" : "cbMemcpy";
+    if (count == 0) return cbSuccess;
+    if (!dst || !src) return set_last_error(cbErrorInvalidValue, std::string(what) + ": NULL pointer");
+    if (stream && !owns(stream)) return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
+    const bool dst_dev = is_device_range(address_of(dst), count);
+    const bool src_dev = is_device_range(address_of(src), count);
+    if (kind == cbMemcpyDefault)
+        kind = dst_dev ? (src_dev ? cbMemcpyDeviceToDevice : cbMemcpyHostToDevice)
+                       : (src_dev ? cbMemcpyDeviceToHost : cbMemcpyHostToHost);
+    if (kind == cbMemcpyHostToHost) {
+        std::memmove(dst, src, count);
+        return cbSuccess;
+    }
+    const bool want_dst_dev = kind == cbMemcpyHostToDevice || kind == cbMemcpyDeviceToDevice;
+    const bool want_src_dev = kind == cbMemcpyDeviceToHost || kind == cbMemcpyDeviceToDevice;
+    if (kind < cbMemcpyHostToHost || kind > cbMemcpyDefault)
+        return set_last_error(cbErrorInvalidValue, std::string(what) + ": invalid copy kind");
+    if ((want_dst_dev && !dst_dev) || (want_src_dev && !src_dev))
+        return set_last_error(cbErrorInvalidValue,
+                              std::string(what) + ": " + (want_dst_dev && !dst_dev ? "destination" : "source") + " [" +
+                                  std::to_string(address_of(want_dst_dev && !dst_dev ? dst : src)) + ", +" +
+                                  std::to_string(count) + ") is not inside one device allocation");
+    return call(what, [&](gpu_call& g) -> cb_status {
+        if (!async) return integrity_->enabled() ? integrity_->copy(g, dst, src, count, kind)
+                                                 : copy_once(g, dst, src, count, kind, nullptr);
+        cb_gpu_stream* ps = nullptr;
+        cb_status st = prepare_stream(g, stream, ps);
+        if (st == CB_OK) st = copy_once(g, dst, src, count, kind, ps);
+        if (st == CB_OK && integrity_->enabled()) {
+            pending_check c;
+            st = integrity_->queue(g, ps, dst, src, count, kind, c);
+            if (st == CB_OK && c.far_crcs) {
+                std::lock_guard lock(objects_mutex_);
+                (stream ? stream : default_stream_.get())->checks.push_back(std::move(c));
+            }
+        }
+        return st;
+    });
+}
+
+cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async) {
+    const char* what = async ? "cbMemsetAsync" : "cbMemset";
+    if (count == 0) return cbSuccess;
+    if (stream && !owns(stream)) return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
+    if (!is_device_range(address_of(ptr), count))
+        return set_last_error(cbErrorInvalidValue, std::string(what) + ": [" + std::to_string(address_of(ptr)) + ", +" +
+                                                       std::to_string(count) + ") is not inside one device allocation");
+    return call(what, [&](gpu_call& g) -> cb_status {
+        cb_gpu_stream* ps = nullptr;
+        cb_status st = async ? prepare_stream(g, stream, ps) : CB_OK;
+        if (st == CB_OK) st = g.t->memset8(g.instance, g.handle, address_of(ptr), static_cast<uint8_t>(value), count, ps);
+        return st;
+    });
+}
+
+}  // namespace cudabridge::host

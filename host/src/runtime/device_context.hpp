@@ -1,0 +1,166 @@
+// What the runtime holds for one device: its allocator, streams, events, modules and pinned
+// ranges, its sticky error, and the pending end-to-end checks of asynchronous copies. Every API
+// call goes through call(): the device's gate, the sticky error, the memory epoch.
+#pragma once
+
+#include <cudabridge.h>
+#include <cudabridge/core/error.hpp>
+#include <cudabridge/host/device.hpp>
+
+#include "allocator/caching_allocator.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/integrity.hpp"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+struct cbStream_st;
+struct cbEvent_st;
+struct cbModule_st;
+
+namespace cudabridge::host {
+
+class session;
+
+// A call's view of the device: the plugin table, the instance, the device handle (valid while
+// the ticket is held).
+struct gpu_call {
+    const cb_gpu_table* t;
+    void* instance;
+    cb_gpu_device* handle;
+};
+
+class device_context {
+public:
+    device_context(session& s, std::unique_ptr<host::device> dev);
+    ~device_context();  // synchronizes and releases everything, then detaches
+    device_context(const device_context&) = delete;
+    device_context& operator=(const device_context&) = delete;
+
+    host::device& dev() noexcept { return *dev_; }
+    std::unique_ptr<host::device>& dev_ptr() noexcept { return dev_; }
+
+    // Runs body(gpu_call&) -> cb_status under the device's gate; maps the status, makes device
+    // loss and dropped memory sticky, records the thread's last error.
+    template <typename F>
+    cbError_t call(const char* what, F&& body) {
+        if (const cbError_t e = sticky(); e != cbSuccess) return set_last_error(e, sticky_text());
+        host::device::ticket ticket;
+        core::set_last_error({});
+        take_launch_failure();
+        cb_status st = dev_->enter(ticket);
+        if (st != CB_OK) return fail(what, st);
+        if (memory_epoch_.load(std::memory_order_relaxed) != dev_->memory_epoch()) return memory_dropped();
+        gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
+        st = body(g);
+        return st == CB_OK ? cbSuccess : fail(what, st);
+    }
+
+    cbError_t sticky() const noexcept { return sticky_.load(std::memory_order_acquire); }
+    void clear_sticky();
+    cbError_t make_sticky(cbError_t e, const std::string& message);
+
+    // ---- memory ----------------------------------------------------------------------------------
+    cbError_t malloc(void** ptr, size_t size);
+    cbError_t free(void* ptr);
+    cbError_t mem_get_info(size_t* free, size_t* total);
+    cbError_t host_register(void* ptr, size_t size);
+    cbError_t host_unregister(void* ptr);
+    bool is_device_range(uint64_t address, uint64_t bytes) const;
+    cbError_t memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_st* stream, bool async);
+    cbError_t memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async);
+    void inject_copy_corruption() noexcept { corrupt_next_copy_.store(true); }
+
+    // ---- streams and events ---------------------------------------------------------------------
+    cbError_t stream_create(cbStream_st** out, unsigned flags);
+    cbError_t stream_destroy(cbStream_st* s);
+    cbError_t stream_synchronize(cbStream_st* s);
+    cbError_t stream_query(cbStream_st* s);
+    cbError_t stream_wait_event(cbStream_st* s, cbEvent_st* e);
+    cbError_t event_create(cbEvent_st** out);
+    cbError_t event_destroy(cbEvent_st* e);
+    cbError_t event_record(cbEvent_st* e, cbStream_st* s);
+    cbError_t event_synchronize(cbEvent_st* e);
+    cbError_t event_query(cbEvent_st* e);
+    cbError_t event_elapsed(float* ms, cbEvent_st* a, cbEvent_st* b);
+    cbError_t synchronize();
+    cbError_t reset();
+
+    // ---- kernels --------------------------------------------------------------------------------
+    cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count, cbStream_st* s);
+    cbError_t module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format);
+    cbError_t module_unload(cbModule_st* m);
+    cbError_t launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
+                            size_t count, size_t shared_memory, cbStream_st* s);
+
+    bool owns(const cbStream_st* s) const;
+    bool owns(const cbEvent_st* e) const;
+    bool owns(const cbModule_st* m) const;
+
+private:
+    friend class integrity_checker;
+    cbError_t fail(const char* what, cb_status st);
+    cbError_t memory_dropped();
+    std::string sticky_text() const;
+    // The plugin stream a call runs on: the user's, or the legacy default stream (ordered after
+    // the blocking streams' work first). Call under the ticket.
+    cb_status prepare_stream(gpu_call& g, cbStream_st* s, cb_gpu_stream*& out);
+    cb_status settle_checks(gpu_call& g, cbStream_st* s);
+    cb_status settle_all_checks(gpu_call& g);
+    void release(bool usable) noexcept;  // the device's release hook
+    allocator_backend make_backend();
+    uint64_t oldest_pending_ms();         // the supervisor's probe
+    cb_status create_default_stream(gpu_call& g);
+    cb_status copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
+                        cb_gpu_stream* stream);
+
+    session& s_;
+    std::unique_ptr<host::device> dev_;
+    std::unique_ptr<caching_allocator> allocator_;
+    std::atomic<cbError_t> sticky_{cbSuccess};
+    std::string sticky_message_;
+    mutable std::mutex sticky_mutex_;
+    std::atomic<uint64_t> memory_epoch_{0};
+    std::atomic<bool> corrupt_next_copy_{false};
+
+    mutable std::mutex objects_mutex_;
+    std::set<cbStream_st*> streams_;
+    std::set<cbEvent_st*> events_;
+    std::vector<cbModule_st*> modules_;  // newest last
+    std::map<uintptr_t, size_t> pinned_;  // registered host ranges by start
+    std::map<uintptr_t, size_t> pinned_allocations_;  // from cbMallocHost
+    std::unique_ptr<cbStream_st> default_stream_;
+    std::unique_ptr<integrity_checker> integrity_;
+    bool has_stream_wait_ = false;
+};
+
+}  // namespace cudabridge::host
+
+// The handles applications hold.
+struct cbStream_st {
+    cb_gpu_stream* handle = nullptr;  // null once the device dropped it
+    unsigned flags = 0;
+    bool is_default = false;
+    cb_gpu_event* barrier = nullptr;  // recorded when another stream must wait for this one
+    uint64_t submitted = 0;           // work items queued
+    uint64_t default_seen = 0;        // default-stream submissions this stream has waited for
+    std::map<cbStream_st*, uint64_t> waited;  // default stream: what it waited for per stream
+    uint64_t oldest_unfinished_ns = 0;
+    std::vector<cudabridge::host::pending_check> checks;
+};
+
+struct cbEvent_st {
+    cb_gpu_event* handle = nullptr;
+    bool recorded = false;
+};
+
+struct cbModule_st {
+    cb_gpu_module* handle = nullptr;
+    std::vector<std::string> names;  // host-kernel modules: the symbols it has
+    cb_module_format format = 0;
+};

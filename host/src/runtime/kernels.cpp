@@ -1,0 +1,158 @@
+// Kernel launches: built-ins by name, and user modules (PTX / CUBIN / fatbin / CUDA source on
+// the kernel-driver backend; C functions on a simulated GPU, host_kernels.h).
+#include "connection/device_impl.hpp"
+#include "runtime/device_context.hpp"
+
+#include <cudabridge/host_kernels.h>
+
+#include <algorithm>
+
+namespace cudabridge::host {
+namespace {
+
+cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
+                             size_t count, size_t shared_memory) {
+    cb_kernel_launch l{};
+    l.struct_size = sizeof l;
+    l.name = name;
+    l.dtype = dtype;
+    l.grid[0] = grid.x;
+    l.grid[1] = grid.y;
+    l.grid[2] = grid.z;
+    l.block[0] = block.x;
+    l.block[1] = block.y;
+    l.block[2] = block.z;
+    l.shared_memory_bytes = static_cast<uint32_t>(shared_memory);
+    l.args = args;
+    l.arg_count = count;
+    return l;
+}
+
+}  // namespace
+
+cbError_t device_context::launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count,
+                                         cbStream_st* s) {
+    if (!name || (count && !args)) return set_last_error(cbErrorInvalidValue, "cbLaunchBuiltin: NULL argument");
+    if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchBuiltin: unknown stream");
+    const cb_kernel_launch l = make_launch(name, dtype, {0, 0, 0}, {0, 0, 0}, args, count, 0);
+    const cbError_t e = call(name, [&](gpu_call& g) -> cb_status {
+        cb_gpu_stream* ps = nullptr;
+        cb_status st = prepare_stream(g, s, ps);
+        return st == CB_OK ? g.t->launch_builtin(g.instance, g.handle, &l, ps) : st;
+    });
+    return e == cbErrorNotFound ? set_last_error(cbErrorInvalidDeviceFunction, last_error_message()) : e;
+}
+
+cbError_t device_context::module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format) {
+    if (!out || !image || size == 0) return set_last_error(cbErrorInvalidValue, "cbModuleLoadData: NULL image or size 0");
+    auto m = std::make_unique<cbModule_st>();
+    m->format = format;
+    if (format == CB_MODULE_HOST_KERNELS) {
+        const auto* module = static_cast<const cb_host_kernel_module*>(image);
+        if (size < sizeof(cb_host_kernel_module) || module->struct_size < sizeof(cb_host_kernel_module))
+            return set_last_error(cbErrorInvalidKernelImage, "cbModuleLoadData: not a cb_host_kernel_module");
+        for (size_t i = 0; i < module->kernel_count && module->kernels; ++i)
+            if (module->kernels[i].name) m->names.emplace_back(module->kernels[i].name);
+    }
+    char log[4096] = {};
+    const cbError_t e = call("cbModuleLoadData", [&](gpu_call& g) -> cb_status {
+        const cb_status st = g.t->module_load(g.instance, g.handle, image, size, format, &m->handle, log, sizeof log);
+        if (st != CB_OK && log[0]) core::set_last_error(core::last_error() + "\n" + log);
+        return st;
+    });
+    if (e != cbSuccess) return e == cbErrorInvalidValue ? set_last_error(cbErrorInvalidKernelImage, last_error_message()) : e;
+    std::lock_guard lock(objects_mutex_);
+    *out = m.get();
+    modules_.push_back(m.release());
+    return cbSuccess;
+}
+
+cbError_t device_context::module_unload(cbModule_st* m) {
+    if (!m || !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleUnload: unknown module");
+    const cbError_t e = call("cbModuleUnload", [&](gpu_call& g) -> cb_status {
+        return m->handle ? g.t->module_unload(g.instance, m->handle) : CB_OK;
+    });
+    {
+        std::lock_guard lock(objects_mutex_);
+        std::erase(modules_, m);
+    }
+    delete m;
+    return e;
+}
+
+cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block,
+                                        const cbKernelArg* args, size_t count, size_t shared_memory, cbStream_st* s) {
+    if (!name || (count && !args)) return set_last_error(cbErrorInvalidValue, "cbLaunchKernel: NULL argument");
+    if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown stream");
+    if (m && !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown module");
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return set_last_error(cbErrorInvalidValue, std::string("cbLaunchKernel ") + name + ": a grid or block dimension is 0");
+    std::vector<cbModule_st*> candidates;
+    if (m) {
+        candidates.push_back(m);
+    } else {
+        std::lock_guard lock(objects_mutex_);
+        candidates.assign(modules_.rbegin(), modules_.rend());
+    }
+    if (candidates.empty())
+        return set_last_error(cbErrorInvalidDeviceFunction,
+                              std::string("cbLaunchKernel: no module is loaded on this device, so no kernel '") + name +
+                                  "' (built-in kernels are launched with cbLaunchBuiltin)");
+    const cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory);
+    for (auto* candidate : candidates) {
+        // A host-kernel module says which symbols it has; others are asked.
+        if (!candidate->names.empty() && std::find(candidate->names.begin(), candidate->names.end(), name) ==
+                                             candidate->names.end())
+            continue;
+        const cbError_t e = call(name, [&](gpu_call& g) -> cb_status {
+            cb_gpu_stream* ps = nullptr;
+            cb_status st = prepare_stream(g, s, ps);
+            return st == CB_OK ? g.t->launch_kernel(g.instance, candidate->handle, &l, ps) : st;
+        });
+        if (e != cbErrorNotFound) return e;
+    }
+    return set_last_error(cbErrorInvalidDeviceFunction,
+                          std::string("cbLaunchKernel: no loaded module has a kernel named '") + name + "'");
+}
+
+cbError_t device_context::reset() {
+    const device_state st = dev_->state();
+    if (st == device_state::failed || st == device_state::lost || st == device_state::emergency_stop) {
+        if (dev_->manual_reset(true) != CB_OK)
+            return set_last_error(cbErrorDeviceFailed, "cbDeviceReset: " + core::last_error());
+    }
+    host::device::ticket ticket;
+    const cb_status entered = dev_->enter(ticket);
+    if (entered != CB_OK) return set_last_error(to_runtime_error(entered), "cbDeviceReset: " + core::last_error());
+    gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
+    g.t->device_synchronize(g.instance, g.handle);
+    {
+        // Free everything this process holds on the device, as cudaDeviceReset does.
+        std::vector<cbStream_st*> streams;
+        std::vector<cbEvent_st*> events;
+        std::vector<cbModule_st*> modules;
+        {
+            std::lock_guard lock(objects_mutex_);
+            streams.assign(streams_.begin(), streams_.end());
+            events.assign(events_.begin(), events_.end());
+            modules = modules_;
+        }
+        ticket = {};
+        std::unique_lock exclusive(dev_->impl().gate);
+        release(memory_epoch_.load() == dev_->memory_epoch());
+        std::lock_guard lock(objects_mutex_);
+        for (auto* x : streams) delete x;
+        for (auto* x : events) delete x;
+        for (auto* x : modules) delete x;
+        streams_.clear();
+        events_.clear();
+        modules_.clear();
+        default_stream_->waited.clear();
+        default_stream_->submitted = 0;
+    }
+    memory_epoch_ = dev_->memory_epoch();
+    clear_sticky();
+    return call("cbDeviceReset", [&](gpu_call& g2) -> cb_status { return create_default_stream(g2); });
+}
+
+}  // namespace cudabridge::host

@@ -1,0 +1,57 @@
+// One health sample: a heartbeat that reaches the GPU, its telemetry, the link's counters since
+// the last sample, the age of the oldest unfinished work, and integrity failures reported by the
+// runtime. Taken under the shared gate, so it never races a recovery.
+#include "connection/device_impl.hpp"
+
+namespace cudabridge::host {
+
+cb_health_sample device_impl::take_sample() {
+    cb_health_sample h{};
+    h.struct_size = sizeof h;
+    h.time_ns = monotonic_ns();
+    h.integrity_failure = integrity_failures.exchange(0) > 0;
+    std::shared_lock lock(gate);
+    if (!handle || !link) {
+        h.link_up = 0;
+        h.device_lost = 1;
+        h.heartbeat_age_ms = last_heartbeat_ok_ns_ ? (h.time_ns - last_heartbeat_ok_ns_) / 1000000 : 0;
+        return h;
+    }
+    uint64_t counter = 0;
+    const cb_status hb = s.gpu()->heartbeat(s.gpu_instance(), handle, &counter);
+    if (hb == CB_OK) last_heartbeat_ok_ns_ = h.time_ns;
+    if (!last_heartbeat_ok_ns_) last_heartbeat_ok_ns_ = h.time_ns;
+    h.heartbeat_age_ms = (h.time_ns - last_heartbeat_ok_ns_) / 1000000;
+    h.device_lost = hb == CB_ERR_DEVICE_LOST || hb == CB_ERR_LINK_DOWN;
+
+    cb_gpu_telemetry t{};
+    t.struct_size = sizeof t;
+    if (s.gpu()->get_telemetry(s.gpu_instance(), handle, &t) == CB_OK) {
+        h.temperature_c = t.temperature_c;
+        h.power_w = t.power_w;
+        h.power_limit_w = t.power_limit_w;
+        h.ecc_uncorrected = t.ecc_uncorrected;
+        h.last_xid = t.last_xid;
+    }
+
+    cb_link_status l{};
+    l.struct_size = sizeof l;
+    if (s.transport()->link_status(s.transport_instance(), link, &l) == CB_OK) {
+        h.link_up = l.up;
+        h.packets = l.packets;
+        h.packet_errors = l.crc_errors + l.replays;
+        if (have_last_link_ && l.packets >= last_link_.packets) {
+            const uint64_t packets = l.packets - last_link_.packets;
+            const uint64_t errors = (l.crc_errors - last_link_.crc_errors);
+            h.error_rate = packets ? static_cast<double>(errors) / static_cast<double>(packets) : 0.0;
+        }
+        last_link_ = l;
+        have_last_link_ = true;
+    } else {
+        h.link_up = 0;
+    }
+    if (pending_probe) h.oldest_pending_ms = pending_probe();
+    return h;
+}
+
+}  // namespace cudabridge::host

@@ -1,0 +1,128 @@
+// Carrying out what the policy decided: the recovery rungs (soft reset, drain and hard reset,
+// reconnect), emergency stop and resume, marking the device failed, and the manual reset that
+// clears that mark. Each action is an event with its outcome and the time it took.
+#include "connection/device_impl.hpp"
+
+#include <cb_log.h>
+
+#include <cstdio>
+#include <future>
+
+namespace cudabridge::host {
+namespace {
+
+std::string outcome_json(const char* action, bool ok, uint64_t duration_ns, uint32_t attempt) {
+    char b[160];
+    std::snprintf(b, sizeof b, "{\"action\":\"%s\",\"ok\":%s,\"duration_ms\":%.3f,\"attempt\":%u}", action,
+                  ok ? "true" : "false", static_cast<double>(duration_ns) / 1e6, attempt);
+    return b;
+}
+
+}  // namespace
+
+void device_impl::run_recovery(cb_safety_action action, const std::string& reason, uint32_t delay_ms) {
+    if (delay_ms) {
+        std::unique_lock lock(thread_mutex_);
+        if (wake_.wait_for(lock, std::chrono::milliseconds(delay_ms), [this] { return stop_; })) return;
+    }
+    const char* name = action_name(action);
+    const std::string kind = std::string("safety.") + name;
+    const bool is_reset = action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
+    if (is_reset && handle && action == CB_ACTION_HARD_RESET) {
+        // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left.
+        auto drained = std::async(std::launch::async, [this] {
+            std::shared_lock lock(gate);
+            return handle ? s.gpu()->device_synchronize(s.gpu_instance(), handle) : CB_OK;
+        });
+        if (drained.wait_for(std::chrono::milliseconds(2000)) != std::future_status::ready)
+            s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
+        drained.wait();
+    }
+    const uint64_t t0 = monotonic_ns();
+    std::string error;
+    cb_status st = CB_OK;
+    device_state after = device_state::connected;
+    {
+        std::unique_lock lock(gate);  // calls in flight finish first; new ones wait for us
+        const device_state before = state.load();
+        if (before == device_state::disconnecting || before == device_state::disconnected) return;
+        if (is_reset) {
+            state.store(device_state::recovering);
+            notify({id, device_state::recovering, CB_OK, kind, reason});
+        }
+        switch (action) {
+        case CB_ACTION_SOFT_RESET: st = handle ? soft_reset(error) : reconnect(error); break;
+        case CB_ACTION_HARD_RESET: st = handle ? hard_reset(error) : reconnect(error); break;
+        case CB_ACTION_RECONNECT: st = reconnect(error); break;
+        case CB_ACTION_EMERGENCY_STOP:
+            // Stop the work so the GPU idles and cools; nothing new starts until a resume.
+            if (handle) soft_reset(error);
+            after = device_state::emergency_stop;
+            break;
+        case CB_ACTION_RESUME: after = device_state::connected; break;
+        case CB_ACTION_MARK_FAILED:
+            failed_ = true;
+            after = device_state::failed;
+            break;
+        default: return;
+        }
+        if (is_reset) {
+            ++recovery_attempts_;
+            last_recovery_ns_ = monotonic_ns();
+            if (st == CB_OK) ++recoveries_;
+            // A failed rung leaves the device refusing work until the next one (or failed).
+            after = st == CB_OK ? device_state::connected : device_state::lost;
+        }
+    }
+    const uint64_t took = monotonic_ns() - t0;
+    const bool ok = st == CB_OK;
+    last_action_ = name;
+    last_reason_ = reason;
+    std::string message = reason;
+    if (is_reset) message += ok ? " -> done" : " -> failed: " + error;
+    const int severity = action == CB_ACTION_EMERGENCY_STOP || action == CB_ACTION_MARK_FAILED ? CB_SEVERITY_CRITICAL
+                         : ok ? CB_SEVERITY_WARNING
+                              : CB_SEVERITY_ERROR;
+    record(severity, kind, message, outcome_json(name, ok, took, recovery_attempts_));
+    const cb_status reported = action == CB_ACTION_EMERGENCY_STOP ? CB_ERR_THERMAL_LIMIT
+                               : action == CB_ACTION_MARK_FAILED  ? CB_ERR_DEVICE_LOST
+                                                                  : st;
+    set_state(after, reported, kind, message);
+}
+
+cb_status device_impl::manual_reset(bool hard) {
+    std::lock_guard serial(supervise_mutex_);
+    const uint64_t t0 = monotonic_ns();
+    std::string error;
+    cb_status st = CB_OK;
+    {
+        std::unique_lock lock(gate);
+        const device_state before = state.load();
+        if (before == device_state::disconnecting || before == device_state::disconnected) {
+            core::set_last_error("device " + id + " is " + state_name(before));
+            return CB_ERR_NO_DEVICE;
+        }
+        state.store(device_state::recovering);
+        if (handle && !hard) {
+            st = soft_reset(error);
+        } else {
+            st = handle ? hard_reset(error) : CB_ERR_DEVICE_LOST;
+            if (st != CB_OK) st = reconnect(error);
+        }
+        failed_ = false;
+        recovery_attempts_ = 0;
+        history_.clear();
+    }
+    const uint64_t took = monotonic_ns() - t0;
+    const std::string message = std::string("manual ") + (hard ? "hard" : "soft") + " reset" +
+                                (st == CB_OK ? ": the device is back" : " failed: " + error);
+    record(st == CB_OK ? CB_SEVERITY_INFO : CB_SEVERITY_ERROR, "safety.manual_reset", message,
+           outcome_json(hard ? "hard_reset" : "soft_reset", st == CB_OK, took, 0));
+    set_state(st == CB_OK ? device_state::connected : device_state::lost, st, "safety.manual_reset", message);
+    if (st != CB_OK) core::set_last_error(message);
+    return st;
+}
+
+cb_status device::manual_reset(bool hard) { return impl_->manual_reset(hard); }
+
+}  // namespace cudabridge::host

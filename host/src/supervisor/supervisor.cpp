@@ -1,0 +1,147 @@
+// The safety supervisor: a thread per connected device that samples its health every
+// heartbeat_interval_ms, asks the safety policy what to do, does it, records it, and tells the
+// registered callbacks.
+#include "connection/device_impl.hpp"
+
+#include <cb_log.h>
+
+#include <cstdio>
+
+namespace cudabridge::host {
+namespace {
+
+constexpr size_t history_length = 64;
+
+}  // namespace
+
+const char* action_name(cb_safety_action a) noexcept {
+    switch (a) {
+    case CB_ACTION_NONE: return "none";
+    case CB_ACTION_WARN: return "warn";
+    case CB_ACTION_THROTTLE: return "throttle";
+    case CB_ACTION_SOFT_RESET: return "soft_reset";
+    case CB_ACTION_HARD_RESET: return "hard_reset";
+    case CB_ACTION_RECONNECT: return "reconnect";
+    case CB_ACTION_EMERGENCY_STOP: return "emergency_stop";
+    case CB_ACTION_MARK_FAILED: return "mark_failed";
+    case CB_ACTION_RESUME: return "resume";
+    default: return "unknown";
+    }
+}
+
+namespace {
+
+std::string sample_json(const cb_health_sample& h) {
+    char b[512];
+    std::snprintf(b, sizeof b,
+                  "{\"temperature_c\":%.1f,\"power_w\":%.1f,\"error_rate\":%.6f,\"heartbeat_age_ms\":%llu,"
+                  "\"oldest_pending_ms\":%llu,\"link_up\":%s,\"device_lost\":%s,\"integrity_failure\":%s}",
+                  h.temperature_c, h.power_w, h.error_rate, static_cast<unsigned long long>(h.heartbeat_age_ms),
+                  static_cast<unsigned long long>(h.oldest_pending_ms), h.link_up ? "true" : "false",
+                  h.device_lost ? "true" : "false", h.integrity_failure ? "true" : "false");
+    return b;
+}
+
+}  // namespace
+
+void device_impl::start_supervisor() {
+    std::lock_guard lock(thread_mutex_);
+    if (thread_.joinable()) return;
+    stop_ = false;
+    thread_ = std::thread([this] { supervisor_loop(); });
+}
+
+void device_impl::stop_supervisor() {
+    {
+        std::lock_guard lock(thread_mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void device_impl::supervisor_loop() {
+    for (;;) {
+        const auto interval = std::chrono::milliseconds(
+            static_cast<int64_t>(std::max(10.0, s.safety_number("heartbeat_interval_ms", 1000))));
+        {
+            std::unique_lock lock(thread_mutex_);
+            if (wake_.wait_for(lock, interval, [this] { return stop_; })) return;
+        }
+        supervise_once();
+    }
+}
+
+void device_impl::supervise_once() {
+    std::lock_guard serial(supervise_mutex_);
+    const device_state now = state.load();
+    if (now == device_state::disconnecting || now == device_state::disconnected) return;
+    const cb_health_sample sample = take_sample();
+    history_.push_back(sample);
+    if (history_.size() > history_length) history_.pop_front();
+    std::vector<cb_health_sample> samples(history_.begin(), history_.end());
+    cb_health_history hist{};
+    hist.struct_size = sizeof hist;
+    hist.recovery_attempts = recovery_attempts_;
+    hist.samples = samples.data();
+    hist.sample_count = samples.size();
+    hist.last_recovery_ns = last_recovery_ns_;
+    hist.emergency_stopped = now == device_state::emergency_stop;
+    hist.failed = failed_;
+    cb_safety_decision d{};
+    d.struct_size = sizeof d;
+    if (s.safety()->evaluate(s.safety_instance(), &hist, &d) != CB_OK) {
+        s.log_line(CB_LOG_ERROR, CB_LOG_CAT_EGPU, "the safety policy could not evaluate: " + core::last_error(), id);
+        return;
+    }
+    act(d);
+}
+
+void device_impl::act(const cb_safety_decision& d) {
+    const std::string reason = d.reason;
+    const std::string data = sample_json(history_.back());
+    switch (d.action) {
+    case CB_ACTION_NONE:
+        if (recovery_attempts_ > 0 && state.load() == device_state::connected) {
+            record(CB_SEVERITY_INFO, "safety.recovered",
+                   "healthy again after " + std::to_string(recovery_attempts_) + " recovery attempt(s)", data);
+            recovery_attempts_ = 0;
+        }
+        return;
+    case CB_ACTION_WARN:
+    case CB_ACTION_THROTTLE:
+        if (reason != last_reason_) record(CB_SEVERITY_WARNING, std::string("safety.") + action_name(d.action), reason, data);
+        last_action_ = action_name(d.action);
+        last_reason_ = reason;
+        notify({id, state.load(), CB_OK, std::string("safety.") + action_name(d.action), reason});
+        return;
+    case CB_ACTION_EMERGENCY_STOP:
+        if (state.load() == device_state::emergency_stop) return;
+        run_recovery(d.action, reason, 0);
+        return;
+    case CB_ACTION_RESUME:
+    case CB_ACTION_MARK_FAILED:
+    case CB_ACTION_SOFT_RESET:
+    case CB_ACTION_HARD_RESET:
+    case CB_ACTION_RECONNECT:
+        if (d.action == CB_ACTION_MARK_FAILED && failed_) return;
+        run_recovery(d.action, reason, d.delay_ms);
+        return;
+    default:
+        s.log_line(CB_LOG_WARN, CB_LOG_CAT_EGPU, "the safety policy asked for an unknown action " +
+                                                     std::to_string(d.action) + ": ignored", id);
+    }
+}
+
+health_snapshot device_impl::health() const {
+    std::lock_guard lock(supervise_mutex_);
+    health_snapshot h;
+    if (!history_.empty()) h.sample = history_.back();
+    h.recovery_attempts = recovery_attempts_;
+    h.recoveries = recoveries_;
+    h.last_action = last_action_;
+    h.last_reason = last_reason_;
+    return h;
+}
+
+}  // namespace cudabridge::host
