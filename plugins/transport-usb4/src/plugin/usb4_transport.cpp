@@ -198,7 +198,19 @@ cb_status usb4_transport::dma_limits(cb_link* l, cb_dma_limits& out) { return li
 cb_status usb4_transport::set_interrupt_handler(cb_link* l, cb_interrupt_handler handler, void* user) {
     return link_of(l).set_interrupt_handler(handler, user);
 }
-cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) { return link_of(l).status(out); }
+cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) {
+    sim_link& link = link_of(l);
+    if (link.take_surprise_cut()) {
+        // A surprise removal mid-transfer pulls the enclosure out of the fabric for every
+        // process, as the kernel's hot-plug handler would report it gone.
+        std::string message;
+        if (sim_fabric().set_plugged(link.enclosure_id(), false, message) == CB_OK) {
+            for_links_of(link.enclosure_id(), true);
+            host_.log(CB_LOG_WARN, "USB4", "surprise removal: " + message);
+        }
+    }
+    return link.status(out);
+}
 cb_status usb4_transport::reset_link(cb_link* l, cb_reset_kind reset_kind) { return link_of(l).reset(reset_kind); }
 
 cb_status usb4_transport::attach_endpoint_model(const char* enclosure_id, const cb_endpoint_model_table* table,

@@ -179,7 +179,10 @@ cb_status sim_link::device_dma(uint64_t iova, void* device_buffer, size_t size, 
                            : wire_->transfer(direction::to_device, s.data, dev, s.size, ns);
         if (st != CB_OK) {
             dma_faults_.fetch_add(1, std::memory_order_relaxed);
-            if (st == CB_ERR_DEVICE_LOST) device_removed();
+            if (st == CB_ERR_DEVICE_LOST) {
+                surprise_cut_.store(true);
+                device_removed();
+            }
             return st;
         }
         dev += s.size;

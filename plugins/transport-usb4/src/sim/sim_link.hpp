@@ -74,6 +74,9 @@ public:
     link_counters counters() const;
     cb_status reset(cb_reset_kind kind);
     cb_status inject(const fault_request& fault);
+    // True once after a surprise removal cut the wire mid-transfer (fault unplug_after_bytes):
+    // the fabric does not know of it yet.
+    bool take_surprise_cut() noexcept { return surprise_cut_.exchange(false); }
     // The device was pulled out (this process or another): every later call fails.
     void device_removed();
     void device_returned();
@@ -98,6 +101,7 @@ private:
     cb_interrupt_handler irq_handler_ = nullptr;
     void* irq_user_ = nullptr;
     std::atomic<bool> removed_{false};
+    std::atomic<bool> surprise_cut_{false};
     std::atomic<bool> stuck_{false};
     std::atomic<uint64_t> mmio_ns_{0};      // modeled time of config and MMIO cycles
     std::atomic<uint64_t> dma_faults_{0};   // IOMMU translation faults and failed DMA
