@@ -70,7 +70,7 @@ TEST_F(safety_plugin_test, DeclaresEveryParameterWithHelpAndDefault) {
     }
     auto p = core::find_parameter(*database, "standard.thermal_limit");
     ASSERT_TRUE(p);
-    EXPECT_DOUBLE_EQ(p->min_value, 40);
+    EXPECT_DOUBLE_EQ(p->min_value, 20);
     EXPECT_DOUBLE_EQ(p->max_value, 120);
     // The host reads these from the store itself.
     EXPECT_EQ(core::effective_value(*database, "standard.heartbeat_timeout_ms"), "5000");

@@ -43,7 +43,9 @@ const std::array<parameter_spec, 10> specs = {{
      "(0.01 = 1%); half of it warns",
      0, 1, CB_SAFETY_FIELD(error_rate_threshold)},
     {"thermal_limit", CB_PARAM_DOUBLE,
-     "GPU temperature in degrees C at which all work stops (emergency stop)", 40, 120,
+     "GPU temperature in degrees C at which all work stops (emergency stop); as low as 20, "
+     "below a board's idle temperature, for fault drills",
+     20, 120,
      CB_SAFETY_FIELD(thermal_limit_c)},
     {"enable_auto_recovery", CB_PARAM_BOOL,
      "recover from faults on its own (soft reset, hard reset, reconnect); off: only warn", 0, 1,
