@@ -4,6 +4,7 @@
 
 #include <Poco/JSON/Parser.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -14,7 +15,7 @@ host::session_options host_test::session_options(core::config_entries safety) co
     o.database = tmp / "cudabridge.db";
     o.plugin_paths = {CB_TEST_PLUGIN_DIR};
     o.use_environment = false;
-    o.flags.log_sinks = "sqlite";
+    o.flags.log_sinks = std::getenv("CB_TEST_LOG_SINKS") ? std::getenv("CB_TEST_LOG_SINKS") : "sqlite";
     o.transport_config = {{"backend", "sim"}};
     // No NVIDIA driver here: a path that does not exist keeps the kernel-driver backend idle.
     o.gpu_config = {{"cuda_library", "/nonexistent/libcuda.so.1"}, {"nvml_library", "/nonexistent/libnvidia-ml.so.1"}};

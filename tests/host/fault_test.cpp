@@ -1,0 +1,172 @@
+// Each fault kind injected into the simulated eGPU during real work: the supervisor's rung, the
+// events it records, and afterwards correct results or a clear error, never wrong data. The
+// supervisor's thread is slowed to a crawl; each test runs its cycles itself (supervise_once)
+// so the order of events is deterministic.
+#include "host_fixture.hpp"
+
+#include <cudabridge/core/store.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace cudabridge::test {
+namespace {
+
+using host::device_state;
+using host::runtime;
+
+class fault_test : public host_test {
+protected:
+    void start(core::config_entries extra = {}) {
+        core::config_entries safety = {{"heartbeat_interval_ms", "3600000"},
+                                       {"heartbeat_timeout_ms", "3600000"},
+                                       {"retry_delay_ms", "0"}};
+        for (auto& e : extra) safety.push_back(e);
+        rt = std::make_unique<runtime>(runtime_options(safety));
+        ASSERT_EQ(rt->device_count(), 1) << rt->startup_error();
+        enclosure = rt->device(0).id();
+        rt->device(0).add_callback([this](const host::device_event& e) {
+            std::lock_guard lock(seen_mutex);
+            seen.push_back(e.kind);
+        });
+        rt->device(0).supervise_once();  // the baseline sample
+    }
+    void TearDown() override { rt.reset(); }
+
+    host::device& dev() { return rt->device(0); }
+    void fault(const std::string& fields) {
+        control(rt->current_session(), R"({"op":"fault","id":")" + enclosure + "\"," + fields + "}");
+    }
+    size_t count(const std::string& kind) { return events(rt->current_session(), kind).size(); }
+    bool callback_saw(const std::string& kind) {
+        std::lock_guard lock(seen_mutex);
+        return std::find(seen.begin(), seen.end(), kind) != seen.end();
+    }
+
+    // Uploads and downloads `n` bytes; true when they came back intact. On failure `error` is
+    // the runtime's code.
+    bool round_trip(size_t n, cbError_t& error) {
+        std::vector<uint8_t> in(n), out(n, 0);
+        for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint8_t>(i * 31 + 7);
+        void* d = nullptr;
+        error = rt->malloc(&d, n);
+        if (error == cbSuccess) error = rt->memcpy(d, in.data(), n, cbMemcpyHostToDevice, nullptr, false);
+        if (error == cbSuccess) error = rt->memcpy(out.data(), d, n, cbMemcpyDeviceToHost, nullptr, false);
+        if (d) rt->free(d);
+        return error == cbSuccess && in == out;
+    }
+    void expect_working_after_reset() {
+        cbError_t e = rt->reset_device();
+        ASSERT_EQ(e, cbSuccess) << cbGetLastErrorMessage();
+        ASSERT_EQ(dev().state(), device_state::connected);
+        EXPECT_TRUE(round_trip(4 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    }
+
+    std::unique_ptr<runtime> rt;
+    std::string enclosure;
+    std::mutex seen_mutex;
+    std::vector<std::string> seen;
+};
+
+TEST_F(fault_test, BitErrorsAboveTheThresholdGetASoftResetAndDataStaysRight) {
+    start();
+    // About 2 % of 256-byte packets take a bit error: over the 1 % threshold. The link's CRC
+    // and replay deliver every byte right regardless.
+    fault("\"bit_error_rate\":1e-5");
+    cbError_t e = cbSuccess;
+    EXPECT_TRUE(round_trip(16 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.soft_reset"), 1u);
+    EXPECT_TRUE(callback_saw("safety.soft_reset"));
+    EXPECT_EQ(dev().state(), device_state::connected);
+    fault("\"bit_error_rate\":0");
+    EXPECT_TRUE(round_trip(4 << 20, e)) << "a soft reset keeps the context: " << cbGetLastErrorMessage();
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.recovered"), 1u);
+}
+
+TEST_F(fault_test, AStuckDeviceLosesItsHeartbeatAndGetsAHardReset) {
+    start();
+    fault("\"stuck\":true");
+    dev().supervise_once();
+    const auto resets = events(rt->current_session(), "safety.hard_reset");
+    ASSERT_EQ(resets.size(), 1u);
+    EXPECT_NE(resets[0].data_json.find("\"ok\":true"), std::string::npos) << resets[0].message;
+    // The reset dropped the GPU's memory: a clear, sticky error until cbDeviceReset.
+    void* p = nullptr;
+    EXPECT_EQ(rt->malloc(&p, 4096), cbErrorDeviceReset);
+    EXPECT_EQ(rt->malloc(&p, 4096), cbErrorDeviceReset) << "sticky";
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("hard_reset"), std::string::npos) << cbGetLastErrorMessage();
+    expect_working_after_reset();
+}
+
+TEST_F(fault_test, ALinkDropIsReconnected) {
+    start();
+    fault("\"link_drop_ms\":200");
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.reconnect"), 1u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (dev().state() != device_state::connected) dev().supervise_once();  // the link came back
+    EXPECT_EQ(dev().state(), device_state::connected);
+    void* p = nullptr;
+    EXPECT_EQ(rt->malloc(&p, 4096), cbErrorDeviceReset);
+    expect_working_after_reset();
+}
+
+TEST_F(fault_test, UnplugMidCopyIsAClearErrorThenAReconnectOnceReplugged) {
+    start();
+    const size_t n = 32 << 20;
+    std::vector<uint8_t> in(n, 0x42);
+    void* d = nullptr;
+    ASSERT_EQ(rt->malloc(&d, n), cbSuccess);
+    fault("\"unplug_after_bytes\":8388608");
+    const cbError_t e = rt->memcpy(d, in.data(), n, cbMemcpyHostToDevice, nullptr, false);
+    EXPECT_TRUE(e == cbErrorDeviceLost || e == cbErrorLinkDown) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->malloc(&d, 16), e) << "loss is sticky";
+    dev().supervise_once();  // unplugged: the reconnect fails
+    auto tries = events(rt->current_session(), "safety.reconnect");
+    ASSERT_EQ(tries.size(), 1u);
+    EXPECT_NE(tries[0].data_json.find("\"ok\":false"), std::string::npos) << tries[0].message;
+    control(rt->current_session(), R"({"op":"plug","id":")" + enclosure + "\"}");
+    dev().supervise_once();
+    tries = events(rt->current_session(), "safety.reconnect");
+    ASSERT_EQ(tries.size(), 2u);
+    EXPECT_NE(tries[0].data_json.find("\"ok\":true"), std::string::npos) << tries[0].message;  // newest first
+    expect_working_after_reset();
+}
+
+TEST_F(fault_test, RecoveryGivesUpAfterMaxRetriesAndStaysFailedUntilAManualReset) {
+    start({{"max_retry_count", "2"}});
+    control(rt->current_session(), R"({"op":"unplug","id":")" + enclosure + "\"}");
+    for (int i = 0; i < 4; ++i) dev().supervise_once();
+    EXPECT_EQ(count("safety.reconnect"), 2u);
+    EXPECT_EQ(count("safety.mark_failed"), 1u);
+    EXPECT_EQ(dev().state(), device_state::failed);
+    EXPECT_TRUE(callback_saw("safety.mark_failed"));
+    dev().supervise_once();
+    EXPECT_EQ(dev().state(), device_state::failed) << "stays failed";
+    void* p = nullptr;
+    EXPECT_NE(rt->malloc(&p, 16), cbSuccess);
+    control(rt->current_session(), R"({"op":"plug","id":")" + enclosure + "\"}");
+    expect_working_after_reset();
+    EXPECT_EQ(count("safety.manual_reset"), 1u);
+}
+
+TEST_F(fault_test, OverTheThermalLimitIsAnEmergencyStop) {
+    // The simulated board idles above 20 °C: a lowered limit is a thermal runaway.
+    start({{"thermal_limit", "20"}});
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.emergency_stop"), 1u);
+    EXPECT_EQ(dev().state(), device_state::emergency_stop);
+    EXPECT_TRUE(callback_saw("safety.emergency_stop"));
+    void* p = nullptr;
+    EXPECT_EQ(rt->malloc(&p, 16), cbErrorThermalLimit);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("thermal"), std::string::npos) << cbGetLastErrorMessage();
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.emergency_stop"), 1u) << "one stop, not one per sample";
+    EXPECT_EQ(dev().state(), device_state::emergency_stop) << "no restart while still hot";
+}
+
+}  // namespace
+}  // namespace cudabridge::test

@@ -1,0 +1,230 @@
+// The runtime API (C++ host::runtime, the objects behind cudabridge.h) on the simulated eGPU:
+// copies in every direction, streams and the default stream, events, pinned memory, the caching
+// allocator, kernels, and the errors bad input gets.
+#include "host_fixture.hpp"
+
+#include <cudabridge/host/runtime.hpp>
+
+#include <cstring>
+#include <thread>
+
+namespace cudabridge::test {
+namespace {
+
+using host::runtime;
+
+class runtime_test : public host_test {
+protected:
+    void SetUp() override {
+        rt = std::make_unique<runtime>(runtime_options());
+        ASSERT_EQ(rt->device_count(), 1) << rt->startup_error();
+    }
+    void TearDown() override { rt.reset(); }
+
+    void* device_alloc(size_t bytes) {
+        void* p = nullptr;
+        EXPECT_EQ(rt->malloc(&p, bytes), cbSuccess) << cbGetLastErrorMessage();
+        return p;
+    }
+
+    std::unique_ptr<runtime> rt;
+};
+
+TEST_F(runtime_test, CopiesRoundTripInEveryDirection) {
+    const size_t n = 300000;
+    const auto in = pattern(n, 1.5f);
+    std::vector<float> out(n, 0.0f);
+    void* a = device_alloc(n * 4);
+    void* b = device_alloc(n * 4);
+    ASSERT_EQ(rt->memcpy(a, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(b, a, n * 4, cbMemcpyDeviceToDevice, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(out.data(), b, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(in, out);
+    // cbMemcpyDefault tells the directions apart by the pointers.
+    std::vector<float> again(n, 0.0f);
+    ASSERT_EQ(rt->memset(b, 0, n * 4, nullptr, false), cbSuccess);
+    ASSERT_EQ(rt->memcpy(b, a, n * 4, cbMemcpyDefault, nullptr, false), cbSuccess);
+    ASSERT_EQ(rt->memcpy(again.data(), b, n * 4, cbMemcpyDefault, nullptr, false), cbSuccess);
+    EXPECT_EQ(in, again);
+    // memset writes bytes.
+    ASSERT_EQ(rt->memset(a, 0x7f, 4096, nullptr, false), cbSuccess);
+    std::vector<uint8_t> bytes(4096);
+    ASSERT_EQ(rt->memcpy(bytes.data(), a, 4096, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    for (uint8_t v : bytes) ASSERT_EQ(v, 0x7f);
+    EXPECT_EQ(rt->free(a), cbSuccess);
+    EXPECT_EQ(rt->free(b), cbSuccess);
+}
+
+TEST_F(runtime_test, AsyncWorkOnAStreamRunsInOrder) {
+    const size_t n = 1 << 16;
+    float* host_a = nullptr;
+    float* host_out = nullptr;
+    ASSERT_EQ(rt->malloc_host(reinterpret_cast<void**>(&host_a), n * 4), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->malloc_host(reinterpret_cast<void**>(&host_out), n * 4), cbSuccess);
+    const auto a = pattern(n, 2.0f);
+    std::memcpy(host_a, a.data(), n * 4);
+    void* da = device_alloc(n * 4);
+    void* dc = device_alloc(n * 4);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_EQ(rt->memcpy(da, host_a, n * 4, cbMemcpyHostToDevice, s, true), cbSuccess) << cbGetLastErrorMessage();
+    const cbTensor ta = cbTensor1D(da, CB_DTYPE_FLOAT32, n), tc = cbTensor1D(dc, CB_DTYPE_FLOAT32, n);
+    const cbKernelArg args[] = {cbArgTensor(&ta), cbArgTensor(&ta), cbArgTensor(&tc)};
+    ASSERT_EQ(rt->launch_builtin("add", CB_DTYPE_FLOAT32, args, 3, s), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(host_out, dc, n * 4, cbMemcpyDeviceToHost, s, true), cbSuccess);
+    ASSERT_EQ(rt->stream_synchronize(s), cbSuccess) << cbGetLastErrorMessage();
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(host_out[i], a[i] + a[i]) << i;
+    EXPECT_EQ(rt->stream_query(s), cbSuccess);
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+    EXPECT_EQ(rt->free_host(host_a), cbSuccess);
+    EXPECT_EQ(rt->free_host(host_out), cbSuccess);
+}
+
+TEST_F(runtime_test, TheDefaultStreamWaitsForBlockingStreams) {
+    const size_t n = 1 << 20;
+    void* buf = device_alloc(n);
+    void* copy = device_alloc(n);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    for (int round = 0; round < 5; ++round) {
+        const int value = 0x10 + round;
+        ASSERT_EQ(rt->memset(buf, value, n, s, true), cbSuccess);
+        // Queued on the legacy default stream: must see the memset queued before it on s.
+        ASSERT_EQ(rt->memcpy(copy, buf, n, cbMemcpyDeviceToDevice, nullptr, true), cbSuccess) << cbGetLastErrorMessage();
+        std::vector<uint8_t> out(n);
+        ASSERT_EQ(rt->memcpy(out.data(), copy, n, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+        ASSERT_EQ(out.front(), value);
+        ASSERT_EQ(out.back(), value);
+    }
+    EXPECT_EQ(rt->synchronize(), cbSuccess);
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+TEST_F(runtime_test, EventsTimeWorkOnTheDevice) {
+    const size_t n = 8 << 20;
+    std::vector<uint8_t> host(n, 3);
+    void* d = device_alloc(n);
+    cbEvent_t start = nullptr, end = nullptr;
+    ASSERT_EQ(rt->event_create(&start), cbSuccess);
+    ASSERT_EQ(rt->event_create(&end), cbSuccess);
+    float ms = -1;
+    EXPECT_EQ(rt->event_elapsed(&ms, start, end), cbErrorInvalidValue) << "neither was recorded";
+    ASSERT_EQ(rt->event_record(start, nullptr), cbSuccess);
+    ASSERT_EQ(rt->memcpy(d, host.data(), n, cbMemcpyHostToDevice, nullptr, true), cbSuccess);
+    ASSERT_EQ(rt->event_record(end, nullptr), cbSuccess);
+    ASSERT_EQ(rt->event_synchronize(end), cbSuccess);
+    EXPECT_EQ(rt->event_query(end), cbSuccess);
+    ASSERT_EQ(rt->event_elapsed(&ms, start, end), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_GT(ms, 0.0f);
+    EXPECT_EQ(rt->event_destroy(start), cbSuccess);
+    EXPECT_EQ(rt->event_destroy(end), cbSuccess);
+}
+
+TEST_F(runtime_test, FreedMemoryComesBackAndTheCacheCountsAsFree) {
+    size_t free0 = 0, total = 0;
+    ASSERT_EQ(rt->mem_get_info(&free0, &total), cbSuccess);
+    EXPECT_EQ(total, rt->device(0).properties().total_memory);
+    for (int i = 0; i < 300; ++i) {
+        void* p = device_alloc(64 << 20);
+        ASSERT_NE(p, nullptr) << "cycle " << i;
+        ASSERT_EQ(rt->free(p), cbSuccess);
+    }
+    size_t free1 = 0;
+    ASSERT_EQ(rt->mem_get_info(&free1, &total), cbSuccess);
+    EXPECT_EQ(free1, free0);
+}
+
+TEST_F(runtime_test, BadInputGetsAClearErrorAndNoCrash) {
+    int dummy = 0;
+    EXPECT_EQ(rt->free(&dummy), cbErrorInvalidValue);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("not a device allocation"), std::string::npos);
+    void* p = device_alloc(4096);
+    EXPECT_EQ(rt->free(p), cbSuccess);
+    EXPECT_EQ(rt->free(p), cbErrorInvalidValue) << "double free";
+    p = device_alloc(4096);
+    std::vector<uint8_t> big(8192);
+    EXPECT_EQ(rt->memcpy(p, big.data(), 8192, cbMemcpyHostToDevice, nullptr, false), cbErrorInvalidValue);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("not inside one device allocation"), std::string::npos);
+    EXPECT_EQ(rt->memcpy(big.data(), reinterpret_cast<void*>(0xdead0000), 16, cbMemcpyDeviceToHost, nullptr, false),
+              cbErrorInvalidValue);
+    auto* bogus_stream = reinterpret_cast<cbStream_t>(&dummy);
+    EXPECT_EQ(rt->stream_synchronize(bogus_stream), cbErrorInvalidResourceHandle);
+    const cbTensor t = cbTensor1D(p, CB_DTYPE_FLOAT32, 16);
+    const cbKernelArg args[] = {cbArgTensor(&t)};
+    EXPECT_EQ(rt->launch_builtin("no_such_kernel", CB_DTYPE_FLOAT32, args, 1, nullptr), cbErrorInvalidDeviceFunction);
+    EXPECT_EQ(rt->launch_kernel(nullptr, "my_kernel", {1, 1, 1}, {1, 1, 1}, args, 1, 0, nullptr),
+              cbErrorInvalidDeviceFunction);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("my_kernel"), std::string::npos);
+    EXPECT_EQ(rt->malloc(nullptr, 16), cbErrorInvalidValue);
+    EXPECT_EQ(rt->set_device(3), cbErrorInvalidDevice);
+    // The last error is the most recent failure; Get resets it, Peek does not.
+    EXPECT_EQ(cbPeekAtLastError(), cbErrorInvalidDevice);
+    EXPECT_EQ(cbGetLastError(), cbErrorInvalidDevice);
+    EXPECT_EQ(cbGetLastError(), cbSuccess);
+    // None of that poisoned the device.
+    EXPECT_EQ(rt->memset(p, 1, 4096, nullptr, false), cbSuccess);
+    EXPECT_STREQ(cbGetErrorName(cbErrorDeviceLost), "cbErrorDeviceLost");
+    EXPECT_STRNE(cbGetErrorString(cbErrorIntegrity), "unrecognized error code");
+}
+
+TEST_F(runtime_test, ThreadsShareTheDeviceSafely) {
+    const size_t n = 1 << 16;
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            cbStream_t s = nullptr;
+            void* d = nullptr;
+            if (rt->stream_create(&s, cbStreamNonBlocking) != cbSuccess || rt->malloc(&d, n * 4) != cbSuccess) {
+                ++failures;
+                return;
+            }
+            for (int round = 0; round < 20; ++round) {
+                const auto in = pattern(n, static_cast<float>(t * 100 + round));
+                std::vector<float> out(n);
+                if (rt->memcpy(d, in.data(), n * 4, cbMemcpyHostToDevice, s, true) != cbSuccess ||
+                    rt->memcpy(out.data(), d, n * 4, cbMemcpyDeviceToHost, s, true) != cbSuccess ||
+                    rt->stream_synchronize(s) != cbSuccess || in != out)
+                    ++failures;
+            }
+            rt->free(d);
+            rt->stream_destroy(s);
+        });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+}
+
+TEST_F(runtime_test, CorruptionBeyondTheLinkIsCaughtAndRepaired) {
+    const size_t n = 3 << 20;
+    std::vector<uint8_t> in(n), out(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint8_t>(i * 7 + 1);
+    void* d = device_alloc(n);
+    rt->inject_copy_corruption();
+    ASSERT_EQ(rt->memcpy(d, in.data(), n, cbMemcpyHostToDevice, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(out.data(), d, n, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    EXPECT_EQ(in, out) << "the retried copy delivered the right data";
+    const auto mismatches = events(rt->current_session(), "integrity.mismatch");
+    ASSERT_EQ(mismatches.size(), 1u);
+    EXPECT_NE(mismatches[0].message.find("copying again"), std::string::npos) << mismatches[0].message;
+}
+
+TEST_F(runtime_test, AsyncCopiesAreCheckedWhenTheirStreamIsSynchronized) {
+    const size_t n = 5 << 20;
+    std::vector<uint8_t> in(n), out(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint8_t>(i * 13 + 5);
+    void* d = device_alloc(n);
+    void* e = device_alloc(n);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_EQ(rt->memcpy(d, in.data(), n, cbMemcpyHostToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->memcpy(e, d, n, cbMemcpyDeviceToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->memcpy(out.data(), e, n, cbMemcpyDeviceToHost, s, true), cbSuccess);
+    ASSERT_EQ(rt->stream_synchronize(s), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(in, out);
+    EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+}  // namespace
+}  // namespace cudabridge::test
