@@ -144,6 +144,10 @@ void device_context::release(bool usable) noexcept {
 
 // ---- memory ------------------------------------------------------------------------------------
 
+cbError_t device_context::device_error(const char* what) {
+    return call(what, [](gpu_call&) -> cb_status { return CB_OK; });
+}
+
 bool device_context::is_device_range(uint64_t address, uint64_t bytes) const {
     return allocator_->range_valid(address, bytes);
 }
@@ -246,11 +250,14 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
     const bool want_src_dev = kind == cbMemcpyDeviceToHost || kind == cbMemcpyDeviceToDevice;
     if (kind < cbMemcpyHostToHost || kind > cbMemcpyDefault)
         return set_last_error(cbErrorInvalidValue, std::string(what) + ": invalid copy kind");
-    if ((want_dst_dev && !dst_dev) || (want_src_dev && !src_dev))
+    if ((want_dst_dev && !dst_dev) || (want_src_dev && !src_dev)) {
+        // A lost or reset device took its allocations with it: say that, not "bad pointer".
+        if (const cbError_t e = device_error(what); e != cbSuccess) return e;
         return set_last_error(cbErrorInvalidValue,
                               std::string(what) + ": " + (want_dst_dev && !dst_dev ? "destination" : "source") + " [" +
                                   std::to_string(address_of(want_dst_dev && !dst_dev ? dst : src)) + ", +" +
                                   std::to_string(count) + ") is not inside one device allocation");
+    }
     return call(what, [&](gpu_call& g) -> cb_status {
         if (!async) return integrity_->enabled() ? integrity_->copy(g, dst, src, count, kind)
                                                  : copy_once(g, dst, src, count, kind, nullptr);
@@ -273,9 +280,11 @@ cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st
     const char* what = async ? "cbMemsetAsync" : "cbMemset";
     if (count == 0) return cbSuccess;
     if (stream && !owns(stream)) return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
-    if (!is_device_range(address_of(ptr), count))
+    if (!is_device_range(address_of(ptr), count)) {
+        if (const cbError_t e = device_error(what); e != cbSuccess) return e;
         return set_last_error(cbErrorInvalidValue, std::string(what) + ": [" + std::to_string(address_of(ptr)) + ", +" +
                                                        std::to_string(count) + ") is not inside one device allocation");
+    }
     return call(what, [&](gpu_call& g) -> cb_status {
         cb_gpu_stream* ps = nullptr;
         cb_status st = async ? prepare_stream(g, stream, ps) : CB_OK;

@@ -106,6 +106,7 @@ private:
     friend class integrity_checker;
     cbError_t fail(const char* what, cb_status st);
     cbError_t memory_dropped();
+    cbError_t device_error(const char* what);  // cbSuccess while the device takes work
     std::string sticky_text() const;
     // The plugin stream a call runs on: the user's, or the legacy default stream (ordered after
     // the blocking streams' work first). Call under the ticket.
