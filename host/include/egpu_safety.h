@@ -32,7 +32,8 @@ typedef enum EGPUConnectionState {
     EGPU_STATE_RECOVERING = 7,
     EGPU_STATE_EMERGENCY_STOP = 8,
     EGPU_STATE_FAILED = 9,
-    EGPU_STATE_DISCONNECTING = 10
+    EGPU_STATE_DISCONNECTING = 10,
+    EGPU_STATE_LOST = 11          /* gone (unplugged, link down); recovery may bring it back */
 } EGPUConnectionState;
 
 typedef enum EGPUError {
@@ -50,10 +51,9 @@ typedef enum EGPUError {
     EGPU_ERR_THERMAL = 11,
     EGPU_ERR_INTEGRITY = 12,
     EGPU_ERR_RECOVERY_FAILED = 13,
-    EGPU_ERR_ALREADY_CONNECTED = 14,
-    EGPU_ERR_NOT_CONNECTED = 15,
-    EGPU_ERR_PERMISSION = 16,
-    EGPU_ERR_INTERNAL = 17
+    EGPU_ERR_NOT_CONNECTED = 14,
+    EGPU_ERR_PERMISSION = 15,
+    EGPU_ERR_INTERNAL = 16
 } EGPUError;
 
 /* The standard policy's parameters (the seed's eight); see plugins/safety/README.md. */
@@ -75,7 +75,8 @@ typedef void (*EGPUEventCallback)(EGPUConnectionState state, EGPUError error, co
 EGPUSafetyPolicy egpu_default_policy(void);
 EGPUError egpu_safety_init(const EGPUSafetyPolicy* policy);
 EGPUError egpu_set_event_callback(EGPUEventCallback callback, void* user_data);
-/* Connects eGPU number `device` in detection order, or the first one that can be used (-1). */
+/* Connects eGPU number `device` in detection order, or the first one that can be used (-1).
+ * EGPU_OK at once when one is already connected (by this process or one it attached to). */
 EGPUError egpu_connect(int device);
 /* Safe disconnect of every device this process connected or attached to. */
 EGPUError egpu_safe_disconnect(void);

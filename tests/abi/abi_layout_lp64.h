@@ -188,7 +188,7 @@ CB_PIN_FIELD(cb_bar_info, prefetchable, 28, 4);
 CB_PIN_FIELD(cb_bar_info, is_io, 32, 4);
 CB_PIN_FIELD(cb_bar_info, reserved0, 36, 4);
 
-CB_PIN_SIZE(cb_endpoint_host_ops, 40);
+CB_PIN_SIZE(cb_endpoint_host_ops, 48);
 CB_PIN_FIELD(cb_endpoint_host_ops, struct_size, 0, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, reserved0, 4, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, context, 8, 8);
@@ -502,6 +502,7 @@ CB_PIN_FIELD(cb_health_sample, device_lost, 96, 4);
 CB_PIN_FIELD(cb_health_sample, reserved0, 100, 4);
 CB_PIN_FIELD(cb_health_history, emergency_stopped, 32, 4);
 CB_PIN_FIELD(cb_health_history, failed, 36, 4);
+CB_PIN_FIELD(cb_endpoint_host_ops, modeled_time_ns, 40, 8);
 
 #endif /* UINTPTR_MAX == 0xffffffffffffffff */
 

@@ -122,7 +122,10 @@ TEST(plugin_define, cpp_translation_unit_exports_its_library) {
     cb_health_sample sample{};
     sample.struct_size = sizeof sample;
     sample.temperature_c = 85.0;
-    cb_health_history history{sizeof(cb_health_history), 0, &sample, 1, 0};
+    cb_health_history history{};
+    history.struct_size = sizeof history;
+    history.samples = &sample;
+    history.sample_count = 1;
     cb_safety_decision decision{};
     decision.struct_size = sizeof decision;
     EXPECT_EQ(t->evaluate(instance, &history, &decision), CB_OK);

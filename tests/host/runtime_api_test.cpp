@@ -4,6 +4,7 @@
 #include "host_fixture.hpp"
 
 #include <cudabridge/host/runtime.hpp>
+#include <cudabridge/host_kernels.h>
 
 #include <cstring>
 #include <thread>
@@ -224,6 +225,54 @@ TEST_F(runtime_test, AsyncCopiesAreCheckedWhenTheirStreamIsSynchronized) {
     EXPECT_EQ(in, out);
     EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
     EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+}  // namespace
+}  // namespace cudabridge::test
+
+namespace cudabridge::test {
+namespace {
+
+// A user kernel as a simulated GPU runs it: one call per block.
+cb_status scale_kernel(const cb_host_kernel_call* call) {
+    auto* data = static_cast<float*>(call->buffers[0].data);
+    const uint64_t n = call->args[1].value.u64;
+    const uint64_t first = static_cast<uint64_t>(call->block_index[0]) * call->block[0];
+    for (uint64_t i = first; i < first + call->block[0] && i < n; ++i) data[i] *= 2.0f;
+    return CB_OK;
+}
+cb_status faulting_kernel(const cb_host_kernel_call*) { return CB_ERR_INVALID_ARGUMENT; }
+
+const cb_host_kernel kernels[] = {{"scale", &scale_kernel}, {"fault", &faulting_kernel}};
+const cb_host_kernel_module module = {sizeof(cb_host_kernel_module), 0, kernels, 2};
+
+TEST_F(runtime_test, UserKernelsRunAndAFaultingOneIsAStickyLaunchFailure) {
+    const size_t n = 10000;
+    const auto in = pattern(n, 1.0f);
+    void* d = device_alloc(n * 4);
+    ASSERT_EQ(rt->memcpy(d, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess);
+    cbModule_t m = nullptr;
+    ASSERT_EQ(rt->module_load(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS), cbSuccess) << cbGetLastErrorMessage();
+    const cbKernelArg args[] = {cbArgPointer(d), cbArgUInt(n)};
+    const cbDim3 block{256, 1, 1}, grid{static_cast<unsigned>((n + 255) / 256), 1, 1};
+    ASSERT_EQ(rt->launch_kernel(nullptr, "scale", grid, block, args, 2, 0, nullptr), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->synchronize(), cbSuccess);
+    std::vector<float> out(n);
+    ASSERT_EQ(rt->memcpy(out.data(), d, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[i] * 2.0f) << i;
+    EXPECT_EQ(rt->launch_kernel(m, "missing", grid, block, args, 2, 0, nullptr), cbErrorInvalidDeviceFunction);
+
+    // A kernel that faults: the launch (or the next synchronization) fails, and stays failed.
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_EQ(rt->launch_kernel(m, "fault", {1, 1, 1}, {1, 1, 1}, args, 2, 0, s), cbSuccess);
+    EXPECT_EQ(rt->stream_synchronize(s), cbErrorLaunchFailure) << cbGetLastErrorMessage();
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("fault"), std::string::npos) << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->memset(d, 0, 16, nullptr, false), cbErrorLaunchFailure) << "sticky";
+    // cbDeviceReset clears it; the device works again.
+    ASSERT_EQ(rt->reset_device(), cbSuccess) << cbGetLastErrorMessage();
+    void* again = device_alloc(4096);
+    EXPECT_EQ(rt->memset(again, 1, 4096, nullptr, false), cbSuccess);
 }
 
 }  // namespace

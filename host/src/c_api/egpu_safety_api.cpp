@@ -26,6 +26,14 @@ EGPUError from_step(const std::string& step) {
     return EGPU_ERR_INTERNAL;
 }
 
+EGPUConnectionState state_of_step(const std::string& step) {
+    if (step == "detect") return EGPU_STATE_DETECTING;
+    if (step == "compatibility") return EGPU_STATE_CHECKING;
+    if (step == "authorization") return EGPU_STATE_AUTHORIZING;
+    if (step == "tunnel") return EGPU_STATE_TUNNELING;
+    return EGPU_STATE_INITIALIZING;
+}
+
 std::string number(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%g", v);
@@ -93,13 +101,21 @@ EGPUError egpu_connect(int device) {
         runtime* rt = c_api::get_runtime(false);
         if (!rt) return fail(EGPU_ERR_NOT_INITIALIZED, last_error_message());
         std::lock_guard lock(c_api::registry().mutex);
-        if (rt->device_count() > 0) return fail(EGPU_ERR_ALREADY_CONNECTED, "egpu_connect: an eGPU is already connected");
+        // Already connected (here, or by another process this runtime attached to): the seed's
+        // sequence goes on as if this call had connected it.
+        if (rt->device_count() > 0) return EGPU_OK;
         connect_options o;
         o.device = device < 0 ? "" : std::to_string(device);
+        // The seed's callback hears each step of the sequence as a state.
+        o.on_step = [](const step_record& r) {
+            c_api::notify(state_of_step(r.name), r.ok ? EGPU_OK : from_step(r.name), r.name + ": " + r.detail);
+        };
         try {
             const int n = rt->adopt(connect(rt->current_session(), o));
             c_api::forward_events(rt->device(n));
+            c_api::notify(EGPU_STATE_CONNECTED, EGPU_OK, std::string("connected: ") + rt->device(n).properties().name);
         } catch (const connect_error& e) {
+            c_api::notify(EGPU_STATE_DISCONNECTED, from_step(e.step()), e.what());
             return fail(from_step(e.step()), e.what());
         }
         return EGPU_OK;
@@ -127,7 +143,7 @@ EGPUConnectionState egpu_get_state(void) {
     runtime* rt = c_api::registry().current.load();
     if (!rt) return EGPU_STATE_DISCONNECTED;
     try {
-        return static_cast<EGPUConnectionState>(std::min(static_cast<int>(rt->device(0).state()), 10));
+        return static_cast<EGPUConnectionState>(rt->device(0).state());
     } catch (...) {
         return EGPU_STATE_DISCONNECTED;
     }
@@ -157,7 +173,6 @@ const char* egpu_error_string(EGPUError e) {
     case EGPU_ERR_THERMAL: return "thermal limit exceeded (emergency stop)";
     case EGPU_ERR_INTEGRITY: return "data integrity check failed";
     case EGPU_ERR_RECOVERY_FAILED: return "recovery failed";
-    case EGPU_ERR_ALREADY_CONNECTED: return "already connected";
     case EGPU_ERR_NOT_CONNECTED: return "not connected";
     case EGPU_ERR_PERMISSION: return "permission denied";
     case EGPU_ERR_INTERNAL: return "internal error";

@@ -7,7 +7,8 @@
 namespace cudabridge::host::c_api {
 namespace {
 
-EGPUConnectionState to_c_state(device_state s) { return static_cast<EGPUConnectionState>(std::min(static_cast<int>(s), 10)); }
+// The C states are the device states, number for number.
+EGPUConnectionState to_c_state(device_state s) { return static_cast<EGPUConnectionState>(s); }
 
 EGPUError to_c_error(cb_status st) {
     switch (st) {
@@ -31,17 +32,19 @@ runtime_registry& registry() {
     return r;
 }
 
+void notify(EGPUConnectionState state, EGPUError error, const std::string& message) {
+    EGPUEventCallback cb = nullptr;
+    void* user = nullptr;
+    {
+        std::lock_guard lock(registry().callback_mutex);
+        cb = registry().callback;
+        user = registry().callback_user;
+    }
+    if (cb) cb(state, error, message.c_str(), user);
+}
+
 void forward_events(host::device& d) {
-    d.add_callback([](const device_event& e) {
-        EGPUEventCallback cb = nullptr;
-        void* user = nullptr;
-        {
-            std::lock_guard lock(registry().callback_mutex);
-            cb = registry().callback;
-            user = registry().callback_user;
-        }
-        if (cb) cb(to_c_state(e.state), to_c_error(e.status), e.message.c_str(), user);
-    });
+    d.add_callback([](const device_event& e) { notify(to_c_state(e.state), to_c_error(e.status), e.message); });
 }
 
 runtime* get_runtime(bool autoconnect) {

@@ -29,5 +29,7 @@ runtime_registry& registry();
 runtime* get_runtime(bool autoconnect = true);
 // Makes the registry's C callback hear a device's events.
 void forward_events(host::device& d);
+// Tells the C callback (if any) directly.
+void notify(EGPUConnectionState state, EGPUError error, const std::string& message);
 
 }  // namespace cudabridge::host::c_api

@@ -39,7 +39,7 @@ const char* action_name(cb_safety_action a) noexcept;  // "soft_reset", ...
 
 class device_impl {
 public:
-    explicit device_impl(session& s) : s(s) {}
+    explicit device_impl(session& owner) : s(owner) {}
     ~device_impl();
 
     // ---- identity and handles (set by connect, changed only under the exclusive gate) --------
@@ -113,6 +113,13 @@ private:
 
     // Supervisor state: only its thread (or supervise_once's caller, serialized by
     // supervise_mutex_) touches history_ and the counters; health() copies under the mutex.
+    void publish_health();  // copies the supervisor's state for health() (supervise_mutex_ held)
+    // health() reads this copy under its own leaf mutex: a caller holding the gate (a runtime
+    // call) must never wait for supervise_mutex_, which a recovery holds while it waits for the
+    // gate.
+    mutable std::mutex health_mutex_;
+    health_snapshot published_;
+
     mutable std::mutex supervise_mutex_;
     std::deque<cb_health_sample> history_;
     uint32_t recovery_attempts_ = 0;

@@ -44,8 +44,8 @@ device_context::device_context(session& s, std::unique_ptr<host::device> dev) : 
     memory_epoch_ = dev_->memory_epoch();
     has_stream_wait_ = CB_HAS_FIELD(dev_->gpu(), cb_gpu_table, stream_wait_event);
     const bool check = flag_on(s.safety_parameter("enable_data_integrity"), true);
-    integrity_ = std::make_unique<integrity_checker>(
-        *this, check, 1u << 20, static_cast<uint32_t>(s.safety_number("max_retry_count", 3)));
+    integrity_ = std::make_unique<integrity_checker>(*this, check,
+                                                     static_cast<uint32_t>(s.safety_number("max_retry_count", 3)));
     default_stream_ = std::make_unique<cbStream_st>();
     default_stream_->is_default = true;
     call("create the default stream", [&](gpu_call& g) -> cb_status { return create_default_stream(g); });
@@ -93,7 +93,11 @@ void device_context::clear_sticky() {
 cbError_t device_context::fail(const char* what, cb_status st) {
     const std::string detail = core::last_error();
     const std::string message = std::string(what) + ": " + (detail.empty() ? core::status_description(st) : detail);
-    const cbError_t e = take_launch_failure() && st == CB_ERR_INTERNAL ? cbErrorLaunchFailure : to_runtime_error(st);
+    cbError_t e = take_launch_failure() && st == CB_ERR_INTERNAL ? cbErrorLaunchFailure : to_runtime_error(st);
+    // Work a disconnect aborted is lost with the device, whatever the GPU called it.
+    const device_state now = dev_->state();
+    if (now == device_state::disconnecting || now == device_state::disconnected || now == device_state::lost)
+        e = cbErrorDeviceLost;
     return is_sticky(e) ? make_sticky(e, message) : set_last_error(e, message);
 }
 
@@ -114,9 +118,9 @@ void device_context::release(bool usable) noexcept {
     void* inst = d.s.gpu_instance();
     std::lock_guard lock(objects_mutex_);
     auto drop_stream = [&](cbStream_st* st) {
-        gpu_call g{t, inst, d.handle};
-        for (auto& c : st->checks) integrity_->drop(g, c);
         st->checks.clear();
+        if (usable) integrity_->release(st->arena);
+        st->arena = {};
         if (st->handle && d.handle) t->stream_destroy(inst, st->handle);
         if (st->barrier && d.handle) t->event_destroy(inst, st->barrier);
         st->handle = nullptr;
@@ -264,16 +268,25 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
         cb_gpu_stream* ps = nullptr;
         cb_status st = prepare_stream(g, stream, ps);
         if (st == CB_OK) st = copy_once(g, dst, src, count, kind, ps);
-        if (st == CB_OK && integrity_->enabled()) {
-            pending_check c;
-            st = integrity_->queue(g, ps, dst, src, count, kind, c);
-            if (st == CB_OK && c.far_crcs) {
-                std::lock_guard lock(objects_mutex_);
-                (stream ? stream : default_stream_.get())->checks.push_back(std::move(c));
-            }
-        }
+        if (st == CB_OK && integrity_->enabled()) st = queue_check(g, stream, ps, dst, src, count, kind);
         return st;
     });
+}
+
+cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst,
+                                      const void* src, size_t count, cbMemcpyKind kind) {
+    cbStream_st* s = stream ? stream : default_stream_.get();
+    // A full arena: settle what it holds first (the stream runs up to here).
+    if (s->arena.used + integrity_checker::slots_for(count, kind) > crc_arena::slots) {
+        cb_status st = g.t->stream_synchronize(g.instance, ps);
+        if (st == CB_OK) st = settle_checks(g, s);
+        if (st != CB_OK) return st;
+    }
+    pending_check c;
+    std::lock_guard lock(objects_mutex_);
+    const cb_status st = integrity_->queue(g, ps, s->arena, dst, src, count, kind, c);
+    if (st == CB_OK && c.size) s->checks.push_back(std::move(c));
+    return st;
 }
 
 cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async) {

@@ -119,6 +119,8 @@ private:
     cb_status create_default_stream(gpu_call& g);
     cb_status copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
                         cb_gpu_stream* stream);
+    cb_status queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src,
+                          size_t count, cbMemcpyKind kind);
 
     session& s_;
     std::unique_ptr<host::device> dev_;
@@ -153,6 +155,7 @@ struct cbStream_st {
     std::map<cbStream_st*, uint64_t> waited;  // default stream: what it waited for per stream
     uint64_t oldest_unfinished_ns = 0;
     std::vector<cudabridge::host::pending_check> checks;
+    cudabridge::host::crc_arena arena;  // where the GPU writes the CRCs those checks read
 };
 
 struct cbEvent_st {

@@ -10,6 +10,7 @@
 #include <isa-l/crc.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace cudabridge::host {
 namespace {
@@ -28,12 +29,12 @@ uint32_t crc32c(const unsigned char* p, size_t n) {
 
 size_t chunks_of(size_t size, uint64_t chunk) { return static_cast<size_t>((size + chunk - 1) / chunk); }
 
-cb_tensor_desc bytes_tensor(uint64_t address, size_t size) {
+cb_tensor_desc vector_of(uint64_t address, cb_dtype dtype, size_t count) {
     cb_tensor_desc t{};
     t.device_ptr = address;
-    t.dtype = CB_DTYPE_UINT8;
+    t.dtype = dtype;
     t.ndim = 1;
-    t.shape[0] = static_cast<int64_t>(size);
+    t.shape[0] = static_cast<int64_t>(count);
     t.strides[0] = 1;
     return t;
 }
@@ -48,8 +49,18 @@ std::vector<uint32_t> chunk_crcs(const void* data, size_t size, uint64_t chunk) 
     return out;
 }
 
-integrity_checker::integrity_checker(device_context& ctx, bool enabled, uint64_t chunk_bytes, uint32_t retries)
-    : ctx_(ctx), enabled_(enabled), chunk_(chunk_bytes), retries_(retries) {}
+uint64_t chunk_for(size_t size) {
+    const uint64_t mib = uint64_t{1} << 20;
+    const uint64_t wanted = (static_cast<uint64_t>(size) + 1023) / 1024;
+    return std::max(mib, std::bit_ceil(wanted));
+}
+
+size_t integrity_checker::slots_for(size_t size, cbMemcpyKind kind) {
+    return chunks_of(size, chunk_for(size)) * (kind == cbMemcpyDeviceToDevice ? 2 : 1);
+}
+
+integrity_checker::integrity_checker(device_context& ctx, bool enabled, uint32_t retries)
+    : ctx_(ctx), enabled_(enabled), retries_(retries) {}
 
 void integrity_checker::disable(const std::string& why) {
     if (!enabled_) return;
@@ -57,50 +68,33 @@ void integrity_checker::disable(const std::string& why) {
     ctx_.s_.log_line(CB_LOG_WARN, CB_LOG_CAT_MEMORY, "end-to-end copy checks are off: " + why, ctx_.dev().id());
 }
 
-cb_status integrity_checker::device_crcs(gpu_call& g, uint64_t address, size_t size, cb_gpu_stream* stream,
-                                         uint64_t& scratch) {
-    const size_t n = chunks_of(size, chunk_);
-    std::string error;
-    cb_status st = ctx_.allocator_->allocate(n * sizeof(int64_t), scratch, error);
-    if (st != CB_OK) {
-        core::set_last_error("no device memory for the integrity check: " + error);
-        return st;
-    }
-    const cb_tensor_desc in = bytes_tensor(address, size);
-    cb_tensor_desc out{};
-    out.device_ptr = scratch;
-    out.dtype = CB_DTYPE_INT64;
-    out.ndim = 1;
-    out.shape[0] = static_cast<int64_t>(n);
-    out.strides[0] = 1;
+cb_status integrity_checker::launch_crcs(gpu_call& g, uint64_t address, size_t size, uint64_t chunk,
+                                         cb_gpu_stream* stream, uint64_t out) {
+    const cb_tensor_desc in = vector_of(address, CB_DTYPE_UINT8, size);
+    const cb_tensor_desc crcs = vector_of(out, CB_DTYPE_INT64, chunks_of(size, chunk));
     cb_kernel_arg args[3] = {};
     args[0].type = CB_ARG_BYTES;
     args[0].size = sizeof in;
     args[0].value.bytes = &in;
     args[1].type = CB_ARG_BYTES;
-    args[1].size = sizeof out;
-    args[1].value.bytes = &out;
+    args[1].size = sizeof crcs;
+    args[1].value.bytes = &crcs;
     args[2].type = CB_ARG_INT64;
-    args[2].value.i64 = static_cast<int64_t>(chunk_);
+    args[2].value.i64 = static_cast<int64_t>(chunk);
     cb_kernel_launch l{};
     l.struct_size = sizeof l;
     l.name = "crc32c";
     l.dtype = CB_DTYPE_INT64;
     l.args = args;
     l.arg_count = 3;
-    st = g.t->launch_builtin(g.instance, g.handle, &l, stream);
-    if (st != CB_OK) {
-        ctx_.allocator_->release(scratch, error);
-        scratch = 0;
-    }
-    return st;
+    return g.t->launch_builtin(g.instance, g.handle, &l, stream);
 }
 
-cb_status integrity_checker::read_crcs(gpu_call& g, uint64_t scratch, size_t size, std::vector<uint32_t>& out) {
-    std::vector<int64_t> raw(chunks_of(size, chunk_));
-    const cb_status st = g.t->memcpy_d2h(g.instance, g.handle, raw.data(), scratch, raw.size() * sizeof(int64_t), nullptr);
-    out.assign(raw.size(), 0);
-    for (size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<uint32_t>(raw[i]);
+cb_status integrity_checker::read_crcs(gpu_call& g, uint64_t address, size_t count, std::vector<uint32_t>& out) {
+    std::vector<int64_t> raw(count);
+    const cb_status st = g.t->memcpy_d2h(g.instance, g.handle, raw.data(), address, count * sizeof(int64_t), nullptr);
+    out.resize(count);
+    for (size_t i = 0; i < count; ++i) out[i] = static_cast<uint32_t>(raw[i]);
     return st;
 }
 
@@ -110,31 +104,36 @@ cb_status integrity_checker::mismatch(const std::string& what) {
     return CB_ERR_INTEGRITY;
 }
 
+// ---- synchronous copies ----------------------------------------------------------------------------
+
 cb_status integrity_checker::verify_once(gpu_call& g, void* dst, const void* src, size_t size, cbMemcpyKind kind,
                                          bool& match) {
-    std::vector<uint32_t> near, far;
-    uint64_t scratch = 0, scratch2 = 0;
+    const uint64_t chunk = chunk_for(size);
+    const size_t n = chunks_of(size, chunk);
+    const bool d2d = kind == cbMemcpyDeviceToDevice;
+    uint64_t scratch = 0;
     std::string error;
-    cb_status st = CB_OK;
-    if (kind == cbMemcpyHostToDevice) {
-        near = chunk_crcs(src, size, chunk_);
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(dst), size, nullptr, scratch);
-        if (st == CB_OK) st = read_crcs(g, scratch, size, far);
-    } else if (kind == cbMemcpyDeviceToHost) {
-        // The GPU's CRCs of the source were taken before the copy (see copy()); here: the host's.
-        far = chunk_crcs(dst, size, chunk_);
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(src), size, nullptr, scratch);
-        if (st == CB_OK) st = read_crcs(g, scratch, size, near);
-    } else {
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(src), size, nullptr, scratch);
-        if (st == CB_OK) st = device_crcs(g, reinterpret_cast<uintptr_t>(dst), size, nullptr, scratch2);
-        if (st == CB_OK) st = read_crcs(g, scratch, size, near);
-        if (st == CB_OK) st = read_crcs(g, scratch2, size, far);
+    cb_status st = ctx_.allocator_->allocate((d2d ? 2 : 1) * n * sizeof(int64_t), scratch, error);
+    if (st != CB_OK) {
+        core::set_last_error("no device memory for the integrity check: " + error);
+        return st;
     }
-    if (scratch) ctx_.allocator_->release(scratch, error);
-    if (scratch2) ctx_.allocator_->release(scratch2, error);
-    match = st == CB_OK && near == far;
-    return st;
+    std::vector<uint32_t> near, far;
+    const uint64_t device_side = reinterpret_cast<uintptr_t>(kind == cbMemcpyHostToDevice ? dst : src);
+    st = launch_crcs(g, device_side, size, chunk, nullptr, scratch);
+    if (st == CB_OK && d2d)
+        st = launch_crcs(g, reinterpret_cast<uintptr_t>(dst), size, chunk, nullptr, scratch + n * sizeof(int64_t));
+    if (st == CB_OK) st = read_crcs(g, scratch, (d2d ? 2 : 1) * n, far);
+    ctx_.allocator_->release(scratch, error);
+    if (st != CB_OK) return st;
+    if (kind == cbMemcpyHostToDevice) near = chunk_crcs(src, size, chunk);
+    if (kind == cbMemcpyDeviceToHost) near = chunk_crcs(dst, size, chunk);
+    if (d2d) {
+        near.assign(far.begin(), far.begin() + static_cast<std::ptrdiff_t>(n));
+        far.erase(far.begin(), far.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    match = near == far;
+    return CB_OK;
 }
 
 cb_status integrity_checker::copy(gpu_call& g, void* dst, const void* src, size_t size, cbMemcpyKind kind) {
@@ -161,51 +160,76 @@ cb_status integrity_checker::copy(gpu_call& g, void* dst, const void* src, size_
     }
 }
 
-cb_status integrity_checker::queue(gpu_call& g, cb_gpu_stream* stream, void* dst, const void* src, size_t size,
-                                   cbMemcpyKind kind, pending_check& out) {
+// ---- asynchronous copies -------------------------------------------------------------------------
+
+cb_status integrity_checker::queue(gpu_call& g, cb_gpu_stream* stream, crc_arena& arena, void* dst, const void* src,
+                                   size_t size, cbMemcpyKind kind, pending_check& out) {
+    if (!arena.address) {
+        std::string error;
+        const cb_status st = ctx_.allocator_->allocate(crc_arena::slots * sizeof(int64_t), arena.address, error);
+        if (st != CB_OK) {
+            core::set_last_error("no device memory for the integrity checks: " + error);
+            return st;
+        }
+    }
     out.kind = kind;
     out.size = size;
-    out.what = std::to_string(size) + "-byte asynchronous copy";
+    out.chunk = chunk_for(size);
+    const size_t n = chunks_of(size, out.chunk);
+    out.far_slot = arena.used;
     cb_status st = CB_OK;
     if (kind == cbMemcpyHostToDevice) {
-        out.expected = chunk_crcs(src, size, chunk_);
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(dst), size, stream, out.far_crcs);
+        out.expected = chunk_crcs(src, size, out.chunk);
+        st = launch_crcs(g, reinterpret_cast<uintptr_t>(dst), size, out.chunk, stream, arena.address + arena.used * 8);
     } else if (kind == cbMemcpyDeviceToHost) {
         out.host = dst;
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(src), size, stream, out.far_crcs);
+        st = launch_crcs(g, reinterpret_cast<uintptr_t>(src), size, out.chunk, stream, arena.address + arena.used * 8);
     } else {
-        st = device_crcs(g, reinterpret_cast<uintptr_t>(src), size, stream, out.near_crcs);
-        if (st == CB_OK) st = device_crcs(g, reinterpret_cast<uintptr_t>(dst), size, stream, out.far_crcs);
+        out.near_slot = arena.used + n;
+        st = launch_crcs(g, reinterpret_cast<uintptr_t>(dst), size, out.chunk, stream, arena.address + arena.used * 8);
+        if (st == CB_OK)
+            st = launch_crcs(g, reinterpret_cast<uintptr_t>(src), size, out.chunk, stream,
+                             arena.address + out.near_slot * 8);
     }
     if (st == CB_ERR_UNSUPPORTED || st == CB_ERR_NOT_FOUND) {
         disable("the GPU family has no crc32c kernel (" + core::last_error() + ")");
-        drop(g, out);
+        out.size = 0;  // nothing to settle
         return CB_OK;
     }
+    if (st == CB_OK) arena.used += slots_for(size, kind);
     return st;
 }
 
-cb_status integrity_checker::settle(gpu_call& g, pending_check& c) {
-    std::vector<uint32_t> far, near;
-    cb_status st = c.far_crcs ? read_crcs(g, c.far_crcs, c.size, far) : CB_OK;
-    if (st == CB_OK && c.kind == cbMemcpyHostToDevice) near = c.expected;
-    if (st == CB_OK && c.kind == cbMemcpyDeviceToHost) {
-        // For a device-to-host copy the GPU's CRCs describe the source; the host's the result.
-        near = std::move(far);
-        far = chunk_crcs(c.host, c.size, chunk_);
+cb_status integrity_checker::settle(gpu_call& g, crc_arena& arena, std::vector<pending_check>& checks) {
+    if (checks.empty()) return CB_OK;
+    std::vector<uint32_t> crcs;
+    const cb_status st = arena.used ? read_crcs(g, arena.address, arena.used, crcs) : CB_OK;
+    arena.used = 0;
+    if (st != CB_OK) {
+        checks.clear();
+        return st;
     }
-    if (st == CB_OK && c.kind == cbMemcpyDeviceToDevice) st = read_crcs(g, c.near_crcs, c.size, near);
-    const bool checked = c.far_crcs != 0;
-    drop(g, c);
-    if (st != CB_OK || !checked) return st;
-    return near == far ? CB_OK : mismatch(c.what);
+    cb_status first = CB_OK;
+    for (const auto& c : checks) {
+        if (c.size == 0) continue;
+        const size_t n = chunks_of(c.size, c.chunk);
+        const auto at = [&](size_t slot) { return crcs.begin() + static_cast<std::ptrdiff_t>(slot); };
+        const std::vector<uint32_t> far(at(c.far_slot), at(c.far_slot + n));
+        std::vector<uint32_t> near;
+        if (c.kind == cbMemcpyHostToDevice) near = c.expected;
+        if (c.kind == cbMemcpyDeviceToHost) near = chunk_crcs(c.host, c.size, c.chunk);
+        if (c.kind == cbMemcpyDeviceToDevice) near.assign(at(c.near_slot), at(c.near_slot + n));
+        if (near != far && first == CB_OK)
+            first = mismatch(std::to_string(c.size) + "-byte asynchronous copy");
+    }
+    checks.clear();
+    return first;
 }
 
-void integrity_checker::drop(gpu_call&, pending_check& c) noexcept {
+void integrity_checker::release(crc_arena& arena) noexcept {
     std::string error;
-    if (c.far_crcs) ctx_.allocator_->release(c.far_crcs, error);
-    if (c.near_crcs) ctx_.allocator_->release(c.near_crcs, error);
-    c.far_crcs = c.near_crcs = 0;
+    if (arena.address) ctx_.allocator_->release(arena.address, error);
+    arena = {};
 }
 
 }  // namespace cudabridge::host

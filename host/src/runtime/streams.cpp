@@ -67,18 +67,9 @@ cb_status device_context::prepare_stream(gpu_call& g, cbStream_st* s, cb_gpu_str
 }
 
 cb_status device_context::settle_checks(gpu_call& g, cbStream_st* s) {
-    std::vector<pending_check> checks;
-    {
-        std::lock_guard lock(objects_mutex_);
-        checks.swap(s->checks);
-        s->oldest_unfinished_ns = 0;
-    }
-    cb_status first = CB_OK;
-    for (auto& c : checks) {
-        const cb_status st = integrity_->settle(g, c);
-        if (first == CB_OK) first = st;
-    }
-    return first;
+    std::lock_guard lock(objects_mutex_);
+    s->oldest_unfinished_ns = 0;
+    return integrity_->settle(g, s->arena, s->checks);
 }
 
 cb_status device_context::settle_all_checks(gpu_call& g) {
@@ -146,6 +137,7 @@ cbError_t device_context::stream_destroy(cbStream_st* s) {
         // Queued work still runs (as CUDA); its checks settle now so none is lost.
         cb_status st = s->handle ? g.t->stream_synchronize(g.instance, s->handle) : CB_OK;
         const cb_status checked = settle_checks(g, s);
+        integrity_->release(s->arena);
         if (s->handle) g.t->stream_destroy(g.instance, s->handle);
         if (s->barrier) g.t->event_destroy(g.instance, s->barrier);
         return st != CB_OK ? st : checked;

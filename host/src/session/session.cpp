@@ -1,5 +1,6 @@
 #include <cudabridge/host/session.hpp>
 
+#include "session/host_parameters.hpp"
 #include "session/simulated_fabric_wiring.hpp"
 
 #include <cudabridge/core/error.hpp>
@@ -53,6 +54,11 @@ std::unique_ptr<core::plugin_instance> create_plugin(core::registry& r, cb_plugi
 session::session(session_options options) : options_(std::move(options)) {
     context_ = std::make_unique<core::context>(context_options_from(options_));
     host_db_ = std::make_unique<core::store>(context_->db().path());
+    try {
+        declare_host_parameters(*host_db_);
+    } catch (const std::exception& e) {  // a read-only store still runs a session
+        log_line(CB_LOG_WARN, CB_LOG_CAT_EGPU, std::string("could not declare the session settings: ") + e.what());
+    }
     selection_ = resolve_selection(options_.flags, context_->db(),
                                    options_.use_environment ? std::function<const char*(const char*)>{}
                                                             : [](const char*) -> const char* { return nullptr; });

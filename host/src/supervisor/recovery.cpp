@@ -25,8 +25,8 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         std::unique_lock lock(thread_mutex_);
         if (wake_.wait_for(lock, std::chrono::milliseconds(delay_ms), [this] { return stop_; })) return;
     }
-    const char* name = action_name(action);
-    const std::string kind = std::string("safety.") + name;
+    const char* action_text = action_name(action);
+    const std::string kind = std::string("safety.") + action_text;
     const bool is_reset = action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
     if (is_reset && handle && action == CB_ACTION_HARD_RESET) {
         // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left.
@@ -76,14 +76,14 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     }
     const uint64_t took = monotonic_ns() - t0;
     const bool ok = st == CB_OK;
-    last_action_ = name;
+    last_action_ = action_text;
     last_reason_ = reason;
     std::string message = reason;
     if (is_reset) message += ok ? " -> done" : " -> failed: " + error;
     const int severity = action == CB_ACTION_EMERGENCY_STOP || action == CB_ACTION_MARK_FAILED ? CB_SEVERITY_CRITICAL
                          : ok ? CB_SEVERITY_WARNING
                               : CB_SEVERITY_ERROR;
-    record(severity, kind, message, outcome_json(name, ok, took, recovery_attempts_));
+    record(severity, kind, message, outcome_json(action_text, ok, took, recovery_attempts_));
     const cb_status reported = action == CB_ACTION_EMERGENCY_STOP ? CB_ERR_THERMAL_LIMIT
                                : action == CB_ACTION_MARK_FAILED  ? CB_ERR_DEVICE_LOST
                                                                   : st;
@@ -112,6 +112,9 @@ cb_status device_impl::manual_reset(bool hard) {
         failed_ = false;
         recovery_attempts_ = 0;
         history_.clear();
+        last_action_ = hard ? "manual hard reset" : "manual soft reset";
+        last_reason_.clear();
+        publish_health();
     }
     const uint64_t took = monotonic_ns() - t0;
     const std::string message = std::string("manual ") + (hard ? "hard" : "soft") + " reset" +

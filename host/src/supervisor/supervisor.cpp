@@ -95,6 +95,7 @@ void device_impl::supervise_once() {
         return;
     }
     act(d);
+    publish_health();
 }
 
 void device_impl::act(const cb_safety_decision& d) {
@@ -133,15 +134,20 @@ void device_impl::act(const cb_safety_decision& d) {
     }
 }
 
-health_snapshot device_impl::health() const {
-    std::lock_guard lock(supervise_mutex_);
+void device_impl::publish_health() {
     health_snapshot h;
     if (!history_.empty()) h.sample = history_.back();
     h.recovery_attempts = recovery_attempts_;
     h.recoveries = recoveries_;
     h.last_action = last_action_;
     h.last_reason = last_reason_;
-    return h;
+    std::lock_guard lock(health_mutex_);
+    published_ = std::move(h);
+}
+
+health_snapshot device_impl::health() const {
+    std::lock_guard lock(health_mutex_);
+    return published_;
 }
 
 }  // namespace cudabridge::host

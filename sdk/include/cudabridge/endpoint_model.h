@@ -49,6 +49,12 @@ typedef struct cb_endpoint_host_ops {
     cb_status (*dma_write)(void* context, uint64_t iova, const void* src, size_t size);
     /* Raise MSI vector `vector`. */
     cb_status (*raise_interrupt)(void* context, uint32_t vector);
+
+    /* ABI 1.3 */
+    /* The link's modeled clock: nanoseconds the real link would have spent on everything this
+     * link carried so far (monotonic). A model reads it around its DMA to learn what a transfer
+     * cost in modeled time. Optional (NULL: the host does not model time). */
+    uint64_t (*modeled_time_ns)(void* context);
 } cb_endpoint_host_ops;
 
 typedef struct cb_endpoint_model_table {

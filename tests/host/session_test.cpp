@@ -1,0 +1,69 @@
+// Which plugins a session picks: flag > environment > stored setting > default, each choice
+// remembering where it came from; and a plugin that is not there is a clear error.
+#include "host_fixture.hpp"
+
+#include <cudabridge/core/error.hpp>
+#include <cudabridge/core/store.hpp>
+
+#include <map>
+
+namespace cudabridge::test {
+namespace {
+
+TEST_F(host_test, PluginSelectionFollowsFlagThenEnvironmentThenSettingThenDefault) {
+    core::store db(tmp / "select.db");
+    std::map<std::string, std::string> env;
+    auto getenv = [&](const char* name) -> const char* {
+        auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    };
+    host::selection_flags flags;
+    auto s = host::resolve_selection(flags, db, getenv);
+    EXPECT_EQ(s.transport.value, "usb4");
+    EXPECT_EQ(s.transport.origin, "default");
+    EXPECT_EQ(s.gpu.value, "nvidia");
+    EXPECT_EQ(s.safety.value, "standard");
+    EXPECT_EQ(s.log_sinks.value, "console,file,sqlite");
+
+    core::set_setting(db, "global", "session.safety", "strict");
+    s = host::resolve_selection(flags, db, getenv);
+    EXPECT_EQ(s.safety.value, "strict");
+    EXPECT_EQ(s.safety.origin, "setting");
+
+    env["CUDABRIDGE_SAFETY"] = "lab";
+    s = host::resolve_selection(flags, db, getenv);
+    EXPECT_EQ(s.safety.value, "lab");
+    EXPECT_EQ(s.safety.origin, "environment");
+
+    flags.safety = "standard";
+    s = host::resolve_selection(flags, db, getenv);
+    EXPECT_EQ(s.safety.value, "standard");
+    EXPECT_EQ(s.safety.origin, "flag");
+    EXPECT_EQ(s.transport.origin, "default") << "each choice on its own";
+}
+
+TEST_F(host_test, AMissingPluginIsAClearError) {
+    auto o = session_options();
+    o.flags.gpu = "amd";
+    try {
+        host::session s(o);
+        FAIL() << "opened a session with no such GPU family";
+    } catch (const core::error& e) {
+        EXPECT_EQ(e.status(), CB_ERR_NOT_FOUND);
+        EXPECT_NE(std::string(e.what()).find("'amd'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("flag"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(host_test, TheSessionDeclaresItsSettings) {
+    auto s = open_session();
+    std::lock_guard lock(s->store_mutex());
+    for (const char* name : {"session.transport", "session.gpu", "session.safety", "session.deauthorize_on_disconnect"}) {
+        auto p = core::find_parameter(s->db(), name);
+        ASSERT_TRUE(p) << name;
+        EXPECT_FALSE(p->help.empty()) << name;
+    }
+}
+
+}  // namespace
+}  // namespace cudabridge::test
