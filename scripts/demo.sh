@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
-# README command (a): install the Debian packages, build, and run the main job.
-# Until the host runtime lands this shows what exists: the plugins, the settings, a log record
-# written through the sinks and read back from the store, and compute on the simulated eGPU (an
-# RTX 5090 behind a simulated Thunderbolt 4 enclosure) through the usb4 and nvidia plugins.
+# README command (a): install the Debian packages, build, and run the main job: connect the
+# simulated eGPU (an RTX 5090 in a Thunderbolt 4 enclosure on a simulated USB4 fabric: no GPU is
+# needed) and run the three C examples against it through the runtime API (cudabridge.h).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh"
-cli="${CB_BUILD_DIR:-$root/build}/bin/cudabridge-cli"
-run() { printf '\n$ cudabridge-cli %s\n' "$*"; "$cli" "$@"; }
-run version
-run plugins list
-run config list
-run log write --category DRIVER "demo: GPU log round trip through the sinks"
-run log -n 5
-printf '\n$ bench_nv_plugin 4194304 512 3   # the simulated eGPU through the plugins\n'
-"${CB_BUILD_DIR:-$root/build}/bin/bench_nv_plugin" 4194304 512 3
+bin="${CB_BUILD_DIR:-$root/build}/bin"
+run() { printf '\n$ %s\n' "$*"; "$bin/$1" "${@:2}"; }
+# The first cbInit runs the six-step connection; the later programs attach to that connection.
+run device_info
+run vector_add
+run bandwidth_test --max-mb 64
