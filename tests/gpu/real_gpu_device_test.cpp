@@ -1,6 +1,6 @@
 // The device side of the kernel-driver backend on a real GPU: properties, copies of every size
-// and alignment, allocation until out of memory, streams and events, user kernels compiled by
-// NVRTC, telemetry and heartbeat.
+// and alignment, allocation until out of memory, streams and events, pinned copies ordered across
+// streams by an event, user kernels compiled by NVRTC, telemetry and heartbeat.
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -123,6 +123,39 @@ TEST_F(RealGpu, StreamsAndEvents) {
     EXPECT_TRUE(backend().event_destroy(start).ok());
     EXPECT_TRUE(backend().event_destroy(end).ok());
     EXPECT_TRUE(backend().stream_destroy(stream).ok());
+}
+
+// ABI 1.3: copies from and to pinned memory on two streams, the second ordered after the first by
+// stream_wait_event only (created streams do not wait for each other).
+TEST_F(RealGpu, PinnedCopiesOrderedAcrossStreamsByAnEvent) {
+    const std::size_t size = std::size_t{16} << 20;
+    std::vector<unsigned char> src(size), dst(size, 0);
+    for (std::size_t i = 0; i < size; ++i) src[i] = static_cast<unsigned char>(i * 7 + (i >> 12));
+    ASSERT_TRUE(backend().host_register(device(), src.data(), size).ok());
+    ASSERT_TRUE(backend().host_register(device(), dst.data(), size).ok());
+    auto overlap = backend().host_register(device(), src.data() + 4096, 4096);
+    EXPECT_EQ(overlap.code, CB_ERR_INVALID_ARGUMENT) << overlap.message;
+    kd_stream *a = nullptr, *b = nullptr;
+    kd_event* copied = nullptr;
+    ASSERT_TRUE(backend().stream_create(device(), a).ok());
+    ASSERT_TRUE(backend().stream_create(device(), b).ok());
+    ASSERT_TRUE(backend().event_create(device(), copied).ok());
+    uint64_t d = 0;
+    ASSERT_TRUE(backend().mem_alloc(device(), size, d).ok());
+    ASSERT_TRUE(backend().memset8(device(), d, 0, size, nullptr).ok());
+    ASSERT_TRUE(backend().memcpy_h2d(device(), d, src.data(), size, a).ok());
+    ASSERT_TRUE(backend().event_record(copied, a).ok());
+    ASSERT_TRUE(backend().stream_wait_event(device(), b, copied).ok());
+    ASSERT_TRUE(backend().memcpy_d2h(device(), dst.data(), d, size, b).ok());
+    ASSERT_TRUE(backend().stream_synchronize(b).ok());
+    EXPECT_EQ(std::memcmp(dst.data(), src.data(), size), 0);
+    ASSERT_TRUE(backend().host_unregister(device(), src.data()).ok());
+    ASSERT_TRUE(backend().host_unregister(device(), dst.data()).ok());
+    EXPECT_EQ(backend().host_unregister(device(), dst.data()).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend().mem_free(device(), d).ok());
+    EXPECT_TRUE(backend().event_destroy(copied).ok());
+    EXPECT_TRUE(backend().stream_destroy(a).ok());
+    EXPECT_TRUE(backend().stream_destroy(b).ok());
 }
 
 TEST_F(RealGpu, UserKernelFromCudaSource) {

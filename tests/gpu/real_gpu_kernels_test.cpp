@@ -1,10 +1,14 @@
 // Every built-in kernel on the GPU against the CPU engine: each operation, dtype and
 // broadcasting / striding case; exact where the arithmetic is the same IEEE operations, within a
-// tolerance where the order of a sum differs (reductions, cuBLAS).
+// tolerance where the order of a sum differs (reductions, cuBLAS); crc32c against an independent
+// CRC-32C.
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include <cudabridge/cpp/builtin_args.hpp>
+
+#include "../gpu_nvidia/common/crc32c_reference.hpp"
 #include "kernels/broadcast.hpp"
 #include "kernels/promotion.hpp"
 #include "real_gpu_fixture.hpp"
@@ -219,4 +223,37 @@ TEST_F(RealGpuKernels, Matmul) {
     host_tensor ta = operand(CB_DTYPE_FLOAT64, {6, 4}, true, rng, false), tb = operand(CB_DTYPE_FLOAT64, {4, 5}, false, rng, false);
     host_tensor tout = contiguous(CB_DTYPE_FLOAT64, {6, 5});
     expect_same_as_cpu("matmul", {&ta, &tb, &tout}, {}, {1e-12, 1e-10}, "transposed a");
+}
+
+// crc32c (ABI 1.3) against the tests' own non-reflected CRC-32C, across chunk boundaries; the
+// device buffers are sized exactly, so a kernel reading past its chunk would fault on a GPU.
+TEST_F(RealGpuKernels, Crc32cMatchesAnIndependentCrc) {
+    struct crc_case {
+        int64_t chunk, n;
+    };
+    const crc_case cases[] = {{1, 0},    {1, 1},       {1, 100},        {7, 6},      {7, 7},
+                              {7, 8},    {4096, 4095}, {4096, 4096},    {4096, 4097}, {4097, (1 << 20) + 3},
+                              {1 << 20, (3 << 20) + 5}};
+    for (const auto& c : cases) {
+        SCOPED_TRACE("n=" + std::to_string(c.n) + " chunk=" + std::to_string(c.chunk));
+        const auto data = cb_test::test_bytes(static_cast<size_t>(c.n), static_cast<uint64_t>(c.n * 31 + c.chunk));
+        const auto expected = cb_test::crc32c_chunks_reference(data, c.chunk);
+        uint64_t in = 0, out = 0;
+        ASSERT_TRUE(backend().mem_alloc(device(), std::max<int64_t>(c.n, 1), in).ok());
+        ASSERT_TRUE(backend().mem_alloc(device(), std::max<size_t>(expected.size(), 1) * 8, out).ok());
+        ASSERT_TRUE(backend().memcpy_h2d(device(), in, data.data(), data.size(), nullptr).ok());
+        const cb_tensor_desc tin = cudabridge::sdk::contiguous_tensor(in, CB_DTYPE_UINT8, {c.n});
+        const cb_tensor_desc tout =
+            cudabridge::sdk::contiguous_tensor(out, CB_DTYPE_INT64, {static_cast<int64_t>(expected.size())});
+        const std::vector<cb_kernel_arg> args = {cudabridge::sdk::tensor_arg(tin), cudabridge::sdk::tensor_arg(tout),
+                                                 int_arg(c.chunk)};
+        auto s = backend().launch_builtin(device(), cudabridge::sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args),
+                                          nullptr);
+        ASSERT_TRUE(s.ok()) << s.message;
+        std::vector<int64_t> got(expected.size());
+        ASSERT_TRUE(backend().memcpy_d2h(device(), got.data(), out, got.size() * 8, nullptr).ok());
+        EXPECT_EQ(got, expected);
+        ASSERT_TRUE(backend().mem_free(device(), in).ok());
+        ASSERT_TRUE(backend().mem_free(device(), out).ok());
+    }
 }

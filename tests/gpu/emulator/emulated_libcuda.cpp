@@ -3,7 +3,8 @@
 // compiled as host C++ (emulated_kernels.cpp). Device addresses are host addresses; work runs at
 // launch (streams are always idle); blocks run one after another, one thread each, except for the
 // row reductions, whose shared-memory tree runs with several threads and a std::barrier.
-// Test-only, and no GPU model: timings mean nothing, user modules are refused.
+// Test-only, and no GPU model: timings mean nothing, user modules are refused; pinned memory and
+// cross-stream waits only keep the book (work already ran at launch).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -74,6 +75,7 @@ const signature k_signatures[] = {
     {"cb_reduce_finish_", call<u64, i64, i32, i64, u64>, false},
     {"cb_reduce_cols_", call<u64, i64, i64, i64, u64>, false},
     {"cb_matmul_", call<u64, u64, u64, i64, i64, i64>, false},
+    {"cb_crc32c", call<u64, i64, i64, i64, u64>, false},
 };
 
 struct function {
@@ -201,6 +203,24 @@ EXPORT int cuMemHostAlloc(void** p, std::size_t n, unsigned int) {
 }
 EXPORT int cuMemFreeHost(void* p) { std::free(p); return 0; }
 
+// Pinned host memory: host memory is all the emulated GPU sees anyway, so registering only keeps
+// the book (overlap: CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, unknown: ..._NOT_REGISTERED).
+static std::map<uintptr_t, std::size_t> g_registered;
+EXPORT int cuMemHostRegister_v2(void* p, std::size_t n, unsigned int) {
+    const auto start = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard lock(g_mutex);
+    if (p == nullptr || n == 0) return 1;
+    auto next = g_registered.upper_bound(start);
+    if (next != g_registered.end() && next->first < start + n) return 712;
+    if (next != g_registered.begin() && std::prev(next)->first + std::prev(next)->second > start) return 712;
+    g_registered[start] = n;
+    return 0;
+}
+EXPORT int cuMemHostUnregister(void* p) {
+    std::lock_guard lock(g_mutex);
+    return g_registered.erase(reinterpret_cast<uintptr_t>(p)) == 1 ? 0 : 713;
+}
+
 static void* host(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
 EXPORT int cuMemcpyHtoD_v2(CUdeviceptr d, const void* s, std::size_t n) { std::memcpy(host(d), s, n); return 0; }
 EXPORT int cuMemcpyDtoH_v2(void* d, CUdeviceptr s, std::size_t n) { std::memcpy(d, host(s), n); return 0; }
@@ -215,6 +235,7 @@ EXPORT int cuStreamCreate(void** s, unsigned int) { *s = new char; return 0; }
 EXPORT int cuStreamDestroy_v2(void* s) { delete static_cast<char*>(s); return 0; }
 EXPORT int cuStreamSynchronize(void*) { return 0; }
 EXPORT int cuStreamQuery(void*) { return 0; }
+EXPORT int cuStreamWaitEvent(void*, void*, unsigned int flags) { return flags == 0 ? 0 : 1; }  // work runs at launch
 using clock_type = std::chrono::steady_clock;
 EXPORT int cuEventCreate(void** e, unsigned int) { *e = new clock_type::time_point(clock_type::now()); return 0; }
 EXPORT int cuEventDestroy_v2(void* e) { delete static_cast<clock_type::time_point*>(e); return 0; }

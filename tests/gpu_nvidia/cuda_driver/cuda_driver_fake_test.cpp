@@ -55,4 +55,19 @@ TEST(CudaDriverFake, WorkingDriver) {
     EXPECT_EQ(drv.api().cuEventElapsedTime(&ms, nullptr, nullptr), 0);
     EXPECT_FLOAT_EQ(ms, 1.5f);
     EXPECT_EQ(drv.bound_name("cuDeviceGetUuid"), "cuDeviceGetUuid_v2");
+
+    // ABI 1.3's optional entry points bind by their versioned names when exported.
+    EXPECT_EQ(drv.bound_name("cuMemHostRegister"), "cuMemHostRegister_v2");
+    EXPECT_EQ(drv.bound_name("cuMemHostUnregister"), "cuMemHostUnregister");
+    EXPECT_EQ(drv.bound_name("cuStreamWaitEvent"), "cuStreamWaitEvent");
+    EXPECT_EQ(drv.describe(712), "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED (712)");
+    EXPECT_EQ(drv.check(713, "cuMemHostUnregister"), CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(CudaDriverFake, OptionalEntryPointsMayBeMissing) {
+    cuda_driver drv(CB_TEST_FAKE_CUDA_NODEVICE);  // same exports; only cuInit differs
+    EXPECT_NE(drv.api().cuStreamWaitEvent, nullptr);
+    cuda_driver partial(CB_TEST_FAKE_CUDA_PARTIAL);
+    EXPECT_EQ(partial.bound_name("cuMemAllocAsync"), "");  // never exported by the fake
+    EXPECT_EQ(partial.api().cuMemAllocAsync, nullptr);
 }

@@ -144,3 +144,31 @@ EXPORT int cuFuncGetParamInfo(void* f, size_t index, size_t* offset, size_t* siz
     *size = 8;
     return 0;
 }
+
+/* ABI 1.3: pinned host memory and cross-stream waits. One registration at a time is all the tests
+ * need: an overlapping one answers CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED (712), an unknown
+ * pointer CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED (713). */
+static const char* g_registered = NULL;
+static size_t g_registered_size = 0;
+EXPORT int cuMemHostRegister_v2(void* p, size_t n, unsigned int flags) {
+    char buf[160];
+    const char* c = (const char*)p;
+    snprintf(buf, sizeof buf, "cuMemHostRegister_v2(%zu,%u)", n, flags);
+    record(buf);
+    if (g_registered != NULL && c < g_registered + g_registered_size && g_registered < c + n) return 712;
+    g_registered = c;
+    g_registered_size = n;
+    return 0;
+}
+EXPORT int cuMemHostUnregister(void* p) {
+    record("cuMemHostUnregister");
+    if (p == NULL || (const char*)p != g_registered) return 713;
+    g_registered = NULL;
+    g_registered_size = 0;
+    return 0;
+}
+EXPORT int cuStreamWaitEvent(void* s, void* e, unsigned int flags) {
+    (void)s; (void)e;
+    recordf("cuStreamWaitEvent", flags);
+    return 0;
+}

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include <cudabridge/host_kernels.h>
+
 #include "fake_driver.hpp"
 
 using namespace cudabridge::nv;
@@ -103,6 +105,55 @@ TEST_F(FakeDriver, CopiesSyncAndAsync) {
     EXPECT_EQ(log.calls(), "");
     EXPECT_EQ(backend.memcpy_h2d(device, 0xD000, nullptr, 16, nullptr).code, CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(backend.memcpy_d2h(device, host, 0, 16, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend.stream_destroy(stream).ok());
+}
+
+TEST_F(FakeDriver, PinnedHostMemory) {
+    char host[64] = {};
+    ASSERT_TRUE(backend.host_register(device, host, sizeof host).ok());
+    EXPECT_EQ(log.calls(), "cuMemHostRegister_v2(64,1);");  // CU_MEMHOSTREGISTER_PORTABLE
+    auto s = backend.host_register(device, host + 8, 8);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), std::string::npos) << s.message;
+    kd_stream* stream = nullptr;
+    ASSERT_TRUE(backend.stream_create(device, stream).ok());
+    log.reset();
+    EXPECT_TRUE(backend.memcpy_h2d(device, 0xD000, host, 64, stream).ok());
+    EXPECT_TRUE(backend.memcpy_d2h(device, host, 0xD000, 64, stream).ok());
+    EXPECT_EQ(log.calls(), "cuMemcpyHtoDAsync_v2(64);cuMemcpyDtoHAsync_v2(64);");
+    log.reset();
+    ASSERT_TRUE(backend.host_unregister(device, host).ok());
+    EXPECT_EQ(log.calls(), "cuMemHostUnregister;");
+    s = backend.host_unregister(device, host);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), std::string::npos) << s.message;
+    EXPECT_EQ(backend.host_register(device, nullptr, 8).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.host_register(device, host, 0).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend.host_register(nullptr, host, 8).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend.stream_destroy(stream).ok());
+}
+
+TEST_F(FakeDriver, StreamWaitEvent) {
+    kd_stream* stream = nullptr;
+    kd_event* event = nullptr;
+    ASSERT_TRUE(backend.stream_create(device, stream).ok());
+    ASSERT_TRUE(backend.event_create(device, event).ok());
+    log.reset();
+    EXPECT_TRUE(backend.stream_wait_event(device, stream, event).ok());
+    EXPECT_TRUE(backend.stream_wait_event(device, nullptr, event).ok());
+    EXPECT_EQ(log.calls(), "cuStreamWaitEvent(0);cuStreamWaitEvent(0);");
+    kd_device* other = nullptr;
+    ASSERT_TRUE(backend.open(1, other).ok());
+    kd_event* foreign = nullptr;
+    ASSERT_TRUE(backend.event_create(other, foreign).ok());
+    auto s = backend.stream_wait_event(device, stream, foreign);
+    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(s.message.find("another device"), std::string::npos) << s.message;
+    EXPECT_EQ(backend.stream_wait_event(other, stream, foreign).code, CB_ERR_INVALID_ARGUMENT);  // the stream's
+    EXPECT_EQ(backend.stream_wait_event(device, stream, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(backend.event_destroy(foreign).ok());
+    EXPECT_TRUE(backend.close(other).ok());
+    EXPECT_TRUE(backend.event_destroy(event).ok());
     EXPECT_TRUE(backend.stream_destroy(stream).ok());
 }
 
@@ -383,6 +434,35 @@ TEST_F(FakeDriver, ModulesAndUserLaunches) {
     EXPECT_TRUE(backend.module_unload(module).ok());
     EXPECT_EQ(backend.module_unload(module).code, CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(backend.launch_kernel(module, l, nullptr).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST_F(FakeDriver, HostKernelModulesAreForSimulatedGpus) {
+    const cb_host_kernel_module image{sizeof(cb_host_kernel_module), 0, nullptr, 0};
+    kd_module* module = nullptr;
+    std::string log_text;
+    auto s = backend.module_load(device, &image, sizeof image, CB_MODULE_HOST_KERNELS, module, &log_text);
+    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(s.message.find("host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA source"),
+              std::string::npos)
+        << s.message;
+    EXPECT_EQ(module, nullptr);
+    EXPECT_EQ(log.calls(), "");
+}
+
+TEST_F(FakeDriver, Crc32cLaunchPlan) {
+    if (!kernel_driver_backend::has_builtin_kernels()) GTEST_SKIP() << "built without the CUDA toolkit";
+    const cb_tensor_desc in = tensor(0x10000, CB_DTYPE_UINT8, {10000});
+    const cb_tensor_desc out = tensor(0x30000, CB_DTYPE_INT64, {3});
+    std::vector<cb_kernel_arg> args = {tensor_arg(in), tensor_arg(out), int_arg(4096)};
+    auto s = backend.launch_builtin(device, launch_of("crc32c", CB_DTYPE_INT64, args), nullptr);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(log.functions(), std::vector<std::string>{"cb_crc32c"});
+    EXPECT_TRUE(log.has("cuLaunchKernel(1,256)")) << log.calls();  // 3 chunks: one block
+    log.reset();
+    args[2] = int_arg(0);
+    EXPECT_EQ(backend.launch_builtin(device, launch_of("crc32c", CB_DTYPE_INT64, args), nullptr).code,
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(log.calls(), "");
 }
 
 TEST_F(FakeDriver, CudaSourceCompiledWithNvrtc) {

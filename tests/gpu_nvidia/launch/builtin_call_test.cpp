@@ -89,7 +89,7 @@ TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
 }
 
 TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
-    EXPECT_EQ(builtin_names().size(), 24u);
+    EXPECT_EQ(builtin_names().size(), 25u);  // 24 + crc32c (ABI 1.3)
     for (const auto& name : builtin_names()) EXPECT_FALSE(name.empty());
 }
 
@@ -147,6 +147,70 @@ TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
     args[2] = sdk::tensor_arg(far);
     ASSERT_TRUE(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c).ok());
     EXPECT_EQ(run_on_cpu(c, resolve, eng).code, CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(BuiltinCall, Crc32cParsesChecksAndRoundTrips) {
+    auto in = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {10});
+    auto out = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {3});  // ceil(10 / 4)
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(4)};
+    builtin_call c;
+    auto s = parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c);
+    ASSERT_TRUE(s.ok()) << s.message;
+    EXPECT_EQ(c.kind, builtin_kind::crc32c);
+    EXPECT_EQ(c.chunk, 4);
+    auto bytes = encode(c);
+    builtin_call d;
+    ASSERT_TRUE(decode(bytes.data(), bytes.size(), d).ok());
+    EXPECT_EQ(d.kind, builtin_kind::crc32c);
+    EXPECT_EQ(d.chunk, 4);
+
+    auto refused = [&](std::vector<cb_kernel_arg> a, const char* text, cb_dtype dtype = CB_DTYPE_INT64) {
+        auto r = parse_builtin(sdk::builtin_launch("crc32c", dtype, a), c);
+        EXPECT_EQ(r.code, CB_ERR_INVALID_ARGUMENT) << text;
+        EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+    };
+    refused({sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(0)}, "chunk size must be > 0");
+    refused({sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(-3)}, "chunk size must be > 0");
+    refused({sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::float64_arg(4)}, "INT64 chunk");
+    auto wrong_count = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {2});
+    refused({sdk::tensor_arg(in), sdk::tensor_arg(wrong_count), sdk::int64_arg(4)}, "shape");
+    auto wrong_out = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT32, {3});
+    refused({sdk::tensor_arg(in), sdk::tensor_arg(wrong_out), sdk::int64_arg(4)}, "dtype", CB_DTYPE_INT32);
+    auto floats = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {10});
+    refused({sdk::tensor_arg(floats), sdk::tensor_arg(out), sdk::int64_arg(4)}, "contiguous 1-D uint8");
+    auto matrix = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {2, 5});
+    refused({sdk::tensor_arg(matrix), sdk::tensor_arg(out), sdk::int64_arg(4)}, "contiguous 1-D uint8");
+    auto strided = in;
+    strided.shape[0] = 5;
+    strided.strides[0] = 2;
+    auto two = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {2});
+    refused({sdk::tensor_arg(strided), sdk::tensor_arg(two), sdk::int64_arg(4)}, "contiguous 1-D uint8");
+    // Empty input: no output elements.
+    auto empty = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {0});
+    auto none = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {0});
+    EXPECT_TRUE(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64,
+                                                  {sdk::tensor_arg(empty), sdk::tensor_arg(none), sdk::int64_arg(8)}),
+                              c)
+                    .ok());
+}
+
+TEST(BuiltinCall, Crc32cRunsOnTheCpu) {
+    std::vector<uint8_t> memory(64, 0);
+    std::memcpy(memory.data(), "123456789", 9);
+    auto resolve = [&](uint64_t addr, uint64_t bytes) -> void* {
+        if (addr < base || addr + bytes > base + memory.size()) return nullptr;
+        return memory.data() + (addr - base);
+    };
+    auto in = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {9});
+    auto out = sdk::contiguous_tensor(base + 16, CB_DTYPE_INT64, {1});
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(9)};
+    builtin_call c;
+    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c).ok());
+    kernels::engine eng(1);
+    ASSERT_TRUE(run_on_cpu(c, resolve, eng).ok());
+    int64_t crc = 0;
+    std::memcpy(&crc, memory.data() + 16, sizeof crc);
+    EXPECT_EQ(crc, 0xE3069283ll);
 }
 
 TEST(BuiltinCall, TensorExtentCoversNegativeAndBroadcastStrides) {

@@ -7,6 +7,7 @@
 #include "sim_transport.hpp"
 
 #include "device_model/device_model.hpp"
+#include "host_kernels/host_kernel_registry.hpp"
 #include "sim/sim_link.hpp"
 #include "userspace/userspace_device.hpp"
 
@@ -24,6 +25,8 @@ struct bench_options {
     usb4::host_kind host = usb4::host_kind::apple_silicon;
     nv::userspace_options driver;
     bool init = true;  // probe and init in the constructor
+    // Shared by the model and the driver, as the family shares its own (null: no host kernels).
+    std::shared_ptr<nv::host_kernel_registry> host_kernels = std::make_shared<nv::host_kernel_registry>();
 };
 
 class sim_bench {

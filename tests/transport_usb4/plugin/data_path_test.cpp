@@ -2,6 +2,8 @@
 // the DART's limits.
 #include "transport_fixture.hpp"
 
+#include "link/link_model.hpp"
+
 #include <cudabridge/core/error.hpp>
 
 #include <atomic>
@@ -109,6 +111,44 @@ TEST_F(usb4_test, DmaBothWaysIsBitExactAndCounted) {
     EXPECT_EQ(t()->dma_unmap(h(), link, iova, n), CB_ERR_INVALID_ARGUMENT);
     // An unmapped address faults instead of reaching memory.
     EXPECT_EQ(run_dma(t(), h(), link, iova, 4096, 0, 1), static_cast<uint32_t>(-CB_ERR_NOT_FOUND));
+    EXPECT_EQ(t()->dma_unmap(h(), link, out_iova, n), CB_OK);
+}
+
+// ABI 1.3: the model reads the link's modeled clock around its DMA, as the simulated GPU prices a
+// copy. It is what link_status reports, and a DMA moves it by the bytes at the link's modeled
+// bandwidth plus one transfer latency (the default layout's Thunderbolt 4 link).
+TEST_F(usb4_test, ModelSeesTheLinksModeledClockAdvanceByADmasModeledTime) {
+    cb_link* link = authorize_and_open();
+    ASSERT_TRUE(model->has_modeled_clock());
+    cb_link_status s0{};
+    s0.struct_size = sizeof s0;
+    ASSERT_EQ(t()->link_status(h(), link, &s0), CB_OK);
+    EXPECT_EQ(model->link_time_ns(), s0.modeled_time_ns);  // nothing crossed the link in between
+
+    const usb4::link_figures tb4 = usb4::compute_link({usb4::generation::tb4, 256, 512, 0});
+    ASSERT_DOUBLE_EQ(s0.h2d_bandwidth_gbs, tb4.h2d_gbs);
+    const size_t n = 1u << 20;  // whole packets: the tunnel headers cancel out of the rate
+    auto src = random_bytes(n, 9);
+    uint64_t iova = 0;
+    ASSERT_EQ(t()->dma_map(h(), link, src.data(), n, CB_DMA_TO_DEVICE, &iova), CB_OK);
+    ASSERT_EQ(run_dma(t(), h(), link, iova, static_cast<uint32_t>(n), 0, 1), 1u);
+    const double expected_h2d = static_cast<double>(tb4.latency_ns) + static_cast<double>(n) / tb4.h2d_gbs;
+    EXPECT_NEAR(static_cast<double>(model->last_dma_modeled_ns()), expected_h2d, 2.0);
+
+    std::vector<uint8_t> dst(n);
+    uint64_t out_iova = 0;
+    ASSERT_EQ(t()->dma_map(h(), link, dst.data(), n, CB_DMA_FROM_DEVICE, &out_iova), CB_OK);
+    ASSERT_EQ(run_dma(t(), h(), link, out_iova, static_cast<uint32_t>(n), 0, 2), 1u);
+    const double expected_d2h = static_cast<double>(tb4.latency_ns) + static_cast<double>(n) / tb4.d2h_gbs;
+    EXPECT_NEAR(static_cast<double>(model->last_dma_modeled_ns()), expected_d2h, 2.0);
+
+    // Config and MMIO cycles count too: the clock is monotonic and covers everything charged.
+    cb_link_status s1{};
+    s1.struct_size = sizeof s1;
+    ASSERT_EQ(t()->link_status(h(), link, &s1), CB_OK);
+    EXPECT_EQ(model->link_time_ns(), s1.modeled_time_ns);
+    EXPECT_GT(s1.modeled_time_ns - s0.modeled_time_ns, static_cast<uint64_t>(expected_h2d + expected_d2h));
+    EXPECT_EQ(t()->dma_unmap(h(), link, iova, n), CB_OK);
     EXPECT_EQ(t()->dma_unmap(h(), link, out_iova, n), CB_OK);
 }
 

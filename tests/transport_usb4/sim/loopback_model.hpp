@@ -7,10 +7,13 @@
 //                                               2 = write BAR1 to host memory
 //   0x1C STATUS: 0 idle, 1 done, else (uint32)(-cb_status) of the failed DMA
 // BAR1: device memory, read and written in blocks. Completion raises MSI vector 0.
+// When the host offers the link's modeled clock (ABI 1.3 modeled_time_ns), the model records how
+// much it advanced across its last DMA, as a GPU model prices a copy.
 #pragma once
 
 #include <cudabridge/cpp/plugin.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -77,20 +80,28 @@ public:
         }
     }
     cb_status attach(const cb_endpoint_host_ops& ops) override {
-        ops_ = ops;
+        ops_ = cb_endpoint_host_ops{};
+        std::memcpy(&ops_, &ops, std::min<size_t>(ops.struct_size, sizeof ops_));  // an older host's table is shorter
         return CB_OK;
     }
     void detach() override { ops_ = {}; }
 
     std::vector<uint8_t>& memory() { return memory_; }
+    bool has_modeled_clock() const { return ops_.modeled_time_ns != nullptr; }
+    // The link's modeled clock now (0 without one).
+    uint64_t link_time_ns() const { return ops_.modeled_time_ns ? ops_.modeled_time_ns(ops_.context) : 0; }
+    // How far that clock moved across the last DMA.
+    uint64_t last_dma_modeled_ns() const { return last_dma_modeled_ns_; }
 
 private:
     cb_status run(uint32_t command) {
         if (!ops_.dma_read || dev_offset_ + static_cast<uint64_t>(size_) > memory_.size())
             return CB_ERR_INVALID_ARGUMENT;
+        const uint64_t before = link_time_ns();
         cb_status st = command == 1   ? ops_.dma_read(ops_.context, iova_, memory_.data() + dev_offset_, size_)
                        : command == 2 ? ops_.dma_write(ops_.context, iova_, memory_.data() + dev_offset_, size_)
                                       : CB_ERR_INVALID_ARGUMENT;
+        last_dma_modeled_ns_ = link_time_ns() - before;
         status_ = st == CB_OK ? 1u : static_cast<uint32_t>(-st);
         ops_.raise_interrupt(ops_.context, 0);
         return CB_OK;  // the register write itself succeeded; STATUS tells how the DMA went
@@ -100,6 +111,7 @@ private:
     cb_endpoint_host_ops ops_{};
     uint64_t iova_ = 0;
     uint32_t size_ = 0, dev_offset_ = 0, status_ = 0;
+    uint64_t last_dma_modeled_ns_ = 0;
 };
 
 }  // namespace cudabridge::test

@@ -71,12 +71,16 @@ namespace cudabridge::nv {
     X(cuEventQuery, cu::cuEventQuery_t, "cuEventQuery", nullptr)                         \
     X(cuModuleLoadDataEx, cu::cuModuleLoadDataEx_t, "cuModuleLoadDataEx", nullptr)
 
-// Entry points newer than the baseline driver: bound when exported, left null otherwise (the
-// library stays usable; callers test the slot). Same X signature.
+// Entry points newer than the baseline driver, or that only one feature needs (pinned host
+// memory, cross-stream waits: ABI 1.3): bound when exported, left null otherwise (the library
+// stays usable; callers test the slot and answer CB_ERR_UNSUPPORTED). Same X signature.
 #define CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(X)                                              \
     X(cuFuncGetParamInfo, cu::cuFuncGetParamInfo_t, "cuFuncGetParamInfo", nullptr)       \
     X(cuMemAllocAsync, cu::cuMemAllocAsync_t, "cuMemAllocAsync", nullptr)                \
-    X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)
+    X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)                  \
+    X(cuMemHostRegister, cu::cuMemHostRegister_v2_t, "cuMemHostRegister_v2", nullptr)     \
+    X(cuMemHostUnregister, cu::cuMemHostUnregister_t, "cuMemHostUnregister", nullptr)    \
+    X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)
 
 // The resolved table. Members are named after the API (cuMemAlloc) but hold the _v2 function.
 struct cuda_api {

@@ -49,6 +49,8 @@ const char* cuda_result_name(cu::CUresult result) {
         case 708: return "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE";
         case 709: return "CUDA_ERROR_CONTEXT_IS_DESTROYED";
         case 710: return "CUDA_ERROR_ASSERT";
+        case 712: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
+        case 713: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
         case 714: return "CUDA_ERROR_HARDWARE_STACK_ERROR";
         case 715: return "CUDA_ERROR_ILLEGAL_INSTRUCTION";
         case 716: return "CUDA_ERROR_MISALIGNED_ADDRESS";
@@ -79,6 +81,8 @@ cb_status cuda_to_status(cu::CUresult result) {
         case 400:  // INVALID_HANDLE
         case 716:  // MISALIGNED_ADDRESS
         case 717:  // INVALID_ADDRESS_SPACE
+        case 712:  // HOST_MEMORY_ALREADY_REGISTERED (an overlapping host_register)
+        case 713:  // HOST_MEMORY_NOT_REGISTERED (host_unregister of an unknown pointer)
             return CB_ERR_INVALID_ARGUMENT;
         case 2:    // OUT_OF_MEMORY
         case 701:  // LAUNCH_OUT_OF_RESOURCES

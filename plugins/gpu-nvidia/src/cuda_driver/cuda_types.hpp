@@ -45,6 +45,8 @@ enum : CUresult {
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
     CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_PERMITTED = 800,
     CUDA_ERROR_NOT_SUPPORTED = 801,
@@ -59,6 +61,7 @@ enum : CUresult {
 enum : unsigned int { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
 enum : unsigned int { CU_EVENT_DEFAULT = 0x0, CU_EVENT_DISABLE_TIMING = 0x2 };
 enum : unsigned int { CU_MEMHOSTALLOC_PORTABLE = 0x01 };
+enum : unsigned int { CU_MEMHOSTREGISTER_PORTABLE = 0x01 };
 enum : CUjit_option {
     CU_JIT_INFO_LOG_BUFFER = 3,
     CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
@@ -148,6 +151,11 @@ using cuFuncGetParamInfo_t = CUresult (*)(CUfunction func, std::size_t paramInde
                                           std::size_t* paramOffset, std::size_t* paramSize);
 using cuMemAllocAsync_t = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, CUstream stream);
 using cuMemFreeAsync_t = CUresult (*)(CUdeviceptr dptr, CUstream stream);
+// Pinned host memory and cross-stream waits (bound when exported; every driver since CUDA 6.5 has
+// them, but a missing one only disables its call).
+using cuMemHostRegister_v2_t = CUresult (*)(void* p, std::size_t bytesize, unsigned int flags);
+using cuMemHostUnregister_t = CUresult (*)(void* p);
+using cuStreamWaitEvent_t = CUresult (*)(CUstream stream, CUevent event, unsigned int flags);
 using cuGetErrorName_t = CUresult (*)(CUresult error, const char** name);
 using cuGetErrorString_t = CUresult (*)(CUresult error, const char** text);
 }

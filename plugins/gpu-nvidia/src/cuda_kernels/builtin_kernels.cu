@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda_kernels/crc32c.cuh"
 #include "cuda_kernels/elementwise.cuh"
 #include "cuda_kernels/matmul.cuh"
 #include "cuda_kernels/reduce.cuh"
@@ -128,3 +129,8 @@ CB_FOR_DTYPES(CB_REDUCE, min, min_reducer)
         ck::matmul_body<T>(a, b, c, n, k, m);                                                     \
     }
 CB_FOR_DTYPES(CB_MATMUL, _)
+
+// ---- crc32c ------------------------------------------------------------------------------------
+extern "C" __global__ void cb_crc32c(uint64_t in, int64_t n, int64_t chunk, int64_t chunks, uint64_t out) {
+    ck::crc32c_body(in, n, chunk, chunks, out);
+}

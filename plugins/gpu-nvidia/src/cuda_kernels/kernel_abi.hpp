@@ -13,6 +13,7 @@
 //   cb_reduce_finish_<op>_<dtype> (partials, rows, splits, n, out)
 //   cb_reduce_cols_<op>_<dtype>   (in, outer, n, inner, out)
 //   cb_matmul_<dtype>           (a, b, c, n, k, m)                   row-major, contiguous
+//   cb_crc32c                   (in, n, chunk, chunks, out)          uint8 in, int64 out
 // <dtype> is numpy's name (float32 ... bool). Device addresses travel as 64-bit integers.
 #pragma once
 

@@ -1,6 +1,5 @@
 #include "device_model/bar0_registers.hpp"
 
-#include "device_model/ptimer.hpp"
 #include "device_model/telemetry_registers.hpp"
 #include "hw/registers.hpp"
 
@@ -16,8 +15,13 @@ uint64_t pair(uint32_t high, uint32_t low) { return (uint64_t{high} << 32) | low
 }  // namespace
 
 bar0_registers::bar0_registers(const board_identity& board, const gpu_profile& profile, engine_state& engines,
-                               board_telemetry& telemetry, unsigned compute_threads)
-    : board_(board), profile_(profile), engines_(engines), telemetry_(telemetry), compute_threads_(compute_threads) {}
+                               board_telemetry& telemetry, modeled_clock& clock, unsigned compute_threads)
+    : board_(board),
+      profile_(profile),
+      engines_(engines),
+      telemetry_(telemetry),
+      clock_(clock),
+      compute_threads_(compute_threads) {}
 
 void bar0_registers::hard_reset() {
     ring_base_lo_ = fence_addr_lo_ = bar1_window_lo_ = 0;
@@ -39,7 +43,7 @@ bool bar0_registers::read_identification(uint32_t offset, uint32_t& value) {
     case hw::pmc_boot_42: value = hw::encode_boot_42(board_.chip); return true;
     case hw::pmc_enable: value = engines_.pmc_enable(); return true;
     case hw::ptimer_time_0: {
-        const uint64_t now = monotonic_ns();
+        const uint64_t now = clock_.now();
         ptimer_high_latch_ = hi(now);
         value = lo(now);
         return true;
@@ -76,6 +80,7 @@ bool bar0_registers::read_block(uint32_t offset, uint32_t& value) {
     case r::error_code: value = static_cast<uint32_t>(engines_.error_code()); return true;
     case r::error_fence_lo: value = lo(engines_.error_fence()); return true;
     case r::error_fence_hi: value = hi(engines_.error_fence()); return true;
+    case r::error_detail: value = static_cast<uint32_t>(engines_.error_detail()); return true;
     case r::vram_size_lo: value = lo(board_.vram_bytes); return true;
     case r::vram_size_hi: value = hi(board_.vram_bytes); return true;
     case r::vram_base_lo: value = lo(hw::vram_base); return true;

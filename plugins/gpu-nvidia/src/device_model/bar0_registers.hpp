@@ -1,6 +1,6 @@
 // BAR0: the 32-bit register file. Identification at NVIDIA's offsets (BOOT_0, PMC_ENABLE,
 // BOOT_42, PTIMER), our block at hw::cb_block (ring, fences, interrupts, VRAM, telemetry,
-// settings, bounds). Unknown offsets read 0 and ignore writes.
+// settings, bounds). Unknown offsets read 0 and ignore writes. PTIMER reads the modeled clock.
 //
 // 64-bit registers are LO/HI pairs: a LO write is held until its HI write commits the pair;
 // reads show the committed value. Reading PTIMER_TIME_0 or FENCE_DONE_LO latches the high half
@@ -10,6 +10,7 @@
 #include "device_model/board_identity.hpp"
 #include "device_model/board_telemetry.hpp"
 #include "device_model/engine_state.hpp"
+#include "device_model/modeled_clock.hpp"
 
 #include <cudabridge/abi.h>
 
@@ -24,7 +25,7 @@ enum class reset_request { none, soft, hard };
 class bar0_registers {
 public:
     bar0_registers(const board_identity& board, const gpu_profile& profile, engine_state& engines,
-                   board_telemetry& telemetry, unsigned compute_threads);
+                   board_telemetry& telemetry, modeled_clock& clock, unsigned compute_threads);
 
     uint32_t read(uint32_t offset);
     reset_request write(uint32_t offset, uint32_t value);
@@ -44,6 +45,7 @@ private:
     const gpu_profile& profile_;
     engine_state& engines_;
     board_telemetry& telemetry_;
+    modeled_clock& clock_;  // PTIMER
     unsigned compute_threads_;
 
     uint32_t ptimer_high_latch_ = 0;

@@ -1,6 +1,6 @@
 #include "device_model/board_telemetry.hpp"
 
-#include "device_model/ptimer.hpp"
+#include "device_model/host_wall_clock.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,6 @@
 #include "device_model/command_processor.hpp"
 
 #include "device_model/copy_engine.hpp"
-#include "device_model/ptimer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,8 +20,15 @@ uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
 }  // namespace
 
 command_processor::command_processor(engine_state& state, vram& memory, compute_engine& compute,
-                                     board_telemetry& telemetry, const sdk::host& host)
-    : state_(state), memory_(memory), compute_(compute), telemetry_(telemetry), host_(host) {}
+                                     board_telemetry& telemetry, modeled_clock& clock, const roofline& ceilings,
+                                     const sdk::host& host)
+    : state_(state),
+      memory_(memory),
+      compute_(compute),
+      telemetry_(telemetry),
+      clock_(clock),
+      ceilings_(ceilings),
+      host_(host) {}
 
 command_processor::~command_processor() { stop(); }
 
@@ -75,13 +81,16 @@ void command_processor::run_stretch(const ring_work& work) {
         }
         for (const hw::command& cmd : batch) {
             command_record record;
+            uint64_t modeled_ns = 0;
             const auto started = std::chrono::steady_clock::now();
-            command_result result = execute(cmd, abort, record);
+            command_result result = execute(cmd, abort, record, modeled_ns);
             record.busy_ns = elapsed_ns(started);
             if (abort()) {
                 keep_going = false;  // a reset or detach overtook it: nobody waits for it any more
                 break;
             }
+            // Before the fence: a host that sees the command done reads PTIMER past its end.
+            clock_.advance(modeled_ns);
             record.failed = !result.ok();
             record.xid = result.xid;
             telemetry_.record(record);
@@ -95,26 +104,49 @@ void command_processor::run_stretch(const ring_work& work) {
     state_.idle();
 }
 
-command_result command_processor::execute(const hw::command& cmd, const abort_check& abort, command_record& record) {
+command_result command_processor::execute(const hw::command& cmd, const abort_check& abort, command_record& record,
+                                          uint64_t& modeled_ns) {
+    modeled_ns = 0;
     switch (cmd.op) {
     case hw::opcode::nop: return command_result::success();
     case hw::opcode::copy_h2d: {
+        const link_stopwatch link_time(dma_);
         auto r = copy_h2d(dma_, memory_, cmd.a, cmd.b, cmd.c, abort);
+        modeled_ns = link_time.elapsed_ns();
         if (r.ok()) record.bytes_h2d = cmd.c;
         return r;
     }
     case hw::opcode::copy_d2h: {
+        const link_stopwatch link_time(dma_);
         auto r = copy_d2h(dma_, memory_, cmd.a, cmd.b, cmd.c, abort);
+        modeled_ns = link_time.elapsed_ns();
         if (r.ok()) record.bytes_d2h = cmd.c;
         return r;
     }
-    case hw::opcode::copy_d2d: return copy_d2d(memory_, cmd.a, cmd.b, cmd.c, abort);
-    case hw::opcode::memset8: return fill_bytes(memory_, cmd.a, static_cast<uint8_t>(cmd.b), cmd.c, abort);
-    case hw::opcode::launch:
+    case hw::opcode::copy_d2d:
+        modeled_ns = modeled_duration_ns(ceilings_, copy_d2d_work(cmd.c));
+        return copy_d2d(memory_, cmd.a, cmd.b, cmd.c, abort);
+    case hw::opcode::memset8:
+        modeled_ns = modeled_duration_ns(ceilings_, memset_work(cmd.c));
+        return fill_bytes(memory_, cmd.a, static_cast<uint8_t>(cmd.b), cmd.c, abort);
+    case hw::opcode::launch: {
         record.kernel = true;
-        return compute_.launch(dma_, memory_, cmd.a, cmd.c, abort);
+        work_amount work;
+        auto r = compute_.launch(dma_, memory_, cmd.a, cmd.c, abort, work);
+        modeled_ns = modeled_duration_ns(ceilings_, work);
+        return r;
+    }
+    case hw::opcode::host_kernel: {
+        record.kernel = true;
+        work_amount work;
+        auto r = compute_.launch_host_kernel(dma_, memory_, cmd.a, cmd.c, abort, work);
+        modeled_ns = modeled_duration_ns(ceilings_, work);
+        return r;
+    }
     case hw::opcode::timestamp: {
-        const uint64_t now = monotonic_ns();
+        // The modeled clock: frozen while the engines are busy, so this is when the work before
+        // it finished in modeled time.
+        const uint64_t now = clock_.now();
         if (cb_status st = dma_.write(cmd.a, &now, sizeof now); st != CB_OK)
             return command_result::failure(st, 0, "timestamp: host DMA failed (status " + std::to_string(st) + ")");
         return command_result::success();
@@ -143,6 +175,7 @@ bool command_processor::finish(const ring_work& work, const hw::command& cmd, ui
                       "): " + result.message);
     }
     done.status = result.status;
+    done.detail = result.detail;
     bool keep_going = false;
     if (state_.complete(work, done, keep_going)) raise_msi();
     return keep_going;

@@ -5,6 +5,10 @@
 // It runs between attach (start) and detach (stop); stop() joins it, so no DMA or interrupt
 // reaches the host after it returns. A long copy stops between DMA pieces; a running kernel
 // finishes first. Host ops are never called with the state lock held.
+//
+// Each finished command advances the modeled clock (modeled_clock.hpp) by its modeled duration,
+// before its fence is published: copies across the link by the link's modeled time for their DMA,
+// device-only work by its roofline estimate (work_cost.hpp), timestamps and nops by nothing.
 #pragma once
 
 #include "device_model/board_telemetry.hpp"
@@ -12,7 +16,9 @@
 #include "device_model/compute_engine.hpp"
 #include "device_model/dma_port.hpp"
 #include "device_model/engine_state.hpp"
+#include "device_model/modeled_clock.hpp"
 #include "device_model/vram.hpp"
+#include "device_model/work_cost.hpp"
 #include "hw/commands.hpp"
 
 #include <cudabridge/cpp/host.hpp>
@@ -27,7 +33,7 @@ inline constexpr uint32_t fetch_batch_commands = 64;
 class command_processor {
 public:
     command_processor(engine_state& state, vram& memory, compute_engine& compute, board_telemetry& telemetry,
-                      const sdk::host& host);
+                      modeled_clock& clock, const roofline& ceilings, const sdk::host& host);
     ~command_processor();
     command_processor(const command_processor&) = delete;
     command_processor& operator=(const command_processor&) = delete;
@@ -41,7 +47,9 @@ public:
 private:
     void run();
     void run_stretch(const ring_work& work);
-    command_result execute(const hw::command& cmd, const abort_check& abort, command_record& record);
+    // Runs one command; `modeled_ns` is how long the real GPU would have taken.
+    command_result execute(const hw::command& cmd, const abort_check& abort, command_record& record,
+                           uint64_t& modeled_ns);
     // Fence word, registers, MSI. False when the processor should stop taking this stretch.
     bool finish(const ring_work& work, const hw::command& cmd, uint32_t next_get, command_result result);
     void raise_msi();
@@ -50,6 +58,8 @@ private:
     vram& memory_;
     compute_engine& compute_;
     board_telemetry& telemetry_;
+    modeled_clock& clock_;
+    roofline ceilings_;
     sdk::host host_;
     dma_port dma_;
     std::thread thread_;

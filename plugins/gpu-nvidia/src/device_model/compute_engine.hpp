@@ -1,11 +1,16 @@
 // The compute engine: a launch command's block is fetched by DMA, decoded (launch/), and the
 // built-in kernel runs on host threads against VRAM. A bad block or a bad call fails with the
 // kernel library's status (Xid 13); a tensor outside VRAM with CB_ERR_INVALID_ARGUMENT (Xid 31).
+//
+// A host_kernel command runs a user's C function from the family's host_kernel_registry once per
+// block of its grid (host_kernel_execution.hpp); without a registry it fails (CB_ERR_UNSUPPORTED).
 #pragma once
 
 #include "device_model/command_result.hpp"
 #include "device_model/dma_port.hpp"
 #include "device_model/vram.hpp"
+#include "device_model/work_cost.hpp"
+#include "host_kernels/host_kernel_registry.hpp"
 #include "kernels/engine.hpp"
 
 #include <cstdint>
@@ -13,23 +18,33 @@
 
 namespace cudabridge::nv {
 
-// A launch block is a header and at most three tensor descriptors; anything larger is refused
-// before it is fetched.
+// A launch block is a header and at most three tensor descriptors (a host-kernel block: at most
+// 512 arguments and 32 KiB of them by value); anything larger is refused before it is fetched.
 inline constexpr uint64_t max_launch_block_bytes = 64u << 10;
 
 class compute_engine {
 public:
     // threads == 0: every core. The worker threads start at the first launch.
-    explicit compute_engine(unsigned threads);
+    explicit compute_engine(unsigned threads, std::shared_ptr<const host_kernel_registry> host_kernels = nullptr);
     ~compute_engine();
 
     unsigned threads() const noexcept { return threads_; }
 
+    // `work` is what the launch asked of the GPU (work_cost.hpp), once its block decoded; zero
+    // when the block could not be fetched or decoded.
     command_result launch(const dma_port& dma, const vram& memory, uint64_t block_iova, uint64_t block_bytes,
-                          const abort_check& abort);
+                          const abort_check& abort, work_amount& work);
+    command_result launch_host_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
+                                      uint64_t block_bytes, const abort_check& abort, work_amount& work);
 
 private:
+    // Fetches a launch block of `block_bytes` into `out`; a failure result when it cannot.
+    command_result fetch_block(const dma_port& dma, uint64_t block_iova, uint64_t block_bytes,
+                               const abort_check& abort, std::vector<uint8_t>& out) const;
+    kernels::engine& engine();
+
     unsigned threads_;
+    std::shared_ptr<const host_kernel_registry> host_kernels_;
     std::unique_ptr<kernels::engine> engine_;
 };
 

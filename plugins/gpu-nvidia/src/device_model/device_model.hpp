@@ -2,6 +2,7 @@
 // cb_endpoint_model_table (sdk::endpoint_model). It joins the parts of this folder:
 //   config_space       PCI identity, BARs, capabilities (the PCIe link)
 //   bar0_registers     identification registers and our block (hw/registers.hpp)
+//   modeled_clock      PTIMER: modeled time (work_cost prices device-only work, the link copies)
 //   engine_state       ring / fence / interrupt / error registers shared with the processor
 //   command_processor  the thread that runs the ring on the copy and compute engines
 //   vram, apertures    lazily reserved VRAM, BAR1 window, BAR3 instance memory
@@ -17,6 +18,7 @@
 #include "device_model/config_space.hpp"
 #include "device_model/engine_state.hpp"
 #include "device_model/lazy_memory.hpp"
+#include "device_model/modeled_clock.hpp"
 #include "device_model/vram.hpp"
 #include "profiles/profile.hpp"
 
@@ -24,6 +26,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -35,6 +38,9 @@ struct device_model_options {
     std::string device_id;                       // for log messages
     uint32_t link_gen = 0;                       // PCIe generation trained to; 0: the board's maximum
     uint32_t link_width = 0;                     // lanes trained to; 0: the board's maximum (x16)
+    // Where host_kernel launches find their modules (the family's registry, shared with the
+    // userspace driver that loads them); null: host kernels fail with CB_ERR_UNSUPPORTED.
+    std::shared_ptr<const host_kernel_registry> host_kernels;
 };
 
 class device_model final : public sdk::endpoint_model {
@@ -77,6 +83,7 @@ private:
     config_space config_;
     vram vram_;
     lazy_memory instance_memory_;  // BAR3
+    modeled_clock clock_;          // PTIMER; before the parts that use it
     engine_state engines_;
     board_telemetry telemetry_;
     compute_engine compute_;

@@ -1,6 +1,9 @@
 #include "device_model/dma_port.hpp"
 
+#include "device_model/host_wall_clock.hpp"
+
 #include <algorithm>
+#include <cstring>
 
 namespace cudabridge::nv {
 namespace {
@@ -18,6 +21,11 @@ cb_status in_pieces(size_t size, const abort_check& abort, Step step) {
 }
 
 }  // namespace
+
+dma_port::dma_port(const cb_endpoint_host_ops& ops) {
+    std::memcpy(&ops_, &ops, std::min<size_t>(ops.struct_size, sizeof ops_));
+    ops_.struct_size = sizeof ops_;
+}
 
 cb_status dma_port::read(uint64_t iova, void* dst, size_t size, const abort_check& abort) const {
     if (!ops_.dma_read) return CB_ERR_LINK_DOWN;
@@ -38,6 +46,19 @@ cb_status dma_port::write(uint64_t iova, const void* src, size_t size, const abo
 cb_status dma_port::interrupt(uint32_t vector) const {
     if (!ops_.raise_interrupt) return CB_ERR_LINK_DOWN;
     return ops_.raise_interrupt(ops_.context, vector);
+}
+
+uint64_t dma_port::modeled_time_ns() const {
+    return ops_.modeled_time_ns ? ops_.modeled_time_ns(ops_.context) : 0;
+}
+
+link_stopwatch::link_stopwatch(const dma_port& port) : port_(port), start_(read()) {}
+
+uint64_t link_stopwatch::read() const { return port_.models_time() ? port_.modeled_time_ns() : monotonic_ns(); }
+
+uint64_t link_stopwatch::elapsed_ns() const {
+    const uint64_t now = read();
+    return now > start_ ? now - start_ : 0;
 }
 
 }  // namespace cudabridge::nv

@@ -20,7 +20,9 @@ using abort_check = std::function<bool()>;
 class dma_port {
 public:
     dma_port() = default;
-    explicit dma_port(const cb_endpoint_host_ops& ops) : ops_(ops) {}
+    // Copies only the host's struct_size bytes: an older host's table lacks the later fields,
+    // which stay NULL.
+    explicit dma_port(const cb_endpoint_host_ops& ops);
 
     bool connected() const noexcept { return ops_.dma_read != nullptr; }
 
@@ -32,8 +34,28 @@ public:
     // MSI vector `vector`.
     cb_status interrupt(uint32_t vector) const;
 
+    // The host offers the link's modeled clock (cb_endpoint_host_ops.modeled_time_ns, ABI 1.3).
+    bool models_time() const noexcept { return ops_.modeled_time_ns != nullptr; }
+    // The link's modeled nanoseconds so far; 0 when the host does not model time.
+    uint64_t modeled_time_ns() const;
+
 private:
     cb_endpoint_host_ops ops_{};
+};
+
+// How long DMA across the link took in modeled time: the link's modeled clock from construction
+// to elapsed_ns(). Hosts older than ABI 1.3 offer no modeled clock; then it measures the host's
+// wall time instead (what the transfer took in this simulator), the best figure there is.
+class link_stopwatch {
+public:
+    explicit link_stopwatch(const dma_port& port);
+    uint64_t elapsed_ns() const;
+
+private:
+    uint64_t read() const;
+
+    const dma_port& port_;
+    uint64_t start_ = 0;
 };
 
 }  // namespace cudabridge::nv

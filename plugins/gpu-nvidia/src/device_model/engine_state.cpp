@@ -20,7 +20,9 @@ bool valid_ring(uint64_t base, uint32_t entries) {
 
 }  // namespace
 
-engine_state::engine_state() = default;
+engine_state::engine_state(modeled_clock& clock) : clock_(clock) {}
+
+void engine_state::update_clock_locked() { clock_.set_busy(!stop_ && (running_ || runnable_locked())); }
 
 // ---- registers ----------------------------------------------------------------------------------
 
@@ -42,6 +44,7 @@ uint32_t engine_state::pmc_enable() const {
 void engine_state::set_pmc_enable(uint32_t value) {
     std::lock_guard lock(m_);
     pmc_enable_ = value;
+    update_clock_locked();
     wake_.notify_all();
 }
 
@@ -81,6 +84,7 @@ void engine_state::set_ring_control(uint32_t value) {
         get_ = put_ = 0;
     }
     ring_on_ = on;
+    update_clock_locked();
     wake_.notify_all();
 }
 
@@ -97,6 +101,7 @@ void engine_state::doorbell(uint32_t put) {
     } else {
         put_ = put;
     }
+    update_clock_locked();
     wake_.notify_all();
 }
 
@@ -151,9 +156,15 @@ uint64_t engine_state::error_fence() const {
     return error_fence_;
 }
 
+cb_status engine_state::error_detail() const {
+    std::lock_guard lock(m_);
+    return error_detail_;
+}
+
 void engine_state::set_bus_master(bool enabled) {
     std::lock_guard lock(m_);
     bus_master_ = enabled;
+    update_clock_locked();
     wake_.notify_all();
 }
 
@@ -168,7 +179,9 @@ void engine_state::clear_engines_locked() {
     error_ = false;
     error_code_ = CB_OK;
     error_fence_ = 0;
+    error_detail_ = CB_OK;
     msi_pending_ = false;
+    update_clock_locked();
 }
 
 void engine_state::soft_reset() {
@@ -192,10 +205,11 @@ bool engine_state::runnable_locked() const {
     return (pmc_enable_ & 1u) && bus_master_ && ring_on_ && get_ != put_;
 }
 
-bool engine_state::record_error_locked(cb_status status, uint64_t fence) {
+bool engine_state::record_error_locked(cb_status status, uint64_t fence, cb_status detail) {
     error_ = true;
     error_code_ = status;
     error_fence_ = fence;
+    error_detail_ = detail;
     intr_status_ |= hw::intr_error;
     return (intr_enable_ & hw::intr_error) != 0;
 }
@@ -210,6 +224,7 @@ bool engine_state::wait_for_work(ring_work& work, bool& send_msi) {
         work.put = put_;
         running_ = true;
     }
+    update_clock_locked();
     return true;
 }
 
@@ -222,12 +237,13 @@ bool engine_state::complete(const ring_work& work, const completion& done, bool&
     get_ = done.next_get;
     if (done.fence) fence_done_ = done.fence_value;
     bool msi = false;
-    if (done.status != CB_OK) msi |= record_error_locked(done.status, done.fence_value);
+    if (done.status != CB_OK) msi |= record_error_locked(done.status, done.fence_value, done.detail);
     if (done.interrupt) {
         intr_status_ |= hw::intr_fence;
         msi |= (intr_enable_ & hw::intr_fence) != 0;
     }
     keep_going = runnable_locked();
+    update_clock_locked();
     return msi;
 }
 
@@ -235,12 +251,14 @@ bool engine_state::fetch_failed(const ring_work& work, cb_status status) {
     std::lock_guard lock(m_);
     if (stop_ || generation_ != work.generation) return false;
     ring_on_ = false;
+    update_clock_locked();
     return record_error_locked(status, 0);
 }
 
 void engine_state::idle() {
     std::lock_guard lock(m_);
     running_ = false;
+    update_clock_locked();
 }
 
 bool engine_state::current(uint64_t generation) const noexcept {
@@ -250,11 +268,13 @@ bool engine_state::current(uint64_t generation) const noexcept {
 void engine_state::start() {
     std::lock_guard lock(m_);
     stop_ = false;
+    update_clock_locked();
 }
 
 void engine_state::stop() {
     std::lock_guard lock(m_);
     stop_ = true;
+    update_clock_locked();
     wake_.notify_all();
 }
 

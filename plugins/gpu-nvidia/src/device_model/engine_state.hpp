@@ -6,7 +6,12 @@
 //
 // Resets bump a generation number: work the processor took before the reset is abandoned (its
 // completion is not published) and it checks the generation between DMA pieces.
+//
+// It tells the modeled clock when the engines are busy (work runnable or running), so PTIMER
+// stops following wall time from the doorbell that queues work until the ring drains.
 #pragma once
+
+#include "device_model/modeled_clock.hpp"
 
 #include <cudabridge/abi.h>
 
@@ -33,11 +38,12 @@ struct completion {
     bool interrupt = false;     // flag_interrupt
     uint64_t fence_value = 0;
     cb_status status = CB_OK;
+    cb_status detail = CB_OK;   // reg::error_detail of a failure
 };
 
 class engine_state {
 public:
-    engine_state();
+    explicit engine_state(modeled_clock& clock);
 
     // ---- registers (MMIO side) ----
     uint32_t status() const;
@@ -61,6 +67,7 @@ public:
     void set_intr_enable(uint32_t bits);
     cb_status error_code() const;
     uint64_t error_fence() const;
+    cb_status error_detail() const;
     // Bus master enable of the command register: without it the device must not DMA.
     void set_bus_master(bool enabled);
 
@@ -89,8 +96,12 @@ public:
 
 private:
     bool runnable_locked() const;
-    bool record_error_locked(cb_status status, uint64_t fence);
+    bool record_error_locked(cb_status status, uint64_t fence, cb_status detail = CB_OK);
     void clear_engines_locked();
+    // The clock is busy while work is runnable or running (not after stop()).
+    void update_clock_locked();
+
+    modeled_clock& clock_;
 
     mutable std::mutex m_;
     std::condition_variable wake_;
@@ -110,6 +121,7 @@ private:
     bool error_ = false;
     cb_status error_code_ = CB_OK;
     uint64_t error_fence_ = 0;
+    cb_status error_detail_ = CB_OK;
     bool msi_pending_ = false;  // an event raised from the MMIO side, sent by the processor
 };
 

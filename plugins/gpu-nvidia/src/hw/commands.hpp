@@ -4,7 +4,8 @@
 // command's fence value to the fence word (reg::fence_addr, by DMA) and to reg::fence_done; with
 // flag_interrupt it also raises MSI vector 0 (when intr_fence is enabled). Fence values must
 // increase. A failed command sets status_error, error_code / error_fence, raises intr_error,
-// completes its fence anyway (so waiters wake and read the error) and the ring keeps going.
+// completes its fence anyway (so waiters wake and read the error) and the ring keeps going; a
+// host kernel that returns a failure also leaves the status it returned in reg::error_detail.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ enum class opcode : uint32_t {
     memset8 = 4,     // a = device address, b = byte value, c = bytes
     launch = 5,      // a = host IOVA of a launch block (launch_block.hpp), c = its bytes
     timestamp = 6,   // a = host IOVA of an 8-byte word: receives the PTIMER value when it runs
+    host_kernel = 7, // a = host IOVA of a host-kernel launch block (host_kernels/), c = its bytes
 };
 
 inline constexpr uint32_t flag_fence = 1u << 0;

@@ -64,6 +64,7 @@ inline constexpr uint32_t intr_enable = cb_block + 0x03C;    // RW intr_* bits (
 inline constexpr uint32_t error_code = cb_block + 0x040;     // R  cb_status of the failed command
 inline constexpr uint32_t error_fence_lo = cb_block + 0x044; // R  its fence value
 inline constexpr uint32_t error_fence_hi = cb_block + 0x048;
+inline constexpr uint32_t error_detail = cb_block + 0x04C;   // R  what a failed host kernel returned
 inline constexpr uint32_t vram_size_lo = cb_block + 0x050;   // R  bytes of VRAM
 inline constexpr uint32_t vram_size_hi = cb_block + 0x054;
 inline constexpr uint32_t vram_base_lo = cb_block + 0x058;   // R  device address of VRAM byte 0

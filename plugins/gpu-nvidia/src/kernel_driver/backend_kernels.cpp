@@ -73,6 +73,9 @@ status prepare_image(const void* image, size_t size, cb_module_format format, st
         if (magic != cuda_kernels::k_fatbin_magic) return status::invalid("module_load: not a fatbin (bad magic)");
         return {};
     }
+    case CB_MODULE_HOST_KERNELS:
+        return status::unsupported("module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
+                                   "source");
     default: return status::invalid("module_load: unknown module format " + std::to_string(format));
     }
 }

@@ -161,6 +161,17 @@ status kernel_driver_backend::synchronize(kd_device* device) {
     return cuda(driver_.api().cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+status kernel_driver_backend::stream_wait_event(kd_device* device, kd_stream* stream, kd_event* event) {
+    if (status s = check_event(event); !s.ok()) return s;
+    if (event->device != device) return status::invalid("stream_wait_event: the event belongs to another device");
+    if (status s = current(device); !s.ok()) return s;
+    cu::CUstream st = nullptr;
+    if (status s = stream_of(device, stream, st); !s.ok()) return s;
+    const auto wait = driver_.api().cuStreamWaitEvent;
+    if (wait == nullptr) return status::unsupported("stream_wait_event: this driver does not export cuStreamWaitEvent");
+    return cuda(wait(st, event->event, 0), "cuStreamWaitEvent");
+}
+
 // ---- events --------------------------------------------------------------------------------------
 
 status kernel_driver_backend::event_create(kd_device* device, kd_event*& out) {

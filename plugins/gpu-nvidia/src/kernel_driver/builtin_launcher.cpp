@@ -271,6 +271,16 @@ status run_matmul(launcher& l, const builtin_call& c) {
     return l.launch("cb_matmul_" + dtype_token(dtype), n * m, params);
 }
 
+// crc32c: one thread per chunk over the contiguous uint8 input, into the contiguous int64 output.
+status run_crc32c(launcher& l, const builtin_call& c) {
+    int64_t n = c.tensors[0].shape[0], chunk = c.chunk;
+    int64_t chunks = n / chunk + (n % chunk != 0 ? 1 : 0);
+    if (chunks == 0) return {};
+    uint64_t in = c.tensors[0].device_ptr, out = c.tensors[1].device_ptr;
+    void* params[] = {&in, &n, &chunk, &chunks, &out};
+    return l.launch("cb_crc32c", chunks, params);
+}
+
 // A kernel reading a misaligned or unallocated address poisons the whole context (every later
 // call fails), so each operand's byte range must be aligned and inside one allocation.
 status check_operands(const cuda_driver& driver, const builtin_call& c) {
@@ -323,6 +333,7 @@ status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& tar
     case builtin_kind::random_uniform: return run_random(l, call);
     case builtin_kind::reduce: return run_reduce(l, call);
     case builtin_kind::matmul: return run_matmul(l, call);
+    case builtin_kind::crc32c: return run_crc32c(l, call);
     }
     return status::invalid("launch_builtin: unknown kernel kind");
 }

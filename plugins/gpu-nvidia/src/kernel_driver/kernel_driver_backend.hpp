@@ -87,6 +87,17 @@ public:
     status memcpy_d2d(kd_device* device, uint64_t dst, uint64_t src, size_t size, kd_stream* stream);
     status memset8(kd_device* device, uint64_t dst, uint8_t value, size_t size, kd_stream* stream);
 
+    // ---- pinned host memory (ABI 1.3) ----
+    // cuMemHostRegister_v2 with CU_MEMHOSTREGISTER_PORTABLE (every context of the process sees
+    // the memory pinned); copies from or to it on a stream are then truly asynchronous
+    // (cuMemcpyHtoDAsync_v2 / DtoHAsync_v2, as any copy on a stream). Overlapping a registration
+    // is CB_ERR_INVALID_ARGUMENT (CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED).
+    status host_register(kd_device* device, void* ptr, size_t size);
+    // Waits for the device's queued work (cuCtxSynchronize: cuMemHostUnregister itself does not
+    // wait for copies in flight), then cuMemHostUnregister. An unknown pointer is
+    // CB_ERR_INVALID_ARGUMENT (CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED).
+    status host_unregister(kd_device* device, void* ptr);
+
     // ---- streams and events ----
     status stream_create(kd_device* device, kd_stream*& out);
     status stream_destroy(kd_stream* stream);
@@ -99,6 +110,9 @@ public:
     status event_query(kd_event* event);  // CB_OK when reached, CB_ERR_BUSY before
     status event_elapsed_ms(kd_event* start, kd_event* end, float& out_ms);
     status synchronize(kd_device* device);
+    // cuStreamWaitEvent(stream, event, 0); stream nullptr: the default stream. The event must be
+    // this device's.
+    status stream_wait_event(kd_device* device, kd_stream* stream, kd_event* event);
 
     // ---- kernels ----
     // A built-in (builtin_kernels.h) parsed by parse_builtin and run from the embedded fatbin;
@@ -106,6 +120,7 @@ public:
     status launch_builtin(kd_device* device, const cb_kernel_launch& launch, kd_stream* stream);
     // CB_MODULE_CUDA_SOURCE is compiled with NVRTC for the device (kernels must be extern "C");
     // PTX, CUBIN and FATBIN go to cuModuleLoadDataEx. The compiler's or JIT's log goes to *log.
+    // CB_MODULE_HOST_KERNELS (C functions for simulated GPUs) is CB_ERR_UNSUPPORTED.
     status module_load(kd_device* device, const void* image, size_t size, cb_module_format format,
                        kd_module*& out, std::string* log = nullptr);
     status module_unload(kd_module* module);

@@ -1,6 +1,7 @@
 #include "launch/builtin_call.hpp"
 
 #include "kernels/broadcast.hpp"
+#include "kernels/crc32c.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/promotion.hpp"
 #include "kernels/reduce.hpp"
@@ -48,12 +49,13 @@ const std::map<std::string, entry, std::less<>>& table() {
         {"max", {builtin_kind::reduce, int(reduce_op::max)}},
         {"min", {builtin_kind::reduce, int(reduce_op::min)}},
         {"matmul", {builtin_kind::matmul, 0}},
+        {"crc32c", {builtin_kind::crc32c, 0}},
     };
     return t;
 }
 
 // The argument kinds each kernel takes: 't' tensor, 'n' number (INT64 or FLOAT64), 'u' UINT64,
-// 'i' INT64.
+// 'i' INT64 axis, 'c' INT64 chunk (> 0).
 const char* signature(builtin_kind k) {
     switch (k) {
     case builtin_kind::binary: return "ttt";
@@ -64,6 +66,7 @@ const char* signature(builtin_kind k) {
     case builtin_kind::random_uniform: return "tuu";
     case builtin_kind::reduce: return "tti";
     case builtin_kind::matmul: return "ttt";
+    case builtin_kind::crc32c: return "ttc";
     }
     return "";
 }
@@ -127,6 +130,19 @@ kernels::shape_t shape_of(const cb_tensor_desc& d) {
 
 bool contiguous(const cb_tensor_desc& d) { return kernels::is_contiguous(view_of(d, nullptr)); }
 
+// crc32c: in uint8, 1-D, contiguous; out int64, 1-D, ceil(n / chunk), contiguous.
+status plan_crc32c(const std::string& name, const builtin_call& c) {
+    const cb_tensor_desc& in = c.tensors[0];
+    if (in.dtype != CB_DTYPE_UINT8 || in.ndim != 1 || !contiguous(in))
+        return status::invalid(name + ": the input must be a contiguous 1-D uint8 tensor, not " +
+                               kernels::dtype_name(in.dtype) + " " + kernels::shape_string(in.ndim, in.shape));
+    kernels::shape_t shape;
+    shape.ndim = 1;
+    shape.dims[0] = kernels::crc32c_chunk_count(in.shape[0], c.chunk);
+    if (!contiguous(c.tensors[1])) return status::invalid(name + ": the output must be contiguous");
+    return check_output(name, c.tensors[1], CB_DTYPE_INT64, shape);
+}
+
 // Shapes and dtypes by the kernel's NumPy rules.
 status plan(const std::string& name, const builtin_call& c) {
     const auto& t = c.tensors;
@@ -173,6 +189,7 @@ status plan(const std::string& name, const builtin_call& c) {
         if (!contiguous(t[2])) return status::invalid(name + ": the output must be contiguous");
         return check_output(name, t[2], dtype, shape);
     }
+    case builtin_kind::crc32c: return plan_crc32c(name, c);
     }
     return status::invalid(name + ": unknown kernel kind");
 }
@@ -251,6 +268,12 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
                 return status::invalid(where + "axis out of range");
             c.axis = static_cast<int32_t>(a.value.i64);
             break;
+        case 'c':
+            if (a.type != CB_ARG_INT64) return status::invalid(where + "expected an INT64 chunk size");
+            if (a.value.i64 <= 0)
+                return status::invalid(where + "the chunk size must be > 0, got " + std::to_string(a.value.i64));
+            c.chunk = a.value.i64;
+            break;
         }
     }
     c.dtype = c.output().dtype;
@@ -279,6 +302,7 @@ struct block_header {
     int64_t value0_i, value1_i;
     double value0_f, value1_f;
     uint64_t seed, offset;
+    int64_t chunk;
 };
 
 int op_of(const builtin_call& c) {
@@ -308,6 +332,7 @@ std::vector<uint8_t> encode(const builtin_call& c) {
     h.value1_f = c.value1.f;
     h.seed = c.seed;
     h.offset = c.offset;
+    h.chunk = c.chunk;
     std::vector<uint8_t> bytes(sizeof h + c.tensors.size() * sizeof(cb_tensor_desc));
     std::memcpy(bytes.data(), &h, sizeof h);
     if (!c.tensors.empty()) std::memcpy(bytes.data() + sizeof h, c.tensors.data(), c.tensors.size() * sizeof(cb_tensor_desc));
@@ -319,7 +344,7 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     if (!data || size < sizeof h) return status::invalid("launch block: truncated header");
     std::memcpy(&h, data, sizeof h);
     if (h.magic != block_magic) return status::invalid("launch block: bad magic");
-    if (h.kind > uint32_t(builtin_kind::matmul)) return status::invalid("launch block: unknown kernel kind");
+    if (h.kind > uint32_t(builtin_kind::crc32c)) return status::invalid("launch block: unknown kernel kind");
     if (h.tensor_count == 0 || h.tensor_count > 3 || size != sizeof h + h.tensor_count * sizeof(cb_tensor_desc))
         return status::invalid("launch block: size does not match its tensor count");
     builtin_call c;
@@ -337,6 +362,8 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     c.value1 = h.value1_is_int ? kernels::scalar::of_int(h.value1_i) : kernels::scalar::of(h.value1_f);
     c.seed = h.seed;
     c.offset = h.offset;
+    c.chunk = h.chunk;
+    if (c.kind == builtin_kind::crc32c && c.chunk <= 0) return status::invalid("launch block: crc32c chunk <= 0");
     c.tensors.resize(h.tensor_count);
     std::memcpy(c.tensors.data(), static_cast<const uint8_t*>(data) + sizeof h, h.tensor_count * sizeof(cb_tensor_desc));
     if (std::string(signature(c.kind)).find_last_of('t') + 1 != c.tensors.size())
@@ -375,6 +402,7 @@ kernels::status run_on_cpu(const builtin_call& c, const address_resolver& resolv
     case builtin_kind::random_uniform: return kernels::random_uniform(v[0], c.seed, c.offset, eng);
     case builtin_kind::reduce: return kernels::reduce(c.reduce, v[0], c.axis, v[1], eng);
     case builtin_kind::matmul: return kernels::matmul(v[0], v[1], v[2], eng);
+    case builtin_kind::crc32c: return kernels::crc32c(v[0], c.chunk, v[1], eng);
     }
     return status::invalid("unknown kernel kind");
 }

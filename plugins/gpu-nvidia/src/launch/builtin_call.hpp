@@ -19,7 +19,7 @@
 
 namespace cudabridge::nv {
 
-enum class builtin_kind : uint32_t { binary, unary, cast, fill, arange, random_uniform, reduce, matmul };
+enum class builtin_kind : uint32_t { binary, unary, cast, fill, arange, random_uniform, reduce, matmul, crc32c };
 
 struct builtin_call {
     builtin_kind kind = builtin_kind::fill;
@@ -30,6 +30,7 @@ struct builtin_call {
     int32_t axis = CB_REDUCE_ALL_AXES;       // reduce
     kernels::scalar value0, value1;          // fill: value0; arange: start, step
     uint64_t seed = 0, offset = 0;           // random_uniform
+    int64_t chunk = 0;                       // crc32c: bytes per CRC (> 0)
     std::vector<cb_tensor_desc> tensors;     // operands in argument order; the output is last
                                              // (reduce: in, out)
 

@@ -25,6 +25,9 @@ public:
     virtual void memcpy_d2h(void* dst, uint64_t src, size_t size, void* stream) = 0;
     virtual void memcpy_d2d(uint64_t dst, uint64_t src, size_t size, void* stream) = 0;
     virtual void memset8(uint64_t dst, uint8_t value, size_t size, void* stream) = 0;
+    // ABI 1.3: pinned host memory.
+    virtual void host_register(void* ptr, size_t size) = 0;
+    virtual void host_unregister(void* ptr) = 0;
 
     virtual void* stream_create() = 0;
     virtual void stream_destroy(void* stream) = 0;
@@ -37,9 +40,12 @@ public:
     virtual bool event_done(void* event) = 0;
     virtual float event_elapsed_ms(void* start, void* end) = 0;
     virtual void synchronize() = 0;
+    // ABI 1.3: work queued on `stream` (nullptr: the default stream) after this waits for `event`.
+    virtual void stream_wait_event(void* stream, void* event) = 0;
 
     virtual void launch_builtin(const cb_kernel_launch& launch, void* stream) = 0;
     // Returns a module handle; compiler output goes to `log` on failure (and success, if any).
+    // CB_MODULE_HOST_KERNELS: the userspace driver on a simulated GPU only.
     virtual void* module_load(const void* image, size_t size, cb_module_format format, std::string& log) = 0;
     virtual void module_unload(void* module) = 0;
     virtual void launch_kernel(void* module, const cb_kernel_launch& launch, void* stream) = 0;

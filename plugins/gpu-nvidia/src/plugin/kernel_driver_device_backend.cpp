@@ -42,6 +42,8 @@ public:
     void memset8(uint64_t dst, uint8_t value, size_t size, void* s) override {
         check(kd_.memset8(device_, dst, value, size, stream(s)));
     }
+    void host_register(void* ptr, size_t size) override { check(kd_.host_register(device_, ptr, size)); }
+    void host_unregister(void* ptr) override { check(kd_.host_unregister(device_, ptr)); }
 
     void* stream_create() override {
         kd_stream* s = nullptr;
@@ -68,6 +70,7 @@ public:
         return ms;
     }
     void synchronize() override { check(kd_.synchronize(device_)); }
+    void stream_wait_event(void* s, void* e) override { check(kd_.stream_wait_event(device_, stream(s), event(e))); }
 
     void launch_builtin(const cb_kernel_launch& launch, void* s) override {
         check(kd_.launch_builtin(device_, launch, stream(s)));

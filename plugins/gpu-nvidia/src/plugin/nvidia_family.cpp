@@ -1,6 +1,7 @@
 #include "plugin/nvidia_family.hpp"
 
 #include "device_model/device_model.hpp"
+#include "host_kernels/host_kernel_registry.hpp"
 #include "kernel_driver/kernel_driver_backend.hpp"
 #include "live_state/live_state.hpp"
 #include "plugin/backends.hpp"
@@ -42,7 +43,9 @@ void forget(std::mutex& mutex, std::set<Handle*>& live, Handle* h) {
 }  // namespace
 
 nvidia_family::nvidia_family(const sdk::host& h, const sdk::config&)
-    : gpu_family(h), options_(declare_and_read_options(h)) {}
+    : gpu_family(h),
+      options_(declare_and_read_options(h)),
+      host_kernels_(std::make_shared<host_kernel_registry>()) {}
 
 nvidia_family::~nvidia_family() {
     // Devices first (they may drive a link whose model we own), then the models.
@@ -114,7 +117,7 @@ cb_status nvidia_family::open_device(const cb_gpu_open_params& params, cb_gpu_de
     auto device = std::make_unique<cb_gpu_device>();
     if (params.transport) {
         if (!params.link) invalid("open_device: a transport without a link");
-        device->backend = open_userspace_device(params, options_);
+        device->backend = open_userspace_device(params, options_, host_kernels_);
     } else if (params.ordinal >= 0) {
         device->backend = open_kernel_driver_device(kernel_driver(), params.ordinal);
     } else {
@@ -209,6 +212,16 @@ cb_status nvidia_family::memset8(cb_gpu_device* device, uint64_t dst, uint8_t va
     return CB_OK;
 }
 
+cb_status nvidia_family::host_register(cb_gpu_device* device, void* ptr, size_t size) {
+    backend(device).host_register(ptr, size);
+    return CB_OK;
+}
+
+cb_status nvidia_family::host_unregister(cb_gpu_device* device, void* ptr) {
+    backend(device).host_unregister(ptr);
+    return CB_OK;
+}
+
 // ---- streams and events -----------------------------------------------------------------------
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {
@@ -275,6 +288,14 @@ cb_status nvidia_family::event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end
 
 cb_status nvidia_family::device_synchronize(cb_gpu_device* device) {
     backend(device).synchronize();
+    return CB_OK;
+}
+
+cb_status nvidia_family::stream_wait_event(cb_gpu_stream* on_stream, cb_gpu_event* event) {
+    auto& e = checked(event);
+    if (on_stream && checked(on_stream).device != e.device)
+        invalid("stream_wait_event: the event belongs to another device than the stream");
+    backend(e.device).stream_wait_event(stream_of(e.device, on_stream), e.handle);
     return CB_OK;
 }
 
@@ -381,6 +402,7 @@ cb_status nvidia_family::create_endpoint_model(const char* profile_json, void** 
     o.device_id = request.device_id;
     o.link_gen = request.pcie_link_gen;
     o.link_width = request.pcie_link_width;
+    o.host_kernels = host_kernels_;
     if (options_.live_state) {
         auto dir = host_services().path(CB_PATH_STATE_DIR);
         if (dir && !dir->empty()) o.live_state_file = live_state_path(*dir, request.device_id);

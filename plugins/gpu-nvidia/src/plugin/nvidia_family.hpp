@@ -2,7 +2,10 @@
 // GPUs the CUDA driver sees (open by ordinal), and the userspace driver for a GPU behind a
 // transport link (open with a link) — and the simulated GPU offered to simulated fabrics as an
 // endpoint model. Handles are checked against the live sets, so a stale or foreign handle is
-// CB_ERR_INVALID_ARGUMENT, never a crash.
+// CB_ERR_INVALID_ARGUMENT, never a crash. The family owns the host-kernel registry that the
+// userspace driver registers CB_MODULE_HOST_KERNELS modules in and the simulated GPUs it creates
+// run them from: a GPU opened through this family instance over a model of another instance
+// cannot run host kernels (the launch fails with CB_ERR_NOT_FOUND).
 #pragma once
 
 #include "plugin/family_options.hpp"
@@ -19,6 +22,7 @@ namespace cudabridge::nv {
 
 class kernel_driver_backend;
 class device_model;
+class host_kernel_registry;
 
 class nvidia_family final : public sdk::gpu_family {
 public:
@@ -48,6 +52,8 @@ public:
                          cb_gpu_stream* stream) override;
     cb_status memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
                       cb_gpu_stream* stream) override;
+    cb_status host_register(cb_gpu_device* device, void* ptr, size_t size) override;
+    cb_status host_unregister(cb_gpu_device* device, void* ptr) override;
     cb_status stream_create(cb_gpu_device* device, cb_gpu_stream** out) override;
     cb_status stream_destroy(cb_gpu_stream* stream) override;
     cb_status stream_synchronize(cb_gpu_stream* stream) override;
@@ -59,6 +65,7 @@ public:
     cb_status event_query(cb_gpu_event* event) override;
     cb_status event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) override;
     cb_status device_synchronize(cb_gpu_device* device) override;
+    cb_status stream_wait_event(cb_gpu_stream* stream, cb_gpu_event* event) override;
     cb_status launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch,
                              cb_gpu_stream* stream) override;
     cb_status module_load(cb_gpu_device* device, const void* image, size_t size, cb_module_format format,
@@ -87,6 +94,7 @@ private:
     kernel_driver_backend& kernel_driver();
 
     family_options options_;
+    std::shared_ptr<host_kernel_registry> host_kernels_;
     std::mutex mutex_;  // guards the sets and maps below, and kernel_driver_ creation
     std::unique_ptr<kernel_driver_backend> kernel_driver_;
     std::set<cb_gpu_device*> devices_;

@@ -34,8 +34,9 @@ void run(Call&& call) {
 
 class userspace_device_backend final : public device_backend {
 public:
-    userspace_device_backend(const cb_gpu_open_params& p, const family_options& o)
-        : device_(p.transport, p.transport_instance, p.link, options_of(o)),
+    userspace_device_backend(const cb_gpu_open_params& p, const family_options& o,
+                             std::shared_ptr<host_kernel_registry> host_kernels)
+        : device_(p.transport, p.transport_instance, p.link, options_of(o), std::move(host_kernels)),
           function_id_(p.endpoint ? p.endpoint->id : "") {
         run([&](std::string& e) { return device_.init(e); });
     }
@@ -75,6 +76,10 @@ public:
     void memset8(uint64_t dst, uint8_t value, size_t size, void* s) override {
         run([&](std::string& e) { return device_.memset8(dst, value, size, stream(s), e); });
     }
+    void host_register(void* ptr, size_t size) override {
+        run([&](std::string& e) { return device_.host_register(ptr, size, e); });
+    }
+    void host_unregister(void* ptr) override { run([&](std::string& e) { return device_.host_unregister(ptr, e); }); }
 
     void* stream_create() override {
         userspace_stream* s = nullptr;
@@ -105,20 +110,26 @@ public:
         return ms;
     }
     void synchronize() override { run([&](std::string& e) { return device_.device_synchronize(e); }); }
+    void stream_wait_event(void* s, void* ev) override {
+        run([&](std::string& e) { return device_.stream_wait_event(stream(s), event(ev), e); });
+    }
 
     void launch_builtin(const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& e) { return device_.launch_builtin(launch, stream(s), e); });
     }
-    void* module_load(const void*, size_t, cb_module_format, std::string&) override {
-        throw sdk::status_error(CB_ERR_UNSUPPORTED,
-                                "module_load: user kernels need NVIDIA's compiler and kernel driver; the "
-                                "userspace driver (and the simulated GPU) runs the built-in kernels only");
+    void* module_load(const void* image, size_t size, cb_module_format format, std::string&) override {
+        if (format != CB_MODULE_HOST_KERNELS)
+            throw sdk::status_error(CB_ERR_UNSUPPORTED,
+                                    "module_load: PTX, CUBIN, fatbin and CUDA source need NVIDIA's compiler and "
+                                    "kernel driver; the userspace driver runs the built-in kernels and, on a "
+                                    "simulated GPU, host kernels (CB_MODULE_HOST_KERNELS)");
+        userspace_module* m = nullptr;
+        run([&](std::string& e) { return device_.module_load_host_kernels(image, size, m, e); });
+        return m;
     }
-    void module_unload(void*) override {
-        throw sdk::status_error(CB_ERR_UNSUPPORTED, "module_unload: no modules on the userspace driver");
-    }
-    void launch_kernel(void*, const cb_kernel_launch&, void*) override {
-        throw sdk::status_error(CB_ERR_UNSUPPORTED, "launch_kernel: no modules on the userspace driver");
+    void module_unload(void* m) override { run([&](std::string& e) { return device_.module_unload(module(m), e); }); }
+    void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
+        run([&](std::string& e) { return device_.launch_kernel(module(m), launch, stream(s), e); });
     }
 
     void telemetry(cb_gpu_telemetry& out) override { run([&](std::string& e) { return device_.get_telemetry(out, e); }); }
@@ -146,6 +157,7 @@ private:
     }
     static userspace_stream* stream(void* s) { return static_cast<userspace_stream*>(s); }
     static userspace_event* event(void* e) { return static_cast<userspace_event*>(e); }
+    static userspace_module* module(void* m) { return static_cast<userspace_module*>(m); }
     // CB_OK -> true, CB_ERR_BUSY -> false, anything else thrown.
     template <class Query>
     static bool done(Query&& query) {
@@ -162,8 +174,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params, const family_options& options) {
-    return std::make_unique<userspace_device_backend>(params, options);
+std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params, const family_options& options,
+                                                      std::shared_ptr<host_kernel_registry> host_kernels) {
+    return std::make_unique<userspace_device_backend>(params, options, std::move(host_kernels));
 }
 
 }  // namespace cudabridge::nv

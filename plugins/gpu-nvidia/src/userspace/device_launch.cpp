@@ -1,5 +1,6 @@
 // userspace_device: built-in kernel launches. The call is parsed and checked on the host, then
-// its launch block travels by DMA from a host buffer kept mapped until the command completes.
+// its launch block travels by DMA from a host buffer kept mapped until the command completes
+// (queue_launch_block, which host-kernel launches share).
 #include "userspace/userspace_device.hpp"
 
 #include "userspace/device_objects.hpp"
@@ -49,19 +50,29 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
         }
     }
 
-    const std::vector<uint8_t> block_bytes = encode(call);
+    auto sink = s ? s->errors : std::make_shared<error_sink>();
+    uint64_t fence = 0;
+    if (cb_status st = queue_launch_block(hw::opcode::launch, encode(call), "launch " + name, sink, fence, error);
+        st != CB_OK)
+        return st;
+    return finish_submission(s, fence, *sink, error);
+}
+
+cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,
+                                               const std::string& what, std::shared_ptr<error_sink> sink,
+                                               uint64_t& fence, std::string& error) {
     held_resources held;
-    held.buffer = host_buffer(block_bytes.size(), page_size_);
+    held.buffer = host_buffer(block.size(), page_size_);
     if (held.buffer.empty()) {
-        error = "launch_builtin " + name + ": cannot allocate the launch block";
+        error = what + ": cannot allocate the launch block";
         return CB_ERR_OUT_OF_MEMORY;
     }
-    std::memcpy(held.buffer.data(), block_bytes.data(), block_bytes.size());
+    std::memcpy(held.buffer.data(), block.data(), block.size());
     // Blocks of earlier launches stay mapped until a check sees them complete: when the IOMMU is
     // full, wait for ours before giving up.
     for (;;) {
         std::string why;
-        const cb_status st = dma_mapping::map(port_, held.buffer.data(), block_bytes.size(), CB_DMA_TO_DEVICE,
+        const cb_status st = dma_mapping::map(port_, held.buffer.data(), block.size(), CB_DMA_TO_DEVICE,
                                               "a launch block", held.mapping, why);
         if (st == CB_OK) break;
         std::string wait_error;
@@ -75,20 +86,13 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
             return waited;
         }
     }
-
     hw::command cmd{};
-    cmd.op = hw::opcode::launch;
+    cmd.op = op;
     cmd.a = held.mapping.iova();
-    cmd.c = block_bytes.size();
-    auto sink = s ? s->errors : std::make_shared<error_sink>();
-    uint64_t fence = 0;
-    if (cb_status st = ring_.submit(cmd, sink, "launch " + name, fence, error); st != CB_OK) return st;
+    cmd.c = block.size();
+    if (cb_status st = ring_.submit(cmd, std::move(sink), what, fence, error); st != CB_OK) return st;
     tracker_.hold_until(fence, std::move(held));
-    if (s) {
-        raise_to(s->last_fence, fence);
-        return CB_OK;
-    }
-    return wait_and_collect(fence, *sink, error);
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

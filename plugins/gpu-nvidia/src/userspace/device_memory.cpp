@@ -1,5 +1,6 @@
 // userspace_device: VRAM allocation and copies. Host copies map the caller's memory directly,
-// chunk by chunk, double-buffered inside the IOMMU's limits.
+// chunk by chunk, double-buffered inside the IOMMU's limits — unless a pinned registration holds
+// the whole host range (device_pinned.cpp): then it is one command through that mapping.
 #include "userspace/userspace_device.hpp"
 
 #include "userspace/chunk_plan.hpp"
@@ -79,6 +80,15 @@ cb_status userspace_device::wait_and_collect(uint64_t fence, error_sink& sink, s
     return CB_OK;
 }
 
+cb_status userspace_device::finish_submission(const std::shared_ptr<userspace_stream>& s, uint64_t fence,
+                                              error_sink& sink, std::string& error) {
+    if (s) {
+        raise_to(s->last_fence, fence);
+        return CB_OK;
+    }
+    return wait_and_collect(fence, sink, error);
+}
+
 cb_status userspace_device::device_command(const hw::command& cmd, const char* what, userspace_stream* stream,
                                            std::string& error) {
     std::shared_ptr<userspace_stream> s;
@@ -86,11 +96,7 @@ cb_status userspace_device::device_command(const hw::command& cmd, const char* w
     auto sink = s ? s->errors : std::make_shared<error_sink>();
     uint64_t fence = 0;
     if (cb_status st = ring_.submit(cmd, sink, what, fence, error); st != CB_OK) return st;
-    if (s) {
-        raise_to(s->last_fence, fence);
-        return CB_OK;
-    }
-    return wait_and_collect(fence, *sink, error);
+    return finish_submission(s, fence, *sink, error);
 }
 
 // ---- copies ------------------------------------------------------------------------------------
@@ -105,8 +111,12 @@ cb_status userspace_device::memcpy_h2d(uint64_t dst, const void* src, size_t siz
         return CB_ERR_INVALID_ARGUMENT;
     }
     if (cb_status st = check_device_range(dst, size, "memcpy_h2d", error); st != CB_OK) return st;
-    return host_copy(host_direction::to_device, dst, static_cast<std::byte*>(const_cast<void*>(src)), size, stream,
-                     error);
+    auto* host = static_cast<std::byte*>(const_cast<void*>(src));
+    bool pinned = false;
+    if (cb_status st = pinned_copy(host_direction::to_device, dst, host, size, stream, pinned, error);
+        pinned || st != CB_OK)
+        return st;
+    return host_copy(host_direction::to_device, dst, host, size, stream, error);
 }
 
 cb_status userspace_device::memcpy_d2h(void* dst, uint64_t src, size_t size, userspace_stream* stream,
@@ -119,7 +129,12 @@ cb_status userspace_device::memcpy_d2h(void* dst, uint64_t src, size_t size, use
         return CB_ERR_INVALID_ARGUMENT;
     }
     if (cb_status st = check_device_range(src, size, "memcpy_d2h", error); st != CB_OK) return st;
-    return host_copy(host_direction::from_device, src, static_cast<std::byte*>(dst), size, stream, error);
+    auto* host = static_cast<std::byte*>(dst);
+    bool pinned = false;
+    if (cb_status st = pinned_copy(host_direction::from_device, src, host, size, stream, pinned, error);
+        pinned || st != CB_OK)
+        return st;
+    return host_copy(host_direction::from_device, src, host, size, stream, error);
 }
 
 cb_status userspace_device::memcpy_d2d(uint64_t dst, uint64_t src, size_t size, userspace_stream* stream,

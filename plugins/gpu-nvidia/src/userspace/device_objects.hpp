@@ -1,12 +1,17 @@
-// What the opaque stream and event handles of userspace_device hold.
+// What the opaque stream, event and module handles of userspace_device hold, and its pinned
+// host ranges.
 #pragma once
 
+#include "userspace/dma_mapping.hpp"
 #include "userspace/error_sink.hpp"
 #include "userspace/timestamp_slots.hpp"
+
+#include "host_kernels/host_kernel_module.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <shared_mutex>
 
 namespace cudabridge::nv {
 
@@ -26,6 +31,29 @@ struct userspace_event {
     timestamp_slot stamp;  // the host word its timestamp command writes
     uint64_t fence = 0;    // of the last record; guarded by the device's objects mutex
     bool recorded = false;
+};
+
+// Host memory registered with host_register: mapped once, used by every copy inside it.
+struct pinned_range {
+    uintptr_t start = 0;
+    size_t size = 0;
+    dma_mapping mapping;
+    std::atomic<uint64_t> last_fence{0};  // the last copy queued through it
+
+    bool holds(uintptr_t first, size_t bytes) const {
+        return first >= start && first - start <= size && bytes <= size - (first - start);
+    }
+};
+
+// A loaded CB_MODULE_HOST_KERNELS module: its id in the family's host_kernel_registry.
+struct userspace_module {
+    std::shared_ptr<const host_kernel_module> module;
+    uint64_t registry_id = 0;
+    std::atomic<uint64_t> last_fence{0};  // the last launch queued from it
+    // Launches hold it shared from the check to the submission; unload takes it to set
+    // `unloading`, so no launch slips in after unload read last_fence.
+    std::shared_mutex use;
+    bool unloading = false;  // guarded by `use`
 };
 
 }  // namespace cudabridge::nv

@@ -87,6 +87,22 @@ cb_status userspace_device::device_synchronize(std::string& error) {
     return CB_OK;
 }
 
+cb_status userspace_device::stream_wait_event(userspace_stream* stream, userspace_event* event, std::string& error) {
+    std::shared_lock lock(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    std::shared_ptr<userspace_stream> s;
+    if (cb_status st = stream_or_error(stream, s, error); st != CB_OK) return st;
+    if (!find_event(event)) {
+        error = "stream_wait_event: not an event of this device";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    // Nothing to queue: every stream shares the one ring and the device runs it in order, so a
+    // command queued after this call starts only after every command queued before it — the
+    // event's last record and the work before that record included. A device with several rings
+    // would queue a wait-for-fence command here.
+    return CB_OK;
+}
+
 // ---- events ------------------------------------------------------------------------------------
 
 cb_status userspace_device::event_create(userspace_event*& out, std::string& error) {

@@ -90,23 +90,26 @@ cb_status fence_tracker::read_errors(std::string& error) {
     if (cb_status st = regs_.read_sane(hw::reg::status, status, error); st != CB_OK) return st;
     if ((status & hw::status_error) == 0) return CB_OK;
     uint64_t fence = 0, again = 0;
-    uint32_t code = 0, code_again = 0;
+    uint32_t code = 0, code_again = 0, detail = 0, detail_again = 0;
     if (cb_status st = regs_.read64(hw::reg::error_fence_lo, hw::reg::error_fence_hi, fence, error); st != CB_OK)
         return st;
     if (cb_status st = regs_.read(hw::reg::error_code, code, error); st != CB_OK) return st;
+    if (cb_status st = regs_.read(hw::reg::error_detail, detail, error); st != CB_OK) return st;
     // Clearing INTR_STATUS.error clears STATUS.error; a failure that lands between the reads and
     // the clear is caught by reading the record once more.
     if (cb_status st = regs_.write(hw::reg::intr_status, hw::intr_error, error); st != CB_OK) return st;
     if (cb_status st = regs_.read64(hw::reg::error_fence_lo, hw::reg::error_fence_hi, again, error); st != CB_OK)
         return st;
     if (cb_status st = regs_.read(hw::reg::error_code, code_again, error); st != CB_OK) return st;
-    record_failure(fence, static_cast<cb_status>(code), (status & hw::status_ring_on) != 0);
+    if (cb_status st = regs_.read(hw::reg::error_detail, detail_again, error); st != CB_OK) return st;
+    const bool ring_on = (status & hw::status_ring_on) != 0;
+    record_failure(fence, static_cast<cb_status>(code), static_cast<cb_status>(detail), ring_on);
     if (again != fence || code_again != code)
-        record_failure(again, static_cast<cb_status>(code_again), (status & hw::status_ring_on) != 0);
+        record_failure(again, static_cast<cb_status>(code_again), static_cast<cb_status>(detail_again), ring_on);
     return CB_OK;
 }
 
-void fence_tracker::record_failure(uint64_t fence, cb_status code, bool ring_on) {
+void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on) {
     if (code == CB_OK) code = CB_ERR_INTERNAL;  // an error without a code is still an error
     if (fence == 0) {
         // A ring error, not a command's: a doorbell past the ring, or a ring fetch that failed,
@@ -128,7 +131,8 @@ void fence_tracker::record_failure(uint64_t fence, cb_status code, bool ring_on)
     auto it = owners_.find(fence);
     const std::string message = "the device failed " +
                                 (it != owners_.end() ? it->second.what : std::string("a command")) + " (fence " +
-                                std::to_string(fence) + "): " + status_name(code);
+                                std::to_string(fence) + "): " + status_name(code) +
+                                (detail != CB_OK ? " (a kernel fault: it returned " + status_name(detail) + ")" : "");
     if (it != owners_.end() && it->second.sink)
         it->second.sink->record(code, message);
     else

@@ -6,8 +6,9 @@
 // still answers). The fence word the device writes by DMA only tells a polling wait when reading
 // the registers is worth it, so polling costs the link nothing between reads. With each read the
 // status register is checked for status_error; a new error_fence is routed to the error_sink of
-// the command that carried it (or kept for device_synchronize when no one owns it), and the
-// error is acknowledged (INTR_STATUS.error, write one to clear). A ring error (error_fence 0)
+// the command that carried it (or kept for device_synchronize when no one owns it), with
+// error_detail (what a failed host kernel returned) in its message, and the error is
+// acknowledged (INTR_STATUS.error, write one to clear). A ring error (error_fence 0)
 // that turned the ring off fails everything queued.
 //
 // Waiting: with interrupts the loop sleeps on a condition variable that the interrupt handler
@@ -95,7 +96,7 @@ private:
     };
 
     cb_status read_errors(std::string& error);   // progress_mutex_ held
-    void record_failure(uint64_t fence, cb_status code, bool ring_on);  // progress_mutex_ held
+    void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on);  // progress_mutex_ held
     void acknowledge_interrupts();              // progress_mutex_ held
     void collect_completed(std::multimap<uint64_t, held_resources>& done);  // progress_mutex_ held
 

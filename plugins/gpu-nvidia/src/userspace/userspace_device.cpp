@@ -11,13 +11,14 @@
 namespace cudabridge::nv {
 
 userspace_device::userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
-                                   userspace_options options)
+                                   userspace_options options, std::shared_ptr<host_kernel_registry> host_kernels)
     : port_(transport, transport_instance, link),
       regs_(port_),
       options_(options),
       tracker_(regs_, loss_, options_),
       ring_(port_, regs_, tracker_, loss_),
-      stamps_(port_) {
+      stamps_(port_),
+      host_kernels_(std::move(host_kernels)) {
     port_.on_loss([this](const std::string& reason) { mark_lost(reason); });
 }
 
@@ -174,6 +175,8 @@ void userspace_device::release_dma_locked() {
         events_.clear();
         streams_.clear();
     }
+    release_modules_locked();
+    release_pinned_locked();
     stamps_.release_all();
 }
 

@@ -15,6 +15,21 @@
 //  - host copies return once the host buffer is no longer needed (synchronous even on a
 //    stream); device-to-device copies, memset and launches on a stream are asynchronous, and
 //    synchronous on the null stream;
+//  - pinned host memory (host_register, ABI 1.3) is mapped once for DMA (bidirectional) until
+//    host_unregister; a host copy whose host range lies entirely inside one registration is one
+//    command through that mapping, with no per-copy mapping, and on a stream it returns as soon
+//    as it is queued (as CUDA's pinned copies: the caller leaves the memory alone until the
+//    stream passes the copy); on the null stream it still waits. A copy only partly inside a
+//    registration takes the mapped-per-chunk path. Registrations survive resets (the IOMMU
+//    mapping is the host's, not the device's) and go with close();
+//  - stream_wait_event (ABI 1.3) queues nothing: the one ring runs in order, so work queued
+//    after the call already starts after the event's earlier work;
+//  - host kernels (CB_MODULE_HOST_KERNELS, ABI 1.3): C functions of a module the driver keeps in
+//    the family's host_kernel_registry, launched through the ring (hw::opcode::host_kernel) and
+//    run by the simulated GPU's compute engine once per block. A kernel that returns a failure
+//    fails its launch as a kernel fault: CB_ERR_INTERNAL at the stream's next synchronize (or
+//    from the launch itself on the null stream), the kernel's name and returned status in the
+//    message;
 //  - a device that reads all ones, or a transport call reporting the device lost or the link
 //    down, marks the device lost: every wait wakes, every later call answers CB_ERR_DEVICE_LOST
 //    (close still works; a reset that brings the device back clears it).
@@ -50,17 +65,22 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 namespace cudabridge::nv {
 
 struct userspace_stream;  // opaque handles, owned by the device until destroyed or closed
 struct userspace_event;
+struct userspace_module;
+struct pinned_range;
+class host_kernel_registry;
 
 class userspace_device {
 public:
-    // Nothing is read from the device until probe().
+    // Nothing is read from the device until probe(). `host_kernels`: where host-kernel modules
+    // are registered for the simulated GPU behind the link (null: no host kernels).
     userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
-                     userspace_options options = {});
+                     userspace_options options = {}, std::shared_ptr<host_kernel_registry> host_kernels = nullptr);
     ~userspace_device();  // close()
     userspace_device(const userspace_device&) = delete;
     userspace_device& operator=(const userspace_device&) = delete;
@@ -96,6 +116,16 @@ public:
     cb_status memcpy_d2d(uint64_t dst, uint64_t src, size_t size, userspace_stream* stream, std::string& error);
     cb_status memset8(uint64_t dst, uint8_t value, size_t size, userspace_stream* stream, std::string& error);
 
+    // ---- pinned host memory (ABI 1.3) ---------------------------------------------------------
+    // Maps [ptr, ptr + size) for DMA until host_unregister. CB_ERR_INVALID_ARGUMENT: NULL, size 0
+    // or overlapping a registration; CB_ERR_DMA_LIMIT: the IOMMU cannot hold it (the message
+    // gives its budget).
+    cb_status host_register(void* ptr, size_t size, std::string& error);
+    // Waits until no queued copy uses the range, then unmaps it. CB_ERR_INVALID_ARGUMENT: `ptr`
+    // does not start a registration. Past timeout_ms the range is unmapped anyway (the device
+    // then faults instead of touching the memory) and CB_ERR_TIMEOUT is returned.
+    cb_status host_unregister(void* ptr, std::string& error);
+
     // ---- streams and events (null stream: the device's default stream) ------------------------
     cb_status stream_create(userspace_stream*& out, std::string& error);
     cb_status stream_destroy(userspace_stream* stream, std::string& error);  // queued work still runs
@@ -112,11 +142,26 @@ public:
     cb_status event_elapsed_ms(userspace_event* start, userspace_event* end, float& out_ms, std::string& error);
     // Waits for everything queued; reports a failure no synchronous call or stream has reported.
     cb_status device_synchronize(std::string& error);
+    // Checks that both handles are this device's (stream null: the default stream) and queues
+    // nothing: the ring runs in order, so the wait holds already.
+    cb_status stream_wait_event(userspace_stream* stream, userspace_event* event, std::string& error);
 
     // ---- kernels ------------------------------------------------------------------------------
     // Parses the call, checks every tensor's bytes lie inside a live allocation, and queues the
     // encoded launch block (kept mapped until its command completes).
     cb_status launch_builtin(const cb_kernel_launch& launch, userspace_stream* stream, std::string& error);
+
+    // ---- host kernels (ABI 1.3) ---------------------------------------------------------------
+    // Checks a cb_host_kernel_module image (host_kernels/host_kernel_module.hpp) and registers it.
+    // CB_ERR_UNSUPPORTED without a registry or when the link is not simulated.
+    cb_status module_load_host_kernels(const void* image, size_t size, userspace_module*& out, std::string& error);
+    // Waits for the module's queued launches, then unregisters it.
+    cb_status module_unload(userspace_module* module, std::string& error);
+    // launch.name: a kernel of the module (else CB_ERR_NOT_FOUND). Every non-null
+    // CB_ARG_DEVICE_PTR must lie inside a live allocation; the device gets its VRAM offset and
+    // the bytes to the allocation's end. Queued like a built-in launch.
+    cb_status launch_kernel(userspace_module* module, const cb_kernel_launch& launch, userspace_stream* stream,
+                            std::string& error);
 
     // ---- management ---------------------------------------------------------------------------
     cb_status get_telemetry(cb_gpu_telemetry& out, std::string& error);
@@ -155,6 +200,22 @@ private:
     cb_status device_command(const hw::command& cmd, const char* what, userspace_stream* stream,
                              std::string& error);
     cb_status wait_and_collect(uint64_t fence, error_sink& sink, std::string& error);
+    // After a submission: on a stream, its fence moves up and the call returns; on the null
+    // stream (s null) the call waits for `fence` and reports its failure.
+    cb_status finish_submission(const std::shared_ptr<userspace_stream>& s, uint64_t fence, error_sink& sink,
+                                std::string& error);
+    // Maps `block` (retrying while earlier launch blocks still hold the IOMMU), queues `op` on
+    // it and keeps it mapped until the command completes.
+    cb_status queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block, const std::string& what,
+                                 std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error);
+    // A copy through a pinned range that holds the whole host range; `used` false when none does.
+    cb_status pinned_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
+                          userspace_stream* stream, bool& used, std::string& error);
+    std::shared_ptr<pinned_range> find_pinned_locked(const std::byte* host, size_t size) const;  // pinned_mutex_ held
+    std::string iommu_budget_text(size_t asked);
+    std::shared_ptr<userspace_module> find_module(userspace_module* module) const;
+    void release_pinned_locked();   // lifecycle_ held exclusively
+    void release_modules_locked();  // lifecycle_ held exclusively
 
     link_port port_;
     register_access regs_;
@@ -179,6 +240,13 @@ private:
     mutable std::mutex objects_mutex_;
     std::map<userspace_stream*, std::shared_ptr<userspace_stream>> streams_;
     std::map<userspace_event*, std::shared_ptr<userspace_event>> events_;
+    std::map<userspace_module*, std::shared_ptr<userspace_module>> modules_;
+    std::shared_ptr<host_kernel_registry> host_kernels_;
+
+    // Copies hold it shared from finding their range to queuing through it; register and
+    // unregister hold it exclusively (after lifecycle_, never before).
+    mutable std::shared_mutex pinned_mutex_;
+    std::map<uintptr_t, std::shared_ptr<pinned_range>> pinned_;  // by start address
 };
 
 }  // namespace cudabridge::nv

@@ -68,6 +68,7 @@ sim_link::sim_link(const fabric::function_target& target, const sim_options& opt
     host_ops_.dma_read = &sim_link::host_dma_read;
     host_ops_.dma_write = &sim_link::host_dma_write;
     host_ops_.raise_interrupt = &sim_link::host_raise_interrupt;
+    host_ops_.modeled_time_ns = &sim_link::host_modeled_time_ns;
     cb_status st = model_.table->attach(model_.model, &host_ops_);
     if (st != CB_OK) throw sdk::status_error(st, "the endpoint model refused to attach to the link");
 }
@@ -80,6 +81,8 @@ sim_link::~sim_link() {
 cb_status sim_link::gone_status() const { return removed_.load() ? CB_ERR_DEVICE_LOST : CB_OK; }
 
 void sim_link::charge(uint64_t ns) { mmio_ns_.fetch_add(ns, std::memory_order_relaxed); }
+
+uint64_t sim_link::modeled_ns() const noexcept { return wire_->clock_ns() + mmio_ns_.load(); }
 
 cb_status sim_link::config_read(uint32_t offset, void* data, uint32_t size) {
     if (data == nullptr || size == 0) return CB_ERR_INVALID_ARGUMENT;
@@ -209,6 +212,9 @@ cb_status sim_link::host_dma_write(void* self, uint64_t iova, const void* src, s
     }
 }
 
+// What `links` and link_status report as modeled time: a model reads it around its DMA.
+uint64_t sim_link::host_modeled_time_ns(void* self) { return static_cast<sim_link*>(self)->modeled_ns(); }
+
 cb_status sim_link::host_raise_interrupt(void* self, uint32_t vector) {
     auto* link = static_cast<sim_link*>(self);
     if (link->removed_.load()) return CB_ERR_DEVICE_LOST;
@@ -236,7 +242,7 @@ cb_status sim_link::status(cb_link_status& out) {
     out.replays = w.replays;
     out.corrected_errors = w.crc_errors;  // every detected error was replayed
     out.uncorrectable_errors = dma_faults_.load();
-    out.modeled_time_ns = w.clock_ns + mmio_ns_.load();
+    out.modeled_time_ns = modeled_ns();
     out.is_simulated = 1;
     return CB_OK;
 }
@@ -258,7 +264,7 @@ link_counters sim_link::counters() const {
     c.map_failures = d.map_failures;
     c.translation_faults = d.translation_faults;
     c.dma_failures = dma_faults_.load();
-    c.modeled_ns = w.clock_ns + mmio_ns_.load();
+    c.modeled_ns = modeled_ns();
     return c;
 }
 

@@ -86,6 +86,9 @@ private:
     static cb_status host_dma_read(void* self, uint64_t iova, void* dst, size_t size);
     static cb_status host_dma_write(void* self, uint64_t iova, const void* src, size_t size);
     static cb_status host_raise_interrupt(void* self, uint32_t vector);
+    static uint64_t host_modeled_time_ns(void* self);
+    // The link's modeled time so far: the wire's clock plus config and MMIO charges.
+    uint64_t modeled_ns() const noexcept;
     cb_status device_dma(uint64_t iova, void* device_buffer, size_t size, bool device_writes);
     cb_status gone_status() const;
     void charge(uint64_t ns);

@@ -1,5 +1,6 @@
-// The device's nanosecond timer (NV_PTIMER): CLOCK_MONOTONIC, so device timestamps and host
-// times compare directly.
+// The host's wall clock (CLOCK_MONOTONIC) in nanoseconds: what the thermal model and the live
+// state run on, and what the modeled device clock (modeled_clock.hpp) follows while the engines
+// are idle. NV_PTIMER itself reads the modeled clock, not this.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,40 @@
+// Modeled durations of the work a simulated GPU does on its own (device-to-device copies,
+// memset, built-in kernels, host kernels): a roofline over the GPU profile,
+//   duration = max(bytes moved / memory bandwidth, flops / peak)
+// so a kernel is as fast as its memory traffic or its arithmetic allows, whichever binds. The
+// model choices (peak, what counts as bytes and flops) are listed in work_cost.cpp. Copies across
+// the link are not priced here: they take the link's modeled time (command_processor.cpp).
+#pragma once
+
+#include "host_kernels/host_kernel_launch.hpp"
+#include "launch/builtin_call.hpp"
+#include "profiles/profile.hpp"
+
+#include <cstdint>
+
+namespace cudabridge::nv {
+
+// What one command asks of the GPU.
+struct work_amount {
+    double bytes = 0;  // device memory read plus written
+    double flops = 0;  // arithmetic operations
+};
+
+// A GPU's two ceilings. Both per nanosecond: GB/s is bytes per ns.
+struct roofline {
+    double bytes_per_ns = 0;
+    double flops_per_ns = 0;
+};
+
+roofline roofline_of(const gpu_profile& profile);
+// Whole nanoseconds, rounded up; 0 for no work. A ceiling of 0 (an unusable profile) prices
+// its side of the work at 0 rather than dividing by zero.
+uint64_t modeled_duration_ns(const roofline& ceilings, const work_amount& work);
+
+// The amount of each kind of work.
+work_amount copy_d2d_work(uint64_t bytes);
+work_amount memset_work(uint64_t bytes);
+work_amount builtin_work(const builtin_call& call);
+work_amount host_kernel_work(const host_kernel_launch& launch);
+
+}  // namespace cudabridge::nv
