@@ -11,6 +11,6 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_TSAN=ON 
 cmake --build "$build" -j "$jobs" --target host_connect_test host_runtime_api_test host_fault_test \
   host_cycles_test host_cross_process_test cb_host_allocator_tests
 cd "$build"
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp"
 ctest --output-on-failure -j "$jobs" --timeout 900 \
   -R '^(host_test|runtime_test|fault_test|CachingAllocator[A-Za-z]*)\.'
