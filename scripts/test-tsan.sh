@@ -9,8 +9,8 @@ jobs=${CB_JOBS:-$(nproc)}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_TSAN=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DBUILD_EXAMPLES=OFF
 cmake --build "$build" -j "$jobs" --target host_connect_test host_runtime_api_test host_fault_test \
-  host_cycles_test host_cross_process_test cb_host_allocator_tests
+  host_cycles_test host_cross_process_test host_c_api_test host_session_test cb_host_allocator_tests
 cd "$build"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp"
 ctest --output-on-failure -j "$jobs" --timeout 900 \
-  -R '^(host_test|runtime_test|fault_test|CachingAllocator[A-Za-z]*)\.'
+  -R '^(host_test|runtime_test|fault_test|c_api_test|CachingAllocator[A-Za-z]*)\.'

@@ -89,16 +89,16 @@ cb_status device_context::settle_all_checks(gpu_call& g) {
 
 uint64_t device_context::oldest_pending_ms() {
     // Called by the supervisor under the device's shared gate: non-blocking queries only.
-    const uint64_t now = now_ns();
     uint64_t oldest = 0;
     std::lock_guard lock(objects_mutex_);
+    const uint64_t now = now_ns();  // after the lock: no stamp taken under it is newer
     auto look = [&](cbStream_st* s) {
         if (!s->oldest_unfinished_ns || !s->handle) return;
         if (dev_->gpu()->stream_query(dev_->gpu_instance(), s->handle) == CB_OK) {
             s->oldest_unfinished_ns = 0;
             return;
         }
-        oldest = std::max(oldest, (now - s->oldest_unfinished_ns) / 1000000);
+        if (now > s->oldest_unfinished_ns) oldest = std::max(oldest, (now - s->oldest_unfinished_ns) / 1000000);
     };
     for (auto* s : streams_) look(s);
     look(default_stream_.get());
