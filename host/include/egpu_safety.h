@@ -10,7 +10,8 @@
  *
  * A policy passed to egpu_safety_init overrides the stored settings for this process only.
  * Callbacks run on the supervisor's or the connecting thread; they must return quickly and must
- * not call egpu_* functions that wait (connect, disconnect, shutdown).
+ * not call egpu_* functions that wait (connect, disconnect, shutdown, set_event_callback). Once
+ * egpu_set_event_callback returns, the previous callback is not running and will not run again.
  */
 #ifndef CUDABRIDGE_EGPU_SAFETY_H
 #define CUDABRIDGE_EGPU_SAFETY_H

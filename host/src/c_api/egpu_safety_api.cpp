@@ -89,7 +89,7 @@ EGPUError egpu_safety_init(const EGPUSafetyPolicy* policy) {
 
 EGPUError egpu_set_event_callback(EGPUEventCallback callback, void* user_data) {
     auto& r = c_api::registry();
-    std::lock_guard lock(r.callback_mutex);
+    std::unique_lock lock(r.callback_mutex);  // waits for a call of the previous one to end
     r.callback = callback;
     r.callback_user = user_data;
     return EGPU_OK;

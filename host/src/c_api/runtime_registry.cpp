@@ -33,14 +33,8 @@ runtime_registry& registry() {
 }
 
 void notify(EGPUConnectionState state, EGPUError error, const std::string& message) {
-    EGPUEventCallback cb = nullptr;
-    void* user = nullptr;
-    {
-        std::lock_guard lock(registry().callback_mutex);
-        cb = registry().callback;
-        user = registry().callback_user;
-    }
-    if (cb) cb(state, error, message.c_str(), user);
+    std::shared_lock lock(registry().callback_mutex);
+    if (registry().callback) registry().callback(state, error, message.c_str(), registry().callback_user);
 }
 
 void forward_events(host::device& d) {

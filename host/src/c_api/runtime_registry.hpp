@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 
 namespace cudabridge::host::c_api {
 
@@ -17,7 +18,9 @@ struct runtime_registry {
     std::unique_ptr<runtime> owned;
     std::atomic<runtime*> current{nullptr};  // the calls' fast path
     core::config_entries policy;             // egpu_safety_init overrides
-    std::mutex callback_mutex;               // only around reading / writing the callback
+    // Held shared while the callback runs, exclusively while it is replaced: once
+    // egpu_set_event_callback returns, the previous callback is not running and never will.
+    std::shared_mutex callback_mutex;
     EGPUEventCallback callback = nullptr;
     void* callback_user = nullptr;
 };
