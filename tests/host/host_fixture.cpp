@@ -33,12 +33,6 @@ std::unique_ptr<host::session> host_test::open_session(core::config_entries safe
     return std::make_unique<host::session>(session_options(std::move(safety)));
 }
 
-cb_status host_test::control_status(host::session& s, const std::string& request) {
-    std::vector<char> reply(64 * 1024);
-    size_t needed = 0;
-    return s.transport()->control(s.transport_instance(), request.c_str(), reply.data(), reply.size(), &needed);
-}
-
 std::string host_test::control(host::session& s, const std::string& request) {
     std::vector<char> reply(64 * 1024);
     size_t needed = 0;

@@ -30,7 +30,6 @@ public:
     void edit_layout(const std::function<void(Poco::JSON::Object::Ptr layout)>& edit) const;
     // A transport control request; the reply (fails the test on error).
     static std::string control(host::session& s, const std::string& request);
-    static cb_status control_status(host::session& s, const std::string& request);
     // The default enclosure's id.
     static std::string enclosure_id(host::session& s);
     // Events of a kind in the store, newest first.
