@@ -12,10 +12,11 @@ bool has_escape(const std::string& s) { return s.find('\x1b') != std::string::np
 
 // Creates a console sink with `color` (unset when empty), writes two records, returns stderr.
 std::string run_console(const std::string& color, stderr_capture::target target,
-                        cb_status* create_status = nullptr) {
+                        cb_status* create_status = nullptr, const std::string& level = "") {
     temp_dir dir;
     fake_host host(dir.path());
     if (!color.empty()) host.config["color"] = color;
+    if (!level.empty()) host.config["level"] = level;
     stderr_capture capture(target);
     {
         sink s("console", host);
@@ -84,6 +85,18 @@ TEST(ConsoleSink, AutoIsPlainWhenNotATerminal) {
     scoped_env no_color("NO_COLOR", std::nullopt);
     const std::string out = run_console("auto", stderr_capture::target::file);
     EXPECT_FALSE(has_escape(out)) << out;
+}
+
+TEST(ConsoleSink, LevelKeepsOnlyRecordsAtOrAboveIt) {
+    const std::string all = run_console("never", stderr_capture::target::file);
+    EXPECT_NE(all.find("link up"), std::string::npos) << all;
+    const std::string errors = run_console("never", stderr_capture::target::file, nullptr, "ERROR");
+    EXPECT_EQ(errors.find("link up"), std::string::npos) << errors;  // INFO: below the floor
+    EXPECT_NE(errors.find("lost"), std::string::npos) << errors;     // ERROR: shown (batch path too)
+    cb_status st = CB_OK;
+    const std::string bad = run_console("never", stderr_capture::target::file, &st, "LOUD");
+    EXPECT_EQ(st, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(bad.find("LOUD"), std::string::npos) << bad;
 }
 
 TEST(ConsoleSink, UnknownColorModeFailsCreate) {

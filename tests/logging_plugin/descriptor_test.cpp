@@ -57,7 +57,7 @@ struct expected_params {
 
 TEST(LoggingPluginDescriptor, EverySinkDeclaresItsParamsWithHelp) {
     const expected_params all[] = {
-        {"console", {"color"}, {}},
+        {"console", {"color", "level"}, {}},
         {"file", {"dir", "name", "max_size", "max_files"}, {"max_size", "max_files"}},
         {"sqlite", {"path", "busy_timeout_ms"}, {"busy_timeout_ms"}},
         {"jsonl", {"path"}, {}},

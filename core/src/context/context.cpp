@@ -4,6 +4,7 @@
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/paths.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 namespace cudabridge::core {
@@ -48,7 +49,7 @@ context::context(context_options options) : options_(std::move(options)) {
     registry_ = std::make_unique<registry>(*store_, options_.search, log_);
     registry_->scan();
     if (options_.start_logging)
-        start_sinks(options_.log_sinks.value_or(sinks_from_setting(*store_)), options_.no_color);
+        start_sinks(options_.log_sinks.value_or(sinks_from_setting(*store_)));
 }
 
 context::~context() {
@@ -78,10 +79,13 @@ void context::apply_log_settings() {
         if (auto policy = log::parse_overflow_policy(*p)) log_->set_overflow_policy(*policy);
 }
 
-void context::start_sinks(const std::vector<sink_spec>& sinks, bool no_color) {
+void context::start_sinks(const std::vector<sink_spec>& sinks) {
     for (const auto& spec : sinks) {
         config_entries config = spec.config;
-        if (no_color && spec.name == "console") config.emplace_back("color", "never");
+        if (options_.no_color && spec.name == "console") config.emplace_back("color", "never");
+        const bool level_given = std::any_of(config.begin(), config.end(), [](const auto& e) { return e.first == "level"; });
+        if (options_.console_level && spec.name == "console" && !level_given)
+            config.emplace_back("level", log::level_name(*options_.console_level));
         try {
             auto inst = registry_->create(CB_KIND_LOGSINK, spec.name, config);
             log_->add_sink(spec.name, inst->logsink(), inst->handle());

@@ -29,6 +29,7 @@ struct context_options {
     std::optional<std::vector<sink_spec>> log_sinks; // --log-sink; else setting log.sinks
     bool no_color = false;                           // passed to the console sink as color=never
     std::optional<cb_log_level> level;               // -v: DEBUG for every category
+    std::optional<cb_log_level> console_level;       // passed to the console sink as level=NAME
     bool start_logging = true;
     // Use this front end (e.g. the process-wide one of the C API) instead of creating one. The
     // context attaches its sinks to it and detaches them again when destroyed.
@@ -54,7 +55,7 @@ public:
     void apply_log_settings();
 
 private:
-    void start_sinks(const std::vector<sink_spec>& sinks, bool no_color);
+    void start_sinks(const std::vector<sink_spec>& sinks);
 
     context_options options_;
     std::unique_ptr<store> store_;

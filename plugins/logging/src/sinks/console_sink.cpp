@@ -13,6 +13,13 @@
 
 namespace cudabridge::plugins::logging {
 
+cb_log_level console_sink::parse_level(const std::string& name) {
+    static const char* const names[] = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
+    for (int i = 0; i < 6; ++i)
+        if (name == names[i]) return static_cast<cb_log_level>(CB_LOG_TRACE + i);
+    return CB_LOG_TRACE;
+}
+
 bool console_sink::decide_color(const std::string& mode) {
     if (mode == "always") return true;
     if (mode == "never") return false;
@@ -30,6 +37,10 @@ console_sink::console_sink(const sdk::host& h, const sdk::config& c)
                    "colour the level of each line: auto (only when stderr is a terminal and "
                    "NO_COLOR is not set), always, or never (what --no-color passes)");
     const bool color = decide_color(p.choice("color", {"auto", "always", "never"}));
+    p.declare_text("level", "TRACE",
+                   "the lowest level this sink shows (TRACE ... FATAL); the front end's log.level "
+                   "still applies first. cudabridge-cli passes WARN unless -v is given");
+    set_min_level(parse_level(p.choice("level", {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"})));
 
     auto sink = std::make_shared<spdlog::sinks::ansicolor_stderr_sink_mt>(
         color ? spdlog::color_mode::always : spdlog::color_mode::never);

@@ -12,12 +12,14 @@ public:
     static constexpr const char* license = "MIT";
     static constexpr const char* description =
         "log lines on stderr, level in ANSI colour (param color=auto|always|never; auto honours "
-        "NO_COLOR and whether stderr is a terminal)";
+        "NO_COLOR and whether stderr is a terminal; param level=TRACE..FATAL, the lowest shown)";
 
     console_sink(const sdk::host& h, const sdk::config& c);
 
     // auto|always|never, the environment and whether fd 2 is a terminal -> colour or not.
     static bool decide_color(const std::string& mode);
+    // "TRACE" ... "FATAL" -> the level (the names are checked by the caller).
+    static cb_log_level parse_level(const std::string& name);
 };
 
 }  // namespace cudabridge::plugins::logging

@@ -33,6 +33,7 @@ spdlog::sinks::sink& spdlog_backed_sink::sink() {
 
 cb_status spdlog_backed_sink::write(const cb_log_record& record) {
     auto& s = sink();
+    if (record.level < min_level_) return CB_OK;
     io(what_, [&] { feed(s, record); });
     return CB_OK;
 }
@@ -40,7 +41,8 @@ cb_status spdlog_backed_sink::write(const cb_log_record& record) {
 cb_status spdlog_backed_sink::write_batch(const cb_log_record* records, size_t count) {
     auto& s = sink();
     io(what_, [&] {
-        for (size_t i = 0; i < count; ++i) feed(s, records[i]);
+        for (size_t i = 0; i < count; ++i)
+            if (records[i].level >= min_level_) feed(s, records[i]);
     });
     return CB_OK;
 }

@@ -24,6 +24,9 @@ protected:
 
     // Called once by the derived constructor.
     void attach(std::shared_ptr<spdlog::sinks::sink> sink) { sink_ = std::move(sink); }
+    // Records below this level are dropped by this sink alone (the front end's levels apply to
+    // every sink; this lets a terminal show warnings while the database keeps everything).
+    void set_min_level(cb_log_level level) noexcept { min_level_ = level; }
     const std::string& what() const noexcept { return what_; }  // "file sink"
 
 private:
@@ -31,6 +34,7 @@ private:
 
     std::string what_;
     std::shared_ptr<spdlog::sinks::sink> sink_;
+    cb_log_level min_level_ = CB_LOG_TRACE;
 };
 
 }  // namespace cudabridge::plugins::logging
