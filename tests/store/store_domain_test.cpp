@@ -160,6 +160,11 @@ TEST_F(StoreDomain, EventsQueryFilters) {
     EXPECT_EQ(ids_of(query_events(s, {.min_severity = 3, .device = "gpu1", .category = "link"})),
               (std::vector<int64_t>{2}));
     EXPECT_TRUE(query_events(s, {.device = "gpu9"}).empty());
+    // A kind matches itself and its dotted children, and LIKE's wildcards in it are literal.
+    EXPECT_EQ(ids_of(query_events(s, {.kind = "link"})), (std::vector<int64_t>{2, 1}));
+    EXPECT_TRUE(query_events(s, {.kind = "lin"}).empty());
+    EXPECT_TRUE(query_events(s, {.kind = "li_k"}).empty());
+    EXPECT_TRUE(query_events(s, {.kind = "%"}).empty());
 
     // time 0 means "now".
     int64_t id = add_event(s, event(0, "", "core", 0, "now"));

@@ -3,6 +3,7 @@
 #include "store_test_util.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/gpu_profiles.hpp>
 
 using namespace cudabridge::core;
 using namespace cb_store_test;
@@ -113,6 +114,23 @@ TEST_F(StoreGpuProfiles, ValuesAreNotSql) {
     const auto found = find_gpu_profile_by_key(s, "rtx-5090");
     ASSERT_TRUE(found);
     expect_same(*found, r);
+}
+
+TEST_F(StoreGpuProfiles, OverridesLayerOverTheStoredProfile) {
+    put_gpu_profiles(s, {row(0x2b85, "rtx-5090", "NVIDIA GeForce RTX 5090")});
+    set_setting(s, gpu_profile_scope("rtx-5090"), "power_max_w", "600", "test");
+    set_setting(s, gpu_profile_scope("rtx-5090"), "memory_type", "\"GDDR7X\"", "test");
+    auto eff = find_effective_gpu_profile(s, 0x2b85);
+    ASSERT_TRUE(eff);
+    EXPECT_NE(eff->data.find("\"power_max_w\":600"), std::string::npos) << eff->data;
+    EXPECT_NE(eff->data.find("\"memory_type\":\"GDDR7X\""), std::string::npos) << eff->data;
+    EXPECT_NE(eff->data.find("\"key\":\"rtx-5090\""), std::string::npos) << eff->data;
+    // The seeded row itself is unchanged; the override's history has old and new.
+    EXPECT_EQ(find_gpu_profile(s, 0x2b85)->data.find("power_max_w"), std::string::npos);
+    EXPECT_EQ(gpu_profile_overrides(s, "rtx-5090").size(), 2u);
+    EXPECT_EQ(find_effective_gpu_profile_by_key(s, "rtx-5090")->data, eff->data);
+    set_setting(s, gpu_profile_scope("rtx-5090"), "sm_count", "not json", "test");
+    EXPECT_THROW(find_effective_gpu_profile(s, 0x2b85), cudabridge::core::error);
 }
 
 }  // namespace

@@ -144,7 +144,7 @@ int64_t add_event(store& s, const event_row& e);
 struct event_query {
     int64_t since_ns = 0;
     int min_severity = 0;
-    std::string device, category, kind; // empty = any
+    std::string device, category, kind; // empty = any; kind "connect" also matches "connect.*"
     size_t limit = 100;                 // newest first
 };
 std::vector<event_row> query_events(store& s, const event_query& q);
