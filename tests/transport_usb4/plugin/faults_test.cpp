@@ -6,7 +6,9 @@
 #include <cudabridge/core/error.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
+#include <thread>
 
 namespace cudabridge::test {
 namespace {
@@ -125,6 +127,53 @@ TEST_F(usb4_test, DartExhaustionRefusesMaps) {
     EXPECT_NE(links.find("\"modeled\":true"), std::string::npos) << links;
     EXPECT_NE(links.find("\"map_failures\":1"), std::string::npos) << links;
     EXPECT_NE(links.find("\"mappings\":1"), std::string::npos) << links;
+}
+
+// Another process (here: another instance on the same store) posts a fault: the open link takes
+// it at its next status check, once; a link opened later starts with its lasting part.
+TEST_F(usb4_test, APostedFaultReachesTheLinksOfAnotherInstance) {
+    cb_link* link = authorize_and_open();
+    auto other = make();
+    char reply[4096];
+    size_t needed = 0;
+    ASSERT_EQ(other->transport()->control(other->handle(), R"({"op":"fault","stuck":true,"shared":true})", reply,
+                                          sizeof reply, &needed),
+              CB_OK);
+    EXPECT_NE(std::string(reply).find("\"posted\":1"), std::string::npos) << reply;
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));  // past the sync period
+    status_of(t(), h(), link);
+    uint32_t id = 0;
+    ASSERT_EQ(t()->mmio_read32(h(), link, 0, 0, &id), CB_OK);
+    EXPECT_EQ(id, 0xFFFFFFFFu);
+    // Cleared the same way; a reset alone would not bring it back while the post stands.
+    ASSERT_EQ(other->transport()->control(other->handle(), R"({"op":"fault","stuck":false,"shared":true})", reply,
+                                          sizeof reply, &needed),
+              CB_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    status_of(t(), h(), link);
+    ASSERT_EQ(t()->mmio_read32(h(), link, 0, 0, &id), CB_OK);
+    EXPECT_EQ(id, loopback_model::id_value);
+}
+
+TEST_F(usb4_test, ALinkOpenedAfterAPostStartsWithItsLastingConditions) {
+    control(R"({"op":"fault","stuck":true,"link_drop_ms":5,"shared":true})");
+    cb_link* link = authorize_and_open();
+    uint32_t id = 0;
+    ASSERT_EQ(t()->mmio_read32(h(), link, 0, 0, &id), CB_OK);
+    EXPECT_EQ(id, 0xFFFFFFFFu);           // stuck holds for new links
+    EXPECT_EQ(status_of(t(), h(), link).up, 1);  // the one-time link drop was for the links open then
+}
+
+TEST_F(usb4_test, AnUnplugByAnotherInstanceTakesTheLinkDown) {
+    cb_link* link = authorize_and_open();
+    EXPECT_EQ(status_of(t(), h(), link).up, 1);
+    auto other = make();
+    const std::string request = R"({"op":"unplug","id":")" + enclosure_id() + R"("})";
+    char reply[4096];
+    size_t needed = 0;
+    ASSERT_EQ(other->transport()->control(other->handle(), request.c_str(), reply, sizeof reply, &needed), CB_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    EXPECT_EQ(status_of(t(), h(), link).up, 0);
 }
 
 }  // namespace

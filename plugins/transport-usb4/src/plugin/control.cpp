@@ -1,6 +1,7 @@
 // The control entry: simulator and fault-injection requests as JSON ({"op": ...}).
 #include "plugin/control_json.hpp"
 #include "plugin/usb4_transport.hpp"
+#include "link/generation.hpp"
 
 #include "sysfs_link_report.hpp"
 #include "sysfs_pci_removal.hpp"
@@ -8,6 +9,7 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
+#include <map>
 #include <sstream>
 
 namespace cudabridge::usb4 {
@@ -15,23 +17,6 @@ namespace cudabridge::usb4 {
 namespace {
 
 Poco::JSON::Object::Ptr object() { return new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER); }
-
-fault_request fault_from(const Poco::JSON::Object::Ptr& r) {
-    fault_request f;
-    f.bit_error_rate = number_field(r, "bit_error_rate");
-    if (auto ms = number_field(r, "link_drop_ms")) {
-        if (*ms < 0) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "link_drop_ms must be 0 or more");
-        f.link_drop_ns = static_cast<uint64_t>(*ms * 1e6);
-    }
-    if (auto b = number_field(r, "unplug_after_bytes")) {
-        if (*b < 0) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "unplug_after_bytes must be 0 or more");
-        f.unplug_after_bytes = static_cast<uint64_t>(*b);
-    }
-    f.unplug_now = bool_field(r, "unplug_now");
-    f.dart_exhausted = bool_field(r, "dart_exhausted");
-    f.stuck = bool_field(r, "stuck");
-    return f;
-}
 
 Poco::JSON::Object::Ptr counters_json(const link_counters& c) {
     auto o = object();
@@ -99,7 +84,17 @@ std::string usb4_transport::handle_control(const std::string& request) {
     }
     if (op == "layout") {
         Poco::JSON::Parser parser;
-        reply->set("layout", parser.parse(to_json(sim_fabric().layout())));
+        auto layout = parser.parse(to_json(sim_fabric().layout())).extract<Poco::JSON::Object::Ptr>();
+        // Also what each enclosure's PCIe side trains to (for the GPU model it will host).
+        auto enclosures = layout->getArray("enclosures");
+        for (size_t i = 0; enclosures && i < enclosures->size(); ++i) {
+            auto e = enclosures->getObject(static_cast<unsigned>(i));
+            if (auto gen = parse_generation(e->optValue<std::string>("generation", ""))) {
+                e->set("pcie_link_gen", spec_of(*gen).pcie_gen);
+                e->set("pcie_link_width", spec_of(*gen).pcie_width);
+            }
+        }
+        reply->set("layout", layout);
         return stringify(reply);
     }
     if (op == "set_layout") {
@@ -110,6 +105,11 @@ std::string usb4_transport::handle_control(const std::string& request) {
         auto layout = layout_from_json(text.str(), why);
         if (!layout) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, why);
         sim_fabric().replace_layout(*layout);
+        reply->set("ok", true);
+        return stringify(reply);
+    }
+    if (op == "reset_layout") {
+        sim_fabric().replace_layout(default_layout());
         reply->set("ok", true);
         return stringify(reply);
     }
@@ -127,14 +127,32 @@ std::string usb4_transport::handle_control(const std::string& request) {
     if (op == "fault") {
         const fault_request f = fault_from(r);
         const auto id = text_field(r, "id");
+        const bool shared = bool_field(r, "shared").value_or(false);
+        size_t posted = 0;
+        std::map<std::string, uint64_t> posted_seq;  // enclosure -> the sequence now stored
+        if (shared) {
+            // Every process's links to the enclosure take it at their next status check.
+            Poco::JSON::Object::Ptr fault = new Poco::JSON::Object(*r);
+            fault->remove("op");
+            fault->remove("id");
+            fault->remove("shared");
+            std::string message;
+            const cb_status st = sim_fabric().post_fault(id.value_or(""), stringify(fault), posted, message);
+            if (st != CB_OK) throw sdk::status_error(st, message);
+            host_.log(CB_LOG_INFO, "USB4", message);
+            for (const auto& e : sim_fabric().layout().enclosures) posted_seq[e.id] = e.fault_seq;
+        }
         size_t applied = 0;
         std::lock_guard lock(links_mutex_);
         for (auto& [handle, link] : links_)
             if (!id || link->enclosure_id() == *id) {
                 link->inject(f);
+                // Posted and applied here already: the sync must not apply it a second time.
+                if (shared) link->set_seen_fault_seq(posted_seq[link->enclosure_id()]);
                 ++applied;
             }
-        if (applied == 0)
+        reply->set("posted", posted);
+        if (applied == 0 && !shared)
             throw sdk::status_error(CB_ERR_NOT_FOUND, "no open link" + (id ? " to " + *id : std::string()) +
                                                           " to inject a fault into");
         reply->set("links", applied);
@@ -176,7 +194,7 @@ std::string usb4_transport::handle_control(const std::string& request) {
         return stringify(reply);
     }
     throw sdk::status_error(CB_ERR_UNSUPPORTED, "unknown control op '" + op +
-                                                    "' (backend, layout, set_layout, plug, unplug, fault, links, safe_remove, rescan, "
+                                                    "' (backend, layout, set_layout, reset_layout, plug, unplug, fault, links, safe_remove, rescan, "
                                                     "link_report)");
 }
 

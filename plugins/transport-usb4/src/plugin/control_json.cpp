@@ -48,4 +48,21 @@ std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key
     return field<bool>(o, key, "true or false");
 }
 
+fault_request fault_from(const Poco::JSON::Object::Ptr& r) {
+    fault_request f;
+    f.bit_error_rate = number_field(r, "bit_error_rate");
+    if (auto ms = number_field(r, "link_drop_ms")) {
+        if (*ms < 0) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "link_drop_ms must be 0 or more");
+        f.link_drop_ns = static_cast<uint64_t>(*ms * 1e6);
+    }
+    if (auto b = number_field(r, "unplug_after_bytes")) {
+        if (*b < 0) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "unplug_after_bytes must be 0 or more");
+        f.unplug_after_bytes = static_cast<uint64_t>(*b);
+    }
+    f.unplug_now = bool_field(r, "unplug_now");
+    f.dart_exhausted = bool_field(r, "dart_exhausted");
+    f.stuck = bool_field(r, "stuck");
+    return f;
+}
+
 }  // namespace cudabridge::usb4

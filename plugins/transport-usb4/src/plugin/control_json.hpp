@@ -1,6 +1,8 @@
 // Small helpers for the control entry's JSON requests and replies.
 #pragma once
 
+#include "sim/sim_link.hpp"
+
 #include <Poco/JSON/Object.h>
 
 #include <optional>
@@ -16,5 +18,8 @@ std::string stringify(const Poco::JSON::Object::Ptr& o);
 std::optional<std::string> text_field(const Poco::JSON::Object::Ptr& o, const char* key);
 std::optional<double> number_field(const Poco::JSON::Object::Ptr& o, const char* key);
 std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key);
+// The fault a "fault" request (or a posted fault) describes; CB_ERR_INVALID_ARGUMENT when a
+// field is out of range.
+fault_request fault_from(const Poco::JSON::Object::Ptr& r);
 
 }  // namespace cudabridge::usb4

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 namespace cudabridge::usb4 {
 
@@ -143,6 +144,7 @@ cb_status usb4_transport::open_link(const char* pci_function_id, cb_link** out) 
     auto target = sim_fabric().find_function(pci_function_id);
     if (!target) throw sdk::status_error(CB_ERR_NOT_FOUND, std::string("no PCI function ") + pci_function_id);
     auto link = std::make_unique<sim_link>(*target, options_);
+    apply_standing_fault(*link, target->enclosure.fault_json);
     auto* handle = reinterpret_cast<cb_link*>(link.get());
     std::lock_guard lock(links_mutex_);
     links_[handle] = std::move(link);
@@ -198,8 +200,50 @@ cb_status usb4_transport::dma_limits(cb_link* l, cb_dma_limits& out) { return li
 cb_status usb4_transport::set_interrupt_handler(cb_link* l, cb_interrupt_handler handler, void* user) {
     return link_of(l).set_interrupt_handler(handler, user);
 }
+void usb4_transport::apply_standing_fault(sim_link& link, const std::string& fault_json) {
+    if (fault_json.empty()) return;
+    // A posted fault's conditions (bit errors, an exhausted DART, a stuck device) hold for links
+    // opened later too; its one-time events (a link drop, an unplug) were for the links open then.
+    fault_request f = fault_from(parse_request(fault_json));
+    f.link_drop_ns.reset();
+    f.unplug_after_bytes.reset();
+    f.unplug_now.reset();
+    const bool any = (f.bit_error_rate && *f.bit_error_rate > 0) || f.dart_exhausted.value_or(false) || f.stuck.value_or(false);
+    if (!any) return;
+    link.inject(f);
+    host_.log(CB_LOG_WARN, "USB4", "the link to " + link.enclosure_id() + " opens with the posted fault " + fault_json);
+}
+
+void usb4_transport::sync_with_stored_fabric(sim_link& link) {
+    // At most every 100 ms: link_status is asked by every heartbeat and telemetry read.
+    constexpr uint64_t period_ns = 100'000'000;
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const uint64_t now = static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
+    if (!link.sync_due(now, period_ns)) return;
+    const fabric_layout layout = sim_fabric().layout();
+    const enclosure_layout* enc = nullptr;
+    for (const auto& e : layout.enclosures)
+        if (e.id == link.enclosure_id()) enc = &e;
+    if ((enc == nullptr || !enc->plugged) && !link.removed()) {
+        // Unplugged (or taken out of the layout) by another process: the tunnel is gone here too.
+        link.device_removed();
+        host_.log(CB_LOG_WARN, "USB4", "device " + link.enclosure_id() + " was unplugged from the fabric");
+        return;
+    }
+    if (enc == nullptr || enc->fault_seq <= link.seen_fault_seq()) return;
+    link.set_seen_fault_seq(enc->fault_seq);
+    try {
+        link.inject(fault_from(parse_request(enc->fault_json)));
+        host_.log(CB_LOG_WARN, "USB4", "posted fault applied to the link to " + link.enclosure_id() + ": " + enc->fault_json);
+    } catch (const std::exception& e) {
+        host_.log(CB_LOG_ERROR, "USB4", std::string("posted fault not applied: ") + e.what());
+    }
+}
+
 cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) {
     sim_link& link = link_of(l);
+    sync_with_stored_fabric(link);
     if (link.take_surprise_cut()) {
         // A surprise removal mid-transfer pulls the enclosure out of the fabric for every
         // process, as the kernel's hot-plug handler would report it gone.

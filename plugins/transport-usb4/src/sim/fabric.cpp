@@ -194,6 +194,26 @@ cb_status fabric::set_plugged(const std::string& id, bool plugged, std::string& 
     return st;
 }
 
+cb_status fabric::post_fault(const std::string& id, const std::string& fault_json, size_t& posted,
+                            std::string& message) {
+    std::lock_guard lock(mutex_);
+    fabric_layout l = load_locked();
+    posted = 0;
+    for (auto& enc : l.enclosures)
+        if (id.empty() || enc.id == id) {
+            ++enc.fault_seq;
+            enc.fault_json = fault_json;
+            ++posted;
+        }
+    if (posted == 0) {
+        message = id.empty() ? "the simulated fabric has no enclosure" : "no simulated device " + id;
+        return CB_ERR_NOT_FOUND;
+    }
+    save_locked(l);
+    message = "fault " + fault_json + " posted to " + std::to_string(posted) + " enclosure(s)";
+    return CB_OK;
+}
+
 void fabric::set_event_handler(cb_transport_event_handler handler, void* user) {
     std::lock_guard lock(mutex_);
     handler_ = handler;

@@ -50,6 +50,9 @@ public:
                         std::string& message);
     cb_status deauthorize(const std::string& id, std::string& message);
     cb_status set_plugged(const std::string& id, bool plugged, std::string& message);
+    // Posts a fault (a JSON fault request) for every process's open links to enclosure `id`
+    // ("" = every enclosure); *posted receives how many enclosures took it.
+    cb_status post_fault(const std::string& id, const std::string& fault_json, size_t& posted, std::string& message);
 
     void set_event_handler(cb_transport_event_handler handler, void* user);
 

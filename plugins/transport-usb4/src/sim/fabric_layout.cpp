@@ -91,6 +91,8 @@ std::string to_json(const fabric_layout& layout) {
         o.set("plugged", e.plugged);
         o.set("authorized", static_cast<int>(e.authorized));
         o.set("key", e.key_hex);
+        o.set("fault_seq", e.fault_seq);
+        o.set("fault", e.fault_json);
         enclosures.add(o);
     }
     root.set("enclosures", enclosures);
@@ -155,6 +157,8 @@ std::optional<fabric_layout> layout_from_json(std::string_view json, std::string
                 error = where + ".key must be 64 hex digits (32 bytes) or empty";
                 return std::nullopt;
             }
+            e.fault_seq = get_or<uint64_t>(o, "fault_seq", 0);
+            e.fault_json = get_or<std::string>(o, "fault", "");
             bool domain_known = false;
             for (const auto& d : l.domains) domain_known |= d.index == e.domain;
             if (!domain_known) {

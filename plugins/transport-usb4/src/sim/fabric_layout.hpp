@@ -36,6 +36,10 @@ struct enclosure_layout {
     bool plugged = true;
     cb_auth_state authorized = CB_AUTH_NONE;
     std::string key_hex;       // 64 hex digits once enrolled in a secure domain
+    // A fault posted for the open links of every process (`cudabridge-cli sim fault`): a link
+    // applies the posted fault once, when it sees fault_seq pass the value it last saw.
+    uint64_t fault_seq = 0;
+    std::string fault_json;    // the fault request (a JSON object); "" when none was posted
 };
 
 struct fabric_layout {

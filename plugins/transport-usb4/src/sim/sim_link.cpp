@@ -33,7 +33,7 @@ wire_timing timing_for(const link_figures& f, uint32_t payload) {
 }  // namespace
 
 sim_link::sim_link(const fabric::function_target& target, const sim_options& options)
-    : enclosure_id_(target.enclosure.id) {
+    : enclosure_id_(target.enclosure.id), seen_fault_seq_(target.enclosure.fault_seq) {
     if (!target.enclosure.plugged)
         throw sdk::status_error(CB_ERR_NO_DEVICE, "device " + enclosure_id_ + " is not plugged in");
     if (!pcie_allowed(target.domain, target.enclosure))
@@ -302,6 +302,11 @@ void sim_link::device_removed() {
 void sim_link::device_returned() {
     removed_.store(false);
     wire_->replug();
+}
+
+bool sim_link::sync_due(uint64_t now_ns, uint64_t period_ns) noexcept {
+    uint64_t next = next_sync_ns_.load();
+    return now_ns >= next && next_sync_ns_.compare_exchange_strong(next, now_ns + period_ns);
 }
 
 }  // namespace cudabridge::usb4

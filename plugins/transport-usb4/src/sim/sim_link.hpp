@@ -80,6 +80,14 @@ public:
     // The device was pulled out (this process or another): every later call fails.
     void device_removed();
     void device_returned();
+    bool removed() const noexcept { return removed_.load(); }
+
+    // Sync with the stored fabric (posted faults, unplugs by other processes): the posted-fault
+    // sequence this link has applied, and when it last looked (monotonic ns).
+    uint64_t seen_fault_seq() const noexcept { return seen_fault_seq_.load(); }
+    void set_seen_fault_seq(uint64_t seq) noexcept { seen_fault_seq_.store(seq); }
+    // True (and the next time moved on) when `now_ns` is past the next time to look.
+    bool sync_due(uint64_t now_ns, uint64_t period_ns) noexcept;
 
 private:
     // cb_endpoint_host_ops for the model: its DMA and interrupts cross this link.
@@ -108,6 +116,8 @@ private:
     std::atomic<bool> stuck_{false};
     std::atomic<uint64_t> mmio_ns_{0};      // modeled time of config and MMIO cycles
     std::atomic<uint64_t> dma_faults_{0};   // IOMMU translation faults and failed DMA
+    std::atomic<uint64_t> seen_fault_seq_{0};
+    std::atomic<uint64_t> next_sync_ns_{0};
 };
 
 }  // namespace cudabridge::usb4
