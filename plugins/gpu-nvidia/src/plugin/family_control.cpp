@@ -16,7 +16,7 @@ namespace {
 
 }  // namespace
 
-std::string handle_family_control(const std::string& request) {
+std::string handle_family_control(const std::string& request, const std::function<std::string()>& drivers) {
     Poco::JSON::Object::Ptr r;
     try {
         r = Poco::JSON::Parser().parse(request).extract<Poco::JSON::Object::Ptr>();
@@ -44,7 +44,8 @@ std::string handle_family_control(const std::string& request) {
         auto request_model = parse_model_request(text.str());
         return "{\"profile\":" + to_json(request_model.profile) + "}";
     }
-    refuse(CB_ERR_UNSUPPORTED, "control: unknown op '" + op + "' (the nvidia family knows: profiles, profile)");
+    if (op == "drivers") return drivers();
+    refuse(CB_ERR_UNSUPPORTED, "control: unknown op '" + op + "' (the nvidia family knows: profiles, profile, drivers)");
 }
 
 }  // namespace cudabridge::nv

@@ -8,7 +8,10 @@
 #include "plugin/family_control.hpp"
 #include "plugin/model_request.hpp"
 
+#include <Poco/JSON/Object.h>
+
 #include <algorithm>
+#include <sstream>
 #include <cstring>
 
 namespace cudabridge::nv {
@@ -440,9 +443,29 @@ cb_status nvidia_family::destroy_endpoint_model(void* model) {
 
 // ---- control (ABI 1.2) ------------------------------------------------------------------------
 
+std::string nvidia_family::drivers_json() {
+    const availability& a = kernel_driver().availability_status();
+    Poco::JSON::Object kd;
+    kd.set("available", a.available);
+    kd.set("status", static_cast<int>(a.status));
+    kd.set("reason", a.available ? std::string("NVIDIA's driver answers") : a.reason);
+    kd.set("driver_version", a.driver_version);
+    kd.set("device_count", a.device_count);
+    Poco::JSON::Object us;
+    us.set("available", true);
+    us.set("reason", std::string("drives a GPU register by register over a transport link (the simulated GPU of a "
+                                 "simulated fabric, or a tunnelled device)"));
+    Poco::JSON::Object out;
+    out.set("kernel_driver", kd);
+    out.set("userspace", us);
+    std::ostringstream text;
+    out.stringify(text);
+    return text.str();
+}
+
 cb_status nvidia_family::control(const char* request, char* reply, size_t reply_size, size_t* needed) {
     if (!request) invalid("control: request is NULL");
-    const std::string answer = handle_family_control(request);
+    const std::string answer = handle_family_control(request, [this] { return drivers_json(); });
     if (needed) *needed = answer.size() + 1;
     if (reply && reply_size > 0) {
         const size_t n = std::min(answer.size(), reply_size - 1);

@@ -83,6 +83,8 @@ public:
                                     const cb_endpoint_model_table** out_table) override;
     cb_status destroy_endpoint_model(void* model) override;
     cb_status control(const char* request, char* reply, size_t reply_size, size_t* needed) override;
+    // The "drivers" control reply: which backends can run here and why.
+    std::string drivers_json();
 
 private:
     device_backend& backend(cb_gpu_device* device);
