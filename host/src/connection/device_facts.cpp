@@ -1,5 +1,6 @@
 #include "connection/device_facts.hpp"
 
+#include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
 
 #include <Poco/JSON/Object.h>
@@ -20,7 +21,7 @@ profile_figures figures_of(session& s, uint16_t pci_device_id) {
     std::optional<core::gpu_profile_row> row;
     {
         std::lock_guard lock(s.store_mutex());
-        row = core::find_gpu_profile(s.db(), pci_device_id);
+        row = core::find_effective_gpu_profile(s.db(), pci_device_id);
     }
     if (!row) return f;
     try {
@@ -34,21 +35,6 @@ profile_figures figures_of(session& s, uint16_t pci_device_id) {
 
 }  // namespace
 
-const char* security_name(cb_security_level level) noexcept {
-    static const char* names[] = {"none", "user", "secure", "dponly", "usbonly", "nopcie"};
-    return level >= 0 && level <= CB_SECURITY_NOPCIE ? names[level] : "unknown";
-}
-
-const char* generation_name(cb_link_generation g) noexcept {
-    switch (g) {
-    case CB_LINK_TB3: return "Thunderbolt 3";
-    case CB_LINK_TB4: return "Thunderbolt 4";
-    case CB_LINK_USB4_V1: return "USB4";
-    case CB_LINK_USB4_V2: return "USB4 v2 / Thunderbolt 5";
-    case CB_LINK_OCULINK: return "OCuLink";
-    default: return "unknown link";
-    }
-}
 
 double nominal_tunnel_bandwidth_gbs(const cb_endpoint_info& e) {
     const double pcie3_x4 = 3.94, pcie4_x4 = 7.88;  // GB/s after 128b/130b encoding

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cudabridge/host/device.hpp>
+#include <cudabridge/host/link_names.hpp>
 #include <cudabridge/host/session.hpp>
 
 #include <optional>
@@ -18,7 +19,5 @@ cb_device_facts device_facts(session& s, const detected_device& d, const std::op
 // line rate (a 20 Gb/s link carries at most 2.5 GB/s).
 double nominal_tunnel_bandwidth_gbs(const cb_endpoint_info& enclosure);
 
-const char* security_name(cb_security_level level) noexcept;
-const char* generation_name(cb_link_generation generation) noexcept;
 
 }  // namespace cudabridge::host

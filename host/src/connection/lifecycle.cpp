@@ -4,6 +4,7 @@
 
 #include <cb_log.h>
 
+#include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
 
 #include <chrono>
@@ -46,7 +47,7 @@ cb_status device_impl::open_gpu(std::string& error) {
     }
     {
         std::lock_guard lock(s.store_mutex());
-        auto row = core::find_gpu_profile(s.db(), function.pci_device_id);
+        auto row = core::find_effective_gpu_profile(s.db(), function.pci_device_id);
         profile_json = row ? row->data : std::string();
     }
     cb_gpu_open_params p{};

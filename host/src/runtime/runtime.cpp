@@ -45,6 +45,7 @@ void check(cbError_t e) {
 runtime::runtime(runtime_options options) : options_(std::move(options)) {
     session_ = std::make_unique<session>(options_.session);
     // Attach to every connected eGPU; connect one when none is and that is allowed.
+    std::string attach_error;
     for (const auto& d : detect(*session_)) {
         if (!d.connected_elsewhere) continue;
         connect_options o;
@@ -52,8 +53,8 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
         try {
             adopt(connect(*session_, o));
         } catch (const connect_error& e) {
-            session_->log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, std::string("could not attach to ") + d.enclosure.id +
-                                                                  ": " + e.what());
+            attach_error = std::string("could not attach to ") + d.enclosure.id + ": " + e.what();
+            session_->log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, attach_error);
         }
     }
     const bool autoconnect = options_.session.use_environment ? autoconnect_from_environment(options_.autoconnect)
@@ -68,7 +69,7 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
             startup_error_ = e.what();
         }
     } else if (device_count() == 0) {
-        startup_error_ = "no eGPU is connected (and connecting one was not asked for)";
+        startup_error_ = attach_error.empty() ? "no eGPU is connected (and connecting one was not asked for)" : attach_error;
     }
 }
 

@@ -4,6 +4,7 @@
 #include "session/simulated_fabric_wiring.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/parameters.hpp>
 
 #include <cb_log.h>
@@ -31,6 +32,7 @@ core::context_options context_options_from(const session_options& o) {
     c.search.use_environment = o.use_environment;
     c.no_color = o.no_color;
     c.level = o.level;
+    c.console_level = o.console_level;
     // Flag and environment are known before the store opens; the setting and the default are
     // applied by the context itself.
     if (o.flags.log_sinks && !o.flags.log_sinks->empty())
@@ -68,7 +70,12 @@ session::session(session_options options) : options_(std::move(options)) {
     safety_ = create_plugin(r, CB_KIND_SAFETY, selection_.safety, options_.safety_config);
     wiring_ = std::make_unique<simulated_fabric_wiring>(
         transport(), transport_instance(), gpu(), gpu_instance(),
-        [this](cb_log_level level, const std::string& message) { log_line(level, CB_LOG_CAT_EGPU, message); });
+        [this](cb_log_level level, const std::string& message) { log_line(level, CB_LOG_CAT_EGPU, message); },
+        [this](const std::string& key) {
+            std::lock_guard lock(store_mutex_);
+            auto row = core::find_effective_gpu_profile_by_key(*host_db_, key);
+            return row ? row->data : std::string();
+        });
     wiring_->wire();
     log_line(CB_LOG_DEBUG, CB_LOG_CAT_EGPU,
              "session: transport " + selection_.transport.value + " (" + selection_.transport.origin + "), gpu " +

@@ -25,12 +25,14 @@ std::string transport_control(const cb_transport_table* t, void* instance, const
 }
 
 simulated_fabric_wiring::simulated_fabric_wiring(const cb_transport_table* transport, void* transport_instance,
-                                                 const cb_gpu_table* gpu, void* gpu_instance, report_fn report)
+                                                 const cb_gpu_table* gpu, void* gpu_instance, report_fn report,
+                                                 profile_fn profile)
     : transport_(transport),
       transport_instance_(transport_instance),
       gpu_(gpu),
       gpu_instance_(gpu_instance),
-      report_(std::move(report)) {}
+      report_(std::move(report)),
+      profile_(std::move(profile)) {}
 
 simulated_fabric_wiring::~simulated_fabric_wiring() { unwire(); }
 
@@ -57,8 +59,21 @@ size_t simulated_fabric_wiring::wire() {
         if (std::any_of(models_.begin(), models_.end(), [&](const attached& a) { return a.enclosure_id == id; }))
             continue;
         Poco::JSON::Object request;
-        request.set("key", model_key);
+        const std::string stored = profile_ ? profile_(model_key) : std::string();
+        if (!stored.empty()) {
+            try {
+                request = *Poco::JSON::Parser().parse(stored).extract<Poco::JSON::Object::Ptr>();
+            } catch (const std::exception& ex) {
+                report_(CB_LOG_WARN, "simulated enclosure " + id + ": the stored profile of '" + model_key +
+                                         "' is unreadable (" + ex.what() + "); the family's own is used");
+                request.clear();
+            }
+        }
+        if (request.size() == 0) request.set("key", model_key);
         request.set("device_id", id);
+        // The model's PCIe link status says what the enclosure's port trained to.
+        if (e->has("pcie_link_gen")) request.set("pcie_link_gen", e->getValue<int>("pcie_link_gen"));
+        if (e->has("pcie_link_width")) request.set("pcie_link_width", e->getValue<int>("pcie_link_width"));
         std::ostringstream text;
         request.stringify(text);
         void* model = nullptr;

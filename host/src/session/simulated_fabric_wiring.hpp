@@ -17,9 +17,13 @@ namespace cudabridge::host {
 class simulated_fabric_wiring {
 public:
     using report_fn = std::function<void(cb_log_level, const std::string&)>;
+    // The stored profile of a GPU model key with the user's overrides ("" when none is stored):
+    // the model is built from it, so an override (VRAM, SMs, limits) holds on the simulated GPU.
+    using profile_fn = std::function<std::string(const std::string& key)>;
 
     simulated_fabric_wiring(const cb_transport_table* transport, void* transport_instance,
-                            const cb_gpu_table* gpu, void* gpu_instance, report_fn report);
+                            const cb_gpu_table* gpu, void* gpu_instance, report_fn report,
+                            profile_fn profile = nullptr);
     ~simulated_fabric_wiring();  // detaches and destroys every model it attached
     simulated_fabric_wiring(const simulated_fabric_wiring&) = delete;
     simulated_fabric_wiring& operator=(const simulated_fabric_wiring&) = delete;
@@ -41,6 +45,7 @@ private:
     const cb_gpu_table* gpu_;
     void* gpu_instance_;
     report_fn report_;
+    profile_fn profile_;
     std::vector<attached> models_;
 };
 

@@ -46,6 +46,7 @@ struct session_options {
     selection_flags flags;
     bool no_color = false;
     std::optional<cb_log_level> level;
+    std::optional<cb_log_level> console_level;  // the console sink's own floor (CLI: WARN)
     bool use_environment = true;
     // Per-plugin configuration entries (e.g. the safety policy's overrides from
     // egpu_safety_init), by plugin kind.
@@ -100,6 +101,12 @@ public:
 
     // Re-runs the wiring (after `sim plug`, say); returns how many enclosures have a model.
     size_t rewire_simulated_fabric();
+
+    // The plugins' control entries: a JSON request ({"op": ...}) in, the JSON reply out.
+    // Throws core::error with the plugin's status and message (CB_ERR_UNSUPPORTED when the
+    // plugin has no control entry or does not know the op).
+    std::string transport_control(const std::string& request);
+    std::string gpu_control(const std::string& request);
 
 private:
     session_options options_;
