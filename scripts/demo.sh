@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# README command (a): install the Debian packages, build, and run the main job: connect the
-# simulated eGPU (an RTX 5090 in a Thunderbolt 4 enclosure on a simulated USB4 fabric: no GPU is
-# needed) and run the three C examples against it through the runtime API (cudabridge.h).
+# README command (a): install the Debian packages, build, and run the main job on the simulated
+# eGPU (an RTX 5090 in a Thunderbolt 4 enclosure on a simulated USB4 fabric: no GPU is needed):
+# connect it with cudabridge-cli, show it, run the three C examples against it through the
+# runtime API (cudabridge.h), benchmark it briefly, show its health, and disconnect it safely.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh"
 bin="${CB_BUILD_DIR:-$root/build}/bin"
 run() { printf '\n$ %s\n' "$*"; "$bin/$1" "${@:2}"; }
-# The first cbInit runs the six-step connection; the later programs attach to that connection.
+# A connection another run left up is reused: connect says so.
+run cudabridge-cli connect
+run cudabridge-cli info --section product,pci,power,link,backend
+# The C programs attach to the connection cudabridge-cli made.
 run device_info
 run vector_add
-run bandwidth_test --max-mb 64
+run bandwidth_test --quick
+run cudabridge-cli benchmark --quick
+run cudabridge-cli status
+run cudabridge-cli disconnect

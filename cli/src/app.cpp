@@ -19,8 +19,10 @@ app::app(global_options options) : options_(std::move(options)) {}
 app::~app() = default;
 
 const std::vector<command>& app::commands() {
-    static const std::vector<command> table = {help_command(), version_command(), plugins_command(),
-                                               log_command(), config_command()};
+    static const std::vector<command> table = {
+        info_command(),    status_command(),  monitor_command(),  connect_command(), disconnect_command(), config_command(),
+        diag_command(),    benchmark_command(), reset_command(),   devices_command(), forget_command(),  log_command(),        history_command(), sim_command(),        plugins_command(),
+        profile_command(), help_command(),    version_command(), completion_command()};
     return table;
 }
 
@@ -69,6 +71,7 @@ po::options_description global_description() {
         ("no-color", "no ANSI colour")
         ("device,d", po::value<int>(), "target device index N")
         ("force,f", "force the operation")
+        ("sim", "use the simulated fabric even where Thunderbolt hardware is present")
         ("db", po::value<std::string>(), "use the store at PATH")
         ("plugin-path", po::value<std::vector<std::string>>()->composing(),
          "search DIR (or pin FILE) for plugins first; repeatable")
@@ -114,6 +117,7 @@ int run_cli(int argc, char** argv) {
         g.json = vm.count("json") > 0;
         g.no_color = vm.count("no-color") > 0;
         g.force = vm.count("force") > 0;
+        g.sim = vm.count("sim") > 0;
         if (vm.count("device")) g.device = vm["device"].as<int>();
         if (vm.count("db")) g.db = vm["db"].as<std::string>();
         if (vm.count("plugin-path")) g.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
@@ -154,9 +158,18 @@ int run_cli(int argc, char** argv) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli "
                   << cmd->usage << "\n";
         return exit_usage;
+    } catch (const cli_error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
+        return e.code();
+    } catch (const host::connect_error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
+        return exit_code_for_connect(e);
     } catch (const core::error& e) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
-        return exit_error;
+        return exit_code_for(e.status());
+    } catch (const host::runtime_error& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
+        return exit_code_for_runtime(e.code());
     } catch (const std::exception& e) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";
         return exit_error;

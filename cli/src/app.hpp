@@ -5,6 +5,7 @@
 #include "exit_codes.hpp"
 
 #include <cudabridge/core/context.hpp>
+#include <cudabridge/host/runtime.hpp>
 
 #include <functional>
 #include <memory>
@@ -21,6 +22,7 @@ struct global_options {
     bool no_color = false;
     std::optional<int> device;
     bool force = false;
+    bool sim = false;  // --sim: the transport's simulated fabric, whatever hardware is present
     std::optional<std::string> db;
     std::vector<std::string> plugin_paths;
     std::optional<std::string> transport, gpu, safety;
@@ -56,12 +58,31 @@ public:
     // Color on stdout: off with --no-color, NO_COLOR, --json, or when stdout is not a terminal.
     bool color() const;
 
+    // The session options the global options give (plugins, store, log levels, --sim).
+    host::session_options session_options() const;
+    // A host runtime attached to every eGPU some process connected, made on first use; it never
+    // connects one itself (that is `connect`'s job).
+    host::runtime& runtime();
+    // The device -d N names (0 by default) among those; cli_error(exit_no_device) when none.
+    int device_index();
+    host::device& device() { return runtime().device(device_index()); }
+    // The devices a command that covers several shows: the one -d names, else every connected
+    // one; cli_error(exit_no_device) when there is none.
+    std::vector<int> device_indices();
+    // A session (store, plugins, the simulated fabric wired) for commands that look at the fabric
+    // without attaching to a device: the runtime's when one is open, else one of its own.
+    host::session& session();
+    // Closes the runtime (detaches; the connections stay up).
+    void close_runtime() { runtime_.reset(); }
+
     static const std::vector<command>& commands();
     static const command* find_command(const std::string& name_or_alias);
 
 private:
     global_options options_;
     std::unique_ptr<core::context> core_;
+    std::unique_ptr<host::session> session_;
+    std::unique_ptr<host::runtime> runtime_;
 };
 
 // Entry point used by main(): parses argv and runs the command; returns the exit code.
@@ -73,6 +94,23 @@ command version_command();
 command plugins_command();
 command log_command();
 command config_command();
+command connect_command();
+command disconnect_command();
+command info_command();
+command status_command();
+command devices_command();
+command forget_command();
+command reset_command();
+command history_command();
+command sim_command();
+command monitor_command();
+command benchmark_command();
+command diag_command();
+command completion_command();
+command profile_command();
+// config's GPU subcommands (commands/gpu_settings.cpp).
+bool is_gpu_setting_subcommand(const std::string& sub);
+int run_gpu_setting(app& a, const std::vector<std::string>& args);
 
 }  // namespace cudabridge::cli
 

@@ -42,6 +42,20 @@ protected:
         return parse(text).extract<Poco::JSON::Object::Ptr>();
     }
 
+    // A command line that must be refused: its exit code and a phrase of its message.
+    struct refusal {
+        std::vector<std::string> args;
+        int code;
+        const char* says;
+    };
+    void expect_refused(const std::vector<refusal>& cases) const {
+        for (const auto& c : cases) {
+            auto r = run(c.args);
+            EXPECT_EQ(r.exit_code, c.code) << c.args.front() << " ... " << c.args.back() << ": " << r.err;
+            EXPECT_NE(r.err.find(c.says), std::string::npos) << "expected '" << c.says << "' in: " << r.err;
+        }
+    }
+
     temp_dir tmp;
 };
 

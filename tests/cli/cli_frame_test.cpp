@@ -23,7 +23,7 @@ TEST_F(cli_test, NoCommandShowsHelp) {
 TEST_F(cli_test, HelpForOneCommandAndAliases) {
     auto r = run({"help", "config"});
     EXPECT_EQ(r.exit_code, 0);
-    EXPECT_NE(r.out.find("config list | get KEY | set KEY VALUE"), std::string::npos);
+    EXPECT_NE(r.out.find("list | get KEY | set KEY VALUE"), std::string::npos);
     EXPECT_EQ(run({"help", "cf"}).exit_code, 0);
     EXPECT_EQ(run({"help", "nosuch"}).exit_code, 2);
     EXPECT_EQ(run({"config", "--help"}).exit_code, 0);

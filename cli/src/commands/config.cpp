@@ -110,8 +110,9 @@ int set(app& a, const std::string& key, const std::string& value) {
 }
 
 int run_config(app& a, const std::vector<std::string>& args) {
-    if (args.empty()) throw usage_error("missing subcommand (list, get or set)");
+    if (args.empty()) throw usage_error("missing subcommand (show, clock, power, fan, pstate, list, get or set)");
     const std::string& sub = args[0];
+    if (is_gpu_setting_subcommand(sub)) return run_gpu_setting(a, args);
     if (sub == "list") {
         if (args.size() != 1) throw usage_error("config list takes no arguments");
         return list(a);
@@ -124,17 +125,35 @@ int run_config(app& a, const std::vector<std::string>& args) {
         if (args.size() != 3) throw usage_error("config set needs KEY and VALUE");
         return set(a, args[1], args[2]);
     }
-    throw usage_error("unknown subcommand '" + sub + "' (list, get or set)");
+    throw usage_error("unknown subcommand '" + sub + "' (show, clock, power, fan, pstate, list, get or set)");
 }
 
 }  // namespace
 
 command config_command() {
-    return {"config", "cf", "show and change settings", "config list | get KEY | set KEY VALUE",
-            "list  every declared setting: value, default, where the value comes from, help\n"
-            "get   one setting's effective value\n"
-            "set   change a setting; the value is checked against the declared type and range, and\n"
-            "      the change is kept in the settings history with the old and new values",
+    return {"config", "cf", "GPU settings (clock, power, fan, P-state) and CudaBridge settings",
+            "config show | clock GPU_MHZ MEM_MHZ | power WATTS | fan PERCENT|auto | pstate P0..P15 | list | get KEY | set KEY VALUE",
+            "show    the GPU's settings: locked clocks, power limit, fan, performance state, with the\n"
+            "        ranges its model profile (or the driver) allows\n"
+            "clock   lock the GPU and memory clocks (MHz); 'config clock reset' unlocks them\n"
+            "power   set the power limit (W)\n"
+            "fan     set the fan speed (0-100 %) or give it back to the board's curve (auto)\n"
+            "pstate  set the performance state (P0 fastest)\n"
+            "        A value outside the profile's bounds is refused with the range and nothing is\n"
+            "        changed; each change is recorded in the history (cudabridge-cli history) with the\n"
+            "        old and new values. On real hardware, changes need root (exit code 4).\n"
+            "list    every declared CudaBridge setting: value, default, where the value comes from, help\n"
+            "get     one setting's effective value\n"
+            "set     change a setting; the value is checked against the declared type and range, and\n"
+            "        the change is kept in the settings history with the old and new values\n"
+            "Examples:\n"
+            "  cudabridge-cli config show\n"
+            "  cudabridge-cli config clock 2100 1200\n"
+            "  cudabridge-cli config power 350\n"
+            "  cudabridge-cli config fan 80\n"
+            "  cudabridge-cli config fan auto\n"
+            "  cudabridge-cli config pstate P0\n"
+            "  cudabridge-cli config set standard.thermal_limit 85",
             false, run_config};
 }
 

@@ -9,7 +9,9 @@ namespace cudabridge::cli {
 namespace {
 
 const char* exit_code_text =
-    "Exit codes: 0 success, 1 the command failed, 2 bad command line, 130 interrupted (Ctrl-C).\n";
+    "Exit codes: 0 success, 1 the command failed, 2 bad command line, 3 no eGPU (connected, or the one\n"
+    "asked for), 4 needs privileges (root), 5 refused by the safety policy or authorization, 6 device\n"
+    "lost, 8 diag passed with warnings, 130 interrupted (Ctrl-C).\n";
 
 int run_help(app& a, const std::vector<std::string>& args) {
     if (args.size() > 1) throw usage_error("help takes at most one command name");
@@ -64,7 +66,8 @@ int run_help(app& a, const std::vector<std::string>& args) {
 
 command help_command() {
     return {"help", "h", "show help for all commands or one", "help [COMMAND]",
-            std::string("Without an argument lists every command; with one, shows its usage.\n") + exit_code_text,
+            std::string("Without an argument lists every command; with one, shows its usage and examples.\n") +
+                exit_code_text + "Examples:\n  cudabridge-cli help\n  cudabridge-cli help connect",
             false, run_help};
 }
 

@@ -177,7 +177,10 @@ command log_command() {
             "Reads the records the SQLite log sink stored, oldest first. --follow keeps printing new\n"
             "records as other processes write them until Ctrl-C. 'log write' sends one record through\n"
             "the configured sinks (console, file, sqlite by default). With --json: an array, or one\n"
-            "object per line with --follow.",
+            "object per line with --follow.\n"
+            "Examples:\n"
+            "  cudabridge-cli log -n 50 --level ERROR\n"
+            "  cudabridge-cli log --category EGPU --since 10m --follow",
             false, run_log};
 }
 

@@ -181,7 +181,11 @@ command plugins_command() {
             "info    one plugin's descriptor and declared parameters\n"
             "verify  load one library file and print each check it passes or fails; exit 1 if refused\n"
             "Search order: --plugin-path, CUDABRIDGE_ADD_PLUGIN_PATH (prepends), CUDABRIDGE_PLUGIN_PATH\n"
-            "(replaces the rest), the user folder, the installed folder.",
+            "(replaces the rest), the user folder, the installed folder.\n"
+            "Examples:\n"
+            "  cudabridge-cli plugins list\n"
+            "  cudabridge-cli plugins info usb4\n"
+            "  cudabridge-cli plugins verify ./libmy_plugin.so",
             false, run_plugins};
 }
 

@@ -1,0 +1,208 @@
+// `benchmark [--quick] [--max-size SIZE] [--plot FILE.png]`: copies by size (pageable and pinned,
+// each direction), launch latency, elementwise GB/s and matrix-product GFLOP/s on the eGPU, each
+// figure device-timed (modeled on a simulated GPU) beside the wall clock (measured here), stored
+// in the database with the machine and backend.
+#include "app.hpp"
+#include "benchmark/plot.hpp"
+#include "benchmark/runner.hpp"
+#include "device_text.hpp"
+#include "json_output.hpp"
+#include "text_table.hpp"
+
+#include <cudabridge/core/store.hpp>
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <unistd.h>
+
+namespace cudabridge::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+uint64_t size_arg(const std::string& text) {
+    size_t pos = 0;
+    unsigned long long v = 0;
+    try {
+        v = std::stoull(text, &pos);
+    } catch (const std::exception&) {
+        throw usage_error("'" + text + "' is not a size (4K, 64M, 1G)");
+    }
+    const std::string unit = text.substr(pos);
+    uint64_t mult = 1;
+    if (unit == "K" || unit == "KiB" || unit == "k") mult = 1ull << 10;
+    else if (unit == "M" || unit == "MiB" || unit == "m") mult = 1ull << 20;
+    else if (unit == "G" || unit == "GiB" || unit == "g") mult = 1ull << 30;
+    else if (!unit.empty()) throw usage_error("'" + text + "' is not a size (4K, 64M, 1G)");
+    return v * mult;
+}
+
+std::string machine_text() {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    std::ifstream cpu("/proc/cpuinfo");
+    std::string line, model = "unknown CPU";
+    while (std::getline(cpu, line))
+        if (line.rfind("model name", 0) == 0) {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    return std::string(host) + " (" + model + ", " + std::to_string(::sysconf(_SC_NPROCESSORS_ONLN)) + " CPUs)";
+}
+
+std::string size_label(const bench_figure& f) {
+    if (f.group == "transfer") return bytes_text(f.size);
+    if (f.group == "matmul") return std::to_string(f.size) + "x" + std::to_string(f.size);
+    if (f.group == "elementwise") return std::to_string(f.size) + " elements";
+    return "";
+}
+
+void progress_bar(size_t done, size_t total, const std::string& what) {
+    const int width = 30;
+    const int filled = total ? static_cast<int>(width * done / total) : width;
+    std::string what_text = what.substr(0, 28);
+    what_text.resize(28, ' ');
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << "/" << total
+              << " " << what_text << std::flush;
+    if (done >= total) std::cerr << "\r" << std::string(80, ' ') << "\r" << std::flush;
+}
+
+json_object figure_json(const bench_figure& f) {
+    auto o = make_object();
+    o->set("group", f.group);
+    o->set("name", f.name);
+    o->set("size", f.size);
+    o->set("unit", f.unit);
+    o->set("device", f.device);
+    o->set("wall", f.wall);
+    o->set("repetitions", f.repetitions);
+    o->set("verified", f.verified);
+    return o;
+}
+
+size_t store_figures(host::session& s, const std::vector<bench_figure>& figures, const cbDeviceProp& prop,
+                     const std::string& machine) {
+    std::lock_guard lock(s.store_mutex());
+    size_t n = 0;
+    for (const auto& f : figures) {
+        auto data = figure_json(f);
+        data->set("gpu", std::string(prop.name));
+        data->set("backend", std::string(prop.isSimulated ? "simulated" : "hardware"));
+        data->set("link", std::string(prop.linkName));
+        data->set("machine", machine);
+        for (int wall = 0; wall < 2; ++wall) {
+            data->set("clock", std::string(wall ? "wall" : "device"));
+            std::ostringstream text;
+            data->stringify(text);
+            core::benchmark_row row;
+            row.name = "cli.benchmark." + f.group;
+            row.metric = f.name + "@" + std::to_string(f.size) + (wall ? ".wall" : ".device");
+            row.unit = f.unit;
+            row.value = wall ? f.wall : f.device;
+            row.modeled = !wall && prop.isSimulated;  // the wall clock is always measured
+            row.data_json = text.str();
+            core::add_benchmark(s.db(), row);
+            ++n;
+        }
+    }
+    return n;
+}
+
+int run_benchmark(app& a, const std::vector<std::string>& args) {
+    po::options_description d;
+    d.add_options()("quick", "")("max-size", po::value<std::string>(), "")("plot", po::value<std::string>(), "");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(d).run(), vm);
+    bench_options o;
+    if (vm.count("quick")) {
+        o.max_bytes = 4ull << 20;
+        o.bytes_per_figure = 16ull << 20;
+        o.elementwise_elements = 1 << 20;
+        o.matmul_n = 256;
+        o.launches = 50;
+    }
+    if (vm.count("max-size")) {
+        o.max_bytes = size_arg(vm["max-size"].as<std::string>());
+        if (o.max_bytes < o.min_bytes || o.max_bytes > (4ull << 30))
+            throw usage_error("--max-size must be between 4K and 4G");
+    }
+    const int index = a.device_index();
+    auto& rt = a.runtime();
+    host::check(rt.set_device(index));
+    cbDeviceProp prop{};
+    host::check(rt.get_properties(&prop, index));
+    const bool json = a.options().json;
+    const bool bar = !json && isatty(STDERR_FILENO);
+    if (!json)
+        std::cout << "Benchmark of " << prop.name << " on " << prop.linkName << " ("
+                  << (prop.isSimulated ? "simulated GPU: device figures are modeled, wall figures are measured on this "
+                                         "machine's simulator"
+                                       : "hardware: every figure is measured")
+                  << ")\n";
+    const auto figures = run_benchmarks(rt, o, [&](size_t done, size_t total, const std::string& what) {
+        if (bar) progress_bar(done, total, what);
+    });
+    const std::string machine = machine_text();
+    const size_t stored = store_figures(rt.current_session(), figures, prop, machine);
+    if (vm.count("plot"))
+        plot_bandwidth(figures, vm["plot"].as<std::string>(),
+                       std::string("CudaBridge copy bandwidth: ") + prop.name + " on " + prop.linkName,
+                       prop.isSimulated != 0);
+    bool all_verified = true;
+    for (const auto& f : figures) all_verified &= f.verified;
+    if (json) {
+        auto out = make_object();
+        out->set("device", std::string(prop.name));
+        out->set("link", std::string(prop.linkName));
+        out->set("simulated", prop.isSimulated != 0);
+        out->set("device_clock", std::string(prop.isSimulated ? "modeled" : "measured"));
+        out->set("wall_clock", std::string("measured"));
+        out->set("machine", machine);
+        auto arr = make_array();
+        for (const auto& f : figures) arr->add(figure_json(f));
+        out->set("figures", arr);
+        out->set("stored_rows", stored);
+        if (vm.count("plot")) out->set("plot", vm["plot"].as<std::string>());
+        print_json(out);
+    } else {
+        const std::string device_col = prop.isSimulated ? "DEVICE (modeled)" : "DEVICE (measured)";
+        text_table t({"TEST", "SIZE", device_col, "WALL (measured)", "UNIT", "REPS", "CHECK"});
+        for (const auto& f : figures)
+            t.add({f.group == "transfer" ? f.name : f.group + " " + f.name, size_label(f), fixed(f.device, 3),
+                   fixed(f.wall, 3), f.unit, std::to_string(f.repetitions), f.verified ? "ok" : "FAILED"});
+        t.print(std::cout);
+        std::cout << stored << " figures stored (machine " << machine << ")";
+        if (vm.count("plot")) std::cout << "; plot written to " << vm["plot"].as<std::string>();
+        std::cout << "\n";
+    }
+    if (!all_verified) throw cli_error(exit_error, "some results came back wrong (CHECK column)");
+    return exit_ok;
+}
+
+}  // namespace
+
+command benchmark_command() {
+    return {"benchmark", "b", "transfer, launch, elementwise and matmul benchmarks",
+            "benchmark [--quick] [--max-size SIZE] [--plot FILE.png]",
+            "Copy bandwidth from 4 KiB up to --max-size (default 1G) in steps of 4x: host-to-device and\n"
+            "device-to-host from pageable and from pinned memory, and device-to-device; kernel launch\n"
+            "latency; elementwise add bandwidth (16M float32); float32 matrix product (1024x1024).\n"
+            "Each figure is timed by the device's events (the GPU's timer on hardware, the simulator's\n"
+            "modeled clock on a simulated GPU) and by this machine's wall clock, and checked. Results\n"
+            "are stored in the database with the machine and the backend. A progress bar shows on a\n"
+            "terminal.\n"
+            "  --quick          up to 4 MiB, smaller kernels (a few seconds)\n"
+            "  --max-size SIZE  largest transfer: 64M, 1G, ...\n"
+            "  --plot FILE.png  draw bandwidth against size with gnuplot\n"
+            "Examples:\n"
+            "  cudabridge-cli benchmark\n"
+            "  cudabridge-cli benchmark --quick --json\n"
+            "  cudabridge-cli benchmark --max-size 256M --plot bandwidth.png",
+            false, run_benchmark};
+}
+
+}  // namespace cudabridge::cli

@@ -1,0 +1,229 @@
+// `connect [DEVICE|auto] [--enroll]` and `disconnect [--force] [--timeout MS]`: the six-step
+// connection sequence and the safe disconnect, each step shown as it completes.
+#include "app.hpp"
+#include "device_text.hpp"
+#include "json_output.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <unistd.h>
+#include <iomanip>
+#include <iostream>
+
+namespace cudabridge::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::string ms_text(uint64_t ns) { return fixed(static_cast<double>(ns) / 1e6, 1) + " ms"; }
+
+json_array steps_json(const std::vector<host::step_record>& steps) {
+    auto arr = make_array();
+    for (const auto& s : steps) {
+        auto o = make_object();
+        o->set("name", s.name);
+        o->set("ok", s.ok);
+        o->set("duration_ms", static_cast<double>(s.duration_ns) / 1e6);
+        o->set("detail", s.detail);
+        arr->add(o);
+    }
+    return arr;
+}
+
+void print_step(const host::step_record& s, size_t number, size_t of, bool color) {
+    const char* mark = s.ok ? (color ? "\033[32m ok \033[0m" : " ok ") : (color ? "\033[31mFAIL\033[0m" : "FAIL");
+    std::cout << "  [" << number;
+    if (of) std::cout << "/" << of;
+    std::cout << "] " << std::left << std::setw(14) << s.name << mark << " " << std::right << std::setw(9)
+              << ms_text(s.duration_ns) << "  " << s.detail << "\n"
+              << std::flush;
+}
+
+json_object device_summary(host::device& d) {
+    auto o = make_object();
+    o->set("id", d.id());
+    o->set("name", d.name());
+    o->set("gpu", std::string(d.properties().name));
+    o->set("pci_bus_id", d.function_id());
+    o->set("state", std::string(host::state_name(d.state())));
+    o->set("session_id", d.session_id());
+    o->set("simulated", d.properties().is_simulated != 0);
+    return o;
+}
+
+bool matches(host::device& d, const std::string& want, int index) {
+    return want.empty() || want == "auto" || want == d.id() || want == d.name() || want == std::to_string(index);
+}
+
+int run_connect(app& a, const std::vector<std::string>& args) {
+    po::options_description opts;
+    opts.add_options()("enroll", "secure domains: enroll the device (store a new key) on its first connection")(
+        "device", po::value<std::string>()->default_value("auto"), "");
+    po::positional_options_description pos;
+    pos.add("device", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    const std::string want = vm["device"].as<std::string>();
+
+    auto& rt = a.runtime();
+    for (int i = 0; i < rt.device_count(); ++i) {
+        auto& d = rt.device(i);
+        if (!matches(d, want, i)) continue;
+        if (a.options().json) {
+            auto o = make_object();
+            o->set("connected", true);
+            o->set("already_connected", true);
+            o->set("device", device_summary(d));
+            o->set("steps", make_array());
+            print_json(o);
+        } else {
+            std::cout << "Already connected: " << d.properties().name << " in " << d.name() << " (" << d.id()
+                      << "), session " << d.session_id() << "\n";
+        }
+        return exit_ok;
+    }
+
+    host::connect_options o;
+    o.device = want == "auto" ? "" : want;
+    o.enroll = vm.count("enroll") > 0;
+    const bool json = a.options().json, color = a.color();
+    size_t n = 0;
+    if (!json) {
+        std::cout << "Connecting " << (o.device.empty() ? "the first usable eGPU" : "eGPU '" + o.device + "'")
+                  << " (transport " << rt.current_session().transport_info().name << ")\n";
+        o.on_step = [&](const host::step_record& s) { print_step(s, ++n, 6, color); };
+    }
+    std::unique_ptr<host::device> dev;
+    try {
+        dev = host::connect(rt.current_session(), o);
+    } catch (const host::connect_error& e) {
+        if (json) {
+            auto r = make_object();
+            r->set("connected", false);
+            r->set("failed_step", e.step());
+            r->set("error", std::string(e.what()));
+            r->set("steps", steps_json(e.steps()));
+            print_json(r);
+        }
+        throw;
+    }
+    if (json) {
+        auto r = make_object();
+        r->set("connected", true);
+        r->set("already_connected", false);
+        r->set("device", device_summary(*dev));
+        r->set("steps", steps_json(dev->connect_steps()));
+        print_json(r);
+    } else {
+        uint64_t total = 0;
+        for (const auto& s : dev->connect_steps()) total += s.duration_ns;
+        const auto& e = dev->enclosure();
+        std::cout << "Connected: " << dev->properties().name << " in " << dev->name() << " ("
+                  << generation_name(e.generation) << ", " << e.lanes << " x " << fixed(e.lane_speed_gbps, 0)
+                  << " Gb/s), session " << dev->session_id() << ", " << ms_text(total) << "\n"
+                  << "The connection stays up for other programs; 'cudabridge-cli disconnect' ends it.\n";
+    }
+    rt.adopt(std::move(dev));
+    return exit_ok;
+}
+
+int run_disconnect(app& a, const std::vector<std::string>& args) {
+    po::options_description opts;
+    opts.add_options()("timeout", po::value<uint32_t>()->default_value(10000), "drain timeout in ms");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    auto& d = a.device();
+    host::disconnect_options o;
+    o.force = a.options().force;
+    o.drain_timeout_ms = vm["timeout"].as<uint32_t>();
+    const bool json = a.options().json, color = a.color();
+    const std::string id = d.id(), name = d.name();
+    const int64_t session_id = d.session_id();
+    if (!json)
+        std::cout << (o.force ? "Force-disconnecting " : "Disconnecting ") << name << " (" << id << "), session "
+                  << session_id << (o.force ? ": pending work is aborted" : ": draining pending work") << "\n";
+    // On a terminal, a line that counts the seconds while the drain waits for queued work.
+    std::atomic<bool> done{false};
+    std::thread ticker;
+    if (!json && isatty(STDOUT_FILENO)) {
+        ticker = std::thread([&] {
+            const auto t0 = std::chrono::steady_clock::now();
+            while (!done.load()) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                if (s >= 0.3 && !done.load())
+                    std::cout << "\r  draining ... " << fixed(s, 1) << " s (up to " << fixed(o.drain_timeout_ms / 1000.0, 0)
+                              << " s)" << std::flush;
+            }
+        });
+    }
+    host::disconnect_report report;
+    try {
+        report = d.disconnect(o);
+    } catch (...) {
+        done.store(true);
+        if (ticker.joinable()) ticker.join();
+        throw;
+    }
+    done.store(true);
+    if (ticker.joinable()) {
+        ticker.join();
+        std::cout << "\r" << std::string(60, ' ') << "\r";
+    }
+    if (json) {
+        auto r = make_object();
+        r->set("disconnected", true);
+        r->set("id", id);
+        r->set("session_id", session_id);
+        r->set("forced", o.force);
+        r->set("drained", report.drained);
+        r->set("steps", steps_json(report.steps));
+        print_json(r);
+        return exit_ok;
+    }
+    size_t n = 0;
+    for (const auto& s : report.steps) print_step(s, ++n, report.steps.size(), color);
+    std::cout << "Disconnected" << (report.drained ? "" : " (the drain timed out: what was left was aborted)")
+              << ". It is safe to unplug the cable.\n";
+    return exit_ok;
+}
+
+}  // namespace
+
+command connect_command() {
+    return {"connect", "c", "connect an eGPU: detect, check, authorize, tunnel, initialise, monitor",
+            "connect [DEVICE|auto] [--enroll]",
+            "Runs the six steps of the connection sequence, each shown as it completes with its time:\n"
+            "detect, compatibility (the safety policy's verdict), authorization (per the domain's\n"
+            "security level), tunnel (the PCIe link), gpu_init (the model profile applied) and\n"
+            "monitoring (the safety supervisor). A failure names the step and undoes the ones before.\n"
+            "DEVICE is an enclosure's unique id, its name, or its index in 'devices' order; auto (the\n"
+            "default) takes the first usable eGPU. The connection stays up after the command, for\n"
+            "other programs to attach to.\n"
+            "  --enroll   in a secure domain, store a new key for the device (first connection)\n"
+            "Exit codes: 3 no eGPU found, 5 refused by the safety policy or authorization.\n"
+            "Examples:\n"
+            "  cudabridge-cli connect\n"
+            "  cudabridge-cli connect --enroll 0\n"
+            "  cudabridge-cli --json connect",
+            false, run_connect};
+}
+
+command disconnect_command() {
+    return {"disconnect", "dc", "safely disconnect the eGPU (or --force)", "disconnect [--force] [--timeout MS]",
+            "Refuses new work, drains what is queued (up to --timeout ms, default 10000), frees the\n"
+            "device's memory, stops monitoring and closes the tunnel. Every program attached to the\n"
+            "device sees it as lost on its next call. --force (-f) aborts pending work instead of\n"
+            "waiting for it.\n"
+            "Examples:\n"
+            "  cudabridge-cli disconnect\n"
+            "  cudabridge-cli disconnect --force",
+            false, run_disconnect};
+}
+
+}  // namespace cudabridge::cli

@@ -1,0 +1,268 @@
+// `monitor [-i MS] [-c COUNT] [--csv]`: a live view of every connected eGPU, as nvidia-smi dmon
+// and nvitop give it: temperature, power, fan, clocks, utilization, memory, P-state, PCIe link,
+// error counters and throttle reasons, with a utilization sparkline. The telemetry of a simulated
+// GPU is shared between processes, so work running in another program shows here.
+#include "app.hpp"
+#include "device_report.hpp"
+#include "device_text.hpp"
+#include "json_output.hpp"
+#include "time_text.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <deque>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace cudabridge::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+extern "C" void on_monitor_signal(int) { stop_requested.store(true); }
+
+int64_t wall_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+struct sample {
+    int index = 0;
+    std::string id, name;
+    bool ok = true;
+    std::string error;
+    cb_gpu_telemetry t{};
+    cb_link_status link{};
+};
+
+sample take(host::device& d, int index) {
+    sample s;
+    s.index = index;
+    s.id = d.id();
+    s.name = d.properties().name;
+    try {
+        s.t = read_gpu(d).telemetry;
+        s.link = d.link_status();
+    } catch (const std::exception& e) {
+        s.ok = false;
+        s.error = e.what();
+    }
+    return s;
+}
+
+// nvitop's thresholds: below 10 % light load (green), from 75 % heavy (red), between (yellow).
+const char* load_color(double percent) { return percent >= 75 ? "\033[31m" : percent >= 10 ? "\033[33m" : "\033[32m"; }
+
+std::string tint(const std::string& text, const char* color, bool on) {
+    return on ? std::string(color) + text + "\033[0m" : text;
+}
+
+std::string sparkline(const std::deque<double>& values) {
+    static const char* bars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    std::string out;
+    for (double v : values) out += bars[std::min(7, std::max(0, static_cast<int>(v / 100.0 * 7.999)))];
+    return out;
+}
+
+json_object sample_json(const sample& s, int64_t time_ns) {
+    auto o = make_object();
+    o->set("time", format_utc_iso(time_ns));
+    o->set("index", s.index);
+    o->set("id", s.id);
+    o->set("ok", s.ok);
+    if (!s.ok) {
+        o->set("error", s.error);
+        return o;
+    }
+    const auto& t = s.t;
+    o->set("temperature_c", t.temperature_c);
+    o->set("power_w", t.power_w);
+    o->set("power_limit_w", t.power_limit_w);
+    o->set("fan_percent", t.fan_percent < 0 ? Poco::Dynamic::Var() : Poco::Dynamic::Var(t.fan_percent));
+    o->set("sm_clock_mhz", t.sm_clock_mhz);
+    o->set("memory_clock_mhz", t.memory_clock_mhz);
+    o->set("gpu_utilization", t.gpu_utilization);
+    o->set("memory_utilization", t.memory_utilization);
+    o->set("memory_used", t.memory_used);
+    o->set("memory_total", t.memory_total);
+    o->set("performance_state", pstate_name(t.performance_state));
+    o->set("pcie_link_gen", t.pcie_link_gen);
+    o->set("pcie_link_width", t.pcie_link_width);
+    o->set("link_crc_errors", s.link.crc_errors);
+    o->set("link_replays", s.link.replays);
+    o->set("ecc_corrected", t.ecc_corrected);
+    o->set("ecc_uncorrected", t.ecc_uncorrected);
+    o->set("xid_count", t.xid_count);
+    auto reasons = make_array();
+    for (const auto& r : throttle_names(t.throttle_reasons)) reasons->add(r);
+    o->set("throttle_reasons", reasons);
+    o->set("modeled", t.is_simulated != 0);
+    return o;
+}
+
+const char* csv_header =
+    "time,index,id,temperature_c,power_w,power_limit_w,fan_percent,sm_clock_mhz,memory_clock_mhz,gpu_utilization,"
+    "memory_utilization,memory_used,memory_total,performance_state,pcie_link_gen,pcie_link_width,link_crc_errors,"
+    "link_replays,ecc_corrected,ecc_uncorrected,xid_count,throttle_reasons,modeled";
+
+void print_csv(const sample& s, int64_t time_ns) {
+    const auto& t = s.t;
+    std::cout << format_utc_iso(time_ns) << "," << s.index << "," << s.id << ",";
+    if (!s.ok) {
+        std::cout << ",,,,,,,,,,,,,,,,,,,,\n";
+        return;
+    }
+    std::cout << fixed(t.temperature_c, 1) << "," << fixed(t.power_w, 1) << "," << fixed(t.power_limit_w, 1) << ","
+              << (t.fan_percent < 0 ? "" : fixed(t.fan_percent, 0)) << "," << t.sm_clock_mhz << "," << t.memory_clock_mhz
+              << "," << fixed(t.gpu_utilization, 1) << "," << fixed(t.memory_utilization, 1) << "," << t.memory_used << ","
+              << t.memory_total << "," << t.performance_state << "," << t.pcie_link_gen << "," << t.pcie_link_width
+              << "," << s.link.crc_errors << "," << s.link.replays << "," << t.ecc_corrected << "," << t.ecc_uncorrected
+              << "," << t.xid_count << "," << join(throttle_names(t.throttle_reasons), "|") << ","
+              << (t.is_simulated ? 1 : 0) << "\n";
+}
+
+// One plain line per device (a pipe, a file): the same fields as the live view.
+void print_line(const sample& s, int64_t time_ns) {
+    std::cout << format_local_time(time_ns) << " gpu " << s.index;
+    if (!s.ok) {
+        std::cout << " unavailable: " << s.error << "\n";
+        return;
+    }
+    const auto& t = s.t;
+    std::cout << " temp " << fixed(t.temperature_c, 1) << " C, power " << fixed(t.power_w, 1) << "/"
+              << fixed(t.power_limit_w, 0) << " W, fan " << (t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + " %")
+              << ", clocks " << t.sm_clock_mhz << "/" << t.memory_clock_mhz << " MHz, util " << fixed(t.gpu_utilization, 0)
+              << " %, mem " << bytes_text(t.memory_used) << "/" << bytes_text(t.memory_total) << ", "
+              << pstate_name(t.performance_state) << ", PCIe gen" << t.pcie_link_gen << " x" << t.pcie_link_width
+              << ", errors crc " << s.link.crc_errors << " replay " << s.link.replays << " ecc " << t.ecc_uncorrected
+              << " xid " << t.xid_count << ", throttle " << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none")
+              << (t.is_simulated ? " (modeled)" : " (measured)") << "\n";
+}
+
+void print_screen(const std::vector<sample>& samples, const std::vector<std::deque<double>>& history, int64_t time_ns,
+                  uint32_t interval_ms, bool color) {
+    std::ostringstream out;
+    out << "\033[H\033[2J";  // home, clear: one screen per refresh
+    bool modeled = false;
+    for (const auto& s : samples) modeled |= s.ok && s.t.is_simulated;
+    out << "cudabridge-cli monitor   every " << interval_ms << " ms   " << format_local_time(time_ns) << "   ("
+        << (modeled ? "figures modeled by the simulator" : "figures measured on hardware") << ")   Ctrl-C to quit\n\n";
+    out << std::left << std::setw(4) << "GPU" << std::setw(26) << "NAME" << std::setw(8) << "TEMP" << std::setw(15)
+        << "POWER" << std::setw(6) << "FAN" << std::setw(12) << "SM/MEM MHz" << std::setw(7) << "UTIL" << std::setw(22)
+        << "MEMORY" << std::setw(7) << "PSTATE" << std::setw(11) << "PCIE" << std::setw(18) << "ERRORS crc/rp/xid"
+        << "THROTTLE\n";
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const auto& s = samples[i];
+        out << std::setw(4) << s.index;
+        std::string name = s.name.size() > 24 ? s.name.substr(0, 24) : s.name;
+        out << std::setw(26) << name;
+        if (!s.ok) {
+            out << tint("unavailable: " + s.error, "\033[31m", color) << "\n";
+            continue;
+        }
+        const auto& t = s.t;
+        const double mem_pct = t.memory_total ? 100.0 * static_cast<double>(t.memory_used) / static_cast<double>(t.memory_total) : 0;
+        const double power_pct = t.power_limit_w > 0 ? 100.0 * t.power_w / t.power_limit_w : 0;
+        auto cell = [&](const std::string& text, size_t width, const char* c) {
+            std::string padded = text;
+            if (padded.size() < width) padded.resize(width, ' ');
+            out << (color && c ? tint(padded, c, true) : padded);
+        };
+        cell(fixed(t.temperature_c, 0) + " C", 8, t.temperature_c >= 85 ? "\033[31m" : t.temperature_c >= 70 ? "\033[33m" : nullptr);
+        cell(fixed(t.power_w, 0) + "/" + fixed(t.power_limit_w, 0) + " W", 15, load_color(power_pct));
+        cell(t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + "%", 6, nullptr);
+        cell(std::to_string(t.sm_clock_mhz) + "/" + std::to_string(t.memory_clock_mhz), 12, nullptr);
+        cell(fixed(t.gpu_utilization, 0) + "%", 7, load_color(t.gpu_utilization));
+        cell(bytes_text(t.memory_used) + "/" + bytes_text(t.memory_total), 22, load_color(mem_pct));
+        cell(pstate_name(t.performance_state), 7, nullptr);
+        cell("gen" + std::to_string(t.pcie_link_gen) + " x" + std::to_string(t.pcie_link_width), 11, nullptr);
+        const uint64_t errors = s.link.crc_errors + s.link.replays + t.xid_count;
+        cell(std::to_string(s.link.crc_errors) + "/" + std::to_string(s.link.replays) + "/" + std::to_string(t.xid_count),
+             18, errors ? "\033[31m" : nullptr);
+        out << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none") << "\n";
+        out << "    util " << (color ? load_color(t.gpu_utilization) : "") << sparkline(history[i]) << (color ? "\033[0m" : "")
+            << "\n";
+    }
+    std::cout << out.str() << std::flush;
+}
+
+int run_monitor(app& a, const std::vector<std::string>& args) {
+    po::options_description d;
+    d.add_options()("interval,i", po::value<uint32_t>()->default_value(1000), "")("count,c", po::value<uint64_t>(), "")(
+        "csv", "");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const uint32_t interval = vm["interval"].as<uint32_t>();
+    if (interval < 50 || interval > 3600000) throw usage_error("-i must be between 50 and 3600000 ms");
+    const uint64_t count = vm.count("count") ? vm["count"].as<uint64_t>() : 0;  // 0: until Ctrl-C
+    if (vm.count("count") && count == 0) throw usage_error("-c must be at least 1");
+    const bool json = a.options().json, csv = vm.count("csv") > 0;
+    if (json && csv) throw usage_error("choose one of --json and --csv");
+
+    auto& rt = a.runtime();
+    const std::vector<int> which = a.device_indices();
+    const bool live = !json && !csv && isatty(STDOUT_FILENO);
+    const bool color = live && a.color();
+    stop_requested.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_monitor_signal;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    if (csv) std::cout << csv_header << "\n";
+    std::vector<std::deque<double>> history(which.size());
+    for (uint64_t n = 0; count == 0 || n < count; ++n) {
+        const int64_t now = wall_ns();
+        std::vector<sample> samples;
+        for (size_t k = 0; k < which.size(); ++k) {
+            samples.push_back(take(rt.device(which[k]), which[k]));
+            history[k].push_back(samples.back().ok ? samples.back().t.gpu_utilization : 0);
+            if (history[k].size() > 40) history[k].pop_front();
+        }
+        if (live) print_screen(samples, history, now, interval, color);
+        for (const auto& s : samples) {
+            if (json) print_json_line(sample_json(s, now));
+            else if (csv) print_csv(s, now);
+            else if (!live) print_line(s, now);
+        }
+        std::cout.flush();
+        if (count != 0 && n + 1 >= count) break;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval);
+        while (!stop_requested.load() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint32_t>(interval, 20)));
+        if (stop_requested.load()) break;
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return exit_ok;
+}
+
+}  // namespace
+
+command monitor_command() {
+    return {"monitor", "m", "live view of the eGPUs: temperature, power, clocks, load, errors",
+            "monitor [-i MS] [-c COUNT] [--csv]",
+            "Refreshes every -i MS (default 1000) until Ctrl-C, or -c COUNT times. Per device:\n"
+            "temperature, power draw / limit, fan, SM and memory clocks, utilization, memory used /\n"
+            "total, performance state, PCIe generation x width, error counters (link CRC errors and\n"
+            "replays, Xid events), throttle reasons, and a utilization sparkline. Colours follow\n"
+            "nvitop: green below 10 %, yellow to 75 %, red above (off with --no-color or NO_COLOR).\n"
+            "On a terminal the table redraws in place; piped, it prints one plain line per device and\n"
+            "sample. --json prints one JSON object per device and sample (JSON lines); --csv a header\n"
+            "and numeric rows. The telemetry is the device's, so work running in other programs shows.\n"
+            "Ctrl-C ends it cleanly (exit code 0).\n"
+            "Examples:\n"
+            "  cudabridge-cli monitor -i 500\n"
+            "  cudabridge-cli monitor --json -c 10 > samples.jsonl\n"
+            "  cudabridge-cli monitor --csv -i 200 -c 50",
+            false, run_monitor};
+}
+
+}  // namespace cudabridge::cli

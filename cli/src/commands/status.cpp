@@ -1,0 +1,69 @@
+// `status`: the connection and its health, per connected eGPU: state, temperature, power, link
+// error rate, heartbeat age, recoveries this session, pending work, the session.
+#include "app.hpp"
+#include "device_report.hpp"
+
+#include <iostream>
+
+namespace cudabridge::cli {
+
+namespace {
+
+int run_status(app& a, const std::vector<std::string>& args) {
+    if (!args.empty()) throw usage_error("status takes no arguments");
+    auto& rt = a.runtime();
+    const int n = rt.device_count();
+    if (n == 0) {
+        if (a.options().json) {
+            auto o = make_object();
+            o->set("connected", false);
+            o->set("devices", make_array());
+            o->set("reason", rt.startup_error());
+            print_json(o);
+        } else {
+            std::cout << "State: disconnected (no eGPU is connected; 'cudabridge-cli connect' connects one)\n";
+        }
+        return exit_no_device;
+    }
+    const std::vector<int> which = a.device_indices();
+    auto devices = make_array();
+    for (int i : which) {
+        auto& d = rt.device(i);
+        d.supervise_once();  // a fresh heartbeat and health sample, not a stale one
+        const auto sections = status_sections(rt.current_session(), d, read_gpu(d));
+        if (a.options().json) {
+            auto o = make_object();
+            o->set("index", i);
+            o->set("id", d.id());
+            for (const auto& name : sections->getNames()) o->set(name, sections->getObject(name));
+            devices->add(o);
+        } else {
+            if (i != which.front()) std::cout << "\n";
+            std::cout << "GPU " << i << ": " << d.properties().name << "\n";
+            print_sections(std::cout, sections);
+        }
+    }
+    if (a.options().json) {
+        auto o = make_object();
+        o->set("connected", true);
+        o->set("devices", devices);
+        print_json(o);
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+command status_command() {
+    return {"status", "s", "show the connection state and health indicators", "status",
+            "For each connected eGPU (or the one -d N names): the connection state, temperature,\n"
+            "power, the link's error rate against the policy's threshold, heartbeat age, recoveries\n"
+            "and warnings this session, pending work, and the session. Exit code 3 when no eGPU is\n"
+            "connected (the output still says so).\n"
+            "Examples:\n"
+            "  cudabridge-cli status\n"
+            "  cudabridge-cli status --json",
+            false, run_status};
+}
+
+}  // namespace cudabridge::cli

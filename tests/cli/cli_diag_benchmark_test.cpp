@@ -1,0 +1,116 @@
+// `diag` levels and `benchmark`: PASS/WARN/FAIL with reasons, exit codes, stored results.
+#include "cli_fixture.hpp"
+
+#include <cudabridge/core/store.hpp>
+
+#include <filesystem>
+#include <set>
+
+#include "read_file.hpp"
+
+namespace cudabridge::test {
+namespace {
+
+std::map<std::string, std::string> results(const Poco::JSON::Object::Ptr& o) {
+    std::map<std::string, std::string> out;
+    auto tests = o->getArray("tests");
+    for (unsigned i = 0; i < tests->size(); ++i) {
+        auto t = tests->getObject(i);
+        EXPECT_FALSE(t->getValue<std::string>("reason").empty()) << t->getValue<std::string>("test");
+        out[t->getValue<std::string>("test")] = t->getValue<std::string>("result");
+    }
+    return out;
+}
+
+TEST_F(cli_test, DiagLevelOneWithoutADevice) {
+    auto r = run({"diag", "--json"});
+    EXPECT_EQ(r.exit_code, 8) << r.out;  // the connection test warns: nothing connected
+    auto o = object(r.out);
+    EXPECT_EQ(o->getValue<int>("level"), 1);
+    EXPECT_EQ(o->getValue<std::string>("result"), "WARN");
+    auto res = results(o);
+    for (const char* t : {"plugins", "store_integrity", "driver", "permissions", "settings"})
+        EXPECT_EQ(res[t], "PASS") << t;
+    EXPECT_EQ(res["connection"], "WARN");
+}
+
+TEST_F(cli_test, DiagLevelsTwoAndThreeOnTheSimulatedEgpu) {
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    auto r = run({"d", "-r", "3", "--duration", "2", "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    auto res = results(object(r.out));
+    for (const char* t : {"plugins", "store_integrity", "driver", "permissions", "settings", "connection",
+                          "pcie_bandwidth", "pcie_latency", "vram_pattern", "pcie_errors", "link_downgrade",
+                          "compute_stress", "thermal_power"})
+        EXPECT_EQ(res[t], "PASS") << t;
+    r = run({"diag", "-r", "2"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("Level 2: link and memory"), std::string::npos);
+    EXPECT_NE(r.out.find("Result: PASS"), std::string::npos);
+    run({"disconnect", "--force"});
+}
+
+TEST_F(cli_test, DiagFindsABadSetting) {
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    ASSERT_EQ(run({"config", "set", "standard.heartbeat_timeout_ms", "500"}).exit_code, 0);
+    auto r = run({"diag", "--json"});
+    EXPECT_EQ(r.exit_code, 8);
+    EXPECT_EQ(results(object(r.out))["settings"], "WARN");
+    run({"disconnect", "--force"});
+}
+
+TEST_F(cli_test, DiagBadArguments) {
+    EXPECT_EQ(run({"diag", "-r", "4"}).exit_code, 2);
+    EXPECT_EQ(run({"diag", "--duration", "0"}).exit_code, 2);
+    EXPECT_EQ(run({"diag", "-r", "two"}).exit_code, 2);
+}
+
+TEST_F(cli_test, BenchmarkQuickJsonIsStored) {
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    auto r = run({"b", "--quick", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto o = object(r.out);
+    EXPECT_TRUE(o->getValue<bool>("simulated"));
+    EXPECT_EQ(o->getValue<std::string>("device_clock"), "modeled");
+    auto figures = o->getArray("figures");
+    std::set<std::string> names;
+    for (unsigned i = 0; i < figures->size(); ++i) {
+        auto f = figures->getObject(i);
+        names.insert(f->getValue<std::string>("name"));
+        EXPECT_TRUE(f->getValue<bool>("verified")) << f->getValue<std::string>("name");
+        EXPECT_GT(f->getValue<double>("device"), 0) << f->getValue<std::string>("name");
+        EXPECT_GT(f->getValue<double>("wall"), 0) << f->getValue<std::string>("name");
+    }
+    for (const char* n : {"h2d_pageable", "d2h_pageable", "h2d_pinned", "d2h_pinned", "d2d", "latency", "add_float32", "sgemm"})
+        EXPECT_TRUE(names.count(n)) << n;
+    // 4 KiB .. 4 MiB in steps of 4: 6 sizes x 5 directions, + 3.
+    EXPECT_EQ(figures->size(), 33u);
+    core::store results_db{std::filesystem::path(db())};
+    auto rows = core::query_benchmarks(results_db, "cli.benchmark.transfer", 1000);
+    EXPECT_EQ(rows.size(), 60u);  // each figure twice: device-timed (modeled) and wall (measured)
+    size_t modeled = 0;
+    for (const auto& row : rows) modeled += row.modeled;
+    EXPECT_EQ(modeled, 30u);
+    run({"disconnect", "--force"});
+}
+
+TEST_F(cli_test, BenchmarkPlotsWithGnuplot) {
+    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    const auto png = tmp / "bw.png";
+    auto r = run({"benchmark", "--quick", "--max-size", "64K", "--plot", png.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_TRUE(std::filesystem::exists(png));
+    const auto head = read_file(png).substr(0, 8);
+    EXPECT_EQ(head, std::string("\x89PNG\r\n\x1a\n", 8));
+    run({"disconnect", "--force"});
+}
+
+TEST_F(cli_test, BenchmarkBadArguments) {
+    EXPECT_EQ(run({"benchmark", "--max-size", "huge"}).exit_code, 2);
+    EXPECT_EQ(run({"benchmark", "--max-size", "1K"}).exit_code, 2);
+    EXPECT_EQ(run({"benchmark", "--frobnicate"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cudabridge::test
