@@ -167,6 +167,14 @@ void device::report_integrity_failure(const std::string& what) {
     impl_->record(CB_SEVERITY_ERROR, "integrity.mismatch", "end-to-end check failed: " + what);
 }
 
+cb_status device::read_telemetry(cb_gpu_telemetry& out) const {
+    ticket t;
+    if (cb_status st = enter(t); st != CB_OK) return st;
+    out = {};
+    out.struct_size = sizeof out;
+    return gpu()->get_telemetry(gpu_instance(), t.handle(), &out);
+}
+
 cb_link_status device::link_status() const {
     cb_link_status st{};
     st.struct_size = sizeof st;

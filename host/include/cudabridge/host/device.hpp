@@ -124,6 +124,9 @@ public:
     health_snapshot health() const;
     // Modeled link bandwidth figures etc. from the transport.
     cb_link_status link_status() const;
+    // The GPU's telemetry, through the work gate: CB_OK, or why not (the message in
+    // core::last_error()): the device is lost, stopped, failed or going away.
+    cb_status read_telemetry(cb_gpu_telemetry& out) const;
 
     // ---- the work gate ----------------------------------------------------------------------
     // Every runtime call holds a ticket while it talks to the GPU: it refuses work while the
