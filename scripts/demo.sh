@@ -2,7 +2,8 @@
 # README command (a): install the Debian packages, build, and run the main job on the simulated
 # eGPU (an RTX 5090 in a Thunderbolt 4 enclosure on a simulated USB4 fabric: no GPU is needed):
 # connect it with cudabridge-cli, show it, run the three C examples against it through the
-# runtime API (cudabridge.h), benchmark it briefly, show its health, and disconnect it safely.
+# runtime API (cudabridge.h), benchmark it briefly, show its health, and disconnect it safely;
+# then the seed's Python example runs against it (import cudabridge), checked against numpy.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
@@ -19,3 +20,11 @@ run bandwidth_test --quick
 run cudabridge-cli benchmark --quick
 run cudabridge-cli status
 run cudabridge-cli disconnect
+# Python: the package installed (offline, with pip) into build/venv; the seed's example connects
+# the eGPU again through cb.init() and prints its sum, checked against numpy.
+bash "$root/scripts/python-env.sh" >/dev/null
+venv="${CB_BUILD_DIR:-$root/build}/venv"
+printf '\n$ source build/venv/bin/activate; python examples/python/quick_start.py\n'
+"$venv/bin/python" "$root/examples/python/quick_start.py"
+printf '\n$ python examples/python/check_against_numpy.py\n'
+"$venv/bin/python" "$root/examples/python/check_against_numpy.py"

@@ -5,5 +5,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CB_BUILD_DIR:-$root/build}
 bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh"
+bash "$root/scripts/python-env.sh" >/dev/null  # build/venv: `import cudabridge` from anywhere
 cd "$build"
 ctest --output-on-failure -j "${CB_JOBS:-$(nproc)}" --timeout 600

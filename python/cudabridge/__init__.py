@@ -1,0 +1,221 @@
+"""CudaBridge for Python: numpy-style arrays on an external NVIDIA GPU (or the simulated one).
+
+    import numpy as np
+    import cudabridge as cb
+
+    cb.init()                                   # attach to the connected eGPU, or connect one
+    a = cb.to_device(np.array([1, 2, 3, 4], dtype=np.float32))
+    b = cb.to_device(np.array([5, 6, 7, 8], dtype=np.float32))
+    print(cb.from_device(a + b))                # [ 6.  8. 10. 12.]
+    cb.shutdown()
+
+Arrays follow numpy 1.24 (promotion, broadcasting, views, reductions with axis= and keepdims=);
+work runs asynchronously on the current stream, as in CuPy. Errors are cudabridge.Error and its
+subclasses (DeviceLostError, OutOfMemoryError, PolicyError, IntegrityError, ...).
+"""
+
+import atexit as _atexit
+
+import numpy as _np
+
+from . import _core, _memory
+from ._array import (empty, from_device, full, matmul, ndarray, ones, rand, seed, to_device, zeros)
+from ._array import _binary, _reduce
+from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
+from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
+                     NotInitializedError, OutOfMemoryError, PolicyError)
+from . import errors as _errors
+
+__all__ = [
+    "init", "shutdown", "is_initialized", "to_device", "from_device", "asnumpy", "array", "asarray",
+    "empty", "zeros", "ones", "full", "rand", "seed", "add", "subtract", "multiply", "divide", "matmul",
+    "scalar_op", "reduce", "mem_info", "free_pool", "device_count", "set_device", "get_device", "devices",
+    "Device", "synchronize", "Stream", "Event", "telemetry", "connect", "disconnect", "on_event",
+    "remove_event_callback", "ndarray", "float32", "float64", "int32", "int64", "uint8", "int8", "int16",
+    "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError", "OutOfMemoryError",
+    "PolicyError", "IntegrityError", "DeviceResetError", "LaunchError",
+]
+
+float32, float64, int32, int64 = _np.float32, _np.float64, _np.int32, _np.int64
+uint8, int8, int16, bool_ = _np.uint8, _np.int8, _np.int16, _np.bool_
+
+_core._register_errors(_errors._CODES)
+
+
+def init(autoconnect=True, device=""):
+    """Starts the runtime: attaches to every connected eGPU, or (autoconnect) connects the first
+    usable one (`device`: an enclosure's id, name or index). Returns the device count. Raises
+    NoDeviceError, with the reason, when there is none."""
+    if _core.initialized():
+        return _core.device_count()
+    _memory.new_generation()
+    return _core.init(autoconnect, device)
+
+
+def shutdown():
+    """Waits for queued work, frees device memory and detaches; the connection stays up for other
+    programs (cudabridge-cli disconnect ends it). Arrays made before are unusable afterwards."""
+    if not _core.initialized():
+        return
+    try:
+        _memory.free_pool()
+        _drop_default_streams()
+    finally:  # a lost device refuses stream calls; the runtime still goes down
+        _core.shutdown()
+        _memory.new_generation()
+
+
+def is_initialized():
+    return _core.initialized()
+
+
+_atexit.register(shutdown)
+
+
+def asnumpy(a):
+    return from_device(a)
+
+
+def array(obj, dtype=None):
+    """A device array from anything numpy.array takes."""
+    return to_device(_np.array(obj, dtype=dtype))
+
+
+def asarray(obj, dtype=None):
+    if isinstance(obj, ndarray) and (dtype is None or _np.dtype(dtype) == obj.dtype):
+        return obj
+    return to_device(obj, dtype)
+
+
+# ---- the seed's functions ---------------------------------------------------------------------
+
+def _lift(a):
+    """A device array for an array-like operand; numbers stay numbers (numpy's scalar rules)."""
+    return a if isinstance(a, (ndarray, int, float, bool, _np.number)) else asarray(a)
+
+
+def add(a, b):
+    return _binary("add", _lift(a), _lift(b))
+
+
+def subtract(a, b):
+    return _binary("subtract", _lift(a), _lift(b))
+
+
+def multiply(a, b):
+    return _binary("multiply", _lift(a), _lift(b))
+
+
+def divide(a, b):
+    return _binary("divide", _lift(a), _lift(b))
+
+
+_SCALAR_OPS = {"+": "add", "add": "add", "-": "subtract", "sub": "subtract", "subtract": "subtract",
+               "*": "multiply", "mul": "multiply", "multiply": "multiply", "/": "divide", "div": "divide",
+               "divide": "divide"}
+
+
+def scalar_op(a, op, scalar):
+    """a (op) scalar, with op one of + - * / (or add, sub, mul, div)."""
+    if op not in _SCALAR_OPS:
+        raise ValueError(f"unknown operation {op!r} (use +, -, *, / or add, sub, mul, div)")
+    if not isinstance(scalar, (int, float, bool, _np.number)):
+        raise TypeError(f"scalar_op needs a number, not {type(scalar).__name__}")
+    return _binary(_SCALAR_OPS[op], asarray(a), scalar)
+
+
+def reduce(a, op, axis=None, keepdims=False):
+    """a.sum() / mean() / max() / min() by name."""
+    if op not in ("sum", "mean", "max", "min"):
+        raise ValueError(f"unknown reduction {op!r} (use 'sum', 'mean', 'max' or 'min')")
+    return _reduce(op, asarray(a), axis, keepdims)
+
+
+def mem_info():
+    """(free, total) bytes of the current device's memory."""
+    return _core.mem_info()
+
+
+def free_pool():
+    """Gives the memory pooled for reuse back to the device."""
+    _memory.free_pool()
+
+
+# ---- devices ----------------------------------------------------------------------------------
+
+def device_count():
+    return _core.device_count()
+
+
+def set_device(i):
+    _core.set_device(i)
+
+
+def get_device():
+    return _core.get_device()
+
+
+def synchronize():
+    """Waits (GIL released) for all work queued on the current device."""
+    _core.synchronize()
+
+
+class Device:
+    """One eGPU: its properties (name, compute capability, memory, link, simulated or not) and
+    live telemetry."""
+
+    def __init__(self, index):
+        self.index = index
+        self.properties = _core.properties(index)
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["properties"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def telemetry(self):
+        return _core.telemetry(self.index)
+
+    def use(self):
+        _core.set_device(self.index)
+
+    def __repr__(self):
+        p = self.properties
+        return (f"<cudabridge.Device {self.index}: {p['name']} on {p['link']}"
+                f"{' (simulated)' if p['simulated'] else ''}>")
+
+
+def devices():
+    return [Device(i) for i in range(_core.device_count())]
+
+
+def telemetry(device=None):
+    """Temperature, power, clocks, utilization, memory, link counters of a device (the current one
+    by default); "modeled" says whether the figures are the simulator's."""
+    return _core.telemetry(_core.get_device() if device is None else device)
+
+
+def connect(device=""):
+    """Connects another eGPU (the six-step sequence); returns its index."""
+    return _core.connect(device)
+
+
+def disconnect(force=False):
+    """Safe disconnect of every device (force: abort pending work). Arrays are unusable after."""
+    _memory.free_pool()
+    _drop_default_streams()
+    _core.disconnect(force)
+
+
+def on_event(callback):
+    """Calls callback(event) for each connection and safety event (a dict: device, state, status,
+    kind, message), on a thread of the module's own, never blocking the device's supervisor.
+    Returns an id for remove_event_callback."""
+    if not callable(callback):
+        raise TypeError("on_event needs a callable")
+    return _core.add_callback(callback)
+
+
+def remove_event_callback(callback_id):
+    return _core.remove_callback(callback_id)

@@ -1,0 +1,544 @@
+"""cudabridge.ndarray: an array in the eGPU's memory with numpy's semantics.
+
+Shapes, strides (in elements), views and dtypes are kept here; the device runs the built-in
+kernels on tensor descriptors (shape + strides), so basic slicing, transposes and broadcasting
+cost no copy. Results follow numpy 1.24: type promotion (value-based for Python scalars),
+broadcasting, integer wrap-around, division and comparison rules. Work is queued on the current
+stream and runs asynchronously; reading a result (from_device, print, float()) waits for it.
+"""
+
+import numbers
+import operator
+
+import numpy as np
+
+from . import _core, _dtypes, _memory
+from ._streams import current_stream
+
+_REDUCE_ALL = -1000  # CB_REDUCE_ALL_AXES
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _normalize_shape(shape):
+    if isinstance(shape, (numbers.Integral, np.integer)):
+        shape = (int(shape),)
+    try:
+        shape = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"shape must be an int or a tuple of ints, not {shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    if len(shape) > 8:
+        raise ValueError(f"at most 8 dimensions are supported on the device, not {len(shape)}")
+    return shape
+
+
+class ndarray:
+    """An n-dimensional array on the eGPU. Make one with cb.to_device, cb.zeros, cb.ones, ..."""
+
+    __slots__ = ("_block", "_offset", "_shape", "_strides", "_dtype", "_t", "__weakref__")
+    __array_priority__ = 100  # numpy hands `np_array op cb_array` to our reflected operators
+    __hash__ = None
+
+    def __init__(self, shape, dtype=np.float32):
+        dtype = _dtypes.check(dtype)
+        shape = _normalize_shape(shape)
+        self._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream()), 0, shape,
+                   _contiguous_strides(shape), dtype)
+
+    def _init(self, block, offset, shape, strides, dtype):
+        self._block = block
+        self._offset = offset
+        self._shape = shape
+        self._strides = strides
+        self._dtype = dtype
+        self._t = None  # the kernel descriptor tuple, made on first use (the fields never change)
+
+    @classmethod
+    def _new(cls, shape, dtype):
+        """A contiguous array of a checked shape and dtype (the operators' fast path)."""
+        a = object.__new__(cls)
+        a._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream()), 0, shape,
+                _contiguous_strides(shape), dtype)
+        return a
+
+    @classmethod
+    def _view(cls, block, offset, shape, strides, dtype):
+        a = object.__new__(cls)
+        a._init(block, offset, shape, strides, dtype)
+        return a
+
+    # ---- attributes -------------------------------------------------------------------------
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    ndim = property(lambda self: len(self._shape))
+    size = property(lambda self: _size(self._shape))
+    itemsize = property(lambda self: self._dtype.itemsize)
+    nbytes = property(lambda self: _size(self._shape) * self._dtype.itemsize)
+    strides = property(lambda self: tuple(s * self._dtype.itemsize for s in self._strides))
+    T = property(lambda self: self.transpose())
+
+    @property
+    def is_contiguous(self):
+        return all(
+            stride == want for n, stride, want in zip(self._shape, self._strides, _contiguous_strides(self._shape))
+            if n != 1)
+
+    @property
+    def device(self):
+        return self._block.buffer.device
+
+    def _tensor(self):
+        t = self._t
+        if t is None:
+            t = self._t = (self._block.buffer, self._offset, _dtypes.code(self._dtype), self._shape, self._strides)
+        return t
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    # ---- to the host ------------------------------------------------------------------------
+    def get(self):
+        """A numpy copy of the array (waits for the work that writes it)."""
+        src = self if self.is_contiguous else self.copy()
+        out = np.empty(self._shape, self._dtype)
+        if out.nbytes:
+            _core.download(src._block.buffer, src._offset, out.reshape(-1).view(np.uint8), current_stream())
+        return out
+
+    def __array__(self, dtype=None):
+        a = self.get()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def item(self):
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().reshape(-1)[0].item()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._dtype.kind not in "iub":
+            raise TypeError("only integer arrays of one element can be converted to an index")
+        return operator.index(self.item())
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __format__(self, spec):
+        return format(self.get()[()] if not self._shape else self.get(), spec)
+
+    def __repr__(self):
+        return repr(self.get())
+
+    def __str__(self):
+        return str(self.get())
+
+    # ---- views ------------------------------------------------------------------------------
+    def reshape(self, *shape, order="C"):
+        if order != "C":
+            raise NotImplementedError("only C order is supported")
+        if len(shape) == 1 and not isinstance(shape[0], (numbers.Integral, np.integer)):
+            shape = shape[0]
+        shape = list(shape)
+        unknown = [i for i, s in enumerate(shape) if s == -1]
+        if len(unknown) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        known = _size([s for s in shape if s != -1])
+        if unknown:
+            if known == 0 or self.size % known:
+                raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(shape)}")
+            shape[unknown[0]] = self.size // known
+        shape = _normalize_shape(shape)
+        if _size(shape) != self.size:
+            raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
+        src = self if self.is_contiguous else self.copy()
+        return ndarray._view(src._block, src._offset, shape, _contiguous_strides(shape), self._dtype)
+
+    def ravel(self):
+        return self.reshape(-1)
+
+    def flatten(self):
+        return self.copy().reshape(-1)
+
+    def transpose(self, *axes):
+        if not axes:
+            axes = tuple(reversed(range(self.ndim)))
+        elif len(axes) == 1 and not isinstance(axes[0], (numbers.Integral, np.integer)):
+            axes = tuple(axes[0])
+        axes = tuple(_axis(a, self.ndim) for a in axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError("axes don't match array")
+        return ndarray._view(self._block, self._offset, tuple(self._shape[a] for a in axes),
+                             tuple(self._strides[a] for a in axes), self._dtype)
+
+    def astype(self, dtype, copy=True):
+        dtype = _dtypes.check(dtype)
+        if dtype == self._dtype and not copy:
+            return self
+        out = ndarray(self._shape, dtype)
+        _launch("cast", out, [self, out])
+        return out
+
+    def copy(self):
+        return self.astype(self._dtype, copy=True)
+
+    def fill(self, value):
+        _fill(self, value)
+
+    # ---- indexing ---------------------------------------------------------------------------
+    def __getitem__(self, key):
+        view = _basic_view(self, key)
+        if view is not None:
+            return view
+        return to_device(self.get()[_host_key(key)])  # advanced indexing: a copy, as numpy's
+
+    def __setitem__(self, key, value):
+        view = _basic_view(self, key)
+        if view is None:  # advanced indexing: numpy does it on a host copy, written back whole
+            host = self.get()
+            host[_host_key(key)] = value.get() if isinstance(value, ndarray) else value
+            _assign(self, to_device(host))
+            return
+        _assign(view, value)
+
+    # ---- arithmetic -------------------------------------------------------------------------
+    def __add__(self, o): return _binary("add", self, o)
+    def __radd__(self, o): return _binary("add", o, self)
+    def __iadd__(self, o): return _binary("add", self, o, out=self)
+    def __sub__(self, o): return _binary("subtract", self, o)
+    def __rsub__(self, o): return _binary("subtract", o, self)
+    def __isub__(self, o): return _binary("subtract", self, o, out=self)
+    def __mul__(self, o): return _binary("multiply", self, o)
+    def __rmul__(self, o): return _binary("multiply", o, self)
+    def __imul__(self, o): return _binary("multiply", self, o, out=self)
+    def __truediv__(self, o): return _binary("divide", self, o)
+    def __rtruediv__(self, o): return _binary("divide", o, self)
+    def __itruediv__(self, o): return _binary("divide", self, o, out=self)
+    def __floordiv__(self, o): return _binary("floor_divide", self, o)
+    def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
+    def __ifloordiv__(self, o): return _binary("floor_divide", self, o, out=self)
+    def __matmul__(self, o): return matmul(self, o)
+    def __rmatmul__(self, o): return matmul(o, self)
+    def __eq__(self, o): return _binary("equal", self, o)
+    def __ne__(self, o): return _binary("not_equal", self, o)
+    def __lt__(self, o): return _binary("less", self, o)
+    def __le__(self, o): return _binary("less_equal", self, o)
+    def __gt__(self, o): return _binary("greater", self, o)
+    def __ge__(self, o): return _binary("greater_equal", self, o)
+    def __neg__(self): return _unary("negative", self)
+    def __abs__(self): return _unary("absolute", self)
+    def __pos__(self): return self.copy()
+
+    # ---- reductions -------------------------------------------------------------------------
+    def sum(self, axis=None, keepdims=False): return _reduce("sum", self, axis, keepdims)
+    def mean(self, axis=None, keepdims=False): return _reduce("mean", self, axis, keepdims)
+    def max(self, axis=None, keepdims=False): return _reduce("max", self, axis, keepdims)
+    def min(self, axis=None, keepdims=False): return _reduce("min", self, axis, keepdims)
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+def _axis(axis, ndim):
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise np.AxisError(a, ndim)
+    return a % ndim if ndim else 0
+
+
+def _launch(name, out, operands, scalars=()):
+    args = [x._tensor() for x in operands]
+    args.extend(scalars)
+    _core.launch(name, _dtypes.code(out._dtype), args, current_stream())
+
+
+_SCALARS = {}  # (dtype, value bytes) -> a 0-d device array holding the value
+
+
+def _scalar(value, dtype):
+    """A 0-d device array with `value` cast to `dtype`, cached: an op with a constant uploads it once."""
+    host = np.array(value, dtype=dtype)
+    key = (dtype, host.tobytes(), _memory._generation[0])
+    a = _SCALARS.get(key)
+    if a is None:
+        if len(_SCALARS) > 1024:
+            _SCALARS.clear()
+        a = to_device(host)
+        _SCALARS[key] = a
+    return a
+
+
+def _operand(x, other_dtype):
+    """An operand of a binary op as a device array, with numpy 1.24's rules for Python scalars."""
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)):
+        # numpy 1.24 casts by value for Python and numpy scalars: int8_array + 1 stays int8.
+        dtype = _dtypes.scalar_dtype(other_dtype, x)
+        if dtype not in _dtypes.CODES:
+            raise TypeError(f"numpy computes {other_dtype} with {x!r} in {dtype}, which is not supported on the "
+                            f"device: cast the array first (.astype)")
+        return _scalar(x, dtype)
+    if isinstance(x, (np.ndarray, list, tuple)):
+        return to_device(np.asarray(x))
+    return None
+
+
+def _broadcast(*shapes):
+    if len(shapes) == 2 and shapes[0] == shapes[1]:
+        return shapes[0]
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError("operands could not be broadcast together with shapes " +
+                         " ".join(str(s) for s in shapes)) from None
+
+
+def _binary(name, a, b, out=None):
+    known = a if isinstance(a, ndarray) else b
+    x = _operand(a, known.dtype)
+    y = _operand(b, known.dtype)
+    if x is None or y is None:
+        return NotImplemented
+    shape = _broadcast(x._shape, y._shape)
+    dtype = _dtypes.result(name, x._dtype, y._dtype)
+    if out is None:
+        out = ndarray._new(shape, dtype)
+    else:
+        if shape != out._shape:
+            raise ValueError(f"non-broadcastable output operand with shape {out._shape} doesn't match the "
+                             f"broadcast shape {shape}")
+        if dtype != out._dtype:
+            if not np.can_cast(dtype, out._dtype, casting="same_kind"):
+                raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to dtype('{out._dtype}') "
+                                f"with casting rule 'same_kind'")
+            tmp = ndarray(shape, dtype)
+            _launch(name, tmp, [x, y, tmp])
+            _launch("cast", out, [tmp, out])
+            return out
+    _launch(name, out, [x, y, out])
+    return out
+
+
+def _unary(name, a):
+    dtype = _dtypes.result(name, a._dtype)
+    out = ndarray._new(a._shape, dtype)
+    _launch(name, out, [a, out])
+    return out
+
+
+def _reduce(op, a, axis, keepdims):
+    if not isinstance(a, ndarray):
+        a = to_device(np.asarray(a))
+    dtype = _dtypes.reduction(op, a._dtype)
+    if axis is None:
+        axes = tuple(range(a.ndim))
+    elif isinstance(axis, tuple):
+        axes = tuple(sorted({_axis(x, a.ndim) for x in axis}))
+        if len(axes) != len(axis):
+            raise ValueError("duplicate value in 'axis'")
+    else:
+        axes = (_axis(axis, a.ndim),)
+    if op in ("max", "min") and any(a._shape[x] == 0 for x in axes) or (op in ("max", "min") and a.size == 0):
+        name = "maximum" if op == "max" else "minimum"
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+    if len(axes) == a.ndim:
+        result = ndarray._new((), dtype)
+        _launch(op, result, [a, result], [_REDUCE_ALL])
+    else:
+        result = a
+        for x in reversed(axes):  # one axis at a time, the highest first so the others keep their place
+            shape = result._shape[:x] + result._shape[x + 1:]
+            step = ndarray(shape, _dtypes.reduction(op, result._dtype))
+            _launch(op, step, [result, step], [x])
+            result = step
+    if keepdims:
+        result = result.reshape(tuple(1 if i in axes else n for i, n in enumerate(a._shape)))
+    return result
+
+
+def _fill(target, value):
+    if isinstance(value, (bool, np.bool_)):
+        scalar = int(bool(value))
+    elif isinstance(value, (numbers.Integral, np.integer)):
+        scalar = int(value)
+        if target._dtype.kind == "f":
+            scalar = float(scalar)
+    elif isinstance(value, (numbers.Real, np.floating)):
+        scalar = float(value)
+    else:
+        raise TypeError(f"cannot fill an array with {type(value).__name__}")
+    _launch("fill", target, [target], [scalar])
+
+
+def _assign(view, value):
+    if isinstance(value, (bool, int, float, np.bool_, np.number)):
+        _fill(view, value)
+        return
+    src = value if isinstance(value, ndarray) else to_device(np.asarray(value))
+    try:
+        np.broadcast_shapes(src._shape, view._shape)
+        if np.broadcast_shapes(src._shape, view._shape) != view._shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {src._shape} into shape {view._shape}") from None
+    _launch("cast", view, [src, view])
+
+
+def _host_key(key):
+    if isinstance(key, ndarray):
+        return key.get()
+    if isinstance(key, tuple):
+        return tuple(k.get() if isinstance(k, ndarray) else k for k in key)
+    return key
+
+
+def _basic_view(a, key):
+    """The view numpy's basic indexing gives, or None when `key` needs advanced indexing."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    for k in key:
+        if not (k is None or k is Ellipsis or isinstance(k, (slice, numbers.Integral, np.integer))) or \
+                isinstance(k, (bool, np.bool_)):
+            return None
+    if sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if used > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {used} were indexed")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (a.ndim - used) + key[i + 1:]
+    else:
+        key = key + (slice(None),) * (a.ndim - used)
+    offset = a._offset
+    shape, strides = [], []
+    dim = 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            strides.append(0)
+            continue
+        n, st = a._shape[dim], a._strides[dim]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            count = max(0, (stop - start + (step - (1 if step > 0 else -1))) // step)
+            offset += start * st * a.itemsize if count else 0
+            shape.append(count)
+            strides.append(st * step)
+        else:
+            i = operator.index(k)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            offset += (i % n) * st * a.itemsize
+        dim += 1
+    return ndarray._view(a._block, offset, tuple(shape), tuple(strides), a._dtype)
+
+
+# ---- making arrays ----------------------------------------------------------------------------
+
+def to_device(host, dtype=None):
+    """A device copy of a numpy array (or anything np.asarray takes)."""
+    if isinstance(host, ndarray):
+        return host.astype(dtype) if dtype is not None else host.copy()
+    h = np.asarray(host)
+    d = _dtypes.check(dtype if dtype is not None else h.dtype)
+    h = np.ascontiguousarray(h, dtype=d)
+    out = ndarray(h.shape, d)
+    if h.nbytes:
+        _core.upload(out._block.buffer, 0, h.reshape(-1).view(np.uint8), current_stream())
+    return out
+
+
+def from_device(a):
+    """A numpy copy of a device array."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"from_device expects a cudabridge.ndarray, not {type(a).__name__}")
+    return a.get()
+
+
+def empty(shape, dtype=np.float32):
+    return ndarray(shape, dtype)
+
+
+def full(shape, value, dtype=None):
+    if dtype is None:
+        dtype = np.array(value).dtype
+    a = ndarray(shape, dtype)
+    _fill(a, value)
+    return a
+
+
+def zeros(shape, dtype=np.float32):
+    return full(shape, 0, dtype)
+
+
+def ones(shape, dtype=np.float32):
+    return full(shape, 1, dtype)
+
+
+_random_state = {"seed": 0x5EED, "offset": 0}
+
+
+def seed(value):
+    """Seeds cb.rand: the same seed gives the same numbers (Philox4x32-10, counter-based)."""
+    _random_state["seed"] = int(value) & ((1 << 64) - 1)
+    _random_state["offset"] = 0
+
+
+def rand(shape, dtype=np.float64):
+    """Uniform random numbers in [0, 1) of `shape` (float64 by default, as numpy.random.rand)."""
+    dtype = _dtypes.check(dtype)
+    if dtype.kind != "f":
+        raise TypeError("rand makes float32 or float64 arrays")
+    a = ndarray(shape, dtype)
+    _launch("random_uniform", a, [a], [("u", _random_state["seed"]), ("u", _random_state["offset"])])
+    _random_state["offset"] += a.size
+    return a
+
+
+def matmul(a, b):
+    a = a if isinstance(a, ndarray) else to_device(np.asarray(a))
+    b = b if isinstance(b, ndarray) else to_device(np.asarray(b))
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"matmul: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions")
+    if a.ndim > 2 or b.ndim > 2:
+        raise ValueError("matmul of arrays with more than 2 dimensions is not supported on the device")
+    k_a = a._shape[-1]
+    k_b = b._shape[0]
+    if k_a != k_b:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n?,k),(k,m?)->(n?,m?) (size {k_b} is different from {k_a})")
+    shape = a._shape[:-1] + b._shape[1:]
+    out = ndarray(shape, _dtypes.result("matmul", a._dtype, b._dtype))
+    _launch("matmul", out, [a, b, out])
+    return out

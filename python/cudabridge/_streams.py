@@ -1,0 +1,115 @@
+"""Streams and events, usable as context managers: work queued inside `with stream:` goes to it.
+
+As in CUDA, work on one stream runs in order and asynchronously; the default stream (0) is the
+legacy one, which waits for the other blocking streams and they for it.
+"""
+
+import threading
+
+from . import _core
+
+_local = threading.local()
+
+
+# Per device, the stream arrays use outside any `with stream:`: a non-blocking one of the
+# module's own. Work on it runs in order like on the default stream, without the legacy default
+# stream's cross-stream barriers on every call (which cost several times the launch itself).
+_defaults = {}
+
+
+def current_stream():
+    """The handle arrays queue work on in this thread."""
+    stack = getattr(_local, "stack", None)
+    if stack:
+        return stack[-1].handle
+    device = _core.get_device()
+    s = _defaults.get(device)
+    if s is None:
+        s = _defaults[device] = Stream(non_blocking=True)
+    return s.handle
+
+
+def drop_default_streams():
+    """Before shutdown: the module's streams go with the runtime."""
+    streams = list(_defaults.values())
+    _defaults.clear()
+    for s in streams:
+        try:
+            s.close()
+        except Exception:  # a lost or reset device: the stream is gone with it
+            s.handle = 0
+
+
+class Stream:
+    """A CUDA-style stream. `non_blocking=True` does not synchronize with the default stream."""
+
+    def __init__(self, non_blocking=False):
+        self.handle = _core.stream_create(non_blocking)
+        self.non_blocking = non_blocking
+
+    def synchronize(self):
+        """Waits (GIL released) until everything queued on the stream has run."""
+        _core.stream_synchronize(self.handle)
+
+    def done(self):
+        """True when all work queued on the stream has completed."""
+        return _core.stream_query(self.handle)
+
+    def __enter__(self):
+        if not hasattr(_local, "stack"):
+            _local.stack = []
+        _local.stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _local.stack.pop()
+        return False
+
+    def close(self):
+        if self.handle and _core.initialized():
+            _core.stream_destroy(self.handle)
+        self.handle = 0
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return f"<cudabridge.Stream {self.handle:#x}{' non-blocking' if self.non_blocking else ''}>"
+
+
+class Event:
+    """A point in a stream's work; `elapsed_time` is in ms, from the device's clock (modeled on a
+    simulated GPU, measured on hardware)."""
+
+    def __init__(self):
+        self.handle = _core.event_create()
+
+    def record(self, stream=None):
+        _core.event_record(self.handle, stream.handle if stream is not None else current_stream())
+        return self
+
+    def synchronize(self):
+        _core.event_synchronize(self.handle)
+
+    def done(self):
+        return _core.event_query(self.handle)
+
+    def elapsed_time(self, end):
+        """Milliseconds from this event to `end` (both recorded)."""
+        return _core.event_elapsed_ms(self.handle, end.handle)
+
+    def __enter__(self):
+        return self.record()
+
+    def __exit__(self, *exc):
+        return False
+
+    def __del__(self):
+        try:
+            if self.handle and _core.initialized():
+                _core.event_destroy(self.handle)
+        except Exception:
+            pass

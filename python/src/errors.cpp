@@ -1,0 +1,34 @@
+#include "errors.hpp"
+
+namespace py = pybind11;
+
+namespace cudabridge::python {
+
+namespace {
+// Kept alive for the interpreter's lifetime (module state, set once at import).
+py::dict* error_classes = nullptr;
+}  // namespace
+
+void register_error_classes(const py::dict& errors) {
+    if (!error_classes) error_classes = new py::dict();
+    *error_classes = errors;
+}
+
+void install_error_translator() {
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const runtime_failure& e) {
+            py::object cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
+            if (error_classes) {
+                const py::int_ code(static_cast<int>(e.code()));
+                if (error_classes->contains(code)) cls = (*error_classes)[code];
+                else if (error_classes->contains(py::none())) cls = (*error_classes)[py::none()];
+            }
+            // The class takes (message, code).
+            PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), static_cast<int>(e.code())).ptr());
+        }
+    });
+}
+
+}  // namespace cudabridge::python

@@ -1,0 +1,29 @@
+// The one host runtime of the Python module (cb.init() to cb.shutdown()), and the generation
+// that device buffers are stamped with, so that a buffer outliving cb.shutdown() is refused
+// with a clear error instead of touching freed memory.
+#pragma once
+
+#include <cudabridge/host/runtime.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace cudabridge::python {
+
+struct runtime_slot {
+    std::unique_ptr<host::runtime> rt;
+    uint64_t generation = 0;  // bumped by every init and shutdown
+};
+
+// The module's runtime registry (the only global state of the extension).
+runtime_slot& slot();
+// The runtime; throws the module's Error when cb.init() has not run or cb.shutdown() did.
+host::runtime& current();
+// Throws the module's Error unless `generation` is the live runtime's.
+void check_generation(uint64_t generation);
+
+// A runtime call's result: cbSuccess, or the error mapped to the module's exception classes.
+void check(cbError_t e);
+
+}  // namespace cudabridge::python
