@@ -105,7 +105,8 @@ class ndarray:
     def _tensor(self):
         t = self._t
         if t is None:
-            t = self._t = (self._block.buffer, self._offset, _dtypes.code(self._dtype), self._shape, self._strides)
+            t = self._t = _core.Tensor(self._block.buffer, self._offset, _dtypes.code(self._dtype), self._shape,
+                                       self._strides)
         return t
 
     def __len__(self):

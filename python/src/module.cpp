@@ -203,6 +203,31 @@ void download(const device_buffer& src, size_t offset, py::buffer dst, uint64_t 
 
 // ---- kernels --------------------------------------------------------------------------------
 
+// A tensor operand made once per array (its fields never change), so a launch copies a ready
+// descriptor instead of parsing shapes and strides from Python objects every time.
+struct tensor_arg {
+    cb_tensor_desc desc{};
+    py::object buffer;  // keeps the device memory alive while the descriptor exists
+    const device_buffer* memory = nullptr;
+};
+
+tensor_arg make_tensor(py::object buffer, uint64_t offset, int dtype, const py::tuple& shape, const py::tuple& strides) {
+    tensor_arg t;
+    t.memory = &buffer.cast<const device_buffer&>();
+    t.memory->check_alive();
+    if (shape.size() > CB_TENSOR_MAX_DIMS || strides.size() != shape.size())
+        throw runtime_failure(cbErrorInvalidValue, "at most 8 dimensions, one stride per dimension");
+    t.desc.device_ptr = t.memory->ptr() + offset;
+    t.desc.dtype = dtype;
+    t.desc.ndim = static_cast<int32_t>(shape.size());
+    for (size_t i = 0; i < shape.size(); ++i) {
+        t.desc.shape[i] = shape[i].cast<int64_t>();
+        t.desc.strides[i] = strides[i].cast<int64_t>();
+    }
+    t.buffer = std::move(buffer);
+    return t;
+}
+
 // args: a tensor is (buffer, byte_offset, dtype, shape, strides_in_elements); an int is INT64, a
 // float FLOAT64, ("u", n) UINT64.
 void launch(const std::string& name, int dtype, const py::list& args, uint64_t stream) {
@@ -212,7 +237,13 @@ void launch(const std::string& name, int dtype, const py::list& args, uint64_t s
     out.reserve(args.size());
     std::vector<size_t> tensor_index;
     for (const auto& a : args) {
-        if (py::isinstance<py::tuple>(a) && py::len(a) == 5) {
+        if (py::isinstance<tensor_arg>(a)) {
+            const auto& t = a.cast<const tensor_arg&>();
+            t.memory->check_alive();
+            tensor_index.push_back(out.size());
+            tensors.push_back(t.desc);
+            out.push_back({});
+        } else if (py::isinstance<py::tuple>(a) && py::len(a) == 5) {
             const auto t = a.cast<py::tuple>();
             const auto& buf = t[0].cast<const device_buffer&>();
             buf.check_alive();
@@ -305,6 +336,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("ptr", &device_buffer::ptr)
         .def_property_readonly("nbytes", &device_buffer::nbytes)
         .def_property_readonly("device", &device_buffer::device);
+    py::class_<tensor_arg>(m, "Tensor").def(py::init(&make_tensor));
     m.def("upload", &upload, py::arg("dst"), py::arg("offset"), py::arg("src"), py::arg("stream") = 0);
     m.def("download", &download, py::arg("src"), py::arg("offset"), py::arg("dst"), py::arg("stream") = 0);
     m.def("launch", &launch, py::arg("name"), py::arg("dtype"), py::arg("args"), py::arg("stream") = 0);
