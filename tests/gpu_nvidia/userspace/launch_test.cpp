@@ -58,6 +58,34 @@ TEST(UserspaceLaunch, AddOnTheNullStream) {
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << i;
 }
 
+// A completed launch's block is reused, still mapped: thousands of launches hold a bounded number
+// of IOMMU mappings, and every result is still right (each launch reads its own arguments).
+TEST(UserspaceLaunch, LaunchBlocksAreReusedAndResultsStayRight) {
+    sim_bench bench;
+    auto& gpu = bench.gpu();
+    const size_t n = 256;
+    std::vector<float> a(n, 1.0f);
+    const uint64_t da = upload(gpu, a), dout = upload(gpu, std::vector<float>(n));
+    const auto ta = tensor(da, CB_DTYPE_FLOAT32, {static_cast<int64_t>(n)});
+    const auto tout = tensor(dout, CB_DTYPE_FLOAT32, {static_cast<int64_t>(n)});
+    std::string error;
+    const uint64_t blocks_before = gpu.launch_blocks_mapped();
+    for (int i = 0; i < 3000; ++i) {
+        // fill(out, i) then out = out + a: the value depends on this launch's own block.
+        const std::vector<cb_kernel_arg> fill = {bytes_of(tout), sdk::float64_arg(static_cast<double>(i))};
+        ASSERT_EQ(gpu.launch_builtin(launch_of("fill", CB_DTYPE_FLOAT32, fill), nullptr, error), CB_OK) << error;
+        const std::vector<cb_kernel_arg> add = {bytes_of(tout), bytes_of(ta), bytes_of(tout)};
+        ASSERT_EQ(gpu.launch_builtin(launch_of("add", CB_DTYPE_FLOAT32, add), nullptr, error), CB_OK) << error;
+        if (i % 500 == 499) {
+            const auto out = download<float>(gpu, dout, n);
+            ASSERT_EQ(out[0], static_cast<float>(i) + 1.0f) << i;
+            ASSERT_EQ(out[n - 1], static_cast<float>(i) + 1.0f) << i;
+        }
+    }
+    // 6000 launches: blocks are mapped only while none has completed yet to be reused.
+    EXPECT_LT(gpu.launch_blocks_mapped() - blocks_before, 100u) << gpu.launch_blocks_mapped();
+}
+
 TEST(UserspaceLaunch, SumAndMatmulOnAStream) {
     sim_bench bench;
     auto& gpu = bench.gpu();

@@ -62,19 +62,47 @@ cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<
                                                const std::string& what, std::shared_ptr<error_sink> sink,
                                                uint64_t& fence, std::string& error) {
     held_resources held;
-    held.buffer = host_buffer(block.size(), page_size_);
-    if (held.buffer.empty()) {
-        error = what + ": cannot allocate the launch block";
-        return CB_ERR_OUT_OF_MEMORY;
+    tracker_.recycle_completed_blocks();
+    if (auto spare = tracker_.take_spare(block.size())) {
+        held = std::move(*spare);  // a completed launch's block, still mapped
+    } else if (cb_status st = new_launch_block(block.size(), held, error); st != CB_OK) {
+        error = what + ": " + error;
+        return st;
     }
     std::memcpy(held.buffer.data(), block.data(), block.size());
+    hw::command cmd{};
+    cmd.op = op;
+    cmd.a = held.mapping.iova();
+    cmd.c = block.size();
+    if (cb_status st = ring_.submit(cmd, std::move(sink), what, fence, error); st != CB_OK) return st;
+    tracker_.hold_until(fence, std::move(held));
+    return CB_OK;
+}
+
+cb_status userspace_device::new_launch_block(size_t size, held_resources& held, std::string& error) {
+    // Whole pages, so a spare fits the next launches whatever their size.
+    const size_t rounded = (size + page_size_ - 1) / page_size_ * page_size_;
+    held.buffer = host_buffer(rounded, page_size_);
+    if (held.buffer.empty()) {
+        error = "cannot allocate the launch block";
+        return CB_ERR_OUT_OF_MEMORY;
+    }
     // Blocks of earlier launches stay mapped until a check sees them complete: when the IOMMU is
-    // full, wait for ours before giving up.
+    // full, give back the spares, then wait for the oldest block before giving up.
+    bool spares_dropped = false;
     for (;;) {
         std::string why;
-        const cb_status st = dma_mapping::map(port_, held.buffer.data(), block.size(), CB_DMA_TO_DEVICE,
+        const cb_status st = dma_mapping::map(port_, held.buffer.data(), rounded, CB_DMA_TO_DEVICE,
                                               "a launch block", held.mapping, why);
-        if (st == CB_OK) break;
+        if (st == CB_OK) {
+            launch_blocks_mapped_.fetch_add(1);
+            return CB_OK;
+        }
+        if (st == CB_ERR_DMA_LIMIT && !spares_dropped) {
+            tracker_.drop_spares();
+            spares_dropped = true;
+            continue;
+        }
         std::string wait_error;
         const cb_status waited = st == CB_ERR_DMA_LIMIT ? tracker_.wait_for_oldest_held(wait_error) : CB_ERR_NOT_FOUND;
         if (waited == CB_ERR_NOT_FOUND) {
@@ -86,13 +114,6 @@ cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<
             return waited;
         }
     }
-    hw::command cmd{};
-    cmd.op = op;
-    cmd.a = held.mapping.iova();
-    cmd.c = block.size();
-    if (cb_status st = ring_.submit(cmd, std::move(sink), what, fence, error); st != CB_OK) return st;
-    tracker_.hold_until(fence, std::move(held));
-    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

@@ -45,6 +45,37 @@ void fence_tracker::hold_until(uint64_t fence, held_resources resources) {
     held_.emplace(fence, std::move(resources));
 }
 
+std::optional<held_resources> fence_tracker::take_spare(size_t size) {
+    std::lock_guard lock(progress_mutex_);
+    for (auto it = spares_.begin(); it != spares_.end(); ++it)
+        if (it->mapping.size() >= size) {
+            held_resources r = std::move(*it);
+            spares_.erase(it);
+            return r;
+        }
+    return std::nullopt;
+}
+
+void fence_tracker::recycle_completed_blocks() {
+    const uint64_t word = fence_word();
+    std::lock_guard lock(progress_mutex_);
+    if (word > submitted_ || spares_.size() >= max_spares) return;  // a word from before a reset says nothing
+    for (auto it = held_.begin(); it != held_.end() && it->first <= word && spares_.size() < max_spares;) {
+        if (it->second.mapping.mapped() && !it->second.buffer.empty()) {
+            spares_.push_back(std::move(it->second));
+            it = held_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void fence_tracker::drop_spares() {
+    std::vector<held_resources> dropped;  // unmapped after the lock is dropped
+    std::lock_guard lock(progress_mutex_);
+    dropped.swap(spares_);
+}
+
 cb_status fence_tracker::wait_for_oldest_held(std::string& error) {
     uint64_t fence = 0;
     {
@@ -77,6 +108,14 @@ cb_status fence_tracker::refresh(std::string& error) {
     if (reg <= submitted_) completed_ = std::max(completed_, reg);
     if (interrupts_) acknowledge_interrupts();
     collect_completed(done);
+    for (auto it = done.begin(); it != done.end() && spares_.size() < max_spares;) {
+        if (it->second.mapping.mapped() && !it->second.buffer.empty()) {
+            spares_.push_back(std::move(it->second));
+            it = done.erase(it);
+        } else {
+            ++it;
+        }
+    }
     return CB_OK;
 }
 
@@ -212,8 +251,10 @@ cb_status fence_tracker::wait_until(const std::function<cb_status(std::string&)>
 
 void fence_tracker::abandon_through(uint64_t fence, cb_status code, const std::string& message) {
     std::multimap<uint64_t, held_resources> done;
+    std::vector<held_resources> spares;  // a reset or a loss: no mapping is reused after it
     {
         std::lock_guard lock(progress_mutex_);
+        spares.swap(spares_);
         for (auto it = owners_.begin(); it != owners_.end() && it->first <= fence; ++it)
             if (it->first > completed_ && it->second.sink) it->second.sink->record(code, message);
         completed_ = std::max(completed_, fence);
@@ -225,8 +266,10 @@ void fence_tracker::abandon_through(uint64_t fence, cb_status code, const std::s
 
 void fence_tracker::release_all() {
     std::multimap<uint64_t, held_resources> done;
+    std::vector<held_resources> spares;
     {
         std::lock_guard lock(progress_mutex_);
+        spares.swap(spares_);
         done.swap(held_);
         owners_.clear();
         completed_ = submitted_;

@@ -32,6 +32,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
+#include <vector>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -62,6 +64,17 @@ public:
     void track(uint64_t fence, std::shared_ptr<error_sink> sink, std::string what);
     // Keeps `resources` alive (mapped) until `fence` completes.
     void hold_until(uint64_t fence, held_resources resources);
+
+    // Launch blocks whose command completed are kept (still mapped) for the next launch, up to
+    // max_spares: a fresh page-aligned, zeroed and IOMMU-mapped buffer per command cost more than
+    // the command. A spare whose mapping holds at least `size` bytes, or nothing.
+    std::optional<held_resources> take_spare(size_t size);
+    // Moves the blocks of commands the fence word shows done to the spares (no register read:
+    // the device writes the word after a command, so its block is no longer read).
+    void recycle_completed_blocks();
+    // Unmaps and frees the spares (the IOMMU is full). Resets, losses and close drop them too.
+    void drop_spares();
+    static constexpr size_t max_spares = 32;
 
     // Waits for the oldest fence that keeps resources alive (which releases them), to make room
     // in the IOMMU; CB_ERR_NOT_FOUND when nothing is held.
@@ -112,6 +125,7 @@ private:
     uint64_t last_error_fence_ = 0;
     std::map<uint64_t, owner> owners_;                 // fence -> who submitted it
     std::multimap<uint64_t, held_resources> held_;     // fence -> what it keeps alive
+    std::vector<held_resources> spares_;               // completed launch blocks, still mapped
     error_sink unclaimed_;
 
     std::mutex wake_mutex_;

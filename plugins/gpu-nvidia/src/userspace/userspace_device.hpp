@@ -58,6 +58,7 @@
 #include <cudabridge/gpu.h>
 #include <cudabridge/transport.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -109,6 +110,8 @@ public:
     cb_status mem_free(uint64_t ptr, std::string& error);
     cb_status mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error);
     vram_stats memory_stats() const;
+    // How many launch blocks were allocated and mapped (a completed one is reused instead).
+    uint64_t launch_blocks_mapped() const noexcept { return launch_blocks_mapped_.load(); }
 
     // Device ranges must lie inside one live allocation. Size 0 does nothing.
     cb_status memcpy_h2d(uint64_t dst, const void* src, size_t size, userspace_stream* stream, std::string& error);
@@ -206,6 +209,8 @@ private:
                                 std::string& error);
     // Maps `block` (retrying while earlier launch blocks still hold the IOMMU), queues `op` on
     // it and keeps it mapped until the command completes.
+    // A page-rounded, mapped host buffer for a launch block of `size` bytes (no spare fitted).
+    cb_status new_launch_block(size_t size, held_resources& held, std::string& error);
     cb_status queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block, const std::string& what,
                                  std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error);
     // A copy through a pinned range that holds the whole host range; `used` false when none does.
@@ -230,6 +235,7 @@ private:
     bool interrupts_on_ = false;
     cb_gpu_properties properties_{};
     const gpu_profile* profile_ = nullptr;
+    std::atomic<uint64_t> launch_blocks_mapped_{0};
     uint64_t vram_base_ = 0;
     uint64_t vram_size_ = 0;
     uint64_t page_size_ = 4096;
