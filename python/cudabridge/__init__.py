@@ -22,6 +22,7 @@ from . import _core, _memory
 from ._array import (empty, from_device, full, matmul, ndarray, ones, rand, seed, to_device, zeros)
 from ._array import _binary, _reduce
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
+from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
                      NotInitializedError, OutOfMemoryError, PolicyError)
 from . import errors as _errors
@@ -149,6 +150,7 @@ def device_count():
 
 def set_device(i):
     _core.set_device(i)
+    _device_changed()
 
 
 def get_device():
@@ -178,7 +180,7 @@ class Device:
         return _core.telemetry(self.index)
 
     def use(self):
-        _core.set_device(self.index)
+        set_device(self.index)
 
     def __repr__(self):
         p = self.properties

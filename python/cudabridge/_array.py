@@ -7,6 +7,7 @@ broadcasting, integer wrap-around, division and comparison rules. Work is queued
 stream and runs asynchronously; reading a result (from_device, print, float()) waits for it.
 """
 
+import functools
 import numbers
 import operator
 
@@ -18,6 +19,7 @@ from ._streams import current_stream
 _REDUCE_ALL = -1000  # CB_REDUCE_ALL_AXES
 
 
+@functools.lru_cache(maxsize=1024)
 def _contiguous_strides(shape):
     strides, step = [], 1
     for n in reversed(shape):
@@ -69,11 +71,11 @@ class ndarray:
         self._t = None  # the kernel descriptor tuple, made on first use (the fields never change)
 
     @classmethod
-    def _new(cls, shape, dtype):
+    def _new(cls, shape, dtype, stream=None):
         """A contiguous array of a checked shape and dtype (the operators' fast path)."""
         a = object.__new__(cls)
-        a._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream()), 0, shape,
-                _contiguous_strides(shape), dtype)
+        a._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream() if stream is None else stream), 0,
+                shape, _contiguous_strides(shape), dtype)
         return a
 
     @classmethod
@@ -325,6 +327,15 @@ def _broadcast(*shapes):
 
 
 def _binary(name, a, b, out=None):
+    if out is None and type(a) is ndarray and type(b) is ndarray:
+        # Two device arrays (the common case): no scalar or host-array handling.
+        sa, sb = a._shape, b._shape
+        shape = sa if sa == sb else _broadcast(sa, sb)
+        dtype = _dtypes.result(name, a._dtype, b._dtype)
+        stream = current_stream()
+        out = ndarray._new(shape, dtype, stream)
+        _core.launch(name, _dtypes.CODES[dtype], [a._tensor(), b._tensor(), out._tensor()], stream)
+        return out
     known = a if isinstance(a, ndarray) else b
     x = _operand(a, known.dtype)
     y = _operand(b, known.dtype)
@@ -358,6 +369,12 @@ def _unary(name, a):
 
 
 def _reduce(op, a, axis, keepdims):
+    if axis is None and not keepdims and type(a) is ndarray and a.size:
+        # The whole array to one value (the common case).
+        stream = current_stream()
+        result = ndarray._new((), _dtypes.reduction(op, a._dtype), stream)
+        _core.launch(op, _dtypes.CODES[result._dtype], [a._tensor(), result._tensor(), _REDUCE_ALL], stream)
+        return result
     if not isinstance(a, ndarray):
         a = to_device(np.asarray(a))
     dtype = _dtypes.reduction(op, a._dtype)

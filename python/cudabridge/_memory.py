@@ -6,15 +6,15 @@ temporary of an expression synchronize. As CuPy does, a freed block goes back to
 reuse it at once. The pool holds at most POOL_LIMIT bytes; cb.free_pool() empties it.
 """
 
-import threading
-
 from . import _core
 
 POOL_LIMIT = 1 << 30
 
-_lock = threading.Lock()
-_pool = {}          # (generation, device, stream, nbytes) -> [Buffer, ...]
-_pooled_bytes = 0
+# The pool's lists and counters change only with the GIL held, in single dict / list operations
+# (atomic under the GIL), so no lock is taken on this path: it runs for every array an
+# operator makes. Streams belong to one device, so (stream, size) names a bucket.
+_pool = {}          # (stream, nbytes) -> [Buffer, ...]
+_pooled = [0]       # bytes in the pool
 _generation = [0]   # bumped by init/shutdown: blocks of an old runtime are never reused
 
 
@@ -24,51 +24,44 @@ class Block:
     __slots__ = ("buffer", "nbytes", "stream", "generation", "__weakref__")
 
     def __init__(self, nbytes, stream):
-        key = (_generation[0], _core.get_device(), stream, nbytes)
+        bucket = _pool.get((stream, nbytes))
         buf = None
-        with _lock:
-            bucket = _pool.get(key)
-            if bucket:
+        if bucket:
+            try:
                 buf = bucket.pop()
-                global _pooled_bytes
-                _pooled_bytes -= nbytes
+                _pooled[0] -= nbytes
+            except IndexError:  # another thread took the last one
+                buf = None
         self.buffer = buf if buf is not None else _core.Buffer(nbytes)
         self.nbytes = nbytes
         self.stream = stream
         self.generation = _generation[0]
 
     def __del__(self):
-        global _pooled_bytes
         buf = getattr(self, "buffer", None)  # None too when __init__ failed
         if buf is None or self.generation != _generation[0]:
             return
-        with _lock:
-            if _pooled_bytes + self.nbytes <= POOL_LIMIT:
-                _pool.setdefault((self.generation, buf.device, self.stream, self.nbytes), []).append(buf)
-                _pooled_bytes += self.nbytes
-                self.buffer = None
-                return
-        # Over the limit: the Buffer is freed when this block is (the runtime waits as it must).
+        if _pooled[0] + self.nbytes <= POOL_LIMIT:
+            _pool.setdefault((self.stream, self.nbytes), []).append(buf)
+            _pooled[0] += self.nbytes
+            self.buffer = None
+        # Over the limit: the Buffer is freed with this block (the runtime waits as it must).
 
 
 def pooled_bytes():
-    return _pooled_bytes
+    return _pooled[0]
 
 
 def free_pool():
     """Gives every pooled block back to the runtime."""
-    global _pooled_bytes
-    with _lock:
-        blocks = [b for bucket in _pool.values() for b in bucket]
-        _pool.clear()
-        _pooled_bytes = 0
+    blocks = list(_pool.values())
+    _pool.clear()
+    _pooled[0] = 0
     del blocks
 
 
 def new_generation():
     """After init or shutdown: old blocks are never reused (their runtime is gone)."""
-    global _pooled_bytes
-    with _lock:
-        _generation[0] += 1
-        _pool.clear()
-        _pooled_bytes = 0
+    _generation[0] += 1
+    _pool.clear()
+    _pooled[0] = 0

@@ -17,20 +17,33 @@ _local = threading.local()
 _defaults = {}
 
 
+_epoch = [0]  # bumped when the default streams change (set_device, shutdown): thread caches go stale
+
+
 def current_stream():
     """The handle arrays queue work on in this thread."""
     stack = getattr(_local, "stack", None)
     if stack:
         return stack[-1].handle
+    cached = getattr(_local, "default", None)
+    if cached is not None and cached[0] == _epoch[0]:
+        return cached[1]
     device = _core.get_device()
     s = _defaults.get(device)
     if s is None:
         s = _defaults[device] = Stream(non_blocking=True)
+    _local.default = (_epoch[0], s.handle)
     return s.handle
+
+
+def device_changed():
+    """After set_device: this thread's default stream is the new device's."""
+    _local.default = None
 
 
 def drop_default_streams():
     """Before shutdown: the module's streams go with the runtime."""
+    _epoch[0] += 1
     streams = list(_defaults.values())
     _defaults.clear()
     for s in streams:
