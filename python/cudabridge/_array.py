@@ -386,7 +386,7 @@ def _reduce(op, a, axis, keepdims):
             raise ValueError("duplicate value in 'axis'")
     else:
         axes = (_axis(axis, a.ndim),)
-    if op in ("max", "min") and any(a._shape[x] == 0 for x in axes) or (op in ("max", "min") and a.size == 0):
+    if op in ("max", "min") and any(a._shape[x] == 0 for x in axes):  # as numpy: only an empty reduced axis
         name = "maximum" if op == "max" else "minimum"
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     if len(axes) == a.ndim:

@@ -228,40 +228,18 @@ tensor_arg make_tensor(py::object buffer, uint64_t offset, int dtype, const py::
     return t;
 }
 
-// args: a tensor is (buffer, byte_offset, dtype, shape, strides_in_elements); an int is INT64, a
-// float FLOAT64, ("u", n) UINT64.
+// args: a Tensor, an int (INT64), a float (FLOAT64) or ("u", n) (UINT64).
 void launch(const std::string& name, int dtype, const py::list& args, uint64_t stream) {
     std::vector<cb_tensor_desc> tensors;
-    tensors.reserve(args.size());
+    tensors.reserve(args.size());  // never reallocated: the arguments point into it
     std::vector<cbKernelArg> out;
     out.reserve(args.size());
-    std::vector<size_t> tensor_index;
     for (const auto& a : args) {
         if (py::isinstance<tensor_arg>(a)) {
             const auto& t = a.cast<const tensor_arg&>();
             t.memory->check_alive();
-            tensor_index.push_back(out.size());
             tensors.push_back(t.desc);
-            out.push_back({});
-        } else if (py::isinstance<py::tuple>(a) && py::len(a) == 5) {
-            const auto t = a.cast<py::tuple>();
-            const auto& buf = t[0].cast<const device_buffer&>();
-            buf.check_alive();
-            cb_tensor_desc d{};
-            d.device_ptr = buf.ptr() + t[1].cast<uint64_t>();
-            d.dtype = t[2].cast<int>();
-            const auto shape = t[3].cast<py::tuple>();
-            const auto strides = t[4].cast<py::tuple>();
-            if (shape.size() > CB_TENSOR_MAX_DIMS || strides.size() != shape.size())
-                throw runtime_failure(cbErrorInvalidValue, "at most 8 dimensions, one stride per dimension");
-            d.ndim = static_cast<int32_t>(shape.size());
-            for (size_t i = 0; i < shape.size(); ++i) {
-                d.shape[i] = shape[i].cast<int64_t>();
-                d.strides[i] = strides[i].cast<int64_t>();
-            }
-            tensor_index.push_back(out.size());
-            tensors.push_back(d);
-            out.push_back({});
+            out.push_back(cbArgTensor(&tensors.back()));
         } else if (py::isinstance<py::tuple>(a) && py::len(a) == 2) {
             out.push_back(cbArgUInt(a.cast<py::tuple>()[1].cast<uint64_t>()));
         } else if (py::isinstance<py::bool_>(a) || py::isinstance<py::int_>(a)) {
@@ -272,7 +250,6 @@ void launch(const std::string& name, int dtype, const py::list& args, uint64_t s
             throw runtime_failure(cbErrorInvalidValue, "a kernel argument must be a tensor, an int or a float");
         }
     }
-    for (size_t k = 0; k < tensors.size(); ++k) out[tensor_index[k]] = cbArgTensor(&tensors[k]);
     auto& rt = current();
     py::gil_scoped_release nogil;
     check(rt.launch_builtin(name.c_str(), static_cast<cb_dtype>(dtype), out.data(), out.size(), stream_of(stream)));

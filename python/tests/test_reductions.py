@@ -4,7 +4,7 @@ import pytest
 
 import cudabridge as cb
 
-from test_elementwise import DTYPES, check, sample
+from test_elementwise import DTYPES, check, sample  # noqa: F401
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -37,5 +37,9 @@ def test_reduce_by_name_and_scalars(gpu):
         cb.reduce(d, "median")
     with pytest.raises(ValueError, match="zero-size array"):
         cb.zeros((0,)).max()
+    # An empty array reduced along a non-empty axis is fine in numpy, and here.
+    check(cb.zeros((0, 3)).max(axis=1), np.zeros((0, 3), np.float32).max(axis=1))
+    with pytest.raises(ValueError, match="zero-size array"):
+        cb.zeros((0, 3)).max(axis=0)
     with pytest.raises(np.AxisError):
         d.sum(axis=3)

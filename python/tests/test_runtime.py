@@ -39,23 +39,30 @@ def test_streams_and_events(gpu):
 
 
 def test_the_gil_is_released_while_waiting(gpu):
-    big = cb.ones((1 << 22,))
+    big = cb.ones((1 << 24,))
+    cb.synchronize()
     ticks = []
     stop = threading.Event()
 
     def count():
         while not stop.is_set():
             ticks.append(1)
-            time.sleep(0.001)
+            time.sleep(0.0005)
 
     t = threading.Thread(target=count)
     t.start()
+    time.sleep(0.01)
     for _ in range(20):
-        big = big * 1.0
-    cb.synchronize()
+        big = big * 1.0  # queued: returns before the device has run it
+    before = len(ticks)
+    t0 = time.perf_counter()
+    cb.synchronize()  # a long wait; a held GIL would stop the counter for all of it
+    waited = time.perf_counter() - t0
+    during = len(ticks) - before
     stop.set()
     t.join()
-    assert len(ticks) > 0
+    assert waited > 0.02, f"the queued work took only {waited * 1e3:.1f} ms: nothing to measure"
+    assert during >= 5, f"the other thread ran {during} times in {waited * 1e3:.0f} ms of synchronize"
 
 
 def test_use_after_shutdown_is_an_error():

@@ -15,18 +15,6 @@ namespace cudabridge::cli {
 
 namespace {
 
-std::vector<cb_endpoint_info> enumerate(host::session& s) {
-    size_t count = 0;
-    if (s.transport()->enumerate(s.transport_instance(), nullptr, 0, &count) != CB_OK)
-        throw core::error(CB_ERR_INTERNAL, "the transport cannot enumerate: " + core::last_error());
-    std::vector<cb_endpoint_info> v(count + 8);
-    for (auto& e : v) e.struct_size = sizeof e;
-    if (s.transport()->enumerate(s.transport_instance(), v.data(), v.size(), &count) != CB_OK)
-        throw core::error(CB_ERR_INTERNAL, "the transport cannot enumerate: " + core::last_error());
-    v.resize(std::min(count, v.size()));
-    return v;
-}
-
 std::string class_text(uint32_t code) {
     switch (code >> 8) {
     case 0x0300: return "VGA compatible controller";
@@ -54,8 +42,7 @@ json_object function_json(const cb_endpoint_info& f) {
     return o;
 }
 
-json_object device_json(host::session& s, const host::detected_device& d, const std::vector<cb_endpoint_info>& all,
-                        size_t index) {
+json_object device_json(host::session& s, const host::detected_device& d, size_t index) {
     const auto& e = d.enclosure;
     std::optional<core::known_device_row> known;
     {
@@ -89,8 +76,7 @@ json_object device_json(host::session& s, const host::detected_device& d, const 
     if (d.power_budget_w > 0) o->set("power_budget_w", d.power_budget_w);
     o->set("simulated", e.is_simulated != 0);
     auto functions = make_array();
-    for (const auto& f : all)
-        if (f.kind == CB_ENDPOINT_PCI_FUNCTION && std::string_view(f.parent_id) == e.id) functions->add(function_json(f));
+    for (const auto& f : d.functions) functions->add(function_json(f));
     o->set("pci_functions", functions);
     return o;
 }
@@ -99,9 +85,8 @@ int run_devices(app& a, const std::vector<std::string>& args) {
     if (!args.empty()) throw usage_error("devices takes no arguments");
     auto& s = a.session();
     const auto detected = host::detect(s);
-    const auto all = enumerate(s);
     auto arr = make_array();
-    for (size_t i = 0; i < detected.size(); ++i) arr->add(device_json(s, detected[i], all, i));
+    for (size_t i = 0; i < detected.size(); ++i) arr->add(device_json(s, detected[i], i));
     if (a.options().json) {
         auto o = make_object();
         o->set("devices", arr);

@@ -3,10 +3,11 @@
 // error counters and throttle reasons, with a utilization sparkline. The telemetry of a simulated
 // GPU is shared between processes, so work running in another program shows here.
 #include "app.hpp"
-#include "device_report.hpp"
 #include "device_text.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
+
+#include <cudabridge/core/error.hpp>
 
 #include <boost/program_options.hpp>
 
@@ -48,13 +49,13 @@ sample take(host::device& d, int index) {
     s.index = index;
     s.id = d.id();
     s.name = d.properties().name;
-    try {
-        s.t = read_gpu(d).telemetry;
-        s.link = d.link_status();
-    } catch (const std::exception& e) {
+    // Telemetry only: settings and limits do not change between samples.
+    if (d.read_telemetry(s.t) != CB_OK) {
         s.ok = false;
-        s.error = e.what();
+        s.error = core::last_error();
+        return s;
     }
+    s.link = d.link_status();
     return s;
 }
 

@@ -4,6 +4,9 @@
 #include "device_report.hpp"
 #include "device_text.hpp"
 #include "runtime_buffers.hpp"
+#include "exit_codes.hpp"
+
+#include <cudabridge/core/error.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -216,7 +219,8 @@ void stress_checks(diag_context& c) {
         iterations += 8;
         wrong += std::memcmp(got.data(), expect.data(), bytes) != 0;
         if (steady::now() >= next_sample) {
-            const auto t = read_gpu(d).telemetry;
+            cb_gpu_telemetry t{};
+            if (d.read_telemetry(t) != CB_OK) throw cli_error(exit_device_lost, core::last_error());
             max_temp = std::max(max_temp, t.temperature_c);
             max_power = std::max(max_power, t.power_w);
             power_limit = t.power_limit_w;

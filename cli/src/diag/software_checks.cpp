@@ -61,8 +61,7 @@ void check_store(diag_context& c) {
     std::string answer;
     try {
         std::lock_guard lock(s.store_mutex());
-        auto st = s.db().prepare("PRAGMA integrity_check");
-        while (st.step()) answer += (answer.empty() ? "" : "; ") + st.column_text(0);
+        answer = s.db().integrity_check();
     } catch (const std::exception& e) {
         answer = e.what();
     }

@@ -16,7 +16,7 @@
 namespace cudabridge::host {
 namespace {
 
-std::vector<cb_endpoint_info> enumerate(session& s) {
+std::vector<cb_endpoint_info> enumerate_endpoints(session& s) {
     size_t count = 0;
     if (s.transport()->enumerate(s.transport_instance(), nullptr, 0, &count) != CB_OK)
         throw core::error(CB_ERR_INTERNAL, "the " + s.transport_info().name +
@@ -63,7 +63,7 @@ std::map<std::string, advertised> advertised_by_enclosure(session& s) {
 }  // namespace
 
 std::vector<detected_device> detect(session& s) {
-    const auto endpoints = enumerate(s);
+    const auto endpoints = enumerate_endpoints(s);
     const auto ads = advertised_by_enclosure(s);
     const auto folder = connection_state_folder(s.db().path());
     std::vector<detected_device> out;
@@ -73,8 +73,8 @@ std::vector<detected_device> detect(session& s) {
         d.enclosure = e;
         for (const auto& f : endpoints)
             if (f.kind == CB_ENDPOINT_PCI_FUNCTION && std::string_view(f.parent_id) == e.id) {
-                d.function = f;
-                break;
+                if (!d.function) d.function = f;
+                d.functions.push_back(f);
             }
         if (auto it = ads.find(e.id); it != ads.end()) {
             d.gpu_model = it->second.gpu_model;

@@ -191,7 +191,8 @@ std::unique_ptr<device> connect(session& s, const connect_options& options = {})
 // detection order, without connecting any.
 struct detected_device {
     cb_endpoint_info enclosure{};
-    std::optional<cb_endpoint_info> function;
+    std::optional<cb_endpoint_info> function;     // the first PCI function (the GPU)
+    std::vector<cb_endpoint_info> functions;      // every PCI function behind the enclosure
     std::string gpu_model;  // what a simulated enclosure holds ("" when unknown)
     uint16_t advertised_vendor_id = 0, advertised_device_id = 0;  // what the enclosure says it holds
     double power_budget_w = 0;  // 0 when unknown
