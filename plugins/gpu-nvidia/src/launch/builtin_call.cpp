@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace cudabridge::nv {
 namespace {
@@ -83,23 +84,28 @@ kernels::tensor_view view_of(const cb_tensor_desc& d, void* data) {
     return v;
 }
 
-status check_desc(const std::string& name, size_t index, const cb_tensor_desc& d) {
-    auto where = name + ": argument " + std::to_string(index) + ": ";
-    if (!kernels::is_valid_dtype(d.dtype)) return status::invalid(where + "invalid dtype " + std::to_string(d.dtype));
+// The prefix of a message about argument `index` (built only when there is something to say).
+std::string argument(std::string_view name, size_t index) {
+    return std::string(name) + ": argument " + std::to_string(index) + ": ";
+}
+
+status check_desc(std::string_view name, size_t index, const cb_tensor_desc& d) {
+    auto where = [&] { return argument(name, index); };
+    if (!kernels::is_valid_dtype(d.dtype)) return status::invalid(where() + "invalid dtype " + std::to_string(d.dtype));
     if (d.ndim < 0 || d.ndim > CB_TENSOR_MAX_DIMS)
-        return status::invalid(where + "ndim " + std::to_string(d.ndim) + " outside 0.." +
+        return status::invalid(where() + "ndim " + std::to_string(d.ndim) + " outside 0.." +
                                std::to_string(CB_TENSOR_MAX_DIMS));
     // Extents multiply without overflow (each < 2^62 in product).
     int64_t n = 1;
     for (int i = 0; i < d.ndim; ++i) {
-        if (d.shape[i] < 0) return status::invalid(where + "negative dimension");
+        if (d.shape[i] < 0) return status::invalid(where() + "negative dimension");
         if (d.shape[i] != 0 && n > (int64_t{1} << 62) / d.shape[i])
-            return status::invalid(where + "shape too large");
+            return status::invalid(where() + "shape too large");
         n *= d.shape[i];
     }
     int64_t first = 0, end = 0;
-    if (n > 0 && !tensor_extent(d, first, end)) return status::invalid(where + "strides overflow");
-    if (n > 0 && d.device_ptr == 0) return status::invalid(where + "null device pointer");
+    if (n > 0 && !tensor_extent(d, first, end)) return status::invalid(where() + "strides overflow");
+    if (n > 0 && d.device_ptr == 0) return status::invalid(where() + "null device pointer");
     return status::success();
 }
 
@@ -226,7 +232,7 @@ bool tensor_extent(const cb_tensor_desc& t, int64_t& first_byte, int64_t& end_by
 
 kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out) {
     if (!launch.name) return status::invalid("launch_builtin: no kernel name");
-    const std::string name = launch.name;
+    const std::string name = launch.name;  // short names fit the string's own buffer
     auto it = table().find(name);
     if (it == table().end()) return {CB_ERR_NOT_FOUND, "no built-in kernel named '" + name + "'"};
     builtin_call c;
@@ -234,18 +240,18 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
     c.binary = static_cast<kernels::binary_op>(it->second.op);
     c.unary = static_cast<kernels::unary_op>(it->second.op);
     c.reduce = static_cast<kernels::reduce_op>(it->second.op);
-    const std::string sig = signature(c.kind);
+    const std::string_view sig = signature(c.kind);
     if (launch.arg_count != sig.size() || (launch.arg_count && !launch.args))
         return status::invalid(name + ": takes " + std::to_string(sig.size()) + " arguments, got " +
                                std::to_string(launch.arg_count));
     int number = 0, unsigned_arg = 0;
     for (size_t i = 0; i < sig.size(); ++i) {
         const cb_kernel_arg& a = launch.args[i];
-        const auto where = name + ": argument " + std::to_string(i) + ": ";
+        auto where = [&] { return argument(name, i); };
         switch (sig[i]) {
         case 't': {
             if (a.type != CB_ARG_BYTES || a.size != sizeof(cb_tensor_desc) || !a.value.bytes)
-                return status::invalid(where + "expected a cb_tensor_desc (CB_ARG_BYTES of " +
+                return status::invalid(where() + "expected a cb_tensor_desc (CB_ARG_BYTES of " +
                                        std::to_string(sizeof(cb_tensor_desc)) + " bytes)");
             cb_tensor_desc d;
             std::memcpy(&d, a.value.bytes, sizeof d);
@@ -255,23 +261,23 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
         }
         case 'n':
             if (a.type != CB_ARG_INT64 && a.type != CB_ARG_FLOAT64)
-                return status::invalid(where + "expected an INT64 or FLOAT64 scalar");
+                return status::invalid(where() + "expected an INT64 or FLOAT64 scalar");
             (number++ == 0 ? c.value0 : c.value1) = number_of(a);
             break;
         case 'u':
-            if (a.type != CB_ARG_UINT64 && a.type != CB_ARG_INT64) return status::invalid(where + "expected a UINT64 scalar");
+            if (a.type != CB_ARG_UINT64 && a.type != CB_ARG_INT64) return status::invalid(where() + "expected a UINT64 scalar");
             (unsigned_arg++ == 0 ? c.seed : c.offset) = a.value.u64;
             break;
         case 'i':
-            if (a.type != CB_ARG_INT64) return status::invalid(where + "expected an INT64 axis");
+            if (a.type != CB_ARG_INT64) return status::invalid(where() + "expected an INT64 axis");
             if (a.value.i64 < std::numeric_limits<int32_t>::min() || a.value.i64 > std::numeric_limits<int32_t>::max())
-                return status::invalid(where + "axis out of range");
+                return status::invalid(where() + "axis out of range");
             c.axis = static_cast<int32_t>(a.value.i64);
             break;
         case 'c':
-            if (a.type != CB_ARG_INT64) return status::invalid(where + "expected an INT64 chunk size");
+            if (a.type != CB_ARG_INT64) return status::invalid(where() + "expected an INT64 chunk size");
             if (a.value.i64 <= 0)
-                return status::invalid(where + "the chunk size must be > 0, got " + std::to_string(a.value.i64));
+                return status::invalid(where() + "the chunk size must be > 0, got " + std::to_string(a.value.i64));
             c.chunk = a.value.i64;
             break;
         }
@@ -366,7 +372,7 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     if (c.kind == builtin_kind::crc32c && c.chunk <= 0) return status::invalid("launch block: crc32c chunk <= 0");
     c.tensors.resize(h.tensor_count);
     std::memcpy(c.tensors.data(), static_cast<const uint8_t*>(data) + sizeof h, h.tensor_count * sizeof(cb_tensor_desc));
-    if (std::string(signature(c.kind)).find_last_of('t') + 1 != c.tensors.size())
+    if (std::string_view(signature(c.kind)).find_last_of('t') + 1 != c.tensors.size())
         return status::invalid("launch block: wrong tensor count for the kernel");
     for (size_t i = 0; i < c.tensors.size(); ++i)
         if (auto s = check_desc("launch block", i, c.tensors[i]); !s.ok()) return s;

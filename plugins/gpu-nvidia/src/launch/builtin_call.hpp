@@ -21,6 +21,31 @@ namespace cudabridge::nv {
 
 enum class builtin_kind : uint32_t { binary, unary, cast, fill, arange, random_uniform, reduce, matmul, crc32c };
 
+// A call's tensor operands: at most three, kept inline (a launch allocates nothing for them).
+class tensor_operands {
+public:
+    static constexpr size_t capacity = 3;
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    bool push_back(const cb_tensor_desc& d) {
+        if (count_ == capacity) return false;
+        items_[count_++] = d;
+        return true;
+    }
+    void resize(size_t n) { count_ = n < capacity ? n : capacity; }
+    cb_tensor_desc* data() { return items_; }
+    const cb_tensor_desc* data() const { return items_; }
+    cb_tensor_desc& operator[](size_t i) { return items_[i]; }
+    const cb_tensor_desc& operator[](size_t i) const { return items_[i]; }
+    const cb_tensor_desc& back() const { return items_[count_ - 1]; }
+    const cb_tensor_desc* begin() const { return items_; }
+    const cb_tensor_desc* end() const { return items_ + count_; }
+
+private:
+    cb_tensor_desc items_[capacity]{};
+    size_t count_ = 0;
+};
+
 struct builtin_call {
     builtin_kind kind = builtin_kind::fill;
     kernels::binary_op binary = kernels::binary_op::add;
@@ -31,7 +56,7 @@ struct builtin_call {
     kernels::scalar value0, value1;          // fill: value0; arange: start, step
     uint64_t seed = 0, offset = 0;           // random_uniform
     int64_t chunk = 0;                       // crc32c: bytes per CRC (> 0)
-    std::vector<cb_tensor_desc> tensors;     // operands in argument order; the output is last
+    tensor_operands tensors;                 // operands in argument order; the output is last
                                              // (reduce: in, out)
 
     const cb_tensor_desc& output() const { return tensors.back(); }

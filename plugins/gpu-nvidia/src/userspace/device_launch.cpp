@@ -1,6 +1,6 @@
 // userspace_device: built-in kernel launches. The call is parsed and checked on the host, then
-// its launch block travels by DMA from a host buffer kept mapped until the command completes
-// (queue_launch_block, which host-kernel launches share).
+// its launch block travels by DMA from the launch block arena, mapped once at init, whose bytes
+// come back when the command completes (queue_launch_block, which host-kernel launches share).
 #include "userspace/userspace_device.hpp"
 
 #include "userspace/device_objects.hpp"
@@ -61,59 +61,31 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
 cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,
                                                const std::string& what, std::shared_ptr<error_sink> sink,
                                                uint64_t& fence, std::string& error) {
-    held_resources held;
-    tracker_.recycle_completed_blocks();
-    if (auto spare = tracker_.take_spare(block.size())) {
-        held = std::move(*spare);  // a completed launch's block, still mapped
-    } else if (cb_status st = new_launch_block(block.size(), held, error); st != CB_OK) {
-        error = what + ": " + error;
-        return st;
+    // Held from reserving the bytes to committing them to the fence, so reservations follow
+    // fence order.
+    std::lock_guard lock(launch_mutex_);
+    if (!arena_.ready()) {
+        error = what + ": the device is not initialized (no launch block arena)";
+        return CB_ERR_INVALID_ARGUMENT;
     }
-    std::memcpy(held.buffer.data(), block.data(), block.size());
+    if (block.size() > arena_.capacity()) {
+        error = what + ": a launch block of " + std::to_string(block.size()) + " bytes does not fit the " +
+                std::to_string(arena_.capacity()) + "-byte launch block arena";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    arena_slot slot;
+    while (!arena_.reserve(block.size(), tracker_.completed_hint(), slot)) {
+        // Every byte is read by queued launches: wait for the oldest.
+        if (cb_status st = tracker_.wait_fence(arena_.oldest_fence(), error); st != CB_OK) return st;
+    }
+    std::memcpy(slot.data, block.data(), block.size());
     hw::command cmd{};
     cmd.op = op;
-    cmd.a = held.mapping.iova();
+    cmd.a = slot.iova;
     cmd.c = block.size();
     if (cb_status st = ring_.submit(cmd, std::move(sink), what, fence, error); st != CB_OK) return st;
-    tracker_.hold_until(fence, std::move(held));
+    arena_.commit(slot, fence);
     return CB_OK;
-}
-
-cb_status userspace_device::new_launch_block(size_t size, held_resources& held, std::string& error) {
-    // Whole pages, so a spare fits the next launches whatever their size.
-    const size_t rounded = (size + page_size_ - 1) / page_size_ * page_size_;
-    held.buffer = host_buffer(rounded, page_size_);
-    if (held.buffer.empty()) {
-        error = "cannot allocate the launch block";
-        return CB_ERR_OUT_OF_MEMORY;
-    }
-    // Blocks of earlier launches stay mapped until a check sees them complete: when the IOMMU is
-    // full, give back the spares, then wait for the oldest block before giving up.
-    bool spares_dropped = false;
-    for (;;) {
-        std::string why;
-        const cb_status st = dma_mapping::map(port_, held.buffer.data(), rounded, CB_DMA_TO_DEVICE,
-                                              "a launch block", held.mapping, why);
-        if (st == CB_OK) {
-            launch_blocks_mapped_.fetch_add(1);
-            return CB_OK;
-        }
-        if (st == CB_ERR_DMA_LIMIT && !spares_dropped) {
-            tracker_.drop_spares();
-            spares_dropped = true;
-            continue;
-        }
-        std::string wait_error;
-        const cb_status waited = st == CB_ERR_DMA_LIMIT ? tracker_.wait_for_oldest_held(wait_error) : CB_ERR_NOT_FOUND;
-        if (waited == CB_ERR_NOT_FOUND) {
-            error = why;
-            return st;
-        }
-        if (waited != CB_OK) {
-            error = wait_error;
-            return waited;
-        }
-    }
 }
 
 }  // namespace cudabridge::nv

@@ -36,54 +36,7 @@ void fence_tracker::wake_all() {
 void fence_tracker::track(uint64_t fence, std::shared_ptr<error_sink> sink, std::string what) {
     std::lock_guard lock(progress_mutex_);
     submitted_ = std::max(submitted_, fence);
-    owners_[fence] = owner{std::move(sink), std::move(what)};
-}
-
-void fence_tracker::hold_until(uint64_t fence, held_resources resources) {
-    std::lock_guard lock(progress_mutex_);
-    if (fence <= completed_) return;  // already done: released on return
-    held_.emplace(fence, std::move(resources));
-}
-
-std::optional<held_resources> fence_tracker::take_spare(size_t size) {
-    std::lock_guard lock(progress_mutex_);
-    for (auto it = spares_.begin(); it != spares_.end(); ++it)
-        if (it->mapping.size() >= size) {
-            held_resources r = std::move(*it);
-            spares_.erase(it);
-            return r;
-        }
-    return std::nullopt;
-}
-
-void fence_tracker::recycle_completed_blocks() {
-    const uint64_t word = fence_word();
-    std::lock_guard lock(progress_mutex_);
-    if (word > submitted_ || spares_.size() >= max_spares) return;  // a word from before a reset says nothing
-    for (auto it = held_.begin(); it != held_.end() && it->first <= word && spares_.size() < max_spares;) {
-        if (it->second.mapping.mapped() && !it->second.buffer.empty()) {
-            spares_.push_back(std::move(it->second));
-            it = held_.erase(it);
-        } else {
-            ++it;
-        }
-    }
-}
-
-void fence_tracker::drop_spares() {
-    std::vector<held_resources> dropped;  // unmapped after the lock is dropped
-    std::lock_guard lock(progress_mutex_);
-    dropped.swap(spares_);
-}
-
-cb_status fence_tracker::wait_for_oldest_held(std::string& error) {
-    uint64_t fence = 0;
-    {
-        std::lock_guard lock(progress_mutex_);
-        if (held_.empty()) return CB_ERR_NOT_FOUND;
-        fence = held_.begin()->first;
-    }
-    return wait_fence(fence, error);
+    owners_.push_back(owner{fence, std::move(sink), std::move(what)});
 }
 
 uint64_t fence_tracker::completed() const {
@@ -97,7 +50,6 @@ uint64_t fence_tracker::submitted() const {
 }
 
 cb_status fence_tracker::refresh(std::string& error) {
-    std::multimap<uint64_t, held_resources> done;  // released after the lock is dropped
     std::lock_guard lock(progress_mutex_);
     uint64_t reg = 0;
     if (cb_status st = regs_.read64(hw::reg::fence_done_lo, hw::reg::fence_done_hi, reg, error); st != CB_OK)
@@ -107,21 +59,19 @@ cb_status fence_tracker::refresh(std::string& error) {
     // reset, say).
     if (reg <= submitted_) completed_ = std::max(completed_, reg);
     if (interrupts_) acknowledge_interrupts();
-    collect_completed(done);
-    for (auto it = done.begin(); it != done.end() && spares_.size() < max_spares;) {
-        if (it->second.mapping.mapped() && !it->second.buffer.empty()) {
-            spares_.push_back(std::move(it->second));
-            it = done.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    forget_completed();
     return CB_OK;
 }
 
 uint64_t fence_tracker::fence_word() const {
     uint64_t* word = fence_word_.load();
     return word != nullptr ? read_device_word(word) : 0;
+}
+
+uint64_t fence_tracker::completed_hint() const {
+    const uint64_t word = fence_word();
+    std::lock_guard lock(progress_mutex_);
+    return word <= submitted_ ? std::max(word, completed_) : completed_;
 }
 
 cb_status fence_tracker::read_errors(std::string& error) {
@@ -159,21 +109,20 @@ void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status det
             return;
         }
         message += "; it turned the command ring off, abandoning the queued work";
-        for (auto& [f, o] : owners_)
-            if (f > completed_ && o.sink) o.sink->record(code, message);
+        for (const owner& o : owners_)
+            if (o.fence > completed_ && o.sink) o.sink->record(code, message);
         unclaimed_.record(code, message);
         completed_ = submitted_;
         return;
     }
     if (fence <= last_error_fence_) return;  // reported already
     last_error_fence_ = fence;
-    auto it = owners_.find(fence);
-    const std::string message = "the device failed " +
-                                (it != owners_.end() ? it->second.what : std::string("a command")) + " (fence " +
+    const owner* o = find_owner(fence);
+    const std::string message = "the device failed " + (o ? o->what : std::string("a command")) + " (fence " +
                                 std::to_string(fence) + "): " + status_name(code) +
                                 (detail != CB_OK ? " (a kernel fault: it returned " + status_name(detail) + ")" : "");
-    if (it != owners_.end() && it->second.sink)
-        it->second.sink->record(code, message);
+    if (o && o->sink)
+        o->sink->record(code, message);
     else
         unclaimed_.record(code, message);
 }
@@ -188,13 +137,14 @@ void fence_tracker::acknowledge_interrupts() {
         regs_.write(hw::reg::intr_status, hw::intr_fence, ignored);
 }
 
-void fence_tracker::collect_completed(std::multimap<uint64_t, held_resources>& done) {
-    owners_.erase(owners_.begin(), owners_.upper_bound(completed_));
-    auto end = held_.upper_bound(completed_);
-    for (auto it = held_.begin(); it != end;) {
-        auto node = held_.extract(it++);
-        done.insert(std::move(node));
-    }
+void fence_tracker::forget_completed() {
+    while (!owners_.empty() && owners_.front().fence <= completed_) owners_.pop_front();
+}
+
+const fence_tracker::owner* fence_tracker::find_owner(uint64_t fence) const {
+    auto it = std::lower_bound(owners_.begin(), owners_.end(), fence,
+                               [](const owner& o, uint64_t f) { return o.fence < f; });
+    return it != owners_.end() && it->fence == fence ? &*it : nullptr;
 }
 
 cb_status fence_tracker::wait_fence(uint64_t fence, std::string& error) {
@@ -250,27 +200,20 @@ cb_status fence_tracker::wait_until(const std::function<cb_status(std::string&)>
 }
 
 void fence_tracker::abandon_through(uint64_t fence, cb_status code, const std::string& message) {
-    std::multimap<uint64_t, held_resources> done;
-    std::vector<held_resources> spares;  // a reset or a loss: no mapping is reused after it
     {
         std::lock_guard lock(progress_mutex_);
-        spares.swap(spares_);
-        for (auto it = owners_.begin(); it != owners_.end() && it->first <= fence; ++it)
-            if (it->first > completed_ && it->second.sink) it->second.sink->record(code, message);
+        for (auto it = owners_.begin(); it != owners_.end() && it->fence <= fence; ++it)
+            if (it->fence > completed_ && it->sink) it->sink->record(code, message);
         completed_ = std::max(completed_, fence);
         submitted_ = std::max(submitted_, fence);
-        collect_completed(done);
+        forget_completed();
     }
     wake_all();
 }
 
 void fence_tracker::release_all() {
-    std::multimap<uint64_t, held_resources> done;
-    std::vector<held_resources> spares;
     {
         std::lock_guard lock(progress_mutex_);
-        spares.swap(spares_);
-        done.swap(held_);
         owners_.clear();
         completed_ = submitted_;
     }

@@ -1,6 +1,5 @@
 // Completion tracking for the command ring: which fence the device has completed, who is told
-// when a command fails, which host resources must live until their command is done, and the one
-// wait loop every blocking call uses.
+// when a command fails, and the one wait loop every blocking call uses.
 //
 // Progress is what the fence_done register says (read over MMIO, which also proves the device
 // still answers). The fence word the device writes by DMA only tells a polling wait when reading
@@ -21,9 +20,7 @@
 #pragma once
 
 #include "userspace/device_loss.hpp"
-#include "userspace/dma_mapping.hpp"
 #include "userspace/error_sink.hpp"
-#include "userspace/host_buffer.hpp"
 #include "userspace/register_access.hpp"
 #include "userspace/userspace_options.hpp"
 
@@ -31,20 +28,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <map>
-#include <optional>
-#include <vector>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 
 namespace cudabridge::nv {
-
-// Host memory the device reads until a command completes (a launch block and its mapping).
-struct held_resources {
-    host_buffer buffer;
-    dma_mapping mapping;
-};
 
 class fence_tracker {
 public:
@@ -62,30 +51,17 @@ public:
     // A command was submitted with `fence`; its failure goes to `sink` (may be null), described
     // as `what` ("copy_h2d"). Call before ringing the doorbell, in fence order.
     void track(uint64_t fence, std::shared_ptr<error_sink> sink, std::string what);
-    // Keeps `resources` alive (mapped) until `fence` completes.
-    void hold_until(uint64_t fence, held_resources resources);
 
-    // Launch blocks whose command completed are kept (still mapped) for the next launch, up to
-    // max_spares: a fresh page-aligned, zeroed and IOMMU-mapped buffer per command cost more than
-    // the command. A spare whose mapping holds at least `size` bytes, or nothing.
-    std::optional<held_resources> take_spare(size_t size);
-    // Moves the blocks of commands the fence word shows done to the spares (no register read:
-    // the device writes the word after a command, so its block is no longer read).
-    void recycle_completed_blocks();
-    // Unmaps and frees the spares (the IOMMU is full). Resets, losses and close drop them too.
-    void drop_spares();
-    static constexpr size_t max_spares = 32;
-
-    // Waits for the oldest fence that keeps resources alive (which releases them), to make room
-    // in the IOMMU; CB_ERR_NOT_FOUND when nothing is held.
-    cb_status wait_for_oldest_held(std::string& error);
-
-    // Reads the device's progress and error state; releases what completed fences held.
+    // Reads the device's progress and error state.
     cb_status refresh(std::string& error);
     uint64_t completed() const;
     uint64_t submitted() const;
     // What the device last wrote to the fence word (a hint: the registers confirm it).
     uint64_t fence_word() const;
+    // The newest fence known done, by the registers or by the fence word, without reading the
+    // registers: the device writes the word after a command, so host memory that command read
+    // may be reused (a word from before a reset, past anything submitted, says nothing).
+    uint64_t completed_hint() const;
 
     // Waits until the device completed `fence`.
     cb_status wait_fence(uint64_t fence, std::string& error);
@@ -94,16 +70,17 @@ public:
     cb_status wait_until(const std::function<cb_status(std::string&)>& check,
                          const std::function<std::string()>& what, std::string& error);
 
-    // After a reset or a loss: every fence up to `fence` counts as completed, their owners are
-    // told `code` with `message`, and what they held is released.
+    // After a reset or a loss: every fence up to `fence` counts as completed, and their owners
+    // are told `code` with `message`.
     void abandon_through(uint64_t fence, cb_status code, const std::string& message);
     // A failure no owner claimed since the last call (device_synchronize reports it).
     cb_status take_unclaimed(std::string& message) { return unclaimed_.take(message); }
-    // Drops every held resource and owner (close).
+    // Drops every owner (close).
     void release_all();
 
 private:
     struct owner {
+        uint64_t fence;
         std::shared_ptr<error_sink> sink;
         std::string what;
     };
@@ -111,7 +88,8 @@ private:
     cb_status read_errors(std::string& error);   // progress_mutex_ held
     void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on);  // progress_mutex_ held
     void acknowledge_interrupts();              // progress_mutex_ held
-    void collect_completed(std::multimap<uint64_t, held_resources>& done);  // progress_mutex_ held
+    void forget_completed();                    // progress_mutex_ held
+    const owner* find_owner(uint64_t fence) const;  // progress_mutex_ held; null when untracked
 
     register_access& regs_;
     device_loss& loss_;
@@ -123,9 +101,7 @@ private:
     uint64_t completed_ = 0;
     uint64_t submitted_ = 0;
     uint64_t last_error_fence_ = 0;
-    std::map<uint64_t, owner> owners_;                 // fence -> who submitted it
-    std::multimap<uint64_t, held_resources> held_;     // fence -> what it keeps alive
-    std::vector<held_resources> spares_;               // completed launch blocks, still mapped
+    std::deque<owner> owners_;                         // who submitted each fence, in fence order
     error_sink unclaimed_;
 
     std::mutex wake_mutex_;

@@ -8,6 +8,8 @@
 
 #include "hw/registers.hpp"
 
+#include <algorithm>
+
 namespace cudabridge::nv {
 
 userspace_device::userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
@@ -129,6 +131,10 @@ cb_status userspace_device::init_locked(std::string& error) {
         st != CB_OK)
         return st;
     if (cb_status st = ring_.create(options_.ring_entries, page_size_, error); st != CB_OK) return st;
+    const uint64_t arena_bytes =
+        (std::max<uint64_t>(options_.launch_arena_bytes, 1) + page_size_ - 1) / page_size_ * page_size_;
+    if (cb_status st = arena_.create(port_, arena_bytes, page_size_, error); st != CB_OK) return st;
+    launch_blocks_mapped_.fetch_add(1);
     if (cb_status st = configure_locked(error); st != CB_OK) return st;
     phase_ = phase::ready;
     return CB_OK;
@@ -168,6 +174,7 @@ void userspace_device::release_dma_locked() {
     tracker_.set_fence_word(nullptr);
     tracker_.release_all();
     ring_.release();
+    arena_.release();
     fence_mapping_.release();
     fence_word_ = host_buffer();
     {

@@ -6,7 +6,8 @@
 //    NV_PMC_BOOT_42 (chip and architecture), the VRAM registers, and the profile matching the
 //    PCI device id;
 //  - init: a soft reset, PMC_ENABLE, the command ring in host memory (page-aligned, mapped
-//    once), the fence word (mapped once), interrupts, ring enable;
+//    once), the fence word and the launch block arena (each mapped once), interrupts, ring
+//    enable;
 //  - every command carries a fence; one ring serves all streams (the device runs it in order), so
 //    a stream is just the last fence it submitted;
 //  - host copies map the caller's memory directly (no bounce buffer) chunk by chunk, at most two
@@ -46,6 +47,7 @@
 #include "userspace/command_ring.hpp"
 #include "userspace/device_loss.hpp"
 #include "userspace/fence_tracker.hpp"
+#include "userspace/launch_arena.hpp"
 #include "userspace/link_port.hpp"
 #include "userspace/register_access.hpp"
 #include "userspace/timestamp_slots.hpp"
@@ -110,7 +112,8 @@ public:
     cb_status mem_free(uint64_t ptr, std::string& error);
     cb_status mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error);
     vram_stats memory_stats() const;
-    // How many launch blocks were allocated and mapped (a completed one is reused instead).
+    // How many host buffers were mapped for launch blocks: one arena per init, whatever the
+    // number of launches.
     uint64_t launch_blocks_mapped() const noexcept { return launch_blocks_mapped_.load(); }
 
     // Device ranges must lie inside one live allocation. Size 0 does nothing.
@@ -207,10 +210,8 @@ private:
     // stream (s null) the call waits for `fence` and reports its failure.
     cb_status finish_submission(const std::shared_ptr<userspace_stream>& s, uint64_t fence, error_sink& sink,
                                 std::string& error);
-    // Maps `block` (retrying while earlier launch blocks still hold the IOMMU), queues `op` on
-    // it and keeps it mapped until the command completes.
-    // A page-rounded, mapped host buffer for a launch block of `size` bytes (no spare fitted).
-    cb_status new_launch_block(size_t size, held_resources& held, std::string& error);
+    // Copies `block` into the launch block arena (waiting while queued launches still use all
+    // of it) and queues `op` on it.
     cb_status queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block, const std::string& what,
                                  std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error);
     // A copy through a pinned range that holds the whole host range; `used` false when none does.
@@ -229,6 +230,8 @@ private:
     fence_tracker tracker_;
     command_ring ring_;
     timestamp_slots stamps_;
+    std::mutex launch_mutex_;
+    launch_arena arena_;  // launch_mutex_ held, or lifecycle_ exclusively
 
     mutable std::shared_mutex lifecycle_;
     phase phase_ = phase::created;
