@@ -18,7 +18,7 @@ import atexit as _atexit
 
 import numpy as _np
 
-from . import _core, _memory
+from . import _core
 from ._array import (empty, from_device, full, matmul, ndarray, ones, rand, seed, to_device, zeros)
 from ._array import _binary, _reduce
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
@@ -49,7 +49,6 @@ def init(autoconnect=True, device=""):
     NoDeviceError, with the reason, when there is none."""
     if _core.initialized():
         return _core.device_count()
-    _memory.new_generation()
     return _core.init(autoconnect, device)
 
 
@@ -59,11 +58,10 @@ def shutdown():
     if not _core.initialized():
         return
     try:
-        _memory.free_pool()
+        _core.free_pool()
         _drop_default_streams()
     finally:  # a lost device refuses stream calls; the runtime still goes down
         _core.shutdown()
-        _memory.new_generation()
 
 
 def is_initialized():
@@ -138,8 +136,9 @@ def mem_info():
 
 
 def free_pool():
-    """Gives the memory pooled for reuse back to the device."""
-    _memory.free_pool()
+    """Gives the memory pooled for reuse back to the device (arrays' memory is kept for reuse by
+    the next array of the same size on the same stream, up to 1 GiB, as CuPy's pool does)."""
+    _core.free_pool()
 
 
 # ---- devices ----------------------------------------------------------------------------------
@@ -205,7 +204,7 @@ def connect(device=""):
 
 def disconnect(force=False):
     """Safe disconnect of every device (force: abort pending work). Arrays are unusable after."""
-    _memory.free_pool()
+    _core.free_pool()
     _drop_default_streams()
     _core.disconnect(force)
 

@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from . import _core, _dtypes, _memory
+from . import _core, _dtypes
 from ._streams import current_stream
 
 _REDUCE_ALL = -1000  # CB_REDUCE_ALL_AXES
@@ -59,7 +59,7 @@ class ndarray:
     def __init__(self, shape, dtype=np.float32):
         dtype = _dtypes.check(dtype)
         shape = _normalize_shape(shape)
-        self._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream()), 0, shape,
+        self._init(_core.Buffer(_size(shape) * dtype.itemsize, current_stream()), 0, shape,
                    _contiguous_strides(shape), dtype)
 
     def _init(self, block, offset, shape, strides, dtype):
@@ -72,9 +72,9 @@ class ndarray:
 
     @classmethod
     def _new(cls, shape, dtype, stream=None):
-        """A contiguous array of a checked shape and dtype (the operators' fast path)."""
+        """A contiguous array of a checked shape and dtype."""
         a = object.__new__(cls)
-        a._init(_memory.Block(_size(shape) * dtype.itemsize, current_stream() if stream is None else stream), 0,
+        a._init(_core.Buffer(_size(shape) * dtype.itemsize, current_stream() if stream is None else stream), 0,
                 shape, _contiguous_strides(shape), dtype)
         return a
 
@@ -102,12 +102,12 @@ class ndarray:
 
     @property
     def device(self):
-        return self._block.buffer.device
+        return self._block.device
 
     def _tensor(self):
         t = self._t
         if t is None:
-            t = self._t = _core.Tensor(self._block.buffer, self._offset, _dtypes.code(self._dtype), self._shape,
+            t = self._t = _core.tensor(self._block, self._offset, _dtypes.code(self._dtype), self._shape,
                                        self._strides)
         return t
 
@@ -122,7 +122,7 @@ class ndarray:
         src = self if self.is_contiguous else self.copy()
         out = np.empty(self._shape, self._dtype)
         if out.nbytes:
-            _core.download(src._block.buffer, src._offset, out.reshape(-1).view(np.uint8), current_stream())
+            _core.download(src._block, src._offset, out.reshape(-1).view(np.uint8), current_stream())
         return out
 
     def __array__(self, dtype=None):
@@ -290,7 +290,7 @@ _SCALARS = {}  # (dtype, value bytes) -> a 0-d device array holding the value
 def _scalar(value, dtype):
     """A 0-d device array with `value` cast to `dtype`, cached: an op with a constant uploads it once."""
     host = np.array(value, dtype=dtype)
-    key = (dtype, host.tobytes(), _memory._generation[0])
+    key = (dtype, host.tobytes(), _core.generation())
     a = _SCALARS.get(key)
     if a is None:
         if len(_SCALARS) > 1024:
@@ -326,16 +326,26 @@ def _broadcast(*shapes):
                          " ".join(str(s) for s in shapes)) from None
 
 
+def _result(name, shape, info, tensors, tail=()):
+    """A new contiguous array of `shape` and `info` = (dtype, code, itemsize), computed by kernel
+    `name` from `tensors` (the inputs' descriptors) in one call into the extension: the
+    operators' fast path."""
+    a = object.__new__(ndarray)
+    a._block, a._t = _core.launch_new(name, info[1], info[2], tensors, tail, shape, current_stream())
+    a._offset = 0
+    a._shape = shape
+    a._strides = _contiguous_strides(shape)
+    a._dtype = info[0]
+    return a
+
+
 def _binary(name, a, b, out=None):
     if out is None and type(a) is ndarray and type(b) is ndarray:
         # Two device arrays (the common case): no scalar or host-array handling.
-        sa, sb = a._shape, b._shape
-        shape = sa if sa == sb else _broadcast(sa, sb)
-        dtype = _dtypes.result(name, a._dtype, b._dtype)
-        stream = current_stream()
-        out = ndarray._new(shape, dtype, stream)
-        _core.launch(name, _dtypes.CODES[dtype], [a._tensor(), b._tensor(), out._tensor()], stream)
-        return out
+        sa, sb, da, db = a._shape, b._shape, a._dtype, b._dtype
+        info = _dtypes.OPERATOR_RESULTS.get((name, id(da), id(db))) or _dtypes.operator_result(name, da, db)
+        return _result(name, sa if sa == sb else _broadcast(sa, sb), info,
+                       (a._t or a._tensor(), b._t or b._tensor()))
     known = a if isinstance(a, ndarray) else b
     x = _operand(a, known.dtype)
     y = _operand(b, known.dtype)
@@ -368,13 +378,23 @@ def _unary(name, a):
     return out
 
 
+_REDUCE_ALL_TAIL = (_REDUCE_ALL,)
+_REDUCTIONS = {}  # (op, id(dtype)) -> (dtype, code, itemsize) of the result, as OPERATOR_RESULTS
+
+
+def _reduction_info(op, dtype):
+    d = _dtypes.reduction(op, dtype)
+    info = (d, _dtypes.CODES[d], d.itemsize)
+    if _dtypes.check(dtype) is dtype:  # a canonical dtype: its id is never reused
+        _REDUCTIONS[(op, id(dtype))] = info
+    return info
+
+
 def _reduce(op, a, axis, keepdims):
     if axis is None and not keepdims and type(a) is ndarray and a.size:
         # The whole array to one value (the common case).
-        stream = current_stream()
-        result = ndarray._new((), _dtypes.reduction(op, a._dtype), stream)
-        _core.launch(op, _dtypes.CODES[result._dtype], [a._tensor(), result._tensor(), _REDUCE_ALL], stream)
-        return result
+        info = _REDUCTIONS.get((op, id(a._dtype))) or _reduction_info(op, a._dtype)
+        return _result(op, (), info, (a._t or a._tensor(),), _REDUCE_ALL_TAIL)
     if not isinstance(a, ndarray):
         a = to_device(np.asarray(a))
     dtype = _dtypes.reduction(op, a._dtype)
@@ -493,7 +513,7 @@ def to_device(host, dtype=None):
     h = np.ascontiguousarray(h, dtype=d)
     out = ndarray(h.shape, d)
     if h.nbytes:
-        _core.upload(out._block.buffer, 0, h.reshape(-1).view(np.uint8), current_stream())
+        _core.upload(out._block, 0, h.reshape(-1).view(np.uint8), current_stream())
     return out
 
 

@@ -16,6 +16,9 @@ CODES = {
     np.dtype(np.bool_): 7,
 }
 SUPPORTED = tuple(CODES)
+# Every dtype an array holds is one of these objects (check() and the rules below return them),
+# so the operators may key their caches by identity, without hashing a dtype on every call.
+_CANONICAL = {d: d for d in CODES}
 
 
 def check(dtype):
@@ -27,7 +30,7 @@ def check(dtype):
     if d not in CODES:
         names = ", ".join(str(t) for t in SUPPORTED)
         raise TypeError(f"dtype {d} is not supported on the device (supported: {names})")
-    return d
+    return _CANONICAL[d]
 
 
 def code(dtype):
@@ -42,9 +45,24 @@ def result(ufunc_name, a, b=None):
     """The dtype numpy gives `ufunc(a_array, b_array)` (array-array promotion, as the kernels do)."""
     ufunc = getattr(np, ufunc_name)
     with np.errstate(all="ignore"):
-        if b is None:
-            return ufunc(_PROBES[a]).dtype
-        return ufunc(_PROBES[a], _PROBES[b]).dtype
+        d = ufunc(_PROBES[a]).dtype if b is None else ufunc(_PROBES[a], _PROBES[b]).dtype
+    return _CANONICAL.get(d, d)
+
+
+# (ufunc name, id(a), id(b)) -> (result dtype, its code, its itemsize), for canonical a and b:
+# what an operator on two arrays needs, found with one lookup of a key that hashes cheaply.
+OPERATOR_RESULTS = {}
+
+
+def operator_result(ufunc_name, a, b):
+    """(dtype, code, itemsize) of `ufunc(a_array, b_array)`; remembered in OPERATOR_RESULTS."""
+    d = result(ufunc_name, a, b)
+    if d not in CODES:
+        raise TypeError(f"{ufunc_name} of {a} and {b} gives {d}, which is not supported on the device")
+    info = (d, CODES[d], d.itemsize)
+    if _CANONICAL.get(a) is a and _CANONICAL.get(b) is b:  # ids of objects that live forever
+        OPERATOR_RESULTS[(ufunc_name, id(a), id(b))] = info
+    return info
 
 
 def scalar_dtype(array_dtype, value):
@@ -58,10 +76,10 @@ def scalar_dtype(array_dtype, value):
 def reduction(op, dtype):
     """The dtype of a reduction's result; the kernels' rule (sum of uint8 is int64: no uint64)."""
     if op in ("max", "min"):
-        return dtype
+        return _CANONICAL[dtype]
     if op == "mean":
-        return dtype if dtype.kind == "f" else np.dtype(np.float64)
+        return _CANONICAL[dtype] if dtype.kind == "f" else _CANONICAL[np.dtype(np.float64)]
     # sum
     if dtype.kind == "f":
-        return dtype
-    return np.dtype(np.int64)
+        return _CANONICAL[dtype]
+    return _CANONICAL[np.dtype(np.int64)]

@@ -8,7 +8,14 @@ import threading
 
 from . import _core
 
-_local = threading.local()
+class _ThreadState(threading.local):
+    # Class defaults: reading an attribute a thread has not set finds these, with no
+    # AttributeError raised and caught on every operator.
+    stack = None    # the streams of this thread's `with stream:` blocks
+    default = None  # (epoch, handle) of this thread's default stream
+
+
+_local = _ThreadState()
 
 
 # Per device, the stream arrays use outside any `with stream:`: a non-blocking one of the
@@ -22,10 +29,10 @@ _epoch = [0]  # bumped when the default streams change (set_device, shutdown): t
 
 def current_stream():
     """The handle arrays queue work on in this thread."""
-    stack = getattr(_local, "stack", None)
-    if stack:
-        return stack[-1].handle
-    cached = getattr(_local, "default", None)
+    local = _local
+    if local.stack:
+        return local.stack[-1].handle
+    cached = local.default
     if cached is not None and cached[0] == _epoch[0]:
         return cached[1]
     device = _core.get_device()
@@ -69,7 +76,7 @@ class Stream:
         return _core.stream_query(self.handle)
 
     def __enter__(self):
-        if not hasattr(_local, "stack"):
+        if _local.stack is None:
             _local.stack = []
         _local.stack.append(self)
         return self

@@ -14,19 +14,23 @@ void register_error_classes(const py::dict& errors) {
     *error_classes = errors;
 }
 
+void set_python_error(const runtime_failure& e) {
+    py::object cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
+    if (error_classes) {
+        const py::int_ code(static_cast<int>(e.code()));
+        if (error_classes->contains(code)) cls = (*error_classes)[code];
+        else if (error_classes->contains(py::none())) cls = (*error_classes)[py::none()];
+    }
+    // The class takes (message, code).
+    PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), static_cast<int>(e.code())).ptr());
+}
+
 void install_error_translator() {
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const runtime_failure& e) {
-            py::object cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
-            if (error_classes) {
-                const py::int_ code(static_cast<int>(e.code()));
-                if (error_classes->contains(code)) cls = (*error_classes)[code];
-                else if (error_classes->contains(py::none())) cls = (*error_classes)[py::none()];
-            }
-            // The class takes (message, code).
-            PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), static_cast<int>(e.code())).ptr());
+            set_python_error(e);
         }
     });
 }

@@ -14,5 +14,7 @@ using runtime_failure = host::runtime_error;
 // errors: {code: class, ..., None: the base class}.
 void register_error_classes(const pybind11::dict& errors);
 void install_error_translator();
+// Sets the Python exception (of the registered class for its code) for a failed runtime call.
+void set_python_error(const runtime_failure& e);
 
 }  // namespace cudabridge::python

@@ -5,6 +5,7 @@
 #include "device_buffer.hpp"
 #include "errors.hpp"
 #include "event_dispatch.hpp"
+#include "kernel_launch.hpp"
 #include "runtime_handle.hpp"
 
 #include <pybind11/numpy.h>
@@ -16,7 +17,9 @@
 #include <cudabridge/host/device.hpp>
 #include <cudabridge/host/link_names.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -31,7 +34,6 @@ std::unique_ptr<event_dispatch>& dispatcher() {
     return d;
 }
 
-cbStream_t stream_of(uint64_t handle) { return reinterpret_cast<cbStream_t>(handle); }
 cbEvent_t event_of(uint64_t handle) { return reinterpret_cast<cbEvent_t>(handle); }
 
 // ---- lifetime -------------------------------------------------------------------------------
@@ -65,6 +67,7 @@ void shutdown() {
     auto& s = slot();
     if (!s.rt) return;
     ++s.generation;  // buffers still alive no longer free into this runtime
+    s.pool.drain();  // the runtime frees its memory as it goes
     std::unique_ptr<host::runtime> rt = std::move(s.rt);
     std::unique_ptr<event_dispatch> d = std::move(dispatcher());
     if (d) d->clear();  // the Python functions, with the GIL held
@@ -169,13 +172,14 @@ void disconnect(bool force) {
 
 // Ordered on `stream` (after the work queued there, which may still read a reused block), and
 // done when it returns: the host array may change right after.
-void upload(const device_buffer& dst, size_t offset, const py::buffer& src, uint64_t stream) {
-    dst.check_alive();
+void upload(py::handle buffer, size_t offset, const py::buffer& src, uint64_t stream) {
+    const device_buffer& dst = buffer_of(buffer);
+    check_alive(dst);
     const py::buffer_info info = src.request();
     const size_t bytes = static_cast<size_t>(info.size * info.itemsize);
-    if (offset + bytes > dst.nbytes()) throw runtime_failure(cbErrorInvalidValue, "upload past the end of the buffer");
+    if (offset + bytes > dst.nbytes) throw runtime_failure(cbErrorInvalidValue, "upload past the end of the buffer");
     auto& rt = current();
-    void* p = reinterpret_cast<char*>(dst.ptr()) + offset;
+    void* p = static_cast<char*>(dst.ptr) + offset;
     py::gil_scoped_release nogil;
     if (stream) {
         check(rt.memcpy(p, info.ptr, bytes, cbMemcpyHostToDevice, stream_of(stream), true));
@@ -185,13 +189,14 @@ void upload(const device_buffer& dst, size_t offset, const py::buffer& src, uint
     }
 }
 
-void download(const device_buffer& src, size_t offset, py::buffer dst, uint64_t stream) {
-    src.check_alive();
+void download(py::handle buffer, size_t offset, py::buffer dst, uint64_t stream) {
+    const device_buffer& src = buffer_of(buffer);
+    check_alive(src);
     const py::buffer_info info = dst.request(true);
     const size_t bytes = static_cast<size_t>(info.size * info.itemsize);
-    if (offset + bytes > src.nbytes()) throw runtime_failure(cbErrorInvalidValue, "download past the end of the buffer");
+    if (offset + bytes > src.nbytes) throw runtime_failure(cbErrorInvalidValue, "download past the end of the buffer");
     auto& rt = current();
-    const void* p = reinterpret_cast<const char*>(src.ptr()) + offset;
+    const void* p = static_cast<const char*>(src.ptr) + offset;
     py::gil_scoped_release nogil;
     if (stream) {
         check(rt.memcpy(info.ptr, p, bytes, cbMemcpyDeviceToHost, stream_of(stream), true));
@@ -199,60 +204,6 @@ void download(const device_buffer& src, size_t offset, py::buffer dst, uint64_t 
     } else {
         check(rt.memcpy(info.ptr, p, bytes, cbMemcpyDeviceToHost, nullptr, false));
     }
-}
-
-// ---- kernels --------------------------------------------------------------------------------
-
-// A tensor operand made once per array (its fields never change), so a launch copies a ready
-// descriptor instead of parsing shapes and strides from Python objects every time.
-struct tensor_arg {
-    cb_tensor_desc desc{};
-    py::object buffer;  // keeps the device memory alive while the descriptor exists
-    const device_buffer* memory = nullptr;
-};
-
-tensor_arg make_tensor(py::object buffer, uint64_t offset, int dtype, const py::tuple& shape, const py::tuple& strides) {
-    tensor_arg t;
-    t.memory = &buffer.cast<const device_buffer&>();
-    t.memory->check_alive();
-    if (shape.size() > CB_TENSOR_MAX_DIMS || strides.size() != shape.size())
-        throw runtime_failure(cbErrorInvalidValue, "at most 8 dimensions, one stride per dimension");
-    t.desc.device_ptr = t.memory->ptr() + offset;
-    t.desc.dtype = dtype;
-    t.desc.ndim = static_cast<int32_t>(shape.size());
-    for (size_t i = 0; i < shape.size(); ++i) {
-        t.desc.shape[i] = shape[i].cast<int64_t>();
-        t.desc.strides[i] = strides[i].cast<int64_t>();
-    }
-    t.buffer = std::move(buffer);
-    return t;
-}
-
-// args: a Tensor, an int (INT64), a float (FLOAT64) or ("u", n) (UINT64).
-void launch(const std::string& name, int dtype, const py::list& args, uint64_t stream) {
-    std::vector<cb_tensor_desc> tensors;
-    tensors.reserve(args.size());  // never reallocated: the arguments point into it
-    std::vector<cbKernelArg> out;
-    out.reserve(args.size());
-    for (const auto& a : args) {
-        if (py::isinstance<tensor_arg>(a)) {
-            const auto& t = a.cast<const tensor_arg&>();
-            t.memory->check_alive();
-            tensors.push_back(t.desc);
-            out.push_back(cbArgTensor(&tensors.back()));
-        } else if (py::isinstance<py::tuple>(a) && py::len(a) == 2) {
-            out.push_back(cbArgUInt(a.cast<py::tuple>()[1].cast<uint64_t>()));
-        } else if (py::isinstance<py::bool_>(a) || py::isinstance<py::int_>(a)) {
-            out.push_back(cbArgInt(a.cast<int64_t>()));
-        } else if (py::isinstance<py::float_>(a)) {
-            out.push_back(cbArgDouble(a.cast<double>()));
-        } else {
-            throw runtime_failure(cbErrorInvalidValue, "a kernel argument must be a tensor, an int or a float");
-        }
-    }
-    auto& rt = current();
-    py::gil_scoped_release nogil;
-    check(rt.launch_builtin(name.c_str(), static_cast<cb_dtype>(dtype), out.data(), out.size(), stream_of(stream)));
 }
 
 // ---- streams and events ---------------------------------------------------------------------
@@ -308,19 +259,21 @@ PYBIND11_MODULE(_core, m) {
         }
     });
 
-    py::class_<device_buffer>(m, "Buffer")
-        .def(py::init<size_t>())
-        .def_property_readonly("ptr", &device_buffer::ptr)
-        .def_property_readonly("nbytes", &device_buffer::nbytes)
-        .def_property_readonly("device", &device_buffer::device);
-    py::class_<tensor_arg>(m, "Tensor").def(py::init(&make_tensor));
+    add_buffer_type(m);
+    m.def("tensor", &make_tensor, py::arg("buffer"), py::arg("offset"), py::arg("dtype"), py::arg("shape"),
+          py::arg("strides"));
     m.def("upload", &upload, py::arg("dst"), py::arg("offset"), py::arg("src"), py::arg("stream") = 0);
     m.def("download", &download, py::arg("src"), py::arg("offset"), py::arg("dst"), py::arg("stream") = 0);
     m.def("launch", &launch, py::arg("name"), py::arg("dtype"), py::arg("args"), py::arg("stream") = 0);
-    m.def("memset", [](const device_buffer& b, int value, uint64_t stream) {
-        b.check_alive();
-        void* p = reinterpret_cast<void*>(b.ptr());
-        const size_t n = b.nbytes();
+    add_launch_new(m);
+    m.def("pooled_bytes", [] { return slot().pool.bytes(); });
+    m.def("free_pool", &free_pool);
+    m.def("generation", [] { return slot().generation; });
+    m.def("memset", [](py::handle buffer, int value, uint64_t stream) {
+        const device_buffer& b = buffer_of(buffer);
+        check_alive(b);
+        void* p = b.ptr;
+        const size_t n = b.nbytes;
         with_nogil([&](host::runtime& rt) { return rt.memset(p, value, n, stream_of(stream), stream != 0); });
     });
 

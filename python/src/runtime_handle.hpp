@@ -1,7 +1,9 @@
-// The one host runtime of the Python module (cb.init() to cb.shutdown()), and the generation
-// that device buffers are stamped with, so that a buffer outliving cb.shutdown() is refused
-// with a clear error instead of touching freed memory.
+// The one host runtime of the Python module (cb.init() to cb.shutdown()), its pool of device
+// memory, and the generation that device buffers are stamped with, so that a buffer outliving
+// cb.shutdown() is refused with a clear error instead of touching freed memory.
 #pragma once
+
+#include "buffer_pool.hpp"
 
 #include <cudabridge/host/runtime.hpp>
 
@@ -14,6 +16,7 @@ namespace cudabridge::python {
 struct runtime_slot {
     std::unique_ptr<host::runtime> rt;
     uint64_t generation = 0;  // bumped by every init and shutdown
+    buffer_pool pool;         // blocks of the live runtime, for reuse
 };
 
 // The module's runtime registry (the only global state of the extension).
@@ -22,6 +25,13 @@ runtime_slot& slot();
 host::runtime& current();
 // Throws the module's Error unless `generation` is the live runtime's.
 void check_generation(uint64_t generation);
+// Frees device memory of `device` (waits for the work queued on it); GIL released inside.
+void free_device_memory(int device, void* ptr);
+// Frees everything the pool holds.
+void free_pool();
+
+// A stream handle as Python holds it (an integer; 0 is the default stream).
+inline cbStream_t stream_of(uint64_t handle) { return reinterpret_cast<cbStream_t>(handle); }
 
 // A runtime call's result: cbSuccess, or the error mapped to the module's exception classes.
 void check(cbError_t e);

@@ -65,6 +65,33 @@ def test_the_gil_is_released_while_waiting(gpu):
     assert during >= 5, f"the other thread ran {during} times in {waited * 1e3:.0f} ms of synchronize"
 
 
+def test_temporaries_reuse_pooled_memory(gpu):
+    from cudabridge import _core
+    a = cb.to_device(np.ones(1 << 16, np.float32))
+    cb.free_pool()
+    (a + a).get()  # one result block, now in the pool
+    free_before, _ = cb.mem_info()
+    for _ in range(300):
+        a + a  # each result dies at once and its block serves the next one
+    cb.synchronize()
+    free_after, _ = cb.mem_info()
+    assert free_before - free_after <= a.nbytes, "temporaries took new memory instead of the pooled block"
+    assert _core.pooled_bytes() >= a.nbytes
+    cb.free_pool()
+    assert _core.pooled_bytes() == 0
+    assert cb.mem_info()[0] >= free_after + a.nbytes
+
+
+def test_a_malformed_operand_is_refused(gpu):
+    from cudabridge import _core
+    with pytest.raises(TypeError, match="tensor operand"):
+        _core.launch_new("add", 0, 4, (b"not a descriptor", b"x"), (), (3,), 0)
+    with pytest.raises(TypeError, match="Buffer"):
+        _core.tensor(object(), 0, 0, (3,), (1,))
+    with pytest.raises(TypeError):
+        _core.launch_new("add", 0, 4)
+
+
 def test_use_after_shutdown_is_an_error():
     cb.init()
     d = cb.ones((4,))
