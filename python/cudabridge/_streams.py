@@ -12,7 +12,7 @@ class _ThreadState(threading.local):
     # Class defaults: reading an attribute a thread has not set finds these, with no
     # AttributeError raised and caught on every operator.
     stack = None    # the streams of this thread's `with stream:` blocks
-    default = None  # (epoch, handle) of this thread's default stream
+    current = None  # (epoch, handle) this thread queues on now: one read per operator
 
 
 _local = _ThreadState()
@@ -29,23 +29,29 @@ _epoch = [0]  # bumped when the default streams change (set_device, shutdown): t
 
 def current_stream():
     """The handle arrays queue work on in this thread."""
-    local = _local
-    if local.stack:
-        return local.stack[-1].handle
-    cached = local.default
+    cached = _local.current
     if cached is not None and cached[0] == _epoch[0]:
         return cached[1]
-    device = _core.get_device()
-    s = _defaults.get(device)
-    if s is None:
-        s = _defaults[device] = Stream(non_blocking=True)
-    _local.default = (_epoch[0], s.handle)
-    return s.handle
+    return _find_current()
+
+
+def _find_current():
+    stack = _local.stack
+    if stack:
+        handle = stack[-1].handle
+    else:
+        device = _core.get_device()
+        s = _defaults.get(device)
+        if s is None:
+            s = _defaults[device] = Stream(non_blocking=True)
+        handle = s.handle
+    _local.current = (_epoch[0], handle)
+    return handle
 
 
 def device_changed():
     """After set_device: this thread's default stream is the new device's."""
-    _local.default = None
+    _local.current = None
 
 
 def drop_default_streams():
@@ -79,10 +85,12 @@ class Stream:
         if _local.stack is None:
             _local.stack = []
         _local.stack.append(self)
+        _local.current = None
         return self
 
     def __exit__(self, *exc):
         _local.stack.pop()
+        _local.current = None
         return False
 
     def close(self):
