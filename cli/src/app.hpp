@@ -108,6 +108,8 @@ command benchmark_command();
 command diag_command();
 command completion_command();
 command profile_command();
+// `plugins new` (commands/plugins_new.cpp).
+int run_plugins_new(app& a, const std::vector<std::string>& args);
 // config's GPU subcommands (commands/gpu_settings.cpp).
 bool is_gpu_setting_subcommand(const std::string& sub);
 int run_gpu_setting(app& a, const std::vector<std::string>& args);

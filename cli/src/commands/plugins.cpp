@@ -1,4 +1,4 @@
-// `plugins list | info NAME | verify PATH`
+// `plugins list | info NAME | verify PATH | new KIND NAME [DIR]`
 #include "app.hpp"
 #include "json_output.hpp"
 #include "text_table.hpp"
@@ -155,7 +155,7 @@ int verify(app& a, const std::string& path) {
 }
 
 int run_plugins(app& a, const std::vector<std::string>& args) {
-    if (args.empty()) throw usage_error("missing subcommand (list, info or verify)");
+    if (args.empty()) throw usage_error("missing subcommand (list, info, verify or new)");
     const std::string& sub = args[0];
     if (sub == "list" || sub == "ls") {
         if (args.size() != 1) throw usage_error("plugins list takes no arguments");
@@ -169,23 +169,32 @@ int run_plugins(app& a, const std::vector<std::string>& args) {
         if (args.size() != 2) throw usage_error("plugins verify needs one PATH");
         return verify(a, args[1]);
     }
-    throw usage_error("unknown subcommand '" + sub + "' (list, info or verify)");
+    if (sub == "new") return run_plugins_new(a, args);
+    throw usage_error("unknown subcommand '" + sub + "' (list, info, verify or new)");
 }
 
 }  // namespace
 
 command plugins_command() {
-    return {"plugins", "p", "list, inspect and verify plugins", "plugins list | info NAME | verify PATH",
+    return {"plugins", "p", "list, inspect, verify and start plugins",
+            "plugins list | info NAME | verify PATH | new KIND NAME [DIR]",
             "list    every plugin found on the search path (from the cache; nothing is loaded for\n"
             "        files that did not change), refused files with their reason\n"
             "info    one plugin's descriptor and declared parameters\n"
             "verify  load one library file and print each check it passes or fails; exit 1 if refused\n"
+            "new     write a plugin project to DIR (default ./NAME): a CMakeLists.txt using\n"
+            "        find_package(CudaBridge) and cudabridge_add_plugin, NAME.cpp implementing the\n"
+            "        kind's table with small working behaviour, and a README. KIND is logsink, safety,\n"
+            "        transport or gpu; NAME is 1-63 of a-z, 0-9, _ starting with a letter. Refused, with\n"
+            "        nothing written: another KIND or NAME (exit 2), a DIR that is not empty (exit 1)\n"
             "Search order: --plugin-path, CUDABRIDGE_ADD_PLUGIN_PATH (prepends), CUDABRIDGE_PLUGIN_PATH\n"
             "(replaces the rest), the user folder, the installed folder.\n"
             "Examples:\n"
             "  cudabridge-cli plugins list\n"
             "  cudabridge-cli plugins info usb4\n"
-            "  cudabridge-cli plugins verify ./libmy_plugin.so",
+            "  cudabridge-cli plugins verify ./libmy_plugin.so\n"
+            "  cudabridge-cli plugins new logsink my_sink\n"
+            "  cudabridge-cli plugins new safety my_policy ~/src/my_policy",
             false, run_plugins};
 }
 
