@@ -71,11 +71,11 @@ class ndarray:
         self._t = None  # the kernel descriptor tuple, made on first use (the fields never change)
 
     @classmethod
-    def _new(cls, shape, dtype, stream=None):
+    def _new(cls, shape, dtype):
         """A contiguous array of a checked shape and dtype."""
         a = object.__new__(cls)
-        a._init(_core.Buffer(_size(shape) * dtype.itemsize, current_stream() if stream is None else stream), 0,
-                shape, _contiguous_strides(shape), dtype)
+        a._init(_core.Buffer(_size(shape) * dtype.itemsize, current_stream()), 0, shape, _contiguous_strides(shape),
+                dtype)
         return a
 
     @classmethod
@@ -379,21 +379,12 @@ def _unary(name, a):
 
 
 _REDUCE_ALL_TAIL = (_REDUCE_ALL,)
-_REDUCTIONS = {}  # (op, id(dtype)) -> (dtype, code, itemsize) of the result, as OPERATOR_RESULTS
-
-
-def _reduction_info(op, dtype):
-    d = _dtypes.reduction(op, dtype)
-    info = (d, _dtypes.CODES[d], d.itemsize)
-    if _dtypes.check(dtype) is dtype:  # a canonical dtype: its id is never reused
-        _REDUCTIONS[(op, id(dtype))] = info
-    return info
 
 
 def _reduce(op, a, axis, keepdims):
     if axis is None and not keepdims and type(a) is ndarray and a.size:
         # The whole array to one value (the common case).
-        info = _REDUCTIONS.get((op, id(a._dtype))) or _reduction_info(op, a._dtype)
+        info = _dtypes.REDUCTION_RESULTS.get((op, id(a._dtype))) or _dtypes.reduction_result(op, a._dtype)
         return _result(op, (), info, (a._t or a._tensor(),), _REDUCE_ALL_TAIL)
     if not isinstance(a, ndarray):
         a = to_device(np.asarray(a))

@@ -54,14 +54,33 @@ def result(ufunc_name, a, b=None):
 OPERATOR_RESULTS = {}
 
 
+# (reduction, id(dtype)) -> (result dtype, its code, its itemsize), the same for reductions.
+REDUCTION_RESULTS = {}
+
+
+def _canonical(*dtypes):
+    """True when every dtype is one of the canonical objects, whose ids are never reused."""
+    return all(_CANONICAL.get(d) is d for d in dtypes)
+
+
 def operator_result(ufunc_name, a, b):
     """(dtype, code, itemsize) of `ufunc(a_array, b_array)`; remembered in OPERATOR_RESULTS."""
     d = result(ufunc_name, a, b)
     if d not in CODES:
         raise TypeError(f"{ufunc_name} of {a} and {b} gives {d}, which is not supported on the device")
     info = (d, CODES[d], d.itemsize)
-    if _CANONICAL.get(a) is a and _CANONICAL.get(b) is b:  # ids of objects that live forever
+    if _canonical(a, b):
         OPERATOR_RESULTS[(ufunc_name, id(a), id(b))] = info
+    return info
+
+
+def reduction_result(op, dtype):
+    """(dtype, code, itemsize) of reduction `op` of a `dtype` array; remembered in
+    REDUCTION_RESULTS."""
+    d = reduction(op, dtype)
+    info = (d, CODES[d], d.itemsize)
+    if _canonical(dtype):
+        REDUCTION_RESULTS[(op, id(dtype))] = info
     return info
 
 

@@ -24,22 +24,22 @@ void buffer_dealloc(PyObject* self) {
         } catch (const std::exception&) {  // a lost device: its memory is gone anyway
         }
     }
-    Py_TYPE(self)->tp_free(self);
+    PyTypeObject* type = Py_TYPE(self);
+    type->tp_free(self);
+    Py_DECREF(type);  // instances of a heap type hold a reference to it
 }
 
 PyObject* buffer_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     static const char* keywords[] = {"nbytes", "stream", nullptr};
-    unsigned long long nbytes = 0, stream = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K|K", const_cast<char**>(keywords), &nbytes, &stream))
+    Py_ssize_t nbytes = 0;
+    unsigned long long stream = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n|K", const_cast<char**>(keywords), &nbytes, &stream))
         return nullptr;
-    try {
-        return new_buffer(static_cast<size_t>(nbytes), stream);
-    } catch (const runtime_failure& e) {
-        set_python_error(e);
-    } catch (py::error_already_set& e) {
-        e.restore();
+    if (nbytes < 0) {
+        PyErr_SetString(PyExc_ValueError, "Buffer: nbytes must not be negative");
+        return nullptr;
     }
-    return nullptr;
+    return with_python_errors([&] { return new_buffer(static_cast<size_t>(nbytes), stream); });
 }
 
 PyObject* get_ptr(PyObject* self, void*) {
@@ -95,20 +95,21 @@ device_buffer& buffer_of(py::handle o) {
 void check_alive(const device_buffer& b) { check_generation(b.generation); }
 
 void add_buffer_type(py::module_& m) {
-    static PyTypeObject type = [] {
-        PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-        t.tp_name = "cudabridge._core.Buffer";
-        t.tp_basicsize = sizeof(device_buffer);
-        t.tp_flags = Py_TPFLAGS_DEFAULT;
-        t.tp_doc = "Buffer(nbytes, stream=0): device memory, from the pool when it holds a block of that size";
-        t.tp_new = &buffer_new;
-        t.tp_dealloc = &buffer_dealloc;
-        t.tp_getset = buffer_getset;
-        return t;
-    }();
-    if (PyType_Ready(&type) < 0) throw py::error_already_set();
-    buffer_type = &type;
-    m.add_object("Buffer", py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&type)));
+    static PyType_Slot slots[] = {
+        {Py_tp_new, reinterpret_cast<void*>(&buffer_new)},
+        {Py_tp_dealloc, reinterpret_cast<void*>(&buffer_dealloc)},
+        {Py_tp_getset, buffer_getset},
+        {Py_tp_doc, const_cast<char*>("Buffer(nbytes, stream=0): device memory, from the pool when it holds a "
+                                      "block of that size")},
+        {0, nullptr},
+    };
+    static PyType_Spec spec = {"cudabridge._core.Buffer", static_cast<int>(sizeof(device_buffer)), 0,
+                               Py_TPFLAGS_DEFAULT, slots};
+    auto type = py::reinterpret_steal<py::object>(PyType_FromSpec(&spec));
+    if (!type) throw py::error_already_set();
+    buffer_type = reinterpret_cast<PyTypeObject*>(type.ptr());
+    Py_INCREF(type.ptr());  // kept for the interpreter's lifetime: buffer_of compares against it
+    m.add_object("Buffer", type);
 }
 
 }  // namespace cudabridge::python

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <iterator>
 #include <memory>
 #include <vector>
@@ -49,7 +48,7 @@ py::bytes make_tensor(py::handle buffer, uint64_t offset, int dtype, const py::t
     return record_bytes(d, b.generation);
 }
 
-// args: a Tensor, an int (INT64), a float (FLOAT64) or ("u", n) (UINT64).
+// args: a tensor operand, an int (INT64), a float (FLOAT64) or ("u", n) (UINT64).
 void launch(const std::string& name, int dtype, const py::list& args, uint64_t stream) {
     std::vector<cb_tensor_desc> tensors;
     tensors.reserve(args.size());  // never reallocated: the arguments point into it
@@ -155,18 +154,7 @@ PyObject* launch_new_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "launch_new(name, dtype, itemsize, inputs, tail, shape, stream)");
         return nullptr;
     }
-    try {
-        return launch_new(args);
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const runtime_failure& e) {
-        set_python_error(e);
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    return with_python_errors([&] { return launch_new(args); });
 }
 
 PyMethodDef launch_new_def = {

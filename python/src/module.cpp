@@ -17,9 +17,7 @@
 #include <cudabridge/host/device.hpp>
 #include <cudabridge/host/link_names.hpp>
 
-#include <algorithm>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <vector>
 

@@ -75,7 +75,8 @@ cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<
     }
     arena_slot slot;
     while (!arena_.reserve(block.size(), tracker_.completed_hint(), slot)) {
-        // Every byte is read by queued launches: wait for the oldest.
+        // Every byte is read by queued launches: wait for the oldest (there is one: an empty
+        // arena holds any block that fits its capacity).
         if (cb_status st = tracker_.wait_fence(arena_.oldest_fence(), error); st != CB_OK) return st;
     }
     std::memcpy(slot.data, block.data(), block.size());

@@ -1,5 +1,7 @@
 #include "userspace/launch_arena.hpp"
 
+#include <algorithm>
+
 namespace cudabridge::nv {
 
 cb_status launch_arena::create(link_port& port, size_t bytes, size_t page_size, std::string& error) {
@@ -27,9 +29,9 @@ void launch_arena::release() {
 
 bool launch_arena::reserve(size_t size, uint64_t completed_fence, arena_slot& out) {
     while (!in_use_.empty() && in_use_.front().fence <= completed_fence) in_use_.pop_front();
-    size = (size + alignment - 1) / alignment * alignment;
+    size = (std::max<size_t>(size, 1) + alignment - 1) / alignment * alignment;
     size_t start = 0;
-    if (size == 0 || size > capacity() || !place(size, start)) return false;
+    if (size > capacity() || !place(size, start)) return false;
     out.data = memory_.data() + start;
     out.iova = mapping_.iova() + start;
     out.start = start;
