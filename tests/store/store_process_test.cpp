@@ -5,6 +5,7 @@
 
 #include <cudabridge/core/error.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -208,4 +209,38 @@ TEST(StoreProcesses, KilledWriterInsideTransactionLeavesNoRows) {
         for (int64_t c : committed) EXPECT_TRUE(event_exists(s, c)) << c;
         s.write([&] { add_event(s, heartbeat("after")); });
     }
+}
+
+namespace {
+
+// Whether another process sees any fcntl lock held on `file` (fcntl locks are per process, so a
+// forked child sees the parent's as conflicts). The child answers through its exit code.
+bool another_process_sees_a_lock(const std::filesystem::path& file) {
+    pid_t pid = spawn([&] {
+        int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0) ::_exit(2);
+        struct flock probe {};
+        probe.l_type = F_WRLCK;
+        probe.l_whence = SEEK_SET;  // the whole file: SQLite locks bytes near 1 GiB
+        if (::fcntl(fd, F_GETLK, &probe) != 0) ::_exit(2);
+        ::_exit(probe.l_type == F_UNLCK ? 0 : 3);
+    });
+    return exit_code(pid) == 3;
+}
+
+}  // namespace
+
+// Linux drops every fcntl lock a process holds on a file when the process closes any descriptor
+// of that file. Opening a second store on the same file must not do that to the first: another
+// process would then believe it is the last connection and reset the WAL under it ("database
+// disk image is malformed" after two concurrent `cudabridge-cli status` loops).
+TEST(StoreProcesses, OpeningASecondStoreKeepsTheFirstStoresLocks) {
+    temp_dir dir;
+    store first(dir.db());
+    first.read([&] { count_rows(first, "SELECT count(*) FROM events"); });
+    ASSERT_TRUE(another_process_sees_a_lock(dir.db())) << "an open WAL connection holds a read lock";
+    store second(dir.db());
+    EXPECT_TRUE(another_process_sees_a_lock(dir.db())) << "the second open dropped the first's locks";
+    first.write([&] { add_event(first, heartbeat("after")); });
+    EXPECT_EQ(first.integrity_check(), "ok");
 }

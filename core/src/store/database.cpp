@@ -32,9 +32,16 @@ void create_parent_folders(const std::filesystem::path& path) {
 }
 
 // Creates the file 0600 before SQLite does (it would use 0644); SQLite gives the -wal and -shm
-// files the same mode as the database file.
+// files the same mode as the database file. An existing file is never opened here: on Linux,
+// closing any descriptor of a file drops every fcntl lock this process holds on it, including
+// those of this process's other connections, and another process would then reset the WAL under
+// them (SQLite's "How To Corrupt An SQLite Database File", section 2.2). A file that does not
+// exist yet has no connection in this process to lose its locks.
 void create_private_file(const std::filesystem::path& path) {
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) return;
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST) return;  // another process created it just now
     if (fd < 0)
         throw error(errno == EACCES ? CB_ERR_PERMISSION : CB_ERR_INTERNAL,
                     "store " + path.string() + ": cannot create: " + std::strerror(errno));
@@ -48,7 +55,7 @@ sqlite3* open_connection(const std::filesystem::path& path, const store_options&
         create_parent_folders(path);
         create_private_file(path);
     }
-    // NOMUTEX: a store is used by one thread at a time (see store.hpp).
+    // NOMUTEX: the store's own lock gives one thread at a time the connection (statement_cache::use).
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
                 (options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     sqlite3* db = nullptr;
@@ -119,13 +126,14 @@ store::~store() {
 }
 
 statement store::prepare(std::string_view sql) {
+    std::unique_lock use(cache_->use);
     if (auto it = cache_->statements.find(sql); it != cache_->statements.end()) {
         // One sqlite3_stmt per SQL text: handing it out twice while the first user is still
         // stepping it would silently restart that user's query.
         if (sqlite3_stmt_busy(it->second))
             throw error(CB_ERR_INTERNAL, "store " + path_.string() + ": statement already in use: \"" +
                                              std::string(sql) + "\"");
-        return statement(db_, it->second);
+        return statement(db_, it->second, std::move(use));
     }
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
@@ -140,10 +148,11 @@ statement store::prepare(std::string_view sql) {
                                          std::string(sql) + "\"");
     }
     cache_->statements.emplace(std::string(sql), stmt);
-    return statement(db_, stmt);
+    return statement(db_, stmt, std::move(use));
 }
 
 void store::exec(std::string_view sql) {
+    std::lock_guard use(cache_->use);
     char* message = nullptr;
     std::string text(sql);  // sqlite3_exec needs a terminated string
     int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
@@ -183,6 +192,7 @@ void run_transaction(store& s, int& depth, const std::function<void()>& body, co
 // outer commit or rollback decides for both. An exception from the inner body reaches the
 // outer one; if the outer body catches it, the inner body's partial writes stay.
 void store::write(const std::function<void()>& body) {
+    std::lock_guard use(cache_->use);
     if (cache_->depth > 0) {
         // Upgrading a deferred read to a write can fail with SQLITE_BUSY_SNAPSHOT, unretryable.
         if (!cache_->writing)
@@ -197,6 +207,7 @@ void store::write(const std::function<void()>& body) {
 
 // A read nested in a read or write joins that transaction (same snapshot).
 void store::read(const std::function<void()>& body) {
+    std::lock_guard use(cache_->use);
     if (cache_->depth > 0) {
         depth_guard guard(cache_->depth);
         body();
@@ -221,6 +232,9 @@ std::string store::integrity_check() {
     return result;
 }
 
-int64_t store::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+int64_t store::last_insert_rowid() const {
+    std::lock_guard use(cache_->use);
+    return sqlite3_last_insert_rowid(db_);
+}
 
 }  // namespace cudabridge::core

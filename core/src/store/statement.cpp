@@ -20,7 +20,7 @@ std::string sql_of(sqlite3_stmt* stmt) {
 }  // namespace
 
 statement::statement(statement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)), use_(std::move(other.use_)) {}
 
 statement::~statement() {
     if (stmt_ == nullptr) return;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -15,8 +16,10 @@
 
 namespace cudabridge::core {
 
-// The store's private state: the prepared statements by SQL text, and the transaction depth.
+// The store's private state: the prepared statements by SQL text, the transaction depth, and
+// the lock that gives one thread at a time the connection (opened SQLITE_OPEN_NOMUTEX).
 struct store::statement_cache {
+    std::recursive_mutex use;
     std::map<std::string, sqlite3_stmt*, std::less<>> statements;
     store_options options;
     int depth = 0;         // nesting of write()/read() bodies now running

@@ -1,8 +1,9 @@
 // The SQLite store: one database file shared by every CudaBridge process on the machine.
 //
 // WAL mode, a busy timeout, write transactions with BEGIN IMMEDIATE, schema migrations by
-// PRAGMA user_version inside one transaction, prepared statements only. A store object is used
-// by one thread at a time; open one per thread (or guard it) when several threads write.
+// PRAGMA user_version inside one transaction, prepared statements only. A store may be shared by
+// threads: a transaction (write/read) or a statement holds the connection for its thread until
+// it ends, so two threads never interleave on one connection.
 #pragma once
 
 #include <concepts>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,10 +22,12 @@ struct sqlite3_stmt;
 
 namespace cudabridge::core {
 
-// A prepared statement, reset and cleared for reuse when it goes out of scope.
+// A prepared statement, reset and cleared for reuse when it goes out of scope. It holds its
+// store's connection for the calling thread while it lives.
 class statement {
 public:
-    statement(sqlite3* db, sqlite3_stmt* stmt) noexcept : db_(db), stmt_(stmt) {}
+    statement(sqlite3* db, sqlite3_stmt* stmt, std::unique_lock<std::recursive_mutex> use) noexcept
+        : db_(db), stmt_(stmt), use_(std::move(use)) {}
     statement(statement&&) noexcept;
     statement& operator=(statement&&) = delete;
     statement(const statement&) = delete;
@@ -55,6 +59,7 @@ public:
 private:
     sqlite3* db_;
     sqlite3_stmt* stmt_;
+    std::unique_lock<std::recursive_mutex> use_;  // released after the reset in ~statement
 };
 
 struct store_options {
