@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Regenerates every kernels/*.ptx from its .cu with the command that made it and compares the
+# result with the committed file (diff -u); exits non-zero on any difference.
+#   regenerate.sh           check (the default)
+#   regenerate.sh --update  rewrite the committed .ptx files instead
+# Without nvcc (on PATH, $NVCC, or /usr/local/cuda/bin) it prints "nvcc not found: skipped" and
+# exits 77, which CTest reports as skipped.
+set -u
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+kernels="$here/kernels"
+update=0
+[ "${1:-}" = "--update" ] && update=1
+
+nvcc="${NVCC:-}"
+if [ -z "$nvcc" ]; then
+    if command -v nvcc >/dev/null 2>&1; then nvcc="$(command -v nvcc)"
+    elif [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc
+    fi
+fi
+if [ -z "$nvcc" ] || ! [ -x "$nvcc" ]; then
+    echo "nvcc not found: skipped"
+    exit 77
+fi
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+status=0
+shopt -s nullglob
+for cu in "$kernels"/*.cu; do
+    name="$(basename "$cu" .cu)"
+    # Compiled from inside kernels/ so that nothing of this checkout's path can reach the output.
+    if ! (cd "$kernels" && "$nvcc" -ptx -arch=compute_75 -O3 -o "$out/$name.ptx" "$name.cu"); then
+        echo "nvcc failed on $name.cu" >&2
+        status=1
+        continue
+    fi
+    if [ "$update" = 1 ]; then
+        cp "$out/$name.ptx" "$kernels/$name.ptx"
+    elif ! diff -u "$kernels/$name.ptx" "$out/$name.ptx"; then
+        echo "$name.ptx differs from what $("$nvcc" --version | tail -n 1) emits for $name.cu" >&2
+        status=1
+    fi
+done
+for ptx in "$kernels"/*.ptx; do
+    name="$(basename "$ptx" .ptx)"
+    if ! [ -f "$kernels/$name.cu" ]; then
+        echo "$name.ptx has no $name.cu" >&2
+        status=1
+    fi
+done
+[ "$status" = 0 ] && echo "all $(ls "$kernels"/*.cu | wc -l) kernels match their committed PTX"
+exit "$status"
