@@ -1,0 +1,113 @@
+// What generated kernel code and the block executor share: the block's environment, each
+// thread's state record, the generic address windows, and the helpers the code calls.
+//
+// A kernel compiles to one "block function": a loop over the threads of a block that runs each
+// runnable thread until it exits or parks at a barrier or a warp-wide instruction. Parking saves
+// the thread's registers into its state record and records where it resumes; the executor runs
+// the loop again once every thread has parked (a barrier) or performs the warp instruction for
+// the parked lanes first (shfl, vote, ...). So values live across a barrier sit in per-thread
+// context records, as in POCL's work-group functions and CuPBoP, without a liveness analysis.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace cudabridge::nv::ptx {
+
+// Generic addresses: global ones are the device addresses of the simulated VRAM (and of the
+// module's own .global variables, in their window); shared and local ones carry a window tag in
+// the top four bits and the offset in the block's shared memory or the thread's local memory.
+inline constexpr uint64_t window_mask = 0xF000000000000000ull;
+inline constexpr uint64_t shared_window = 0xF000000000000000ull;
+inline constexpr uint64_t local_window = 0xE000000000000000ull;
+inline constexpr uint64_t const_window = 0xD000000000000000ull;
+inline constexpr uint64_t module_globals_window = 0xC000000000000000ull;
+
+enum thread_status : uint32_t { runnable = 0, at_barrier = 1, at_warp_op = 2, exited = 3 };
+
+// The warp-wide instructions a thread can park at (thread_state::warp_op).
+enum warp_op : uint32_t {
+    warp_sync = 0,      // bar.warp.sync
+    shfl_up = 1,
+    shfl_down = 2,
+    shfl_bfly = 3,
+    shfl_idx = 4,
+    vote_all = 5,
+    vote_any = 6,
+    vote_uni = 7,
+    vote_ballot = 8,
+    active_mask = 9,
+    match_any = 10,
+    match_all = 11,
+    redux_add = 12,
+    redux_min = 13,
+    redux_max = 14,
+    redux_umin = 15,
+    redux_umax = 16,
+    redux_and = 17,
+    redux_or = 18,
+    redux_xor = 19,
+};
+
+// One thread's record; the register save area and the thread's local memory follow it.
+struct thread_state {
+    uint32_t status;     // thread_status
+    uint32_t resume;     // the resume point; 0 = the kernel's first instruction
+    uint32_t tid[3];
+    uint32_t warp_op;    // what the thread parked at (status at_warp_op)
+    uint64_t warp_a;     // shfl: value; vote: predicate; match/redux: value
+    uint64_t warp_b;     // shfl: lane / delta / mask
+    uint64_t warp_c;     // shfl: clamp and segment mask
+    uint32_t warp_mask;  // the instruction's member mask
+    uint32_t warp_pred;  // result predicate (shfl: in range; match.all: all equal)
+    uint64_t warp_result;
+};
+static_assert(sizeof(thread_state) <= 80);
+inline constexpr uint32_t thread_state_header = 80;  // the register area starts 16-aligned
+
+struct launch_fault {
+    std::atomic<uint32_t> raised{0};
+    uint64_t address = 0;
+    uint32_t bytes = 0;
+    uint32_t kind = 0;  // 1: outside memory; 2: unaligned; 3: trap
+};
+
+// One block's environment, built by the executor for each block it runs.
+struct block_env {
+    uint8_t* vram_host;     // VRAM offset 0 on the host
+    uint64_t vram_base;     // its device address
+    uint64_t vram_size;
+    uint8_t* globals_host;  // the module's .global variables
+    uint64_t globals_size;
+    const uint8_t* const_host;  // the module's .const variables
+    uint64_t const_size;
+    uint8_t* shared;        // this block's shared memory (static, then dynamic)
+    uint64_t shared_size;
+    uint64_t local_size;    // bytes of local memory per thread (after the register area)
+    uint32_t local_offset;  // where local memory starts in a thread's record
+    uint32_t reserved0;
+    const uint8_t* params;  // the kernel's parameter buffer
+    uint32_t ntid[3];
+    uint32_t nctaid[3];
+    uint32_t ctaid[3];
+    uint32_t dynamic_shared;
+    launch_fault* fault;
+    uint64_t executed;      // instructions executed by the block (counted per basic block)
+    uint64_t bytes_moved;   // bytes loaded and stored in global memory
+    uint64_t start_clock;   // %clock64 base
+};
+
+// The helpers generated code calls (bound in the JIT by these names).
+extern "C" {
+// A generic or global address outside the fast path (not plain VRAM): module globals, shared,
+// local, const windows; nullptr (and the launch's fault raised) when no memory holds it.
+uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, uint32_t generic);
+// printf from a kernel: CUDA's vprintf(format, argument buffer).
+int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t format, uint64_t args);
+uint64_t cb_ptx_clock64(block_env* env);
+void cb_ptx_trap(block_env* env);
+// An access outside shared, local or const memory that the generated code caught itself.
+void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes);
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,227 @@
+// Runs a launch: blocks spread over the compute engine's threads, each block's threads run by
+// the kernel's block function until all exit; between runs the executor releases a barrier
+// (every live thread parked at one) or performs the warp-wide instructions threads parked at,
+// for each group of lanes of a warp parked at the same instruction.
+#include "sim/ptx/program.hpp"
+
+#include "kernels/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+thread_state& state_at(std::vector<uint8_t>& states, uint32_t stride, uint32_t t) {
+    return *reinterpret_cast<thread_state*>(states.data() + uint64_t(stride) * t);
+}
+
+// One warp instruction for the lanes `group` (indices into the block) that parked at it.
+void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first, const std::vector<uint32_t>& group) {
+    uint32_t present = 0;
+    for (uint32_t t : group) present |= 1u << (t - warp_first);
+    auto lane_state = [&](uint32_t lane) -> thread_state* {
+        if (!(present & (1u << lane))) return nullptr;
+        return &state_at(states, stride, warp_first + lane);
+    };
+    const uint32_t op = state_at(states, stride, group[0]).warp_op;
+    for (uint32_t t : group) {
+        thread_state& s = state_at(states, stride, t);
+        const uint32_t lane = t - warp_first;
+        const uint32_t members = s.warp_mask & present;
+        s.warp_pred = 1;
+        switch (op) {
+        case warp_sync: break;
+        case shfl_up:
+        case shfl_down:
+        case shfl_bfly:
+        case shfl_idx: {
+            const int32_t b = static_cast<int32_t>(s.warp_b & 0x1f);
+            const uint32_t c = static_cast<uint32_t>(s.warp_c);
+            const int32_t clamp = static_cast<int32_t>(c & 0x1f), seg = static_cast<int32_t>((c >> 8) & 0x1f);
+            const int32_t l = static_cast<int32_t>(lane);
+            const int32_t max_lane = (l & seg) | (clamp & ~seg), min_lane = l & seg;
+            int32_t j;
+            bool in_range;
+            if (op == shfl_up) j = l - b, in_range = j >= max_lane;
+            else if (op == shfl_down) j = l + b, in_range = j <= max_lane;
+            else if (op == shfl_bfly) j = l ^ b, in_range = j <= max_lane;
+            else j = min_lane | (b & ~seg), in_range = j <= max_lane;
+            if (!in_range) j = l;
+            const thread_state* from = (j >= 0 && j < 32) ? lane_state(static_cast<uint32_t>(j)) : nullptr;
+            s.warp_result = (from ? from->warp_a : s.warp_a) & 0xFFFFFFFFu;
+            s.warp_pred = in_range ? 1 : 0;
+            break;
+        }
+        case vote_all:
+        case vote_any:
+        case vote_uni:
+        case vote_ballot: {
+            uint32_t ballot = 0;
+            for (uint32_t m = members; m; m &= m - 1) {
+                const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
+                if (lane_state(other)->warp_a & 1) ballot |= 1u << other;
+            }
+            if (op == vote_ballot) s.warp_result = ballot;
+            else if (op == vote_all) s.warp_pred = ballot == members;
+            else if (op == vote_any) s.warp_pred = ballot != 0;
+            else s.warp_pred = ballot == 0 || ballot == members;
+            break;
+        }
+        case active_mask: s.warp_result = present; break;
+        case match_any:
+        case match_all: {
+            uint32_t same = 0;
+            for (uint32_t m = members; m; m &= m - 1) {
+                const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
+                if (lane_state(other)->warp_a == s.warp_a) same |= 1u << other;
+            }
+            if (op == match_any) s.warp_result = same;
+            else s.warp_result = same == members ? members : 0, s.warp_pred = same == members;
+            break;
+        }
+        default: {  // redux.sync
+            uint64_t acc = 0;
+            bool first = true;
+            for (uint32_t m = members; m; m &= m - 1) {
+                const uint64_t v = lane_state(static_cast<uint32_t>(__builtin_ctz(m)))->warp_a;
+                const auto sv = static_cast<int32_t>(v), sa = static_cast<int32_t>(acc);
+                const auto uv = static_cast<uint32_t>(v), ua = static_cast<uint32_t>(acc);
+                if (first) acc = v, first = false;
+                else if (op == redux_add) acc = ua + uv;
+                else if (op == redux_min) acc = static_cast<uint32_t>(std::min(sa, sv));
+                else if (op == redux_max) acc = static_cast<uint32_t>(std::max(sa, sv));
+                else if (op == redux_umin) acc = std::min(ua, uv);
+                else if (op == redux_umax) acc = std::max(ua, uv);
+                else if (op == redux_and) acc = ua & uv;
+                else if (op == redux_or) acc = ua | uv;
+                else acc = ua ^ uv;
+            }
+            s.warp_result = acc & 0xFFFFFFFFu;
+        }
+        }
+        s.status = runnable;
+    }
+}
+
+// After a run every live thread has parked or exited: performs the warp instructions, or else
+// releases the barrier. False when every thread has exited.
+bool release_parked(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads) {
+    bool any_warp = false, any_live = false;
+    for (uint32_t w = 0; w < threads; w += 32) {
+        const uint32_t end = std::min(threads, w + 32);
+        for (uint32_t t = w; t < end; ++t) {
+            thread_state& s = state_at(states, stride, t);
+            if (s.status != at_warp_op) continue;
+            // The lanes of this warp parked at the same instruction (the same resume point).
+            std::vector<uint32_t> group;
+            for (uint32_t u = t; u < end; ++u) {
+                thread_state& o = state_at(states, stride, u);
+                if (o.status == at_warp_op && o.resume == s.resume) group.push_back(u);
+            }
+            perform(states, stride, w, group);
+            any_warp = true;
+        }
+    }
+    if (any_warp) return true;
+    for (uint32_t t = 0; t < threads; ++t) {
+        thread_state& s = state_at(states, stride, t);
+        if (s.status == at_barrier) s.status = runnable, any_live = true;
+    }
+    return any_live;
+}
+
+}  // namespace
+
+launch_outcome program::launch(const launch_request& r, const device_memory& memory, kernels::engine& engine,
+                               const std::function<bool()>& abort) const {
+    launch_outcome out;
+    const kernel_layout& k = layout_.kernels.at(r.kernel);
+    const block_function fn = code_->kernel(r.kernel);
+    const uint32_t threads = r.block[0] * r.block[1] * r.block[2];
+    const uint64_t blocks = uint64_t{r.grid[0]} * r.grid[1] * r.grid[2];
+    const uint64_t shared_bytes = uint64_t{(k.static_shared + k.dynamic_shared_align - 1) / k.dynamic_shared_align *
+                                           k.dynamic_shared_align} + r.dynamic_shared;
+    if (r.params.size() != k.param_bytes) {
+        out.status = CB_ERR_INVALID_ARGUMENT;
+        out.message = "kernel '" + k.name + "': a parameter buffer of " + std::to_string(r.params.size()) + " bytes for " +
+                      std::to_string(k.param_bytes);
+        return out;
+    }
+    launch_fault fault;
+    std::atomic<uint64_t> executed{0}, moved{0};
+    std::atomic<bool> aborted{false};
+    std::atomic<uint64_t> fault_block{0};
+
+    block_env base{};
+    base.vram_host = memory.host;
+    base.vram_base = memory.base;
+    base.vram_size = memory.size;
+    base.globals_host = globals_.data();
+    base.globals_size = globals_.size();
+    base.const_host = layout_.const_init.data();
+    base.const_size = layout_.const_init.size();
+    base.shared_size = shared_bytes;
+    base.local_size = k.local_bytes;
+    base.local_offset = thread_state_header + k.register_bytes;
+    base.params = r.params.data();
+    std::memcpy(base.ntid, r.block, sizeof base.ntid);
+    std::memcpy(base.nctaid, r.grid, sizeof base.nctaid);
+    base.dynamic_shared = r.dynamic_shared;
+    base.fault = &fault;
+    base.start_clock = cb_ptx_clock64(&base);
+
+    engine.parallel_for(static_cast<int64_t>(blocks), 1, [&](int64_t begin, int64_t end) {
+        std::vector<uint8_t> states(uint64_t(k.state_stride) * threads);
+        std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
+        for (int64_t b = begin; b < end; ++b) {
+            if (fault.raised.load(std::memory_order_relaxed)) return;
+            if (abort && abort()) return aborted.store(true);
+            block_env env = base;
+            const auto index = static_cast<uint64_t>(b);
+            env.ctaid[0] = static_cast<uint32_t>(index % r.grid[0]);
+            env.ctaid[1] = static_cast<uint32_t>((index / r.grid[0]) % r.grid[1]);
+            env.ctaid[2] = static_cast<uint32_t>(index / (uint64_t{r.grid[0]} * r.grid[1]));
+            env.shared = shared.data();
+            std::fill(states.begin(), states.end(), 0);
+            std::fill(shared.begin(), shared.end(), 0);
+            for (uint32_t t = 0; t < threads; ++t) {
+                thread_state& s = state_at(states, k.state_stride, t);
+                s.tid[0] = t % r.block[0];
+                s.tid[1] = (t / r.block[0]) % r.block[1];
+                s.tid[2] = t / (r.block[0] * r.block[1]);
+            }
+            do fn(&env, states.data(), k.state_stride, threads);
+            while (!fault.raised.load(std::memory_order_relaxed) && release_parked(states, k.state_stride, threads));
+            executed.fetch_add(env.executed, std::memory_order_relaxed);
+            moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
+            if (fault.raised.load(std::memory_order_relaxed)) {
+                uint64_t none = 0;
+                fault_block.compare_exchange_strong(none, index + 1);
+                return;
+            }
+        }
+    });
+    out.executed = executed.load();
+    out.bytes_moved = moved.load();
+    out.threads = blocks * threads;
+    if (aborted.load()) {
+        out.status = CB_ERR_DEVICE_LOST;
+        out.message = "kernel '" + k.name + "': abandoned by a reset";
+    } else if (fault.raised.load()) {
+        char addr[32];
+        std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(fault.address));
+        out.status = CB_ERR_INVALID_ARGUMENT;
+        out.illegal_address = fault.kind != 3;
+        const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
+        out.message = "kernel '" + k.name + "': " +
+                      (fault.kind == 3 ? std::string("trap") : "illegal address " + std::string(addr) + " (" +
+                                                                   std::to_string(fault.bytes) + " bytes)") +
+                      " in block " + std::to_string(blk);
+    }
+    return out;
+}
+
+}  // namespace cudabridge::nv::ptx

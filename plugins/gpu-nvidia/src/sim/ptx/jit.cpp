@@ -1,0 +1,126 @@
+#include "sim/ptx/jit.hpp"
+
+#include "sim/ptx/lowering.hpp"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+
+#include <chrono>
+#include <mutex>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+void initialize_llvm_once() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+    });
+}
+
+std::string message(llvm::Error e) {
+    std::string s;
+    llvm::handleAllErrors(std::move(e), [&](const llvm::ErrorInfoBase& info) { s += info.message(); });
+    return s;
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+}  // namespace
+
+struct compiled_module::jit {
+    std::unique_ptr<llvm::orc::LLJIT> lljit;
+};
+
+compiled_module::compiled_module() : jit_(std::make_unique<jit>()) {}
+compiled_module::~compiled_module() = default;
+
+std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const module_layout& layout,
+                                                          std::string& error) {
+    const auto started = std::chrono::steady_clock::now();
+    initialize_llvm_once();
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> ir = lower_module(*context, m, layout, error);
+    if (!ir) return nullptr;
+
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) {
+        error = "LLVM cannot target this CPU: " + message(jtmb.takeError());
+        return nullptr;
+    }
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    auto tm = jtmb->createTargetMachine();
+    if (!tm) {
+        error = "LLVM cannot target this CPU: " + message(tm.takeError());
+        return nullptr;
+    }
+    ir->setDataLayout((*tm)->createDataLayout());
+    ir->setTargetTriple((*tm)->getTargetTriple().str());
+    optimize(*ir, tm->get());
+
+    auto built = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    if (!built) {
+        error = "LLVM JIT: " + message(built.takeError());
+        return nullptr;
+    }
+    std::unique_ptr<compiled_module> out(new compiled_module());
+    out->jit_->lljit = std::move(*built);
+    llvm::orc::LLJIT& j = *out->jit_->lljit;
+    llvm::orc::JITDylib& lib = j.getMainJITDylib();
+    // The engine's helpers by address; libm (tanhf, sinf, ...) from the process.
+    llvm::orc::MangleAndInterner mangle(j.getExecutionSession(), j.getDataLayout());
+    llvm::orc::SymbolMap helpers;
+    auto add = [&](const char* name, void* fn) {
+        helpers[mangle(name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(fn), llvm::JITSymbolFlags::Exported);
+    };
+    add("cb_ptx_resolve", reinterpret_cast<void*>(&cb_ptx_resolve));
+    add("cb_ptx_vprintf", reinterpret_cast<void*>(&cb_ptx_vprintf));
+    add("cb_ptx_clock64", reinterpret_cast<void*>(&cb_ptx_clock64));
+    add("cb_ptx_trap", reinterpret_cast<void*>(&cb_ptx_trap));
+    add("cb_ptx_fault", reinterpret_cast<void*>(&cb_ptx_fault));
+    if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
+        error = "LLVM JIT: " + message(std::move(e));
+        return nullptr;
+    }
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(j.getDataLayout().getGlobalPrefix());
+    if (!process) {
+        error = "LLVM JIT: " + message(process.takeError());
+        return nullptr;
+    }
+    lib.addGenerator(std::move(*process));
+    if (auto e = j.addIRModule(llvm::orc::ThreadSafeModule(std::move(ir), std::move(context)))) {
+        error = "LLVM JIT: " + message(std::move(e));
+        return nullptr;
+    }
+    for (size_t k = 0; k < layout.kernels.size(); ++k) {
+        auto sym = j.lookup(block_function_name(k));
+        if (!sym) {
+            error = "LLVM JIT: " + message(sym.takeError());
+            return nullptr;
+        }
+        out->kernels_.push_back(sym->toPtr<block_function>());
+    }
+    out->compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return out;
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,246 @@
+#include "sim/ptx/layout.hpp"
+
+#include "sim/ptx/abi.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+uint32_t align_up(uint64_t v, uint64_t a) { return static_cast<uint32_t>(a ? (v + a - 1) / a * a : v); }
+
+uint32_t natural_align(const variable& v) {
+    if (v.align) return v.align;
+    const uint32_t elem = v.type.k == scalar_type::kind::pred ? 1 : uint32_t(v.type.bits / 8) * v.vector_width;
+    return std::max<uint32_t>(elem, 1);
+}
+
+// Opcodes the lowering handles; anything else is refused at load, by name and line.
+const std::set<std::string>& supported_opcodes() {
+    static const std::set<std::string> ops = {
+        "mov", "ld", "ldu", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg",
+        "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi",
+        "prmt", "lop3", "setp", "selp", "set", "slct", "copysign", "testp", "rcp", "sqrt", "rsqrt", "sin", "cos",
+        "ex2", "lg2", "tanh", "bra", "ret", "exit", "trap", "bar", "barrier", "membar", "fence", "atom", "red",
+        "shfl", "vote", "activemask", "match", "redux", "call", "prefetch", "prefetchu", "nanosleep", "mul24",
+        "mad24", "sad", "discard", "applypriority", "pmevent", "isspacep", "cp", "shf"};
+    return ops;
+}
+
+// Why an opcode the language has is not run, for the message.
+std::string why_not(const std::string& op) {
+    if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq")
+        return "textures and surfaces are not supported";
+    if (op == "mma" || op == "wmma" || op == "ldmatrix" || op == "stmatrix" || op == "wgmma")
+        return "tensor-core matrix instructions are not supported";
+    return "the simulated GPU's PTX engine does not implement it";
+}
+
+std::string at(const instruction& in) { return "line " + std::to_string(in.line) + ": "; }
+
+std::string full_opcode(const instruction& in) {
+    std::string s = in.opcode;
+    for (const auto& m : in.mods) s += "." + m;
+    return s;
+}
+
+std::string check_instruction(const instruction& in, const module& m, bool in_func) {
+    if (!in.label.empty()) return {};
+    const std::string name = full_opcode(in);
+    if (!supported_opcodes().count(in.opcode))
+        return at(in) + "'" + name + "': " + why_not(in.opcode);
+    if (in.opcode == "cp") return at(in) + "'" + name + "': asynchronous copies (cp.async) are not supported";
+    if (in.opcode == "barrier" && (in.has("cluster") || in.has("arrive")))
+        return at(in) + "'" + name + "': cluster barriers and split arrive/wait are not supported";
+    if ((in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp")) {
+        if (in.has("arrive") || in.has("red")) return at(in) + "'" + name + "': bar.arrive and bar.red are not supported";
+        if (in.operands.size() > 1) return at(in) + "'" + name + "': barriers with a thread count are not supported";
+    }
+    if (in.opcode == "call") {
+        if (in.callee == "vprintf") return {};
+        if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
+            in.callee == "cudaGetParameterBuffer")
+            return at(in) + "'call " + in.callee + "': dynamic parallelism (kernels launching kernels) is not supported";
+        const function* f = m.find_function(in.callee);
+        if (!f) return at(in) + "'call " + in.callee + "': no such function in the module";
+        if (f->is_extern) return at(in) + "'call " + in.callee + "': an external function the engine does not provide";
+        if (f->is_entry) return at(in) + "'call " + in.callee + "': a kernel cannot be called";
+    }
+    if (in_func && parks_thread(in))
+        return at(in) + "'" + name + "': barriers and warp-wide instructions inside a called .func are not supported "
+                        "(mark the device function __forceinline__)";
+    for (const auto& mod : in.mods)
+        if (mod == "rz" || mod == "rm" || mod == "rp") {
+            const bool f32_arith = (in.opcode == "add" || in.opcode == "sub" || in.opcode == "mul" ||
+                                    in.opcode == "fma" || in.opcode == "mad") && in.has("f32");
+            if (!f32_arith)
+                return at(in) + "'" + name + "': directed rounding (." + mod + ") is only supported for f32 add, sub, "
+                                             "mul and fma";
+        }
+    for (const auto& mod : in.mods)
+        if (mod == "f16x2" || mod == "bf16" || mod == "bf16x2" || mod == "tf32" || mod == "e4m3" || mod == "e5m2")
+            return at(in) + "'" + name + "': the ." + mod + " type is not supported";
+    if ((in.opcode == "add" || in.opcode == "sub" || in.opcode == "mad") && (in.has("cc")))
+        return at(in) + "'" + name + "': carry chains (.cc) are not supported";
+    if (in.opcode == "addc" || in.opcode == "subc" || in.opcode == "madc")
+        return at(in) + "'" + name + "': carry chains are not supported";
+    if (in.opcode == "fence" && in.has("proxy")) return {};
+    if (in.opcode == "match" && in.has("b64")) return {};
+    return {};
+}
+
+// The functions reachable from `root` through calls (root first); recursion is refused.
+bool call_tree(const module& m, const function& root, std::vector<const function*>& out, std::string& error) {
+    std::vector<const function*> stack;
+    std::function<bool(const function&)> visit = [&](const function& f) {
+        if (std::find(stack.begin(), stack.end(), &f) != stack.end()) {
+            error = "line " + std::to_string(f.line) + ": '" + f.name + "' calls itself (recursion is not supported)";
+            return false;
+        }
+        stack.push_back(&f);
+        if (std::find(out.begin(), out.end(), &f) == out.end()) out.push_back(&f);
+        for (const auto& in : f.body)
+            if (in.opcode == "call" && in.callee != "vprintf")
+                if (const function* g = m.find_function(in.callee); g && !visit(*g)) return false;
+        stack.pop_back();
+        return true;
+    };
+    return visit(root);
+}
+
+uint32_t register_count(const function& f) {
+    uint32_t n = 0;
+    for (const auto& v : f.locals)
+        if (v.where == space::reg) n += v.reg_count >= 0 ? static_cast<uint32_t>(v.reg_count) : 1u;
+    return n;
+}
+
+// Depot sizes: a function's own .local variables, then the deepest callee frame after them.
+uint32_t frame_bytes(const module& m, const function& f, module_layout& l) {
+    if (auto it = l.local_frame.find(f.name); it != l.local_frame.end()) return it->second;
+    uint32_t own = 0;
+    auto& offsets = l.depot_offsets[f.name];
+    for (const auto& v : f.locals)
+        if (v.where == space::local) {
+            own = align_up(own, natural_align(v));
+            offsets[v.name] = own;
+            own += static_cast<uint32_t>(v.size_bytes());
+        }
+    own = align_up(own, 16);
+    uint32_t deepest = 0;
+    for (const auto& in : f.body)
+        if (in.opcode == "call" && in.callee != "vprintf")
+            if (const function* g = m.find_function(in.callee)) deepest = std::max(deepest, frame_bytes(m, *g, l));
+    l.own_frame[f.name] = own;
+    l.local_frame[f.name] = own + deepest;
+    return own + deepest;
+}
+
+std::string lay_out_globals(const module& m, module_layout& l) {
+    for (const auto& v : m.globals) {
+        if (v.where == space::global) {
+            uint64_t off = align_up(l.globals_init.size(), natural_align(v));
+            l.globals_init.resize(off);
+            l.global_offsets[v.name] = off;
+            std::vector<uint8_t> bytes(v.size_bytes(), 0);
+            std::copy_n(v.init.begin(), std::min(v.init.size(), bytes.size()), bytes.begin());
+            l.globals_init.insert(l.globals_init.end(), bytes.begin(), bytes.end());
+        } else if (v.where == space::constant) {
+            uint64_t off = align_up(l.const_init.size(), natural_align(v));
+            l.const_init.resize(off);
+            l.const_offsets[v.name] = off;
+            std::vector<uint8_t> bytes(v.size_bytes(), 0);
+            std::copy_n(v.init.begin(), std::min(v.init.size(), bytes.size()), bytes.begin());
+            l.const_init.insert(l.const_init.end(), bytes.begin(), bytes.end());
+        } else if (v.where != space::shared) {
+            return "line " + std::to_string(v.line) + ": '" + v.name + "': a module-scope variable of this state space "
+                                                                     "is not supported";
+        }
+    }
+    return {};
+}
+
+kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& l,
+                             const std::vector<const function*>& tree) {
+    kernel_layout kl;
+    kl.name = k.name;
+    kl.fn = &k;
+    uint32_t off = 0;
+    for (const auto& p : k.params) {
+        param_slot s;
+        s.name = p.name;
+        s.type = p.type;
+        s.align = natural_align(p);
+        s.size = static_cast<uint32_t>(p.size_bytes());
+        s.is_array = p.array_count > 0;
+        off = align_up(off, s.align);
+        s.offset = off;
+        off += s.size;
+        kl.params.push_back(s);
+    }
+    kl.param_bytes = off;
+    // Static shared memory: the module's shared variables and those the call tree declares.
+    uint32_t sh = 0;
+    auto place = [&](const variable& v) {
+        if (v.where != space::shared || v.is_extern || v.unsized_array || kl.shared_offsets.count(v.name)) return;
+        sh = align_up(sh, natural_align(v));
+        kl.shared_offsets[v.name] = sh;
+        sh += static_cast<uint32_t>(v.size_bytes());
+    };
+    for (const auto& v : m.globals) place(v);
+    for (const function* f : tree)
+        for (const auto& v : f->locals) place(v);
+    uint32_t dyn_align = 16;
+    for (const auto& v : m.globals)
+        if (v.where == space::shared && (v.is_extern || v.unsized_array)) dyn_align = std::max(dyn_align, natural_align(v));
+    kl.static_shared = sh;
+    kl.dynamic_shared_align = dyn_align;
+    const uint32_t dyn_at = align_up(sh, dyn_align);
+    for (const auto& v : m.globals)
+        if (v.where == space::shared && (v.is_extern || v.unsized_array)) kl.shared_offsets[v.name] = dyn_at;
+    for (const function* f : tree)
+        for (const auto& in : f->body)
+            if (parks_thread(in)) kl.parks = true;
+    kl.local_bytes = frame_bytes(m, k, l);
+    kl.register_bytes = register_count(k) * 8;
+    kl.state_stride = align_up(thread_state_header + kl.register_bytes + kl.local_bytes, 16);
+    return kl;
+}
+
+}  // namespace
+
+bool parks_thread(const instruction& in) {
+    if (in.opcode == "bar" || in.opcode == "barrier") return true;  // incl. bar.warp.sync
+    return in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "match" ||
+           in.opcode == "redux";
+}
+
+layout_result lay_out(const module& m) {
+    layout_result r;
+    if (m.address_size != 64) {
+        r.error = "line 1: .address_size " + std::to_string(m.address_size) + ": only 64-bit PTX is supported";
+        return r;
+    }
+    for (const auto& f : m.functions)
+        for (const auto& in : f.body)
+            if (std::string e = check_instruction(in, m, !f.is_entry); !e.empty()) {
+                r.error = e;
+                return r;
+            }
+    if (std::string e = lay_out_globals(m, r.layout); !e.empty()) {
+        r.error = e;
+        return r;
+    }
+    for (const auto& f : m.functions) {
+        if (!f.is_entry || f.is_extern) continue;
+        std::vector<const function*> tree;
+        if (!call_tree(m, f, tree, r.error)) return r;
+        r.layout.kernels.push_back(lay_out_kernel(m, f, r.layout, tree));
+    }
+    r.ok = true;
+    return r;
+}
+
+}  // namespace cudabridge::nv::ptx

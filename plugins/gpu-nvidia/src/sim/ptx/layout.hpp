@@ -1,0 +1,63 @@
+// Where everything of a parsed PTX module lives when it runs: each kernel's parameter buffer
+// (offsets by CUDA's alignment rules, which the launch side follows to pack arguments), its
+// static shared memory, each function's local depot, the thread record with its register save
+// area, and the module's .global and .const variables with their initial bytes. Also the check
+// that refuses, at load time, what the engine does not run, naming the instruction and its line.
+#pragma once
+
+#include "sim/ptx/ast.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudabridge::nv::ptx {
+
+struct param_slot {
+    std::string name;
+    scalar_type type;
+    uint32_t offset = 0;
+    uint32_t size = 0;  // bytes (a byte array for structs passed by value)
+    uint32_t align = 1;
+    bool is_array = false;  // .b8 name[N]: a struct by value
+};
+
+struct kernel_layout {
+    std::string name;
+    const function* fn = nullptr;
+    std::vector<param_slot> params;
+    uint32_t param_bytes = 0;
+    std::map<std::string, uint32_t> shared_offsets;  // every shared variable the kernel can see
+    uint32_t static_shared = 0;
+    uint32_t dynamic_shared_align = 16;  // where extern .shared arrays start: after the static ones
+    uint32_t local_bytes = 0;            // per thread, the whole call tree
+    uint32_t register_bytes = 0;         // the save area: 8 bytes a register
+    uint32_t state_stride = 0;           // one thread's record
+    bool parks = false;                  // has barriers or warp-wide instructions
+};
+
+struct module_layout {
+    std::map<std::string, uint64_t> global_offsets;  // .global variables, in their window
+    std::vector<uint8_t> globals_init;
+    std::map<std::string, uint64_t> const_offsets;
+    std::vector<uint8_t> const_init;
+    std::map<std::string, uint32_t> local_frame;     // a function's local depot bytes (incl. callees)
+    std::map<std::string, uint32_t> own_frame;       // its own depot: where its callees' frames start
+    std::map<std::string, std::map<std::string, uint32_t>> depot_offsets;  // per function
+    std::vector<kernel_layout> kernels;
+};
+
+struct layout_result {
+    bool ok = false;
+    std::string error;  // "line N: ..." naming the construct
+    module_layout layout;
+};
+
+// Checks what the engine supports and lays the module out.
+layout_result lay_out(const module& m);
+
+// Instructions that park a thread (bar.sync, shfl.sync, vote.sync, ...).
+bool parks_thread(const instruction& in);
+
+}  // namespace cudabridge::nv::ptx

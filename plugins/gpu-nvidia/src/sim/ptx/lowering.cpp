@@ -1,0 +1,1463 @@
+// PTX to LLVM IR. PTX registers become allocas of their width (promoted to SSA by mem2reg), so
+// PTX's weak typing is a bitcast at each use. A kernel's body sits inside a loop over the block's
+// threads (abi.hpp); an instruction that parks a thread saves every register to the thread's
+// record and continues with the next thread, and a resume point restores them. Memory accesses
+// translate device, shared, local and const addresses to host ones with a range check: a fault
+// raises the launch's fault and ends the thread instead of touching host memory.
+#include "sim/ptx/lowering.hpp"
+
+#include "sim/ptx/abi.hpp"
+#include "sim/ptx/parser.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+struct lowering_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string opcode_text(const instruction& in) {
+    std::string s = in.opcode;
+    for (const auto& m : in.mods) s += "." + m;
+    return s;
+}
+
+[[noreturn]] void refuse(const instruction& in, const std::string& why) {
+    throw lowering_error("line " + std::to_string(in.line) + ": '" + opcode_text(in) + "': " + why);
+}
+
+// The instruction's types, in order (cvt has two: destination, then source).
+std::vector<scalar_type> types_of(const instruction& in) {
+    std::vector<scalar_type> t;
+    for (const auto& m : in.mods)
+        if (auto st = type_from_word(m); st.valid()) t.push_back(st);
+    return t;
+}
+
+space space_of(const instruction& in) {
+    for (const auto& m : in.mods) {
+        if (m == "global") return space::global;
+        if (m == "shared") return space::shared;
+        if (m == "local") return space::local;
+        if (m == "const") return space::constant;
+        if (m == "param") return space::param;
+    }
+    return space::generic;
+}
+
+int vector_width(const instruction& in) {
+    for (const auto& m : in.mods)
+        if (m == "v2") return 2;
+        else if (m == "v4") return 4;
+        else if (m == "v8") return 8;
+    return 1;
+}
+
+struct reg_slot {
+    Value* slot = nullptr;  // an alloca, or the thread record's save slot in kernels that park
+    int bits = 0;
+    uint32_t index = 0;
+};
+
+class function_lowering;
+
+// Module-wide state: the LLVM module, helper declarations, the layouts.
+struct module_context {
+    llvm::LLVMContext& ctx;
+    llvm::Module& mod;
+    const module& ptx;
+    const module_layout& layout;
+    llvm::Type* i1;
+    llvm::Type* i8;
+    llvm::Type* i16;
+    llvm::Type* i32;
+    llvm::Type* i64;
+    llvm::Type* ptr;
+    llvm::FunctionCallee resolve, vprintf, clock64, trap, fault;
+    std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
+
+    module_context(llvm::LLVMContext& c, llvm::Module& m, const module& p, const module_layout& l)
+        : ctx(c), mod(m), ptx(p), layout(l) {
+        i1 = llvm::Type::getInt1Ty(c);
+        i8 = llvm::Type::getInt8Ty(c);
+        i16 = llvm::Type::getInt16Ty(c);
+        i32 = llvm::Type::getInt32Ty(c);
+        i64 = llvm::Type::getInt64Ty(c);
+        ptr = llvm::PointerType::get(c, 0);
+        auto* vd = llvm::Type::getVoidTy(c);
+        resolve = m.getOrInsertFunction("cb_ptx_resolve", llvm::FunctionType::get(ptr, {ptr, ptr, i64, i32, i32}, false));
+        vprintf = m.getOrInsertFunction("cb_ptx_vprintf", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false));
+        clock64 = m.getOrInsertFunction("cb_ptx_clock64", llvm::FunctionType::get(i64, {ptr}, false));
+        trap = m.getOrInsertFunction("cb_ptx_trap", llvm::FunctionType::get(vd, {ptr}, false));
+        fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
+    }
+    llvm::Type* int_type(int bits) const { return llvm::Type::getIntNTy(ctx, static_cast<unsigned>(bits)); }
+    llvm::Type* llvm_type(scalar_type t) const {
+        if (t.k == scalar_type::kind::pred) return i1;
+        if (t.is_float()) {
+            if (t.bits == 16) return llvm::Type::getHalfTy(ctx);
+            if (t.bits == 32) return llvm::Type::getFloatTy(ctx);
+            return llvm::Type::getDoubleTy(ctx);
+        }
+        return int_type(t.bits);
+    }
+};
+
+class function_lowering {
+public:
+    function_lowering(module_context& mc, const function& f, const kernel_layout& kl, bool is_kernel)
+        : mc_(mc), f_(f), kl_(kl), kernel_(is_kernel), b_(mc.ctx) {}
+
+    llvm::Function* lower(const std::string& symbol) {
+        create_function(symbol);
+        declare_registers();
+        declare_call_params();
+        create_labels();
+        if (kernel_) open_thread_loop();
+        else open_function_body();
+        for (const auto& in : f_.body) lower_statement(in);
+        close_body();
+        return fn_;
+    }
+
+    llvm::Function* declare(const std::string& symbol) {
+        create_function(symbol);
+        return fn_;
+    }
+
+private:
+    module_context& mc_;
+    const function& f_;
+    const kernel_layout& kl_;
+    bool kernel_;
+    llvm::IRBuilder<> b_;
+    llvm::Function* fn_ = nullptr;
+    Value* env_ = nullptr;
+    Value* states_ = nullptr;
+    Value* stride_ = nullptr;
+    Value* nthreads_ = nullptr;
+    Value* state_ = nullptr;       // the current thread's record
+    Value* frame_base_ = nullptr;  // local-space offset of this function's depot
+    Value* vram_host_ = nullptr;
+    Value* vram_base_ = nullptr;
+    Value* vram_size_ = nullptr;
+    std::map<std::string, reg_slot> regs_;
+    std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
+    std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
+    std::map<std::string, BasicBlock*> labels_;
+    llvm::AllocaInst* executed_ = nullptr;
+    llvm::AllocaInst* bytes_ = nullptr;
+    BasicBlock* latch_ = nullptr;
+    BasicBlock* done_ = nullptr;
+    BasicBlock* dead_ = nullptr;  // the thread ends after a fault
+    BasicBlock* first_ = nullptr;
+    llvm::SwitchInst* dispatch_ = nullptr;
+    uint32_t resume_points_ = 0;
+    llvm::PHINode* tid_ = nullptr;
+
+    // ---- structure ---------------------------------------------------------------------------
+
+    void create_function(const std::string& symbol) {
+        if (fn_) return;
+        llvm::FunctionType* type;
+        if (kernel_) {
+            type = llvm::FunctionType::get(llvm::Type::getVoidTy(mc_.ctx), {mc_.ptr, mc_.ptr, mc_.i64, mc_.i32}, false);
+        } else {
+            // (env, state, frame base, return buffers..., parameter buffers...) -> faulted
+            std::vector<llvm::Type*> args = {mc_.ptr, mc_.ptr, mc_.i64};
+            for (size_t i = 0; i < f_.returns.size() + f_.params.size(); ++i) args.push_back(mc_.ptr);
+            type = llvm::FunctionType::get(mc_.i1, args, false);
+        }
+        fn_ = llvm::Function::Create(type, kernel_ ? llvm::Function::ExternalLinkage : llvm::Function::InternalLinkage,
+                                     symbol, mc_.mod);
+        fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    }
+
+    llvm::AllocaInst* entry_alloca(llvm::Type* t, const std::string& name, uint64_t count = 0) {
+        llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+        auto* a = eb.CreateAlloca(t, count ? llvm::ConstantInt::get(mc_.i64, count) : nullptr, name);
+        if (count) a->setAlignment(llvm::Align(16));
+        return a;
+    }
+
+    void declare_registers() {
+        b_.SetInsertPoint(BasicBlock::Create(mc_.ctx, "entry", fn_));
+        uint32_t index = 0;
+        auto add = [&](const std::string& name, const variable& v) {
+            if (regs_.count(name)) return;
+            reg_slot r;
+            r.bits = v.type.k == scalar_type::kind::pred ? 1 : v.type.bits;
+            r.slot = entry_alloca(mc_.int_type(r.bits), name);
+            r.index = index++;
+            regs_[name] = r;
+        };
+        for (const auto& v : f_.locals) {
+            if (v.where != space::reg) continue;
+            if (v.vector_width != 1) throw lowering_error("line " + std::to_string(v.line) + ": vector registers are not supported");
+            if (v.reg_count >= 0)
+                for (int i = 0; i < v.reg_count; ++i) add(v.name + std::to_string(i), v);
+            else
+                add(v.name, v);
+        }
+        executed_ = entry_alloca(mc_.i64, "executed");
+        bytes_ = entry_alloca(mc_.i64, "bytes");
+        b_.CreateStore(b_.getInt64(0), executed_);
+        b_.CreateStore(b_.getInt64(0), bytes_);
+    }
+
+    void declare_call_params() {
+        std::map<std::string, uint64_t> sizes;
+        for (const auto& v : f_.locals)
+            if (v.where == space::param) sizes[v.name] = std::max<uint64_t>(sizes[v.name], std::max<uint64_t>(v.size_bytes(), 8));
+        for (const auto& [name, size] : sizes) call_params_[name] = entry_alloca(mc_.i8, name, (size + 15) / 16 * 16);
+    }
+
+    void create_labels() {
+        for (const auto& in : f_.body)
+            if (!in.label.empty()) labels_[in.label] = BasicBlock::Create(mc_.ctx, in.label, fn_);
+    }
+
+    Value* env_field(size_t offset, llvm::Type* t) {
+        return b_.CreateLoad(t, b_.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
+    }
+    Value* state_field_ptr(size_t offset) { return b_.CreateConstInBoundsGEP1_64(mc_.i8, state_, offset); }
+
+    void load_env() {
+        vram_host_ = env_field(offsetof(block_env, vram_host), mc_.ptr);
+        vram_base_ = env_field(offsetof(block_env, vram_base), mc_.i64);
+        vram_size_ = env_field(offsetof(block_env, vram_size), mc_.i64);
+    }
+
+    void open_thread_loop() {
+        auto arg = fn_->arg_begin();
+        env_ = &*arg++;
+        states_ = &*arg++;
+        stride_ = &*arg++;
+        nthreads_ = &*arg++;
+        frame_base_ = b_.getInt64(0);
+        load_env();
+        BasicBlock* entry = b_.GetInsertBlock();
+        auto* head = BasicBlock::Create(mc_.ctx, "thread.head", fn_);
+        auto* pick = BasicBlock::Create(mc_.ctx, "thread.pick", fn_);
+        auto* start = BasicBlock::Create(mc_.ctx, "thread.start", fn_);
+        latch_ = BasicBlock::Create(mc_.ctx, "thread.next", fn_);
+        done_ = BasicBlock::Create(mc_.ctx, "block.done", fn_);
+        dead_ = BasicBlock::Create(mc_.ctx, "thread.dead", fn_);
+        b_.CreateBr(head);
+
+        b_.SetInsertPoint(head);
+        tid_ = b_.CreatePHI(mc_.i32, 2, "t");
+        tid_->addIncoming(b_.getInt32(0), entry);
+        b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), pick, done_);
+
+        b_.SetInsertPoint(pick);
+        state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
+        auto* status = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, status)));
+        auto* fault_ptr = env_field(offsetof(block_env, fault), mc_.ptr);
+        auto* raised = b_.CreateLoad(mc_.i32, fault_ptr);
+        raised->setAtomic(llvm::AtomicOrdering::Monotonic);
+        raised->setAlignment(llvm::Align(4));
+        auto* go = BasicBlock::Create(mc_.ctx, "thread.go", fn_);
+        auto* skip = BasicBlock::Create(mc_.ctx, "thread.skip", fn_);
+        b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, skip);
+        b_.SetInsertPoint(skip);
+        b_.CreateCondBr(b_.CreateICmpEQ(status, b_.getInt32(runnable)), go, latch_);
+        b_.SetInsertPoint(go);
+        auto* resume = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, resume)));
+        dispatch_ = b_.CreateSwitch(resume, start);
+
+        if (kl_.parks) {
+            // A kernel that parks keeps its registers in the thread's record: nothing to save or
+            // restore at a barrier, and compile time stays linear in the barriers.
+            b_.SetInsertPoint(go->getFirstNonPHI());
+            for (auto& [name, r] : regs_) {
+                llvm::cast<llvm::Instruction>(r.slot)->eraseFromParent();
+                r.slot = state_field_ptr(thread_state_header + 8ull * r.index);
+            }
+        }
+        b_.SetInsertPoint(start);
+        for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
+        first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
+        b_.CreateBr(first_);
+        b_.SetInsertPoint(first_);
+
+        // thread.next: the next thread; thread.dead: a fault ended this one.
+        llvm::IRBuilder<> lb(latch_);
+        tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
+        lb.CreateBr(head);
+        llvm::IRBuilder<> db(dead_);
+        db.CreateStore(db.getInt32(exited), db.CreateConstInBoundsGEP1_64(mc_.i8, state_, offsetof(thread_state, status)));
+        db.CreateBr(latch_);
+    }
+
+    void open_function_body() {
+        auto arg = fn_->arg_begin();
+        env_ = &*arg++;
+        state_ = &*arg++;
+        frame_base_ = &*arg++;
+        for (const auto& r : f_.returns) func_params_[r.name] = &*arg++;
+        for (const auto& p : f_.params) func_params_[p.name] = &*arg++;
+        load_env();
+        for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
+        dead_ = BasicBlock::Create(mc_.ctx, "faulted", fn_);
+        done_ = BasicBlock::Create(mc_.ctx, "done", fn_);
+        llvm::IRBuilder<> db(dead_);
+        flush_counters(db);
+        db.CreateRet(db.getInt1(true));
+        llvm::IRBuilder<> rb(done_);
+        flush_counters(rb);
+        rb.CreateRet(rb.getInt1(false));
+        first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
+        b_.CreateBr(first_);
+        b_.SetInsertPoint(first_);
+    }
+
+    void flush_counters(llvm::IRBuilder<>& bb) {
+        auto add = [&](size_t offset, llvm::AllocaInst* acc) {
+            auto* p = bb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset);
+            bb.CreateStore(bb.CreateAdd(bb.CreateLoad(mc_.i64, p), bb.CreateLoad(mc_.i64, acc)), p);
+        };
+        add(offsetof(block_env, executed), executed_);
+        add(offsetof(block_env, bytes_moved), bytes_);
+    }
+
+    void close_body() {
+        // Falling off the end returns, as ret would.
+        if (!b_.GetInsertBlock()->getTerminator()) emit_return();
+        if (kernel_) {
+            llvm::IRBuilder<> db(done_);
+            flush_counters(db);
+            db.CreateRetVoid();
+        }
+        for (auto& [name, bb] : labels_)
+            if (bb->empty()) llvm::IRBuilder<>(bb).CreateUnreachable();
+    }
+
+    void emit_return() {
+        if (kernel_) {
+            b_.CreateStore(b_.getInt32(exited), state_field_ptr(offsetof(thread_state, status)));
+            b_.CreateBr(latch_);
+        } else {
+            b_.CreateBr(done_);
+        }
+    }
+
+    // A new block for the code after a terminator (unreachable unless a label follows).
+    void continue_in_new_block(const char* name = "cont") {
+        b_.SetInsertPoint(BasicBlock::Create(mc_.ctx, name, fn_));
+    }
+
+    // ---- registers and operands --------------------------------------------------------------
+
+    reg_slot& reg(const instruction& in, const std::string& name) {
+        auto it = regs_.find(name);
+        if (it == regs_.end()) refuse(in, "register " + name + " is not declared");
+        return it->second;
+    }
+
+    Value* convert_bits(Value* v, llvm::Type* to, bool sign_extend = false) {
+        llvm::Type* from = v->getType();
+        if (from == to) return v;
+        const unsigned fb = from->getPrimitiveSizeInBits(), tb = to->getPrimitiveSizeInBits();
+        if (!from->isIntegerTy()) v = b_.CreateBitCast(v, mc_.int_type(static_cast<int>(fb)));
+        llvm::Type* to_int = to->isIntegerTy() ? to : mc_.int_type(static_cast<int>(tb));
+        if (fb > tb) v = b_.CreateTrunc(v, to_int);
+        else if (fb < tb) v = sign_extend ? b_.CreateSExt(v, to_int) : b_.CreateZExt(v, to_int);
+        if (to_int != to) v = b_.CreateBitCast(v, to);
+        return v;
+    }
+
+    Value* special_register(const instruction& in, const std::string& name, llvm::Type* want) {
+        auto axis = [&](const std::string& base) -> int {
+            if (name.size() == base.size() + 2 && name.compare(0, base.size(), base) == 0 && name[base.size()] == '.') {
+                const char c = name.back();
+                if (c == 'x') return 0;
+                if (c == 'y') return 1;
+                if (c == 'z') return 2;
+            }
+            return -1;
+        };
+        Value* v = nullptr;
+        if (int a = axis("%tid"); a >= 0) {
+            if (!kernel_) refuse(in, "%tid inside a called .func is not supported");
+            v = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4 * a));
+        } else if (int a2 = axis("%ntid"); a2 >= 0) {
+            v = env_field(offsetof(block_env, ntid) + 4 * a2, mc_.i32);
+        } else if (int a3 = axis("%ctaid"); a3 >= 0) {
+            v = env_field(offsetof(block_env, ctaid) + 4 * a3, mc_.i32);
+        } else if (int a4 = axis("%nctaid"); a4 >= 0) {
+            v = env_field(offsetof(block_env, nctaid) + 4 * a4, mc_.i32);
+        } else if (name == "%laneid") {
+            v = b_.CreateAnd(linear_tid(in), 31);
+        } else if (name == "%warpid") {
+            v = b_.CreateLShr(linear_tid(in), 5);
+        } else if (name == "%nwarpid") {
+            v = b_.getInt32(32);
+        } else if (name == "%clock64" || name == "%globaltimer") {
+            v = b_.CreateCall(mc_.clock64, {env_});
+        } else if (name == "%clock") {
+            v = b_.CreateTrunc(b_.CreateCall(mc_.clock64, {env_}), mc_.i32);
+        } else if (name.rfind("%lanemask_", 0) == 0) {
+            Value* lane = b_.CreateAnd(linear_tid(in), 31);
+            Value* bit = b_.CreateShl(b_.getInt32(1), lane);
+            const std::string kind = name.substr(10);
+            if (kind == "eq") v = bit;
+            else if (kind == "lt") v = b_.CreateSub(bit, b_.getInt32(1));
+            else if (kind == "le") v = b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1)));
+            else if (kind == "gt") v = b_.CreateNot(b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1))));
+            else if (kind == "ge") v = b_.CreateNot(b_.CreateSub(bit, b_.getInt32(1)));
+            else refuse(in, "unknown special register " + name);
+        } else if (name == "%dynamic_smem_size") {
+            v = env_field(offsetof(block_env, dynamic_shared), mc_.i32);
+        } else if (name == "%total_smem_size") {
+            v = b_.CreateTrunc(env_field(offsetof(block_env, shared_size), mc_.i64), mc_.i32);
+        } else if (name == "%smid" || name == "%gridid") {
+            v = b_.getInt32(0);
+        } else if (name == "%nsmid") {
+            v = b_.getInt32(1);
+        } else {
+            refuse(in, "special register " + name + " is not supported");
+        }
+        return convert_bits(v, want);
+    }
+
+    Value* linear_tid(const instruction& in) {
+        if (!kernel_) refuse(in, "thread indices inside a called .func are not supported");
+        Value* x = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid)));
+        Value* y = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4));
+        Value* z = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 8));
+        Value* nx = env_field(offsetof(block_env, ntid), mc_.i32);
+        Value* ny = env_field(offsetof(block_env, ntid) + 4, mc_.i32);
+        return b_.CreateAdd(x, b_.CreateMul(nx, b_.CreateAdd(y, b_.CreateMul(ny, z))));
+    }
+
+    // The value of a source operand as the instruction's type.
+    Value* src(const instruction& in, const operand& o, scalar_type t, bool sign_extend = false) {
+        llvm::Type* want = mc_.llvm_type(t);
+        Value* v = nullptr;
+        switch (o.k) {
+        case operand::kind::reg:
+            if (!regs_.count(o.name) && o.name[0] == '%' && o.name.find('.') != std::string::npos)
+                v = special_register(in, o.name, want);
+            else if (!regs_.count(o.name) && (o.name.rfind("%lanemask", 0) == 0 || o.name == "%laneid" ||
+                                               o.name == "%warpid" || o.name == "%clock64" || o.name == "%clock" ||
+                                               o.name == "%globaltimer" || o.name == "%smid" || o.name == "%nsmid" ||
+                                               o.name == "%nwarpid" || o.name == "%gridid" ||
+                                               o.name == "%dynamic_smem_size" || o.name == "%total_smem_size"))
+                v = special_register(in, o.name, want);
+            else {
+                reg_slot& r = reg(in, o.name);
+                v = convert_bits(b_.CreateLoad(mc_.int_type(r.bits), r.slot), want, sign_extend);
+            }
+            break;
+        case operand::kind::imm_int:
+            if (t.is_float()) v = llvm::ConstantFP::get(want, static_cast<double>(o.value));
+            else if (t.k == scalar_type::kind::pred) v = b_.getInt1(o.value != 0);
+            else v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));
+            break;
+        case operand::kind::imm_float: {
+            double value;
+            if (o.float_bits == 32) {
+                const auto bits = static_cast<uint32_t>(o.value);
+                float f;
+                std::memcpy(&f, &bits, 4);
+                value = f;
+                if (t.is_float() && t.bits == 32) {
+                    v = llvm::ConstantFP::get(mc_.ctx, llvm::APFloat(f));
+                    break;
+                }
+            } else {
+                std::memcpy(&value, &o.value, 8);
+            }
+            if (t.is_float()) v = llvm::ConstantFP::get(want, value);
+            else v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));  // bits as an integer
+            break;
+        }
+        case operand::kind::symbol: v = convert_bits(symbol_address(in, o.name, space::none), want); break;
+        default: refuse(in, "an unexpected operand");
+        }
+        if (o.negate_pred) v = b_.CreateNot(v);
+        return v;
+    }
+
+    void set(const instruction& in, const operand& o, Value* v, bool sign_extend = false) {
+        if (o.k == operand::kind::discard) return;
+        if (o.k != operand::kind::reg) refuse(in, "the destination is not a register");
+        reg_slot& r = reg(in, o.name);
+        b_.CreateStore(convert_bits(v, mc_.int_type(r.bits), sign_extend), r.slot);
+    }
+
+    // ---- addresses ---------------------------------------------------------------------------
+
+    // The address of a named variable in `sp` (space::none: in its own space, as mov gives it).
+    Value* symbol_address(const instruction& in, const std::string& name, space sp) {
+        const auto& ml = mc_.layout;
+        if (auto it = kl_.shared_offsets.find(name); it != kl_.shared_offsets.end()) {
+            uint64_t off = it->second;
+            return b_.getInt64(sp == space::generic ? (shared_window | off) : off);
+        }
+        if (auto it = ml.global_offsets.find(name); it != ml.global_offsets.end())
+            return b_.getInt64(module_globals_window | it->second);
+        if (auto it = ml.const_offsets.find(name); it != ml.const_offsets.end())
+            return b_.getInt64(sp == space::generic ? (const_window | it->second) : it->second);
+        if (auto d = ml.depot_offsets.find(f_.name); d != ml.depot_offsets.end())
+            if (auto it = d->second.find(name); it != d->second.end()) {
+                Value* off = b_.CreateAdd(frame_base_, b_.getInt64(it->second));
+                return sp == space::generic ? b_.CreateOr(off, b_.getInt64(local_window)) : off;
+            }
+        refuse(in, "'" + name + "' is not a variable the engine can address here");
+    }
+
+    // A host pointer to the parameter bytes `name`+offset (kernel parameters, a .func's own, a call
+    // block's).
+    Value* param_pointer(const instruction& in, const operand& a, uint32_t bytes) {
+        if (a.base_is_reg || a.name.empty()) refuse(in, "parameter addresses held in registers are not supported");
+        if (kernel_) {
+            for (const auto& p : kl_.params)
+                if (p.name == a.name) {
+                    if (a.value < 0 || uint64_t(a.value) + bytes > p.size) refuse(in, "an access past parameter " + a.name);
+                    Value* base = env_field(offsetof(block_env, params), mc_.ptr);
+                    return b_.CreateConstInBoundsGEP1_64(mc_.i8, base, p.offset + static_cast<uint64_t>(a.value));
+                }
+        } else if (auto it = func_params_.find(a.name); it != func_params_.end()) {
+            return b_.CreateConstInBoundsGEP1_64(mc_.i8, it->second, static_cast<uint64_t>(a.value));
+        }
+        if (auto it = call_params_.find(a.name); it != call_params_.end())
+            return b_.CreateConstInBoundsGEP1_64(mc_.i8, it->second, static_cast<uint64_t>(a.value));
+        refuse(in, "'" + a.name + "' is not a parameter");
+    }
+
+    Value* address_value(const instruction& in, const operand& a, space sp) {
+        Value* base;
+        if (a.name.empty()) base = b_.getInt64(0);
+        else if (a.base_is_reg) base = src(in, operand{operand::kind::reg, a.name}, scalar_type{scalar_type::kind::uint, 64});
+        else base = symbol_address(in, a.name, sp);
+        return a.value ? b_.CreateAdd(base, b_.getInt64(static_cast<uint64_t>(a.value))) : base;
+    }
+
+    void count_bytes(uint32_t bytes) {
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64, bytes_), b_.getInt64(bytes)), bytes_);
+    }
+
+    // A range-checked host pointer for `bytes` at address `addr` of space `sp`.
+    Value* host_pointer(const instruction& in, space sp, Value* addr, uint32_t bytes) {
+        if (sp == space::shared || sp == space::local || sp == space::constant) {
+            Value* size = sp == space::shared   ? env_field(offsetof(block_env, shared_size), mc_.i64)
+                          : sp == space::local ? env_field(offsetof(block_env, local_size), mc_.i64)
+                                               : env_field(offsetof(block_env, const_size), mc_.i64);
+            Value* ok = b_.CreateAnd(b_.CreateICmpUGE(size, b_.getInt64(bytes)),
+                                     b_.CreateICmpULE(addr, b_.CreateSub(size, b_.getInt64(bytes))));
+            Value* base;
+            if (sp == space::shared) base = env_field(offsetof(block_env, shared), mc_.ptr);
+            else if (sp == space::constant) base = env_field(offsetof(block_env, const_host), mc_.ptr);
+            else base = b_.CreateGEP(mc_.i8, state_, b_.CreateZExt(env_field(offsetof(block_env, local_offset), mc_.i32), mc_.i64));
+            auto* good = BasicBlock::Create(mc_.ctx, "in.range", fn_);
+            auto* bad = BasicBlock::Create(mc_.ctx, "out.of.range", fn_);
+            b_.CreateCondBr(ok, good, bad, likely());
+            b_.SetInsertPoint(bad);
+            b_.CreateCall(mc_.fault, {env_, addr, b_.getInt32(bytes)});
+            b_.CreateBr(dead_);
+            b_.SetInsertPoint(good);
+            return b_.CreateGEP(mc_.i8, base, addr);
+        }
+        // Global and generic: the VRAM fast path inline, everything else through the resolver.
+        if (sp == space::global) count_bytes(bytes);
+        Value* off = b_.CreateSub(addr, vram_base_);
+        Value* fits = b_.CreateAnd(b_.CreateICmpUGE(vram_size_, b_.getInt64(bytes)),
+                                   b_.CreateICmpULE(off, b_.CreateSub(vram_size_, b_.getInt64(bytes))));
+        BasicBlock* here = b_.GetInsertBlock();
+        auto* fast = BasicBlock::Create(mc_.ctx, "vram", fn_);
+        auto* slow = BasicBlock::Create(mc_.ctx, "resolve", fn_);
+        auto* join = BasicBlock::Create(mc_.ctx, "addr", fn_);
+        (void)here;
+        b_.CreateCondBr(fits, fast, slow, likely());
+        b_.SetInsertPoint(fast);
+        Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
+        b_.CreateBr(join);
+        b_.SetInsertPoint(slow);
+        Value* p2 = b_.CreateCall(mc_.resolve, {env_, state_, addr, b_.getInt32(bytes), b_.getInt32(sp == space::generic ? 1 : 0)});
+        auto* resolved = BasicBlock::Create(mc_.ctx, "resolved", fn_);
+        b_.CreateCondBr(b_.CreateIsNull(p2), dead_, resolved);
+        b_.SetInsertPoint(resolved);
+        b_.CreateBr(join);
+        b_.SetInsertPoint(join);
+        auto* phi = b_.CreatePHI(mc_.ptr, 2);
+        phi->addIncoming(p1, fast);
+        phi->addIncoming(p2, resolved);
+        return phi;
+    }
+
+    llvm::MDNode* likely() { return llvm::MDBuilder(mc_.ctx).createBranchWeights(1000, 1); }
+
+    Value* memory_pointer(const instruction& in, const operand& a, space sp, uint32_t bytes) {
+        if (a.k != operand::kind::address) refuse(in, "expected an address operand");
+        if (sp == space::param) return param_pointer(in, a, bytes);
+        return host_pointer(in, sp, address_value(in, a, sp), bytes);
+    }
+
+    // ---- statements --------------------------------------------------------------------------
+
+    void count_instruction() {
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64, executed_), b_.getInt64(1)), executed_);
+    }
+
+    void lower_statement(const instruction& in) {
+        if (!in.label.empty()) {
+            BasicBlock* bb = labels_.at(in.label);
+            if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(bb);
+            b_.SetInsertPoint(bb);
+            return;
+        }
+        if (b_.GetInsertBlock()->getTerminator()) continue_in_new_block("unreachable");
+        count_instruction();
+        if (in.guard.empty()) return lower_instruction(in);
+        Value* p = src(in, operand{operand::kind::reg, in.guard}, scalar_type{scalar_type::kind::pred, 1});
+        if (in.guard_negated) p = b_.CreateNot(p);
+        if (in.opcode == "bra") {
+            auto* fall = BasicBlock::Create(mc_.ctx, "fall", fn_);
+            b_.CreateCondBr(p, target(in), fall);
+            b_.SetInsertPoint(fall);
+            return;
+        }
+        auto* then = BasicBlock::Create(mc_.ctx, "pred.then", fn_);
+        auto* after = BasicBlock::Create(mc_.ctx, "pred.after", fn_);
+        b_.CreateCondBr(p, then, after);
+        b_.SetInsertPoint(then);
+        lower_instruction(in);
+        if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(after);
+        b_.SetInsertPoint(after);
+    }
+
+    BasicBlock* target(const instruction& in) {
+        if (in.operands.size() != 1 || in.operands[0].k != operand::kind::symbol) refuse(in, "expected a label");
+        auto it = labels_.find(in.operands[0].name);
+        if (it == labels_.end()) refuse(in, "no label " + in.operands[0].name);
+        return it->second;
+    }
+
+    scalar_type type1(const instruction& in) {
+        auto t = types_of(in);
+        if (t.empty()) refuse(in, "no type");
+        return t.back();
+    }
+
+    void need(const instruction& in, size_t n) {
+        if (in.operands.size() < n) refuse(in, "expected " + std::to_string(n) + " operands");
+    }
+
+    void lower_instruction(const instruction& in);
+
+    // Each family of instructions, in lowering_ops below.
+    void lower_mov(const instruction& in);
+    void lower_ld(const instruction& in);
+    void lower_st(const instruction& in);
+    void lower_cvta(const instruction& in);
+    void lower_cvt(const instruction& in);
+    void lower_int_arith(const instruction& in, scalar_type t);
+    void lower_float_arith(const instruction& in, scalar_type t);
+    Value* directed_f32(const instruction& in);
+    void lower_funnel_shift(const instruction& in);
+    void lower_setp(const instruction& in);
+    void lower_bits(const instruction& in, scalar_type t);
+    void lower_atom(const instruction& in);
+    void lower_call(const instruction& in);
+    void lower_park(const instruction& in);
+    void park(uint32_t status, const std::function<void()>& save_operands);
+    Value* compare(const instruction& in, const std::string& cmp, scalar_type t, Value* a, Value* b);
+};
+
+// ---- instruction families ------------------------------------------------------------------
+
+void function_lowering::lower_instruction(const instruction& in) {
+    const std::string& op = in.opcode;
+    if (op == "bra") {
+        b_.CreateBr(target(in));
+        return continue_in_new_block();
+    }
+    if (op == "ret" || op == "exit") {
+        emit_return();
+        return continue_in_new_block();
+    }
+    if (op == "trap") {
+        b_.CreateCall(mc_.trap, {env_});
+        b_.CreateBr(dead_);
+        return continue_in_new_block();
+    }
+    if (op == "mov") return lower_mov(in);
+    if (op == "ld" || op == "ldu") return lower_ld(in);
+    if (op == "st") return lower_st(in);
+    if (op == "cvta") return lower_cvta(in);
+    if (op == "cvt") return lower_cvt(in);
+    if (op == "setp") return lower_setp(in);
+    if (op == "atom" || op == "red") return lower_atom(in);
+    if (op == "call") return lower_call(in);
+    if (op == "shf") return lower_funnel_shift(in);
+    if (parks_thread(in)) return lower_park(in);
+    if (op == "membar" || op == "fence") {
+        b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+        return;
+    }
+    if (op == "prefetch" || op == "prefetchu" || op == "nanosleep" || op == "discard" || op == "applypriority" ||
+        op == "pmevent")
+        return;
+    const scalar_type t = type1(in);
+    if (op == "selp") {
+        need(in, 4);
+        Value* c = src(in, in.operands[3], scalar_type{scalar_type::kind::pred, 1});
+        return set(in, in.operands[0], b_.CreateSelect(c, src(in, in.operands[1], t), src(in, in.operands[2], t)));
+    }
+    if (t.is_float()) return lower_float_arith(in, t);
+    if (op == "and" || op == "or" || op == "xor" || op == "not" || op == "cnot" || op == "shl" || op == "shr" ||
+        op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" || op == "lop3")
+        return lower_bits(in, t);
+    return lower_int_arith(in, t);
+}
+
+void function_lowering::lower_mov(const instruction& in) {
+    need(in, 2);
+    const scalar_type t = type1(in);
+    const operand& d = in.operands[0];
+    const operand& s = in.operands[1];
+    if (s.k == operand::kind::vector) {  // pack: mov.b64 %rd, {%r1, %r2}
+        const int n = static_cast<int>(s.elements.size());
+        const scalar_type part{scalar_type::kind::bits, t.bits / n};
+        Value* acc = b_.getIntN(static_cast<unsigned>(t.bits), 0);
+        for (int i = 0; i < n; ++i) {
+            Value* e = b_.CreateZExt(src(in, s.elements[static_cast<size_t>(i)], part), mc_.int_type(t.bits));
+            acc = b_.CreateOr(acc, b_.CreateShl(e, static_cast<uint64_t>(i * part.bits)));
+        }
+        return set(in, d, acc);
+    }
+    if (d.k == operand::kind::vector) {  // unpack: mov.b64 {%r1, %r2}, %rd
+        const int n = static_cast<int>(d.elements.size());
+        Value* whole = src(in, s, scalar_type{scalar_type::kind::bits, t.bits});
+        for (int i = 0; i < n; ++i)
+            set(in, d.elements[static_cast<size_t>(i)],
+                b_.CreateTrunc(b_.CreateLShr(whole, static_cast<uint64_t>(i * t.bits / n)), mc_.int_type(t.bits / n)));
+        return;
+    }
+    set(in, d, src(in, s, t));
+}
+
+void function_lowering::lower_ld(const instruction& in) {
+    need(in, 2);
+    const scalar_type t = type1(in);
+    const int n = vector_width(in);
+    const uint32_t elem = t.k == scalar_type::kind::pred ? 1 : static_cast<uint32_t>(t.bits / 8);
+    const space sp = in.opcode == "ldu" ? space::global : space_of(in);
+    Value* p = memory_pointer(in, in.operands[1], sp, elem * static_cast<uint32_t>(n));
+    const bool volatile_ = in.has("volatile") || in.has("relaxed") || in.has("acquire");
+    auto load_one = [&](int i, const operand& d) {
+        Value* at = i ? b_.CreateConstInBoundsGEP1_64(mc_.i8, p, static_cast<uint64_t>(i) * elem) : p;
+        auto* v = b_.CreateAlignedLoad(mc_.llvm_type(t), at, llvm::Align(1));
+        if (volatile_) v->setVolatile(true);
+        set(in, d, v, t.is_signed());
+    };
+    const operand& d = in.operands[0];
+    if (n == 1) return load_one(0, d);
+    if (d.k != operand::kind::vector || d.elements.size() != size_t(n)) refuse(in, "a vector load needs a vector destination");
+    for (int i = 0; i < n; ++i) load_one(i, d.elements[static_cast<size_t>(i)]);
+}
+
+void function_lowering::lower_st(const instruction& in) {
+    need(in, 2);
+    const scalar_type t = type1(in);
+    const int n = vector_width(in);
+    const uint32_t elem = static_cast<uint32_t>(t.bits / 8);
+    Value* p = memory_pointer(in, in.operands[0], space_of(in), elem * static_cast<uint32_t>(n));
+    const bool volatile_ = in.has("volatile") || in.has("relaxed") || in.has("release");
+    auto store_one = [&](int i, const operand& s) {
+        Value* at = i ? b_.CreateConstInBoundsGEP1_64(mc_.i8, p, static_cast<uint64_t>(i) * elem) : p;
+        auto* st = b_.CreateAlignedStore(src(in, s, t), at, llvm::Align(1));
+        if (volatile_) st->setVolatile(true);
+    };
+    const operand& s = in.operands[1];
+    if (n == 1) return store_one(0, s);
+    if (s.k != operand::kind::vector || s.elements.size() != size_t(n)) refuse(in, "a vector store needs a vector source");
+    for (int i = 0; i < n; ++i) store_one(i, s.elements[static_cast<size_t>(i)]);
+}
+
+void function_lowering::lower_cvta(const instruction& in) {
+    need(in, 2);
+    const scalar_type t = type1(in);
+    const bool to = in.has("to");
+    space sp = space_of(in);
+    Value* a;
+    if (in.operands[1].k == operand::kind::symbol) a = symbol_address(in, in.operands[1].name, to ? sp : space::none);
+    else a = src(in, in.operands[1], scalar_type{scalar_type::kind::uint, 64});
+    if (t.bits == 32) a = b_.CreateZExt(b_.CreateTrunc(a, mc_.i32), mc_.i64);
+    uint64_t tag = 0;
+    if (sp == space::shared) tag = shared_window;
+    else if (sp == space::local) tag = local_window;
+    else if (sp == space::constant) tag = const_window;
+    else if (sp != space::global) refuse(in, "cvta of this state space is not supported");
+    Value* r = a;
+    if (tag) r = to ? b_.CreateAnd(a, b_.getInt64(~window_mask)) : b_.CreateOr(a, b_.getInt64(tag));
+    set(in, in.operands[0], r);
+}
+
+void function_lowering::lower_cvt(const instruction& in) {
+    need(in, 2);
+    auto ts = types_of(in);
+    if (ts.size() != 2) refuse(in, "cvt needs a destination and a source type");
+    const scalar_type dt = ts[0], st = ts[1];
+    const bool sat = in.has("sat");
+    Value* a = src(in, in.operands[1], st);
+    Value* r = nullptr;
+    llvm::Type* dty = mc_.llvm_type(dt);
+    auto int_round = [&](Value* x) -> Value* {
+        if (in.has("rzi")) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, x);
+        if (in.has("rmi")) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
+        if (in.has("rpi")) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
+        if (in.has("rni")) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, x);
+        return nullptr;
+    };
+    if (st.is_float() && dt.is_float()) {
+        if (Value* rounded = int_round(a)) a = rounded;
+        if (st.bits > dt.bits) r = b_.CreateFPTrunc(a, dty);
+        else if (st.bits < dt.bits) r = b_.CreateFPExt(a, dty);
+        else r = a;
+        if (sat) {
+            r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, llvm::ConstantFP::get(dty, 0.0));
+            r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, r, llvm::ConstantFP::get(dty, 1.0));
+        }
+    } else if (st.is_float()) {
+        Value* rounded = int_round(a);
+        if (!rounded) refuse(in, "a float to integer conversion needs .rzi, .rni, .rmi or .rpi");
+        if (st.bits == 16) rounded = b_.CreateFPExt(rounded, llvm::Type::getFloatTy(mc_.ctx));
+        r = b_.CreateIntrinsic(dt.is_signed() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                               {dty, rounded->getType()}, {rounded});
+    } else if (dt.is_float()) {
+        r = st.is_signed() ? b_.CreateSIToFP(a, dty) : b_.CreateUIToFP(a, dty);
+        if (sat) {
+            r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, llvm::ConstantFP::get(dty, 0.0));
+            r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, r, llvm::ConstantFP::get(dty, 1.0));
+        }
+    } else {
+        if (sat) {  // clamp to the destination's range, in the wider of the two widths
+            const int w = std::max(st.bits, dt.bits) + 1;
+            llvm::Type* wt = mc_.int_type(w);
+            Value* x = st.is_signed() ? b_.CreateSExt(a, wt) : b_.CreateZExt(a, wt);
+            llvm::APInt lo = dt.is_signed() ? llvm::APInt::getSignedMinValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
+                                            : llvm::APInt::getZero(static_cast<unsigned>(w));
+            llvm::APInt hi = dt.is_signed() ? llvm::APInt::getSignedMaxValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
+                                            : llvm::APInt::getMaxValue(static_cast<unsigned>(dt.bits)).zext(static_cast<unsigned>(w));
+            x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::get(wt, lo));
+            x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, llvm::ConstantInt::get(wt, hi));
+            r = b_.CreateTrunc(x, dty);
+        } else if (st.bits > dt.bits) {
+            r = b_.CreateTrunc(a, dty);
+        } else {
+            r = st.is_signed() ? b_.CreateSExt(a, dty) : b_.CreateZExt(a, dty);
+        }
+    }
+    set(in, in.operands[0], r, dt.is_signed());
+}
+
+Value* function_lowering::compare(const instruction& in, const std::string& c, scalar_type t, Value* a, Value* b) {
+    using P = llvm::CmpInst::Predicate;
+    if (t.is_float()) {
+        static const std::map<std::string, P> f = {
+            {"eq", P::FCMP_OEQ}, {"ne", P::FCMP_ONE}, {"lt", P::FCMP_OLT}, {"le", P::FCMP_OLE},
+            {"gt", P::FCMP_OGT}, {"ge", P::FCMP_OGE}, {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE},
+            {"ltu", P::FCMP_ULT}, {"leu", P::FCMP_ULE}, {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE},
+            {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
+        auto it = f.find(c);
+        if (it == f.end()) refuse(in, "unknown comparison " + c);
+        return b_.CreateFCmp(it->second, a, b);
+    }
+    const bool s = t.is_signed();
+    static const std::map<std::string, std::pair<P, P>> i = {
+        {"eq", {P::ICMP_EQ, P::ICMP_EQ}}, {"ne", {P::ICMP_NE, P::ICMP_NE}},
+        {"lt", {P::ICMP_SLT, P::ICMP_ULT}}, {"le", {P::ICMP_SLE, P::ICMP_ULE}},
+        {"gt", {P::ICMP_SGT, P::ICMP_UGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE}},
+        {"lo", {P::ICMP_ULT, P::ICMP_ULT}}, {"ls", {P::ICMP_ULE, P::ICMP_ULE}},
+        {"hi", {P::ICMP_UGT, P::ICMP_UGT}}, {"hs", {P::ICMP_UGE, P::ICMP_UGE}}};
+    auto it = i.find(c);
+    if (it == i.end()) refuse(in, "unknown comparison " + c);
+    return b_.CreateICmp(s ? it->second.first : it->second.second, a, b);
+}
+
+void function_lowering::lower_setp(const instruction& in) {
+    need(in, 3);
+    const scalar_type t = type1(in);
+    const std::string cmp = in.mods.empty() ? "" : in.mods[0];
+    Value* r = compare(in, cmp, t, src(in, in.operands[1], t), src(in, in.operands[2], t));
+    Value* nr = b_.CreateNot(r);
+    if (in.operands.size() > 3) {  // .and/.or/.xor with a predicate
+        Value* c = src(in, in.operands[3], scalar_type{scalar_type::kind::pred, 1});
+        auto combine = [&](Value* x) -> Value* {
+            if (in.has("and")) return b_.CreateAnd(x, c);
+            if (in.has("or")) return b_.CreateOr(x, c);
+            if (in.has("xor")) return b_.CreateXor(x, c);
+            refuse(in, "a fourth operand without .and, .or or .xor");
+        };
+        r = combine(r);
+        nr = combine(nr);
+    }
+    const operand& d = in.operands[0];
+    if (d.k == operand::kind::vector) {
+        set(in, d.elements[0], r);
+        set(in, d.elements[1], nr);
+    } else {
+        set(in, d, r);
+    }
+}
+
+void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
+    const std::string& op = in.opcode;
+    const operand& d = in.operands.empty() ? operand{} : in.operands[0];
+    auto a = [&](size_t i, scalar_type ty) { return src(in, in.operands.at(i), ty); };
+    llvm::Type* ty = mc_.llvm_type(t);
+    const bool s = t.is_signed();
+    auto wide = [&](Value* x) { return s ? b_.CreateSExt(x, mc_.int_type(t.bits * 2)) : b_.CreateZExt(x, mc_.int_type(t.bits * 2)); };
+    auto hi = [&](Value* x, Value* y) {
+        Value* p = b_.CreateMul(wide(x), wide(y));
+        return b_.CreateTrunc(b_.CreateLShr(p, static_cast<uint64_t>(t.bits)), ty);
+    };
+    if (op == "add" || op == "sub") {
+        need(in, 3);
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        if (in.has("sat")) return set(in, d, b_.CreateBinaryIntrinsic(op == "add" ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat, x, y));
+        return set(in, d, op == "add" ? b_.CreateAdd(x, y) : b_.CreateSub(x, y));
+    }
+    if (op == "mul" || op == "mul24") {
+        need(in, 3);
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        if (op == "mul24") {  // the low 24 bits of each, as a 48-bit product
+            Value* x24 = s ? b_.CreateAShr(b_.CreateShl(x, 8), 8) : b_.CreateAnd(x, 0xFFFFFF);
+            Value* y24 = s ? b_.CreateAShr(b_.CreateShl(y, 8), 8) : b_.CreateAnd(y, 0xFFFFFF);
+            if (in.has("hi")) return set(in, d, b_.CreateTrunc(b_.CreateLShr(b_.CreateMul(wide(x24), wide(y24)), 16), ty));
+            return set(in, d, b_.CreateMul(x24, y24));
+        }
+        if (in.has("wide")) return set(in, d, b_.CreateMul(wide(x), wide(y)));
+        if (in.has("hi")) return set(in, d, hi(x, y));
+        return set(in, d, b_.CreateMul(x, y));
+    }
+    if (op == "mad" || op == "mad24") {
+        need(in, 4);
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        if (in.has("wide")) {
+            Value* c = a(3, scalar_type{t.k, t.bits * 2});
+            return set(in, d, b_.CreateAdd(b_.CreateMul(wide(x), wide(y)), c));
+        }
+        Value* c = a(3, t);
+        if (op == "mad24") {
+            Value* x24 = s ? b_.CreateAShr(b_.CreateShl(x, 8), 8) : b_.CreateAnd(x, 0xFFFFFF);
+            Value* y24 = s ? b_.CreateAShr(b_.CreateShl(y, 8), 8) : b_.CreateAnd(y, 0xFFFFFF);
+            return set(in, d, b_.CreateAdd(b_.CreateMul(x24, y24), c));
+        }
+        if (in.has("hi")) return set(in, d, b_.CreateAdd(hi(x, y), c));
+        return set(in, d, b_.CreateAdd(b_.CreateMul(x, y), c));
+    }
+    if (op == "sad") {
+        need(in, 4);
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        Value* diff = b_.CreateSelect(s ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y), b_.CreateSub(y, x), b_.CreateSub(x, y));
+        return set(in, d, b_.CreateAdd(diff, a(3, t)));
+    }
+    if (op == "div" || op == "rem") {
+        need(in, 3);
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        // PTX leaves division by zero unspecified; the host must not trap: divide by 1 instead and
+        // give all ones, and keep INT_MIN / -1 from overflowing.
+        Value* zero = b_.CreateICmpEQ(y, llvm::ConstantInt::get(ty, 0));
+        Value* safe = b_.CreateSelect(zero, llvm::ConstantInt::get(ty, 1), y);
+        if (s) {
+            Value* minus_one = b_.CreateICmpEQ(safe, llvm::ConstantInt::get(ty, static_cast<uint64_t>(-1), true));
+            safe = b_.CreateSelect(minus_one, llvm::ConstantInt::get(ty, 1), safe);
+            Value* q = op == "div" ? b_.CreateSDiv(x, safe) : b_.CreateSRem(x, safe);
+            Value* neg = op == "div" ? b_.CreateNeg(x) : llvm::ConstantInt::get(ty, 0);
+            q = b_.CreateSelect(minus_one, neg, q);
+            return set(in, d, b_.CreateSelect(zero, llvm::ConstantInt::get(ty, static_cast<uint64_t>(-1), true), q));
+        }
+        Value* q = op == "div" ? b_.CreateUDiv(x, safe) : b_.CreateURem(x, safe);
+        return set(in, d, b_.CreateSelect(zero, llvm::ConstantInt::get(ty, static_cast<uint64_t>(-1), true), q));
+    }
+    if (op == "abs") return set(in, d, b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a(1, t), b_.getFalse()));
+    if (op == "neg") return set(in, d, b_.CreateNeg(a(1, t)));
+    if (op == "min" || op == "max") {
+        need(in, 3);
+        llvm::Intrinsic::ID id = op == "min" ? (s ? llvm::Intrinsic::smin : llvm::Intrinsic::umin)
+                                             : (s ? llvm::Intrinsic::smax : llvm::Intrinsic::umax);
+        return set(in, d, b_.CreateBinaryIntrinsic(id, a(1, t), a(2, t)));
+    }
+    if (op == "set") {  // set.cmp.dtype.stype: all ones (or 1.0f) when true
+        auto ts = types_of(in);
+        const scalar_type st = ts.back(), dt = ts.front();
+        Value* r = compare(in, in.mods[0], st, a(1, st), a(2, st));
+        if (dt.is_float()) return set(in, d, b_.CreateSelect(r, llvm::ConstantFP::get(mc_.llvm_type(dt), 1.0), llvm::ConstantFP::get(mc_.llvm_type(dt), 0.0)));
+        return set(in, d, b_.CreateSExt(r, mc_.llvm_type(dt)));
+    }
+    if (op == "slct") {
+        auto ts = types_of(in);
+        Value* c = a(3, ts.back());
+        Value* ge = ts.back().is_float() ? b_.CreateFCmpOGE(c, llvm::ConstantFP::get(c->getType(), 0.0))
+                                         : b_.CreateICmpSGE(c, llvm::ConstantInt::get(c->getType(), 0));
+        return set(in, d, b_.CreateSelect(ge, a(1, ts.front()), a(2, ts.front())));
+    }
+    if (op == "isspacep") {
+        Value* x = a(1, scalar_type{scalar_type::kind::uint, 64});
+        Value* tag = b_.CreateAnd(x, b_.getInt64(window_mask));
+        Value* r;
+        if (in.has("shared")) r = b_.CreateICmpEQ(tag, b_.getInt64(shared_window));
+        else if (in.has("local")) r = b_.CreateICmpEQ(tag, b_.getInt64(local_window));
+        else if (in.has("const")) r = b_.CreateICmpEQ(tag, b_.getInt64(const_window));
+        else r = b_.CreateICmpULT(tag, b_.getInt64(const_window));
+        return set(in, d, r);
+    }
+    if (op == "testp" || op == "copysign") return lower_float_arith(in, t);
+    refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+void function_lowering::lower_bits(const instruction& in, scalar_type t) {
+    const std::string& op = in.opcode;
+    const operand& d = in.operands.at(0);
+    auto a = [&](size_t i, scalar_type ty) { return src(in, in.operands.at(i), ty); };
+    const scalar_type u32{scalar_type::kind::uint, 32};
+    llvm::Type* ty = mc_.llvm_type(t);
+    const uint64_t w = static_cast<uint64_t>(t.bits);
+    if (op == "and") return set(in, d, b_.CreateAnd(a(1, t), a(2, t)));
+    if (op == "or") return set(in, d, b_.CreateOr(a(1, t), a(2, t)));
+    if (op == "xor") return set(in, d, b_.CreateXor(a(1, t), a(2, t)));
+    if (op == "not") return set(in, d, b_.CreateNot(a(1, t)));
+    if (op == "cnot") return set(in, d, b_.CreateZExt(b_.CreateICmpEQ(a(1, t), llvm::ConstantInt::get(ty, 0)), ty));
+    if (op == "shl" || op == "shr") {
+        Value* x = a(1, t);
+        Value* n = convert_bits(a(2, u32), ty);
+        Value* big = b_.CreateICmpUGE(n, llvm::ConstantInt::get(ty, w));
+        if (op == "shl") return set(in, d, b_.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b_.CreateShl(x, n)));
+        if (t.is_signed()) return set(in, d, b_.CreateAShr(x, b_.CreateSelect(big, llvm::ConstantInt::get(ty, w - 1), n)));
+        return set(in, d, b_.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b_.CreateLShr(x, n)));
+    }
+    if (op == "popc") return set(in, d, convert_bits(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a(1, t)), mc_.i32));
+    if (op == "clz") return set(in, d, convert_bits(b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a(1, t), b_.getFalse()), mc_.i32));
+    if (op == "brev") return set(in, d, b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, a(1, t)));
+    if (op == "bfe") {
+        Value* x = a(1, t);
+        Value* pos = convert_bits(b_.CreateAnd(a(2, u32), 0xFF), ty);
+        Value* len = convert_bits(b_.CreateAnd(a(3, u32), 0xFF), ty);
+        Value* wm1 = llvm::ConstantInt::get(ty, w - 1);
+        Value* top = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b_.CreateSub(b_.CreateAdd(pos, len), llvm::ConstantInt::get(ty, 1)), wm1);
+        Value* up = b_.CreateSub(wm1, top);
+        Value* p = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, pos, wm1);
+        Value* r = t.is_signed() ? b_.CreateAShr(b_.CreateAShr(b_.CreateShl(x, up), up), p)
+                                 : b_.CreateLShr(b_.CreateLShr(b_.CreateShl(x, up), up), p);
+        if (!t.is_signed()) r = b_.CreateSelect(b_.CreateICmpUGE(pos, llvm::ConstantInt::get(ty, w)), llvm::ConstantInt::get(ty, 0), r);
+        return set(in, d, b_.CreateSelect(b_.CreateICmpEQ(len, llvm::ConstantInt::get(ty, 0)), llvm::ConstantInt::get(ty, 0), r));
+    }
+    if (op == "bfi") {
+        Value* f = a(1, t);
+        Value* base = a(2, t);
+        Value* pos = convert_bits(b_.CreateAnd(a(3, u32), 0xFF), ty);
+        Value* len = convert_bits(b_.CreateAnd(a(4, u32), 0xFF), ty);
+        Value* wc = llvm::ConstantInt::get(ty, w);
+        Value* ones = llvm::ConstantInt::get(ty, static_cast<uint64_t>(-1), true);
+        Value* field = b_.CreateSelect(b_.CreateICmpUGE(len, wc), ones, b_.CreateSub(b_.CreateShl(llvm::ConstantInt::get(ty, 1), len), llvm::ConstantInt::get(ty, 1)));
+        Value* mask = b_.CreateShl(field, pos);
+        Value* r = b_.CreateOr(b_.CreateAnd(base, b_.CreateNot(mask)), b_.CreateAnd(b_.CreateShl(f, pos), mask));
+        return set(in, d, b_.CreateSelect(b_.CreateICmpUGE(pos, wc), base, r));
+    }
+    if (op == "prmt") {
+        if (in.mods.size() > 1) refuse(in, "prmt modes other than the default are not supported");
+        Value* x = b_.CreateZExt(a(1, u32), mc_.i64);
+        Value* y = b_.CreateZExt(a(2, u32), mc_.i64);
+        Value* sel = a(3, u32);
+        Value* both = b_.CreateOr(x, b_.CreateShl(y, 32));
+        Value* r = b_.getInt32(0);
+        for (uint64_t i = 0; i < 4; ++i) {
+            Value* s = b_.CreateAnd(b_.CreateLShr(sel, 4 * i), 0xF);
+            Value* idx = b_.CreateZExt(b_.CreateAnd(s, 7), mc_.i64);
+            Value* byte = b_.CreateTrunc(b_.CreateLShr(both, b_.CreateMul(idx, b_.getInt64(8))), mc_.i8);
+            Value* sign = b_.CreateSExt(b_.CreateICmpSLT(byte, b_.getInt8(0)), mc_.i8);
+            byte = b_.CreateSelect(b_.CreateICmpNE(b_.CreateAnd(s, 8), b_.getInt32(0)), sign, byte);
+            r = b_.CreateOr(r, b_.CreateShl(b_.CreateZExt(byte, mc_.i32), 8 * i));
+        }
+        return set(in, d, r);
+    }
+    if (op == "lop3") {
+        Value* x = a(1, t);
+        Value* y = a(2, t);
+        Value* z = a(3, t);
+        if (in.operands.at(4).k != operand::kind::imm_int) refuse(in, "lop3 needs an immediate truth table");
+        const uint64_t lut = static_cast<uint64_t>(in.operands[4].value) & 0xFF;
+        Value* r = llvm::ConstantInt::get(ty, 0);
+        for (int i = 0; i < 8; ++i) {
+            if (!((lut >> i) & 1)) continue;
+            Value* m = b_.CreateAnd(b_.CreateAnd(i & 4 ? x : b_.CreateNot(x), i & 2 ? y : b_.CreateNot(y)), i & 1 ? z : b_.CreateNot(z));
+            r = b_.CreateOr(r, m);
+        }
+        return set(in, d, r);
+    }
+    refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+void function_lowering::lower_float_arith(const instruction& in, scalar_type t) {
+    const std::string& op = in.opcode;
+    const operand& d = in.operands.at(0);
+    auto a = [&](size_t i) { return src(in, in.operands.at(i), t); };
+    llvm::Type* ty = mc_.llvm_type(t);
+    auto saturate = [&](Value* v) -> Value* {
+        if (!in.has("sat")) return v;
+        v = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, v, llvm::ConstantFP::get(ty, 0.0));
+        return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, v, llvm::ConstantFP::get(ty, 1.0));
+    };
+    auto unary = [&](llvm::Intrinsic::ID id) { return set(in, d, saturate(b_.CreateUnaryIntrinsic(id, a(1)))); };
+    if (in.has("rz") || in.has("rm") || in.has("rp")) return set(in, d, saturate(directed_f32(in)));
+    if (op == "add") return set(in, d, saturate(b_.CreateFAdd(a(1), a(2))));
+    if (op == "sub") return set(in, d, saturate(b_.CreateFSub(a(1), a(2))));
+    if (op == "mul") return set(in, d, saturate(b_.CreateFMul(a(1), a(2))));
+    if (op == "fma" || op == "mad") {
+        return set(in, d, saturate(b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {a(1), a(2), a(3)})));
+    }
+    if (op == "div") return set(in, d, b_.CreateFDiv(a(1), a(2)));
+    if (op == "rcp") return set(in, d, b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), a(1)));
+    if (op == "sqrt") return unary(llvm::Intrinsic::sqrt);
+    if (op == "rsqrt") return set(in, d, b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a(1))));
+    if (op == "sin") return unary(llvm::Intrinsic::sin);
+    if (op == "cos") return unary(llvm::Intrinsic::cos);
+    if (op == "ex2") return unary(llvm::Intrinsic::exp2);
+    if (op == "lg2") return unary(llvm::Intrinsic::log2);
+    if (op == "tanh") {
+        auto callee = mc_.mod.getOrInsertFunction(t.bits == 64 ? "tanh" : "tanhf", llvm::FunctionType::get(ty, {ty}, false));
+        return set(in, d, b_.CreateCall(callee, {a(1)}));
+    }
+    if (op == "abs") return unary(llvm::Intrinsic::fabs);
+    if (op == "neg") return set(in, d, b_.CreateFNeg(a(1)));
+    if (op == "min" || op == "max") {
+        const bool nan = in.has("NaN");
+        llvm::Intrinsic::ID id = op == "min" ? (nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum)
+                                             : (nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum);
+        return set(in, d, b_.CreateBinaryIntrinsic(id, a(1), a(2)));
+    }
+    if (op == "copysign") return set(in, d, b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, a(2), a(1)));
+    if (op == "testp") {
+        Value* x = a(1);
+        Value* mag = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+        Value* inf = llvm::ConstantFP::getInfinity(ty);
+        const llvm::fltSemantics& sem = ty->getFltSemantics();
+        Value* smallest_normal = llvm::ConstantFP::get(ty, llvm::APFloat::getSmallestNormalized(sem));
+        Value* r;
+        if (in.has("finite")) r = b_.CreateFCmpOLT(mag, inf);
+        else if (in.has("infinite")) r = b_.CreateFCmpOEQ(mag, inf);
+        else if (in.has("number")) r = b_.CreateFCmpORD(x, x);
+        else if (in.has("notanumber")) r = b_.CreateFCmpUNO(x, x);
+        else if (in.has("normal")) r = b_.CreateAnd(b_.CreateFCmpOGE(mag, smallest_normal), b_.CreateFCmpOLT(mag, inf));
+        else if (in.has("subnormal")) r = b_.CreateAnd(b_.CreateFCmpOLT(mag, smallest_normal), b_.CreateFCmpONE(mag, llvm::ConstantFP::get(ty, 0.0)));
+        else refuse(in, "unknown testp property");
+        return set(in, d, r);
+    }
+    if (op == "set" || op == "slct") return lower_int_arith(in, t);
+    refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+// f32 add/sub/mul/fma with .rz/.rm/.rp: computed in double (a product of two floats is exact
+// there; one sum rounds to 53 bits), rounded to nearest float, then stepped one ulp toward the
+// wanted direction when the nearest float lies on the wrong side of the double result.
+Value* function_lowering::directed_f32(const instruction& in) {
+    const scalar_type f32{scalar_type::kind::flt, 32};
+    llvm::Type* dt = llvm::Type::getDoubleTy(mc_.ctx);
+    llvm::Type* ft = llvm::Type::getFloatTy(mc_.ctx);
+    auto a = [&](size_t i) { return b_.CreateFPExt(src(in, in.operands.at(i), f32), dt); };
+    Value* x;
+    if (in.opcode == "add") x = b_.CreateFAdd(a(1), a(2));
+    else if (in.opcode == "sub") x = b_.CreateFSub(a(1), a(2));
+    else if (in.opcode == "mul") x = b_.CreateFMul(a(1), a(2));
+    else x = b_.CreateIntrinsic(llvm::Intrinsic::fma, {dt}, {a(1), a(2), a(3)});
+    Value* r = b_.CreateFPTrunc(x, ft);
+    Value* back = b_.CreateFPExt(r, dt);
+    auto next = mc_.mod.getOrInsertFunction("nextafterf", llvm::FunctionType::get(ft, {ft, ft}, false));
+    Value* toward;
+    Value* wrong;
+    if (in.has("rm")) {
+        toward = llvm::ConstantFP::getInfinity(ft, true);
+        wrong = b_.CreateFCmpOGT(back, x);
+    } else if (in.has("rp")) {
+        toward = llvm::ConstantFP::getInfinity(ft, false);
+        wrong = b_.CreateFCmpOLT(back, x);
+    } else {
+        toward = llvm::ConstantFP::get(ft, 0.0);
+        wrong = b_.CreateFCmpOGT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
+                                 b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x));
+    }
+    return b_.CreateSelect(wrong, b_.CreateCall(next, {r, toward}), r);
+}
+
+// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b, a} shifted by c, high (l) or low (r) word.
+void function_lowering::lower_funnel_shift(const instruction& in) {
+    need(in, 4);
+    const scalar_type b32{scalar_type::kind::bits, 32};
+    Value* lo = src(in, in.operands[1], b32);
+    Value* hi = src(in, in.operands[2], b32);
+    Value* n = src(in, in.operands[3], b32);
+    const bool left = in.has("l");
+    Value* r = b_.CreateIntrinsic(left ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {mc_.i32}, {hi, lo, n});
+    if (in.has("clamp")) {
+        Value* all = b_.CreateICmpUGE(n, b_.getInt32(32));
+        r = b_.CreateSelect(all, left ? lo : hi, r);
+    }
+    set(in, in.operands[0], r);
+}
+
+void function_lowering::lower_atom(const instruction& in) {
+    const bool red = in.opcode == "red";
+    const scalar_type t = type1(in);
+    const space sp = space_of(in);
+    const size_t addr_i = red ? 0 : 1;
+    need(in, addr_i + 2);
+    const uint32_t bytes = static_cast<uint32_t>(t.bits / 8);
+    if (t.bits != 32 && t.bits != 64) refuse(in, "atomics of " + std::to_string(t.bits) + " bits are not supported");
+    Value* p = memory_pointer(in, in.operands[addr_i], sp, bytes);
+    const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
+    const llvm::MaybeAlign align(bytes);
+    Value* v = src(in, in.operands[addr_i + 1], t);
+    Value* old = nullptr;
+    llvm::Type* ity = mc_.int_type(t.bits);
+    using Op = llvm::AtomicRMWInst::BinOp;
+    auto rmw = [&](Op o, Value* x) { return b_.CreateAtomicRMW(o, p, x, align, order); };
+    if (in.has("cas")) {
+        Value* cmp = convert_bits(v, ity);
+        Value* nv = convert_bits(src(in, in.operands.at(addr_i + 2), t), ity);
+        old = b_.CreateExtractValue(b_.CreateAtomicCmpXchg(p, cmp, nv, align, order, order), 0);
+    } else if (in.has("add")) {
+        old = t.is_float() ? rmw(Op::FAdd, v) : rmw(Op::Add, v);
+    } else if (in.has("min") || in.has("max")) {
+        if (t.is_float()) refuse(in, "floating-point atomic min/max are not supported");
+        const bool mn = in.has("min");
+        old = rmw(t.is_signed() ? (mn ? Op::Min : Op::Max) : (mn ? Op::UMin : Op::UMax), v);
+    } else if (in.has("exch")) {
+        old = rmw(Op::Xchg, convert_bits(v, ity));
+    } else if (in.has("and")) {
+        old = rmw(Op::And, v);
+    } else if (in.has("or")) {
+        old = rmw(Op::Or, v);
+    } else if (in.has("xor")) {
+        old = rmw(Op::Xor, v);
+    } else if (in.has("inc") || in.has("dec")) {
+        // CUDA's wrapping increment and decrement: a compare-and-swap loop.
+        const bool inc = in.has("inc");
+        BasicBlock* pre = b_.GetInsertBlock();
+        auto* loop = BasicBlock::Create(mc_.ctx, "atom.loop", fn_);
+        auto* out = BasicBlock::Create(mc_.ctx, "atom.done", fn_);
+        Value* first = b_.CreateAlignedLoad(ity, p, align);
+        b_.CreateBr(loop);
+        b_.SetInsertPoint(loop);
+        auto* cur = b_.CreatePHI(ity, 2);
+        cur->addIncoming(first, pre);
+        Value* one = llvm::ConstantInt::get(ity, 1);
+        Value* next = inc ? b_.CreateSelect(b_.CreateICmpUGE(cur, v), llvm::ConstantInt::get(ity, 0), b_.CreateAdd(cur, one))
+                          : b_.CreateSelect(b_.CreateOr(b_.CreateICmpEQ(cur, llvm::ConstantInt::get(ity, 0)), b_.CreateICmpUGT(cur, v)), v,
+                                            b_.CreateSub(cur, one));
+        Value* pair = b_.CreateAtomicCmpXchg(p, cur, next, align, order, order);
+        Value* seen = b_.CreateExtractValue(pair, 0);
+        cur->addIncoming(seen, b_.GetInsertBlock());
+        b_.CreateCondBr(b_.CreateExtractValue(pair, 1), out, loop);
+        b_.SetInsertPoint(out);
+        old = seen;
+    } else {
+        refuse(in, "this atomic operation is not supported");
+    }
+    if (!red) set(in, in.operands[0], old);
+}
+
+void function_lowering::lower_call(const instruction& in) {
+    if (in.callee == "vprintf") {
+        if (in.call_args.size() != 2) refuse(in, "vprintf takes two parameters");
+        auto u64 = [&](const operand& o) {
+            operand a{operand::kind::address, o.name};
+            return b_.CreateLoad(mc_.i64, param_pointer(in, a, 8));
+        };
+        Value* r = b_.CreateCall(mc_.vprintf, {env_, state_, u64(in.call_args[0]), u64(in.call_args[1])});
+        if (!in.call_returns.empty()) {
+            operand ret{operand::kind::address, in.call_returns[0].name};
+            b_.CreateStore(r, param_pointer(in, ret, 4));
+        }
+        return;
+    }
+    const function* callee = mc_.ptx.find_function(in.callee);
+    llvm::Function* target = mc_.funcs.at(kl_.name + "/" + in.callee);
+    std::vector<Value*> args = {env_, state_, b_.CreateAdd(frame_base_, b_.getInt64(mc_.layout.own_frame.at(f_.name)))};
+    auto buffer = [&](const operand& o) -> Value* {
+        auto it = call_params_.find(o.name);
+        if (it == call_params_.end()) refuse(in, "call argument " + o.name + " is not a .param of the call block");
+        return it->second;
+    };
+    if (in.call_returns.size() != callee->returns.size() || in.call_args.size() != callee->params.size())
+        refuse(in, "the call's parameters do not match " + in.callee + "'s declaration");
+    for (const auto& r : in.call_returns) args.push_back(buffer(r));
+    for (const auto& a : in.call_args) args.push_back(buffer(a));
+    Value* faulted = b_.CreateCall(target, args);
+    auto* ok = BasicBlock::Create(mc_.ctx, "call.ok", fn_);
+    b_.CreateCondBr(faulted, dead_, ok);
+    b_.SetInsertPoint(ok);
+}
+
+// Saves every register, marks the thread parked with `status`, resumes after a restore.
+void function_lowering::park(uint32_t status, const std::function<void()>& save_operands) {
+    const uint32_t point = ++resume_points_;
+    save_operands();
+    b_.CreateStore(b_.getInt32(point), state_field_ptr(offsetof(thread_state, resume)));
+    b_.CreateStore(b_.getInt32(status), state_field_ptr(offsetof(thread_state, status)));
+    b_.CreateBr(latch_);
+    auto* restore = BasicBlock::Create(mc_.ctx, "resume" + std::to_string(point), fn_);
+    dispatch_->addCase(b_.getInt32(point), restore);
+    b_.SetInsertPoint(restore);
+}
+
+void function_lowering::lower_park(const instruction& in) {
+    const std::string& op = in.opcode;
+    auto store64 = [&](size_t off, Value* v) { b_.CreateStore(convert_bits(v, mc_.i64), state_field_ptr(off)); };
+    auto store32 = [&](size_t off, Value* v) { b_.CreateStore(convert_bits(v, mc_.i32), state_field_ptr(off)); };
+    const scalar_type b32{scalar_type::kind::bits, 32};
+    const scalar_type pred{scalar_type::kind::pred, 1};
+    auto result = [&](const operand& d, scalar_type t) {
+        Value* r = b_.CreateLoad(mc_.i64, state_field_ptr(offsetof(thread_state, warp_result)));
+        set(in, d, convert_bits(r, mc_.llvm_type(t)));
+    };
+    auto result_pred = [&](const operand& d) {
+        Value* r = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, warp_pred)));
+        set(in, d, b_.CreateICmpNE(r, b_.getInt32(0)));
+    };
+    auto op_code = [&](uint32_t code) { store32(offsetof(thread_state, warp_op), b_.getInt32(code)); };
+    if ((op == "bar" || op == "barrier") && !in.has("warp")) return park(at_barrier, [] {});
+    if (op == "bar" && in.has("warp")) {
+        return park(at_warp_op, [&] {
+            op_code(warp_sync);
+            store32(offsetof(thread_state, warp_mask), src(in, in.operands.at(0), b32));
+        });
+    }
+    if (op == "shfl") {
+        need(in, 5);
+        uint32_t code = in.has("up") ? shfl_up : in.has("down") ? shfl_down : in.has("bfly") ? shfl_bfly : shfl_idx;
+        park(at_warp_op, [&] {
+            op_code(code);
+            store64(offsetof(thread_state, warp_a), src(in, in.operands[1], b32));
+            store64(offsetof(thread_state, warp_b), src(in, in.operands[2], b32));
+            store64(offsetof(thread_state, warp_c), src(in, in.operands[3], b32));
+            store32(offsetof(thread_state, warp_mask), src(in, in.operands[4], b32));
+        });
+        const operand& d = in.operands[0];
+        if (d.k == operand::kind::vector) {
+            result(d.elements[0], b32);
+            result_pred(d.elements[1]);
+        } else {
+            result(d, b32);
+        }
+        return;
+    }
+    if (op == "vote") {
+        need(in, 3);
+        uint32_t code = in.has("all") ? vote_all : in.has("any") ? vote_any : in.has("uni") ? vote_uni : vote_ballot;
+        park(at_warp_op, [&] {
+            op_code(code);
+            store64(offsetof(thread_state, warp_a), b_.CreateZExt(src(in, in.operands[1], pred), mc_.i64));
+            store32(offsetof(thread_state, warp_mask), src(in, in.operands[2], b32));
+        });
+        if (code == vote_ballot) result(in.operands[0], b32);
+        else result_pred(in.operands[0]);
+        return;
+    }
+    if (op == "activemask") {
+        park(at_warp_op, [&] {
+            op_code(active_mask);
+            store32(offsetof(thread_state, warp_mask), b_.getInt32(0xFFFFFFFF));
+        });
+        return result(in.operands.at(0), b32);
+    }
+    if (op == "match") {
+        need(in, 3);
+        const scalar_type t = type1(in);
+        const bool all = in.has("all");
+        park(at_warp_op, [&] {
+            op_code(all ? match_all : match_any);
+            store64(offsetof(thread_state, warp_a), src(in, in.operands[1], t));
+            store32(offsetof(thread_state, warp_mask), src(in, in.operands[2], b32));
+        });
+        const operand& d = in.operands[0];
+        if (d.k == operand::kind::vector) {
+            result(d.elements[0], b32);
+            result_pred(d.elements[1]);
+        } else {
+            result(d, b32);
+        }
+        return;
+    }
+    if (op == "redux") {
+        need(in, 3);
+        const scalar_type t = type1(in);
+        uint32_t code;
+        if (in.has("add")) code = redux_add;
+        else if (in.has("min")) code = t.is_signed() ? redux_min : redux_umin;
+        else if (in.has("max")) code = t.is_signed() ? redux_max : redux_umax;
+        else if (in.has("and")) code = redux_and;
+        else if (in.has("or")) code = redux_or;
+        else if (in.has("xor")) code = redux_xor;
+        else refuse(in, "unknown redux operation");
+        park(at_warp_op, [&] {
+            op_code(code);
+            store64(offsetof(thread_state, warp_a), src(in, in.operands[1], t, t.is_signed()));
+            store32(offsetof(thread_state, warp_mask), src(in, in.operands[2], b32));
+        });
+        return result(in.operands[0], t);
+    }
+    refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+}  // namespace
+
+std::string block_function_name(size_t index) { return "cb_ptx_block_" + std::to_string(index); }
+
+std::unique_ptr<llvm::Module> lower_module(llvm::LLVMContext& context, const module& m, const module_layout& layout,
+                                           std::string& error) {
+    auto mod = std::make_unique<llvm::Module>("ptx", context);
+    module_context mc(context, *mod, m, layout);
+    try {
+        for (size_t k = 0; k < layout.kernels.size(); ++k) {
+            const kernel_layout& kl = layout.kernels[k];
+            // Every .func, declared per kernel (shared offsets are the kernel's), then defined.
+            std::vector<std::pair<const function*, std::unique_ptr<function_lowering>>> funcs;
+            for (const auto& f : m.functions) {
+                if (f.is_entry || f.is_extern) continue;
+                auto fl = std::make_unique<function_lowering>(mc, f, kl, false);
+                mc.funcs[kl.name + "/" + f.name] = fl->declare(kl.name + "." + f.name);
+                funcs.emplace_back(&f, std::move(fl));
+            }
+            for (auto& [f, fl] : funcs) fl->lower(kl.name + "." + f->name);
+            function_lowering(mc, *kl.fn, kl, true).lower(block_function_name(k));
+        }
+    } catch (const lowering_error& e) {
+        error = e.what();
+        return nullptr;
+    }
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(*mod, &os)) {
+        error = "internal error: the lowered module does not verify: " + os.str().substr(0, 2000);
+        return nullptr;
+    }
+    return mod;
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,486 @@
+// A hand-written recursive-descent parser over a small tokenizer: PTX's grammar is regular enough
+// (directives, declarations, "[@p] opcode.mods operands;") that no parser generator is needed.
+#include "sim/ptx/parser.hpp"
+
+#include <cctype>
+#include <cstring>
+#include <stdexcept>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+struct token {
+    enum class kind { word, punct, string, end } k = kind::end;
+    std::string text;
+    int line = 0;
+};
+
+struct syntax_error : std::runtime_error {
+    int line;
+    syntax_error(int l, const std::string& m) : std::runtime_error(m), line(l) {}
+};
+
+bool word_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+std::vector<token> tokenize(std::string_view s) {
+    std::vector<token> out;
+    int line = 1;
+    size_t i = 0;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (c == '\n') {
+            ++line;
+            ++i;
+        } else if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+        } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+            while (i < s.size() && s[i] != '\n') ++i;
+        } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < s.size() && !(s[i] == '*' && s[i + 1] == '/')) line += s[i++] == '\n';
+            i += 2;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            while (j < s.size() && s[j] != '"') j += s[j] == '\\' ? 2 : 1;
+            out.push_back({token::kind::string, std::string(s.substr(i + 1, j - i - 1)), line});
+            i = j + 1;
+        } else if (word_char(c)) {
+            size_t j = i;
+            while (j < s.size() && word_char(s[j])) ++j;
+            out.push_back({token::kind::word, std::string(s.substr(i, j - i)), line});
+            i = j;
+        } else if (c == '\0') {
+            break;  // a NUL-terminated image
+        } else {
+            out.push_back({token::kind::punct, std::string(1, c), line});
+            ++i;
+        }
+    }
+    out.push_back({token::kind::end, "", line});
+    return out;
+}
+
+// Splits "ld.global.f32" into "ld" and {"global", "f32"}.
+void split_dotted(const std::string& word, std::string& head, std::vector<std::string>& mods) {
+    size_t start = 0, dot = word.find('.');
+    head = word.substr(0, dot);
+    while (dot != std::string::npos) {
+        start = dot + 1;
+        dot = word.find('.', start);
+        mods.push_back(word.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    }
+}
+
+bool parse_integer(const std::string& w, int64_t& out) {
+    if (w.empty() || !std::isdigit(static_cast<unsigned char>(w[0]))) return false;
+    std::string digits = w;
+    if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();
+    try {
+        size_t used = 0;
+        const unsigned long long v = std::stoull(digits, &used, 0);
+        if (used != digits.size()) return false;
+        out = static_cast<int64_t>(v);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// 0f3F800000 (f32 bits) and 0d3FF0000000000000 (f64 bits).
+bool parse_hex_float(const std::string& w, int64_t& bits, int& width) {
+    if (w.size() < 3 || w[0] != '0' || (w[1] != 'f' && w[1] != 'F' && w[1] != 'd' && w[1] != 'D')) return false;
+    width = (w[1] == 'f' || w[1] == 'F') ? 32 : 64;
+    if (w.size() != size_t(2 + width / 4)) return false;
+    try {
+        size_t used = 0;
+        bits = static_cast<int64_t>(std::stoull(w.substr(2), &used, 16));
+        return used == w.size() - 2;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+class parser {
+public:
+    explicit parser(std::string_view text) : toks_(tokenize(text)) {}
+
+    module run() {
+        module m;
+        while (!at_end()) top_level(m);
+        return m;
+    }
+
+private:
+    std::vector<token> toks_;
+    size_t pos_ = 0;
+
+    const token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
+    bool at_end() const { return peek().k == token::kind::end; }
+    int line() const { return peek().line; }
+    token next() {
+        token t = peek();
+        if (!at_end()) ++pos_;
+        return t;
+    }
+    [[noreturn]] void fail(const std::string& what) const {
+        const token& t = peek();
+        throw syntax_error(t.line, what + (t.k == token::kind::end ? " at the end of the text" : " near '" + t.text + "'"));
+    }
+    bool is_punct(const char* p) const { return peek().k == token::kind::punct && peek().text == p; }
+    bool is_word(const char* w) const { return peek().k == token::kind::word && peek().text == w; }
+    bool accept(const char* p) {
+        if (!is_punct(p) && !is_word(p)) return false;
+        ++pos_;
+        return true;
+    }
+    void expect(const char* p) {
+        if (!accept(p)) fail(std::string("expected '") + p + "'");
+    }
+    std::string word() {
+        if (peek().k != token::kind::word) fail("expected a name");
+        return next().text;
+    }
+    int64_t integer() {
+        bool negative = accept("-");
+        int64_t v = 0;
+        if (peek().k != token::kind::word || !parse_integer(peek().text, v)) fail("expected a number");
+        next();
+        return negative ? -v : v;
+    }
+    void skip_line(int l) {
+        while (!at_end() && peek().line == l) next();
+    }
+
+    void top_level(module& m) {
+        const int l = line();
+        if (accept(".version")) {
+            m.version = word();
+        } else if (accept(".target")) {
+            m.target = word();
+            while (accept(",")) word();
+        } else if (accept(".address_size")) {
+            m.address_size = static_cast<int>(integer());
+        } else if (is_word(".file") || is_word(".loc") || is_word(".section")) {
+            skip_line(l);
+        } else if (accept(".pragma")) {
+            while (!at_end() && !accept(";")) next();
+        } else {
+            declaration_or_function(m);
+        }
+    }
+
+    void declaration_or_function(module& m) {
+        bool is_extern = false, visible = false;
+        for (;;) {
+            if (accept(".extern")) is_extern = true;
+            else if (accept(".visible")) visible = true;
+            else if (accept(".weak") || accept(".common")) visible = true;
+            else break;
+        }
+        if (is_word(".entry") || is_word(".func")) return function_decl(m, is_extern, visible);
+        variable v = variable_decl();
+        v.is_extern = is_extern;
+        expect(";");
+        m.globals.push_back(std::move(v));
+    }
+
+    // [.space] [.align N] [.vN] .type name[<N>] [[N]] [= init]
+    variable variable_decl() {
+        variable v;
+        v.line = line();
+        for (;;) {
+            const std::string w = peek().k == token::kind::word ? peek().text : "";
+            if (w == ".reg") v.where = space::reg;
+            else if (w == ".param") v.where = space::param;
+            else if (w == ".global") v.where = space::global;
+            else if (w == ".shared") v.where = space::shared;
+            else if (w == ".local") v.where = space::local;
+            else if (w == ".const") v.where = space::constant;
+            else if (w == ".align") {
+                next();
+                v.align = static_cast<uint32_t>(integer());
+                continue;
+            } else if (w == ".v2" || w == ".v4" || w == ".v8") v.vector_width = w[2] - '0';
+            else if (w == ".ptr" || w == ".restrict") {
+            } else if (w.size() > 1 && w[0] == '.' && type_from_word(w.substr(1)).valid()) {
+                v.type = type_from_word(w.substr(1));
+            } else if (w.size() > 1 && w[0] == '.' && (w == ".relaxed" || w == ".sys")) {
+            } else break;
+            next();
+        }
+        if (v.where == space::none) fail("expected a declaration");
+        if (!v.type.valid()) fail("a declaration without a type");
+        v.name = word();
+        if (accept("<")) {
+            v.reg_count = static_cast<int>(integer());
+            expect(">");
+        }
+        if (accept("[")) {
+            if (accept("]")) {
+                v.unsized_array = true;
+            } else {
+                v.array_count = static_cast<uint64_t>(integer());
+                expect("]");
+                while (accept("[")) {  // a multi-dimensional array: flattened
+                    v.array_count *= static_cast<uint64_t>(integer());
+                    expect("]");
+                }
+            }
+        }
+        if (accept("=")) initializer(v);
+        return v;
+    }
+
+    void append_value(variable& v, int64_t bits) {
+        const int width = v.type.k == scalar_type::kind::pred ? 1 : v.type.bits / 8;
+        for (int i = 0; i < width; ++i) v.init.push_back(static_cast<uint8_t>(static_cast<uint64_t>(bits) >> (8 * i)));
+    }
+
+    void initializer_value(variable& v) {
+        if (accept("{")) {
+            if (!accept("}")) {
+                do initializer_value(v);
+                while (accept(","));
+                expect("}");
+            }
+            return;
+        }
+        bool negative = accept("-");
+        const token t = next();
+        int64_t bits = 0;
+        int width = 0;
+        if (t.k != token::kind::word) fail("expected an initializer value");
+        if (parse_hex_float(t.text, bits, width)) {
+            if (width != v.type.bits) fail("a float initializer of another width");
+            if (negative) bits ^= int64_t(1) << (width - 1);
+        } else if (parse_integer(t.text, bits)) {
+            if (negative) bits = -bits;
+        } else {
+            fail("initializers that take addresses (generic(), symbols) are not supported");
+        }
+        append_value(v, bits);
+    }
+
+    void initializer(variable& v) {
+        v.has_init = true;
+        initializer_value(v);
+        if (v.unsized_array && v.type.bits) v.array_count = v.init.size() / (v.type.bits / 8), v.unsized_array = false;
+    }
+
+    std::vector<variable> param_list() {
+        std::vector<variable> ps;
+        expect("(");
+        if (accept(")")) return ps;
+        do ps.push_back(variable_decl());
+        while (accept(","));
+        expect(")");
+        return ps;
+    }
+
+    void function_decl(module& m, bool is_extern, bool visible) {
+        function f;
+        f.line = line();
+        f.is_entry = next().text == ".entry";
+        f.is_extern = is_extern;
+        f.visible = visible;
+        if (!f.is_entry && is_punct("(")) f.returns = param_list();
+        f.name = word();
+        if (is_punct("(")) f.params = param_list();
+        // Performance directives (.maxntid, .reqntid, .minnctapersm, .maxnreg, .noreturn, ...).
+        while (peek().k == token::kind::word && peek().text[0] == '.') {
+            const std::string d = next().text;
+            std::vector<int64_t> values;
+            while (peek().k == token::kind::word && std::isdigit(static_cast<unsigned char>(peek().text[0]))) {
+                values.push_back(integer());
+                if (!accept(",")) break;
+            }
+            if (d == ".reqntid" || d == ".maxntid")
+                for (size_t i = 0; i < values.size() && i < 3; ++i) f.reqntid[i] = static_cast<uint32_t>(values[i]);
+        }
+        if (accept(";")) {
+            f.is_extern = true;
+            m.functions.push_back(std::move(f));
+            return;
+        }
+        expect("{");
+        body(f);
+        m.functions.push_back(std::move(f));
+    }
+
+    void body(function& f) {
+        int depth = 1;
+        while (depth > 0) {
+            if (at_end()) fail("a function body without its closing '}'");
+            if (accept("{")) {
+                ++depth;
+            } else if (accept("}")) {
+                --depth;
+            } else if (is_word(".loc") || is_word(".file")) {
+                skip_line(line());
+            } else if (is_word(".pragma")) {
+                while (!at_end() && !accept(";")) next();
+            } else if (peek().k == token::kind::word &&
+                       (peek().text == ".reg" || peek().text == ".param" || peek().text == ".local" ||
+                        peek().text == ".shared" || peek().text == ".const" || peek().text == ".global")) {
+                f.locals.push_back(variable_decl());
+                expect(";");
+            } else if (peek().k == token::kind::word && peek(1).k == token::kind::punct && peek(1).text == ":") {
+                instruction label;
+                label.line = line();
+                label.label = next().text;
+                next();
+                f.body.push_back(std::move(label));
+            } else {
+                f.body.push_back(instruction_stmt());
+            }
+        }
+    }
+
+    instruction instruction_stmt() {
+        instruction in;
+        in.line = line();
+        if (accept("@")) {
+            in.guard_negated = accept("!");
+            in.guard = word();
+        }
+        const std::string op = word();
+        split_dotted(op, in.opcode, in.mods);
+        if (in.opcode == "call") return call_stmt(in);
+        if (!accept(";")) {
+            do in.operands.push_back(operand_expr());
+            while (accept(","));
+            expect(";");
+        }
+        return in;
+    }
+
+    // call[.uni] [(ret, ...),] callee[, (arg, ...)];
+    instruction call_stmt(instruction& in) {
+        if (accept("(")) {
+            do in.call_returns.push_back(operand_expr());
+            while (accept(","));
+            expect(")");
+            expect(",");
+        }
+        in.callee = word();
+        if (accept(",")) {
+            expect("(");
+            if (!accept(")")) {
+                do in.call_args.push_back(operand_expr());
+                while (accept(","));
+                expect(")");
+            }
+            if (accept(",")) fail("indirect calls through a prototype are not supported");
+        }
+        expect(";");
+        return in;
+    }
+
+    operand operand_expr() {
+        operand o;
+        if (accept("{")) {
+            o.k = operand::kind::vector;
+            do o.elements.push_back(operand_expr());
+            while (accept(","));
+            expect("}");
+            return o;
+        }
+        if (accept("[")) return address_expr();
+        if (accept("!")) {
+            o = operand_expr();
+            o.negate_pred = true;
+            return o;
+        }
+        bool negative = accept("-");
+        if (peek().k != token::kind::word) fail("expected an operand");
+        const std::string w = next().text;
+        int width = 0;
+        if (parse_hex_float(w, o.value, width)) {
+            o.k = operand::kind::imm_float;
+            o.float_bits = width;
+            if (negative) o.value ^= int64_t(1) << (width - 1);
+        } else if (parse_integer(w, o.value)) {
+            o.k = operand::kind::imm_int;
+            if (negative) o.value = -o.value;
+        } else if (negative) {
+            fail("a '-' before a name");
+        } else if (w == "_") {
+            o.k = operand::kind::discard;
+        } else {
+            o.k = w[0] == '%' ? operand::kind::reg : operand::kind::symbol;
+            o.name = w;
+        }
+        if (accept("|")) {  // d|p: a value and a predicate destination (shfl.sync, setp, match.all)
+            operand pair;
+            pair.k = operand::kind::vector;
+            pair.name = "|";
+            pair.elements.push_back(o);
+            pair.elements.push_back(operand_expr());
+            return pair;
+        }
+        return o;
+    }
+
+    operand address_expr() {
+        operand o;
+        o.k = operand::kind::address;
+        if (peek().k == token::kind::word && !std::isdigit(static_cast<unsigned char>(peek().text[0]))) {
+            o.name = next().text;
+            o.base_is_reg = o.name[0] == '%';
+            if (accept("+")) o.value = integer();
+            else if (accept("-")) o.value = -integer();
+        } else {
+            o.value = integer();
+        }
+        if (accept(",")) {  // texture and surface coordinates: [tex, {x, y}]; refused later by opcode
+            int depth = 0;
+            while (!at_end() && !(depth == 0 && is_punct("]"))) {
+                if (is_punct("{")) ++depth;
+                if (is_punct("}")) --depth;
+                next();
+            }
+        }
+        expect("]");
+        return o;
+    }
+};
+
+}  // namespace
+
+scalar_type type_from_word(std::string_view w) {
+    using k = scalar_type::kind;
+    if (w == "pred") return {k::pred, 1};
+    if (w.size() < 2) return {};
+    k kind = k::none;
+    switch (w[0]) {
+    case 'b': kind = k::bits; break;
+    case 'u': kind = k::uint; break;
+    case 's': kind = k::sint; break;
+    case 'f': kind = k::flt; break;
+    default: return {};
+    }
+    const std::string_view digits = w.substr(1);
+    int bits = 0;
+    if (digits == "8") bits = 8;
+    else if (digits == "16") bits = 16;
+    else if (digits == "32") bits = 32;
+    else if (digits == "64") bits = 64;
+    else return {};
+    if (kind == k::flt && bits == 8) return {};
+    return {kind, bits};
+}
+
+parse_result parse(std::string_view text) {
+    parse_result r;
+    try {
+        r.mod = parser(text).run();
+        r.ok = true;
+    } catch (const syntax_error& e) {
+        r.error = "line " + std::to_string(e.line) + ": " + e.what();
+    }
+    return r;
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,149 @@
+#include "sim/ptx/program.hpp"
+
+#include "sim/ptx/parser.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+std::string describe(const param_slot& p, size_t i) {
+    return "parameter " + std::to_string(i) + " (" + p.name + ")";
+}
+
+template <typename T>
+void put(std::vector<uint8_t>& out, uint32_t offset, T v) {
+    std::memcpy(out.data() + offset, &v, sizeof v);
+}
+
+// A scalar argument narrowed to the parameter's type; false when it does not fit.
+bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& out, std::string& why) {
+    const scalar_type t = p.type;
+    const bool is_float_arg = a.type == CB_ARG_FLOAT64;
+    if (t.is_float()) {
+        double v = is_float_arg ? a.value.f64 : a.type == CB_ARG_UINT64 ? double(a.value.u64) : double(a.value.i64);
+        if (t.bits == 64) return put(out, p.offset, v), true;
+        if (t.bits == 32) {
+            if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max()) return why = "is too large for .f32", false;
+            return put(out, p.offset, static_cast<float>(v)), true;
+        }
+        if (t.bits == 16) {
+            if (std::isfinite(v) && std::fabs(v) > 65504.0) return why = "is too large for .f16", false;
+            const _Float16 h = static_cast<_Float16>(v);
+            return put(out, p.offset, h), true;
+        }
+        return why = "has an unsupported type", false;
+    }
+    if (is_float_arg) return why = "is a float where an integer or pointer is expected", false;
+    const int bits = t.bits;
+    if (a.type == CB_ARG_DEVICE_PTR && bits != 64) return why = "is a pointer where a " + std::to_string(bits) + "-bit value is expected", false;
+    // The value must be representable in the parameter's width and signedness.
+    const bool negative = a.type == CB_ARG_INT64 && a.value.i64 < 0;
+    const uint64_t u = a.value.u64;
+    if (bits < 64 || negative) {
+        // A negative value fits any 32-bit parameter as its two's complement: nvcc declares int
+        // parameters .u32.
+        const bool fits = negative ? (bits == 64 || a.value.i64 >= -(int64_t(1) << (bits - 1)))
+                                   : u <= (t.is_signed() ? (uint64_t(1) << (bits - 1)) - 1
+                                                         : (bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1));
+        if (!fits)
+            return why = "value " + (negative ? std::to_string(a.value.i64) : std::to_string(u)) + " does not fit ." +
+                         (t.is_signed() ? "s" : t.k == scalar_type::kind::uint ? "u" : "b") + std::to_string(bits),
+                   false;
+    }
+    std::memcpy(out.data() + p.offset, &u, static_cast<size_t>(bits / 8));
+    return true;
+}
+
+}  // namespace
+
+std::shared_ptr<program> program::load(std::string_view text, std::string& error) {
+    parse_result parsed = parse(text);
+    if (!parsed.ok) {
+        error = "PTX " + parsed.error;
+        return nullptr;
+    }
+    std::shared_ptr<program> p(new program());
+    p->mod_ = std::move(parsed.mod);
+    layout_result laid = lay_out(p->mod_);
+    if (!laid.ok) {
+        error = "PTX " + laid.error;
+        return nullptr;
+    }
+    p->layout_ = std::move(laid.layout);
+    if (p->layout_.kernels.empty()) {
+        error = "PTX: the module has no kernel (.entry)";
+        return nullptr;
+    }
+    std::string why;
+    p->code_ = compiled_module::compile(p->mod_, p->layout_, why);
+    if (!p->code_) {
+        error = "PTX " + why;
+        return nullptr;
+    }
+    p->globals_ = p->layout_.globals_init;
+    return p;
+}
+
+int program::find(const std::string& name) const {
+    for (size_t i = 0; i < layout_.kernels.size(); ++i)
+        if (layout_.kernels[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::string program::kernel_names() const {
+    std::string s;
+    for (const auto& k : layout_.kernels) s += (s.empty() ? "" : ", ") + k.name;
+    return s;
+}
+
+cb_status program::pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count, std::vector<uint8_t>& out,
+                                  std::string& error) const {
+    const kernel_layout& k = layout_.kernels.at(kernel);
+    if (count != k.params.size()) {
+        error = "launch_kernel " + k.name + ": " + std::to_string(count) + " arguments for " +
+                std::to_string(k.params.size()) + " parameters";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    if (count && !args) {
+        error = "launch_kernel " + k.name + ": arguments are NULL";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    out.assign(k.param_bytes, 0);
+    for (size_t i = 0; i < count; ++i) {
+        const param_slot& p = k.params[i];
+        const cb_kernel_arg& a = args[i];
+        std::string why;
+        if (p.is_array) {
+            if (a.type != CB_ARG_BYTES || a.size != p.size || !a.value.bytes) {
+                error = "launch_kernel " + k.name + ": " + describe(p, i) + " is a struct of " + std::to_string(p.size) +
+                        " bytes; pass CB_ARG_BYTES of that size";
+                return CB_ERR_INVALID_ARGUMENT;
+            }
+            std::memcpy(out.data() + p.offset, a.value.bytes, p.size);
+            continue;
+        }
+        if (a.type == CB_ARG_BYTES) {
+            if (a.size != p.size || !a.value.bytes) {
+                error = "launch_kernel " + k.name + ": " + describe(p, i) + " takes " + std::to_string(p.size) +
+                        " bytes, not " + std::to_string(a.size);
+                return CB_ERR_INVALID_ARGUMENT;
+            }
+            std::memcpy(out.data() + p.offset, a.value.bytes, p.size);
+            continue;
+        }
+        if (a.type != CB_ARG_DEVICE_PTR && a.type != CB_ARG_INT64 && a.type != CB_ARG_UINT64 && a.type != CB_ARG_FLOAT64) {
+            error = "launch_kernel " + k.name + ": " + describe(p, i) + ": unknown argument type " + std::to_string(a.type);
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+        if (!narrow(a, p, out, why)) {
+            error = "launch_kernel " + k.name + ": " + describe(p, i) + " " + why;
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+    }
+    return CB_OK;
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,146 @@
+// The helpers generated code calls (abi.hpp): address resolution outside the VRAM fast path,
+// faults, %clock64, and device printf (CUDA's vprintf: a format string and a buffer of
+// arguments, each aligned to its own size).
+#include "sim/ptx/abi.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+void raise(block_env* env, uint64_t address, uint32_t bytes, uint32_t kind) {
+    uint32_t none = 0;
+    if (env->fault->raised.compare_exchange_strong(none, 1)) {
+        env->fault->address = address;
+        env->fault->bytes = bytes;
+        env->fault->kind = kind;
+    }
+}
+
+uint8_t* within(uint8_t* base, uint64_t size, uint64_t offset, uint32_t bytes) {
+    return base && bytes <= size && offset <= size - bytes ? base + offset : nullptr;
+}
+
+uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, bool generic) {
+    const uint64_t tag = address & window_mask, offset = address & ~window_mask;
+    if (tag == module_globals_window) return within(env->globals_host, env->globals_size, offset, bytes);
+    if (generic && tag == shared_window) return within(env->shared, env->shared_size, offset, bytes);
+    if (generic && tag == local_window)
+        return within(reinterpret_cast<uint8_t*>(thread) + env->local_offset, env->local_size, offset, bytes);
+    if (generic && tag == const_window)
+        return within(const_cast<uint8_t*>(env->const_host), env->const_size, offset, bytes);
+    if (address >= env->vram_base) return within(env->vram_host, env->vram_size, address - env->vram_base, bytes);
+    return nullptr;
+}
+
+// A NUL-terminated string at a generic address, at most `limit` bytes.
+bool read_string(block_env* env, thread_state* thread, uint64_t address, std::string& out, size_t limit = 65536) {
+    out.clear();
+    for (size_t i = 0; i < limit; ++i) {
+        const uint8_t* c = lookup(env, thread, address + i, 1, true);
+        if (!c) return false;
+        if (*c == 0) return true;
+        out.push_back(static_cast<char>(*c));
+    }
+    return true;
+}
+
+// Reads the next argument of `size` bytes from the buffer, aligned to its size.
+bool next_argument(block_env* env, thread_state* thread, uint64_t args, uint64_t& at, uint32_t size, uint64_t& value) {
+    at = (at + size - 1) / size * size;
+    const uint8_t* p = lookup(env, thread, args + at, size, true);
+    if (!p) return false;
+    value = 0;
+    std::memcpy(&value, p, size);
+    at += size;
+    return true;
+}
+
+std::mutex& print_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+}  // namespace
+
+extern "C" uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes,
+                                   uint32_t generic) {
+    if (uint8_t* p = lookup(env, thread, address, bytes, generic != 0)) return p;
+    raise(env, address, bytes, 1);
+    return nullptr;
+}
+
+extern "C" void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes) { raise(env, address, bytes, 1); }
+
+extern "C" void cb_ptx_trap(block_env* env) { raise(env, 0, 0, 3); }
+
+extern "C" uint64_t cb_ptx_clock64(block_env*) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
+}
+
+// Formats like printf: each conversion takes its argument (ints 4 bytes unless l/ll/z, doubles
+// 8, pointers and strings 8) from the buffer. Returns the characters printed, -1 on a bad
+// format or an argument outside memory.
+extern "C" int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t format, uint64_t args) {
+    std::string fmt, out;
+    if (!read_string(env, thread, format, fmt)) return -1;
+    uint64_t at = 0;
+    for (size_t i = 0; i < fmt.size(); ++i) {
+        if (fmt[i] != '%') {
+            out.push_back(fmt[i]);
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
+        while (j < fmt.size() && (std::isdigit(static_cast<unsigned char>(fmt[j])) || fmt[j] == '.')) ++j;
+        int longs = 0;
+        while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) longs += fmt[j] == 'l' || fmt[j] == 'L' || fmt[j] == 'q' || fmt[j] == 'j' || fmt[j] == 'z' || fmt[j] == 't', ++j;
+        if (j >= fmt.size()) return -1;
+        const char conv = fmt[j];
+        std::string spec = fmt.substr(i, j - i);
+        // Our own length modifier: strip the source's and give the host's.
+        while (!spec.empty() && std::strchr("hlLqjzt", spec.back())) spec.pop_back();
+        char buf[512];
+        uint64_t v = 0;
+        if (conv == '%') {
+            out.push_back('%');
+        } else if (std::strchr("diouxXc", conv)) {
+            if (!next_argument(env, thread, args, at, longs ? 8 : 4, v)) return -1;
+            if (conv == 'c') std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+            else if (conv == 'd' || conv == 'i')
+                std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), longs ? static_cast<long long>(v) : static_cast<long long>(static_cast<int32_t>(v)));
+            else std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), longs ? static_cast<unsigned long long>(v) : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
+            out += buf;
+        } else if (std::strchr("fFeEgGaA", conv)) {
+            if (!next_argument(env, thread, args, at, 8, v)) return -1;
+            double d;
+            std::memcpy(&d, &v, 8);
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+            out += buf;
+        } else if (conv == 'p') {
+            if (!next_argument(env, thread, args, at, 8, v)) return -1;
+            std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+            out += buf;
+        } else if (conv == 's') {
+            if (!next_argument(env, thread, args, at, 8, v)) return -1;
+            std::string s;
+            if (!read_string(env, thread, v, s)) s = "(null)";
+            out += s;
+        } else {
+            return -1;
+        }
+        i = j;
+    }
+    std::lock_guard lock(print_mutex());
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    return static_cast<int32_t>(out.size());
+}
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,287 @@
+// The PTX engine on its own: corpus kernels (tests/ptx_corpus, nvcc 13's PTX) loaded, compiled
+// and run over a host buffer standing in for the simulated VRAM, each checked against a host
+// reference computed here; and what must be refused or must fail.
+#include "sim/ptx/program.hpp"
+
+#include "kernels/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+std::string corpus(const std::string& name) {
+    std::ifstream f(std::string(CB_PTX_CORPUS_DIR) + "/" + name + ".ptx");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// A VRAM stand-in: device addresses from `base`, bump-allocated.
+struct fake_vram {
+    static constexpr uint64_t base = 0x200000000ull;
+    std::vector<uint8_t> bytes = std::vector<uint8_t>(64u << 20);
+    uint64_t used = 0;
+    device_memory memory() { return {bytes.data(), base, bytes.size()}; }
+    template <typename T>
+    uint64_t put(const std::vector<T>& v) {
+        const uint64_t at = alloc(v.size() * sizeof(T));
+        std::memcpy(bytes.data() + (at - base), v.data(), v.size() * sizeof(T));
+        return at;
+    }
+    uint64_t alloc(uint64_t n) {
+        used = (used + 255) / 256 * 256;
+        const uint64_t at = base + used;
+        used += n;
+        return at;
+    }
+    template <typename T>
+    std::vector<T> get(uint64_t at, size_t n) const {
+        std::vector<T> v(n);
+        std::memcpy(v.data(), bytes.data() + (at - base), n * sizeof(T));
+        return v;
+    }
+};
+
+cb_kernel_arg ptr(uint64_t p) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_DEVICE_PTR;
+    a.value.device_ptr = p;
+    return a;
+}
+cb_kernel_arg i64(int64_t v) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_INT64;
+    a.value.i64 = v;
+    return a;
+}
+cb_kernel_arg f64(double v) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_FLOAT64;
+    a.value.f64 = v;
+    return a;
+}
+
+class ptx_engine : public ::testing::Test {
+protected:
+    std::shared_ptr<program> load(const std::string& name) {
+        std::string error;
+        auto p = program::load(corpus(name), error);
+        EXPECT_TRUE(p) << error;
+        return p;
+    }
+    launch_outcome run(const program& p, const std::string& kernel, uint32_t grid, uint32_t block,
+                       const std::vector<cb_kernel_arg>& args, uint32_t dynamic_shared = 0) {
+        launch_request r;
+        const int k = p.find(kernel);
+        EXPECT_GE(k, 0) << kernel;
+        r.kernel = static_cast<size_t>(k);
+        r.grid[0] = grid;
+        r.block[0] = block;
+        r.dynamic_shared = dynamic_shared;
+        std::string error;
+        EXPECT_EQ(p.pack_arguments(r.kernel, args.data(), args.size(), r.params, error), CB_OK) << error;
+        return p.launch(r, vram.memory(), engine, {});
+    }
+    fake_vram vram;
+    kernels::engine engine{2};
+};
+
+TEST_F(ptx_engine, SaxpyOnAnOddSizeMatchesTheHostLoopBitForBit) {
+    auto p = load("saxpy");
+    ASSERT_TRUE(p);
+    const int n = 100003;
+    std::vector<float> x(n), y(n);
+    for (int i = 0; i < n; ++i) x[i] = 0.5f * float(i % 977) - 3.0f, y[i] = float(i % 13) * 0.25f;
+    const uint64_t dx = vram.put(x), dy = vram.put(y);
+    auto out = run(*p, "saxpy", (n + 255) / 256, 256, {i64(n), f64(1.5), ptr(dx), ptr(dy)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dy, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], std::fma(x[i], 1.5f, y[i])) << i;
+    EXPECT_GT(out.executed, uint64_t(n) * 10) << "instructions are counted per executed block";
+    EXPECT_EQ(out.bytes_moved, uint64_t(n) * 12);
+}
+
+TEST_F(ptx_engine, ASharedMemoryTreeReductionWaitsAtEveryBarrier) {
+    auto p = load("reduce_sum");
+    ASSERT_TRUE(p);
+    const int n = 1000003, blocks = (n + 255) / 256;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 17) - 8.0f;
+    const uint64_t din = vram.put(in), dpart = vram.alloc(blocks * 4);
+    auto out = run(*p, "reduce_sum", blocks, 256, {ptr(din), ptr(dpart), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dpart, blocks);
+    for (int b = 0; b < blocks; ++b) {
+        float s[256];
+        for (int t = 0; t < 256; ++t) s[t] = b * 256 + t < n ? in[b * 256 + t] : 0.0f;
+        for (int stride = 128; stride > 0; stride >>= 1)
+            for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
+        ASSERT_EQ(got[b], s[0]) << "block " << b;
+    }
+}
+
+TEST_F(ptx_engine, WarpShufflesSumAndButterflyAcrossLanes) {
+    auto p = load("warp_shuffle");
+    ASSERT_TRUE(p);
+    const int n = 1000;
+    std::vector<int> in(n);
+    std::iota(in.begin(), in.end(), -300);
+    const uint64_t din = vram.put(in), dout = vram.alloc((n + 31) / 32 * 4);
+    auto out = run(*p, "warp_sum", (n + 127) / 128, 128, {ptr(din), ptr(dout), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int>(dout, n / 32);
+    for (int w = 0; w < n / 32; ++w) {
+        int s = 0;
+        for (int l = 0; l < 32; ++l) s += in[w * 32 + l];
+        ASSERT_EQ(got[w], s) << "warp " << w;
+    }
+    std::vector<float> f(n);
+    for (int i = 0; i < n; ++i) f[i] = float((i * 37) % 101);
+    const uint64_t df = vram.put(f), dmax = vram.alloc(n * 4);
+    out = run(*p, "warp_max", (n + 127) / 128, 128, {ptr(df), ptr(dmax), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto mx = vram.get<float>(dmax, n);
+    for (int i = 0; i < n; ++i) {
+        float m = -INFINITY;
+        for (int l = 0; l < 32; ++l) m = std::max(m, (i / 32) * 32 + l < n ? f[(i / 32) * 32 + l] : -INFINITY);
+        ASSERT_EQ(mx[i], m) << i;
+    }
+}
+
+TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {
+    auto p = load("bitonic_sort");
+    ASSERT_TRUE(p);
+    const int blocks = 3;
+    std::vector<int> data(1024 * blocks);
+    std::mt19937 rng(7);
+    for (auto& v : data) v = static_cast<int>(rng() % 20001) - 10000;
+    const uint64_t d = vram.put(data);
+    auto out = run(*p, "bitonic_sort1024", blocks, 1024, {ptr(d)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int>(d, data.size());
+    for (int b = 0; b < blocks; ++b) {
+        std::vector<int> want(data.begin() + b * 1024, data.begin() + (b + 1) * 1024);
+        std::sort(want.begin(), want.end());
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + b * 1024)) << "block " << b;
+    }
+}
+
+TEST_F(ptx_engine, SharedAndGlobalAtomicsCountAHistogramExactly) {
+    auto p = load("histogram");
+    ASSERT_TRUE(p);
+    const int n = 300007;
+    std::vector<uint8_t> data(n);
+    for (int i = 0; i < n; ++i) data[i] = static_cast<uint8_t>((i * 2654435761u) >> 24);
+    const uint64_t dd = vram.put(data), dbins = vram.put(std::vector<uint32_t>(256, 0));
+    auto out = run(*p, "histogram256", 16, 256, {ptr(dd), i64(n), ptr(dbins)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    std::vector<uint32_t> want(256, 0);
+    for (uint8_t v : data) ++want[v];
+    EXPECT_EQ(vram.get<uint32_t>(dbins, 256), want);
+}
+
+TEST_F(ptx_engine, SixtyFourBitAtomicsAcrossBlocks) {
+    auto p = load("atomics64");
+    ASSERT_TRUE(p);
+    const int n = 20011;
+    std::vector<int64_t> v(n);
+    for (int i = 0; i < n; ++i) v[i] = (int64_t(i) * 1000003) % 7919 - 3000 + (int64_t(i) << 20);
+    const uint64_t dv = vram.put(v), dsum = vram.put(std::vector<uint64_t>{0}),
+                   dmax = vram.put(std::vector<int64_t>{INT64_MIN}), dhalf = vram.put(std::vector<double>{0.0});
+    auto out = run(*p, "atomics64", (n + 127) / 128, 128, {ptr(dv), i64(n), ptr(dsum), ptr(dmax), ptr(dhalf)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    uint64_t sum = 0;
+    int64_t mx = INT64_MIN;
+    double half = 0;
+    for (int64_t x : v) sum += static_cast<uint64_t>(x), mx = std::max(mx, x), half += double(x & 0xffff) * 0.5;
+    EXPECT_EQ(vram.get<uint64_t>(dsum, 1)[0], sum);
+    EXPECT_EQ(vram.get<int64_t>(dmax, 1)[0], mx);
+    EXPECT_EQ(vram.get<double>(dhalf, 1)[0], half) << "sums of halves of 16-bit values are exact in any order";
+}
+
+TEST_F(ptx_engine, ADeviceFunctionCallWithALocalArray) {
+    auto p = load("device_call");
+    ASSERT_TRUE(p);
+    const int n = 5003;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 29) * 0.125f;
+    const uint64_t din = vram.put(in), dout = vram.alloc(n * 4);
+    auto out = run(*p, "window_sums", (n + 127) / 128, 128, {ptr(din), ptr(dout), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dout, n);
+    for (int i = 0; i < n; ++i) {
+        float s = 0.0f;
+        for (int k = 0; k < std::min(8, n - i); ++k) s = std::fma(in[i + k], float(k + 1), s);
+        float plain = 0.0f;
+        for (int k = 0; k < std::min(8, n - i); ++k) plain += in[i + k] * float(k + 1);
+        ASSERT_TRUE(got[i] == s || got[i] == plain) << i << ": " << got[i];
+    }
+}
+
+TEST_F(ptx_engine, PrintfWritesEachThreadsLineToStdout) {
+    auto p = load("printf");
+    ASSERT_TRUE(p);
+    std::vector<float> values(64);
+    for (int i = 0; i < 64; ++i) values[i] = float(i) * 0.5f;
+    const uint64_t d = vram.put(values);
+    testing::internal::CaptureStdout();
+    auto out = run(*p, "print_values", 2, 32, {ptr(d)});
+    const std::string printed = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    EXPECT_NE(printed.find("block 0 thread 0 value 0.000000\n"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("block 1 thread 16 value 24.000000\n"), std::string::npos) << printed;
+}
+
+TEST_F(ptx_engine, AStoreOutsideMemoryFailsTheLaunchWithItsAddress) {
+    auto p = load("oob_store");
+    ASSERT_TRUE(p);
+    const uint64_t d = vram.alloc(4096);
+    auto out = run(*p, "store_far_out_of_bounds", 4, 64, {ptr(d), i64(256)});
+    EXPECT_EQ(out.status, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(out.illegal_address);
+    EXPECT_NE(out.message.find("illegal address 0x"), std::string::npos) << out.message;
+}
+
+TEST_F(ptx_engine, ATextureFetchIsRefusedAtLoadNamingTheInstructionAndLine) {
+    std::string error;
+    EXPECT_FALSE(program::load(corpus("texture_fetch"), error));
+    EXPECT_NE(error.find("line 38"), std::string::npos) << error;
+    EXPECT_NE(error.find("tex.1d"), std::string::npos) << error;
+}
+
+TEST_F(ptx_engine, ArgumentsAreMatchedToTheParamList) {
+    auto p = load("saxpy");
+    ASSERT_TRUE(p);
+    std::vector<uint8_t> params;
+    std::string error;
+    const std::vector<cb_kernel_arg> too_few = {i64(1), f64(1.0)};
+    EXPECT_EQ(p->pack_arguments(0, too_few.data(), too_few.size(), params, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("2 arguments for 4 parameters"), std::string::npos) << error;
+    const std::vector<cb_kernel_arg> float_as_ptr = {i64(1), f64(1.0), f64(2.0), ptr(0x1000)};
+    EXPECT_EQ(p->pack_arguments(0, float_as_ptr.data(), float_as_ptr.size(), params, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("parameter 2 (saxpy_param_2)"), std::string::npos) << error;
+    const std::vector<cb_kernel_arg> too_big = {i64(int64_t(1) << 40), f64(1.0), ptr(0x1000), ptr(0x1000)};
+    EXPECT_EQ(p->pack_arguments(0, too_big.data(), too_big.size(), params, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("does not fit"), std::string::npos) << error;
+}
+
+TEST_F(ptx_engine, SyntaxErrorsNameTheLine) {
+    std::string error;
+    EXPECT_FALSE(program::load(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(\n{\n ret;\n}\n", error));
+    EXPECT_NE(error.find("line "), std::string::npos) << error;
+    EXPECT_FALSE(program::load(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n frobnicate.u32 %r1;\n}\n", error));
+    EXPECT_NE(error.find("line 6"), std::string::npos) << error;
+    EXPECT_NE(error.find("frobnicate"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace cudabridge::nv::ptx
