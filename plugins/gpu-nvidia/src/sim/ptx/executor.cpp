@@ -174,7 +174,9 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.start_clock = cb_ptx_clock64(&base);
 
     engine.parallel_for(static_cast<int64_t>(blocks), 1, [&](int64_t begin, int64_t end) {
-        std::vector<uint8_t> states(uint64_t(k.state_stride) * threads);
+        // A kernel that never parks runs its threads one after another in one record.
+        const uint32_t records = k.parks ? threads : 1;
+        std::vector<uint8_t> states(uint64_t(k.state_stride) * records);
         std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
         for (int64_t b = begin; b < end; ++b) {
             if (fault.raised.load(std::memory_order_relaxed)) return;
@@ -185,16 +187,18 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
             env.ctaid[1] = static_cast<uint32_t>((index / r.grid[0]) % r.grid[1]);
             env.ctaid[2] = static_cast<uint32_t>(index / (uint64_t{r.grid[0]} * r.grid[1]));
             env.shared = shared.data();
-            std::fill(states.begin(), states.end(), 0);
-            std::fill(shared.begin(), shared.end(), 0);
-            for (uint32_t t = 0; t < threads; ++t) {
+            if (shared_bytes) std::fill(shared.begin(), shared.end(), 0);
+            for (uint32_t t = 0; k.parks && t < threads; ++t) {
                 thread_state& s = state_at(states, k.state_stride, t);
+                s.status = runnable;
+                s.resume = 0;
                 s.tid[0] = t % r.block[0];
                 s.tid[1] = (t / r.block[0]) % r.block[1];
                 s.tid[2] = t / (r.block[0] * r.block[1]);
             }
             do fn(&env, states.data(), k.state_stride, threads);
-            while (!fault.raised.load(std::memory_order_relaxed) && release_parked(states, k.state_stride, threads));
+            while (k.parks && !fault.raised.load(std::memory_order_relaxed) &&
+                   release_parked(states, k.state_stride, threads));
             executed.fetch_add(env.executed, std::memory_order_relaxed);
             moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
             if (fault.raised.load(std::memory_order_relaxed)) {

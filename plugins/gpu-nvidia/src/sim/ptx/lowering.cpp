@@ -33,6 +33,13 @@ struct lowering_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+operand named(operand::kind k, const std::string& name) {
+    operand o;
+    o.k = k;
+    o.name = name;
+    return o;
+}
+
 std::string opcode_text(const instruction& in) {
     std::string s = in.opcode;
     for (const auto& m : in.mods) s += "." + m;
@@ -171,6 +178,7 @@ private:
     llvm::SwitchInst* dispatch_ = nullptr;
     uint32_t resume_points_ = 0;
     llvm::PHINode* tid_ = nullptr;
+    Value* tidx_[3] = {nullptr, nullptr, nullptr};  // kernels that never park: %tid as loop values
 
     // ---- structure ---------------------------------------------------------------------------
 
@@ -268,6 +276,42 @@ private:
         b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), pick, done_);
 
         b_.SetInsertPoint(pick);
+        if (!kl_.parks) {
+            // Threads run to completion one after another: one record serves them all (its local
+            // memory is uninitialized for each, as CUDA's is), and the thread index advances
+            // x, then y, then z, without divisions.
+            state_ = states_;
+            auto* tx = b_.CreatePHI(mc_.i32, 2, "tx");
+            auto* ty = b_.CreatePHI(mc_.i32, 2, "ty");
+            auto* tz = b_.CreatePHI(mc_.i32, 2, "tz");
+            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), tx->getIterator());
+            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), ty->getIterator());
+            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), tz->getIterator());
+            for (auto* phi : {tx, ty, tz}) phi->addIncoming(b_.getInt32(0), entry);
+            tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
+            b_.SetInsertPoint(pick);
+            b_.CreateBr(start);
+            b_.SetInsertPoint(start);
+            for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
+            first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
+            b_.CreateBr(first_);
+            b_.SetInsertPoint(first_);
+            llvm::IRBuilder<> lb(latch_);
+            Value* nx = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid)));
+            Value* ny = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
+            Value* x1 = lb.CreateAdd(tx, lb.getInt32(1));
+            Value* wrap_x = lb.CreateICmpEQ(x1, nx);
+            Value* y1 = lb.CreateSelect(wrap_x, lb.CreateAdd(ty, lb.getInt32(1)), ty);
+            Value* wrap_y = lb.CreateICmpEQ(y1, ny);
+            tx->addIncoming(lb.CreateSelect(wrap_x, lb.getInt32(0), x1), latch_);
+            ty->addIncoming(lb.CreateSelect(wrap_y, lb.getInt32(0), y1), latch_);
+            tz->addIncoming(lb.CreateSelect(wrap_y, lb.CreateAdd(tz, lb.getInt32(1)), tz), latch_);
+            tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
+            lb.CreateBr(head);
+            llvm::IRBuilder<> db(dead_);
+            db.CreateBr(latch_);
+            return;
+        }
         state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
         auto* status = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, status)));
         auto* fault_ptr = env_field(offsetof(block_env, fault), mc_.ptr);
@@ -397,7 +441,7 @@ private:
         Value* v = nullptr;
         if (int a = axis("%tid"); a >= 0) {
             if (!kernel_) refuse(in, "%tid inside a called .func is not supported");
-            v = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4 * a));
+            v = tidx_[a] ? tidx_[a] : b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4 * a));
         } else if (int a2 = axis("%ntid"); a2 >= 0) {
             v = env_field(offsetof(block_env, ntid) + 4 * a2, mc_.i32);
         } else if (int a3 = axis("%ctaid"); a3 >= 0) {
@@ -440,6 +484,7 @@ private:
 
     Value* linear_tid(const instruction& in) {
         if (!kernel_) refuse(in, "thread indices inside a called .func are not supported");
+        if (tidx_[0]) return tid_;
         Value* x = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid)));
         Value* y = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4));
         Value* z = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 8));
@@ -547,7 +592,7 @@ private:
     Value* address_value(const instruction& in, const operand& a, space sp) {
         Value* base;
         if (a.name.empty()) base = b_.getInt64(0);
-        else if (a.base_is_reg) base = src(in, operand{operand::kind::reg, a.name}, scalar_type{scalar_type::kind::uint, 64});
+        else if (a.base_is_reg) base = src(in, named(operand::kind::reg, a.name), scalar_type{scalar_type::kind::uint, 64});
         else base = symbol_address(in, a.name, sp);
         return a.value ? b_.CreateAdd(base, b_.getInt64(static_cast<uint64_t>(a.value))) : base;
     }
@@ -557,7 +602,7 @@ private:
     }
 
     // A range-checked host pointer for `bytes` at address `addr` of space `sp`.
-    Value* host_pointer(const instruction& in, space sp, Value* addr, uint32_t bytes) {
+    Value* host_pointer(space sp, Value* addr, uint32_t bytes) {
         if (sp == space::shared || sp == space::local || sp == space::constant) {
             Value* size = sp == space::shared   ? env_field(offsetof(block_env, shared_size), mc_.i64)
                           : sp == space::local ? env_field(offsetof(block_env, local_size), mc_.i64)
@@ -609,7 +654,7 @@ private:
     Value* memory_pointer(const instruction& in, const operand& a, space sp, uint32_t bytes) {
         if (a.k != operand::kind::address) refuse(in, "expected an address operand");
         if (sp == space::param) return param_pointer(in, a, bytes);
-        return host_pointer(in, sp, address_value(in, a, sp), bytes);
+        return host_pointer(sp, address_value(in, a, sp), bytes);
     }
 
     // ---- statements --------------------------------------------------------------------------
@@ -628,7 +673,7 @@ private:
         if (b_.GetInsertBlock()->getTerminator()) continue_in_new_block("unreachable");
         count_instruction();
         if (in.guard.empty()) return lower_instruction(in);
-        Value* p = src(in, operand{operand::kind::reg, in.guard}, scalar_type{scalar_type::kind::pred, 1});
+        Value* p = src(in, named(operand::kind::reg, in.guard), scalar_type{scalar_type::kind::pred, 1});
         if (in.guard_negated) p = b_.CreateNot(p);
         if (in.opcode == "bra") {
             auto* fall = BasicBlock::Create(mc_.ctx, "fall", fn_);
@@ -1286,12 +1331,12 @@ void function_lowering::lower_call(const instruction& in) {
     if (in.callee == "vprintf") {
         if (in.call_args.size() != 2) refuse(in, "vprintf takes two parameters");
         auto u64 = [&](const operand& o) {
-            operand a{operand::kind::address, o.name};
+            const operand a = named(operand::kind::address, o.name);
             return b_.CreateLoad(mc_.i64, param_pointer(in, a, 8));
         };
         Value* r = b_.CreateCall(mc_.vprintf, {env_, state_, u64(in.call_args[0]), u64(in.call_args[1])});
         if (!in.call_returns.empty()) {
-            operand ret{operand::kind::address, in.call_returns[0].name};
+            const operand ret = named(operand::kind::address, in.call_returns[0].name);
             b_.CreateStore(r, param_pointer(in, ret, 4));
         }
         return;

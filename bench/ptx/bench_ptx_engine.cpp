@@ -1,0 +1,167 @@
+// The PTX engine against plain C++ compiled -O3, same data, same number of threads, wall clock:
+// saxpy, a shared-memory tree reduction, and the first-load compile time of every corpus module;
+// plus the host cost of one cached launch of a one-block kernel. Figures are measured.
+//   usage: bench_ptx_engine CORPUS_DIR [elements] [repeats]
+#include "sim/ptx/program.hpp"
+
+#include "kernels/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace cudabridge::nv;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+std::string read(const std::filesystem::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+template <typename F>
+double best_ms(int repeats, F&& f) {
+    double best = 1e300;
+    for (int r = 0; r < repeats; ++r) {
+        const auto t0 = clock_type::now();
+        f();
+        best = std::min(best, std::chrono::duration<double, std::milli>(clock_type::now() - t0).count());
+    }
+    return best;
+}
+
+cb_kernel_arg arg(int type, uint64_t bits) {
+    cb_kernel_arg a{};
+    a.type = type;
+    a.value.u64 = bits;
+    return a;
+}
+
+struct vram_buffer {
+    static constexpr uint64_t base = 0x200000000ull;
+    std::vector<uint8_t> bytes;
+    explicit vram_buffer(uint64_t n) : bytes(n) {}
+    ptx::device_memory memory() { return {bytes.data(), base, bytes.size()}; }
+    float* f32(uint64_t at) { return reinterpret_cast<float*>(bytes.data() + (at - base)); }
+};
+
+ptx::launch_request request(const ptx::program& p, const char* kernel, uint32_t grid, uint32_t block,
+                            const std::vector<cb_kernel_arg>& args) {
+    ptx::launch_request r;
+    r.kernel = static_cast<size_t>(p.find(kernel));
+    r.grid[0] = grid;
+    r.block[0] = block;
+    std::string error;
+    if (p.pack_arguments(r.kernel, args.data(), args.size(), r.params, error) != CB_OK) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        std::exit(1);
+    }
+    return r;
+}
+
+__attribute__((noinline)) void saxpy_cpp(int n, float a, const float* x, float* y, kernels::engine& e) {
+    e.parallel_for(n, 65536, [&](int64_t b, int64_t end) {
+        for (int64_t i = b; i < end; ++i) y[i] = std::fma(a, x[i], y[i]);
+    });
+}
+
+// The same tree per block of 256 as the kernel.
+__attribute__((noinline)) void reduce_cpp(int n, const float* in, float* partial, kernels::engine& e) {
+    const int blocks = (n + 255) / 256;
+    e.parallel_for(blocks, 64, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+            float s[256];
+            for (int t = 0; t < 256; ++t) s[t] = b * 256 + t < n ? in[b * 256 + t] : 0.0f;
+            for (int stride = 128; stride > 0; stride >>= 1)
+                for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
+            partial[b] = s[0];
+        }
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s CORPUS_DIR [elements] [repeats]\n", argv[0]);
+        return 2;
+    }
+    const std::filesystem::path dir = argv[1];
+    const int n = argc > 2 ? std::atoi(argv[2]) : 16 << 20;
+    const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
+    kernels::engine engine;
+    std::printf("PTX engine vs plain C++ -O3, %d elements, %u threads, best of %d (wall clock, measured)\n", n,
+                engine.threads(), repeats);
+
+    // First-load compile time of every module (parse + lower + optimize + JIT).
+    std::vector<double> compile;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".ptx") continue;
+        std::string error;
+        const auto t0 = clock_type::now();
+        auto p = ptx::program::load(read(entry.path()), error);
+        const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+        if (p) compile.push_back(ms);
+    }
+    std::sort(compile.begin(), compile.end());
+    std::printf("compile  %zu modules: median %.1f ms, max %.1f ms\n", compile.size(),
+                compile.empty() ? 0.0 : compile[compile.size() / 2], compile.empty() ? 0.0 : compile.back());
+
+    std::string error;
+    auto saxpy = ptx::program::load(read(dir / "saxpy.ptx"), error);
+    auto reduce = ptx::program::load(read(dir / "reduce_sum.ptx"), error);
+    if (!saxpy || !reduce) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    vram_buffer vram(uint64_t(n) * 8 + (1u << 20));
+    const uint64_t dx = vram_buffer::base, dy = dx + uint64_t(n) * 4;
+    for (int i = 0; i < n; ++i) vram.f32(dx)[i] = float(i % 1000), vram.f32(dy)[i] = 1.0f;
+    std::vector<float> hx(vram.f32(dx), vram.f32(dx) + n), hy(n, 1.0f);
+    double a_bits_d = 2.0;
+    uint64_t a_bits;
+    std::memcpy(&a_bits, &a_bits_d, 8);
+    auto rs = request(*saxpy, "saxpy", (n + 255) / 256, 256,
+                      {arg(CB_ARG_INT64, uint64_t(n)), arg(CB_ARG_FLOAT64, a_bits), arg(CB_ARG_DEVICE_PTR, dx),
+                       arg(CB_ARG_DEVICE_PTR, dy)});
+    const double ptx_saxpy = best_ms(repeats, [&] { saxpy->launch(rs, vram.memory(), engine, {}); });
+    const double cpp_saxpy = best_ms(repeats, [&] { saxpy_cpp(n, 2.0f, hx.data(), hy.data(), engine); });
+    std::printf("saxpy    PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.5x)\n", ptx_saxpy, cpp_saxpy,
+                cpp_saxpy / ptx_saxpy);
+
+    const int blocks = (n + 255) / 256;
+    const uint64_t dpart = dy;
+    auto rr = request(*reduce, "reduce_sum", blocks, 256,
+                      {arg(CB_ARG_DEVICE_PTR, dx), arg(CB_ARG_DEVICE_PTR, dpart), arg(CB_ARG_INT64, uint64_t(n))});
+    std::vector<float> partial(blocks);
+    const double ptx_reduce = best_ms(repeats, [&] { reduce->launch(rr, vram.memory(), engine, {}); });
+    const double cpp_reduce = best_ms(repeats, [&] { reduce_cpp(n, hx.data(), partial.data(), engine); });
+    std::printf("reduce   PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.3x)\n", ptx_reduce, cpp_reduce,
+                cpp_reduce / ptx_reduce);
+    for (int b = 0; b < blocks; ++b)
+        if (vram.f32(dpart)[b] != partial[b]) {
+            std::fprintf(stderr, "reduce: block %d differs: %g vs %g\n", b, vram.f32(dpart)[b], partial[b]);
+            return 1;
+        }
+
+    // One cached launch of a one-block saxpy (256 elements): the host cost per launch.
+    auto small = request(*saxpy, "saxpy", 1, 256,
+                         {arg(CB_ARG_INT64, 256), arg(CB_ARG_FLOAT64, a_bits), arg(CB_ARG_DEVICE_PTR, dx),
+                          arg(CB_ARG_DEVICE_PTR, dy)});
+    const int launches = 2000;
+    const double small_ms = best_ms(repeats, [&] {
+        for (int i = 0; i < launches; ++i) saxpy->launch(small, vram.memory(), engine, {});
+    });
+    std::printf("launch   one block of 256: %.2f us per cached launch (goal <= 10 us)\n", small_ms * 1000.0 / launches);
+    return 0;
+}
