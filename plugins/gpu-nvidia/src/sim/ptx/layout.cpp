@@ -138,22 +138,23 @@ uint32_t frame_bytes(const module& m, const function& f, module_layout& l) {
     return own + deepest;
 }
 
+// Appends v's bytes (its initializer, zero-filled to its size: nvcc leaves trailing zeros out)
+// at its alignment, and records where.
+void place_variable(const variable& v, std::map<std::string, uint64_t>& offsets, std::vector<uint8_t>& image) {
+    const uint64_t off = align_up(image.size(), natural_align(v));
+    image.resize(off);
+    offsets[v.name] = off;
+    std::vector<uint8_t> bytes(v.size_bytes(), 0);
+    std::copy_n(v.init.begin(), std::min(v.init.size(), bytes.size()), bytes.begin());
+    image.insert(image.end(), bytes.begin(), bytes.end());
+}
+
 std::string lay_out_globals(const module& m, module_layout& l) {
     for (const auto& v : m.globals) {
         if (v.where == space::global) {
-            uint64_t off = align_up(l.globals_init.size(), natural_align(v));
-            l.globals_init.resize(off);
-            l.global_offsets[v.name] = off;
-            std::vector<uint8_t> bytes(v.size_bytes(), 0);
-            std::copy_n(v.init.begin(), std::min(v.init.size(), bytes.size()), bytes.begin());
-            l.globals_init.insert(l.globals_init.end(), bytes.begin(), bytes.end());
+            place_variable(v, l.global_offsets, l.globals_init);
         } else if (v.where == space::constant) {
-            uint64_t off = align_up(l.const_init.size(), natural_align(v));
-            l.const_init.resize(off);
-            l.const_offsets[v.name] = off;
-            std::vector<uint8_t> bytes(v.size_bytes(), 0);
-            std::copy_n(v.init.begin(), std::min(v.init.size(), bytes.size()), bytes.begin());
-            l.const_init.insert(l.const_init.end(), bytes.begin(), bytes.end());
+            place_variable(v, l.const_offsets, l.const_init);
         } else if (v.where != space::shared) {
             return "line " + std::to_string(v.line) + ": '" + v.name + "': a module-scope variable of this state space "
                                                                      "is not supported";

@@ -1385,6 +1385,12 @@ void function_lowering::lower_park(const instruction& in) {
         Value* r = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, warp_pred)));
         set(in, d, b_.CreateICmpNE(r, b_.getInt32(0)));
     };
+    // d or d|p: the lanes' result, and the predicate when one is asked for.
+    auto result_and_pred = [&](const operand& d) {
+        if (d.k != operand::kind::vector) return result(d, b32);
+        result(d.elements.at(0), b32);
+        result_pred(d.elements.at(1));
+    };
     auto op_code = [&](uint32_t code) { store32(offsetof(thread_state, warp_op), b_.getInt32(code)); };
     if ((op == "bar" || op == "barrier") && !in.has("warp")) return park(at_barrier, [] {});
     if (op == "bar" && in.has("warp")) {
@@ -1403,14 +1409,7 @@ void function_lowering::lower_park(const instruction& in) {
             store64(offsetof(thread_state, warp_c), src(in, in.operands[3], b32));
             store32(offsetof(thread_state, warp_mask), src(in, in.operands[4], b32));
         });
-        const operand& d = in.operands[0];
-        if (d.k == operand::kind::vector) {
-            result(d.elements[0], b32);
-            result_pred(d.elements[1]);
-        } else {
-            result(d, b32);
-        }
-        return;
+        return result_and_pred(in.operands[0]);
     }
     if (op == "vote") {
         need(in, 3);
@@ -1440,14 +1439,7 @@ void function_lowering::lower_park(const instruction& in) {
             store64(offsetof(thread_state, warp_a), src(in, in.operands[1], t));
             store32(offsetof(thread_state, warp_mask), src(in, in.operands[2], b32));
         });
-        const operand& d = in.operands[0];
-        if (d.k == operand::kind::vector) {
-            result(d.elements[0], b32);
-            result_pred(d.elements[1]);
-        } else {
-            result(d, b32);
-        }
-        return;
+        return result_and_pred(in.operands[0]);
     }
     if (op == "redux") {
         need(in, 3);
