@@ -1,6 +1,6 @@
 # ISA-L (Debian libisal-dev) for CRC-32C, as the imported target CudaBridge::isal: the simulated
 # link checks every packet with it and the host runtime checks copies end to end.
-# See shared/reference/reliability.md §4.3 for why ISA-L.
+# docs/link-figures.md says why ISA-L: ten times zlib's CRC speed, under 0.1 core at USB4 line rate.
 if(TARGET CudaBridge::isal)
   return()
 endif()

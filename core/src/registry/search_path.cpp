@@ -1,4 +1,4 @@
-// Where plugins are looked for, in order (DESIGN §3).
+// Where plugins are looked for, in order (docs/plugins.md).
 #include "internal.hpp"
 
 #include <cudabridge/core/paths.hpp>

@@ -1,4 +1,4 @@
-// Safe disconnect, in the order the evidence in reliability.md §1.4 asks for: refuse new work,
+// Safe disconnect, in the order the evidence in docs/removal-and-pcie-errors.md §1.4 asks for: refuse new work,
 // drain (bounded), free what the runtime holds, stop monitoring, close the GPU and the tunnel,
 // deauthorize when configured. The connection ends for every process: the shared epoch moves on
 // so other processes answer device-lost on their next call.

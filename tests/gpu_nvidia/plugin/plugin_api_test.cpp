@@ -282,7 +282,7 @@ TEST_F(nvidia_plugin, SeedsTheStoreWithEveryModelProfileAndItsSources) {
     EXPECT_EQ(rtx5090->key, "rtx-5090");
     EXPECT_EQ(rtx5090->name, "NVIDIA GeForce RTX 5090");
     EXPECT_NE(rtx5090->data.find("\"sources\""), std::string::npos);
-    EXPECT_NE(rtx5090->data.find("nvidia-management.md"), std::string::npos);
+    EXPECT_NE(rtx5090->data.find("docs/gpu-profiles.md"), std::string::npos);
     for (const auto& key : {"rtx-3090", "rtx-4090", "rtx-a4000", "rtx-a6000", "l4", "a100-pcie-40gb", "h100-pcie"})
         EXPECT_TRUE(core::find_gpu_profile_by_key(*database, key).has_value()) << key;
     // One profile by key, and unknown ops and keys refused.

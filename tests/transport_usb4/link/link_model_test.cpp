@@ -18,7 +18,7 @@ void expect_within(double value, double target, double tolerance, const char* wh
     EXPECT_LE(value, target * (1 + tolerance)) << what;
 }
 
-// Calibration points: ../shared/reference/egpu-and-links.md §3.1.
+// Calibration points: the measured figures in docs/link-figures.md.
 TEST(Usb4LinkModel, Tb5LandsOnMeasured) {
     const auto f = at(*parse_generation("tb5"));
     expect_within(f.h2d_gbs, 5.6, 0.05, "TB5 host->device");

@@ -13,7 +13,7 @@ namespace {
 
 TEST(Crc32c, KnownAnswer) {
     constexpr std::string_view check = "123456789";
-    // CRC-32C check value (reliability.md §4.1; RFC 3720 / Castagnoli catalogue).
+    // CRC-32C check value (docs/link-figures.md §4.1; RFC 3720 / Castagnoli catalogue).
     EXPECT_EQ(crc32c(check.data(), check.size()), 0xE3069283u);
     EXPECT_EQ(crc32c(nullptr, 0), 0u);
 }

@@ -1,7 +1,7 @@
 // GPU model profiles: what the simulated NVIDIA GPU is built from, and the bounds settings are
 // checked against. One profile per model, keyed by a short key ("rtx-5090") and by PCI device id
 // (vendor 0x10de). Every figure carries its source in `sources` (field name -> text): a citation
-// from ../shared/reference/nvidia-management.md §6 (with its "(?)" mark where the reference
+// from docs/gpu-profiles.md (with its "(?)" mark where the reference
 // marks the item unverified), "derived: <rule>" for figures computed by a rule documented in
 // seed_profiles.cpp, or "model choice: <why>" for constants of the simulator's own models.
 //

@@ -1,6 +1,6 @@
 // The seeded GPU model profiles: the ONE place their data lives.
 //
-// Each row below holds the figures of ../shared/reference/nvidia-management.md §6 as the
+// Each row below holds the figures of docs/gpu-profiles.md as the
 // reference gives them; `make_profile` then fills in the figures the reference lacks by the
 // rules below and records the source of every figure in `sources`. Items the reference marks
 // "(?)" (from memory / unverified) keep that mark in their source text.
@@ -58,7 +58,7 @@ struct seed_row {
     std::initializer_list<std::pair<const char*, const char*>> notes;
 };
 
-constexpr const char* ref = "nvidia-management.md §6";
+constexpr const char* ref = "docs/gpu-profiles.md";
 
 // clang-format off
 const seed_row seed_rows[] = {
@@ -69,15 +69,15 @@ const seed_row seed_rows[] = {
    "Ampere", "GA104", 8, 6, 46, 5888, 8, "GDDR6", 256, 448, 220, 1500, 1725, 93, false, {}},
   {"rtx-3080", "NVIDIA GeForce RTX 3080", 0x2206, {0x2216}, "2206 (LHR 2216; the 12GB 220a is another model)",
    segment::geforce, "Ampere", "GA102", 8, 6, 68, 8704, 10, "GDDR6X", 320, 760, 320, 1440, 1710, 93, false,
-   {{"base_clock_mhz", "nvidia-management.md §6 (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
+   {{"base_clock_mhz", "docs/gpu-profiles.md (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
   {"rtx-3090", "NVIDIA GeForce RTX 3090", 0x2204, {}, "2204", segment::geforce,
    "Ampere", "GA102", 8, 6, 82, 10496, 24, "GDDR6X", 384, 936, 350, 1395, 1695, 93, false,
-   {{"base_clock_mhz", "nvidia-management.md §6 (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
+   {{"base_clock_mhz", "docs/gpu-profiles.md (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
   {"rtx-4060-ti", "NVIDIA GeForce RTX 4060 Ti", 0x2803, {0x2788}, "2803 (8GB); 2788 AD104 variant (?) memory size not given",
    segment::geforce, "Ada Lovelace", "AD106", 8, 9, 34, 4352, 8, "GDDR6", 128, 288, 160, 2310, 2535, 90, false, {}},
   {"rtx-4060-ti-16gb", "NVIDIA GeForce RTX 4060 Ti 16GB", 0x2805, {}, "2805 (16GB)", segment::geforce,
    "Ada Lovelace", "AD106", 8, 9, 34, 4352, 16, "GDDR6", 128, 288, 165, 2310, 2535, 90, false,
-   {{"power_default_w", "nvidia-management.md §6 (16GB 165 W)"}}},
+   {{"power_default_w", "docs/gpu-profiles.md (16GB 165 W)"}}},
   {"rtx-4070", "NVIDIA GeForce RTX 4070", 0x2786, {0x2709}, "2786 (2709 AD103 var.)", segment::geforce,
    "Ada Lovelace", "AD104", 8, 9, 46, 5888, 12, "GDDR6X", 192, 504, 200, 1920, 2475, 90, false, {}},
   {"rtx-4080", "NVIDIA GeForce RTX 4080", 0x2704, {}, "2704 (SUPER 2702/2703 is its own profile)", segment::geforce,
@@ -86,54 +86,54 @@ const seed_row seed_rows[] = {
   // power, temperature and clock figures are ground truth; its launch specs are from memory (?).
   {"rtx-4080-super", "NVIDIA GeForce RTX 4080 SUPER", 0x2702, {0x2703}, "2702/2703 (listed under RTX 4080)",
    segment::geforce, "Ada Lovelace", "AD103", 8, 9, 80, 10240, 16, "GDDR6X", 256, 736, 320, 2295, 2550, 90, false,
-   {{"sm_count", "(?) from memory: NVIDIA launch specs, not in nvidia-management.md §6"},
-    {"cuda_cores", "(?) from memory: NVIDIA launch specs, not in nvidia-management.md §6"},
-    {"memory_bandwidth_gbps", "(?) from memory: NVIDIA launch specs, not in nvidia-management.md §6"},
-    {"base_clock_mhz", "(?) from memory: NVIDIA launch specs, not in nvidia-management.md §6"},
-    {"boost_clock_mhz", "(?) from memory: NVIDIA launch specs, not in nvidia-management.md §6"},
-    {"power_default_w", "nvidia-management.md §6: nvidia-smi capture (utkuozdemir/nvidia_gpu_exporter), 320 W"},
-    {"power_min_w", "nvidia-management.md §6: nvidia-smi capture, min 150 W"},
-    {"power_max_w", "nvidia-management.md §6: nvidia-smi capture, max 400 W"},
-    {"max_operating_temp_c", "nvidia-management.md §6: nvidia-smi capture, max operating 90 C"},
-    {"slowdown_temp_c", "nvidia-management.md §6: nvidia-smi capture, slowdown 96 C"},
-    {"shutdown_temp_c", "nvidia-management.md §6: nvidia-smi capture, shutdown 101 C"},
-    {"max_clock_mhz", "nvidia-management.md §6: nvidia-smi capture, max SM clock 3165 MHz"},
-    {"memory_clock_mhz", "derived: R5 gives 11500 MHz; nvidia-management.md §6 nvidia-smi capture shows 11501 MHz"}}},
+   {{"sm_count", "(?) from memory: NVIDIA launch specs, not in docs/gpu-profiles.md"},
+    {"cuda_cores", "(?) from memory: NVIDIA launch specs, not in docs/gpu-profiles.md"},
+    {"memory_bandwidth_gbps", "(?) from memory: NVIDIA launch specs, not in docs/gpu-profiles.md"},
+    {"base_clock_mhz", "(?) from memory: NVIDIA launch specs, not in docs/gpu-profiles.md"},
+    {"boost_clock_mhz", "(?) from memory: NVIDIA launch specs, not in docs/gpu-profiles.md"},
+    {"power_default_w", "docs/gpu-profiles.md: nvidia-smi capture (utkuozdemir/nvidia_gpu_exporter), 320 W"},
+    {"power_min_w", "docs/gpu-profiles.md: nvidia-smi capture, min 150 W"},
+    {"power_max_w", "docs/gpu-profiles.md: nvidia-smi capture, max 400 W"},
+    {"max_operating_temp_c", "docs/gpu-profiles.md: nvidia-smi capture, max operating 90 C"},
+    {"slowdown_temp_c", "docs/gpu-profiles.md: nvidia-smi capture, slowdown 96 C"},
+    {"shutdown_temp_c", "docs/gpu-profiles.md: nvidia-smi capture, shutdown 101 C"},
+    {"max_clock_mhz", "docs/gpu-profiles.md: nvidia-smi capture, max SM clock 3165 MHz"},
+    {"memory_clock_mhz", "derived: R5 gives 11500 MHz; docs/gpu-profiles.md nvidia-smi capture shows 11501 MHz"}}},
   {"rtx-4090", "NVIDIA GeForce RTX 4090", 0x2684, {}, "2684 (the 4090 D 2685 is another model)", segment::geforce,
    "Ada Lovelace", "AD102", 8, 9, 128, 16384, 24, "GDDR6X", 384, 1008, 450, 2235, 2520, 90, false, {}},
   {"rtx-5070", "NVIDIA GeForce RTX 5070", 0x2f04, {}, "2f04", segment::geforce,
    "Blackwell", "GB205", 12, 0, 48, 6144, 12, "GDDR7", 192, 672, 250, 2160, 2510, 90, false,
-   {{"power_default_w", "nvidia-management.md §6: 250 W (?)"},
-    {"max_operating_temp_c", "nvidia-management.md §6: (?) ~90 C"}}},
+   {{"power_default_w", "docs/gpu-profiles.md: 250 W (?)"},
+    {"max_operating_temp_c", "docs/gpu-profiles.md: (?) ~90 C"}}},
   {"rtx-5080", "NVIDIA GeForce RTX 5080", 0x2c02, {}, "2c02", segment::geforce,
    "Blackwell", "GB203", 12, 0, 84, 10752, 16, "GDDR7", 256, 960, 360, 2300, 2620, 88, false,
-   {{"power_default_w", "nvidia-management.md §6: 360 W (?)"},
-    {"max_operating_temp_c", "nvidia-management.md §6: (?) 88-90 C; the lower bound taken"}}},
+   {{"power_default_w", "docs/gpu-profiles.md: 360 W (?)"},
+    {"max_operating_temp_c", "docs/gpu-profiles.md: (?) 88-90 C; the lower bound taken"}}},
   {"rtx-5090", "NVIDIA GeForce RTX 5090", 0x2b85, {0x2b87}, "2b85 (5090 D 2b87, same SM count (?))", segment::geforce,
    "Blackwell", "GB202", 12, 0, 170, 21760, 32, "GDDR7", 512, 1792, 575, 2010, 2410, 90, false,
-   {{"power_default_w", "nvidia-management.md §6: 575 W (?; pre-launch rumours said 600 W)"},
-    {"max_operating_temp_c", "nvidia-management.md §6: (?) 90 C"}}},
+   {{"power_default_w", "docs/gpu-profiles.md: 575 W (?; pre-launch rumours said 600 W)"},
+    {"max_operating_temp_c", "docs/gpu-profiles.md: (?) 90 C"}}},
   {"rtx-a4000", "NVIDIA RTX A4000", 0x24b0, {0x24b1}, "24b0 (A4000H 24b1)", segment::professional,
    "Ampere", "GA104GL", 8, 6, 48, 6144, 16, "GDDR6 ECC", 256, 448, 140, 735, 1560, 0, false,
-   {{"boost_clock_mhz", "nvidia-management.md §6: 1560 MHz (?)"},
-    {"base_clock_mhz", "nvidia-management.md §6: 735 MHz (base/boost pair marked (?))"}}},
+   {{"boost_clock_mhz", "docs/gpu-profiles.md: 1560 MHz (?)"},
+    {"base_clock_mhz", "docs/gpu-profiles.md: 735 MHz (base/boost pair marked (?))"}}},
   {"rtx-a6000", "NVIDIA RTX A6000", 0x2230, {}, "2230", segment::professional,
    "Ampere", "GA102GL", 8, 6, 84, 10752, 48, "GDDR6 ECC", 384, 768, 300, 1410, 1800, 0, false,
-   {{"base_clock_mhz", "nvidia-management.md §6 (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
+   {{"base_clock_mhz", "docs/gpu-profiles.md (Lambda gpu_specs.csv, TechPowerUp-derived)"}}},
   {"l4", "NVIDIA L4", 0x27b8, {}, "27b8", segment::datacenter,
    "Ada Lovelace", "AD104GL", 8, 9, 58, 7424, 24, "GDDR6", 192, 300, 72, 795, 2040, 0, true, {}},
   {"a100-pcie-40gb", "NVIDIA A100-PCIE-40GB", 0x20f1, {0x20b1}, "20f1 (pci.ids also names 20b1 \"A100 PCIe 40GB\")",
    segment::datacenter, "Ampere", "GA100", 8, 0, 108, 6912, 40, "HBM2", 5120, 1555, 250, 765, 1410, 0, true,
-   {{"base_clock_mhz", "nvidia-management.md §6 (Lambda gpu_specs.csv, TechPowerUp-derived)"},
-    {"memory_type", "nvidia-management.md §6: HBM2 (TechPowerUp data says HBM2e)"},
-    {"sm_count", "nvidia-management.md §6 (SM = CUDA cores / 64 on GA100)"}}},
+   {{"base_clock_mhz", "docs/gpu-profiles.md (Lambda gpu_specs.csv, TechPowerUp-derived)"},
+    {"memory_type", "docs/gpu-profiles.md: HBM2 (TechPowerUp data says HBM2e)"},
+    {"sm_count", "docs/gpu-profiles.md (SM = CUDA cores / 64 on GA100)"}}},
   {"h100-pcie", "NVIDIA H100 PCIe", 0x2331, {}, "2331", segment::datacenter,
    "Hopper", "GH100", 9, 0, 114, 14592, 80, "HBM2e", 5120, 2000, 350, 1125, 1755, 0, true,
-   {{"memory_bandwidth_gbps", "nvidia-management.md §6: ~2000 GB/s"},
-    {"power_default_w", "nvidia-management.md §6: 350 W (300-350)"},
-    {"base_clock_mhz", "nvidia-management.md §6: (?) 1125 MHz"},
-    {"boost_clock_mhz", "nvidia-management.md §6: (?) 1755 MHz"},
-    {"max_operating_temp_c", "derived: no figure in nvidia-management.md §6 (Hopper reports T.Limit "
+   {{"memory_bandwidth_gbps", "docs/gpu-profiles.md: ~2000 GB/s"},
+    {"power_default_w", "docs/gpu-profiles.md: 350 W (300-350)"},
+    {"base_clock_mhz", "docs/gpu-profiles.md: (?) 1125 MHz"},
+    {"boost_clock_mhz", "docs/gpu-profiles.md: (?) 1755 MHz"},
+    {"max_operating_temp_c", "derived: no figure in docs/gpu-profiles.md (Hopper reports T.Limit "
                              "temperatures); 85 C model choice (R3)"}}},
 };
 // clang-format on

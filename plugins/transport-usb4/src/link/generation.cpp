@@ -1,5 +1,5 @@
 // The catalogue of link generations. Sources (labels as in generation.hpp):
-//   ref = ../shared/reference/egpu-and-links.md, section given.
+//   ref = docs/link-figures.md, section given.
 #include "link/generation.hpp"
 
 #include <array>

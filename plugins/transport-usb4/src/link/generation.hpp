@@ -2,7 +2,7 @@
 // encoding, the PCIe link inside the enclosure, the PCIe tunnel cap, the controller efficiency
 // and the per-transfer latency. Every figure cites its source in generation.cpp.
 //
-// Source labels follow ../shared/reference/egpu-and-links.md: [V] read in the source named,
+// Source labels follow docs/link-figures.md: [V] read in the source named,
 // [V2] read in a secondary summary, [I] background knowledge not checked against a source,
 // [cal] calibrated here so the model lands on a measurement.
 #pragma once

@@ -1,4 +1,4 @@
-// IOMMU profiles. ref = ../shared/reference/egpu-and-links.md; labels as in generation.hpp.
+// IOMMU profiles. ref = docs/link-figures.md; labels as in generation.hpp.
 #include "link/iommu_profile.hpp"
 
 namespace cudabridge::usb4 {
@@ -10,8 +10,8 @@ namespace {
 // own file", J. Grunau, 2022) [V]; drivers/iommu/apple-dart.c reads it from DART_PARAMS1 [V].
 constexpr uint64_t kDartPageSize = 16 * 1024;
 // The qemu-vfio-apple dext: VFIO_USER_DMA_CHUNK_SIZE (1536ULL * 1024ULL * 1024ULL) and
-// VFIO_USER_MAX_CLIENT_DMA_REGIONS 65536 [V, ref §1.3, VFIOUserPCIDriver.cpp]. The dext names the
-// first a chunk size; DESIGN §4 takes it as the memory mapped at once, as here.
+// VFIO_USER_MAX_CLIENT_DMA_REGIONS 65536 [V, scottjg/qemu-vfio-apple, VFIOUserPCIDriver.cpp]. The dext names the
+// first a chunk size; the simulator takes it as the memory mapped at once.
 constexpr uint64_t kDartMaxMappedBytes = 1536ull * 1024 * 1024;
 constexpr uint64_t kDartMaxMappings = 65536;
 // Linux configures a DART domain with a 32-bit input address space (apple-dart.c,

@@ -1,4 +1,4 @@
-// The link bandwidth model (formula in link_model.hpp). ref = ../shared/reference/egpu-and-links.md.
+// The link bandwidth model (formula in link_model.hpp). ref = docs/link-figures.md.
 #include "link/link_model.hpp"
 
 #include <cudabridge/cpp/host.hpp>

@@ -6,8 +6,8 @@
 //     back as Completions with Data, each at most min(MPS, MRRS). Reads also pay a turnaround per
 //     request, so larger MRRS helps.
 //   device -> host (D2H): the GPU *pushes* with posted Memory Writes of MPS bytes.
-// That is why TB5 measures 5.6 GB/s H2D but 5.8 GB/s D2H (ref §3.1; ref =
-// ../shared/reference/egpu-and-links.md, the project's collected public measurements).
+// That is why TB5 measures 5.6 GB/s H2D but 5.8 GB/s D2H (ref = docs/link-figures.md, the public
+// measurements the model is calibrated to, with their sources).
 //
 // Per direction:
 //   usb4 line  = lanes x symbol rate x data bits per symbol          (tunnelled only)

@@ -1,4 +1,4 @@
-// TLP and tunnel framing. ref = ../shared/reference/egpu-and-links.md; labels as in generation.hpp.
+// TLP and tunnel framing. ref = docs/link-figures.md; labels as in generation.hpp.
 #include "link/tlp_framing.hpp"
 
 #include <algorithm>

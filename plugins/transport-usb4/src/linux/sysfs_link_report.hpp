@@ -1,7 +1,7 @@
 // The PCIe link of one tunnelled function, read where it means something: speed and width at
 // the enclosure's upstream port (see sysfs_tunnel_rule.hpp), AER counters at both ends of the
 // path (the port and the function), since a bad endpoint may show zeros while its link partner
-// counts the errors (reference reliability.md §3).
+// counts the errors (docs/removal-and-pcie-errors.md §3).
 #pragma once
 
 #include "sysfs_aer.hpp"

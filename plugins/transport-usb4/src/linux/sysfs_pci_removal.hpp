@@ -1,9 +1,10 @@
 // Safe removal of a tunnelled PCI device and bringing it back, the sequence all-ways-egpu
-// calls "the correct way to unplug the eGPU" (reference egpu-and-links.md §4.2):
+// calls "the correct way to unplug the eGPU" (all-ways-egpu removeIDs(), v0.54.2, and issue #27;
+// the sysfs-bus-pci ABI documents unbind, remove and rescan):
 //   echo <addr> > /sys/bus/pci/drivers/<drv>/unbind ; echo 1 > /sys/bus/pci/devices/<addr>/remove
 //   later: echo 1 > /sys/bus/pci/rescan
 // Before calling, the host must have closed every handle on the device (an open NVIDIA fd makes
-// the unbind hang: NVIDIA open-gpu-kernel-modules #894; reliability.md §1.4).
+// the unbind hang: NVIDIA open-gpu-kernel-modules #894; docs/removal-and-pcie-errors.md §1.4).
 #pragma once
 
 #include <cudabridge/abi.h>

@@ -2,9 +2,9 @@
 //
 // Why CRC-32C: it detects every odd-weight error and keeps Hamming distance 4 up to ~256 MiB,
 // where the IEEE CRC-32 drops to HD 3 past 11,450 bytes; the Linux Thunderbolt driver uses it for
-// control packets (drivers/thunderbolt/ctl.c, tb_crc). See shared/reference/reliability.md §4.1-4.2.
+// control packets (drivers/thunderbolt/ctl.c, tb_crc). See docs/link-figures.md §4.1-4.2.
 // Why ISA-L: ~53 GB/s on this class of machine against ~9 GB/s for a single SSE4.2 stream
-// (reliability.md §4.3), so checking every packet costs a small fraction of a core.
+// (docs/link-figures.md §4.3), so checking every packet costs a small fraction of a core.
 #pragma once
 
 #include <array>
@@ -13,7 +13,7 @@
 
 namespace cudabridge::usb4 {
 
-// Reflected generator 0x82F63B78 (normal form 0x1EDC6F41), reliability.md §4.1.
+// Reflected generator 0x82F63B78 (normal form 0x1EDC6F41), docs/link-figures.md §4.1.
 inline constexpr uint32_t kCrc32cPolyReflected = 0x82F63B78u;
 
 // The standard CRC-32C (initial value ~0, final inversion): crc32c("123456789") == 0xE3069283.

@@ -11,7 +11,7 @@
 namespace cudabridge::usb4::detail {
 
 // Continues a raw CRC-32C register over up to INT_MAX bytes. ISA-L's crc32_iscsi returns the raw
-// register: the standard value is ~crc32_iscsi(buf, len, ~crc) (reliability.md §4.3). It takes a
+// register: the standard value is ~crc32_iscsi(buf, len, ~crc) (docs/link-figures.md §4.3). It takes a
 // non-const pointer but only reads.
 inline uint32_t isal_crc32c_raw(uint32_t reg, const unsigned char* data, int len) noexcept {
     return crc32_iscsi(const_cast<unsigned char*>(data), len, reg);

@@ -1,6 +1,6 @@
 // The USB4 tunneled-packet header, as the simulated link carries it.
 //
-// Sizes are USB4's (shared/reference/egpu-and-links.md §3.4): a 4-byte header (HopID, Length,
+// Sizes are USB4's (docs/link-figures.md §3.4): a 4-byte header (HopID, Length,
 // Protocol-Defined Field, Header Error Control) and a payload of at most 256 bytes. The bit layout
 // below is this simulator's own: the spec text is not at hand, and nothing outside the wire reads
 // the header. In place of the PDF/HEC bits it carries a per-direction sequence tag, so consecutive
@@ -12,7 +12,7 @@
 
 namespace cudabridge::usb4 {
 
-// USB4 transport layer: tunneled packet header and largest payload (egpu-and-links.md §3.4; the
+// USB4 transport layer: tunneled packet header and largest payload (docs/link-figures.md §3.4; the
 // kernel's tb_regs.h also caps frames at 256 bytes). The link model's framing uses these too.
 inline constexpr uint32_t kTunnelPacketHeaderBytes = 4;
 inline constexpr uint32_t kMaxTunnelPayloadBytes = 256;
