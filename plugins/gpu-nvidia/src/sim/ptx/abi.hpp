@@ -69,7 +69,7 @@ struct launch_fault {
     std::atomic<uint32_t> raised{0};
     uint64_t address = 0;
     uint32_t bytes = 0;
-    uint32_t kind = 0;  // 1: outside memory; 2: unaligned; 3: trap
+    uint32_t kind = 0;  // 1: outside memory; 3: trap
 };
 
 // One block's environment, built by the executor for each block it runs.
@@ -94,7 +94,6 @@ struct block_env {
     launch_fault* fault;
     uint64_t executed;      // instructions executed by the block (counted per basic block)
     uint64_t bytes_moved;   // bytes loaded and stored in global memory
-    uint64_t start_clock;   // %clock64 base
 };
 
 // The helpers generated code calls (bound in the JIT by these names).

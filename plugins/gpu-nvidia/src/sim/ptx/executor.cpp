@@ -171,7 +171,6 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     std::memcpy(base.nctaid, r.grid, sizeof base.nctaid);
     base.dynamic_shared = r.dynamic_shared;
     base.fault = &fault;
-    base.start_clock = cb_ptx_clock64(&base);
 
     engine.parallel_for(static_cast<int64_t>(blocks), 1, [&](int64_t begin, int64_t end) {
         // A kernel that never parks runs its threads one after another in one record.

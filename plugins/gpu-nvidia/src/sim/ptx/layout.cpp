@@ -86,8 +86,6 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         return at(in) + "'" + name + "': carry chains (.cc) are not supported";
     if (in.opcode == "addc" || in.opcode == "subc" || in.opcode == "madc")
         return at(in) + "'" + name + "': carry chains are not supported";
-    if (in.opcode == "fence" && in.has("proxy")) return {};
-    if (in.opcode == "match" && in.has("b64")) return {};
     return {};
 }
 

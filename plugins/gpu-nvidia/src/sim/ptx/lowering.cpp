@@ -627,11 +627,9 @@ private:
         Value* off = b_.CreateSub(addr, vram_base_);
         Value* fits = b_.CreateAnd(b_.CreateICmpUGE(vram_size_, b_.getInt64(bytes)),
                                    b_.CreateICmpULE(off, b_.CreateSub(vram_size_, b_.getInt64(bytes))));
-        BasicBlock* here = b_.GetInsertBlock();
         auto* fast = BasicBlock::Create(mc_.ctx, "vram", fn_);
         auto* slow = BasicBlock::Create(mc_.ctx, "resolve", fn_);
         auto* join = BasicBlock::Create(mc_.ctx, "addr", fn_);
-        (void)here;
         b_.CreateCondBr(fits, fast, slow, likely());
         b_.SetInsertPoint(fast);
         Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
@@ -701,6 +699,16 @@ private:
         auto t = types_of(in);
         if (t.empty()) refuse(in, "no type");
         return t.back();
+    }
+
+    // The n registers of a .v2/.v4 access ({%f1, %f2, ...}), or the one of a scalar access.
+    std::vector<const operand*> elements(const instruction& in, const operand& o, int n) {
+        if (n == 1) return {&o};
+        if (o.k != operand::kind::vector || o.elements.size() != size_t(n))
+            refuse(in, "a vector access needs " + std::to_string(n) + " registers in braces");
+        std::vector<const operand*> parts;
+        for (const auto& e : o.elements) parts.push_back(&e);
+        return parts;
     }
 
     void need(const instruction& in, size_t n) {
@@ -815,10 +823,8 @@ void function_lowering::lower_ld(const instruction& in) {
         if (volatile_) v->setVolatile(true);
         set(in, d, v, t.is_signed());
     };
-    const operand& d = in.operands[0];
-    if (n == 1) return load_one(0, d);
-    if (d.k != operand::kind::vector || d.elements.size() != size_t(n)) refuse(in, "a vector load needs a vector destination");
-    for (int i = 0; i < n; ++i) load_one(i, d.elements[static_cast<size_t>(i)]);
+    const auto parts = elements(in, in.operands[0], n);
+    for (size_t i = 0; i < parts.size(); ++i) load_one(static_cast<int>(i), *parts[i]);
 }
 
 void function_lowering::lower_st(const instruction& in) {
@@ -833,10 +839,8 @@ void function_lowering::lower_st(const instruction& in) {
         auto* st = b_.CreateAlignedStore(src(in, s, t), at, llvm::Align(1));
         if (volatile_) st->setVolatile(true);
     };
-    const operand& s = in.operands[1];
-    if (n == 1) return store_one(0, s);
-    if (s.k != operand::kind::vector || s.elements.size() != size_t(n)) refuse(in, "a vector store needs a vector source");
-    for (int i = 0; i < n; ++i) store_one(i, s.elements[static_cast<size_t>(i)]);
+    const auto parts = elements(in, in.operands[1], n);
+    for (size_t i = 0; i < parts.size(); ++i) store_one(static_cast<int>(i), *parts[i]);
 }
 
 void function_lowering::lower_cvta(const instruction& in) {

@@ -206,7 +206,6 @@ private:
             else if (w == ".ptr" || w == ".restrict") {
             } else if (w.size() > 1 && w[0] == '.' && type_from_word(w.substr(1)).valid()) {
                 v.type = type_from_word(w.substr(1));
-            } else if (w.size() > 1 && w[0] == '.' && (w == ".relaxed" || w == ".sys")) {
             } else break;
             next();
         }

@@ -39,15 +39,14 @@ bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& o
     if (is_float_arg) return why = "is a float where an integer or pointer is expected", false;
     const int bits = t.bits;
     if (a.type == CB_ARG_DEVICE_PTR && bits != 64) return why = "is a pointer where a " + std::to_string(bits) + "-bit value is expected", false;
-    // The value must be representable in the parameter's width and signedness.
+    // Representable in the parameter's width: a negative value as its two's complement (nvcc
+    // declares int parameters .u32), a non-negative one within the type's range. Any value fits
+    // 64 bits.
     const bool negative = a.type == CB_ARG_INT64 && a.value.i64 < 0;
     const uint64_t u = a.value.u64;
-    if (bits < 64 || negative) {
-        // A negative value fits any 32-bit parameter as its two's complement: nvcc declares int
-        // parameters .u32.
-        const bool fits = negative ? (bits == 64 || a.value.i64 >= -(int64_t(1) << (bits - 1)))
-                                   : u <= (t.is_signed() ? (uint64_t(1) << (bits - 1)) - 1
-                                                         : (bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1));
+    if (bits < 64) {
+        const bool fits = negative ? a.value.i64 >= -(int64_t(1) << (bits - 1))
+                                   : u <= (uint64_t(1) << (t.is_signed() ? bits - 1 : bits)) - 1;
         if (!fits)
             return why = "value " + (negative ? std::to_string(a.value.i64) : std::to_string(u)) + " does not fit ." +
                          (t.is_signed() ? "s" : t.k == scalar_type::kind::uint ? "u" : "b") + std::to_string(bits),
