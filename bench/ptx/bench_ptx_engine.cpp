@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
     const int n = argc > 2 ? std::atoi(argv[2]) : 16 << 20;
     const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
     kernels::engine engine;
+    const ptx::block_runner on_engine = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
+        engine.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
+    };
     std::printf("PTX engine vs plain C++ -O3, %d elements, %u threads, best of %d (wall clock, measured)\n", n,
                 engine.threads(), repeats);
 
@@ -134,7 +137,7 @@ int main(int argc, char** argv) {
     auto rs = request(*saxpy, "saxpy", (n + 255) / 256, 256,
                       {arg(CB_ARG_INT64, uint64_t(n)), arg(CB_ARG_FLOAT64, a_bits), arg(CB_ARG_DEVICE_PTR, dx),
                        arg(CB_ARG_DEVICE_PTR, dy)});
-    const double ptx_saxpy = best_ms(repeats, [&] { saxpy->launch(rs, vram.memory(), engine, {}); });
+    const double ptx_saxpy = best_ms(repeats, [&] { saxpy->launch(rs, vram.memory(), on_engine, {}); });
     const double cpp_saxpy = best_ms(repeats, [&] { saxpy_cpp(n, 2.0f, hx.data(), hy.data(), engine); });
     std::printf("saxpy    PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.5x)\n", ptx_saxpy, cpp_saxpy,
                 cpp_saxpy / ptx_saxpy);
@@ -144,7 +147,7 @@ int main(int argc, char** argv) {
     auto rr = request(*reduce, "reduce_sum", blocks, 256,
                       {arg(CB_ARG_DEVICE_PTR, dx), arg(CB_ARG_DEVICE_PTR, dpart), arg(CB_ARG_INT64, uint64_t(n))});
     std::vector<float> partial(blocks);
-    const double ptx_reduce = best_ms(repeats, [&] { reduce->launch(rr, vram.memory(), engine, {}); });
+    const double ptx_reduce = best_ms(repeats, [&] { reduce->launch(rr, vram.memory(), on_engine, {}); });
     const double cpp_reduce = best_ms(repeats, [&] { reduce_cpp(n, hx.data(), partial.data(), engine); });
     std::printf("reduce   PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.3x)\n", ptx_reduce, cpp_reduce,
                 cpp_reduce / ptx_reduce);
@@ -160,7 +163,7 @@ int main(int argc, char** argv) {
                           arg(CB_ARG_DEVICE_PTR, dy)});
     const int launches = 2000;
     const double small_ms = best_ms(repeats, [&] {
-        for (int i = 0; i < launches; ++i) saxpy->launch(small, vram.memory(), engine, {});
+        for (int i = 0; i < launches; ++i) saxpy->launch(small, vram.memory(), on_engine, {});
     });
     std::printf("launch   one block of 256: %.2f us per cached launch (goal <= 10 us)\n", small_ms * 1000.0 / launches);
     return 0;

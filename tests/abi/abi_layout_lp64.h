@@ -36,6 +36,7 @@ CB_PIN_VALUE(CB_ABI_MAJOR, 1);
 CB_PIN_ASSERT(CB_ABI_MINOR >= 1, "ABI minor never goes down");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 2, "these headers describe ABI 1.2 or later (cb_gpu_table.control)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 3, "these headers describe ABI 1.3 or later (pinned memory, host kernels)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 4, "these headers describe ABI 1.4 or later (CB_ERR_ILLEGAL_ADDRESS)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -59,7 +60,9 @@ CB_PIN_VALUE(CB_ERR_PERMISSION, -12);
 CB_PIN_VALUE(CB_ERR_ABI_MISMATCH, -13);
 CB_PIN_VALUE(CB_ERR_BUSY, -14);
 CB_PIN_VALUE(CB_ERR_INTERNAL, -15);
-CB_PIN_VALUE(CB_STATUS_COUNT, 16);
+CB_PIN_VALUE(CB_ERR_ILLEGAL_ADDRESS, -16);  // ABI 1.4
+// The count is the one pin that grows: 16 up to ABI 1.3, 17 since 1.4 (CB_ERR_ILLEGAL_ADDRESS).
+CB_PIN_VALUE(CB_STATUS_COUNT, 17);
 
 CB_PIN_VALUE(CB_LOG_TRACE, 0);
 CB_PIN_VALUE(CB_LOG_INFO, 2);

@@ -49,5 +49,29 @@ for ptx in "$kernels"/*.ptx; do
         status=1
     fi
 done
-[ "$status" = 0 ] && echo "all $(ls "$kernels"/*.cu | wc -l) kernels match their committed PTX"
+# The fatbins: saxpy.cu as nvcc 13 packs it, compressed each way it can be, with PTX for two
+# architectures, and with machine code only (byte-for-byte: nvcc's fatbins are deterministic).
+fatbins="$here/fatbins"
+fatbin() {  # fatbin NAME NVCC-OPTIONS...
+    local name="$1"
+    shift
+    if ! (cd "$kernels" && "$nvcc" -fatbin -O3 "$@" -o "$out/$name.fatbin" saxpy.cu); then
+        echo "nvcc failed on the fatbin $name" >&2
+        status=1
+        return
+    fi
+    if [ "$update" = 1 ]; then
+        cp "$out/$name.fatbin" "$fatbins/$name.fatbin"
+    elif ! cmp "$fatbins/$name.fatbin" "$out/$name.fatbin"; then
+        echo "fatbins/$name.fatbin differs from what nvcc emits" >&2
+        status=1
+    fi
+}
+fatbin saxpy_zstd --compress-mode=default -gencode arch=compute_75,code=compute_75
+fatbin saxpy_lz4 --compress-mode=speed -gencode arch=compute_75,code=compute_75
+fatbin saxpy_plain --compress-mode=none -gencode arch=compute_75,code=compute_75
+fatbin saxpy_two_ptx -gencode arch=compute_75,code=compute_75 -gencode arch=compute_86,code=sm_86 \
+    -gencode arch=compute_86,code=compute_86
+fatbin saxpy_sass_only -gencode arch=compute_90,code=sm_90
+[ "$status" = 0 ] && echo "all $(ls "$kernels"/*.cu | wc -l) kernels match their committed PTX, and the fatbins match"
 exit "$status"

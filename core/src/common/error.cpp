@@ -26,6 +26,7 @@ constexpr status_text texts[] = {
     {CB_ERR_ABI_MISMATCH, "CB_ERR_ABI_MISMATCH", "plugin ABI mismatch"},
     {CB_ERR_BUSY, "CB_ERR_BUSY", "busy"},
     {CB_ERR_INTERNAL, "CB_ERR_INTERNAL", "internal error"},
+    {CB_ERR_ILLEGAL_ADDRESS, "CB_ERR_ILLEGAL_ADDRESS", "illegal memory access"},
 };
 
 const status_text* find(cb_status status) noexcept {

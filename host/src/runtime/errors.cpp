@@ -70,6 +70,7 @@ cbError_t to_runtime_error(cb_status status) noexcept {
     case CB_ERR_PERMISSION: return cbErrorNotPermitted;
     case CB_ERR_ABI_MISMATCH: return cbErrorInitializationError;
     case CB_ERR_BUSY: return cbErrorNotReady;
+    case CB_ERR_ILLEGAL_ADDRESS: return cbErrorIllegalAddress;
     default: return cbErrorUnknown;
     }
 }

@@ -18,7 +18,7 @@ extern "C" {
 
 /* The ABI this header describes. Major changes break; minor changes only append. */
 #define CB_ABI_MAJOR 1
-#define CB_ABI_MINOR 3
+#define CB_ABI_MINOR 4
 
 /* Plugin version numbers: major.minor.patch packed into 32 bits for ordering. */
 #define CB_MAKE_VERSION(major, minor, patch) \
@@ -61,9 +61,11 @@ enum {
     CB_ERR_PERMISSION = -12,
     CB_ERR_ABI_MISMATCH = -13,
     CB_ERR_BUSY = -14,
-    CB_ERR_INTERNAL = -15
+    CB_ERR_INTERNAL = -15,
+    /* ABI 1.4 */
+    CB_ERR_ILLEGAL_ADDRESS = -16 /* a kernel touched memory outside every allocation */
 };
-#define CB_STATUS_COUNT 16
+#define CB_STATUS_COUNT 17
 
 /* Log levels, lowest to highest; CB_LOG_OFF disables a category. */
 typedef int32_t cb_log_level;

@@ -3,7 +3,7 @@
 // caller, and launch blocks that round-trip while corrupt ones are refused.
 #include "host_kernels/host_kernel_launch.hpp"
 #include "host_kernels/host_kernel_module.hpp"
-#include "host_kernels/host_kernel_registry.hpp"
+#include "sim/modules/module_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -72,22 +72,22 @@ TEST(HostKernelModule, RefusesBadImages) {
     EXPECT_EQ(parse_host_kernel_module(nullptr, 32, out).code, CB_ERR_INVALID_ARGUMENT);
 }
 
-TEST(HostKernelRegistry, IdsLookupsAndRemoval) {
-    host_kernel_registry registry;
+TEST(ModuleRegistry, IdsLookupsAndRemoval) {
+    module_registry registry;
     auto m = std::make_shared<host_kernel_module>();
     m->kernels.push_back({"a", &kernel_a});
-    const uint64_t id = registry.add(m);
-    const uint64_t id2 = registry.add(m);
+    const uint64_t id = registry.add({m, nullptr});
+    const uint64_t id2 = registry.add({m, nullptr});
     EXPECT_GE(id, 1u);
     EXPECT_NE(id, id2);
     EXPECT_EQ(registry.size(), 2u);
-    auto held = registry.find(id);
+    auto held = registry.find(id).host_kernels;
     ASSERT_EQ(held, m);
     EXPECT_TRUE(registry.remove(id));
     EXPECT_FALSE(registry.remove(id));
-    EXPECT_EQ(registry.find(id), nullptr);
-    EXPECT_EQ(held->kernels.size(), 1u);  // a lookup keeps the module alive after removal
-    EXPECT_GT(registry.add(m), id2);      // ids are never reused
+    EXPECT_FALSE(registry.find(id));
+    EXPECT_EQ(held->kernels.size(), 1u);          // a lookup keeps the module alive after removal
+    EXPECT_GT(registry.add({m, nullptr}), id2);  // ids are never reused
 }
 
 cb_kernel_arg ptr_arg(uint64_t p) {

@@ -69,10 +69,10 @@ cb_kernel_launch launch(const char* name, const std::vector<cb_kernel_arg>& args
 }
 
 nv::userspace_module* load(nv::userspace_device& gpu) {
-    std::string error;
+    std::string error, log;
     nv::userspace_module* m = nullptr;
     const cb_host_kernel_module image = tk::module();
-    EXPECT_EQ(gpu.module_load_host_kernels(&image, sizeof image, m, error), CB_OK) << error;
+    EXPECT_EQ(gpu.module_load(&image, sizeof image, CB_MODULE_HOST_KERNELS, m, log, error), CB_OK) << error;
     return m;
 }
 
@@ -204,35 +204,35 @@ TEST(UserspaceHostKernels, BadLaunchesAreRefusedBeforeAnythingIsQueued) {
 
 TEST(UserspaceHostKernels, BadModuleImagesAndNoRegistry) {
     bench_options options;
-    auto registry = options.host_kernels;
+    auto registry = options.modules;
     sim_bench bench(options);
     auto& gpu = bench.gpu();
-    std::string error;
+    std::string error, log;
     nv::userspace_module* m = nullptr;
     const cb_host_kernel twice[] = {{"k", &tk::vector_add}, {"k", &tk::mark_blocks}};
     cb_host_kernel_module image{};
     image.struct_size = sizeof image;
     image.kernels = twice;
     image.kernel_count = 2;
-    EXPECT_EQ(gpu.module_load_host_kernels(&image, sizeof image, m, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(gpu.module_load(&image, sizeof image, CB_MODULE_HOST_KERNELS, m, log, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(error.find("named twice"), std::string::npos) << error;
     image.kernel_count = 0;
-    EXPECT_EQ(gpu.module_load_host_kernels(&image, sizeof image, m, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(gpu.module_load(&image, sizeof image, CB_MODULE_HOST_KERNELS, m, log, error), CB_ERR_INVALID_ARGUMENT);
     image.kernel_count = 1;
-    EXPECT_EQ(gpu.module_load_host_kernels(&image, 4, m, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(gpu.module_load(&image, 4, CB_MODULE_HOST_KERNELS, m, log, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(registry->size(), 0u);  // nothing registered by a refused image
 
     bench_options without;
-    without.host_kernels = nullptr;
+    without.modules = nullptr;
     sim_bench other(without);
     const cb_host_kernel_module good = tk::module();
-    EXPECT_EQ(other.gpu().module_load_host_kernels(&good, sizeof good, m, error), CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(other.gpu().module_load(&good, sizeof good, CB_MODULE_HOST_KERNELS, m, log, error), CB_ERR_UNSUPPORTED);
     EXPECT_NE(error.find("simulated GPUs only"), std::string::npos) << error;
 }
 
 TEST(UserspaceHostKernels, UnloadWaitsForQueuedLaunchesAndCloseUnregisters) {
     bench_options options;
-    auto registry = options.host_kernels;
+    auto registry = options.modules;
     sim_bench bench(options);
     auto& gpu = bench.gpu();
     nv::userspace_module* m = load(gpu);

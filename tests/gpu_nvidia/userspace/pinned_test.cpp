@@ -74,10 +74,10 @@ TEST(UserspacePinned, CopiesInsideARegistrationMapNothing) {
 TEST(UserspacePinned, AStreamCopyReturnsOnceQueuedAndRunsInOrder) {
     sim_bench bench;
     auto& gpu = bench.gpu();
-    std::string error;
+    std::string error, log;
     nv::userspace_module* m = nullptr;
     const cb_host_kernel_module image = tk::module();
-    ASSERT_EQ(gpu.module_load_host_kernels(&image, sizeof image, m, error), CB_OK) << error;
+    ASSERT_EQ(gpu.module_load(&image, sizeof image, CB_MODULE_HOST_KERNELS, m, log, error), CB_OK) << error;
     const int64_t n = 4096;
     uint64_t d = 0;
     ASSERT_EQ(gpu.mem_alloc(n * sizeof(int32_t), d, error), CB_OK);
@@ -110,10 +110,10 @@ TEST(UserspacePinned, AStreamCopyReturnsOnceQueuedAndRunsInOrder) {
 TEST(UserspacePinned, UnregisterWaitsForQueuedCopies) {
     sim_bench bench;
     auto& gpu = bench.gpu();
-    std::string error;
+    std::string error, log;
     nv::userspace_module* m = nullptr;
     const cb_host_kernel_module image = tk::module();
-    ASSERT_EQ(gpu.module_load_host_kernels(&image, sizeof image, m, error), CB_OK) << error;
+    ASSERT_EQ(gpu.module_load(&image, sizeof image, CB_MODULE_HOST_KERNELS, m, log, error), CB_OK) << error;
     const int64_t n = 1024;
     uint64_t d = 0;
     ASSERT_EQ(gpu.mem_alloc(n * sizeof(int32_t), d, error), CB_OK);

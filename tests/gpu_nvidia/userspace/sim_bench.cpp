@@ -20,11 +20,11 @@ sim_bench::sim_bench(bench_options options) {
     nv::device_model_options model_options;
     model_options.compute_threads = 2;
     model_options.device_id = "userspace-test";
-    model_options.host_kernels = options.host_kernels;
+    model_options.modules = options.modules;
     model_ = std::make_unique<nv::device_model>(host_, profile_of(options.profile), model_options);
     open_link(nv::device_model::table(), model_.get(), options.host);
     gpu_ = std::make_unique<nv::userspace_device>(sim_transport_table(), link_.get(), sim_link_handle(*link_),
-                                                  options.driver, options.host_kernels);
+                                                  options.driver, options.modules);
     if (options.init) {
         std::string error;
         const cb_status st = gpu_->init(error);

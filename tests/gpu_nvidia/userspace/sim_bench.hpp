@@ -7,7 +7,7 @@
 #include "sim_transport.hpp"
 
 #include "device_model/device_model.hpp"
-#include "host_kernels/host_kernel_registry.hpp"
+#include "sim/modules/module_registry.hpp"
 #include "sim/sim_link.hpp"
 #include "userspace/userspace_device.hpp"
 
@@ -26,7 +26,7 @@ struct bench_options {
     nv::userspace_options driver;
     bool init = true;  // probe and init in the constructor
     // Shared by the model and the driver, as the family shares its own (null: no host kernels).
-    std::shared_ptr<nv::host_kernel_registry> host_kernels = std::make_shared<nv::host_kernel_registry>();
+    std::shared_ptr<nv::module_registry> modules = std::make_shared<nv::module_registry>();
 };
 
 class sim_bench {

@@ -65,6 +65,15 @@ std::string nvrtc_library::architecture_for(int cc_major, int cc_minor) const {
     return best == 0 ? std::string() : "compute_" + std::to_string(best);
 }
 
+std::string nvrtc_library::virtual_architecture_for(int cc_major, int cc_minor) const {
+    const int cc = 10 * cc_major + cc_minor;
+    if (archs_.empty()) return "compute_" + std::to_string(cc);
+    int best = 0;
+    for (int a : archs_)
+        if (a <= cc) best = a;
+    return best == 0 ? std::string() : "compute_" + std::to_string(best);
+}
+
 std::string nvrtc_library::describe(nvrtc::nvrtcResult result) const {
     const char* text = api_.nvrtcGetErrorString != nullptr ? api_.nvrtcGetErrorString(result) : nullptr;
     std::string label = "nvrtcResult " + std::to_string(result);
@@ -95,14 +104,14 @@ struct program_guard {
 }  // namespace
 
 cb_status nvrtc_library::compile(std::string_view source, const std::string& name, int cc_major,
-                                 int cc_minor, nvrtc_output& out, std::string* message) const {
+                                 int cc_minor, nvrtc_output& out, std::string* message, bool ptx_only) const {
     out = {};
     auto fail = [&](cb_status s, std::string text) {
         if (message != nullptr) *message = std::move(text);
         return s;
     };
     if (!available()) return fail(availability_.status, "NVRTC not available: " + availability_.reason);
-    out.architecture = architecture_for(cc_major, cc_minor);
+    out.architecture = ptx_only ? virtual_architecture_for(cc_major, cc_minor) : architecture_for(cc_major, cc_minor);
     if (out.architecture.empty())
         return fail(CB_ERR_UNSUPPORTED, "NVRTC " + std::to_string(version() / 1000) + "." +
                                             std::to_string(version() % 1000 / 10) +

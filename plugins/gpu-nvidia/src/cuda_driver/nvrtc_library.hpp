@@ -91,10 +91,15 @@ public:
     // below it; "" when the device is older than everything this NVRTC supports.
     [[nodiscard]] std::string architecture_for(int cc_major, int cc_minor) const;
 
+    // The --gpu-architecture for PTX only: "compute_XY" for the newest supported one at or
+    // below the device's; "" when none is.
+    [[nodiscard]] std::string virtual_architecture_for(int cc_major, int cc_minor) const;
+
     // Compiles `source` (name: the file name in diagnostics). Compilation errors return
     // CB_ERR_INVALID_ARGUMENT with the log in out.log and a one-line summary in `message`.
+    // `ptx_only`: PTX for virtual_architecture_for (what the simulated GPU runs), never a CUBIN.
     cb_status compile(std::string_view source, const std::string& name, int cc_major, int cc_minor,
-                      nvrtc_output& out, std::string* message = nullptr) const;
+                      nvrtc_output& out, std::string* message = nullptr, bool ptx_only = false) const;
 
     [[nodiscard]] std::string describe(nvrtc::nvrtcResult result) const;
 

@@ -143,6 +143,13 @@ command_result command_processor::execute(const hw::command& cmd, const abort_ch
         modeled_ns = modeled_duration_ns(ceilings_, work);
         return r;
     }
+    case hw::opcode::ptx_kernel: {
+        record.kernel = true;
+        work_amount work;
+        auto r = compute_.launch_ptx_kernel(dma_, memory_, cmd.a, cmd.c, abort, work);
+        modeled_ns = modeled_duration_ns(ceilings_, work);
+        return r;
+    }
     case hw::opcode::timestamp: {
         // The modeled clock: frozen while the engines are busy, so this is when the work before
         // it finished in modeled time.

@@ -3,15 +3,33 @@
 #include "device_model/host_kernel_execution.hpp"
 #include "host_kernels/host_kernel_launch.hpp"
 #include "launch/builtin_call.hpp"
+#include "sim/modules/ptx_launch.hpp"
+#include "hw/registers.hpp"
 
 #include <thread>
 #include <vector>
 
 namespace cudabridge::nv {
 
-compute_engine::compute_engine(unsigned threads, std::shared_ptr<const host_kernel_registry> host_kernels)
+namespace {
+
+command_result no_registry(const char* what) {
+    return command_result::failure(CB_ERR_UNSUPPORTED, xid_graphics_engine_exception,
+                                   std::string(what) + ": this simulated GPU has no module registry (it was not "
+                                                       "created by the GPU family that loads the modules)");
+}
+
+command_result not_loaded(const char* what, uint64_t module_id, uint32_t kernel_index) {
+    return command_result::failure(CB_ERR_NOT_FOUND, xid_graphics_engine_exception,
+                                   std::string(what) + ": module " + std::to_string(module_id) + " kernel " +
+                                       std::to_string(kernel_index) + " is not loaded");
+}
+
+}  // namespace
+
+compute_engine::compute_engine(unsigned threads, std::shared_ptr<const module_registry> modules)
     : threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())),
-      host_kernels_(std::move(host_kernels)) {}
+      modules_(std::move(modules)) {}
 
 compute_engine::~compute_engine() = default;
 
@@ -58,22 +76,49 @@ command_result compute_engine::launch_host_kernel(const dma_port& dma, const vra
                                                   uint64_t block_bytes, const abort_check& abort,
                                                   work_amount& work) {
     work = {};
-    if (!host_kernels_)
-        return command_result::failure(CB_ERR_UNSUPPORTED, xid_graphics_engine_exception,
-                                       "host kernel: this simulated GPU has no host-kernel registry (it was not "
-                                       "created by the GPU family that loads the modules)");
+    if (!modules_) return no_registry("host kernel");
     std::vector<uint8_t> block;
     if (command_result r = fetch_block(dma, block_iova, block_bytes, abort, block); !r.ok()) return r;
     host_kernel_launch launch;
     if (auto s = decode_host_kernel_launch(block.data(), block.size(), launch); !s.ok())
         return command_result::failure(s.code, xid_graphics_engine_exception, s.message);
     work = host_kernel_work(launch);
-    const auto module = host_kernels_->find(launch.module_id);
+    const auto module = modules_->find(launch.module_id).host_kernels;
     if (!module || launch.kernel_index >= module->kernels.size())
-        return command_result::failure(CB_ERR_NOT_FOUND, xid_graphics_engine_exception,
-                                       "host kernel: module " + std::to_string(launch.module_id) + " kernel " +
-                                           std::to_string(launch.kernel_index) + " is not loaded");
+        return not_loaded("host kernel", launch.module_id, launch.kernel_index);
     return run_host_kernel(launch, module->kernels[launch.kernel_index], memory, engine(), abort);
+}
+
+command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
+                                                 uint64_t block_bytes, const abort_check& abort, work_amount& work) {
+    work = {};
+    if (!modules_) return no_registry("PTX kernel");
+    std::vector<uint8_t> block;
+    if (command_result r = fetch_block(dma, block_iova, block_bytes, abort, block); !r.ok()) return r;
+    ptx_launch launch;
+    std::string error;
+    if (cb_status st = decode_ptx_launch(block.data(), block.size(), launch, error); st != CB_OK)
+        return command_result::failure(st, xid_graphics_engine_exception, error);
+    const auto module = modules_->find(launch.module_id).ptx;
+    if (!module) return not_loaded("PTX kernel", launch.module_id, launch.kernel_index);
+
+    ptx::launch_request r;
+    r.kernel = launch.kernel_index;
+    std::copy(std::begin(launch.grid), std::end(launch.grid), r.grid);
+    std::copy(std::begin(launch.block), std::end(launch.block), r.block);
+    r.dynamic_shared = launch.dynamic_shared;
+    r.params = std::move(launch.params);
+    const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size()};
+    kernels::engine& threads = engine();
+    const ptx::block_runner run = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
+        threads.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
+    };
+    const ptx::launch_outcome out = module->launch(r, device, run, abort);
+    work = ptx_kernel_work(out.executed, out.bytes_moved);
+    if (out.status == CB_OK) return command_result::success();
+    return command_result::failure(out.status,
+                                   out.status == CB_ERR_ILLEGAL_ADDRESS ? xid_mmu_fault : xid_graphics_engine_exception,
+                                   out.message);
 }
 
 }  // namespace cudabridge::nv

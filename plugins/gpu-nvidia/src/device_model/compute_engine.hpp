@@ -2,15 +2,18 @@
 // built-in kernel runs on host threads against VRAM. A bad block or a bad call fails with the
 // kernel library's status (Xid 13); a tensor outside VRAM with CB_ERR_INVALID_ARGUMENT (Xid 31).
 //
-// A host_kernel command runs a user's C function from the family's host_kernel_registry once per
-// block of its grid (host_kernel_execution.hpp); without a registry it fails (CB_ERR_UNSUPPORTED).
+// A host_kernel command runs a user's C function from the family's module_registry once per
+// block of its grid (host_kernel_execution.hpp); a ptx_kernel command runs a PTX kernel the
+// engine compiled, its blocks spread over the same threads, against VRAM (an access outside it
+// fails the launch: CB_ERR_ILLEGAL_ADDRESS, Xid 31). Without a registry both fail
+// (CB_ERR_UNSUPPORTED).
 #pragma once
 
 #include "device_model/command_result.hpp"
 #include "device_model/dma_port.hpp"
 #include "device_model/vram.hpp"
 #include "device_model/work_cost.hpp"
-#include "host_kernels/host_kernel_registry.hpp"
+#include "sim/modules/module_registry.hpp"
 #include "kernels/engine.hpp"
 
 #include <cstdint>
@@ -25,7 +28,7 @@ inline constexpr uint64_t max_launch_block_bytes = 64u << 10;
 class compute_engine {
 public:
     // threads == 0: every core. The worker threads start at the first launch.
-    explicit compute_engine(unsigned threads, std::shared_ptr<const host_kernel_registry> host_kernels = nullptr);
+    explicit compute_engine(unsigned threads, std::shared_ptr<const module_registry> modules = nullptr);
     ~compute_engine();
 
     unsigned threads() const noexcept { return threads_; }
@@ -36,6 +39,8 @@ public:
                           const abort_check& abort, work_amount& work);
     command_result launch_host_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
                                       uint64_t block_bytes, const abort_check& abort, work_amount& work);
+    command_result launch_ptx_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
+                                     uint64_t block_bytes, const abort_check& abort, work_amount& work);
 
 private:
     // Fetches a launch block of `block_bytes` into `out`; a failure result when it cannot.
@@ -44,7 +49,7 @@ private:
     kernels::engine& engine();
 
     unsigned threads_;
-    std::shared_ptr<const host_kernel_registry> host_kernels_;
+    std::shared_ptr<const module_registry> modules_;
     std::unique_ptr<kernels::engine> engine_;
 };
 

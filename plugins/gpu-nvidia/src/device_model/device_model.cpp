@@ -23,7 +23,7 @@ device_model::device_model(const sdk::host& host, const gpu_profile& profile, de
       instance_memory_(hw::bar3_size),
       engines_(clock_),
       telemetry_(profile_, options_.live_state_file),
-      compute_(options_.compute_threads, options_.host_kernels),
+      compute_(options_.compute_threads, options_.modules),
       registers_(board_, profile_, engines_, telemetry_, clock_, compute_.threads()),
       processor_(engines_, vram_, compute_, telemetry_, clock_, roofline_of(profile_), host_) {
     engines_.set_bus_master(config_.bus_master_enabled());

@@ -38,9 +38,9 @@ struct device_model_options {
     std::string device_id;                       // for log messages
     uint32_t link_gen = 0;                       // PCIe generation trained to; 0: the board's maximum
     uint32_t link_width = 0;                     // lanes trained to; 0: the board's maximum (x16)
-    // Where host_kernel launches find their modules (the family's registry, shared with the
+    // Where host-kernel and PTX launches find their modules (the family's registry, shared with the
     // userspace driver that loads them); null: host kernels fail with CB_ERR_UNSUPPORTED.
-    std::shared_ptr<const host_kernel_registry> host_kernels;
+    std::shared_ptr<const module_registry> modules;
 };
 
 class device_model final : public sdk::endpoint_model {

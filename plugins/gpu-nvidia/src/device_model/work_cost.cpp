@@ -13,9 +13,16 @@ namespace {
 //   clock, NVIDIA's published FP32 figure (RTX 5090: 21760 x 2.41 GHz x 2 = 104.9 TFLOPS). Every
 //   dtype runs at this rate, although GeForce boards run FP64 at a small fraction of it.
 // - Memory at the profile's full bandwidth (memory_bandwidth_gbps); real kernels reach 80-90%.
-// - No fixed cost per command (launch overhead, engine front end): short kernels are cheaper
-//   than on hardware.
+// - Instruction issue = SMs x 4 warp schedulers x 32 lanes per clock: every SM since Volta issues
+//   one warp instruction per scheduler per clock (NVIDIA's architecture whitepapers), so 128
+//   thread instructions per SM per clock, at the boost clock. Every instruction counts as one
+//   issue slot (no dual issue, no stalls beyond the memory ceiling).
+// - A PTX kernel pays a fixed launch latency of 3 us, the order of an empty kernel's launch on a
+//   local PCIe GPU (a model choice; no measurement behind it). Copies, memset, built-in and host
+//   kernels pay no fixed cost: short ones are cheaper than on hardware.
 constexpr double flops_per_core_clock = 2.0;
+constexpr double thread_instructions_per_sm_clock = 4.0 * 32.0;
+constexpr double kernel_launch_latency_ns = 3000.0;
 
 // A tensor's elements (0 when any dimension is 0; 1 for a scalar).
 double elements(const cb_tensor_desc& t) {
@@ -44,13 +51,18 @@ roofline roofline_of(const gpu_profile& profile) {
     roofline r;
     r.bytes_per_ns = profile.memory_bandwidth_gbps;  // 10^9 B/s = 1 B/ns
     r.flops_per_ns = static_cast<double>(profile.cuda_cores) * profile.boost_clock_mhz * 1e-3 * flops_per_core_clock;
+    r.instructions_per_ns =
+        static_cast<double>(profile.sm_count) * profile.boost_clock_mhz * 1e-3 * thread_instructions_per_sm_clock;
+    r.launch_latency_ns = kernel_launch_latency_ns;
     return r;
 }
 
 uint64_t modeled_duration_ns(const roofline& ceilings, const work_amount& work) {
     const double memory_ns = ceilings.bytes_per_ns > 0 ? work.bytes / ceilings.bytes_per_ns : 0;
     const double compute_ns = ceilings.flops_per_ns > 0 ? work.flops / ceilings.flops_per_ns : 0;
-    const double ns = std::ceil(std::max(memory_ns, compute_ns));
+    const double issue_ns = ceilings.instructions_per_ns > 0 ? work.instructions / ceilings.instructions_per_ns : 0;
+    const double ns = std::ceil(std::max({memory_ns, compute_ns, issue_ns}) +
+                                (work.kernel ? ceilings.launch_latency_ns : 0));
     if (!(ns > 0)) return 0;
     return ns >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(ns);
 }
@@ -91,6 +103,15 @@ work_amount host_kernel_work(const host_kernel_launch& launch) {
     const double threads_per_block =
         static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
     w.flops = static_cast<double>(launch.block_count()) * threads_per_block;
+    return w;
+}
+
+// What the kernel's code did, as the engine counted it.
+work_amount ptx_kernel_work(uint64_t executed_instructions, uint64_t bytes_moved) {
+    work_amount w;
+    w.bytes = static_cast<double>(bytes_moved);
+    w.instructions = static_cast<double>(executed_instructions);
+    w.kernel = true;
     return w;
 }
 

@@ -31,7 +31,9 @@ struct arg_record {
     uint64_t span;
 };
 
-status check_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where) {
+}  // namespace
+
+status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where) {
     uint64_t threads = 1;
     for (int i = 0; i < 3; ++i) {
         if (grid[i] == 0 || block[i] == 0)
@@ -49,6 +51,8 @@ status check_shape(const uint32_t grid[3], const uint32_t block[3], const std::s
                                std::to_string(max_block_threads) + ")");
     return status::success();
 }
+
+namespace {
 
 status check_counts(size_t args, size_t payload, const std::string& where) {
     if (args > max_host_kernel_args)
@@ -120,7 +124,7 @@ status make_host_kernel_launch(const cb_kernel_launch& launch, const std::string
     if (launch.arg_count != 0 && launch.args == nullptr)
         return status::invalid(where + ": " + std::to_string(launch.arg_count) + " arguments but args is NULL");
     if (status s = check_counts(launch.arg_count, 0, where); !s.ok()) return s;
-    if (status s = check_shape(launch.grid, launch.block, where); !s.ok()) return s;
+    if (status s = check_launch_shape(launch.grid, launch.block, where); !s.ok()) return s;
     host_kernel_launch l;
     l.module_id = module_id;
     l.kernel_index = kernel_index;
@@ -162,7 +166,7 @@ status decode_host_kernel_launch(const void* data, size_t size, host_kernel_laun
     if (status s = check_counts(h.arg_count, h.payload_bytes, "host kernel launch block"); !s.ok()) return s;
     if (size != sizeof h + size_t{h.arg_count} * sizeof(arg_record) + h.payload_bytes)
         return status::invalid("host kernel launch block: size does not match its argument count");
-    if (status s = check_shape(h.grid, h.block, "host kernel launch block"); !s.ok()) return s;
+    if (status s = check_launch_shape(h.grid, h.block, "host kernel launch block"); !s.ok()) return s;
     host_kernel_launch l;
     l.module_id = h.module_id;
     l.kernel_index = h.kernel_index;

@@ -37,7 +37,7 @@ struct host_kernel_arg {
 };
 
 struct host_kernel_launch {
-    uint64_t module_id = 0;    // in the family's host_kernel_registry
+    uint64_t module_id = 0;    // in the family's module_registry
     uint32_t kernel_index = 0; // in the module
     uint32_t grid[3] = {1, 1, 1};
     uint32_t block[3] = {1, 1, 1};
@@ -51,6 +51,9 @@ struct host_kernel_launch {
 // end of its allocation; CB_ERR_INVALID_ARGUMENT (with a message) when no live allocation holds it.
 using device_pointer_resolver =
     std::function<kernels::status(size_t index, uint64_t device_ptr, uint64_t& vram_offset, uint64_t& span)>;
+
+// CUDA's limits on a launch's grid and block (above); `where` starts the message.
+kernels::status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where);
 
 // Checks grid, block and arguments (`name` for messages) and builds the launch.
 kernels::status make_host_kernel_launch(const cb_kernel_launch& launch, const std::string& name, uint64_t module_id,

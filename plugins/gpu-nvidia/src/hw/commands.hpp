@@ -5,7 +5,8 @@
 // flag_interrupt it also raises MSI vector 0 (when intr_fence is enabled). Fence values must
 // increase. A failed command sets status_error, error_code / error_fence, raises intr_error,
 // completes its fence anyway (so waiters wake and read the error) and the ring keeps going; a
-// host kernel that returns a failure also leaves the status it returned in reg::error_detail.
+// host kernel that returns a failure also leaves the status it returned in reg::error_detail. A
+// PTX kernel that touches memory outside VRAM fails with CB_ERR_ILLEGAL_ADDRESS (Xid 31).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ enum class opcode : uint32_t {
     launch = 5,      // a = host IOVA of a launch block (launch_block.hpp), c = its bytes
     timestamp = 6,   // a = host IOVA of an 8-byte word: receives the PTIMER value when it runs
     host_kernel = 7, // a = host IOVA of a host-kernel launch block (host_kernels/), c = its bytes
+    ptx_kernel = 8,  // a = host IOVA of a PTX launch block (sim/modules/ptx_launch.hpp), c = its bytes
 };
 
 inline constexpr uint32_t flag_fence = 1u << 0;

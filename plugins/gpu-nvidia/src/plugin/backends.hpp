@@ -12,13 +12,13 @@
 namespace cudabridge::nv {
 
 class kernel_driver_backend;
-class host_kernel_registry;
+class module_registry;
 
 // The userspace driver over params.transport / params.link: probes, resets and initialises the GPU.
-// `host_kernels`: the family's registry, shared with the simulated GPUs it creates.
+// `modules`: the family's registry, shared with the simulated GPUs it creates.
 std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params,
                                                       const family_options& options,
-                                                      std::shared_ptr<host_kernel_registry> host_kernels);
+                                                      std::shared_ptr<module_registry> modules);
 
 // A GPU the CUDA driver sees, by ordinal.
 std::unique_ptr<device_backend> open_kernel_driver_device(kernel_driver_backend& driver, int ordinal);

@@ -1,7 +1,7 @@
 #include "plugin/nvidia_family.hpp"
 
 #include "device_model/device_model.hpp"
-#include "host_kernels/host_kernel_registry.hpp"
+#include "sim/modules/module_registry.hpp"
 #include "kernel_driver/kernel_driver_backend.hpp"
 #include "live_state/live_state.hpp"
 #include "plugin/backends.hpp"
@@ -48,7 +48,7 @@ void forget(std::mutex& mutex, std::set<Handle*>& live, Handle* h) {
 nvidia_family::nvidia_family(const sdk::host& h, const sdk::config&)
     : gpu_family(h),
       options_(declare_and_read_options(h)),
-      host_kernels_(std::make_shared<host_kernel_registry>()) {}
+      registry_(std::make_shared<module_registry>()) {}
 
 nvidia_family::~nvidia_family() {
     // Devices first (they may drive a link whose model we own), then the models.
@@ -120,7 +120,7 @@ cb_status nvidia_family::open_device(const cb_gpu_open_params& params, cb_gpu_de
     auto device = std::make_unique<cb_gpu_device>();
     if (params.transport) {
         if (!params.link) invalid("open_device: a transport without a link");
-        device->backend = open_userspace_device(params, options_, host_kernels_);
+        device->backend = open_userspace_device(params, options_, registry_);
     } else if (params.ordinal >= 0) {
         device->backend = open_kernel_driver_device(kernel_driver(), params.ordinal);
     } else {
@@ -405,7 +405,7 @@ cb_status nvidia_family::create_endpoint_model(const char* profile_json, void** 
     o.device_id = request.device_id;
     o.link_gen = request.pcie_link_gen;
     o.link_width = request.pcie_link_width;
-    o.host_kernels = host_kernels_;
+    o.modules = registry_;
     if (options_.live_state) {
         auto dir = host_services().path(CB_PATH_STATE_DIR);
         if (dir && !dir->empty()) o.live_state_file = live_state_path(*dir, request.device_id);

@@ -22,7 +22,7 @@ namespace cudabridge::nv {
 
 class kernel_driver_backend;
 class device_model;
-class host_kernel_registry;
+class module_registry;
 
 class nvidia_family final : public sdk::gpu_family {
 public:
@@ -96,7 +96,7 @@ private:
     kernel_driver_backend& kernel_driver();
 
     family_options options_;
-    std::shared_ptr<host_kernel_registry> host_kernels_;
+    std::shared_ptr<module_registry> registry_;
     std::mutex mutex_;  // guards the sets and maps below, and kernel_driver_ creation
     std::unique_ptr<kernel_driver_backend> kernel_driver_;
     std::set<cb_gpu_device*> devices_;

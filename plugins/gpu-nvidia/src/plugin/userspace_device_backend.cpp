@@ -35,8 +35,8 @@ void run(Call&& call) {
 class userspace_device_backend final : public device_backend {
 public:
     userspace_device_backend(const cb_gpu_open_params& p, const family_options& o,
-                             std::shared_ptr<host_kernel_registry> host_kernels)
-        : device_(p.transport, p.transport_instance, p.link, options_of(o), std::move(host_kernels)),
+                             std::shared_ptr<module_registry> modules)
+        : device_(p.transport, p.transport_instance, p.link, options_of(o), std::move(modules)),
           function_id_(p.endpoint ? p.endpoint->id : "") {
         run([&](std::string& e) { return device_.init(e); });
     }
@@ -117,14 +117,9 @@ public:
     void launch_builtin(const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& e) { return device_.launch_builtin(launch, stream(s), e); });
     }
-    void* module_load(const void* image, size_t size, cb_module_format format, std::string&) override {
-        if (format != CB_MODULE_HOST_KERNELS)
-            throw sdk::status_error(CB_ERR_UNSUPPORTED,
-                                    "module_load: PTX, CUBIN, fatbin and CUDA source need NVIDIA's compiler and "
-                                    "kernel driver; the userspace driver runs the built-in kernels and, on a "
-                                    "simulated GPU, host kernels (CB_MODULE_HOST_KERNELS)");
+    void* module_load(const void* image, size_t size, cb_module_format format, std::string& log) override {
         userspace_module* m = nullptr;
-        run([&](std::string& e) { return device_.module_load_host_kernels(image, size, m, e); });
+        run([&](std::string& e) { return device_.module_load(image, size, format, m, log, e); });
         return m;
     }
     void module_unload(void* m) override { run([&](std::string& e) { return device_.module_unload(module(m), e); }); }
@@ -175,8 +170,8 @@ private:
 }  // namespace
 
 std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params, const family_options& options,
-                                                      std::shared_ptr<host_kernel_registry> host_kernels) {
-    return std::make_unique<userspace_device_backend>(params, options, std::move(host_kernels));
+                                                      std::shared_ptr<module_registry> modules) {
+    return std::make_unique<userspace_device_backend>(params, options, std::move(modules));
 }
 
 }  // namespace cudabridge::nv

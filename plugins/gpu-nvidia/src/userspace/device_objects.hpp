@@ -7,6 +7,7 @@
 #include "userspace/timestamp_slots.hpp"
 
 #include "host_kernels/host_kernel_module.hpp"
+#include "sim/ptx/kernel_module.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -45,9 +46,11 @@ struct pinned_range {
     }
 };
 
-// A loaded CB_MODULE_HOST_KERNELS module: its id in the family's host_kernel_registry.
+// A loaded user module: its id in the family's module_registry and its code, host kernels or
+// compiled PTX (exactly one is set).
 struct userspace_module {
     std::shared_ptr<const host_kernel_module> module;
+    std::shared_ptr<const ptx::kernel_module> ptx;
     uint64_t registry_id = 0;
     std::atomic<uint64_t> last_fence{0};  // the last launch queued from it
     // Launches hold it shared from the check to the submission; unload takes it to set

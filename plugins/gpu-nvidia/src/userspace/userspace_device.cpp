@@ -13,14 +13,14 @@
 namespace cudabridge::nv {
 
 userspace_device::userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
-                                   userspace_options options, std::shared_ptr<host_kernel_registry> host_kernels)
+                                   userspace_options options, std::shared_ptr<module_registry> modules)
     : port_(transport, transport_instance, link),
       regs_(port_),
       options_(options),
       tracker_(regs_, loss_, options_),
       ring_(port_, regs_, tracker_, loss_),
       stamps_(port_),
-      host_kernels_(std::move(host_kernels)) {
+      registry_(std::move(modules)) {
     port_.on_loss([this](const std::string& reason) { mark_lost(reason); });
 }
 

@@ -25,12 +25,13 @@
 //    mapping is the host's, not the device's) and go with close();
 //  - stream_wait_event (ABI 1.3) queues nothing: the one ring runs in order, so work queued
 //    after the call already starts after the event's earlier work;
-//  - host kernels (CB_MODULE_HOST_KERNELS, ABI 1.3): C functions of a module the driver keeps in
-//    the family's host_kernel_registry, launched through the ring (hw::opcode::host_kernel) and
-//    run by the simulated GPU's compute engine once per block. A kernel that returns a failure
-//    fails its launch as a kernel fault: CB_ERR_INTERNAL at the stream's next synchronize (or
-//    from the launch itself on the null stream), the kernel's name and returned status in the
-//    message;
+//  - user modules on a simulated GPU, kept in the family's module_registry: host kernels
+//    (CB_MODULE_HOST_KERNELS, ABI 1.3), C functions run by the compute engine once per block
+//    (hw::opcode::host_kernel), and PTX (or a fatbin's PTX, or CUDA source through NVRTC) that
+//    the PTX engine compiled at load (hw::opcode::ptx_kernel). A host kernel that returns a
+//    failure fails its launch as a kernel fault: CB_ERR_INTERNAL at the stream's next
+//    synchronize (or from the launch itself on the null stream), the kernel's name and returned
+//    status in the message; a PTX kernel's illegal address fails it with CB_ERR_ILLEGAL_ADDRESS;
 //  - a device that reads all ones, or a transport call reporting the device lost or the link
 //    down, marks the device lost: every wait wakes, every later call answers CB_ERR_DEVICE_LOST
 //    (close still works; a reset that brings the device back clears it).
@@ -76,14 +77,14 @@ struct userspace_stream;  // opaque handles, owned by the device until destroyed
 struct userspace_event;
 struct userspace_module;
 struct pinned_range;
-class host_kernel_registry;
+class module_registry;
 
 class userspace_device {
 public:
-    // Nothing is read from the device until probe(). `host_kernels`: where host-kernel modules
-    // are registered for the simulated GPU behind the link (null: no host kernels).
+    // Nothing is read from the device until probe(). `modules`: where user modules are
+    // registered for the simulated GPU behind the link (null: no user modules).
     userspace_device(const cb_transport_table* transport, void* transport_instance, cb_link* link,
-                     userspace_options options = {}, std::shared_ptr<host_kernel_registry> host_kernels = nullptr);
+                     userspace_options options = {}, std::shared_ptr<module_registry> modules = nullptr);
     ~userspace_device();  // close()
     userspace_device(const userspace_device&) = delete;
     userspace_device& operator=(const userspace_device&) = delete;
@@ -157,15 +158,21 @@ public:
     // encoded launch block (kept mapped until its command completes).
     cb_status launch_builtin(const cb_kernel_launch& launch, userspace_stream* stream, std::string& error);
 
-    // ---- host kernels (ABI 1.3) ---------------------------------------------------------------
-    // Checks a cb_host_kernel_module image (host_kernels/host_kernel_module.hpp) and registers it.
-    // CB_ERR_UNSUPPORTED without a registry or when the link is not simulated.
-    cb_status module_load_host_kernels(const void* image, size_t size, userspace_module*& out, std::string& error);
+    // ---- user modules (simulated GPUs) ---------------------------------------------------------
+    // CB_MODULE_HOST_KERNELS: checks a cb_host_kernel_module image (host_kernels/) and registers
+    // it. PTX, FATBIN, CUDA_SOURCE: the PTX the image holds (sim/modules/module_source.hpp),
+    // compiled by the PTX engine, registered; `log` gets NVRTC's log for CUDA source. CUBIN and
+    // every format without a registry or when the link is not simulated: CB_ERR_UNSUPPORTED.
+    cb_status module_load(const void* image, size_t size, cb_module_format format, userspace_module*& out,
+                          std::string& log, std::string& error);
     // Waits for the module's queued launches, then unregisters it.
     cb_status module_unload(userspace_module* module, std::string& error);
-    // launch.name: a kernel of the module (else CB_ERR_NOT_FOUND). Every non-null
+    // launch.name: a kernel of the module (else CB_ERR_NOT_FOUND). Host kernels: every non-null
     // CB_ARG_DEVICE_PTR must lie inside a live allocation; the device gets its VRAM offset and
-    // the bytes to the allocation's end. Queued like a built-in launch.
+    // the bytes to the allocation's end. PTX kernels: the arguments are packed for the kernel's
+    // .param list (a wrong count or type fails here, naming the parameter). Queued like a
+    // built-in launch; a PTX kernel that touches memory outside VRAM fails its launch with
+    // CB_ERR_ILLEGAL_ADDRESS.
     cb_status launch_kernel(userspace_module* module, const cb_kernel_launch& launch, userspace_stream* stream,
                             std::string& error);
 
@@ -222,6 +229,11 @@ private:
     std::shared_ptr<userspace_module> find_module(userspace_module* module) const;
     void release_pinned_locked();   // lifecycle_ held exclusively
     void release_modules_locked();  // lifecycle_ held exclusively
+    bool runs_user_modules();        // a registry and a simulated GPU behind the link
+    cb_status ptx_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
+                               const std::string& name, std::vector<uint8_t>& block, std::string& error);
+    cb_status host_kernel_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
+                                       const std::string& name, std::vector<uint8_t>& block, std::string& error);
 
     link_port port_;
     register_access regs_;
@@ -250,7 +262,7 @@ private:
     std::map<userspace_stream*, std::shared_ptr<userspace_stream>> streams_;
     std::map<userspace_event*, std::shared_ptr<userspace_event>> events_;
     std::map<userspace_module*, std::shared_ptr<userspace_module>> modules_;
-    std::shared_ptr<host_kernel_registry> host_kernels_;
+    std::shared_ptr<module_registry> registry_;
 
     // Copies hold it shared from finding their range to queuing through it; register and
     // unregister hold it exclusively (after lifecycle_, never before).

@@ -4,7 +4,6 @@
 // for each group of lanes of a warp parked at the same instruction.
 #include "sim/ptx/program.hpp"
 
-#include "kernels/engine.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -135,7 +134,7 @@ bool release_parked(std::vector<uint8_t>& states, uint32_t stride, uint32_t thre
 
 }  // namespace
 
-launch_outcome program::launch(const launch_request& r, const device_memory& memory, kernels::engine& engine,
+launch_outcome program::launch(const launch_request& r, const device_memory& memory, const block_runner& run,
                                const std::function<bool()>& abort) const {
     launch_outcome out;
     const kernel_layout& k = layout_.kernels.at(r.kernel);
@@ -172,16 +171,16 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.dynamic_shared = r.dynamic_shared;
     base.fault = &fault;
 
-    engine.parallel_for(static_cast<int64_t>(blocks), 1, [&](int64_t begin, int64_t end) {
+    run(blocks, [&](uint64_t begin, uint64_t end) {
         // A kernel that never parks runs its threads one after another in one record.
         const uint32_t records = k.parks ? threads : 1;
         std::vector<uint8_t> states(uint64_t(k.state_stride) * records);
         std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
-        for (int64_t b = begin; b < end; ++b) {
+        for (uint64_t b = begin; b < end; ++b) {
             if (fault.raised.load(std::memory_order_relaxed)) return;
             if (abort && abort()) return aborted.store(true);
             block_env env = base;
-            const auto index = static_cast<uint64_t>(b);
+            const uint64_t index = b;
             env.ctaid[0] = static_cast<uint32_t>(index % r.grid[0]);
             env.ctaid[1] = static_cast<uint32_t>((index / r.grid[0]) % r.grid[1]);
             env.ctaid[2] = static_cast<uint32_t>(index / (uint64_t{r.grid[0]} * r.grid[1]));
@@ -216,8 +215,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     } else if (fault.raised.load()) {
         char addr[32];
         std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(fault.address));
-        out.status = CB_ERR_INVALID_ARGUMENT;
-        out.illegal_address = fault.kind != 3;
+        out.status = fault.kind == 3 ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
         out.message = "kernel '" + k.name + "': " +
                       (fault.kind == 3 ? std::string("trap") : "illegal address " + std::string(addr) + " (" +

@@ -58,13 +58,17 @@ bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& o
 
 }  // namespace
 
-std::shared_ptr<program> program::load(std::string_view text, std::string& error) {
+std::unique_ptr<program> program::load(std::string_view text, std::string& error, cb_status* status) {
+    cb_status ignored = CB_OK;
+    cb_status& st = status ? *status : ignored;
+    st = CB_ERR_INVALID_ARGUMENT;
     parse_result parsed = parse(text);
     if (!parsed.ok) {
         error = "PTX " + parsed.error;
         return nullptr;
     }
-    std::shared_ptr<program> p(new program());
+    st = CB_ERR_UNSUPPORTED;
+    std::unique_ptr<program> p(new program());
     p->mod_ = std::move(parsed.mod);
     layout_result laid = lay_out(p->mod_);
     if (!laid.ok) {
@@ -73,6 +77,7 @@ std::shared_ptr<program> program::load(std::string_view text, std::string& error
     }
     p->layout_ = std::move(laid.layout);
     if (p->layout_.kernels.empty()) {
+        st = CB_ERR_INVALID_ARGUMENT;
         error = "PTX: the module has no kernel (.entry)";
         return nullptr;
     }
@@ -83,6 +88,7 @@ std::shared_ptr<program> program::load(std::string_view text, std::string& error
         return nullptr;
     }
     p->globals_ = p->layout_.globals_init;
+    st = CB_OK;
     return p;
 }
 

@@ -1,16 +1,16 @@
-#include "host_kernels/host_kernel_registry.hpp"
+#include "sim/modules/module_registry.hpp"
 
 namespace cudabridge::nv {
 
-uint64_t host_kernel_registry::add(std::shared_ptr<const host_kernel_module> module) {
+uint64_t module_registry::add(registered_module module) {
     std::lock_guard lock(mutex_);
     const uint64_t id = next_id_++;
     modules_.emplace(id, std::move(module));
     return id;
 }
 
-bool host_kernel_registry::remove(uint64_t id) {
-    std::shared_ptr<const host_kernel_module> dropped;  // released after the lock
+bool module_registry::remove(uint64_t id) {
+    registered_module dropped;  // released after the lock
     std::lock_guard lock(mutex_);
     auto it = modules_.find(id);
     if (it == modules_.end()) return false;
@@ -19,13 +19,13 @@ bool host_kernel_registry::remove(uint64_t id) {
     return true;
 }
 
-std::shared_ptr<const host_kernel_module> host_kernel_registry::find(uint64_t id) const {
+registered_module module_registry::find(uint64_t id) const {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(id);
-    return it == modules_.end() ? nullptr : it->second;
+    return it == modules_.end() ? registered_module{} : it->second;
 }
 
-size_t host_kernel_registry::size() const {
+size_t module_registry::size() const {
     std::lock_guard lock(mutex_);
     return modules_.size();
 }

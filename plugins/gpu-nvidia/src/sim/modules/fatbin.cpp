@@ -1,0 +1,118 @@
+#include "sim/modules/fatbin.hpp"
+
+#include <lz4.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cudabridge::nv {
+namespace {
+
+constexpr uint32_t container_magic = 0xBA55ED50u;
+constexpr size_t container_header_bytes = 16;
+constexpr size_t entry_header_bytes = 64;           // the fields read here; sm_120 entries are longer
+constexpr uint64_t max_ptx_bytes = uint64_t{256} << 20;  // far above any real module
+
+template <typename T>
+T read_at(const uint8_t* p, size_t offset) {
+    T v;
+    std::memcpy(&v, p + offset, sizeof v);
+    return v;
+}
+
+cb_status malformed(std::string& error, const std::string& what) {
+    error = "module_load: not a well-formed fatbin: " + what;
+    return CB_ERR_INVALID_ARGUMENT;
+}
+
+std::string arch_list(const std::vector<fatbin_entry>& entries) {
+    std::string s;
+    for (const auto& e : entries)
+        if (e.kind == uint16_t(fatbin_kind::elf)) s += (s.empty() ? "sm_" : ", sm_") + std::to_string(e.arch);
+    return s.empty() ? "no code at all" : "machine code (SASS) for " + s + " only";
+}
+
+cb_status decompress(const uint8_t* data, const fatbin_entry& e, std::string& out, std::string& error) {
+    if (e.uncompressed_bytes == 0 || e.uncompressed_bytes > max_ptx_bytes)
+        return malformed(error, "a compressed PTX entry declares " + std::to_string(e.uncompressed_bytes) + " bytes");
+    out.assign(e.uncompressed_bytes, '\0');
+    if (e.flags & fatbin_zstd) {
+        const size_t n = ZSTD_decompress(out.data(), out.size(), data, e.payload_bytes);
+        if (ZSTD_isError(n) || n != out.size())
+            return malformed(error, std::string("zstd: ") + (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output"));
+        return CB_OK;
+    }
+    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(data), out.data(),
+                                      static_cast<int>(e.payload_bytes), static_cast<int>(out.size()));
+    if (n < 0 || static_cast<uint64_t>(n) != out.size()) return malformed(error, "lz4: corrupt PTX entry");
+    return CB_OK;
+}
+
+}  // namespace
+
+cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>& out, std::string& error) {
+    const auto* p = static_cast<const uint8_t*>(image);
+    out.clear();
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < container_header_bytes || read_at<uint32_t>(p, at) != container_magic) {
+            if (at > 0 && std::all_of(p + at, p + size, [](uint8_t b) { return b == 0; })) break;  // padding
+            return malformed(error, at == 0 ? "bad magic" : "bad magic at byte " + std::to_string(at));
+        }
+        const uint16_t header = read_at<uint16_t>(p, at + 6);
+        const uint64_t body = read_at<uint64_t>(p, at + 8);
+        if (header < container_header_bytes || header > size - at || body > size - at - header)
+            return malformed(error, "a container runs past the image");
+        size_t entry = at + header;
+        const size_t end = at + header + body;
+        while (entry < end) {
+            if (end - entry < entry_header_bytes) return malformed(error, "a truncated entry header");
+            fatbin_entry e;
+            e.kind = read_at<uint16_t>(p, entry);
+            const uint32_t entry_bytes = read_at<uint32_t>(p, entry + 4);
+            e.payload_bytes = read_at<uint64_t>(p, entry + 8);
+            const uint32_t compressed = read_at<uint32_t>(p, entry + 16);
+            e.ptx_minor = read_at<uint16_t>(p, entry + 24);
+            e.ptx_major = read_at<uint16_t>(p, entry + 26);
+            e.arch = read_at<uint32_t>(p, entry + 28);
+            e.flags = read_at<uint64_t>(p, entry + 40);
+            e.uncompressed_bytes = read_at<uint64_t>(p, entry + 56);
+            if (entry_bytes < entry_header_bytes || entry_bytes > end - entry ||
+                e.payload_bytes > end - entry - entry_bytes)
+                return malformed(error, "an entry runs past its container");
+            e.payload = entry + entry_bytes;
+            if ((e.flags & (fatbin_zstd | fatbin_lz4)) && compressed != 0 && compressed <= e.payload_bytes)
+                e.payload_bytes = compressed;  // the stored size pads the compressed bytes to 8
+            out.push_back(e);
+            entry += entry_bytes + read_at<uint64_t>(p, entry + 8);
+        }
+        at = end;
+    }
+    if (out.empty()) return malformed(error, "no entries");
+    return CB_OK;
+}
+
+cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, std::string& error) {
+    std::vector<fatbin_entry> entries;
+    if (cb_status st = read_fatbin(image, size, entries, error); st != CB_OK) return st;
+    const fatbin_entry* best = nullptr;
+    for (const auto& e : entries)
+        if (e.kind == uint16_t(fatbin_kind::ptx) && (!best || e.arch > best->arch)) best = &e;
+    if (!best) {
+        error = "module_load: the fatbin holds " + arch_list(entries) +
+                "; the simulated GPU runs PTX: build with PTX as well, e.g. nvcc -gencode "
+                "arch=compute_75,code=compute_75 (or code=[sm_XX,compute_XX])";
+        return CB_ERR_UNSUPPORTED;
+    }
+    const auto* data = static_cast<const uint8_t*>(image) + best->payload;
+    if (best->flags & (fatbin_zstd | fatbin_lz4)) {
+        if (cb_status st = decompress(data, *best, ptx, error); st != CB_OK) return st;
+    } else {
+        ptx.assign(reinterpret_cast<const char*>(data), best->payload_bytes);
+    }
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    return CB_OK;
+}
+
+}  // namespace cudabridge::nv

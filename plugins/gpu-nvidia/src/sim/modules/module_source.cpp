@@ -1,0 +1,90 @@
+#include "sim/modules/module_source.hpp"
+
+#include "cuda_driver/nvrtc_library.hpp"
+#include "sim/modules/fatbin.hpp"
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace cudabridge::nv {
+namespace {
+
+const std::string build_with_ptx =
+    "the simulated GPU runs PTX, not machine code: load the PTX (nvcc -ptx), or a fatbin that holds it "
+    "(nvcc -fatbin -gencode arch=compute_75,code=compute_75)";
+
+// NVRTC's sonames, then the toolkit the build found and the toolkit's standard place.
+std::vector<std::string> nvrtc_candidates() {
+    if (const char* path = std::getenv("CUDABRIDGE_NVRTC"); path && *path) return {path};
+    std::vector<std::string> names = nvrtc_library::default_candidates();
+#ifdef CB_NV_TOOLKIT_LIBRARY_DIR
+    names.push_back(std::string(CB_NV_TOOLKIT_LIBRARY_DIR) + "/libnvrtc.so");
+#endif
+    names.push_back("/usr/local/cuda/lib64/libnvrtc.so");
+    return names;
+}
+
+// Loaded at the first CUDA source module, kept for the process (libnvrtc is large).
+const nvrtc_library& process_nvrtc() {
+    static std::once_flag once;
+    static std::unique_ptr<nvrtc_library> library;
+    std::call_once(once, [] { library = std::make_unique<nvrtc_library>(nvrtc_candidates()); });
+    return *library;
+}
+
+cb_status text_of(const void* image, size_t size, std::string& out, std::string& error) {
+    const auto* chars = static_cast<const char*>(image);
+    size_t n = size;
+    while (n > 0 && chars[n - 1] == '\0') --n;
+    out.assign(chars, n);
+    if (out.find('\0') != std::string::npos) {
+        error = "module_load: the text holds a NUL byte";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    return CB_OK;
+}
+
+}  // namespace
+
+cb_status compile_cuda_source(const nvrtc_library& lib, const void* image, size_t size, int cc_major, int cc_minor,
+                              module_text& out, std::string& error) {
+    std::string source;
+    if (cb_status st = text_of(image, size, source, error); st != CB_OK) return st;
+    if (!lib.available()) {
+        error = "module_load: no NVRTC on this machine, so CUDA source cannot be compiled (" + lib.status().reason +
+                "); install the CUDA toolkit, or load PTX (nvcc -ptx) instead";
+        return CB_ERR_UNSUPPORTED;
+    }
+    nvrtc_output compiled;
+    std::string message;
+    const cb_status st = lib.compile(source, "cudabridge_module.cu", cc_major, cc_minor, compiled, &message, true);
+    out.log = compiled.log;
+    if (st != CB_OK) {
+        error = "module_load: " + message;
+        return st;
+    }
+    return text_of(compiled.image.data(), compiled.image.size(), out.ptx, error);
+}
+
+cb_status module_ptx(const void* image, size_t size, cb_module_format format, int cc_major, int cc_minor,
+                     module_text& out, std::string& error) {
+    out = {};
+    if (image == nullptr || size == 0) {
+        error = "module_load: empty image";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    switch (format) {
+    case CB_MODULE_PTX: return text_of(image, size, out.ptx, error);
+    case CB_MODULE_FATBIN: return newest_fatbin_ptx(image, size, out.ptx, error);
+    case CB_MODULE_CUDA_SOURCE: return compile_cuda_source(process_nvrtc(), image, size, cc_major, cc_minor, out, error);
+    case CB_MODULE_CUBIN:
+        error = "module_load: a CUBIN holds no PTX; " + build_with_ptx;
+        return CB_ERR_UNSUPPORTED;
+    default:
+        error = "module_load: unknown module format " + std::to_string(format);
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+}
+
+}  // namespace cudabridge::nv

@@ -1,0 +1,79 @@
+#include "sim/modules/ptx_launch.hpp"
+
+#include "host_kernels/host_kernel_launch.hpp"
+
+#include <cstring>
+
+namespace cudabridge::nv {
+namespace {
+
+constexpr uint32_t block_magic = 0x58545043;  // "CPTX"
+
+struct block_header {
+    uint32_t magic;
+    uint32_t kernel_index;
+    uint64_t module_id;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t dynamic_shared;
+    uint32_t param_bytes;
+};
+
+}  // namespace
+
+cb_status check_ptx_launch(const ptx_launch& l, const std::string& where, std::string& error) {
+    if (kernels::status s = check_launch_shape(l.grid, l.block, where); !s.ok()) {
+        error = s.message;
+        return s.code;
+    }
+    if (l.dynamic_shared > max_ptx_dynamic_shared) {
+        error = where + ": " + std::to_string(l.dynamic_shared) + " bytes of dynamic shared memory (at most " +
+                std::to_string(max_ptx_dynamic_shared) + ")";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    if (l.params.size() > max_ptx_param_bytes) {
+        error = where + ": " + std::to_string(l.params.size()) + " bytes of parameters (at most " +
+                std::to_string(max_ptx_param_bytes) + ")";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    return CB_OK;
+}
+
+std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
+    block_header h{};
+    h.magic = block_magic;
+    h.kernel_index = l.kernel_index;
+    h.module_id = l.module_id;
+    std::memcpy(h.grid, l.grid, sizeof h.grid);
+    std::memcpy(h.block, l.block, sizeof h.block);
+    h.dynamic_shared = l.dynamic_shared;
+    h.param_bytes = static_cast<uint32_t>(l.params.size());
+    std::vector<uint8_t> out(sizeof h + l.params.size());
+    std::memcpy(out.data(), &h, sizeof h);
+    if (!l.params.empty()) std::memcpy(out.data() + sizeof h, l.params.data(), l.params.size());
+    return out;
+}
+
+cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std::string& error) {
+    block_header h{};
+    if (size < sizeof h) {
+        error = "PTX launch block: " + std::to_string(size) + " bytes, shorter than its header";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    std::memcpy(&h, data, sizeof h);
+    if (h.magic != block_magic || size != sizeof h + h.param_bytes) {
+        error = "PTX launch block: bad magic or size";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    out = ptx_launch{};
+    out.module_id = h.module_id;
+    out.kernel_index = h.kernel_index;
+    std::memcpy(out.grid, h.grid, sizeof out.grid);
+    std::memcpy(out.block, h.block, sizeof out.block);
+    out.dynamic_shared = h.dynamic_shared;
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    out.params.assign(bytes + sizeof h, bytes + size);
+    return check_ptx_launch(out, "PTX launch block", error);
+}
+
+}  // namespace cudabridge::nv

@@ -1,0 +1,44 @@
+// A launch of a PTX kernel as plain data, and the self-contained bytes the userspace driver puts
+// in a launch block for the ring's ptx_kernel command (hw/commands.hpp); the device model decodes
+// them. The parameters travel packed as the kernel's .param list lays them out (the driver packs
+// them at launch, as CUDA's driver fills the kernel's parameter bank), so device pointers are
+// plain device addresses the kernel dereferences; the engine checks every access.
+//
+// Limits are CUDA's: the grid and block of check_launch_shape, 32764 bytes of parameters
+// (CUDA 12.1's parameter space), and at most 227 KiB of shared memory per block (the most any
+// supported GPU gives one block).
+#pragma once
+
+#include <cudabridge/abi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cudabridge::nv {
+
+inline constexpr size_t max_ptx_param_bytes = 32764;
+inline constexpr uint32_t max_ptx_dynamic_shared = 227u << 10;
+
+struct ptx_launch {
+    uint64_t module_id = 0;     // in the family's module_registry
+    uint32_t kernel_index = 0;  // in the module
+    uint32_t grid[3] = {1, 1, 1};
+    uint32_t block[3] = {1, 1, 1};
+    uint32_t dynamic_shared = 0;
+    std::vector<uint8_t> params;
+
+    uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
+    uint64_t thread_count() const { return block_count() * block[0] * block[1] * block[2]; }
+};
+
+// CB_ERR_INVALID_ARGUMENT with a message (starting with `where`) when the shape, the dynamic
+// shared memory or the parameter bytes exceed the limits.
+cb_status check_ptx_launch(const ptx_launch& launch, const std::string& where, std::string& error);
+
+std::vector<uint8_t> encode_ptx_launch(const ptx_launch& launch);
+// Checks everything a corrupt block could get wrong (magic, sizes, limits).
+cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std::string& error);
+
+}  // namespace cudabridge::nv

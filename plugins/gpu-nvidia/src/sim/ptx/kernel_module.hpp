@@ -1,0 +1,71 @@
+// What the PTX engine library (libcudabridge_ptx_engine.so) offers the plugin that loads it: a
+// loaded PTX module behind an abstract interface, and the one C entry point that loads one.
+// Plain types only (no LLVM), so the plugin includes this without the engine's headers; the
+// engine stays out of every process that never loads PTX (it links LLVM, about 20 ms to load).
+#pragma once
+
+#include <cudabridge/gpu.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cudabridge::nv::ptx {
+
+// The simulated VRAM as the generated code reaches it.
+struct device_memory {
+    uint8_t* host = nullptr;  // VRAM offset 0
+    uint64_t base = 0;        // its device address
+    uint64_t size = 0;
+};
+
+struct launch_request {
+    size_t kernel = 0;
+    uint32_t grid[3] = {1, 1, 1};
+    uint32_t block[3] = {1, 1, 1};
+    uint32_t dynamic_shared = 0;
+    std::vector<uint8_t> params;  // laid out as the kernel's .param list says (pack_arguments)
+};
+
+struct launch_outcome {
+    cb_status status = CB_OK;   // CB_ERR_ILLEGAL_ADDRESS for a fault, CB_ERR_INTERNAL for a trap
+    std::string message;        // what failed: the kernel, the block, the address
+    uint64_t executed = 0;      // instructions executed, all threads
+    uint64_t bytes_moved = 0;   // global memory bytes loaded and stored
+    uint64_t threads = 0;
+};
+
+// Runs fn(first, end) over [0, count) in pieces, on whatever threads the caller owns.
+using block_runner = std::function<void(uint64_t count, const std::function<void(uint64_t first, uint64_t end)>& fn)>;
+
+class kernel_module {
+public:
+    virtual ~kernel_module() = default;
+
+    // -1 when the module has no kernel of that name.
+    virtual int find(const std::string& name) const = 0;
+    virtual std::string kernel_names() const = 0;
+    virtual double compile_ms() const = 0;
+
+    // The parameter buffer for `args`: scalars narrowed to each .param's type when the value
+    // fits, device pointers where a .u64/.b64 address is expected, CB_ARG_BYTES for structs by
+    // value. CB_ERR_INVALID_ARGUMENT with a message naming the parameter otherwise.
+    virtual cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count,
+                                     std::vector<uint8_t>& out, std::string& error) const = 0;
+
+    // Runs every block of the grid through `run`; `abort` (may be empty) is asked between blocks.
+    virtual launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,
+                                  const std::function<bool()>& abort) const = 0;
+};
+
+// The engine library's entry point (extern "C", so dlsym finds it by this name): a loaded module
+// that the caller owns (delete it through the interface), or null with *error naming the line and
+// instruction of what is refused and *status CB_ERR_INVALID_ARGUMENT (not PTX) or
+// CB_ERR_UNSUPPORTED (PTX the engine refuses).
+using load_function = kernel_module* (*)(const char* ptx_text, size_t size, std::string* error, cb_status* status);
+inline constexpr const char* load_symbol = "cudabridge_ptx_load";
+inline constexpr const char* engine_library_name = "libcudabridge_ptx_engine.so";
+
+}  // namespace cudabridge::nv::ptx

@@ -1,0 +1,74 @@
+// The ring's PTX launch block: what the driver encodes the device decodes, and a block that is
+// corrupt or past CUDA's limits is refused on either side.
+#include "sim/modules/ptx_launch.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cudabridge::nv::test {
+namespace {
+
+ptx_launch example() {
+    ptx_launch l;
+    l.module_id = 7;
+    l.kernel_index = 2;
+    l.grid[0] = 1000;
+    l.grid[2] = 3;
+    l.block[0] = 256;
+    l.dynamic_shared = 4096;
+    l.params = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    return l;
+}
+
+TEST(PtxLaunchBlock, RoundTripsEveryField) {
+    const ptx_launch l = example();
+    ptx_launch back;
+    std::string error;
+    const auto bytes = encode_ptx_launch(l);
+    ASSERT_EQ(decode_ptx_launch(bytes.data(), bytes.size(), back, error), CB_OK) << error;
+    EXPECT_EQ(back.module_id, 7u);
+    EXPECT_EQ(back.kernel_index, 2u);
+    EXPECT_EQ(back.grid[0], 1000u);
+    EXPECT_EQ(back.grid[2], 3u);
+    EXPECT_EQ(back.block[0], 256u);
+    EXPECT_EQ(back.dynamic_shared, 4096u);
+    EXPECT_EQ(back.params, l.params);
+    EXPECT_EQ(back.thread_count(), 1000u * 3 * 256);
+}
+
+TEST(PtxLaunchBlock, ATruncatedOrForeignBlockIsRefused) {
+    const auto bytes = encode_ptx_launch(example());
+    ptx_launch back;
+    std::string error;
+    for (size_t n = 0; n < bytes.size(); ++n)
+        EXPECT_EQ(decode_ptx_launch(bytes.data(), n, back, error), CB_ERR_INVALID_ARGUMENT) << n;
+    auto foreign = bytes;
+    foreign[0] ^= 0xFF;
+    EXPECT_EQ(decode_ptx_launch(foreign.data(), foreign.size(), back, error), CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(PtxLaunchBlock, CudasLimitsHold) {
+    std::string error;
+    ptx_launch l = example();
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_OK) << error;
+    l.block[0] = 1025;
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l = example();
+    l.block[0] = 32, l.block[1] = 32, l.block[2] = 2;  // 2048 threads
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l = example();
+    l.grid[1] = 0;
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l = example();
+    l.dynamic_shared = max_ptx_dynamic_shared + 1;
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("shared"), std::string::npos) << error;
+    l = example();
+    l.params.assign(max_ptx_param_bytes + 1, 0);
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    auto bytes = encode_ptx_launch(l);  // a driver that skipped the check: the device refuses it
+    ptx_launch back;
+    EXPECT_EQ(decode_ptx_launch(bytes.data(), bytes.size(), back, error), CB_ERR_INVALID_ARGUMENT);
+}
+
+}  // namespace
+}  // namespace cudabridge::nv::test
