@@ -3,11 +3,13 @@
  *
  * 1. c = a + b with the built-in "add" kernel on a stream: upload, launch, download, each timed
  *    by events, then every element checked against the sum computed here on the CPU.
- * 2. A user kernel, "scale" (c *= 3): on a simulated GPU a C function loaded as a host-kernel
- *    module and launched like a CUDA kernel (grid of 256-thread blocks). A real GPU would load
- *    PTX or CUBIN for this instead (cbModuleLoadData with CB_MODULE_PTX), so there it is skipped.
+ * 2. A user kernel, "scale" (c *= 3): one CUDA kernel (kernels/scale.cu), loaded as the PTX nvcc
+ *    emitted for it (kernels/scale.ptx, embedded at build time) with cbModuleLoadData(...,
+ *    CB_MODULE_PTX) and launched over a grid of 256-thread blocks. The same PTX runs on the
+ *    simulated GPU's PTX engine and on a real NVIDIA GPU.
  */
 #include "example_check.h"
+#include "scale_ptx.h" /* scale_ptx[]: kernels/scale.ptx as text */
 
 #include <cudabridge.h>
 
@@ -21,28 +23,6 @@
 #define MAX_N (1u << 28)
 #define SCALE_BLOCK 256u
 #define SCALE_FACTOR 3.0
-
-/* ---- the user kernel ------------------------------------------------------------------------ */
-
-/* scale(x, n, factor): x[i] *= factor for every i < n. The simulated GPU calls this once per
- * block; each call does the work of its block's threads, as a CUDA kernel's threads would. */
-static cb_status scale_kernel(const cb_host_kernel_call* call) {
-    if (call->arg_count != 3 || !call->buffers[0].data || call->args[1].type != CB_ARG_UINT64 ||
-        call->args[2].type != CB_ARG_FLOAT64)
-        return CB_ERR_INVALID_ARGUMENT;
-    float* x = (float*)call->buffers[0].data;
-    const uint64_t n = call->args[1].value.u64;
-    const double factor = call->args[2].value.f64;
-    if (n > call->buffers[0].size / sizeof(float)) return CB_ERR_INVALID_ARGUMENT; /* past the allocation */
-    const uint64_t first = (uint64_t)call->block_index[0] * call->block[0];
-    for (uint64_t t = 0; t < call->block[0]; ++t) {
-        const uint64_t i = first + t;
-        if (i < n) x[i] = (float)(x[i] * factor);
-    }
-    return CB_OK;
-}
-
-static const cb_host_kernel user_kernels[] = {{"scale", scale_kernel}};
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
@@ -136,17 +116,11 @@ static int run_builtin_add(const cbDeviceProp* prop, unsigned n, float* d_a, flo
 /* Returns 1 when it passed or could not run here (said why), 0 when the result was wrong. */
 static int run_user_kernel(const cbDeviceProp* prop, unsigned n, float* d_c, float* h_c, float* expected,
                            cbStream_t stream) {
-    if (!prop->isSimulated) {
-        printf("user kernel: skipped (a %s GPU runs PTX or CUBIN; load it with cbModuleLoadData(..., CB_MODULE_PTX))\n",
-               prop->backend);
-        return 1;
-    }
-    const cb_host_kernel_module module = {sizeof(cb_host_kernel_module), 0, user_kernels,
-                                          sizeof user_kernels / sizeof user_kernels[0]};
     cbModule_t m = NULL;
-    const cbError_t loaded = cbModuleLoadData(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS);
+    const cbError_t loaded = cbModuleLoadData(&m, scale_ptx, sizeof scale_ptx, CB_MODULE_PTX);
     if (loaded == cbErrorNotSupported) {
-        printf("user kernels: not available on this GPU (%s)\n", cbGetLastErrorMessage());
+        /* The userspace driver on real hardware runs built-in kernels only. */
+        printf("user kernel: not available on this %s GPU (%s)\n", prop->backend, cbGetLastErrorMessage());
         (void)cbGetLastError(); /* handled: clear it */
         return 1;
     }
@@ -154,6 +128,7 @@ static int run_user_kernel(const cbDeviceProp* prop, unsigned n, float* d_c, flo
 
     const cbDim3 block = {SCALE_BLOCK, 1, 1};
     const cbDim3 grid = {(n + SCALE_BLOCK - 1) / SCALE_BLOCK, 1, 1};
+    /* scale(float* x, unsigned int n, double factor) */
     const cbKernelArg args[3] = {cbArgPointer(d_c), cbArgUInt(n), cbArgDouble(SCALE_FACTOR)};
     cbEvent_t start, stop;
     CB_CHECK(cbEventCreate(&start));
