@@ -4,7 +4,9 @@
 # machine's GPUs), then, within a time limit of under 5 minutes:
 #   1. gpu_nvidia_real_gpu_test  every built-in kernel x dtype x broadcast case on the GPU against
 #                                the CPU engine; copies of 0 B / 1 B / unaligned / large sizes;
-#                                allocation until out of memory; Philox = CPU; NVRTC user kernels
+#                                allocation until out of memory; Philox = CPU; NVRTC user kernels;
+#                                the PTX corpus on the GPU against the simulator's PTX engine,
+#                                byte for byte
 #   2. gpu_nvidia_kernel_driver_test   the backend's no-GPU tests, on this machine
 #   3. bench_real_gpu            H2D / D2H bandwidth and a 4096^3 sgemm, backend vs direct calls
 # and prints a summary. Exit status 0 only when every step passed.
