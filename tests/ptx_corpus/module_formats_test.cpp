@@ -89,6 +89,24 @@ TEST_F(module_formats, AWrongArgumentFailsTheLaunchNamingTheParameter) {
     expect_saxpy_runs(m, 100);
 }
 
+TEST_F(module_formats, RunningOffTheEndOfAnAllocationIntoUnmappedPagesIsAnIllegalAddress) {
+    // y holds 256 floats, but the launch says n = 1M: the stores run 4 MiB past y's allocation,
+    // into 64 KiB pages no allocation holds (a GPU's page tables leave them unmapped too).
+    const size_t n = 1u << 20;
+    cbModule_t m = nullptr;
+    ASSERT_EQ(load_as("saxpy.ptx", CB_MODULE_PTX, m), cbSuccess) << cbGetLastErrorMessage();
+    void* dx = device_alloc(n * 4);
+    void* dy = device_alloc(256 * 4);
+    const std::vector<cbKernelArg> args = {cbArgInt(static_cast<int64_t>(n)), cbArgDouble(1.0), cbArgPointer(dx),
+                                           cbArgPointer(dy)};
+    const cbError_t launched = rt->launch_kernel(m, "saxpy", {static_cast<unsigned>(n / 256), 1, 1}, {256, 1, 1},
+                                                 args.data(), args.size(), 0, nullptr);
+    EXPECT_TRUE(launched == cbSuccess || launched == cbErrorIllegalAddress) << launched;
+    EXPECT_EQ(rt->synchronize(), cbErrorIllegalAddress) << cbGetLastErrorMessage();
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("saxpy"), std::string::npos) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->reset_device(), cbSuccess) << cbGetLastErrorMessage();
+}
+
 TEST_F(module_formats, AKernelsModeledTimeIsWithinWhatTheGpuCouldDo) {
     // saxpy on 4M floats moves 48 MiB (x read, y read and written). On the simulated RTX 5090
     // (1792 GB/s) that is at least 28 us, plus the launch latency; far less than a second.

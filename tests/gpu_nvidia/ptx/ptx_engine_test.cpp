@@ -253,6 +253,29 @@ TEST_F(ptx_engine, AStoreOutsideMemoryFailsTheLaunchWithItsAddress) {
     EXPECT_NE(out.message.find("illegal address 0x"), std::string::npos) << out.message;
 }
 
+TEST_F(ptx_engine, AnAccessToAnUnmappedPageFaultsAndAMappedOneDoesNot) {
+    auto p = load("saxpy");
+    ASSERT_TRUE(p);
+    const std::vector<float> x(64, 1.0f), y(64, 2.0f);
+    const uint64_t dx = vram.put(x);
+    const uint64_t dy = vram.alloc(1u << 16);  // its own page
+    std::vector<uint8_t> pages((vram.bytes.size() >> 16) + 1, 1);
+    pages[(dy - fake_vram::base) >> 16] = 0;
+    launch_request r;
+    r.grid[0] = 1;
+    r.block[0] = 64;
+    std::string error;
+    const std::vector<cb_kernel_arg> args = {i64(64), f64(1.0), ptr(dx), ptr(dy)};
+    ASSERT_EQ(p->pack_arguments(0, args.data(), args.size(), r.params, error), CB_OK) << error;
+    device_memory memory = vram.memory();
+    memory.page_map = pages.data();
+    auto out = p->launch(r, memory, on_engine, {});
+    EXPECT_EQ(out.status, CB_ERR_ILLEGAL_ADDRESS) << out.message;
+    pages[(dy - fake_vram::base) >> 16] = 1;
+    out = p->launch(r, memory, on_engine, {});
+    EXPECT_EQ(out.status, CB_OK) << out.message;
+}
+
 TEST_F(ptx_engine, ATextureFetchIsRefusedAtLoadNamingTheInstructionAndLine) {
     std::string error;
     EXPECT_FALSE(program::load(corpus("texture_fetch"), error));

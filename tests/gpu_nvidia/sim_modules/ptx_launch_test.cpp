@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace cudabridge::nv::test {
 namespace {
 
@@ -16,6 +18,7 @@ ptx_launch example() {
     l.block[0] = 256;
     l.dynamic_shared = 4096;
     l.params = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    l.unmapped = {{0x10000, 0x30000}, {0x50000, 0x60000}};
     return l;
 }
 
@@ -32,6 +35,7 @@ TEST(PtxLaunchBlock, RoundTripsEveryField) {
     EXPECT_EQ(back.block[0], 256u);
     EXPECT_EQ(back.dynamic_shared, 4096u);
     EXPECT_EQ(back.params, l.params);
+    EXPECT_EQ(back.unmapped, l.unmapped);
     EXPECT_EQ(back.thread_count(), 1000u * 3 * 256);
 }
 
@@ -68,6 +72,37 @@ TEST(PtxLaunchBlock, CudasLimitsHold) {
     auto bytes = encode_ptx_launch(l);  // a driver that skipped the check: the device refuses it
     ptx_launch back;
     EXPECT_EQ(decode_ptx_launch(bytes.data(), bytes.size(), back, error), CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(PtxLaunchBlock, OnlyWholeFreePagesAreUnmapped) {
+    constexpr uint64_t page = 1u << 16;
+    const auto pages = unmapped_pages({{100, page + 10},               // no whole page
+                                       {page + 256, 4 * page + 512},   // pages 2 and 3
+                                       {8 * page, 9 * page}});         // page 8 exactly
+    ASSERT_EQ(pages.size(), 2u);
+    EXPECT_EQ(pages[0], (address_range{2 * page, 4 * page}));
+    EXPECT_EQ(pages[1], (address_range{8 * page, 9 * page}));
+}
+
+TEST(PtxLaunchBlock, PastTheRangeLimitTheLargestHolesAreKept) {
+    constexpr uint64_t page = 1u << 16;
+    std::vector<address_range> free_blocks;
+    for (uint64_t i = 0; i < max_unmapped_ranges + 10; ++i)
+        free_blocks.push_back({i * 8 * page, i * 8 * page + (i == 3 ? 5 : 1) * page});
+    const auto pages = unmapped_pages(free_blocks);
+    ASSERT_EQ(pages.size(), max_unmapped_ranges);
+    EXPECT_NE(std::find(pages.begin(), pages.end(), address_range{3 * 8 * page, 3 * 8 * page + 5 * page}), pages.end());
+    EXPECT_TRUE(std::is_sorted(pages.begin(), pages.end(),
+                               [](const address_range& a, const address_range& b) { return a.first < b.first; }));
+}
+
+TEST(PtxLaunchBlock, UnorderedOrTooManyRangesAreRefused) {
+    std::string error;
+    ptx_launch l = example();
+    std::swap(l.unmapped[0], l.unmapped[1]);
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l.unmapped.assign(max_unmapped_ranges + 1, {});
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
 }
 
 }  // namespace

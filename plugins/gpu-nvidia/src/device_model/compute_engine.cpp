@@ -4,6 +4,7 @@
 #include "host_kernels/host_kernel_launch.hpp"
 #include "launch/builtin_call.hpp"
 #include "sim/modules/ptx_launch.hpp"
+#include "sim/ptx/abi.hpp"
 #include "hw/registers.hpp"
 
 #include <thread>
@@ -89,6 +90,20 @@ command_result compute_engine::launch_host_kernel(const dma_port& dma, const vra
     return run_host_kernel(launch, module->kernels[launch.kernel_index], memory, engine(), abort);
 }
 
+const uint8_t* compute_engine::page_map(uint64_t vram_size, const std::vector<address_range>& unmapped) {
+    const size_t pages = static_cast<size_t>((vram_size >> ptx::vram_page_shift) + 1);
+    if (page_map_.size() == pages && unmapped == page_map_holes_) return page_map_.data();
+    page_map_.assign(pages, 1);
+    for (const address_range& r : unmapped) {
+        if (r.first < hw::vram_base || r.end > hw::vram_base + vram_size) continue;  // not VRAM: nothing to unmap
+        const uint64_t first = (r.first - hw::vram_base) >> ptx::vram_page_shift;
+        const uint64_t end = (r.end - hw::vram_base) >> ptx::vram_page_shift;
+        std::fill(page_map_.begin() + static_cast<ptrdiff_t>(first), page_map_.begin() + static_cast<ptrdiff_t>(end), 0);
+    }
+    page_map_holes_ = unmapped;
+    return page_map_.data();
+}
+
 command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
                                                  uint64_t block_bytes, const abort_check& abort, work_amount& work) {
     work = {};
@@ -108,7 +123,8 @@ command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram
     std::copy(std::begin(launch.block), std::end(launch.block), r.block);
     r.dynamic_shared = launch.dynamic_shared;
     r.params = std::move(launch.params);
-    const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size()};
+    const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size(),
+                                    page_map(memory.size(), launch.unmapped)};
     kernels::engine& threads = engine();
     const ptx::block_runner run = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
         threads.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });

@@ -4,8 +4,8 @@
 //
 // A host_kernel command runs a user's C function from the family's module_registry once per
 // block of its grid (host_kernel_execution.hpp); a ptx_kernel command runs a PTX kernel the
-// engine compiled, its blocks spread over the same threads, against VRAM (an access outside it
-// fails the launch: CB_ERR_ILLEGAL_ADDRESS, Xid 31). Without a registry both fail
+// engine compiled, its blocks spread over the same threads, against VRAM (an access outside it,
+// or to a 64 KiB page no allocation holds, fails the launch: CB_ERR_ILLEGAL_ADDRESS, Xid 31). Without a registry both fail
 // (CB_ERR_UNSUPPORTED).
 #pragma once
 
@@ -14,6 +14,7 @@
 #include "device_model/vram.hpp"
 #include "device_model/work_cost.hpp"
 #include "sim/modules/module_registry.hpp"
+#include "sim/modules/ptx_launch.hpp"
 #include "kernels/engine.hpp"
 
 #include <cstdint>
@@ -47,10 +48,14 @@ private:
     command_result fetch_block(const dma_port& dma, uint64_t block_iova, uint64_t block_bytes,
                                const abort_check& abort, std::vector<uint8_t>& out) const;
     kernels::engine& engine();
+    // The PTX engine's page map for VRAM with `unmapped` pages cleared; kept while they repeat.
+    const uint8_t* page_map(uint64_t vram_size, const std::vector<address_range>& unmapped);
 
     unsigned threads_;
     std::shared_ptr<const module_registry> modules_;
     std::unique_ptr<kernels::engine> engine_;
+    std::vector<uint8_t> page_map_;
+    std::vector<address_range> page_map_holes_;
 };
 
 }  // namespace cudabridge::nv

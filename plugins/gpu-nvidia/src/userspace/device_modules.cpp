@@ -174,6 +174,10 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
     planned.dynamic_shared = launch.shared_memory_bytes;
     if (cb_status st = m.ptx->pack_arguments(index, launch.args, launch.arg_count, planned.params, error); st != CB_OK)
         return st;
+    // The pages no allocation holds, so the kernel faults there as on a GPU's page tables.
+    std::vector<address_range> free_blocks;
+    for (const vram_block& b : vram_->free_blocks()) free_blocks.push_back({b.address, b.address + b.size});
+    planned.unmapped = unmapped_pages(free_blocks);
     if (cb_status st = check_ptx_launch(planned, "launch_kernel " + name, error); st != CB_OK) return st;
     block = encode_ptx_launch(planned);
     return CB_OK;

@@ -2,6 +2,7 @@
 
 #include "host_kernels/host_kernel_launch.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cudabridge::nv {
@@ -17,7 +18,11 @@ struct block_header {
     uint32_t block[3];
     uint32_t dynamic_shared;
     uint32_t param_bytes;
+    uint32_t unmapped_count;
+    uint32_t reserved;
 };
+
+constexpr uint64_t page_bytes = uint64_t{1} << 16;
 
 }  // namespace
 
@@ -31,12 +36,40 @@ cb_status check_ptx_launch(const ptx_launch& l, const std::string& where, std::s
                 std::to_string(max_ptx_dynamic_shared) + ")";
         return CB_ERR_INVALID_ARGUMENT;
     }
+    if (l.unmapped.size() > max_unmapped_ranges) {
+        error = where + ": " + std::to_string(l.unmapped.size()) + " unmapped ranges (at most " +
+                std::to_string(max_unmapped_ranges) + ")";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < l.unmapped.size(); ++i) {
+        const address_range& r = l.unmapped[i];
+        if (r.first >= r.end || (i > 0 && r.first < l.unmapped[i - 1].end)) {
+            error = where + ": unmapped ranges out of order";
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+    }
     if (l.params.size() > max_ptx_param_bytes) {
         error = where + ": " + std::to_string(l.params.size()) + " bytes of parameters (at most " +
                 std::to_string(max_ptx_param_bytes) + ")";
         return CB_ERR_INVALID_ARGUMENT;
     }
     return CB_OK;
+}
+
+std::vector<address_range> unmapped_pages(const std::vector<address_range>& free_blocks) {
+    std::vector<address_range> pages;
+    for (const address_range& b : free_blocks) {
+        const uint64_t first = (b.first + page_bytes - 1) / page_bytes * page_bytes;
+        const uint64_t end = b.end / page_bytes * page_bytes;
+        if (first < end) pages.push_back({first, end});
+    }
+    if (pages.size() > max_unmapped_ranges) {
+        std::nth_element(pages.begin(), pages.begin() + max_unmapped_ranges, pages.end(),
+                         [](const address_range& a, const address_range& b) { return a.end - a.first > b.end - b.first; });
+        pages.resize(max_unmapped_ranges);
+        std::sort(pages.begin(), pages.end(), [](const address_range& a, const address_range& b) { return a.first < b.first; });
+    }
+    return pages;
 }
 
 std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
@@ -48,9 +81,12 @@ std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
     std::memcpy(h.block, l.block, sizeof h.block);
     h.dynamic_shared = l.dynamic_shared;
     h.param_bytes = static_cast<uint32_t>(l.params.size());
-    std::vector<uint8_t> out(sizeof h + l.params.size());
+    h.unmapped_count = static_cast<uint32_t>(l.unmapped.size());
+    const size_t ranges = l.unmapped.size() * sizeof(address_range);
+    std::vector<uint8_t> out(sizeof h + l.params.size() + ranges);
     std::memcpy(out.data(), &h, sizeof h);
     if (!l.params.empty()) std::memcpy(out.data() + sizeof h, l.params.data(), l.params.size());
+    if (ranges) std::memcpy(out.data() + sizeof h + l.params.size(), l.unmapped.data(), ranges);
     return out;
 }
 
@@ -61,7 +97,8 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
         return CB_ERR_INVALID_ARGUMENT;
     }
     std::memcpy(&h, data, sizeof h);
-    if (h.magic != block_magic || size != sizeof h + h.param_bytes) {
+    if (h.magic != block_magic || h.unmapped_count > max_unmapped_ranges ||
+        size != sizeof h + h.param_bytes + uint64_t{h.unmapped_count} * sizeof(address_range)) {
         error = "PTX launch block: bad magic or size";
         return CB_ERR_INVALID_ARGUMENT;
     }
@@ -72,7 +109,10 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
     std::memcpy(out.block, h.block, sizeof out.block);
     out.dynamic_shared = h.dynamic_shared;
     const auto* bytes = static_cast<const uint8_t*>(data);
-    out.params.assign(bytes + sizeof h, bytes + size);
+    out.params.assign(bytes + sizeof h, bytes + sizeof h + h.param_bytes);
+    out.unmapped.resize(h.unmapped_count);
+    if (h.unmapped_count)
+        std::memcpy(out.unmapped.data(), bytes + sizeof h + h.param_bytes, h.unmapped_count * sizeof(address_range));
     return check_ptx_launch(out, "PTX launch block", error);
 }
 

@@ -4,6 +4,11 @@
 // them at launch, as CUDA's driver fills the kernel's parameter bank), so device pointers are
 // plain device addresses the kernel dereferences; the engine checks every access.
 //
+// The block also carries the VRAM pages no allocation holds (`unmapped`, device address ranges
+// of whole 64 KiB pages, from the driver's allocator), so that a kernel touching one faults as
+// on a GPU whose page tables leave it unmapped; the driver sends at most max_unmapped_ranges
+// (the largest; what it leaves out stays mapped, so a fault is never false).
+//
 // Limits are CUDA's: the grid and block of check_launch_shape, 32764 bytes of parameters
 // (CUDA 12.1's parameter space), and at most 227 KiB of shared memory per block (the most any
 // supported GPU gives one block).
@@ -20,6 +25,12 @@ namespace cudabridge::nv {
 
 inline constexpr size_t max_ptx_param_bytes = 32764;
 inline constexpr uint32_t max_ptx_dynamic_shared = 227u << 10;
+inline constexpr size_t max_unmapped_ranges = 1024;
+
+struct address_range {
+    uint64_t first = 0, end = 0;  // [first, end)
+    friend bool operator==(const address_range&, const address_range&) = default;
+};
 
 struct ptx_launch {
     uint64_t module_id = 0;     // in the family's module_registry
@@ -28,6 +39,7 @@ struct ptx_launch {
     uint32_t block[3] = {1, 1, 1};
     uint32_t dynamic_shared = 0;
     std::vector<uint8_t> params;
+    std::vector<address_range> unmapped;  // by address, disjoint
 
     uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
     uint64_t thread_count() const { return block_count() * block[0] * block[1] * block[2]; }
@@ -36,6 +48,10 @@ struct ptx_launch {
 // CB_ERR_INVALID_ARGUMENT with a message (starting with `where`) when the shape, the dynamic
 // shared memory or the parameter bytes exceed the limits.
 cb_status check_ptx_launch(const ptx_launch& launch, const std::string& where, std::string& error);
+
+// The whole 64 KiB pages of `free_blocks` (the allocator's free blocks, by address), the largest
+// max_unmapped_ranges of them, by address.
+std::vector<address_range> unmapped_pages(const std::vector<address_range>& free_blocks);
 
 std::vector<uint8_t> encode_ptx_launch(const ptx_launch& launch);
 // Checks everything a corrupt block could get wrong (magic, sizes, limits).

@@ -73,10 +73,15 @@ struct launch_fault {
 };
 
 // One block's environment, built by the executor for each block it runs.
+// VRAM is mapped in pages of 64 KiB (a real GPU's large-page size): an access to a page no live
+// allocation touches faults, as on hardware; one inside a mapped page does not.
+inline constexpr uint32_t vram_page_shift = 16;
+
 struct block_env {
     uint8_t* vram_host;     // VRAM offset 0 on the host
     uint64_t vram_base;     // its device address
     uint64_t vram_size;
+    const uint8_t* page_map;  // per VRAM page (vram_page_shift), nonzero when mapped
     uint8_t* globals_host;  // the module's .global variables
     uint64_t globals_size;
     const uint8_t* const_host;  // the module's .const variables

@@ -154,10 +154,14 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     std::atomic<bool> aborted{false};
     std::atomic<uint64_t> fault_block{0};
 
+    // Without a page map every page of the memory is mapped.
+    std::vector<uint8_t> all_mapped;
+    if (!memory.page_map) all_mapped.assign((memory.size >> vram_page_shift) + 1, 1);
     block_env base{};
     base.vram_host = memory.host;
     base.vram_base = memory.base;
     base.vram_size = memory.size;
+    base.page_map = memory.page_map ? memory.page_map : all_mapped.data();
     base.globals_host = globals_.data();
     base.globals_size = globals_.size();
     base.const_host = layout_.const_init.data();

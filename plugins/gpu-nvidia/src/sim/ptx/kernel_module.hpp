@@ -19,6 +19,9 @@ struct device_memory {
     uint8_t* host = nullptr;  // VRAM offset 0
     uint64_t base = 0;        // its device address
     uint64_t size = 0;
+    // One byte per 64 KiB page of VRAM, nonzero where some live allocation lies (size >> 16,
+    // rounded up); null: every page is mapped.
+    const uint8_t* page_map = nullptr;
 };
 
 struct launch_request {

@@ -165,6 +165,7 @@ private:
     Value* vram_host_ = nullptr;
     Value* vram_base_ = nullptr;
     Value* vram_size_ = nullptr;
+    Value* page_map_ = nullptr;
     std::map<std::string, reg_slot> regs_;
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
@@ -251,6 +252,7 @@ private:
         vram_host_ = env_field(offsetof(block_env, vram_host), mc_.ptr);
         vram_base_ = env_field(offsetof(block_env, vram_base), mc_.i64);
         vram_size_ = env_field(offsetof(block_env, vram_size), mc_.i64);
+        page_map_ = env_field(offsetof(block_env, page_map), mc_.ptr);
     }
 
     void open_thread_loop() {
@@ -627,10 +629,15 @@ private:
         Value* off = b_.CreateSub(addr, vram_base_);
         Value* fits = b_.CreateAnd(b_.CreateICmpUGE(vram_size_, b_.getInt64(bytes)),
                                    b_.CreateICmpULE(off, b_.CreateSub(vram_size_, b_.getInt64(bytes))));
+        auto* pages = BasicBlock::Create(mc_.ctx, "vram.pages", fn_);
         auto* fast = BasicBlock::Create(mc_.ctx, "vram", fn_);
         auto* slow = BasicBlock::Create(mc_.ctx, "resolve", fn_);
         auto* join = BasicBlock::Create(mc_.ctx, "addr", fn_);
-        b_.CreateCondBr(fits, fast, slow, likely());
+        b_.CreateCondBr(fits, pages, slow, likely());
+        // Inside VRAM: both ends' pages must be mapped (the resolver faults on the rest).
+        b_.SetInsertPoint(pages);
+        b_.CreateCondBr(b_.CreateAnd(page_mapped(off), page_mapped(b_.CreateAdd(off, b_.getInt64(bytes - 1)))), fast,
+                        slow, likely());
         b_.SetInsertPoint(fast);
         Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
         b_.CreateBr(join);
@@ -645,6 +652,12 @@ private:
         phi->addIncoming(p1, fast);
         phi->addIncoming(p2, resolved);
         return phi;
+    }
+
+    Value* page_mapped(Value* offset) {
+        Value* page = b_.CreateLShr(offset, b_.getInt64(vram_page_shift));
+        Value* entry = b_.CreateLoad(mc_.i8, b_.CreateGEP(mc_.i8, page_map_, page));
+        return b_.CreateICmpNE(entry, b_.getInt8(0));
     }
 
     llvm::MDNode* likely() { return llvm::MDBuilder(mc_.ctx).createBranchWeights(1000, 1); }

@@ -33,7 +33,12 @@ uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t
         return within(reinterpret_cast<uint8_t*>(thread) + env->local_offset, env->local_size, offset, bytes);
     if (generic && tag == const_window)
         return within(const_cast<uint8_t*>(env->const_host), env->const_size, offset, bytes);
-    if (address >= env->vram_base) return within(env->vram_host, env->vram_size, address - env->vram_base, bytes);
+    if (address >= env->vram_base) {
+        const uint64_t at = address - env->vram_base;
+        uint8_t* p = within(env->vram_host, env->vram_size, at, bytes);
+        const bool mapped = p && env->page_map[at >> vram_page_shift] && env->page_map[(at + bytes - 1) >> vram_page_shift];
+        return mapped ? p : nullptr;
+    }
     return nullptr;
 }
 
