@@ -6,6 +6,10 @@
 
 #include "kernels/engine.hpp"
 
+#ifdef CB_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -89,16 +93,47 @@ __attribute__((noinline)) void reduce_cpp(int n, const float* in, float* partial
     });
 }
 
+// The kernel's algorithm in plain C++: per 16x16 tile of C, 16-wide slabs of A and B copied to
+// local tiles, then the tile products accumulated in the same order as each thread's acc.
+__attribute__((noinline)) void sgemm_tiled_cpp(int M, int N, int K, float alpha, const float* A, const float* B,
+                                               float beta, float* C, kernels::engine& e) {
+    constexpr int T = 16;
+    const int tiles_x = (N + T - 1) / T, tiles_y = (M + T - 1) / T;
+    e.parallel_for(int64_t(tiles_x) * tiles_y, 1, [&](int64_t t0, int64_t t1) {
+        for (int64_t t = t0; t < t1; ++t) {
+            const int by = int(t / tiles_x), bx = int(t % tiles_x);
+            float acc[T][T] = {}, As[T][T], Bs[T][T];
+            for (int k0 = 0; k0 < K; k0 += T) {
+                for (int ty = 0; ty < T; ++ty)
+                    for (int tx = 0; tx < T; ++tx) {
+                        const int row = by * T + ty, col = bx * T + tx, ak = k0 + tx, bk = k0 + ty;
+                        As[ty][tx] = row < M && ak < K ? A[row * K + ak] : 0.0f;
+                        Bs[ty][tx] = bk < K && col < N ? B[bk * N + col] : 0.0f;
+                    }
+                for (int ty = 0; ty < T; ++ty)
+                    for (int k = 0; k < T; ++k)
+                        for (int tx = 0; tx < T; ++tx) acc[ty][tx] += As[ty][k] * Bs[k][tx];
+            }
+            for (int ty = 0; ty < T; ++ty)
+                for (int tx = 0; tx < T; ++tx) {
+                    const int row = by * T + ty, col = bx * T + tx;
+                    if (row < M && col < N) C[row * N + col] = alpha * acc[ty][tx] + beta * C[row * N + col];
+                }
+        }
+    });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s CORPUS_DIR [elements] [repeats]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s CORPUS_DIR [elements] [repeats] [sgemm size]\n", argv[0]);
         return 2;
     }
     const std::filesystem::path dir = argv[1];
     const int n = argc > 2 ? std::atoi(argv[2]) : 16 << 20;
     const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
+    const int gemm = argc > 4 ? std::atoi(argv[4]) : 1024;
     kernels::engine engine;
     const ptx::block_runner on_engine = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
         engine.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
@@ -156,6 +191,56 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "reduce: block %d differs: %g vs %g\n", b, vram.f32(dpart)[b], partial[b]);
             return 1;
         }
+
+    // Tiled sgemm gemm x gemm x gemm: the corpus kernel, the same tiles in C++, and OpenBLAS.
+    auto sgemm = ptx::program::load(read(dir / "sgemm_tiled.ptx"), error);
+    if (!sgemm) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    const uint64_t g2 = uint64_t(gemm) * gemm;
+    vram_buffer gv(g2 * 12 + (1u << 20));
+    const uint64_t dA = vram_buffer::base, dB = dA + g2 * 4, dC = dB + g2 * 4;
+    std::vector<float> hA(g2), hB(g2), hC(g2, 0.0f), blasC(g2, 0.0f);
+    for (uint64_t i = 0; i < g2; ++i) hA[i] = float(i % 17) * 0.25f, hB[i] = float(i % 13) * 0.5f - 3.0f;
+    std::memcpy(gv.f32(dA), hA.data(), g2 * 4);
+    std::memcpy(gv.f32(dB), hB.data(), g2 * 4);
+    ptx::launch_request rg;
+    rg.kernel = 0;
+    rg.grid[0] = rg.grid[1] = static_cast<uint32_t>((gemm + 15) / 16);
+    rg.block[0] = rg.block[1] = 16;
+    double one_d = 1.0, zero_d = 0.0;
+    uint64_t one_bits, zero_bits;
+    std::memcpy(&one_bits, &one_d, 8);
+    std::memcpy(&zero_bits, &zero_d, 8);
+    const std::vector<cb_kernel_arg> gargs = {arg(CB_ARG_INT64, uint64_t(gemm)), arg(CB_ARG_INT64, uint64_t(gemm)),
+                                              arg(CB_ARG_INT64, uint64_t(gemm)), arg(CB_ARG_FLOAT64, one_bits),
+                                              arg(CB_ARG_DEVICE_PTR, dA), arg(CB_ARG_DEVICE_PTR, dB),
+                                              arg(CB_ARG_FLOAT64, zero_bits), arg(CB_ARG_DEVICE_PTR, dC)};
+    if (sgemm->pack_arguments(0, gargs.data(), gargs.size(), rg.params, error) != CB_OK) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    const int gemm_repeats = std::max(1, repeats / 2);
+    const double ptx_gemm = best_ms(gemm_repeats, [&] { sgemm->launch(rg, gv.memory(), on_engine, {}); });
+    const double cpp_gemm = best_ms(gemm_repeats, [&] {
+        sgemm_tiled_cpp(gemm, gemm, gemm, 1.0f, hA.data(), hB.data(), 0.0f, hC.data(), engine);
+    });
+    for (uint64_t i = 0; i < g2; ++i)
+        if (gv.f32(dC)[i] != hC[i]) {
+            std::fprintf(stderr, "sgemm: element %llu differs: %g vs %g\n", (unsigned long long)i, gv.f32(dC)[i], hC[i]);
+            return 1;
+        }
+    std::printf("sgemm    %d^3 PTX %8.2f ms  C++ tiled %8.2f ms  ratio %.2fx (goal >= 0.25x)", gemm, ptx_gemm, cpp_gemm,
+                cpp_gemm / ptx_gemm);
+#ifdef CB_BENCH_OPENBLAS
+    const double blas_gemm = best_ms(gemm_repeats, [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gemm, gemm, gemm, 1.0f, hA.data(), gemm, hB.data(), gemm,
+                    0.0f, blasC.data(), gemm);
+    });
+    std::printf("  OpenBLAS %8.2f ms (for scale)", blas_gemm);
+#endif
+    std::printf("\n");
 
     // One cached launch of a one-block saxpy (256 elements): the host cost per launch.
     auto small = request(*saxpy, "saxpy", 1, 256,

@@ -634,10 +634,12 @@ private:
         auto* slow = BasicBlock::Create(mc_.ctx, "resolve", fn_);
         auto* join = BasicBlock::Create(mc_.ctx, "addr", fn_);
         b_.CreateCondBr(fits, pages, slow, likely());
-        // Inside VRAM: both ends' pages must be mapped (the resolver faults on the rest).
+        // Inside VRAM: the page must be mapped (the resolver faults on the rest). One page per
+        // access: PTX accesses are naturally aligned and at most 16 bytes, so none crosses a
+        // 64 KiB page; a misaligned one is checked at both ends by the resolver.
         b_.SetInsertPoint(pages);
-        b_.CreateCondBr(b_.CreateAnd(page_mapped(off), page_mapped(b_.CreateAdd(off, b_.getInt64(bytes - 1)))), fast,
-                        slow, likely());
+        Value* aligned = b_.CreateICmpEQ(b_.CreateAnd(off, b_.getInt64(bytes - 1)), b_.getInt64(0));
+        b_.CreateCondBr(b_.CreateAnd(aligned, page_mapped(off)), fast, slow, likely());
         b_.SetInsertPoint(fast);
         Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
         b_.CreateBr(join);
