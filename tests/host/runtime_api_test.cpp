@@ -6,6 +6,7 @@
 #include <cudabridge/host/runtime.hpp>
 #include <cudabridge/host_kernels.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -79,6 +80,25 @@ TEST_F(runtime_test, AsyncWorkOnAStreamRunsInOrder) {
     EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
     EXPECT_EQ(rt->free_host(host_a), cbSuccess);
     EXPECT_EQ(rt->free_host(host_out), cbSuccess);
+}
+
+TEST_F(runtime_test, FreeHostTakesOnlyLivePointersFromMallocHost) {
+    // Each of these crashed (double free, stack, interior, wild) or returned success (malloc).
+    void* pinned = nullptr;
+    ASSERT_EQ(rt->malloc_host(&pinned, 8192), cbSuccess) << cbGetLastErrorMessage();
+    int on_stack = 0;
+    void* from_malloc = std::malloc(64);
+    void* device = device_alloc(4096);
+    for (void* bad : std::initializer_list<void*>{&on_stack, static_cast<char*>(pinned) + 16,
+                      reinterpret_cast<void*>(uintptr_t{0x1234}), from_malloc, device}) {
+        EXPECT_EQ(rt->free_host(bad), cbErrorInvalidValue) << bad;
+        EXPECT_NE(std::string(cbGetLastErrorMessage()).find("cbMallocHost"), std::string::npos);
+    }
+    EXPECT_EQ(rt->free_host(pinned), cbSuccess);
+    EXPECT_EQ(rt->free_host(pinned), cbErrorInvalidValue);  // freed twice
+    EXPECT_EQ(rt->free_host(nullptr), cbSuccess);            // as CUDA: freeing NULL does nothing
+    std::free(from_malloc);
+    EXPECT_EQ(rt->free(device), cbSuccess);
 }
 
 TEST_F(runtime_test, TheDefaultStreamWaitsForBlockingStreams) {

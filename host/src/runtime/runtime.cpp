@@ -198,12 +198,23 @@ cbError_t runtime::malloc_host(void** ptr, size_t size) {
     } else {
         take_last_error();
     }
+    {
+        std::lock_guard lock(host_allocations_mutex_);
+        host_allocations_.insert(p);
+    }
     *ptr = p;
     return cbSuccess;
 }
 
 cbError_t runtime::free_host(void* ptr) {
     if (!ptr) return cbSuccess;
+    {
+        std::lock_guard lock(host_allocations_mutex_);
+        if (host_allocations_.erase(ptr) == 0)
+            return set_last_error(cbErrorInvalidValue,
+                                  "cbFreeHost: not a live pointer from cbMallocHost (freed already, or memory "
+                                  "from elsewhere)");
+    }
     device_context* c = nullptr;
     if (with_device(current_of(this), c) == cbSuccess) {
         c->host_unregister(ptr);

@@ -15,6 +15,8 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,6 +115,9 @@ private:
     // Fixed slots, published by count_: calls on other threads read them without a lock.
     std::array<std::unique_ptr<device_context>, max_devices> contexts_;
     std::atomic<size_t> count_{0};
+    // cbMallocHost's live allocations, so cbFreeHost refuses every other pointer.
+    std::mutex host_allocations_mutex_;
+    std::set<void*> host_allocations_;
 };
 
 }  // namespace cudabridge::host
