@@ -112,5 +112,13 @@ TEST_F(cli_test, BenchmarkBadArguments) {
     EXPECT_EQ(run({"benchmark", "--frobnicate"}).exit_code, 2);
 }
 
+TEST_F(cli_test, BenchmarkRefusesAPlotPathItCannotWriteBeforeMeasuring) {
+    // It used to run the whole sweep, then exit 1 without the table.
+    const auto r = run({"benchmark", "--quick", "--plot", "/nonexistent/dir/bw.png"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("/nonexistent/dir"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("MB/s"), std::string::npos) << "measured anyway:\n" << r.out;
+}
+
 }  // namespace
 }  // namespace cudabridge::test

@@ -4,6 +4,8 @@
 // in the database with the machine and backend.
 #include "app.hpp"
 #include "benchmark/plot.hpp"
+
+#include <filesystem>
 #include "benchmark/runner.hpp"
 #include "device_text.hpp"
 #include "json_output.hpp"
@@ -112,6 +114,15 @@ size_t store_figures(host::session& s, const std::vector<bench_figure>& figures,
     return n;
 }
 
+// The plot's folder must exist and be writable before the sweep runs, not after.
+void check_plot_path(const std::string& file) {
+    const std::filesystem::path parent = std::filesystem::path(file).parent_path();
+    const std::filesystem::path folder = parent.empty() ? std::filesystem::path(".") : parent;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec) || ::access(folder.c_str(), W_OK) != 0)
+        throw usage_error("--plot " + file + ": the folder " + folder.string() + " does not exist or is not writable");
+}
+
 int run_benchmark(app& a, const std::vector<std::string>& args) {
     po::options_description d;
     d.add_options()("quick", "")("max-size", po::value<std::string>(), "")("plot", po::value<std::string>(), "");
@@ -130,6 +141,7 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
         if (o.max_bytes < o.min_bytes || o.max_bytes > (4ull << 30))
             throw usage_error("--max-size must be between 4K and 4G");
     }
+    if (vm.count("plot")) check_plot_path(vm["plot"].as<std::string>());
     const int index = a.device_index();
     auto& rt = a.runtime();
     host::check(rt.set_device(index));
