@@ -56,7 +56,9 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
             case 'd': unit = 86400; break;
             default: break;
             }
-            if (unit != 0) return now_ns - static_cast<int64_t>(n) * unit * ns_per_s;
+            // Further back than 1970 is refused rather than wrapped around.
+            if (unit != 0 && n <= now_ns / (unit * ns_per_s)) return now_ns - static_cast<int64_t>(n) * unit * ns_per_s;
+            if (unit != 0) return std::nullopt;
         }
     }
     // A local date or date and time.

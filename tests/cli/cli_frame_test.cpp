@@ -66,5 +66,22 @@ TEST_F(cli_test, UnopenableStoreIsAnErrorNotACrash) {
     EXPECT_NE(r.err.find("/proc/cudabridge"), std::string::npos) << r.err;
 }
 
+TEST_F(cli_test, StrayWordsAndOutOfRangeNumbersAreUsageErrors) {
+    // Each was accepted: stray words ignored, -1 read as the largest count, a wrapped --since.
+    const std::vector<std::vector<std::string>> bad = {
+        {"log", "extra"},           {"diag", "extra"},          {"disconnect", "extra"},
+        {"history", "-n", "-1"},    {"monitor", "-c", "-1"},    {"log", "--since", "999999999d"},
+        {"sim", "fault", "link-drop", "1e20"}, {"sim", "fault", "unplug-after", "1e30"},
+    };
+    for (const auto& args : bad) {
+        const auto r = run(args);
+        EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[1] << ": " << r.out << r.err;
+        EXPECT_FALSE(r.err.empty());
+    }
+    EXPECT_NE(run({"log", "extra"}).err.find("unexpected argument 'extra'"), std::string::npos);
+    EXPECT_EQ(run({"history", "-n", "5"}).exit_code, 0);
+    EXPECT_EQ(run({"log", "--since", "5m"}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace cudabridge::test

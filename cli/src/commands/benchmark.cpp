@@ -3,6 +3,7 @@
 // figure device-timed (modeled on a simulated GPU) beside the wall clock (measured here), stored
 // in the database with the machine and backend.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "benchmark/plot.hpp"
 
 #include <filesystem>
@@ -126,8 +127,7 @@ void check_plot_path(const std::string& file) {
 int run_benchmark(app& a, const std::vector<std::string>& args) {
     po::options_description d;
     d.add_options()("quick", "")("max-size", po::value<std::string>(), "")("plot", po::value<std::string>(), "");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const po::variables_map vm = parse_options(args, d);
     bench_options o;
     if (vm.count("quick")) {
         o.max_bytes = 4ull << 20;

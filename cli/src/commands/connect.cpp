@@ -1,6 +1,7 @@
 // `connect [DEVICE|auto] [--enroll]` and `disconnect [--force] [--timeout MS]`: the six-step
 // connection sequence and the safe disconnect, each step shown as it completes.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "device_text.hpp"
 #include "json_output.hpp"
 
@@ -135,8 +136,7 @@ int run_connect(app& a, const std::vector<std::string>& args) {
 int run_disconnect(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("timeout", po::value<uint32_t>()->default_value(10000), "drain timeout in ms");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    const po::variables_map vm = parse_options(args, opts);
     auto& d = a.device();
     host::disconnect_options o;
     o.force = a.options().force;

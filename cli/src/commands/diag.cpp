@@ -1,6 +1,7 @@
 // `diag [-r 1|2|3] [--duration S]`: diagnostics by level, after dcgmi diag. PASS / WARN / FAIL per
 // test with the reason; the exit code is the worst result's.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "diag/checks.hpp"
 #include "json_output.hpp"
 
@@ -26,8 +27,7 @@ const char* level_name(int level) {
 int run_diag(app& a, const std::vector<std::string>& args) {
     po::options_description d;
     d.add_options()("run,r", po::value<int>()->default_value(1), "")("duration", po::value<double>()->default_value(10), "");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const po::variables_map vm = parse_options(args, d);
     const int level = vm["run"].as<int>();
     if (level < 1 || level > 3) throw usage_error("-r takes 1, 2 or 3");
     const double duration = vm["duration"].as<double>();

@@ -1,6 +1,7 @@
 // `history [-n N] [--device-id ID] [--kind K] [--severity S] [--since T]`: the event history
 // (connections, safety actions, setting changes, plugin refusals), newest last.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
 
@@ -55,14 +56,12 @@ json_object event_json(const core::event_row& e) {
 
 int run_history(app& a, const std::vector<std::string>& args) {
     po::options_description d;
-    d.add_options()("lines,n", po::value<size_t>()->default_value(50), "")("device-id", po::value<std::string>(), "")(
+    d.add_options()("lines,n", po::value<std::string>()->default_value("50"), "")("device-id", po::value<std::string>(), "")(
         "kind", po::value<std::string>(), "")("severity", po::value<std::string>(), "")(
         "category", po::value<std::string>(), "")("since", po::value<std::string>(), "");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const po::variables_map vm = parse_options(args, d);
     core::event_query q;
-    q.limit = vm["lines"].as<size_t>();
-    if (q.limit == 0) throw usage_error("-n must be at least 1");
+    q.limit = count_arg(vm["lines"].as<std::string>(), "-n", 1, 1000000);
     if (vm.count("kind")) q.kind = vm["kind"].as<std::string>();
     if (vm.count("category")) q.category = vm["category"].as<std::string>();
     if (vm.count("severity")) q.min_severity = severity_arg(vm["severity"].as<std::string>());

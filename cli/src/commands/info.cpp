@@ -1,6 +1,7 @@
 // `info [--section NAME[,NAME...]]`: what nvidia-smi -q shows, for each connected eGPU (or the one
 // -d names): product, PCI ids, memory, clocks, power, temperatures, the link and the backend.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "device_report.hpp"
 #include "device_text.hpp"
 
@@ -35,8 +36,7 @@ std::vector<std::string> parse_sections(const std::vector<std::string>& given) {
 int run_info(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("section,s", po::value<std::vector<std::string>>()->composing(), "")("query,q", "");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    const po::variables_map vm = parse_options(args, opts);
     const auto only = parse_sections(vm.count("section") ? vm["section"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{});
     auto& rt = a.runtime();

@@ -1,6 +1,7 @@
 // `log [-n N] [--level L] [--category C] [--since T] [--follow]` reads what the SQLite sink
 // wrote; `log write [--level L] [--category C] MESSAGE` writes one record through the sinks.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
 
@@ -112,8 +113,7 @@ int run_log(app& a, const std::vector<std::string>& args) {
         ("category", po::value<std::string>(), "only this category")
         ("since", po::value<std::string>(), "newer than T (10m, 2h, 2026-11-29 17:00, @EPOCH)")
         ("follow", "keep printing new records until Ctrl-C");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const po::variables_map vm = parse_options(args, d);
     core::log_query q;
     const int n = vm["lines"].as<int>();
     if (n <= 0) throw usage_error("-n must be 1 or more");

@@ -3,6 +3,7 @@
 // error counters and throttle reasons, with a utilization sparkline. The telemetry of a simulated
 // GPU is shared between processes, so work running in another program shows here.
 #include "app.hpp"
+#include "command_args.hpp"
 #include "device_text.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
@@ -197,14 +198,13 @@ void print_screen(const std::vector<sample>& samples, const std::vector<std::deq
 
 int run_monitor(app& a, const std::vector<std::string>& args) {
     po::options_description d;
-    d.add_options()("interval,i", po::value<uint32_t>()->default_value(1000), "")("count,c", po::value<uint64_t>(), "")(
+    d.add_options()("interval,i", po::value<uint32_t>()->default_value(1000), "")("count,c", po::value<std::string>(), "")(
         "csv", "");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(d).run(), vm);
+    const po::variables_map vm = parse_options(args, d);
     const uint32_t interval = vm["interval"].as<uint32_t>();
     if (interval < 50 || interval > 3600000) throw usage_error("-i must be between 50 and 3600000 ms");
-    const uint64_t count = vm.count("count") ? vm["count"].as<uint64_t>() : 0;  // 0: until Ctrl-C
-    if (vm.count("count") && count == 0) throw usage_error("-c must be at least 1");
+    // No -c: until Ctrl-C.
+    const uint64_t count = vm.count("count") ? count_arg(vm["count"].as<std::string>(), "-c", 1, UINT32_MAX) : 0;
     const bool json = a.options().json, csv = vm.count("csv") > 0;
     if (json && csv) throw usage_error("choose one of --json and --csv");
 

@@ -278,9 +278,13 @@ void fault_fields(const std::string& kind, const std::vector<std::string>& rest,
         if (rate > 0.5) throw usage_error("RATE must be at most 0.5 errors per bit");
         r->set("bit_error_rate", rate);
     } else if (kind == "link-drop") {
-        r->set("link_drop_ms", number(need("MS (how long the link is down)"), "MS"));
+        const double ms = number(need("MS (how long the link is down)"), "MS");
+        if (ms > 86400000.0) throw usage_error("MS must be at most 86400000 (a day)");
+        r->set("link_drop_ms", ms);
     } else if (kind == "unplug-after") {
-        r->set("unplug_after_bytes", number(need("BYTES (DMA bytes before the cable comes out)"), "BYTES"));
+        const double bytes = number(need("BYTES (DMA bytes before the cable comes out)"), "BYTES");
+        if (bytes > 9.0e18) throw usage_error("BYTES must be at most 9e18");
+        r->set("unplug_after_bytes", bytes);
     } else if (kind == "unplug") {
         if (!rest.empty()) throw usage_error("sim fault unplug takes no argument");
         r->set("unplug_now", true);
