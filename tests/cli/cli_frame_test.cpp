@@ -3,6 +3,8 @@
 
 #include <cudabridge/abi.h>
 
+#include <fstream>
+
 namespace cudabridge::test {
 namespace {
 
@@ -81,6 +83,17 @@ TEST_F(cli_test, StrayWordsAndOutOfRangeNumbersAreUsageErrors) {
     EXPECT_NE(run({"log", "extra"}).err.find("unexpected argument 'extra'"), std::string::npos);
     EXPECT_EQ(run({"history", "-n", "5"}).exit_code, 0);
     EXPECT_EQ(run({"log", "--since", "5m"}).exit_code, 0);
+}
+
+TEST_F(cli_test, ProfileImportRefusesWhatIsNoProfileFileSayingWhy) {
+    const auto scalar = tmp / "scalar.json";
+    std::ofstream(scalar) << "42\n";
+    auto r = run({"profile", "import", scalar.string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("is not a JSON object (it starts with '4')"), std::string::npos) << r.err;
+    r = run({"profile", "import", "/dev/zero"});  // never ends: read up to the cap, then refused
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("larger than"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ TEST_F(cli_settings_test, OutOfRangeValuesAreRefusedAndNothingIsWritten) {
         {{"config", "clock", "2100", "99999"}, 1, "memory clock 99999 MHz is outside"},
         {{"config", "clock", "2100"}, 2, "GPU_MHZ and MEM_MHZ"},
         {{"config", "clock", "-5", "1200"}, 2, "whole number"},
-        {{"config", "fan", "101"}, 1, "0 to 100"},
+        {{"config", "fan", "101"}, 2, "0 to 100"},  // not a percent: a usage error, as P16 is
         {{"config", "fan", "fast"}, 2, "must be a number"},
         {{"config", "pstate", "P16"}, 2, "not a performance state"},
         {{"config", "pstate", "X3"}, 2, "not a performance state"},

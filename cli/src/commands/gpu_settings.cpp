@@ -96,8 +96,8 @@ cb_gpu_settings parse_change(const std::vector<std::string>& args, const gpu_rea
         } else {
             const double v = number_arg(args[1], "PERCENT");
             if (v < 0 || v > 100 || v != static_cast<int>(v))
-                throw cli_error(exit_error, "fan speed must be a whole percent from 0 to 100 or 'auto', not '" + args[1] +
-                                                "'; nothing was changed");
+                throw usage_error("fan speed must be a whole percent from 0 to 100 or 'auto', not '" + args[1] +
+                                  "'; nothing was changed");
             s.fan_percent = static_cast<int32_t>(v);
         }
         if (r.have_limits && !l.fan_control)

@@ -261,12 +261,28 @@ int export_profile(app& a, const std::string& model, const std::optional<std::st
     return exit_ok;
 }
 
-int import_profiles(app& a, const std::string& file) {
-    std::ifstream in(file);
+// A profile file is a few KiB; anything past this is not one (and /dev/zero never ends).
+constexpr size_t max_profile_file_bytes = 4u << 20;
+
+std::string read_profile_file(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
     if (!in) throw cli_error(exit_error, "cannot read " + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    auto root = parse_object(text.str(), file);
+    std::string text(max_profile_file_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (text.size() > max_profile_file_bytes)
+        throw cli_error(exit_error, file + " is larger than " + std::to_string(max_profile_file_bytes >> 20) +
+                                        " MiB: not a profile file");
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) throw cli_error(exit_error, file + " is empty: a profile is a JSON object");
+    if (text[first] != '{')
+        throw cli_error(exit_error, file + " is not a JSON object (it starts with '" + text.substr(first, 1) +
+                                        "'): a profile is one object, or {\"profiles\": [...]}");
+    return text;
+}
+
+int import_profiles(app& a, const std::string& file) {
+    auto root = parse_object(read_profile_file(file), file);
     std::vector<json_object> profiles;
     if (root->has("profiles")) {
         auto arr = root->getArray("profiles");

@@ -37,9 +37,14 @@ struct refusal {
 bool is_object(const Var& v) { return v.type() == typeid(Object::Ptr); }
 bool is_array(const Var& v) { return v.type() == typeid(Array::Ptr); }
 
-std::string read_string(const Var& v, const std::string& key) {
+// Names fit cbDeviceProp.name (256 bytes with its NUL); a source may be a longer citation.
+std::string read_string(const Var& v, const std::string& key, size_t max_length = 255) {
     if (!v.isString()) refuse("'" + key + "' must be a string");
-    return v.extract<std::string>();
+    std::string text = v.extract<std::string>();
+    if (text.size() > max_length)
+        refuse("'" + key + "' must be at most " + std::to_string(max_length) + " characters, not " +
+               std::to_string(text.size()));
+    return text;
 }
 
 double read_number(const Var& v, const std::string& key) {
@@ -218,7 +223,7 @@ std::optional<gpu_profile> profile_from_json(std::string_view text, std::string&
             for (const auto& name : src->getNames()) {
                 if (name == "sources" || std::find(fields.begin(), fields.end(), name) == fields.end())
                     refuse("unknown key 'sources." + name + "'");
-                p.sources[name] = read_string(src->get(name), "sources." + name);
+                p.sources[name] = read_string(src->get(name), "sources." + name, 4096);
             }
         }
 
