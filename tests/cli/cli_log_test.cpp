@@ -139,5 +139,13 @@ TEST_F(cli_test, FollowPrintsRecordsFromAnotherProcessAndStopsOnSigint) {
     while (std::getline(lines, line)) EXPECT_NO_THROW(parse(line)) << line;
 }
 
+TEST_F(cli_test, LogWriteFailsWhenNoSinkWouldTakeTheRecord) {
+    // It exited 0 with only a warning: the record was stored nowhere.
+    const auto r = run({"--log-sink", "nonexist", "log", "write", "lost?"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("would be lost"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nonexist"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace cudabridge::test

@@ -85,6 +85,12 @@ int write_record(app& a, const std::vector<std::string>& args) {
     const cb_log_level level = level_arg(vm["level"].as<std::string>());
     const std::string category = category_arg(vm["category"].as<std::string>());
     auto& ctx = a.core(true);
+    // A record no sink takes is lost: say so rather than succeed.
+    if (ctx.active_sinks().empty())
+        throw cli_error(exit_error, "no log sink is active, so the record would be lost (" +
+                                        (ctx.sink_failures().empty() ? std::string("none configured")
+                                                                     : ctx.sink_failures().front()) +
+                                        "); 'cudabridge-cli config get log.sinks' shows the configured ones");
     const int cat = core::log::category_id(category);
     if (cat < 0) throw usage_error("too many log categories; cannot add '" + category + "'");
     // Make sure the record is not filtered out by the category level: the user asked for it.
