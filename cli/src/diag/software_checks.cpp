@@ -4,6 +4,7 @@
 #include "device_text.hpp"
 
 #include <cudabridge/core/parameters.hpp>
+#include <cudabridge/core/paths.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
 
@@ -112,7 +113,7 @@ bool writable_dir(const fs::path& p) {
 void check_permissions(diag_context& c) {
     auto& s = c.rt.current_session();
     const fs::path db_dir = s.db().path().parent_path();
-    const fs::path logs = "/tmp/cudabridge_logs";
+    const fs::path logs = core::default_log_dir();
     std::vector<std::string> problems;
     if (!writable_dir(db_dir)) problems.push_back("the store's folder " + db_dir.string() + " is not writable");
     if (!writable_dir(logs)) problems.push_back(logs.string() + " is not writable (the file log sink)");

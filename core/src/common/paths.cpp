@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cudabridge::core {
@@ -39,6 +40,18 @@ std::filesystem::path user_plugin_dir() {
     return xdg_dir("XDG_DATA_HOME", ".local/share") / "cudabridge" / "plugins";
 }
 
-std::filesystem::path default_log_dir() { return "/tmp/cudabridge_logs"; }
+log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::filesystem::path& per_user) {
+    ::mkdir(seed.c_str(), 0755);  // ours if we make it; an existing one is checked below
+    struct stat st{};
+    if (::lstat(seed.c_str(), &st) != 0) return {per_user, seed.string() + " cannot be created"};
+    if (!S_ISDIR(st.st_mode)) return {per_user, seed.string() + " is not a directory (a link?)"};
+    if (st.st_uid != ::geteuid()) return {per_user, seed.string() + " belongs to another user"};
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return {per_user, seed.string() + " is writable by other users"};
+    return {seed, seed.string() + " is this user's and writable by no one else"};
+}
+
+std::filesystem::path default_log_dir() {
+    return choose_log_dir("/tmp/cudabridge_logs", xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "logs").dir;
+}
 
 }  // namespace cudabridge::core

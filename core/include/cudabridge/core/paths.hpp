@@ -18,7 +18,17 @@ bool running_privileged();
 std::filesystem::path default_database_path();
 // The per-user plugin folder: $XDG_DATA_HOME/cudabridge/plugins or ~/.local/share/cudabridge/plugins.
 std::filesystem::path user_plugin_dir();
-// Default folder of the rotating file sink.
+// Default folder of the file sinks: the seed's /tmp/cudabridge_logs while it is safe, else
+// $XDG_STATE_HOME/cudabridge/logs (~/.local/state/cudabridge/logs); see choose_log_dir.
 std::filesystem::path default_log_dir();
+
+// A folder every user can create in /tmp is only ours when it is a real directory (no link),
+// owned by this user and writable by no one else; a hostile user could have made it first.
+// `seed` is used (created 0755 when absent) when it is, `per_user` otherwise; `why` says which.
+struct log_dir_choice {
+    std::filesystem::path dir;
+    std::string why;
+};
+log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::filesystem::path& per_user);
 
 }  // namespace cudabridge::core
