@@ -73,5 +73,16 @@ TEST_F(cli_test, ConfigGetJson) {
     EXPECT_TRUE(o->has("min"));
 }
 
+TEST_F(cli_test, LogSinksThatWouldStoreRecordsNowhereAreRefused) {
+    // Both were accepted, and later records went nowhere.
+    for (const char* bad : {"nonexist", "", ",", "console,nonexist"}) {
+        const auto r = run({"config", "set", "log.sinks", bad});
+        EXPECT_NE(r.exit_code, 0) << "'" << bad << "': " << r.out;
+        EXPECT_NE(r.err.find("log.sinks"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(run({"config", "set", "log.sinks", "console,sqlite"}).exit_code, 0);
+    EXPECT_EQ(run({"config", "get", "log.sinks"}).out, "console,sqlite\n");
+}
+
 }  // namespace
 }  // namespace cudabridge::test

@@ -3,13 +3,16 @@
 #include "json_output.hpp"
 #include "text_table.hpp"
 
+#include <cudabridge/core/context.hpp>
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/registry.hpp>
 
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/store.hpp>
 #include <cudabridge/host_services.h>
 
 #include <iostream>
+#include <sstream>
 
 namespace cudabridge::cli {
 
@@ -91,10 +94,27 @@ int get(app& a, const std::string& key) {
     return exit_ok;
 }
 
+// log.sinks names logsink plugins, at least one: a list that starts none loses every record.
+void check_log_sinks(core::context& ctx, const std::string& value) {
+    std::stringstream names(value);
+    size_t count = 0;
+    for (std::string name; std::getline(names, name, ',');) {
+        if (name.empty()) continue;
+        if (!ctx.plugins().find(CB_KIND_LOGSINK, name))
+            throw core::error(CB_ERR_INVALID_ARGUMENT, "log.sinks: no logsink plugin named '" + name +
+                                                           "' ('cudabridge-cli plugins list' shows them)");
+        ++count;
+    }
+    if (count == 0)
+        throw core::error(CB_ERR_INVALID_ARGUMENT, "log.sinks: name at least one sink, or log records are stored nowhere");
+}
+
 int set(app& a, const std::string& key, const std::string& value) {
-    auto& db = a.core(false).db();
+    auto& ctx = a.core(false);
+    auto& db = ctx.db();
     auto p = known(db, key);
     if (auto why = core::check_parameter_value(p, value)) throw core::error(CB_ERR_INVALID_ARGUMENT, *why);
+    if (key == "log.sinks") check_log_sinks(ctx, value);
     const std::string old = core::get_setting(db, "global", key).value_or(p.default_value);
     core::set_setting(db, "global", key, value, "cli");
     if (a.options().json) {
