@@ -101,6 +101,25 @@ TEST_F(runtime_test, FreeHostTakesOnlyLivePointersFromMallocHost) {
     EXPECT_EQ(rt->free(device), cbSuccess);
 }
 
+TEST_F(runtime_test, ABuiltinOnAFreedPointerIsRefusedAndWritesNothing) {
+    // It returned success and, once the address was handed out again, wrote into the new owner.
+    const size_t n = 1024;
+    void* a = device_alloc(n * 4);
+    void* out = device_alloc(n * 4);
+    ASSERT_EQ(rt->free(out), cbSuccess);
+    const cbTensor ta = cbTensor1D(a, CB_DTYPE_FLOAT32, n), tout = cbTensor1D(out, CB_DTYPE_FLOAT32, n);
+    const cbKernelArg args[] = {cbArgTensor(&ta), cbArgTensor(&ta), cbArgTensor(&tout)};
+    EXPECT_EQ(rt->launch_builtin("add", CB_DTYPE_FLOAT32, args, 3, nullptr), cbErrorInvalidValue);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("operand 2"), std::string::npos) << cbGetLastErrorMessage();
+    // Past the end of a live allocation is refused too; inside it works.
+    const cbTensor too_long = cbTensor1D(a, CB_DTYPE_FLOAT32, n + 1);
+    const cbKernelArg past[] = {cbArgTensor(&too_long), cbArgTensor(&too_long), cbArgTensor(&too_long)};
+    EXPECT_EQ(rt->launch_builtin("add", CB_DTYPE_FLOAT32, past, 3, nullptr), cbErrorInvalidValue);
+    const cbKernelArg fine[] = {cbArgTensor(&ta), cbArgTensor(&ta), cbArgTensor(&ta)};
+    EXPECT_EQ(rt->launch_builtin("add", CB_DTYPE_FLOAT32, fine, 3, nullptr), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->free(a), cbSuccess);
+}
+
 TEST_F(runtime_test, TheDefaultStreamWaitsForBlockingStreams) {
     const size_t n = 1 << 20;
     void* buf = device_alloc(n);

@@ -92,6 +92,8 @@ public:
     cbError_t reset();
 
     // ---- kernels --------------------------------------------------------------------------------
+    // Each tensor operand (a CB_ARG_BYTES cb_tensor_desc) lies inside one live allocation.
+    cbError_t check_tensor_operands(const char* name, const cbKernelArg* args, size_t count);
     cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count, cbStream_st* s);
     cbError_t module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format);
     cbError_t module_unload(cbModule_st* m);

@@ -6,6 +6,7 @@
 #include <cudabridge/host_kernels.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace cudabridge::host {
 namespace {
@@ -28,12 +29,59 @@ cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDi
     return l;
 }
 
+size_t dtype_bytes(cb_dtype dtype) {
+    switch (dtype) {
+    case CB_DTYPE_FLOAT64:
+    case CB_DTYPE_INT64: return 8;
+    case CB_DTYPE_FLOAT32:
+    case CB_DTYPE_INT32: return 4;
+    case CB_DTYPE_INT16: return 2;
+    default: return 1;
+    }
+}
+
+// The bytes a tensor operand spans: [first, end) from its pointer, shape and strides; false
+// when it has no element or its extent overflows (the plugin refuses those itself).
+bool tensor_span(const cb_tensor_desc& t, uint64_t& first, uint64_t& end) {
+    if (t.ndim < 0 || t.ndim > CB_TENSOR_MAX_DIMS) return false;
+    int64_t low = 0, high = 0;  // in elements, from the pointer
+    for (int i = 0; i < t.ndim; ++i) {
+        int64_t reach = 0;
+        if (t.shape[i] <= 0 || __builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &reach)) return false;
+        if (__builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high)) return false;
+    }
+    const auto size = static_cast<int64_t>(dtype_bytes(t.dtype));
+    int64_t low_bytes = 0, high_bytes = 0;
+    if (__builtin_mul_overflow(low, size, &low_bytes) || __builtin_mul_overflow(high + 1, size, &high_bytes))
+        return false;
+    return !__builtin_add_overflow(t.device_ptr, low_bytes, &first) &&
+           !__builtin_add_overflow(t.device_ptr, high_bytes, &end) && first < end;
+}
+
 }  // namespace
+
+// Every tensor operand must lie inside one live allocation of this device, as a copy's range
+// must: a freed pointer (which the caching allocator may still hold at the GPU) is refused.
+cbError_t device_context::check_tensor_operands(const char* name, const cbKernelArg* args, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+        if (args[i].type != CB_ARG_BYTES || args[i].size != sizeof(cb_tensor_desc) || !args[i].value.bytes) continue;
+        cb_tensor_desc t;
+        std::memcpy(&t, args[i].value.bytes, sizeof t);
+        uint64_t first = 0, end = 0;
+        if (!tensor_span(t, first, end)) continue;
+        if (!is_device_range(first, end - first))
+            return set_last_error(cbErrorInvalidValue, std::string("cbLaunchBuiltin ") + name + ": operand " +
+                                                           std::to_string(i) + " is not inside one live allocation "
+                                                           "(freed, or never allocated on this device)");
+    }
+    return cbSuccess;
+}
 
 cbError_t device_context::launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count,
                                          cbStream_st* s) {
     if (!name || (count && !args)) return set_last_error(cbErrorInvalidValue, "cbLaunchBuiltin: NULL argument");
     if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchBuiltin: unknown stream");
+    if (const cbError_t e = check_tensor_operands(name, args, count); e != cbSuccess) return e;
     const cb_kernel_launch l = make_launch(name, dtype, {0, 0, 0}, {0, 0, 0}, args, count, 0);
     const cbError_t e = call(name, [&](gpu_call& g) -> cb_status {
         cb_gpu_stream* ps = nullptr;
