@@ -908,6 +908,10 @@ void function_lowering::lower_cvt(const instruction& in) {
         if (st.bits == 16) rounded = b_.CreateFPExt(rounded, llvm::Type::getFloatTy(mc_.ctx));
         r = b_.CreateIntrinsic(dt.is_signed() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
                                {dty, rounded->getType()}, {rounded});
+        // PTX 9: NaN converts to 0, except from .f64 or to a 64-bit integer: 1 << (width - 1).
+        if (st.bits == 64 || dt.bits == 64)
+            r = b_.CreateSelect(b_.CreateFCmpUNO(rounded, rounded),
+                                llvm::ConstantInt::get(dty, llvm::APInt::getSignMask(static_cast<unsigned>(dt.bits))), r);
     } else if (dt.is_float()) {
         r = st.is_signed() ? b_.CreateSIToFP(a, dty) : b_.CreateUIToFP(a, dty);
         if (sat) {
@@ -1211,10 +1215,25 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
     if (op == "abs") return unary(llvm::Intrinsic::fabs);
     if (op == "neg") return set(in, d, b_.CreateFNeg(a(1)));
     if (op == "min" || op == "max") {
-        const bool nan = in.has("NaN");
-        llvm::Intrinsic::ID id = op == "min" ? (nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum)
-                                             : (nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum);
-        return set(in, d, b_.CreateBinaryIntrinsic(id, a(1), a(2)));
+        // -0 is less than +0; without .NaN a NaN operand yields the other one, with it a NaN.
+        // (LLVM 15's x86 back end cannot select llvm.minimum, so the order is spelled out: equal
+        // operands differ at most in the sign of zero, which OR (min) or AND (max) of the bits
+        // settles.)
+        Value* x = a(1);
+        Value* y = a(2);
+        const bool is_min = op == "min";
+        llvm::Type* it = mc_.int_type(t.bits);
+        Value* xb = b_.CreateBitCast(x, it);
+        Value* yb = b_.CreateBitCast(y, it);
+        Value* tie = b_.CreateBitCast(is_min ? b_.CreateOr(xb, yb) : b_.CreateAnd(xb, yb), ty);
+        Value* first = is_min ? b_.CreateFCmpOLT(x, y) : b_.CreateFCmpOGT(x, y);
+        Value* second = is_min ? b_.CreateFCmpOLT(y, x) : b_.CreateFCmpOGT(y, x);
+        Value* r = b_.CreateSelect(first, x, b_.CreateSelect(second, y, tie));
+        Value* x_nan = b_.CreateFCmpUNO(x, x);
+        Value* y_nan = b_.CreateFCmpUNO(y, y);
+        if (in.has("NaN")) r = b_.CreateSelect(b_.CreateOr(x_nan, y_nan), llvm::ConstantFP::getNaN(ty), r);
+        else r = b_.CreateSelect(x_nan, y, b_.CreateSelect(y_nan, x, r));
+        return set(in, d, r);
     }
     if (op == "copysign") return set(in, d, b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, a(2), a(1)));
     if (op == "testp") {
@@ -1228,7 +1247,10 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
         else if (in.has("infinite")) r = b_.CreateFCmpOEQ(mag, inf);
         else if (in.has("number")) r = b_.CreateFCmpORD(x, x);
         else if (in.has("notanumber")) r = b_.CreateFCmpUNO(x, x);
-        else if (in.has("normal")) r = b_.CreateAnd(b_.CreateFCmpOGE(mag, smallest_normal), b_.CreateFCmpOLT(mag, inf));
+        // The PTX ISA counts +0 and -0 as normal numbers.
+        else if (in.has("normal"))
+            r = b_.CreateOr(b_.CreateAnd(b_.CreateFCmpOGE(mag, smallest_normal), b_.CreateFCmpOLT(mag, inf)),
+                            b_.CreateFCmpOEQ(mag, llvm::ConstantFP::get(ty, 0.0)));
         else if (in.has("subnormal")) r = b_.CreateAnd(b_.CreateFCmpOLT(mag, smallest_normal), b_.CreateFCmpONE(mag, llvm::ConstantFP::get(ty, 0.0)));
         else refuse(in, "unknown testp property");
         return set(in, d, r);
@@ -1237,36 +1259,54 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
     refuse(in, "not supported by the simulated GPU's PTX engine");
 }
 
-// f32 add/sub/mul/fma with .rz/.rm/.rp: computed in double (a product of two floats is exact
-// there; one sum rounds to 53 bits), rounded to nearest float, then stepped one ulp toward the
-// wanted direction when the nearest float lies on the wrong side of the double result.
+// f32 add/sub/mul/fma with .rz/.rm/.rp, exactly. In double a float product is exact, and a sum
+// s = p + c rounds, but TwoSum gives its error e exactly, so the exact result is s + e. The
+// nearest float to s lies on one side of it; when that is the wrong side (ties decided by the
+// sign of e) the result is the float one step toward the wanted direction. An exact zero from
+// operands of opposite signs is -0 when rounding down, +0 otherwise (IEEE 754 6.3).
 Value* function_lowering::directed_f32(const instruction& in) {
     const scalar_type f32{scalar_type::kind::flt, 32};
     llvm::Type* dt = llvm::Type::getDoubleTy(mc_.ctx);
     llvm::Type* ft = llvm::Type::getFloatTy(mc_.ctx);
     auto a = [&](size_t i) { return b_.CreateFPExt(src(in, in.operands.at(i), f32), dt); };
-    Value* x;
-    if (in.opcode == "add") x = b_.CreateFAdd(a(1), a(2));
-    else if (in.opcode == "sub") x = b_.CreateFSub(a(1), a(2));
-    else if (in.opcode == "mul") x = b_.CreateFMul(a(1), a(2));
-    else x = b_.CreateIntrinsic(llvm::Intrinsic::fma, {dt}, {a(1), a(2), a(3)});
+    Value* zero = llvm::ConstantFP::get(dt, 0.0);
+    Value* p;  // the exact first term, and the second (zero for mul)
+    Value* c = zero;
+    if (in.opcode == "mul") p = b_.CreateFMul(a(1), a(2));
+    else if (in.opcode == "add") p = a(1), c = a(2);
+    else if (in.opcode == "sub") p = a(1), c = b_.CreateFNeg(a(2));
+    else p = b_.CreateFMul(a(1), a(2)), c = a(3);
+    Value* x = in.opcode == "mul" ? p : b_.CreateFAdd(p, c);
+    Value* e = zero;
+    if (in.opcode != "mul") {  // TwoSum (Knuth): e = (p - (x - bb)) + (c - bb), bb = x - p
+        Value* bb = b_.CreateFSub(x, p);
+        e = b_.CreateFAdd(b_.CreateFSub(p, b_.CreateFSub(x, bb)), b_.CreateFSub(c, bb));
+    }
     Value* r = b_.CreateFPTrunc(x, ft);
     Value* back = b_.CreateFPExt(r, dt);
+    // back above / below the exact x + e
+    Value* above = b_.CreateOr(b_.CreateFCmpOGT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOLT(e, zero)));
+    Value* below = b_.CreateOr(b_.CreateFCmpOLT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOGT(e, zero)));
     auto next = mc_.mod.getOrInsertFunction("nextafterf", llvm::FunctionType::get(ft, {ft, ft}, false));
     Value* toward;
     Value* wrong;
     if (in.has("rm")) {
-        toward = llvm::ConstantFP::getInfinity(ft, true);
-        wrong = b_.CreateFCmpOGT(back, x);
+        toward = llvm::ConstantFP::getInfinity(ft, true), wrong = above;
     } else if (in.has("rp")) {
-        toward = llvm::ConstantFP::getInfinity(ft, false);
-        wrong = b_.CreateFCmpOLT(back, x);
+        toward = llvm::ConstantFP::getInfinity(ft, false), wrong = below;
     } else {
         toward = llvm::ConstantFP::get(ft, 0.0);
-        wrong = b_.CreateFCmpOGT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
-                                 b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x));
+        wrong = b_.CreateSelect(b_.CreateFCmpOGT(x, zero), above, below);
     }
-    return b_.CreateSelect(wrong, b_.CreateCall(next, {r, toward}), r);
+    Value* out = b_.CreateSelect(wrong, b_.CreateCall(next, {r, toward}), r);
+    if (!in.has("rm") || in.opcode == "mul") return out;
+    // Rounding down, an exact zero sum is -0 unless both terms are +0.
+    Value* exact_zero = b_.CreateAnd(b_.CreateFCmpOEQ(x, zero), b_.CreateFCmpOEQ(e, zero));
+    Value* both_plus_zero = b_.CreateAnd(
+        b_.CreateAnd(b_.CreateFCmpOEQ(p, zero), b_.CreateFCmpOEQ(c, zero)),
+        b_.CreateNot(b_.CreateOr(b_.CreateIsNeg(b_.CreateBitCast(p, mc_.i64)), b_.CreateIsNeg(b_.CreateBitCast(c, mc_.i64)))));
+    Value* minus_zero = llvm::ConstantFP::get(ft, -0.0);
+    return b_.CreateSelect(b_.CreateAnd(exact_zero, b_.CreateNot(both_plus_zero)), minus_zero, out);
 }
 
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b, a} shifted by c, high (l) or low (r) word.
