@@ -86,6 +86,30 @@ TEST_F(usb4_test, UnplugMidTransferFailsAndReplugWorksAgain) {
     EXPECT_TRUE(std::equal(src.begin(), src.end(), model->memory().begin()));
 }
 
+TEST_F(usb4_test, AnUnplugAfterPostedBeforeTheLinkOpensCutsItOnce) {
+    // It only hit links already open: posted (as `sim fault` posts it, for every process)
+    // before a program connected, it never fired.
+    const std::string enc = enclosure_id();
+    control(R"({"op":"fault","unplug_after_bytes":100000,"shared":true})");
+    cb_link* link = authorize_and_open();
+    const size_t n = 1 << 20;
+    auto src = random_bytes(n, 11);
+    uint64_t iova = 0;
+    ASSERT_EQ(t()->dma_map(h(), link, src.data(), n, CB_DMA_TO_DEVICE, &iova), CB_OK);
+    EXPECT_EQ(run_dma(t(), h(), link, iova, n, 1), 0xFFFFFFFFu);
+    EXPECT_EQ(status_of(t(), h(), link).up, 0);
+    EXPECT_EQ(enclosure_id(), "");  // the surprise removal reached the fabric
+    // Once it has happened, a link opened after re-plugging is not cut again.
+    control(R"({"op":"plug","id":")" + enc + R"("})");
+    ASSERT_EQ(t()->close_link(h(), link), CB_OK);
+    ASSERT_EQ(t()->authorize(h(), enc.c_str(), CB_AUTH_AUTHORIZED, nullptr, 0), CB_OK);
+    cb_link* again = nullptr;
+    ASSERT_EQ(t()->open_link(h(), function_id().c_str(), &again), CB_OK) << core::last_error();
+    ASSERT_EQ(t()->dma_map(h(), again, src.data(), n, CB_DMA_TO_DEVICE, &iova), CB_OK);
+    EXPECT_EQ(run_dma(t(), h(), again, iova, n, 1), 1u);
+    EXPECT_TRUE(std::equal(src.begin(), src.end(), model->memory().begin()));
+}
+
 TEST_F(usb4_test, LinkDropFailsTransfersForItsWindow) {
     cb_link* link = authorize_and_open();
     std::vector<uint8_t> src(4096, 0x5a);

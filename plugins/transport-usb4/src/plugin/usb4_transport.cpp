@@ -144,7 +144,7 @@ cb_status usb4_transport::open_link(const char* pci_function_id, cb_link** out) 
     auto target = sim_fabric().find_function(pci_function_id);
     if (!target) throw sdk::status_error(CB_ERR_NOT_FOUND, std::string("no PCI function ") + pci_function_id);
     auto link = std::make_unique<sim_link>(*target, options_);
-    apply_standing_fault(*link, target->enclosure.fault_json);
+    apply_standing_fault(*link, target->enclosure);
     auto* handle = reinterpret_cast<cb_link*>(link.get());
     std::lock_guard lock(links_mutex_);
     links_[handle] = std::move(link);
@@ -200,15 +200,19 @@ cb_status usb4_transport::dma_limits(cb_link* l, cb_dma_limits& out) { return li
 cb_status usb4_transport::set_interrupt_handler(cb_link* l, cb_interrupt_handler handler, void* user) {
     return link_of(l).set_interrupt_handler(handler, user);
 }
-void usb4_transport::apply_standing_fault(sim_link& link, const std::string& fault_json) {
+void usb4_transport::apply_standing_fault(sim_link& link, const enclosure_layout& enclosure) {
+    const std::string& fault_json = enclosure.fault_json;
     if (fault_json.empty()) return;
     // A posted fault's conditions (bit errors, an exhausted DART, a stuck device) hold for links
-    // opened later too; its one-time events (a link drop, an unplug) were for the links open then.
+    // opened later too, and so does an unplug after N bytes until it has happened once (`sim
+    // fault unplug-after N` before the program that connects); a link drop and an unplug now
+    // were for the links open then.
     fault_request f = fault_from(parse_request(fault_json));
     f.link_drop_ns.reset();
-    f.unplug_after_bytes.reset();
     f.unplug_now.reset();
-    const bool any = (f.bit_error_rate && *f.bit_error_rate > 0) || f.dart_exhausted.value_or(false) || f.stuck.value_or(false);
+    if (enclosure.fault_event_spent_seq >= enclosure.fault_seq) f.unplug_after_bytes.reset();
+    const bool any = (f.bit_error_rate && *f.bit_error_rate > 0) || f.dart_exhausted.value_or(false) ||
+                     f.stuck.value_or(false) || f.unplug_after_bytes.has_value();
     if (!any) return;
     link.inject(f);
     host_.log(CB_LOG_WARN, "USB4", "the link to " + link.enclosure_id() + " opens with the posted fault " + fault_json);
@@ -248,6 +252,7 @@ cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) {
         // A surprise removal mid-transfer pulls the enclosure out of the fabric for every
         // process, as the kernel's hot-plug handler would report it gone.
         std::string message;
+        sim_fabric().mark_fault_event_spent(link.enclosure_id());
         if (sim_fabric().set_plugged(link.enclosure_id(), false, message) == CB_OK) {
             for_links_of(link.enclosure_id(), true);
             host_.log(CB_LOG_WARN, "USB4", "surprise removal: " + message);

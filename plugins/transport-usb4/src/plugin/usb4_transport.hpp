@@ -61,7 +61,7 @@ private:
     // unplug, a posted fault. Rate-limited; called from link_status.
     void sync_with_stored_fabric(sim_link& link);
     // At open: the lasting part of a fault posted for the enclosure (bit errors, DART, stuck).
-    void apply_standing_fault(sim_link& link, const std::string& fault_json);
+    void apply_standing_fault(sim_link& link, const enclosure_layout& enclosure);
     fabric& sim_fabric();
     // Marks every open link to `enclosure_id` removed (or back).
     void for_links_of(const std::string& enclosure_id, bool removed);

@@ -214,6 +214,14 @@ cb_status fabric::post_fault(const std::string& id, const std::string& fault_jso
     return CB_OK;
 }
 
+void fabric::mark_fault_event_spent(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    fabric_layout l = load_locked();
+    for (auto& enc : l.enclosures)
+        if (enc.id == id) enc.fault_event_spent_seq = enc.fault_seq;
+    save_locked(l);
+}
+
 void fabric::set_event_handler(cb_transport_event_handler handler, void* user) {
     std::lock_guard lock(mutex_);
     handler_ = handler;

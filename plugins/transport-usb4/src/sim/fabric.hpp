@@ -53,6 +53,8 @@ public:
     // Posts a fault (a JSON fault request) for every process's open links to enclosure `id`
     // ("" = every enclosure); *posted receives how many enclosures took it.
     cb_status post_fault(const std::string& id, const std::string& fault_json, size_t& posted, std::string& message);
+    // The posted fault's one-time event happened on some link: links opened later are not armed.
+    void mark_fault_event_spent(const std::string& id);
 
     void set_event_handler(cb_transport_event_handler handler, void* user);
 

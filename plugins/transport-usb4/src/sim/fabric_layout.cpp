@@ -93,6 +93,7 @@ std::string to_json(const fabric_layout& layout) {
         o.set("key", e.key_hex);
         o.set("fault_seq", e.fault_seq);
         o.set("fault", e.fault_json);
+        o.set("fault_event_spent_seq", e.fault_event_spent_seq);
         enclosures.add(o);
     }
     root.set("enclosures", enclosures);
@@ -159,6 +160,7 @@ std::optional<fabric_layout> layout_from_json(std::string_view json, std::string
             }
             e.fault_seq = get_or<uint64_t>(o, "fault_seq", 0);
             e.fault_json = get_or<std::string>(o, "fault", "");
+            e.fault_event_spent_seq = get_or<uint64_t>(o, "fault_event_spent_seq", 0);
             bool domain_known = false;
             for (const auto& d : l.domains) domain_known |= d.index == e.domain;
             if (!domain_known) {

@@ -40,6 +40,9 @@ struct enclosure_layout {
     // applies the posted fault once, when it sees fault_seq pass the value it last saw.
     uint64_t fault_seq = 0;
     std::string fault_json;    // the fault request (a JSON object); "" when none was posted
+    // The fault_seq whose one-time event (an unplug after N bytes) already happened: a link
+    // opened later is armed with it only while it has not.
+    uint64_t fault_event_spent_seq = 0;
 };
 
 struct fabric_layout {
