@@ -106,6 +106,16 @@ TEST_F(cli_test, BenchmarkPlotsWithGnuplot) {
     run({"disconnect", "--force"});
 }
 
+TEST_F(cli_test, BenchmarkWithItsDefaultsSweepsToOneGibOnTheAppleSiliconHost) {
+    // It failed at once with cbErrorDmaLimit: two pinned 1 GiB buffers do not fit the DART.
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    const auto r = run({"benchmark"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("d2h_pinned               1.0 GiB"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+    run({"disconnect", "--force"});
+}
+
 TEST_F(cli_test, BenchmarkBadArguments) {
     EXPECT_EQ(run({"benchmark", "--max-size", "huge"}).exit_code, 2);
     EXPECT_EQ(run({"benchmark", "--max-size", "1K"}).exit_code, 2);

@@ -93,10 +93,11 @@ protected:
     }
 
     // max(bytes / memory bandwidth, flops / (cores × boost clock × 2)), in ns.
+    // A kernel's roofline time plus the model's 3 us launch latency (work_cost.cpp).
     double roofline_ns(double bytes, double flops) {
         const double bytes_per_ns = profile_figure("memory_bandwidth_gbps");
         const double flops_per_ns = profile_figure("cuda_cores") * profile_figure("boost_clock_mhz") * 2 / 1000;
-        return std::max(bytes / bytes_per_ns, flops / flops_per_ns);
+        return std::max(bytes / bytes_per_ns, flops / flops_per_ns) + 3000.0;
     }
 
     cb_gpu_stream* stream = nullptr;

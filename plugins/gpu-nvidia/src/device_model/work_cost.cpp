@@ -17,9 +17,9 @@ namespace {
 //   one warp instruction per scheduler per clock (NVIDIA's architecture whitepapers), so 128
 //   thread instructions per SM per clock, at the boost clock. Every instruction counts as one
 //   issue slot (no dual issue, no stalls beyond the memory ceiling).
-// - A PTX kernel pays a fixed launch latency of 3 us, the order of an empty kernel's launch on a
-//   local PCIe GPU (a model choice; no measurement behind it). Copies, memset, built-in and host
-//   kernels pay no fixed cost: short ones are cheaper than on hardware.
+// - Every kernel (built-in, host or PTX) pays a fixed launch latency of 3 us, the order of an
+//   empty kernel's launch on a local PCIe GPU (a model choice; no measurement behind it).
+//   Copies and memset pay no fixed cost: short ones are cheaper than on hardware.
 constexpr double flops_per_core_clock = 2.0;
 constexpr double thread_instructions_per_sm_clock = 4.0 * 32.0;
 constexpr double kernel_launch_latency_ns = 3000.0;
@@ -91,6 +91,7 @@ work_amount builtin_work(const builtin_call& call) {
         const double n = dim_or_one(b, 1);
         w.flops = 2.0 * m * n * k;
     }
+    w.kernel = true;
     return w;
 }
 
@@ -103,6 +104,7 @@ work_amount host_kernel_work(const host_kernel_launch& launch) {
     const double threads_per_block =
         static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
     w.flops = static_cast<double>(launch.block_count()) * threads_per_block;
+    w.kernel = true;
     return w;
 }
 

@@ -1,7 +1,7 @@
 // Modeled durations of the work a simulated GPU does on its own (device-to-device copies,
 // memset, built-in kernels, host kernels, PTX kernels): a roofline over the GPU profile,
 //   duration = max(bytes moved / memory bandwidth, flops / peak,
-//                  instructions / (SMs x issue rate x clock)) + launch latency (kernels only)
+//                  instructions / (SMs x issue rate x clock)) + launch latency (kernels)
 // so a kernel is as fast as its memory traffic, its arithmetic or its instruction issue allows,
 // whichever binds. A PTX kernel's instructions and bytes are what its code executed and moved,
 // counted per basic block by the engine. The model choices (peak, issue rate, latency, what
