@@ -116,6 +116,17 @@ TEST_F(cli_test, BenchmarkWithItsDefaultsSweepsToOneGibOnTheAppleSiliconHost) {
     run({"disconnect", "--force"});
 }
 
+TEST_F(cli_test, DiagLevelThreeStressOutlastsTheHangDetectorWithoutAReset) {
+    // Its stress ran longer than the 5 s heartbeat timeout on the default stream, which the
+    // supervisor took for a hung GPU and hard-reset: every level-3 run failed.
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    const auto r = run({"diag", "-r", "3", "--duration", "7"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("PASS  compute_stress"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Result: PASS"), std::string::npos) << r.out;
+    run({"disconnect", "--force"});
+}
+
 TEST_F(cli_test, BenchmarkBadArguments) {
     EXPECT_EQ(run({"benchmark", "--max-size", "huge"}).exit_code, 2);
     EXPECT_EQ(run({"benchmark", "--max-size", "1K"}).exit_code, 2);

@@ -263,8 +263,18 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
                                   std::to_string(count) + ") is not inside one device allocation");
     }
     return call(what, [&](gpu_call& g) -> cb_status {
-        if (!async) return integrity_->enabled() ? integrity_->copy(g, dst, src, count, kind)
-                                                 : copy_once(g, dst, src, count, kind, nullptr);
+        if (!async) {
+            const cb_status st = integrity_->enabled() ? integrity_->copy(g, dst, src, count, kind)
+                                                       : copy_once(g, dst, src, count, kind, nullptr);
+            // A synchronous copy waits for the default stream's earlier work: that work is done,
+            // so the hang detector must not count its age (a long loop of launches and copies
+            // made progress all along and was reset as hung).
+            if (st == CB_OK) {
+                std::lock_guard lock(objects_mutex_);
+                default_stream_->oldest_unfinished_ns = 0;
+            }
+            return st;
+        }
         cb_gpu_stream* ps = nullptr;
         cb_status st = prepare_stream(g, stream, ps);
         if (st == CB_OK) st = copy_once(g, dst, src, count, kind, ps);
