@@ -127,6 +127,17 @@ TEST_F(cli_test, DiagLevelThreeStressOutlastsTheHangDetectorWithoutAReset) {
     run({"disconnect", "--force"});
 }
 
+TEST_F(cli_test, DiagUnderAFaultReportsFailAndItsResultLine) {
+    // The cable comes out 50 MB into the level-2 transfers: diag aborted with no Result line.
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    ASSERT_EQ(run({"sim", "fault", "unplug-after", "50000000"}).exit_code, 0);
+    const auto r = run({"diag", "-r", "2"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Result: FAIL"), std::string::npos) << r.out;
+    run({"disconnect", "--force"});
+}
+
 TEST_F(cli_test, BenchmarkBadArguments) {
     EXPECT_EQ(run({"benchmark", "--max-size", "huge"}).exit_code, 2);
     EXPECT_EQ(run({"benchmark", "--max-size", "1K"}).exit_code, 2);

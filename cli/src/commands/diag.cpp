@@ -24,6 +24,16 @@ const char* level_name(int level) {
     }
 }
 
+// A level whose checks throw (the device lost or reset mid-run, say) is reported as a FAIL of
+// that level, and the run still ends with its Result line (or its JSON).
+void run_level(diag_context& c, int level, void (*checks)(diag_context&)) {
+    try {
+        checks(c);
+    } catch (const std::exception& e) {
+        c.report({level, "aborted", verdict::fail, std::string("the level stopped: ") + e.what(), nullptr});
+    }
+}
+
 int run_diag(app& a, const std::vector<std::string>& args) {
     po::options_description d;
     d.add_options()("run,r", po::value<int>()->default_value(1), "")("duration", po::value<double>()->default_value(10), "");
@@ -50,9 +60,9 @@ int run_diag(app& a, const std::vector<std::string>& args) {
                    }};
     if (rt.device_count() > 0) c.device = a.device_index();
     else if (a.options().device) a.device_index();  // -d N with nothing connected: exit 3
-    software_checks(c);
-    if (level >= 2) link_checks(c);
-    if (level >= 3) stress_checks(c);
+    run_level(c, 1, software_checks);
+    if (level >= 2) run_level(c, 2, link_checks);
+    if (level >= 3) run_level(c, 3, stress_checks);
     verdict worst = verdict::pass;
     size_t counts[3] = {0, 0, 0};
     for (const auto& r : results) {
