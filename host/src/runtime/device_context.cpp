@@ -58,6 +58,15 @@ device_context::~device_context() {
     dev_->impl().detach();
     dev_->set_release_hook(nullptr);
     dev_->set_pending_probe(nullptr);
+    // The release hook dropped their GPU handles; the objects the application never destroyed
+    // (a module it did not unload, say) go with the context, as in CUDA.
+    std::lock_guard lock(objects_mutex_);
+    for (auto* m : modules_) delete m;
+    for (auto* s : streams_) delete s;
+    for (auto* e : events_) delete e;
+    modules_.clear();
+    streams_.clear();
+    events_.clear();
 }
 
 cb_status device_context::create_default_stream(gpu_call& g) {
