@@ -6,6 +6,8 @@
 
 #include "kernels/engine.hpp"
 
+#include <cudabridge/cpp/builtin_args.hpp>
+
 #ifdef CB_BENCH_OPENBLAS
 #include <cblas.h>
 #endif
@@ -22,6 +24,7 @@
 #include <vector>
 
 using namespace cudabridge::nv;
+namespace sdk = cudabridge::sdk;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
@@ -42,13 +45,6 @@ double best_ms(int repeats, F&& f) {
         best = std::min(best, std::chrono::duration<double, std::milli>(clock_type::now() - t0).count());
     }
     return best;
-}
-
-cb_kernel_arg arg(int type, uint64_t bits) {
-    cb_kernel_arg a{};
-    a.type = type;
-    a.value.u64 = bits;
-    return a;
 }
 
 struct vram_buffer {
@@ -166,12 +162,9 @@ int main(int argc, char** argv) {
     const uint64_t dx = vram_buffer::base, dy = dx + uint64_t(n) * 4;
     for (int i = 0; i < n; ++i) vram.f32(dx)[i] = float(i % 1000), vram.f32(dy)[i] = 1.0f;
     std::vector<float> hx(vram.f32(dx), vram.f32(dx) + n), hy(n, 1.0f);
-    double a_bits_d = 2.0;
-    uint64_t a_bits;
-    std::memcpy(&a_bits, &a_bits_d, 8);
     auto rs = request(*saxpy, "saxpy", (n + 255) / 256, 256,
-                      {arg(CB_ARG_INT64, uint64_t(n)), arg(CB_ARG_FLOAT64, a_bits), arg(CB_ARG_DEVICE_PTR, dx),
-                       arg(CB_ARG_DEVICE_PTR, dy)});
+                      {sdk::int64_arg(n), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx),
+                       sdk::device_ptr_arg(dy)});
     const double ptx_saxpy = best_ms(repeats, [&] { saxpy->launch(rs, vram.memory(), on_engine, {}); });
     const double cpp_saxpy = best_ms(repeats, [&] { saxpy_cpp(n, 2.0f, hx.data(), hy.data(), engine); });
     std::printf("saxpy    PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.5x)\n", ptx_saxpy, cpp_saxpy,
@@ -180,7 +173,7 @@ int main(int argc, char** argv) {
     const int blocks = (n + 255) / 256;
     const uint64_t dpart = dy;
     auto rr = request(*reduce, "reduce_sum", blocks, 256,
-                      {arg(CB_ARG_DEVICE_PTR, dx), arg(CB_ARG_DEVICE_PTR, dpart), arg(CB_ARG_INT64, uint64_t(n))});
+                      {sdk::device_ptr_arg(dx), sdk::device_ptr_arg(dpart), sdk::int64_arg(n)});
     std::vector<float> partial(blocks);
     const double ptx_reduce = best_ms(repeats, [&] { reduce->launch(rr, vram.memory(), on_engine, {}); });
     const double cpp_reduce = best_ms(repeats, [&] { reduce_cpp(n, hx.data(), partial.data(), engine); });
@@ -209,14 +202,10 @@ int main(int argc, char** argv) {
     rg.kernel = 0;
     rg.grid[0] = rg.grid[1] = static_cast<uint32_t>((gemm + 15) / 16);
     rg.block[0] = rg.block[1] = 16;
-    double one_d = 1.0, zero_d = 0.0;
-    uint64_t one_bits, zero_bits;
-    std::memcpy(&one_bits, &one_d, 8);
-    std::memcpy(&zero_bits, &zero_d, 8);
-    const std::vector<cb_kernel_arg> gargs = {arg(CB_ARG_INT64, uint64_t(gemm)), arg(CB_ARG_INT64, uint64_t(gemm)),
-                                              arg(CB_ARG_INT64, uint64_t(gemm)), arg(CB_ARG_FLOAT64, one_bits),
-                                              arg(CB_ARG_DEVICE_PTR, dA), arg(CB_ARG_DEVICE_PTR, dB),
-                                              arg(CB_ARG_FLOAT64, zero_bits), arg(CB_ARG_DEVICE_PTR, dC)};
+    const std::vector<cb_kernel_arg> gargs = {sdk::int64_arg(gemm), sdk::int64_arg(gemm),
+                                              sdk::int64_arg(gemm), sdk::float64_arg(1.0),
+                                              sdk::device_ptr_arg(dA), sdk::device_ptr_arg(dB),
+                                              sdk::float64_arg(0.0), sdk::device_ptr_arg(dC)};
     if (sgemm->pack_arguments(0, gargs.data(), gargs.size(), rg.params, error) != CB_OK) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
@@ -244,8 +233,8 @@ int main(int argc, char** argv) {
 
     // One cached launch of a one-block saxpy (256 elements): the host cost per launch.
     auto small = request(*saxpy, "saxpy", 1, 256,
-                         {arg(CB_ARG_INT64, 256), arg(CB_ARG_FLOAT64, a_bits), arg(CB_ARG_DEVICE_PTR, dx),
-                          arg(CB_ARG_DEVICE_PTR, dy)});
+                         {sdk::int64_arg(256), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx),
+                          sdk::device_ptr_arg(dy)});
     const int launches = 2000;
     const double small_ms = best_ms(repeats, [&] {
         for (int i = 0; i < launches; ++i) saxpy->launch(small, vram.memory(), on_engine, {});

@@ -8,6 +8,8 @@
 #include "kernels/engine.hpp"
 #include "sim/ptx/program.hpp"
 
+#include <cudabridge/cpp/builtin_args.hpp>
+
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -128,13 +130,6 @@ cb_kernel_launch launch_of(const crosscheck_case& c, const std::string& name, co
     return l;
 }
 
-cb_kernel_arg pointer_arg(uint64_t address) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_DEVICE_PTR;
-    a.value.device_ptr = address;
-    return a;
-}
-
 // The buffers after the kernel ran on the PTX engine over a stand-in VRAM.
 std::vector<std::vector<unsigned char>> run_on_engine(const crosscheck_case& c, const std::string& text,
                                                       const std::string& name) {
@@ -155,7 +150,7 @@ std::vector<std::vector<unsigned char>> run_on_engine(const crosscheck_case& c, 
         used = (used + 255) / 256 * 256;
         std::memcpy(vram.data() + used, a.buffer.data(), a.buffer.size());
         at.push_back(used);
-        args.push_back(pointer_arg(base + used));
+        args.push_back(cudabridge::sdk::device_ptr_arg(base + used));
         used += a.buffer.size();
     }
     ptx::launch_request r;
@@ -197,7 +192,7 @@ std::vector<std::vector<unsigned char>> run_on_gpu(kernel_driver_backend& b, kd_
         EXPECT_TRUE(b.mem_alloc(device, a.buffer.size(), d).ok());
         EXPECT_TRUE(b.memcpy_h2d(device, d, a.buffer.data(), a.buffer.size(), nullptr).ok());
         at.push_back(d);
-        args.push_back(pointer_arg(d));
+        args.push_back(cudabridge::sdk::device_ptr_arg(d));
     }
     s = b.launch_kernel(module, launch_of(c, name, args), nullptr);
     EXPECT_TRUE(s.ok()) << s.message;

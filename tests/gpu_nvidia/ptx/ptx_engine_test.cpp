@@ -5,6 +5,8 @@
 
 #include "kernels/engine.hpp"
 
+#include <cudabridge/cpp/builtin_args.hpp>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,24 +53,9 @@ struct fake_vram {
     }
 };
 
-cb_kernel_arg ptr(uint64_t p) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_DEVICE_PTR;
-    a.value.device_ptr = p;
-    return a;
-}
-cb_kernel_arg i64(int64_t v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_INT64;
-    a.value.i64 = v;
-    return a;
-}
-cb_kernel_arg f64(double v) {
-    cb_kernel_arg a{};
-    a.type = CB_ARG_FLOAT64;
-    a.value.f64 = v;
-    return a;
-}
+cb_kernel_arg ptr(uint64_t p) { return sdk::device_ptr_arg(p); }
+cb_kernel_arg i64(int64_t v) { return sdk::int64_arg(v); }
+cb_kernel_arg f64(double v) { return sdk::float64_arg(v); }
 
 class ptx_engine : public ::testing::Test {
 protected:

@@ -59,10 +59,7 @@ std::string nvrtc_library::architecture_for(int cc_major, int cc_minor) const {
     const int cc = 10 * cc_major + cc_minor;
     if (archs_.empty() || std::find(archs_.begin(), archs_.end(), cc) != archs_.end())
         return "sm_" + std::to_string(cc);
-    int best = 0;
-    for (int a : archs_)
-        if (a <= cc) best = a;
-    return best == 0 ? std::string() : "compute_" + std::to_string(best);
+    return virtual_architecture_for(cc_major, cc_minor);
 }
 
 std::string nvrtc_library::virtual_architecture_for(int cc_major, int cc_minor) const {

@@ -35,6 +35,14 @@ inline cb_kernel_arg tensor_arg(const cb_tensor_desc& d) {
     return a;
 }
 
+// A device pointer, as a user kernel (PTX, host kernels) takes it.
+inline cb_kernel_arg device_ptr_arg(uint64_t device_ptr) {
+    cb_kernel_arg a{};
+    a.type = CB_ARG_DEVICE_PTR;
+    a.value.device_ptr = device_ptr;
+    return a;
+}
+
 inline cb_kernel_arg int64_arg(int64_t v) {
     cb_kernel_arg a{};
     a.type = CB_ARG_INT64;
