@@ -3,10 +3,10 @@
 //
 // A kernel compiles to one "block function": a loop over the threads of a block that runs each
 // runnable thread until it exits or parks at a barrier or a warp-wide instruction. Parking saves
-// the thread's registers into its state record and records where it resumes; the executor runs
-// the loop again once every thread has parked (a barrier) or performs the warp instruction for
-// the parked lanes first (shfl, vote, ...). So values live across a barrier sit in per-thread
-// context records, as in POCL's work-group functions and CuPBoP, without a liveness analysis.
+// the registers live after that instruction into the thread's state record and records where it
+// resumes; the executor runs the loop again once every thread has parked (a barrier) or performs
+// the warp instruction for the parked lanes first (shfl, vote, ...). So values live across a
+// barrier sit in per-thread context records, as in POCL's work-group functions and CuPBoP.
 #pragma once
 
 #include <atomic>
@@ -99,6 +99,13 @@ struct block_env {
     launch_fault* fault;
     uint64_t executed;      // instructions executed by the block (counted per basic block)
     uint64_t bytes_moved;   // bytes loaded and stored in global memory
+    // Between the executor's passes over a block's threads: nonzero when the threads parked at a
+    // barrier run too (the barrier is released), and how many threads the pass parked at a
+    // barrier and at a warp-wide instruction, so the executor need not look at every record.
+    uint32_t release_barrier;
+    uint32_t parked_at_barrier;
+    uint32_t parked_at_warp_op;
+    uint32_t reserved1;
 };
 
 // The helpers generated code calls (bound in the JIT by these names).

@@ -1,7 +1,8 @@
 // Runs a launch: blocks spread over the compute engine's threads, each block's threads run by
-// the kernel's block function until all exit; between runs the executor releases a barrier
+// the kernel's block function until all exit; between passes the executor releases a barrier
 // (every live thread parked at one) or performs the warp-wide instructions threads parked at,
-// for each group of lanes of a warp parked at the same instruction.
+// for each group of lanes of a warp parked at the same instruction. The generated code counts
+// the threads it parks, so the executor reads the records only for warp instructions.
 #include "sim/ptx/program.hpp"
 
 
@@ -105,31 +106,45 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
     }
 }
 
-// After a run every live thread has parked or exited: performs the warp instructions, or else
-// releases the barrier. False when every thread has exited.
-bool release_parked(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads) {
-    bool any_warp = false, any_live = false;
+// After a pass with threads parked at warp instructions: performs them for each group of lanes
+// of a warp parked at the same instruction, which makes those lanes runnable again.
+void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads) {
+    std::vector<uint32_t> group;
     for (uint32_t w = 0; w < threads; w += 32) {
         const uint32_t end = std::min(threads, w + 32);
         for (uint32_t t = w; t < end; ++t) {
             thread_state& s = state_at(states, stride, t);
             if (s.status != at_warp_op) continue;
             // The lanes of this warp parked at the same instruction (the same resume point).
-            std::vector<uint32_t> group;
+            group.clear();
             for (uint32_t u = t; u < end; ++u) {
                 thread_state& o = state_at(states, stride, u);
                 if (o.status == at_warp_op && o.resume == s.resume) group.push_back(u);
             }
             perform(states, stride, w, group);
-            any_warp = true;
         }
     }
-    if (any_warp) return true;
-    for (uint32_t t = 0; t < threads; ++t) {
-        thread_state& s = state_at(states, stride, t);
-        if (s.status == at_barrier) s.status = runnable, any_live = true;
+}
+
+// Runs a block's threads pass after pass until all exit (or a fault). After a pass every live
+// thread has parked or exited: warp instructions are performed first; when none is pending,
+// every live thread waits at a barrier, and the next pass releases it.
+void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
+               bool parks) {
+    env.release_barrier = 0;
+    for (;;) {
+        env.parked_at_barrier = env.parked_at_warp_op = 0;
+        fn(&env, states.data(), stride, threads);
+        if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return;
+        if (env.parked_at_warp_op) {
+            perform_warp_ops(states, stride, threads);
+            env.release_barrier = 0;
+        } else if (env.parked_at_barrier) {
+            env.release_barrier = 1;
+        } else {
+            return;
+        }
     }
-    return any_live;
 }
 
 }  // namespace
@@ -180,6 +195,13 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         const uint32_t records = k.parks ? threads : 1;
         std::vector<uint8_t> states(uint64_t(k.state_stride) * records);
         std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
+        // A thread's index is the same in every block: set once.
+        for (uint32_t t = 0; k.parks && t < threads; ++t) {
+            thread_state& s = state_at(states, k.state_stride, t);
+            s.tid[0] = t % r.block[0];
+            s.tid[1] = (t / r.block[0]) % r.block[1];
+            s.tid[2] = t / (r.block[0] * r.block[1]);
+        }
         for (uint64_t b = begin; b < end; ++b) {
             if (fault.raised.load(std::memory_order_relaxed)) return;
             if (abort && abort()) return aborted.store(true);
@@ -194,13 +216,8 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
                 thread_state& s = state_at(states, k.state_stride, t);
                 s.status = runnable;
                 s.resume = 0;
-                s.tid[0] = t % r.block[0];
-                s.tid[1] = (t / r.block[0]) % r.block[1];
-                s.tid[2] = t / (r.block[0] * r.block[1]);
             }
-            do fn(&env, states.data(), k.state_stride, threads);
-            while (k.parks && !fault.raised.load(std::memory_order_relaxed) &&
-                   release_parked(states, k.state_stride, threads));
+            run_block(fn, env, states, k.state_stride, threads, k.parks);
             executed.fetch_add(env.executed, std::memory_order_relaxed);
             moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
             if (fault.raised.load(std::memory_order_relaxed)) {

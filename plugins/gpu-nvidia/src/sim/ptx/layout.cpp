@@ -1,6 +1,7 @@
 #include "sim/ptx/layout.hpp"
 
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/liveness.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -108,13 +109,6 @@ bool call_tree(const module& m, const function& root, std::vector<const function
     return visit(root);
 }
 
-uint32_t register_count(const function& f) {
-    uint32_t n = 0;
-    for (const auto& v : f.locals)
-        if (v.where == space::reg) n += v.reg_count >= 0 ? static_cast<uint32_t>(v.reg_count) : 1u;
-    return n;
-}
-
 // Depot sizes: a function's own .local variables, then the deepest callee frame after them.
 uint32_t frame_bytes(const module& m, const function& f, module_layout& l) {
     if (auto it = l.local_frame.find(f.name); it != l.local_frame.end()) return it->second;
@@ -203,7 +197,12 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
         for (const auto& in : f->body)
             if (parks_thread(in)) kl.parks = true;
     kl.local_bytes = frame_bytes(m, k, l);
-    kl.register_bytes = register_count(k) * 8;
+    if (kl.parks) {
+        kl.live_after_park = live_after_parks(k);
+        for (const auto& [index, names] : kl.live_after_park)
+            for (const auto& name : names) kl.save_slots.emplace(name, static_cast<uint32_t>(kl.save_slots.size()));
+    }
+    kl.register_bytes = static_cast<uint32_t>(kl.save_slots.size()) * 8;
     kl.state_stride = align_up(thread_state_header + kl.register_bytes + kl.local_bytes, 16);
     return kl;
 }

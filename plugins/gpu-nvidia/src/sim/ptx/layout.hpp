@@ -32,9 +32,13 @@ struct kernel_layout {
     uint32_t static_shared = 0;
     uint32_t dynamic_shared_align = 16;  // where extern .shared arrays start: after the static ones
     uint32_t local_bytes = 0;            // per thread, the whole call tree
-    uint32_t register_bytes = 0;         // the save area: 8 bytes a register
+    uint32_t register_bytes = 0;         // the save area: 8 bytes a saved register
     uint32_t state_stride = 0;           // one thread's record
     bool parks = false;                  // has barriers or warp-wide instructions
+    // Kernels that park: the registers live after each parking instruction (by its index in the
+    // body), and each such register's slot in the save area.
+    std::map<size_t, std::vector<std::string>> live_after_park;
+    std::map<std::string, uint32_t> save_slots;
 };
 
 struct module_layout {

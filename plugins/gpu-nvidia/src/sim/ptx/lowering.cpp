@@ -1,7 +1,8 @@
 // PTX to LLVM IR. PTX registers become allocas of their width (promoted to SSA by mem2reg), so
 // PTX's weak typing is a bitcast at each use. A kernel's body sits inside a loop over the block's
-// threads (abi.hpp); an instruction that parks a thread saves every register to the thread's
-// record and continues with the next thread, and a resume point restores them. Memory accesses
+// threads (abi.hpp); an instruction that parks a thread saves the registers live after it
+// (liveness.hpp) to the thread's record and continues with the next thread, and a resume point
+// restores them. Memory accesses
 // translate device, shared, local and const addresses to host ones with a range check: a fault
 // raises the launch's fault and ends the thread instead of touching host memory.
 #include "sim/ptx/lowering.hpp"
@@ -139,7 +140,7 @@ public:
         create_labels();
         if (kernel_) open_thread_loop();
         else open_function_body();
-        for (const auto& in : f_.body) lower_statement(in);
+        for (current_index_ = 0; current_index_ < f_.body.size(); ++current_index_) lower_statement(f_.body[current_index_]);
         close_body();
         return fn_;
     }
@@ -166,18 +167,22 @@ private:
     Value* vram_base_ = nullptr;
     Value* vram_size_ = nullptr;
     Value* page_map_ = nullptr;
+    Value* release_ = nullptr;     // block_env::release_barrier, read once per pass
     std::map<std::string, reg_slot> regs_;
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
     std::map<std::string, BasicBlock*> labels_;
     llvm::AllocaInst* executed_ = nullptr;
     llvm::AllocaInst* bytes_ = nullptr;
+    llvm::AllocaInst* parked_at_barrier_ = nullptr;  // threads this pass parked, for block_env
+    llvm::AllocaInst* parked_at_warp_op_ = nullptr;
     BasicBlock* latch_ = nullptr;
     BasicBlock* done_ = nullptr;
     BasicBlock* dead_ = nullptr;  // the thread ends after a fault
     BasicBlock* first_ = nullptr;
     llvm::SwitchInst* dispatch_ = nullptr;
     uint32_t resume_points_ = 0;
+    size_t current_index_ = 0;  // the instruction being lowered, by its index in the body
     llvm::PHINode* tid_ = nullptr;
     Value* tidx_[3] = {nullptr, nullptr, nullptr};  // kernels that never park: %tid as loop values
 
@@ -227,8 +232,12 @@ private:
         }
         executed_ = entry_alloca(mc_.i64, "executed");
         bytes_ = entry_alloca(mc_.i64, "bytes");
+        parked_at_barrier_ = entry_alloca(mc_.i32, "parked.barrier");
+        parked_at_warp_op_ = entry_alloca(mc_.i32, "parked.warp");
         b_.CreateStore(b_.getInt64(0), executed_);
         b_.CreateStore(b_.getInt64(0), bytes_);
+        b_.CreateStore(b_.getInt32(0), parked_at_barrier_);
+        b_.CreateStore(b_.getInt32(0), parked_at_warp_op_);
     }
 
     void declare_call_params() {
@@ -263,6 +272,7 @@ private:
         nthreads_ = &*arg++;
         frame_base_ = b_.getInt64(0);
         load_env();
+        release_ = env_field(offsetof(block_env, release_barrier), mc_.i32);
         BasicBlock* entry = b_.GetInsertBlock();
         auto* head = BasicBlock::Create(mc_.ctx, "thread.head", fn_);
         auto* pick = BasicBlock::Create(mc_.ctx, "thread.pick", fn_);
@@ -324,20 +334,14 @@ private:
         auto* skip = BasicBlock::Create(mc_.ctx, "thread.skip", fn_);
         b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, skip);
         b_.SetInsertPoint(skip);
-        b_.CreateCondBr(b_.CreateICmpEQ(status, b_.getInt32(runnable)), go, latch_);
+        // Runnable, or parked at a barrier the executor released for this pass.
+        Value* released = b_.CreateAnd(b_.CreateICmpEQ(status, b_.getInt32(at_barrier)),
+                                       b_.CreateICmpNE(release_, b_.getInt32(0)));
+        b_.CreateCondBr(b_.CreateOr(b_.CreateICmpEQ(status, b_.getInt32(runnable)), released), go, latch_);
         b_.SetInsertPoint(go);
         auto* resume = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, resume)));
         dispatch_ = b_.CreateSwitch(resume, start);
 
-        if (kl_.parks) {
-            // A kernel that parks keeps its registers in the thread's record: nothing to save or
-            // restore at a barrier, and compile time stays linear in the barriers.
-            b_.SetInsertPoint(go->getFirstNonPHI());
-            for (auto& [name, r] : regs_) {
-                llvm::cast<llvm::Instruction>(r.slot)->eraseFromParent();
-                r.slot = state_field_ptr(thread_state_header + 8ull * r.index);
-            }
-        }
         b_.SetInsertPoint(start);
         for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
         first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
@@ -382,6 +386,12 @@ private:
         };
         add(offsetof(block_env, executed), executed_);
         add(offsetof(block_env, bytes_moved), bytes_);
+        if (!kernel_) return;
+        auto put = [&](size_t offset, llvm::AllocaInst* count) {
+            bb.CreateStore(bb.CreateLoad(mc_.i32, count), bb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
+        };
+        put(offsetof(block_env, parked_at_barrier), parked_at_barrier_);
+        put(offsetof(block_env, parked_at_warp_op), parked_at_warp_op_);
     }
 
     void close_body() {
@@ -1422,12 +1432,28 @@ void function_lowering::lower_call(const instruction& in) {
 void function_lowering::park(uint32_t status, const std::function<void()>& save_operands) {
     const uint32_t point = ++resume_points_;
     save_operands();
+    // Only the registers live after the parking instruction go through the record; the others
+    // stay SSA values inside the stretch of code between two parks.
+    const auto& live = kl_.live_after_park.at(current_index_);
+    auto slot = [&](const std::string& name) {
+        return state_field_ptr(thread_state_header + 8ull * kl_.save_slots.at(name));
+    };
+    for (const auto& name : live) {
+        const reg_slot& r = regs_.at(name);
+        b_.CreateStore(b_.CreateLoad(mc_.int_type(r.bits), r.slot), slot(name));
+    }
     b_.CreateStore(b_.getInt32(point), state_field_ptr(offsetof(thread_state, resume)));
     b_.CreateStore(b_.getInt32(status), state_field_ptr(offsetof(thread_state, status)));
+    llvm::AllocaInst* counter = status == at_barrier ? parked_at_barrier_ : parked_at_warp_op_;
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i32, counter), b_.getInt32(1)), counter);
     b_.CreateBr(latch_);
     auto* restore = BasicBlock::Create(mc_.ctx, "resume" + std::to_string(point), fn_);
     dispatch_->addCase(b_.getInt32(point), restore);
     b_.SetInsertPoint(restore);
+    for (const auto& name : live) {
+        const reg_slot& r = regs_.at(name);
+        b_.CreateStore(b_.CreateLoad(mc_.int_type(r.bits), slot(name)), r.slot);
+    }
 }
 
 void function_lowering::lower_park(const instruction& in) {
