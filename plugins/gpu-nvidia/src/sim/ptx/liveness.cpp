@@ -118,10 +118,15 @@ std::map<size_t, std::vector<std::string>> live_after_parks(const function& f) {
     }
     std::map<size_t, std::vector<std::string>> parks;
     for (size_t i = 0; i < n; ++i) {
-        if (!f.body[i].label.empty() || !parks_thread(f.body[i])) continue;
+        const instruction& in = f.body[i];
+        if (!in.label.empty() || !parks_thread(in)) continue;
+        // A warp instruction's destination is written when the thread resumes (a guarded one
+        // parks only when its guard holds), so its old value need not be kept.
+        bits result(words, 0);
+        if (writes_first_operand(in.opcode) && !in.operands.empty()) registers_of(in.operands[0], regs, result);
         auto& names = parks[i];
         for (size_t r = 0; r < regs.names.size(); ++r)
-            if (live_out[i][r / 64] >> (r % 64) & 1) names.push_back(regs.names[r]);
+            if ((live_out[i][r / 64] & ~result[r / 64]) >> (r % 64) & 1) names.push_back(regs.names[r]);
     }
     return parks;
 }

@@ -12,8 +12,8 @@
 
 namespace cudabridge::nv::ptx {
 
-// For each parking instruction, by its index in `f.body`: the registers live after it, in
-// declaration order.
+// For each parking instruction, by its index in `f.body`: the registers live after it, but for
+// the ones it writes itself, in declaration order.
 std::map<size_t, std::vector<std::string>> live_after_parks(const function& f);
 
 }  // namespace cudabridge::nv::ptx
