@@ -37,6 +37,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 1, "ABI minor never goes down");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 2, "these headers describe ABI 1.2 or later (cb_gpu_table.control)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 3, "these headers describe ABI 1.3 or later (pinned memory, host kernels)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 4, "these headers describe ABI 1.4 or later (CB_ERR_ILLEGAL_ADDRESS)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 5, "these headers describe ABI 1.5 or later (checked parameter values)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -99,7 +100,7 @@ CB_PIN_VALUE(offsetof(cb_gpu_table, control), 288);
 
 /* ---- host_services.h ------------------------------------------------------------------------- */
 
-CB_PIN_SIZE(cb_param_decl, 56);
+CB_PIN_SIZE(cb_param_decl, 72);
 CB_PIN_FIELD(cb_param_decl, struct_size, 0, 4);
 CB_PIN_FIELD(cb_param_decl, type, 4, 4);
 CB_PIN_FIELD(cb_param_decl, name, 8, 8);
@@ -108,6 +109,9 @@ CB_PIN_FIELD(cb_param_decl, help, 24, 8);
 CB_PIN_FIELD(cb_param_decl, has_range, 32, 4);
 CB_PIN_FIELD(cb_param_decl, min_value, 40, 8);
 CB_PIN_FIELD(cb_param_decl, max_value, 48, 8);
+/* ABI 1.5 (a 1.0-1.4 peer's struct_size is 56) */
+CB_PIN_FIELD(cb_param_decl, choices, 56, 8);
+CB_PIN_FIELD(cb_param_decl, flags, 64, 4);
 
 CB_PIN_SIZE(cb_host_services, 96);
 CB_PIN_FIELD(cb_host_services, struct_size, 0, 4);

@@ -91,6 +91,21 @@ TEST(LoggingPluginDescriptor, EverySinkDeclaresItsParamsWithHelp) {
     }
 }
 
+TEST(LoggingPluginDescriptor, SinksDeclareWhatTheyAcceptSoTheHostRefusesTheRestWhenSet) {
+    temp_dir dir;
+    fake_host console_host(dir.path());
+    console_host.config["color"] = "never";
+    sink console("console", console_host);
+    ASSERT_TRUE(console.ok()) << console_host.last_error();
+    EXPECT_EQ(console_host.declaration("color").choices, "auto,always,never");
+    EXPECT_EQ(console_host.declaration("level").choices, "TRACE,DEBUG,INFO,WARN,ERROR,FATAL");
+    fake_host file_host(dir.path());
+    sink file("file", file_host);
+    ASSERT_TRUE(file.ok()) << file_host.last_error();
+    EXPECT_EQ(file_host.declaration("dir").flags, static_cast<uint32_t>(CB_PARAM_FLAG_DIRECTORY));
+    EXPECT_EQ(file_host.declaration("name").flags, 0u);
+}
+
 TEST(LoggingPluginDescriptor, FileDefaultsAreDocumentedOnes) {
     temp_dir dir;
     fake_host host(dir.path());

@@ -71,7 +71,7 @@ TEST(StoreSchema, MigratesEmptyFileToCurrentVersion) {
     {
         store s(file);
         EXPECT_EQ(s.user_version(), store::schema_version);
-        EXPECT_EQ(s.user_version(), 3);
+        EXPECT_EQ(s.user_version(), 4);
         auto tables = table_names(s);
         for (const auto& t : v1_tables) EXPECT_TRUE(contains(tables, t)) << t;
         EXPECT_TRUE(contains(tables, "settings_history"));
@@ -91,7 +91,7 @@ TEST(StoreSchema, MigratesEmptyFileToCurrentVersion) {
     EXPECT_EQ(st.st_mode & 0077, 0u) << "the database is private to its user";
     // Opening again is a no-op migration.
     store again(file, {.busy_timeout_ms = 1000, .read_only = false, .synchronous_full = true});
-    EXPECT_EQ(again.user_version(), 3);
+    EXPECT_EQ(again.user_version(), 4);
     EXPECT_EQ(count_rows(again, "PRAGMA synchronous"), 2);  // FULL
 }
 
@@ -108,7 +108,7 @@ TEST(StoreSchema, MigratesVersion1FileKeepingRows) {
     ASSERT_EQ(raw_int(dir.db(), "PRAGMA user_version"), 1);
 
     store s(dir.db());
-    EXPECT_EQ(s.user_version(), 3);
+    EXPECT_EQ(s.user_version(), 4);
     auto tables = table_names(s);
     EXPECT_TRUE(contains(tables, "settings_history"));
     EXPECT_TRUE(contains(tables, "benchmarks"));
@@ -132,7 +132,7 @@ TEST(StoreSchema, MigratingToVersion3KeepsGpuProfilesWithAnEmptyKey) {
     raw_exec(dir.db(), "INSERT INTO gpu_profiles VALUES(11141, 'NVIDIA GeForce RTX 5090', '{}', 'import');");
 
     store s(dir.db());
-    EXPECT_EQ(s.user_version(), 3);
+    EXPECT_EQ(s.user_version(), store::schema_version);
     auto old_row = find_gpu_profile(s, 11141);
     ASSERT_TRUE(old_row);
     EXPECT_EQ(old_row->name, "NVIDIA GeForce RTX 5090");
@@ -143,6 +143,29 @@ TEST(StoreSchema, MigratingToVersion3KeepsGpuProfilesWithAnEmptyKey) {
     put_gpu_profiles(s, {{.pci_device_id = 11141, .key = "rtx-5090", .name = "RTX 5090", .data = "{}", .source = "t"}});
     ASSERT_TRUE(find_gpu_profile_by_key(s, "rtx-5090"));
     EXPECT_EQ(count_rows(s, "SELECT count(*) FROM sqlite_schema WHERE name = 'gpu_profiles_key'"), 1);
+    EXPECT_EQ(s.integrity_check(), "ok");
+}
+
+TEST(StoreSchema, MigratingToVersion4KeepsParametersThatAcceptAnyValue) {
+    temp_dir dir;
+    raw_exec(dir.db(), v1_schema);
+    raw_exec(dir.db(), "INSERT INTO parameters(name, owner, type, default_value, help) "
+                       "VALUES('usb4.max_payload', 'usb4', 2, '256', 'MPS');");
+    store s(dir.db());
+    auto old_row = find_parameter(s, "usb4.max_payload");
+    ASSERT_TRUE(old_row);
+    EXPECT_EQ(old_row->default_value, "256");
+    EXPECT_EQ(old_row->choices, "");
+    EXPECT_EQ(old_row->flags, 0u);
+    // The new columns work on the migrated file.
+    parameter_row p = *old_row;
+    p.choices = "128,256,512";
+    p.flags = 1;
+    declare_parameter(s, p);
+    auto row = find_parameter(s, "usb4.max_payload");
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->choices, "128,256,512");
+    EXPECT_EQ(row->flags, 1u);
     EXPECT_EQ(s.integrity_check(), "ok");
 }
 

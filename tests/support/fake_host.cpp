@@ -120,7 +120,13 @@ cb_status fake_host::param_declare_(cb_host* h, const cb_param_decl* d) {
                      d->help ? d->help : "",
                      d->has_range != 0,
                      d->min_value,
-                     d->max_value};
+                     d->max_value,
+                     {},
+                     0};
+    if (CB_HAS_MEMBER(d, cb_param_decl, flags)) {
+        p.choices = d->choices ? d->choices : "";
+        p.flags = d->flags;
+    }
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
     // Declaring a name again updates it in place, as the real host does.

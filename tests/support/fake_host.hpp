@@ -27,6 +27,8 @@ struct declared_param {
     bool has_range = false;
     double min = 0;
     double max = 0;
+    std::string choices;  // ABI 1.5
+    uint32_t flags = 0;
 };
 
 struct log_line {

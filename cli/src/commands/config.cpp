@@ -56,14 +56,29 @@ json_object param_json(core::store& db, const core::parameter_row& p) {
     return o;
 }
 
-core::parameter_row known(core::store& db, const std::string& key) {
+// Plugins declare their settings when they are created. A store that no device command has
+// used yet knows none of the transport's, GPU family's or safety policy's: a session creates
+// them (and declares the host's own). A session that cannot start leaves the store as it was.
+void declare_plugin_settings(app& a) {
+    try {
+        a.session();
+    } catch (const std::exception&) {
+    }
+}
+
+core::parameter_row known(app& a, core::store& db, const std::string& key) {
     auto p = core::find_parameter(db, key);
+    if (!p) {
+        declare_plugin_settings(a);
+        p = core::find_parameter(db, key);
+    }
     if (!p) throw core::error(CB_ERR_NOT_FOUND, "unknown setting '" + key + "' (see 'cudabridge-cli config list')");
     return *p;
 }
 
 int list(app& a) {
     auto& db = a.core(true).db();  // sinks start so that their parameters are declared
+    declare_plugin_settings(a);
     auto params = core::list_parameters(db);
     if (a.options().json) {
         auto arr = make_array();
@@ -85,7 +100,7 @@ int list(app& a) {
 
 int get(app& a, const std::string& key) {
     auto& db = a.core(false).db();
-    auto p = known(db, key);
+    auto p = known(a, db, key);
     if (a.options().json) {
         print_json(param_json(db, p));
         return exit_ok;
@@ -112,8 +127,9 @@ void check_log_sinks(core::context& ctx, const std::string& value) {
 int set(app& a, const std::string& key, const std::string& value) {
     auto& ctx = a.core(false);
     auto& db = ctx.db();
-    auto p = known(db, key);
+    auto p = known(a, db, key);
     if (auto why = core::check_parameter_value(p, value)) throw core::error(CB_ERR_INVALID_ARGUMENT, *why);
+    if (auto why = core::prepare_directory_value(p, value)) throw core::error(CB_ERR_INVALID_ARGUMENT, *why);
     if (key == "log.sinks") check_log_sinks(ctx, value);
     const std::string old = core::get_setting(db, "global", key).value_or(p.default_value);
     core::set_setting(db, "global", key, value, "cli");

@@ -93,13 +93,18 @@ cb_status svc_param_declare(cb_host* h, const cb_param_decl* d) {
         p.has_range = d->has_range != 0;
         p.min_value = d->min_value;
         p.max_value = d->max_value;
+        if (CB_HAS_MEMBER(d, cb_param_decl, flags)) {  // ABI 1.5
+            p.choices = d->choices ? d->choices : "";
+            p.flags = d->flags;
+        }
         std::lock_guard lock(c.backend->mutex);
         store& db = c.backend->database();
         auto existing = find_parameter(db, p.name);
         const bool same = existing && existing->owner == p.owner && existing->type == p.type &&
                           existing->default_value == p.default_value && existing->help == p.help &&
                           existing->has_range == p.has_range && existing->min_value == p.min_value &&
-                          existing->max_value == p.max_value;
+                          existing->max_value == p.max_value && existing->choices == p.choices &&
+                          existing->flags == p.flags;
         if (!same) declare_parameter(db, p);  // only write when the metadata changed
         return CB_OK;
     });

@@ -3,15 +3,34 @@
 #include <cudabridge/core/log.hpp>
 #include <cudabridge/host_services.h>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace cudabridge::core {
 
 namespace {
+
+// `choices` is comma-separated ("128,256,512").
+bool is_one_of(const std::string& choices, const std::string& value) {
+    std::stringstream in(choices);
+    for (std::string c; std::getline(in, c, ',');)
+        if (c == value) return true;
+    return false;
+}
+
+std::string listed(std::string choices) {
+    std::string out;
+    for (char c : choices) out += c == ',' ? std::string(", ") : std::string(1, c);
+    return out;
+}
 
 parameter_row core_param(std::string name, cb_param_type type, std::string def, std::string help,
                          bool has_range = false, double min = 0, double max = 0) {
@@ -61,7 +80,8 @@ void declare_core_parameters(store& s) {
         auto existing = find_parameter(s, p.name);
         if (!existing || existing->default_value != p.default_value || existing->help != p.help ||
             existing->type != p.type || existing->has_range != p.has_range ||
-            existing->min_value != p.min_value || existing->max_value != p.max_value)
+            existing->min_value != p.min_value || existing->max_value != p.max_value ||
+            existing->choices != p.choices || existing->flags != p.flags)
             changed.push_back(p);
     }
     if (changed.empty()) return;
@@ -105,12 +125,27 @@ std::optional<std::string> check_parameter_value(const parameter_row& p, std::st
                       p.min_value, p.max_value);
         return std::string(buf);
     }
+    if (!p.choices.empty() && !is_one_of(p.choices, v))
+        return "'" + v + "' is not accepted for " + p.name + " (one of: " + listed(p.choices) + ")";
     if (p.owner == "core") {
         if (is_level_key(p.name) && !(v.empty() && p.name != "log.level") && !log::parse_level(v))
             return "'" + v + "' is not a log level (TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF)";
         if (p.name == "log.overflow_policy" && !log::parse_overflow_policy(v))
             return "'" + v + "' is not an overflow policy (block, drop_newest, drop_oldest)";
     }
+    return std::nullopt;
+}
+
+std::optional<std::string> prepare_directory_value(const parameter_row& p, std::string_view value) {
+    if (!(p.flags & CB_PARAM_FLAG_DIRECTORY)) return std::nullopt;
+    const std::filesystem::path dir{std::string(value)};
+    if (dir.empty() || !dir.is_absolute()) return p.name + " needs an absolute folder path, not '" + std::string(value) + "'";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return "cannot create the folder " + dir.string() + " for " + p.name + ": " + ec.message();
+    if (!std::filesystem::is_directory(dir, ec)) return dir.string() + " is not a folder (" + p.name + ")";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        return "cannot write in " + dir.string() + " (" + p.name + "): " + std::strerror(errno);
     return std::nullopt;
 }
 

@@ -56,7 +56,14 @@ CREATE INDEX gpu_profiles_key ON gpu_profiles(key);
 PRAGMA user_version = 3;
 )sql";
 
-constexpr std::array<migration_step, 3> steps{{{1, schema_v1}, {2, schema_v2}, {3, schema_v3}}};
+// v4: what a parameter accepts besides its type and range (ABI 1.5's cb_param_decl).
+constexpr const char* schema_v4 = R"sql(
+ALTER TABLE parameters ADD COLUMN choices TEXT NOT NULL DEFAULT '';
+ALTER TABLE parameters ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;
+PRAGMA user_version = 4;
+)sql";
+
+constexpr std::array<migration_step, 4> steps{{{1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}}};
 static_assert(steps.back().to_version == store::schema_version,
               "the last migration step must reach store::schema_version");
 

@@ -6,7 +6,8 @@ namespace cudabridge::core {
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
 #define CB_SELECT_PARAMETER \
-    "SELECT name, owner, type, default_value, help, has_range, min_value, max_value FROM parameters"
+    "SELECT name, owner, type, default_value, help, has_range, min_value, max_value, choices, flags " \
+    "FROM parameters"
 
 parameter_row parameter_from(const statement& st) {
     parameter_row p;
@@ -18,6 +19,8 @@ parameter_row parameter_from(const statement& st) {
     p.has_range = st.column_int(5) != 0;
     p.min_value = st.column_double(6);
     p.max_value = st.column_double(7);
+    p.choices = st.column_text(8);
+    p.flags = static_cast<uint32_t>(st.column_int(9));
     return p;
 }
 }  // namespace
@@ -26,15 +29,16 @@ parameter_row parameter_from(const statement& st) {
 void declare_parameter(store& s, const parameter_row& p) {
     statement st = s.prepare(
         "INSERT INTO parameters(name, owner, type, default_value, help, has_range, min_value, "
-        "max_value) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+        "max_value, choices, flags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
         "ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, type = excluded.type, "
         "default_value = excluded.default_value, help = excluded.help, "
         "has_range = excluded.has_range, min_value = excluded.min_value, "
-        "max_value = excluded.max_value");
+        "max_value = excluded.max_value, choices = excluded.choices, flags = excluded.flags");
     st.bind(1, p.name).bind(2, p.owner).bind(3, int64_t{p.type}).bind(4, p.default_value);
     st.bind(5, p.help).bind(6, int64_t{p.has_range ? 1 : 0});
     if (p.has_range) st.bind(7, p.min_value).bind(8, p.max_value);
     else st.bind_null(7).bind_null(8);
+    st.bind(9, p.choices).bind(10, int64_t{p.flags});
     st.run();
 }
 

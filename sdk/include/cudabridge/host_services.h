@@ -25,7 +25,12 @@ typedef int32_t cb_param_type;
 enum { CB_PARAM_STRING = 0, CB_PARAM_INT = 1, CB_PARAM_DOUBLE = 2, CB_PARAM_BOOL = 3 };
 
 /* A declared parameter: name is plugin-local ("rotate_bytes"); the host stores it as
- * "<plugin>.<name>". min/max apply to INT and DOUBLE when has_range is set. */
+ * "<plugin>.<name>". min/max apply to INT and DOUBLE when has_range is set. Since ABI 1.5 the
+ * host also refuses, when a setting is changed, a value outside `choices` (comma-separated, such
+ * as "128,256,512"; NULL or empty: any value) and, with CB_PARAM_FLAG_DIRECTORY, a folder it
+ * cannot create or write. */
+enum { CB_PARAM_FLAG_DIRECTORY = 1 };
+
 typedef struct cb_param_decl {
     uint32_t struct_size;
     cb_param_type type;
@@ -35,6 +40,10 @@ typedef struct cb_param_decl {
     cb_bool has_range;
     double min_value;
     double max_value;
+
+    /* ABI 1.5 */
+    const char* choices;
+    uint32_t flags; /* CB_PARAM_FLAG_* */
 } cb_param_decl;
 
 /* Well-known paths a plugin may ask for. */

@@ -71,7 +71,7 @@ struct store_options {
 class store {
 public:
     // The newest schema this code knows; databases newer than this are refused.
-    static constexpr int schema_version = 3;
+    static constexpr int schema_version = 4;
 
     // Opens (creating folders and the file as needed) and migrates. Throws core::error with the
     // path and SQLite's message on failure.
@@ -129,6 +129,8 @@ struct parameter_row {
     std::string help;
     bool has_range = false;
     double min_value = 0, max_value = 0;
+    std::string choices;  // the accepted values, comma-separated; empty: any
+    uint32_t flags = 0;   // CB_PARAM_FLAG_* (a folder)
 };
 void declare_parameter(store& s, const parameter_row& p);
 std::optional<parameter_row> find_parameter(store& s, std::string_view name);

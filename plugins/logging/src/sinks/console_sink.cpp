@@ -33,14 +33,16 @@ bool console_sink::decide_color(const std::string& mode) {
 console_sink::console_sink(const sdk::host& h, const sdk::config& c)
     : spdlog_backed_sink(h, "console sink") {
     sink_params p(h, c, name);
-    p.declare_text("color", "auto",
-                   "colour the level of each line: auto (only when stderr is a terminal and "
-                   "NO_COLOR is not set), always, or never (what --no-color passes)");
-    const bool color = decide_color(p.choice("color", {"auto", "always", "never"}));
-    p.declare_text("level", "TRACE",
-                   "the lowest level this sink shows (TRACE ... FATAL); the front end's log.level "
-                   "still applies first. cudabridge-cli passes WARN unless -v is given");
-    set_min_level(parse_level(p.choice("level", {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"})));
+    p.declare_choice("color", "auto",
+                     "colour the level of each line: auto (only when stderr is a terminal and "
+                     "NO_COLOR is not set), always, or never (what --no-color passes)",
+                     {"auto", "always", "never"});
+    const bool color = decide_color(p.choice("color"));
+    p.declare_choice("level", "TRACE",
+                     "the lowest level this sink shows (TRACE ... FATAL); the front end's log.level "
+                     "still applies first. cudabridge-cli passes WARN unless -v is given",
+                     {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"});
+    set_min_level(parse_level(p.choice("level")));
 
     auto sink = std::make_shared<spdlog::sinks::ansicolor_stderr_sink_mt>(
         color ? spdlog::color_mode::always : spdlog::color_mode::never);

@@ -32,12 +32,11 @@ syslog_sink::syslog_sink(const sdk::host& h, const sdk::config& c)
     sink_params p(h, c, name);
     p.declare_text("ident", "cudabridge",
                    "program name syslog shows for each record (openlog ident; one per process)");
-    p.declare_text("facility", "user",
-                   "syslog facility: user, daemon or local0..local7");
+    p.declare_choice("facility", "user", "syslog facility: user, daemon or local0..local7",
+                     {"user", "daemon", "local0", "local1", "local2", "local3", "local4", "local5",
+                      "local6", "local7"});
     const std::string ident = p.text("ident");
-    const std::string facility_name =
-        p.choice("facility", {"user", "daemon", "local0", "local1", "local2", "local3", "local4",
-                              "local5", "local6", "local7"});
+    const std::string facility_name = p.choice("facility");
     const int facility = facility_from_name(facility_name);
 
     // Priorities (spdlog's table): TRACE and DEBUG -> LOG_DEBUG, INFO -> LOG_INFO,

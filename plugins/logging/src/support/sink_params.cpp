@@ -11,7 +11,24 @@ sink_params::sink_params(const sdk::host& h, const sdk::config& c, std::string s
 void sink_params::declare_text(const char* name, const std::string& default_value,
                                const char* help) {
     host_.declare(CB_PARAM_STRING, name, default_value.c_str(), help);
-    declared_[name] = declared{default_value, false, 0, 0};
+    declared_[name] = declared{default_value, false, 0, 0, {}};
+}
+
+void sink_params::declare_choice(const char* name, const std::string& default_value, const char* help,
+                                 std::initializer_list<const char*> choices) {
+    declared d{default_value, false, 0, 0, {}};
+    std::string list;
+    for (const char* c : choices) {
+        d.choices.emplace_back(c);
+        list += (list.empty() ? "" : ",") + std::string(c);
+    }
+    host_.declare_choice(CB_PARAM_STRING, name, default_value.c_str(), help, list.c_str());
+    declared_[name] = std::move(d);
+}
+
+void sink_params::declare_directory(const char* name, const std::string& default_value, const char* help) {
+    host_.declare_directory(name, default_value.c_str(), help);
+    declared_[name] = declared{default_value, false, 0, 0, {}};
 }
 
 void sink_params::declare_int(const char* name, long long default_value, long long min,
@@ -19,7 +36,7 @@ void sink_params::declare_int(const char* name, long long default_value, long lo
     const std::string text = std::to_string(default_value);
     host_.declare_range(CB_PARAM_INT, name, text.c_str(), help, true, static_cast<double>(min),
                         static_cast<double>(max));
-    declared_[name] = declared{text, true, min, max};
+    declared_[name] = declared{text, true, min, max, {}};
 }
 
 const sink_params::declared& sink_params::find(const char* name) const {
@@ -38,10 +55,10 @@ std::string sink_params::text(const char* name) const {
     return d.default_value;
 }
 
-std::string sink_params::choice(const char* name, std::initializer_list<const char*> choices) const {
+std::string sink_params::choice(const char* name) const {
     const std::string value = text(name);
     std::string accepted;
-    for (const char* c : choices) {
+    for (const std::string& c : find(name).choices) {
         if (value == c) return value;
         if (!accepted.empty()) accepted += ", ";
         accepted += c;

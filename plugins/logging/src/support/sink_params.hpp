@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace cudabridge::plugins::logging {
 
@@ -18,13 +19,18 @@ public:
     sink_params(const sdk::host& h, const sdk::config& c, std::string sink_name);
 
     void declare_text(const char* name, const std::string& default_value, const char* help);
+    // One of `choices`; the host refuses any other value when it is set.
+    void declare_choice(const char* name, const std::string& default_value, const char* help,
+                        std::initializer_list<const char*> choices);
+    // A folder; the host refuses one it cannot create or write when it is set.
+    void declare_directory(const char* name, const std::string& default_value, const char* help);
     void declare_int(const char* name, long long default_value, long long min, long long max,
                      const char* help);
 
     // The effective text value of a declared parameter.
     std::string text(const char* name) const;
-    // One of `choices` (exact match); anything else is an invalid argument.
-    std::string choice(const char* name, std::initializer_list<const char*> choices) const;
+    // One of the declared choices (exact match); anything else is an invalid argument.
+    std::string choice(const char* name) const;
     // An integer within the declared range.
     long long integer(const char* name) const;
 
@@ -36,6 +42,7 @@ private:
         bool has_range = false;
         long long min = 0;
         long long max = 0;
+        std::vector<std::string> choices;
     };
     const declared& find(const char* name) const;
 

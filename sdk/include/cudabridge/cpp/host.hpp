@@ -50,6 +50,21 @@ public:
     }
     void declare_range(cb_param_type type, const char* name, const char* default_value,
                        const char* help, bool has_range, double min, double max) const {
+        declare_checked(type, name, default_value, help, has_range, min, max, nullptr, 0);
+    }
+    // One of `choices` ("auto,sim,linux"): the host refuses any other value when it is set.
+    void declare_choice(cb_param_type type, const char* name, const char* default_value,
+                        const char* help, const char* choices) const {
+        declare_checked(type, name, default_value, help, false, 0, 0, choices, 0);
+    }
+    // A folder: the host refuses a value it cannot create or write when it is set.
+    void declare_directory(const char* name, const char* default_value, const char* help) const {
+        declare_checked(CB_PARAM_STRING, name, default_value, help, false, 0, 0, nullptr,
+                        CB_PARAM_FLAG_DIRECTORY);
+    }
+    void declare_checked(cb_param_type type, const char* name, const char* default_value,
+                         const char* help, bool has_range, double min, double max,
+                         const char* choices, uint32_t flags) const {
         if (!CB_HAS_FIELD(s_, cb_host_services, param_declare)) return;
         cb_param_decl d{};
         d.struct_size = sizeof d;
@@ -60,6 +75,8 @@ public:
         d.has_range = has_range ? 1 : 0;
         d.min_value = min;
         d.max_value = max;
+        d.choices = choices;
+        d.flags = flags;
         cb_status st = s_->param_declare(s_->host, &d);
         if (st != CB_OK) throw status_error(st, std::string("cannot declare parameter ") + name);
     }
