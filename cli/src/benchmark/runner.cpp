@@ -56,12 +56,12 @@ std::vector<uint64_t> sweep_sizes(const bench_options& o) {
 }
 
 std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options& o,
-                                         const std::function<void(size_t, size_t, const std::string&)>& progress) {
+                                         const std::function<bool(size_t, size_t, const std::string&)>& progress) {
     std::vector<bench_figure> out;
     const auto sizes = sweep_sizes(o);
     const size_t total = sizes.size() * 5 + 3;
     size_t done = 0;
-    auto step = [&](const std::string& what) { progress(done++, total, what); };
+    auto step = [&](const std::string& what) { return progress(done++, total, what); };
 
     const size_t max = sizes.empty() ? 0 : sizes.back();
     std::unique_ptr<unsigned char[]> pageable_src(new unsigned char[max]), pageable_dst(new unsigned char[max]);
@@ -87,7 +87,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         {"d2d", dev_b.get(), dev_a.get(), cbMemcpyDeviceToDevice, nullptr}};
     for (const auto& d : directions) {
         for (uint64_t size : sizes) {
-            step(std::string(d.name) + " " + std::to_string(size) + " B");
+            if (!step(std::string(d.name) + " " + std::to_string(size) + " B")) return out;
             const int reps = repetitions(o, size);
             if (d.check_dst) std::memset(d.check_dst, 0, size);  // the copy back must bring every byte
             const timing t = time_reps(rt, reps, [&] {
@@ -100,7 +100,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         }
     }
 
-    step("launch latency");
+    if (!step("launch latency")) return out;
     {
         device_buffer one(rt, sizeof(float));
         const cbTensor t = cbTensor1D(one.get(), CB_DTYPE_FLOAT32, 1);
@@ -112,7 +112,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
                        o.launches, true});
     }
 
-    step("elementwise add");
+    if (!step("elementwise add")) return out;
     {
         const int64_t n = o.elementwise_elements;
         const size_t bytes = static_cast<size_t>(n) * sizeof(float);
@@ -133,7 +133,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
                        rate(moved, tm.wall_s), reps, probe[0] == 3.75f && probe[1] == 3.75f});
     }
 
-    step("matmul");
+    if (!step("matmul")) return out;
     {
         const int64_t n = o.matmul_n;
         const size_t bytes = static_cast<size_t>(n * n) * sizeof(float);
@@ -151,7 +151,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         out.push_back({"matmul", "sgemm", static_cast<uint64_t>(n), "GFLOP/s", rate(flops, tm.device_s),
                        rate(flops, tm.wall_s), reps, probe == 0.5f * static_cast<float>(n)});
     }
-    progress(total, total, "done");
+    progress(total, total, "done");  // the last call: nothing is left to stop
     return out;
 }
 

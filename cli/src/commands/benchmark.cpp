@@ -9,6 +9,7 @@
 #include <filesystem>
 #include "benchmark/runner.hpp"
 #include "device_text.hpp"
+#include "interruption.hpp"
 #include "json_output.hpp"
 #include "text_table.hpp"
 
@@ -149,18 +150,26 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
     host::check(rt.get_properties(&prop, index));
     const bool json = a.options().json;
     const bool bar = !json && isatty(STDERR_FILENO);
+    // Ctrl-C stops the sweep between two figures: what was measured is shown and stored, and
+    // the exit code is 130.
+    const interruption_scope ctrl_c;
     if (!json)
         std::cout << "Benchmark of " << prop.name << " on " << prop.linkName << " ("
                   << (prop.isSimulated ? "simulated GPU: device figures are modeled, wall figures are measured on this "
                                          "machine's simulator"
                                        : "hardware: every figure is measured")
-                  << ")\n";
+                  << ")\n"
+                  << std::flush;
     const auto figures = run_benchmarks(rt, o, [&](size_t done, size_t total, const std::string& what) {
+        if (interruption_requested()) return false;
         if (bar) progress_bar(done, total, what);
+        return true;
     });
+    const bool interrupted = interruption_requested();
+    if (interrupted && bar) std::cerr << "\n";
     const std::string machine = machine_text();
     const size_t stored = store_figures(rt.current_session(), figures, prop, machine);
-    if (vm.count("plot"))
+    if (vm.count("plot") && !interrupted)
         plot_bandwidth(figures, vm["plot"].as<std::string>(),
                        std::string("CudaBridge copy bandwidth: ") + prop.name + " on " + prop.linkName,
                        prop.isSimulated != 0);
@@ -178,7 +187,8 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
         for (const auto& f : figures) arr->add(figure_json(f));
         out->set("figures", arr);
         out->set("stored_rows", stored);
-        if (vm.count("plot")) out->set("plot", vm["plot"].as<std::string>());
+        out->set("interrupted", interrupted);
+        if (vm.count("plot") && !interrupted) out->set("plot", vm["plot"].as<std::string>());
         print_json(out);
     } else {
         const std::string device_col = prop.isSimulated ? "DEVICE (modeled)" : "DEVICE (measured)";
@@ -188,9 +198,12 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
                    fixed(f.wall, 3), f.unit, std::to_string(f.repetitions), f.verified ? "ok" : "FAILED"});
         t.print(std::cout);
         std::cout << stored << " figures stored (machine " << machine << ")";
-        if (vm.count("plot")) std::cout << "; plot written to " << vm["plot"].as<std::string>();
+        if (vm.count("plot") && !interrupted) std::cout << "; plot written to " << vm["plot"].as<std::string>();
         std::cout << "\n";
     }
+    if (interrupted)
+        throw cli_error(exit_interrupted, "interrupted by Ctrl-C after " + std::to_string(figures.size()) +
+                                              " figures (shown above)");
     if (!all_verified) throw cli_error(exit_error, "some results came back wrong (CHECK column)");
     return exit_ok;
 }
@@ -206,7 +219,8 @@ command benchmark_command() {
             "Each figure is timed by the device's events (the GPU's timer on hardware, the simulator's\n"
             "modeled clock on a simulated GPU) and by this machine's wall clock, and checked. Results\n"
             "are stored in the database with the machine and the backend. A progress bar shows on a\n"
-            "terminal.\n"
+            "terminal. Ctrl-C stops between two figures: those measured are shown and stored, and\n"
+            "the exit code is 130.\n"
             "  --quick          up to 4 MiB, smaller kernels (a few seconds)\n"
             "  --max-size SIZE  largest transfer: 64M, 1G, ...\n"
             "  --plot FILE.png  draw bandwidth against size with gnuplot\n"

@@ -2,6 +2,7 @@
 // wrote; `log write [--level L] [--category C] MESSAGE` writes one record through the sinks.
 #include "app.hpp"
 #include "command_args.hpp"
+#include "interruption.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
 
@@ -10,9 +11,7 @@
 
 #include <boost/program_options.hpp>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <iostream>
 #include <thread>
 
@@ -21,9 +20,6 @@ namespace cudabridge::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-std::atomic<bool> interrupted{false};
-extern "C" void on_sigint(int) { interrupted.store(true); }
 
 int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -151,8 +147,7 @@ int run_log(app& a, const std::vector<std::string>& args) {
     if (!follow) return exit_ok;
 
     std::cout.flush();
-    std::signal(SIGINT, on_sigint);
-    std::signal(SIGTERM, on_sigint);
+    const interruption_scope ctrl_c;
     int64_t last_id = rows.empty() ? 0 : rows.back().id;
     if (rows.empty()) {
         // Start from the newest row so only records written from now on appear.
@@ -161,7 +156,7 @@ int run_log(app& a, const std::vector<std::string>& args) {
         auto r = core::query_logs(db, newest);
         if (!r.empty()) last_id = r.back().id;
     }
-    while (!interrupted.load()) {
+    while (!interruption_requested()) {
         core::log_query next = q;
         next.after_id = last_id;
         next.limit = 1000;
@@ -170,7 +165,7 @@ int run_log(app& a, const std::vector<std::string>& args) {
             last_id = r.id;
         }
         std::cout.flush();
-        for (int i = 0; i < 5 && !interrupted.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (int i = 0; i < 5 && !interruption_requested(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return exit_ok;  // Ctrl-C is the normal way to end --follow
 }

@@ -5,6 +5,7 @@
 #include "app.hpp"
 #include "command_args.hpp"
 #include "device_text.hpp"
+#include "interruption.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
 
@@ -12,9 +13,7 @@
 
 #include <boost/program_options.hpp>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <deque>
 #include <iomanip>
 #include <iostream>
@@ -27,9 +26,6 @@ namespace cudabridge::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-std::atomic<bool> stop_requested{false};
-extern "C" void on_monitor_signal(int) { stop_requested.store(true); }
 
 int64_t wall_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -212,11 +208,7 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
     const std::vector<int> which = a.device_indices();
     const bool live = !json && !csv && isatty(STDOUT_FILENO);
     const bool color = live && a.color();
-    stop_requested.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_monitor_signal;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    const interruption_scope ctrl_c;
     if (csv) std::cout << csv_header << "\n";
     std::vector<std::deque<double>> history(which.size());
     for (uint64_t n = 0; count == 0 || n < count; ++n) {
@@ -236,12 +228,10 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
         std::cout.flush();
         if (count != 0 && n + 1 >= count) break;
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval);
-        while (!stop_requested.load() && std::chrono::steady_clock::now() < until)
+        while (!interruption_requested() && std::chrono::steady_clock::now() < until)
             std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint32_t>(interval, 20)));
-        if (stop_requested.load()) break;
+        if (interruption_requested()) break;
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     return exit_ok;
 }
 
