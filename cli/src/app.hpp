@@ -63,6 +63,12 @@ public:
     // A host runtime attached to every eGPU some process connected, made on first use; it never
     // connects one itself (that is `connect`'s job).
     host::runtime& runtime();
+    // For `reset --hard` and `disconnect --force`, before the runtime is made: a connected GPU
+    // that does not answer gets a function-level reset through the link when it is attached.
+    void reset_unanswering_gpus() { reset_unanswering_ = true; }
+    // With no device attached: why, when an eGPU is connected but could not be reached (its GPU
+    // does not answer, its IOMMU has no room), and what to do; empty when none is connected.
+    std::string unreachable_egpu();
     // The device -d N names (0 by default) among those; cli_error(exit_no_device) when none.
     int device_index();
     host::device& device() { return runtime().device(device_index()); }
@@ -83,6 +89,7 @@ private:
     std::unique_ptr<core::context> core_;
     std::unique_ptr<host::session> session_;
     std::unique_ptr<host::runtime> runtime_;
+    bool reset_unanswering_ = false;
 };
 
 // Entry point used by main(): parses argv and runs the command; returns the exit code.

@@ -47,6 +47,7 @@ host::runtime& app::runtime() {
     host::runtime_options o;
     o.session = session_options();
     o.autoconnect = false;
+    o.reset_unanswering = reset_unanswering_;
     runtime_ = std::make_unique<host::runtime>(std::move(o));
     return *runtime_;
 }
@@ -66,6 +67,15 @@ host::session& app::session() {
     return *session_;
 }
 
+std::string app::unreachable_egpu() {
+    // Connected, but the attach failed: the GPU does not answer, or the IOMMU has no room.
+    const std::string& why = runtime().startup_error();
+    if (why.rfind("could not attach to ", 0) != 0) return {};
+    return "the eGPU is connected but could not be reached (" + why +
+           "): 'cudabridge-cli reset --hard' resets it through the link, 'cudabridge-cli disconnect --force' "
+           "ends the connection";
+}
+
 int app::device_index() {
     auto& rt = runtime();
     const int want = options_.device.value_or(0);
@@ -73,6 +83,8 @@ int app::device_index() {
     if (count == 0) {
         // An attach that failed says why in the log; the runtime keeps the reason.
         const std::string& why = rt.startup_error();
+        if (const std::string unreachable = unreachable_egpu(); !unreachable.empty())
+            throw cli_error(exit_device_lost, unreachable);
         const bool generic = why.empty() || why.find("was not asked for") != std::string::npos;
         throw cli_error(exit_no_device, "no eGPU is connected" + (generic ? std::string() : " (" + why + ")") +
                                             ": run 'cudabridge-cli connect' first ('cudabridge-cli devices' lists "

@@ -137,6 +137,8 @@ int run_disconnect(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("timeout", po::value<uint32_t>()->default_value(10000), "drain timeout in ms");
     const po::variables_map vm = parse_options(args, opts);
+    // --force is the emergency exit: it also reaches a GPU that no longer answers.
+    if (a.options().force) a.reset_unanswering_gpus();
     auto& d = a.device();
     host::disconnect_options o;
     o.force = a.options().force;

@@ -3,6 +3,7 @@
 #include "app.hpp"
 #include "command_args.hpp"
 #include "diag/checks.hpp"
+#include "interruption.hpp"
 #include "json_output.hpp"
 
 #include <boost/program_options.hpp>
@@ -57,12 +58,18 @@ int run_diag(app& a, const std::vector<std::string>& args) {
                        std::cout << "  " << (color ? tint : "") << verdict_name(r.result) << (color ? "\033[0m" : "") << "  "
                                  << std::left << std::setw(17) << r.test << r.reason << "\n"
                                  << std::flush;
-                   }};
+                   },
+                   {}};
     if (rt.device_count() > 0) c.device = a.device_index();
     else if (a.options().device) a.device_index();  // -d N with nothing connected: exit 3
+    else c.unreachable = a.unreachable_egpu();
+    // Ctrl-C ends the stress early and skips the levels not yet begun; the tests that ran are
+    // reported as usual, and the exit code is 130.
+    const interruption_scope ctrl_c;
     run_level(c, 1, software_checks);
-    if (level >= 2) run_level(c, 2, link_checks);
-    if (level >= 3) run_level(c, 3, stress_checks);
+    if (level >= 2 && !interruption_requested()) run_level(c, 2, link_checks);
+    if (level >= 3 && !interruption_requested()) run_level(c, 3, stress_checks);
+    const bool interrupted = interruption_requested();
     verdict worst = verdict::pass;
     size_t counts[3] = {0, 0, 0};
     for (const auto& r : results) {
@@ -84,11 +91,13 @@ int run_diag(app& a, const std::vector<std::string>& args) {
             arr->add(t);
         }
         o->set("tests", arr);
+        o->set("interrupted", interrupted);
         print_json(o);
     } else {
         std::cout << "Result: " << verdict_name(worst) << " (" << counts[0] << " passed, " << counts[1] << " warned, "
-                  << counts[2] << " failed)\n";
+                  << counts[2] << " failed" << (interrupted ? "; interrupted by Ctrl-C" : "") << ")\n";
     }
+    if (interrupted) return exit_interrupted;
     return worst == verdict::pass ? exit_ok : worst == verdict::warn ? exit_diag_warning : exit_error;
 }
 
@@ -104,7 +113,7 @@ command diag_command() {
             "-r 3 adds a compute stress (--duration seconds, default 10) whose every result is checked,\n"
             "     and the thermal and power behaviour under it.\n"
             "Each test prints PASS, WARN or FAIL with its reason. Exit code: 0 all passed, 8 the worst\n"
-            "was a warning, 1 a test failed.\n"
+            "was a warning, 1 a test failed, 130 Ctrl-C stopped the run (what ran is reported).\n"
             "Examples:\n"
             "  cudabridge-cli diag\n"
             "  cudabridge-cli diag -r 3 --duration 30 --json",

@@ -17,6 +17,8 @@ int run_reset(app& a, const std::vector<std::string>& args) {
         else if (arg == "--soft") hard = false;
         else throw usage_error("unknown argument '" + arg + "' (reset takes --hard or --soft)");
     }
+    // A hard reset must also reach a GPU that no longer answers: it is reset through the link.
+    if (hard) a.reset_unanswering_gpus();
     auto& d = a.device();
     if (!a.options().json)
         std::cout << (hard ? "Hard" : "Soft") << "-resetting " << d.properties().name << " ("

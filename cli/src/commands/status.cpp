@@ -14,16 +14,20 @@ int run_status(app& a, const std::vector<std::string>& args) {
     auto& rt = a.runtime();
     const int n = rt.device_count();
     if (n == 0) {
+        const std::string unreachable = a.unreachable_egpu();
         if (a.options().json) {
             auto o = make_object();
             o->set("connected", false);
+            o->set("unreachable", !unreachable.empty());
             o->set("devices", make_array());
-            o->set("reason", rt.startup_error());
+            o->set("reason", unreachable.empty() ? rt.startup_error() : unreachable);
             print_json(o);
+        } else if (!unreachable.empty()) {
+            std::cout << "State: unreachable (" << unreachable << ")\n";
         } else {
             std::cout << "State: disconnected (no eGPU is connected; 'cudabridge-cli connect' connects one)\n";
         }
-        return exit_no_device;
+        return unreachable.empty() ? exit_no_device : exit_device_lost;
     }
     const std::vector<int> which = a.device_indices();
     auto devices = make_array();

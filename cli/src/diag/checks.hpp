@@ -29,6 +29,7 @@ struct diag_context {
     int device = -1;        // the device the level 2 and 3 tests use; -1 when none is connected
     double stress_seconds = 10;
     std::function<void(const diag_result&)> report;  // called as each test ends
+    std::string unreachable;  // app::unreachable_egpu() when no device is attached
 };
 
 // Level 1: plugins, store integrity, driver availability, permissions, settings, the link's

@@ -188,7 +188,8 @@ void check_settings(diag_context& c) {
 
 void check_link_state(diag_context& c) {
     if (c.device < 0) {
-        emit(c, "connection", verdict::warn, "no eGPU is connected: the level 2 and 3 tests need one ('cudabridge-cli connect')");
+        if (!c.unreachable.empty()) emit(c, "connection", verdict::fail, c.unreachable);
+        else emit(c, "connection", verdict::warn, "no eGPU is connected: the level 2 and 3 tests need one ('cudabridge-cli connect')");
         return;
     }
     auto& d = c.rt.device(c.device);

@@ -252,6 +252,7 @@ private:
         cb_status st = d_->open_tunnel(error);
         if (st == CB_OK) {
             st = d_->open_gpu(error);
+            if (st != CB_OK && o_.reset_unanswering) st = reset_function_and_reopen(error);
             if (st != CB_OK) d_->close_tunnel();
         }
         if (st != CB_OK) {
@@ -263,6 +264,22 @@ private:
         d_->start_supervisor();
         d_->set_state(device_state::connected, CB_OK, "state", "attached to the connection of another process");
         return true;
+    }
+
+    // The GPU behind the tunnel did not answer: a function-level reset through the link (the
+    // transport's, so it works while the GPU itself is hung), then the GPU is opened again.
+    cb_status reset_function_and_reopen(std::string& error) {
+        const uint64_t t0 = monotonic_ns();
+        const std::string before = error;
+        const cb_status reset = s_.transport()->reset_link(s_.transport_instance(), d_->link, CB_RESET_FUNCTION);
+        log_.done("function_reset", t0, reset == CB_OK,
+                  reset == CB_OK ? "the GPU did not answer (" + before + "): its PCIe function was reset through the link"
+                                 : "the GPU did not answer, and the function-level reset failed: " + core::last_error());
+        if (reset != CB_OK) return reset;
+        s_.record_event(d_->id, "EGPU", CB_SEVERITY_WARNING, "connect.function_reset",
+                        "a GPU that did not answer was reset through the link (" + before + ")");
+        error.clear();
+        return d_->open_gpu(error);
     }
 
     static void check(cb_status st, const std::string& what) {

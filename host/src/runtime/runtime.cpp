@@ -50,6 +50,7 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
         if (!d.connected_elsewhere) continue;
         connect_options o;
         o.device = d.enclosure.id;
+        o.reset_unanswering = options_.reset_unanswering;
         try {
             adopt(connect(*session_, o));
         } catch (const connect_error& e) {

@@ -67,6 +67,10 @@ struct connect_options {
     std::string device;
     bool enroll = false;        // secure domains: enroll a new key (first connection)
     bool allow_attach = true;   // join a connection another process made
+    // When the GPU of a connection being joined does not answer, reset its PCIe function through
+    // the link (a function-level reset) and try once more: what `reset --hard` and
+    // `disconnect --force` need to reach a hung GPU. Off: such a join fails.
+    bool reset_unanswering = false;
     std::function<void(const step_record&)> on_step;  // progress, as each step ends
 };
 

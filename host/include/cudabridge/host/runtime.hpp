@@ -30,6 +30,7 @@ struct runtime_options {
     bool autoconnect = true;
     std::string device;  // which eGPU to connect ("" = auto)
     bool enroll = false;
+    bool reset_unanswering = false;  // connect_options::reset_unanswering for the attaches
 };
 
 class runtime_error : public std::runtime_error {

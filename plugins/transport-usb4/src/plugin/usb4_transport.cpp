@@ -24,8 +24,9 @@ std::filesystem::path sysfs_root_from(const sdk::host& h) {
 }  // namespace
 
 usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transport(h) {
-    h.declare(CB_PARAM_STRING, "backend", "auto",
-              "auto (Linux sysfs when a Thunderbolt/USB4 domain exists, else the simulator), sim, or linux");
+    h.declare_choice(CB_PARAM_STRING, "backend", "auto",
+                     "auto (Linux sysfs when a Thunderbolt/USB4 domain exists, else the simulator), sim, or linux",
+                     "auto,sim,linux");
     h.declare(CB_PARAM_STRING, "sysfs_root", "",
               "root of the sysfs tree to read (tests use fixture trees); empty: $CUDABRIDGE_SYSFS_ROOT or /");
     h.declare_range(CB_PARAM_BOOL, "pace", "0", "simulator: sleep so wall time follows the modeled link time",
@@ -33,10 +34,11 @@ usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transpo
     h.declare_range(CB_PARAM_INT, "seed", "1", "simulator: seed of the fault-injection stream", true, 0, 9.2e18);
     h.declare_range(CB_PARAM_DOUBLE, "bit_error_rate", "0", "simulator: bit errors per bit on every packet", true,
                     0, 1);
-    h.declare_range(CB_PARAM_INT, "max_payload", "256", "simulator: PCIe Max Payload Size (128, 256 or 512)", true,
-                    128, 512);
-    h.declare_range(CB_PARAM_INT, "max_read_request", "512", "simulator: PCIe Max Read Request (128..4096)", true,
-                    128, 4096);
+    h.declare_checked(CB_PARAM_INT, "max_payload", "256", "simulator: PCIe Max Payload Size (128, 256 or 512)", true,
+                      128, 512, "128,256,512", 0);
+    h.declare_checked(CB_PARAM_INT, "max_read_request", "512",
+                      "simulator: PCIe Max Read Request (a power of two, 128..4096)", true, 128, 4096,
+                      "128,256,512,1024,2048,4096", 0);
     h.declare_range(CB_PARAM_INT, "poll_ms", "1000", "Linux backend: how often sysfs is read for hot-plug events",
                     true, 50, 60000);
     sysfs_root_ = sysfs_root_from(h);
@@ -260,7 +262,32 @@ cb_status usb4_transport::link_status(cb_link* l, cb_link_status& out) {
     }
     return link.status(out);
 }
-cb_status usb4_transport::reset_link(cb_link* l, cb_reset_kind reset_kind) { return link_of(l).reset(reset_kind); }
+cb_status usb4_transport::reset_link(cb_link* l, cb_reset_kind reset_kind) {
+    sim_link& link = link_of(l);
+    const cb_status st = link.reset(reset_kind);
+    if (reset_kind != CB_RESET_LINK_RETRAIN && fabric_) lift_posted_stuck(link.enclosure_id());
+    return st;
+}
+
+// A reset is how a hung function comes back, for every process and for links opened later: the
+// posted fault's "stuck" becomes false. Its other lasting conditions stay; its one-time events
+// (a link drop, an unplug now, an unplug already spent) are not posted again.
+void usb4_transport::lift_posted_stuck(const std::string& enclosure_id) {
+    for (const auto& e : sim_fabric().layout().enclosures) {
+        if (e.id != enclosure_id || e.fault_json.empty()) continue;
+        Poco::JSON::Object::Ptr r = parse_request(e.fault_json);
+        if (!bool_field(r, "stuck").value_or(false)) return;
+        r->set("stuck", false);
+        r->remove("link_drop_ms");
+        r->remove("unplug_now");
+        if (e.fault_event_spent_seq >= e.fault_seq) r->remove("unplug_after_bytes");
+        size_t posted = 0;
+        std::string message;
+        if (sim_fabric().post_fault(enclosure_id, stringify(r), posted, message) == CB_OK)
+            host_.log(CB_LOG_INFO, "USB4", "the reset of " + enclosure_id + " ended its posted hang");
+        return;
+    }
+}
 
 cb_status usb4_transport::attach_endpoint_model(const char* enclosure_id, const cb_endpoint_model_table* table,
                                                 void* model) {

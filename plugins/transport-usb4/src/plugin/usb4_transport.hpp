@@ -62,6 +62,8 @@ private:
     void sync_with_stored_fabric(sim_link& link);
     // At open: the lasting part of a fault posted for the enclosure (bit errors, DART, stuck).
     void apply_standing_fault(sim_link& link, const enclosure_layout& enclosure);
+    // After a reset of a simulated function: a posted hang ends for every process.
+    void lift_posted_stuck(const std::string& enclosure_id);
     fabric& sim_fabric();
     // Marks every open link to `enclosure_id` removed (or back).
     void for_links_of(const std::string& enclosure_id, bool removed);
