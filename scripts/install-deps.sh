@@ -8,7 +8,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libpoco-dev libspdlog-dev libfmt-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev
-  libisal-dev libopenblas-dev
+  libisal-dev libopenblas-dev libelf-dev
   llvm-15-dev liblz4-dev libzstd-dev
   gnuplot-nox
   pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip

@@ -61,7 +61,7 @@ TEST_F(cli_test, PluginsVerifyNamesTheReasonForEachBadVariant) {
         {"small_struct", 1, "smaller than the ABI 1.0 descriptor"},
         {"missing_entry", 1, "missing required entry: write"},
         {"no_entry", 1, "does not export cb_plugin_entry"},
-        {"not_a_library", 1, "cannot load"},
+        {"not_a_library", 1, "is not an ELF file"},
     };
     for (const auto& c : cases) {
         auto text = run({"plugins", "verify", variant_file(c.variant)});

@@ -37,7 +37,7 @@ INSTANTIATE_TEST_SUITE_P(
                       expectation{"missing_entry", false, "missing required entry: write"},
                       expectation{"create_fails", true, ""}, expectation{"create_throws", true, ""},
                       expectation{"no_entry", false, "does not export cb_plugin_entry"},
-                      expectation{"not_a_library", false, "cannot load"},
+                      expectation{"not_a_library", false, "is not an ELF file"},
                       expectation{"multi", true, ""}),
     [](const auto& test_param) { return std::string(test_param.param.variant); });
 

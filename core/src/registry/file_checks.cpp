@@ -2,9 +2,14 @@
 #include "internal.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <Poco/SHA2Engine.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <vector>
 
 namespace cudabridge::core {
 
@@ -30,17 +35,38 @@ std::optional<file_facts> stat_plugin_file(const fs::path& path, std::string& wh
     f.canonical = canonical.string();
     f.size = static_cast<int64_t>(st.st_size);
     f.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    f.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
     return f;
 }
 
+// Whoever can write in a folder can replace what is in it. Every folder from the file's up to /
+// must therefore be owned by root or by this user and not writable by others, unless its sticky
+// bit is set (as on /tmp: others cannot rename or remove what they do not own). OpenSSH checks
+// the folders above its key files the same way.
 std::optional<std::string> unsafe_permissions(const fs::path& file) {
     struct stat st{};
     if (::stat(file.c_str(), &st) != 0) return "cannot stat " + file.string();
     if (st.st_mode & S_IWOTH) return "world-writable file " + file.string();
-    const fs::path dir = file.parent_path();
-    if (::stat(dir.c_str(), &st) != 0) return "cannot stat folder " + dir.string();
-    if (st.st_mode & S_IWOTH) return "world-writable folder " + dir.string();
+    const uid_t me = ::geteuid();
+    for (fs::path dir = file.parent_path();; dir = dir.parent_path()) {
+        if (::stat(dir.c_str(), &st) != 0) return "cannot stat folder " + dir.string();
+        if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+            return "world-writable folder " + dir.string() + (dir == file.parent_path() ? "" : " above the plugin");
+        if (st.st_uid != 0 && st.st_uid != me)
+            return "folder " + dir.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + ")";
+        if (dir == dir.root_path() || dir.parent_path() == dir) break;
+    }
     return std::nullopt;
+}
+
+std::string file_sha256(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    Poco::SHA2Engine sha(Poco::SHA2Engine::SHA_256);
+    std::vector<char> buf(1 << 16);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
+        sha.update(buf.data(), static_cast<unsigned>(in.gcount()));
+    return Poco::DigestEngine::digestToHex(sha.digest());
 }
 
 bool looks_like_plugin_file(const fs::path& path) {

@@ -12,14 +12,21 @@
 
 namespace cudabridge::core {
 
-// File-system facts and the permission rule: no world-writable file or folder.
+// File-system facts and the permission rule: no file or folder on the way to it that another
+// user could replace.
 struct file_facts {
     std::string canonical;
     int64_t size = 0;
     int64_t mtime_ns = 0;
+    int64_t ctime_ns = 0;  // changes with every write; a user can set mtime, not this
 };
 std::optional<file_facts> stat_plugin_file(const std::filesystem::path& path, std::string& why);
 std::optional<std::string> unsafe_permissions(const std::filesystem::path& canonical_file);
+// The SHA-256 of a file's bytes (hex), or "" when it cannot be read.
+std::string file_sha256(const std::string& path);
+// Why the file must not be loaded, read from its ELF headers without running any of its code
+// (not an ELF shared object for this machine, cut short, no cb_plugin_entry exported), or nullopt.
+std::optional<std::string> elf_problem(const std::string& canonical_file, int64_t size);
 // Plugin library file names: lib*.so (and *.so.N); anything else in a folder is skipped.
 bool looks_like_plugin_file(const std::filesystem::path& path);
 

@@ -114,7 +114,7 @@ plugin_file registry::inspect(const fs::path& path, bool pinned) {
         return f;
     }
     if (auto cached = find_plugin_cache(store_, f.path);
-        cached && cached->size == f.size && cached->mtime_ns == f.mtime_ns) {
+        cached && cached->size == f.size && cached->mtime_ns == f.mtime_ns && cached->ctime_ns == facts->ctime_ns) {
         f.from_cache = true;
         if (cached->state == "ok") {
             f.ok = true;
@@ -136,6 +136,8 @@ plugin_file registry::inspect(const fs::path& path, bool pinned) {
     row.path = f.path;
     row.size = f.size;
     row.mtime_ns = f.mtime_ns;
+    row.ctime_ns = facts->ctime_ns;
+    row.sha256 = r.sha256;
     row.state = r.ok ? "ok" : "refused";
     row.reason = r.ok ? "" : r.reason;
     row.descriptors_json = encode_plugins(f.plugins);

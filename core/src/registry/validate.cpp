@@ -168,8 +168,16 @@ verify_report verify_plugin_file(const std::filesystem::path& path) {
     auto facts = stat_plugin_file(path, why);
     if (!c.expect(facts.has_value(), "file", facts ? facts->canonical : "", why)) return finish();
     r.path = facts->canonical;
+    r.sha256 = file_sha256(facts->canonical);
+    if (!c.expect(!r.sha256.empty(), "integrity", "SHA-256 " + r.sha256, "cannot read " + facts->canonical))
+        return finish();
     auto unsafe = unsafe_permissions(facts->canonical);
     if (!c.expect(!unsafe, "permissions", "not writable by others", unsafe.value_or(""))) return finish();
+    // Before dlopen: loading runs the library's constructors.
+    auto elf = elf_problem(facts->canonical, facts->size);
+    if (!c.expect(!elf, "ELF", "a whole shared object for this machine that exports " CB_PLUGIN_ENTRY_SYMBOL,
+                  elf.value_or("")))
+        return finish();
     std::unique_ptr<loaded_library> lib;
     try {
         lib = std::make_unique<loaded_library>(facts->canonical);

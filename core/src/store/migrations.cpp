@@ -56,10 +56,13 @@ CREATE INDEX gpu_profiles_key ON gpu_profiles(key);
 PRAGMA user_version = 3;
 )sql";
 
-// v4: what a parameter accepts besides its type and range (ABI 1.5's cb_param_decl).
+// v4: what a parameter accepts besides its type and range (ABI 1.5's cb_param_decl); a plugin
+// file's change time and SHA-256 when it was checked.
 constexpr const char* schema_v4 = R"sql(
 ALTER TABLE parameters ADD COLUMN choices TEXT NOT NULL DEFAULT '';
 ALTER TABLE parameters ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE plugin_cache ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE plugin_cache ADD COLUMN sha256 TEXT NOT NULL DEFAULT '';
 PRAGMA user_version = 4;
 )sql";
 

@@ -1,5 +1,5 @@
 // Plugin cache: what the registry learned about a plugin file, keyed by its canonical path, so an
-// unchanged file (same size and mtime) is not opened and checked again.
+// unchanged file (same size, mtime and change time) is not opened and checked again.
 #include "store_internal.hpp"
 
 namespace cudabridge::core {
@@ -7,7 +7,7 @@ namespace cudabridge::core {
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
 #define CB_SELECT_PLUGIN_CACHE \
-    "SELECT path, size, mtime_ns, state, reason, descriptors, checked_ns FROM plugin_cache"
+    "SELECT path, size, mtime_ns, state, reason, descriptors, checked_ns, ctime_ns, sha256 FROM plugin_cache"
 
 plugin_cache_row plugin_cache_from(const statement& st) {
     plugin_cache_row r;
@@ -18,6 +18,8 @@ plugin_cache_row plugin_cache_from(const statement& st) {
     r.reason = st.column_text(4);
     r.descriptors_json = st.column_text(5);
     r.checked_ns = st.column_int(6);
+    r.ctime_ns = st.column_int(7);
+    r.sha256 = st.column_text(8);
     return r;
 }
 }  // namespace
@@ -31,15 +33,17 @@ std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view pat
 
 void put_plugin_cache(store& s, const plugin_cache_row& row) {
     statement st = s.prepare(
-        "INSERT INTO plugin_cache(path, size, mtime_ns, state, reason, descriptors, checked_ns) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
+        "INSERT INTO plugin_cache(path, size, mtime_ns, state, reason, descriptors, checked_ns, ctime_ns, sha256) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
         "mtime_ns = excluded.mtime_ns, state = excluded.state, reason = excluded.reason, "
-        "descriptors = excluded.descriptors, checked_ns = excluded.checked_ns");
+        "descriptors = excluded.descriptors, checked_ns = excluded.checked_ns, ctime_ns = excluded.ctime_ns, "
+        "sha256 = excluded.sha256");
     st.bind(1, row.path).bind(2, row.size).bind(3, row.mtime_ns).bind(4, row.state);
     st.bind(5, row.reason);
     // The column is NOT NULL DEFAULT '[]': an empty string means "no descriptors".
     st.bind(6, row.descriptors_json.empty() ? std::string_view("[]") : std::string_view(row.descriptors_json));
     st.bind(7, row.checked_ns != 0 ? row.checked_ns : store_detail::now_ns());
+    st.bind(8, row.ctime_ns).bind(9, row.sha256);
     st.run();
 }
 

@@ -82,6 +82,7 @@ struct verify_report {
     std::vector<check_result> checks;
     std::vector<plugin_info> plugins;
     std::string reason; // the first failed check's detail
+    std::string sha256; // of the file's bytes, when it could be read (hex)
 };
 // Loads one file and runs every check on it (never touches the store).
 verify_report verify_plugin_file(const std::filesystem::path& path);

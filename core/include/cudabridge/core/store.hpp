@@ -188,6 +188,8 @@ struct plugin_cache_row {
     std::string reason;     // why refused; empty when ok
     std::string descriptors_json; // array of {name, kind, version, license, description, abi}
     int64_t checked_ns = 0;
+    int64_t ctime_ns = 0;   // inode change time: every write changes it, and no user can set it
+    std::string sha256;     // of the whole file when it was checked (hex)
 };
 std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view path);
 void put_plugin_cache(store& s, const plugin_cache_row& row);
