@@ -1,6 +1,7 @@
 // Runs the built cudabridge-cli against a private store and home folder.
 #pragma once
 
+#include "background_process.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 
@@ -9,6 +10,7 @@
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,12 @@ protected:
         return run_process(cli(), args, o);
     }
     process_result run(std::vector<std::string> args) const { return run(std::move(args), env()); }
+    // The CLI in the background with this test's store and home folder.
+    std::unique_ptr<background_process> start(std::vector<std::string> args) const {
+        args.insert(args.begin(), {"--db", db()});
+        const process_options o = env();
+        return std::make_unique<background_process>(cli(), args, o.set_env, o.unset_env, tmp.path());
+    }
 
     static Poco::Dynamic::Var parse(const std::string& text) {
         Poco::JSON::Parser parser;

@@ -132,5 +132,20 @@ TEST_F(cli_test, HistoryFilters) {
     run({"disconnect", "--force"});
 }
 
+TEST_F(cli_test, SimFaultUnplugDuringACopyFailsTheCopyingProcess) {
+    // `sim fault unplug` while another process copied was never applied to its link.
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    auto copying = start({"benchmark"});
+    ASSERT_TRUE(copying->wait_for_output("Benchmark of", 120)) << copying->out() << copying->err();
+    ASSERT_EQ(run({"sim", "fault", "unplug"}).exit_code, 0);
+    // The sweep takes tens of seconds; the unplug ends it at the next heartbeat, with the reason.
+    const int code = copying->wait_exit(120);
+    EXPECT_NE(code, 0) << copying->out();
+    EXPECT_NE(code, -1) << "it did not end by itself";
+    EXPECT_NE(copying->err().find("link down"), std::string::npos) << copying->err();
+    EXPECT_EQ(copying->out().find("figures stored"), std::string::npos) << copying->out();
+    run({"disconnect", "--force"});
+}
+
 }  // namespace
 }  // namespace cudabridge::test

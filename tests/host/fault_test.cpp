@@ -168,5 +168,36 @@ TEST_F(fault_test, OverTheThermalLimitIsAnEmergencyStop) {
     EXPECT_EQ(dev().state(), device_state::emergency_stop) << "no restart while still hot";
 }
 
+TEST_F(fault_test, AnEmergencyStopHoldsNewWorkInEveryProcessUntilAPolicyResumesIt) {
+    // After the stop was recorded, vector_add and benchmark --quick in other processes still ran.
+    start({{"thermal_limit", "20"}});
+    dev().supervise_once();
+    ASSERT_EQ(dev().state(), device_state::emergency_stop);
+    // Another program attached to the same connection, with the standard limit (90 C).
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    void* p = nullptr;
+    EXPECT_EQ(other.malloc(&p, 16), cbErrorThermalLimit);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("emergency stop"), std::string::npos) << cbGetLastErrorMessage();
+    // Its own policy sees the stop and the GPU well under its limit: it resumes, for everyone.
+    other.device(0).supervise_once();
+    ASSERT_EQ(other.malloc(&p, 16), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(other.free(p), cbSuccess);
+    EXPECT_GE(count("safety.resume"), 1u);
+}
+
+TEST_F(fault_test, AManualResetInAnotherProcessEndsAnEmergencyStop) {
+    start({{"thermal_limit", "20"}});
+    dev().supervise_once();
+    ASSERT_EQ(dev().state(), device_state::emergency_stop);
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    void* p = nullptr;
+    ASSERT_EQ(other.malloc(&p, 16), cbErrorThermalLimit);
+    ASSERT_EQ(other.device(0).manual_reset(false), CB_OK) << core::last_error();
+    ASSERT_EQ(other.malloc(&p, 16), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(other.free(p), cbSuccess);
+}
+
 }  // namespace
 }  // namespace cudabridge::test

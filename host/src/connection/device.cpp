@@ -54,11 +54,17 @@ void step_log::done(const std::string& name, uint64_t started_ns, bool ok, const
 cb_status device_impl::enter(device::ticket& out) const {
     out.lock_ = std::shared_lock(gate);
     const device_state st = state.load(std::memory_order_acquire);
-    if (st == device_state::connected && shared->still_connected(epoch)) {
+    const bool live = st == device_state::connected && shared->still_connected(epoch);
+    if (live && !shared->emergency_stopped()) {
         out.handle_ = handle;
         return CB_OK;
     }
     out.lock_ = {};
+    if (live) {  // stopped by the safety policy of another process
+        core::set_last_error("device " + id + " is in an emergency stop (recorded by another process's safety policy): "
+                             "new work is refused until the policy resumes it or 'cudabridge-cli reset'");
+        return CB_ERR_THERMAL_LIMIT;
+    }
     cb_status status = CB_ERR_DEVICE_LOST;
     std::string reason = refusal();
     switch (st) {

@@ -19,7 +19,7 @@ struct shared_connection_state::layout {
     uint32_t reserved0;
     std::atomic<uint64_t> epoch;
     std::atomic<uint32_t> state;
-    uint32_t reserved1;
+    std::atomic<uint32_t> emergency_stop;  // 0 in files made before it existed: not stopped
     std::atomic<int64_t> session_id;
 };
 
@@ -80,6 +80,7 @@ shared_connection_state::shared_connection_state(const std::filesystem::path& fo
         map_->epoch.store(0);
         map_->state.store(static_cast<uint32_t>(shared_link_state::disconnected));
         map_->session_id.store(0);
+        map_->emergency_stop.store(0);
         map_->magic = magic_value;
     }
     const bool ours = map_->magic == magic_value && map_->version == layout_version;
@@ -107,7 +108,16 @@ uint64_t shared_connection_state::publish_connected(int64_t session_id) noexcept
     map_->session_id.store(session_id, std::memory_order_release);
     const uint64_t epoch = map_->epoch.fetch_add(1, std::memory_order_acq_rel) + 1;
     map_->state.store(static_cast<uint32_t>(shared_link_state::connected), std::memory_order_release);
+    map_->emergency_stop.store(0, std::memory_order_release);
     return epoch;
+}
+
+void shared_connection_state::publish_emergency_stop(bool stopped) noexcept {
+    map_->emergency_stop.store(stopped ? 1 : 0, std::memory_order_release);
+}
+
+bool shared_connection_state::emergency_stopped() const noexcept {
+    return map_->emergency_stop.load(std::memory_order_acquire) != 0;
 }
 
 void shared_connection_state::publish_ended(shared_link_state state) noexcept {

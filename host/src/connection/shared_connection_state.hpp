@@ -1,5 +1,6 @@
 // One small memory-mapped file per eGPU, shared by every process on the machine, saying whether
-// the device is connected and under which connection epoch. A process that attached under
+// the device is connected, under which connection epoch, and whether a safety policy stopped it
+// (an emergency stop holds new work in every process until a resume or a reset). A process that attached under
 // epoch N finds, on its next runtime call, that another process disconnected (the state says
 // so, or the epoch moved on) and answers device-lost, as a CUDA application sees a GPU that
 // fell off the bus. One atomic load per check: cheap enough for every call.
@@ -33,6 +34,10 @@ public:
     void publish_ended(shared_link_state state) noexcept;
     // True while the connection this process attached under (epoch) is still the live one.
     bool still_connected(uint64_t epoch) const noexcept;
+    // An emergency stop, set by the process whose policy stopped the device, cleared by a resume
+    // or a manual reset in any process, and by a new connection.
+    void publish_emergency_stop(bool stopped) noexcept;
+    bool emergency_stopped() const noexcept;
 
     const std::filesystem::path& path() const noexcept { return path_; }
 

@@ -84,6 +84,9 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
                          : ok ? CB_SEVERITY_WARNING
                               : CB_SEVERITY_ERROR;
     record(severity, kind, message, outcome_json(action_text, ok, took, recovery_attempts_));
+    // Every process holds new work while stopped, and takes it again at the resume.
+    if (action == CB_ACTION_EMERGENCY_STOP) shared->publish_emergency_stop(true);
+    if (action == CB_ACTION_RESUME) shared->publish_emergency_stop(false);
     const cb_status reported = action == CB_ACTION_EMERGENCY_STOP ? CB_ERR_THERMAL_LIMIT
                                : action == CB_ACTION_MARK_FAILED  ? CB_ERR_DEVICE_LOST
                                                                   : st;
@@ -112,6 +115,7 @@ cb_status device_impl::manual_reset(bool hard) {
         failed_ = false;
         recovery_attempts_ = 0;
         history_.clear();
+        shared->publish_emergency_stop(false);  // a manual reset ends an emergency stop everywhere
         last_action_ = hard ? "manual hard reset" : "manual soft reset";
         last_reason_.clear();
         publish_health();

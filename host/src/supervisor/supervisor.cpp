@@ -86,7 +86,8 @@ void device_impl::supervise_once() {
     hist.samples = samples.data();
     hist.sample_count = samples.size();
     hist.last_recovery_ns = last_recovery_ns_;
-    hist.emergency_stopped = now == device_state::emergency_stop;
+    // Stopped here, or by another process's policy: this policy may resume it.
+    hist.emergency_stopped = now == device_state::emergency_stop || shared->emergency_stopped();
     hist.failed = failed_;
     cb_safety_decision d{};
     d.struct_size = sizeof d;
