@@ -3,16 +3,8 @@
 
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
-
-#include "read_file.hpp"
-
-extern char** environ;
 
 namespace cudabridge::test {
 namespace {
@@ -79,24 +71,12 @@ TEST_F(cli_monitor_test, BadArguments) {
 }
 
 TEST_F(cli_monitor_test, CtrlCEndsItCleanly) {
-    const std::string out = (tmp / "monitor.out").string();
-    std::vector<std::string> argv = {cli(), "--db", db(), "monitor", "--json", "-i", "100"};
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
-    kill(pid, SIGINT);
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 0);
-    const auto text = read_file(out);
+    auto p = start({"monitor", "--json", "-i", "100"});
+    // Interrupted once its second line has begun, so at least two are written.
+    ASSERT_TRUE(p->wait_for_output("}\n{", 120)) << p->out() << p->err();
+    p->signal(SIGINT);
+    EXPECT_EQ(p->wait_exit(120), 0) << p->err();
+    const auto text = p->out();
     EXPECT_GE(lines(text).size(), 2u);
     for (const auto& l : lines(text)) EXPECT_NO_THROW(object(l)) << l;  // no line cut in half
 }

@@ -168,14 +168,28 @@ TEST_F(fault_test, OverTheThermalLimitIsAnEmergencyStop) {
     EXPECT_EQ(dev().state(), device_state::emergency_stop) << "no restart while still hot";
 }
 
-TEST_F(fault_test, AnEmergencyStopHoldsNewWorkInEveryProcessUntilAPolicyResumesIt) {
+// This runtime's policy stops the device (its limit is below the board's idle temperature);
+// then another program attaches to the same connection, with the standard limit (90 C).
+class emergency_stop_test : public fault_test {
+protected:
+    void SetUp() override {
+        start({{"thermal_limit", "20"}});
+        dev().supervise_once();
+        ASSERT_EQ(dev().state(), device_state::emergency_stop);
+        second_ = std::make_unique<runtime>(
+            runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+        ASSERT_EQ(second_->device_count(), 1) << second_->startup_error();
+    }
+    void TearDown() override {
+        second_.reset();
+        fault_test::TearDown();
+    }
+    std::unique_ptr<runtime> second_;  // the other program
+};
+
+TEST_F(emergency_stop_test, AnEmergencyStopHoldsNewWorkInEveryProcessUntilAPolicyResumesIt) {
     // After the stop was recorded, vector_add and benchmark --quick in other processes still ran.
-    start({{"thermal_limit", "20"}});
-    dev().supervise_once();
-    ASSERT_EQ(dev().state(), device_state::emergency_stop);
-    // Another program attached to the same connection, with the standard limit (90 C).
-    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
-    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    runtime& other = *second_;
     void* p = nullptr;
     EXPECT_EQ(other.malloc(&p, 16), cbErrorThermalLimit);
     EXPECT_NE(std::string(cbGetLastErrorMessage()).find("emergency stop"), std::string::npos) << cbGetLastErrorMessage();
@@ -186,12 +200,8 @@ TEST_F(fault_test, AnEmergencyStopHoldsNewWorkInEveryProcessUntilAPolicyResumesI
     EXPECT_GE(count("safety.resume"), 1u);
 }
 
-TEST_F(fault_test, AManualResetInAnotherProcessEndsAnEmergencyStop) {
-    start({{"thermal_limit", "20"}});
-    dev().supervise_once();
-    ASSERT_EQ(dev().state(), device_state::emergency_stop);
-    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
-    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+TEST_F(emergency_stop_test, AManualResetInAnotherProcessEndsAnEmergencyStop) {
+    runtime& other = *second_;
     void* p = nullptr;
     ASSERT_EQ(other.malloc(&p, 16), cbErrorThermalLimit);
     ASSERT_EQ(other.device(0).manual_reset(false), CB_OK) << core::last_error();
