@@ -10,7 +10,15 @@ namespace cudabridge::cli {
 
 namespace {
 constexpr int64_t ns_per_s = 1000000000;
+
+// Nanoseconds since 1970 span the years 1677 to 2262: a time outside is clamped to the nearest
+// end ("before everything", "after everything") rather than overflowing.
+int64_t seconds_to_ns(int64_t secs) {
+    if (secs > INT64_MAX / ns_per_s) return INT64_MAX;
+    if (secs < INT64_MIN / ns_per_s) return INT64_MIN;
+    return secs * ns_per_s;
 }
+}  // namespace
 
 std::string format_local_time(int64_t unix_ns) {
     std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
@@ -41,7 +49,7 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
         char* end = nullptr;
         long long s = std::strtoll(t.c_str() + 1, &end, 10);
         if (t.size() == 1 || *end != '\0' || s < 0) return std::nullopt;
-        return static_cast<int64_t>(s) * ns_per_s;
+        return seconds_to_ns(static_cast<int64_t>(s));
     }
     // A duration back from now.
     {
@@ -70,9 +78,7 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
             tm.tm_isdst = -1;
             std::time_t secs = std::mktime(&tm);
             if (secs == static_cast<std::time_t>(-1)) return std::nullopt;
-            // Nanoseconds since 1970 end in 2262; a later date means "after everything".
-            if (secs > INT64_MAX / ns_per_s) return INT64_MAX;
-            return static_cast<int64_t>(secs) * ns_per_s;
+            return seconds_to_ns(static_cast<int64_t>(secs));
         }
     }
     return std::nullopt;

@@ -54,6 +54,10 @@ TEST_F(cli_test, FiltersByLevelCategoryCountAndTime) {
     EXPECT_EQ(count({"--since", "1h"}), 4u);
     EXPECT_EQ(count({"--since", "@0"}), 4u);
     EXPECT_EQ(count({"--since", "2200-01-01"}), 0u);
+    // Times outside int64 nanoseconds (1677..2262) are clamped, not wrapped around (found by
+    // tests/fuzz/since_duration_fuzzer): wrapped, the first read as 1970, the second as 2169.
+    EXPECT_EQ(count({"--since", "@18446744074"}), 0u);
+    EXPECT_EQ(count({"--since", "1000-01-01"}), 4u);
     // The file sink got the same records.
     std::ifstream in(tmp / "logs" / "cudabridge.log");
     std::stringstream ss;
