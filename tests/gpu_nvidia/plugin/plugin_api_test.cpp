@@ -98,6 +98,15 @@ TEST_F(nvidia_plugin, ModelRequestsByKeyIdOrInFullAndBadOnesRefused) {
     EXPECT_EQ(g()->destroy_endpoint_model(gh(), &p), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_gen":9})", &m, &table),
               CB_ERR_INVALID_ARGUMENT);
+    // Integers past INT64_MAX are refused as out of range, not thrown out of Poco as
+    // CB_ERR_INTERNAL; booleans are not integers (found by tests/fuzz/control_request_fuzzer).
+    EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_gen":18446744073709551615})", &m,
+                                         &table),
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"pci_device_id":18446744073709551615})", &m, &table),
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_width":true})", &m, &table),
+              CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST_F(nvidia_plugin, ThePcieLinkTheEnclosureTrainedToIsReported) {

@@ -4,6 +4,8 @@
 
 #include <Poco/JSON/Parser.h>
 
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -12,6 +14,17 @@ namespace {
 
 [[noreturn]] void refuse(cb_status status, const std::string& why) {
     throw sdk::status_error(status, "GPU model request: " + why);
+}
+
+// `v`, a JSON integer, when it lies within lo..hi. The parser keeps integers past INT64_MAX
+// unsigned, and Poco's convert to a signed type throws RangeException for those: they are read
+// unsigned, and only signed ones are checked for a sign. (Poco calls booleans integers too:
+// callers refuse them first.)
+std::optional<uint64_t> integer_within(const Poco::Dynamic::Var& v, uint64_t lo, uint64_t hi) {
+    if (v.isSigned() && v.convert<int64_t>() < 0) return std::nullopt;
+    const auto n = v.convert<uint64_t>();
+    if (n < lo || n > hi) return std::nullopt;
+    return n;
 }
 
 }  // namespace
@@ -34,11 +47,11 @@ model_request parse_model_request(std::string_view json) {
     auto take_link = [&](const char* key, uint32_t max, uint32_t& out_value) {
         if (!obj->has(key)) return;
         auto v = obj->get(key);
-        if (!v.isInteger()) refuse(CB_ERR_INVALID_ARGUMENT, std::string("\"") + key + "\" must be an integer");
-        long long n = v.convert<long long>();
-        if (n < 1 || n > max)
-            refuse(CB_ERR_INVALID_ARGUMENT, std::string("\"") + key + "\" outside 1.." + std::to_string(max));
-        out_value = static_cast<uint32_t>(n);
+        if (v.isBoolean() || !v.isInteger())
+            refuse(CB_ERR_INVALID_ARGUMENT, std::string("\"") + key + "\" must be an integer");
+        const auto n = integer_within(v, 1, max);
+        if (!n) refuse(CB_ERR_INVALID_ARGUMENT, std::string("\"") + key + "\" outside 1.." + std::to_string(max));
+        out_value = static_cast<uint32_t>(*n);
         obj->remove(key);
     };
     take_link("pcie_link_gen", 6, out.pcie_link_gen);
@@ -54,11 +67,11 @@ model_request parse_model_request(std::string_view json) {
             if (!found) refuse(CB_ERR_NOT_FOUND, "no GPU model profile with key '" + key + "'");
         } else {
             auto v = obj->get("pci_device_id");
-            if (!v.isInteger()) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" must be an integer");
-            long long id = v.convert<long long>();
-            if (id < 0 || id > 0xFFFF) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" outside 0..0xffff");
-            found = find_profile_by_pci_id(static_cast<uint16_t>(id));
-            if (!found) refuse(CB_ERR_NOT_FOUND, "no GPU model profile for PCI device id " + std::to_string(id));
+            if (v.isBoolean() || !v.isInteger()) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" must be an integer");
+            const auto id = integer_within(v, 0, 0xFFFF);
+            if (!id) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" outside 0..0xffff");
+            found = find_profile_by_pci_id(static_cast<uint16_t>(*id));
+            if (!found) refuse(CB_ERR_NOT_FOUND, "no GPU model profile for PCI device id " + std::to_string(*id));
         }
         out.profile = *found;
     } else {
