@@ -12,6 +12,18 @@ if(ENABLE_TSAN)
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
 endif()
+# CB_BUILD_FUZZERS: a build folder of its own (scripts/fuzz.sh). Everything it compiles gets
+# libFuzzer's coverage instrumentation plus ASan and UBSan, so the parsers the fuzz targets link
+# are explored and checked; the targets themselves add libFuzzer's main (tests/fuzz). clang only:
+# gcc has no libFuzzer, and the option then builds nothing more (tests/fuzz says so).
+if(CB_BUILD_FUZZERS AND ENABLE_TSAN)
+  message(FATAL_ERROR "CB_BUILD_FUZZERS uses ASan, which cannot be combined with ENABLE_TSAN")
+endif()
+if(CB_BUILD_FUZZERS AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
 if(ENABLE_DEBUG)
   add_compile_definitions(CB_DEBUG=1)
 endif()
