@@ -8,3 +8,5 @@ bash "$root/scripts/build.sh"
 bash "$root/scripts/python-env.sh" >/dev/null  # build/venv: `import cudabridge` from anywhere
 cd "$build"
 ctest --output-on-failure -j "${CB_JOBS:-$(nproc)}" --timeout 600
+# The parsers' libFuzzer targets, 30 s each (a clang build of their own in ./build-fuzz).
+bash "$root/scripts/fuzz.sh"
