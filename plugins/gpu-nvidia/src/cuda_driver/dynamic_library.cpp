@@ -23,11 +23,11 @@ dynamic_library& dynamic_library::operator=(dynamic_library&& other) noexcept {
 
 dynamic_library::~dynamic_library() { close(); }
 
-bool dynamic_library::open(const std::string& path) {
+bool dynamic_library::open(const std::string& path, bool keep_loaded) {
     close();
     path_ = path;
     error_.clear();
-    handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | (keep_loaded ? RTLD_NODELETE : 0));
     if (handle_ == nullptr) {
         const char* err = ::dlerror();
         error_ = err != nullptr ? err : "dlopen failed";

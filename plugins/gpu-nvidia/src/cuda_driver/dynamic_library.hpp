@@ -14,8 +14,10 @@ public:
     dynamic_library& operator=(dynamic_library&& other) noexcept;
     ~dynamic_library();
 
-    // dlopen(path, RTLD_NOW | RTLD_LOCAL). On failure returns false and error() holds dlerror().
-    bool open(const std::string& path);
+    // dlopen(path, RTLD_NOW | RTLD_LOCAL), plus RTLD_NODELETE when `keep_loaded`: closing then
+    // only drops this handle, and the library's code stays mapped until the process exits. On
+    // failure returns false and error() holds dlerror().
+    bool open(const std::string& path, bool keep_loaded = false);
     void close();
 
     [[nodiscard]] bool is_open() const { return handle_ != nullptr; }

@@ -32,26 +32,30 @@ std::vector<std::string> candidates() {
     return out;
 }
 
-engine_library* open_engine() {
-    auto* e = new engine_library();  // never freed: the JIT's code must outlive every module
+engine_library open_engine() {
+    engine_library e;
     std::string tried;
     for (const std::string& path : candidates()) {
-        if (e->library.open(path)) break;
-        tried += "\n  " + path + ": " + e->library.error();
+        // Kept loaded (RTLD_NODELETE) until the process exits: a module's code lives in the
+        // engine and its JIT, and LLVM is loaded once per process, however often this plugin is.
+        if (e.library.open(path, /*keep_loaded=*/true)) break;
+        tried += "\n  " + path + ": " + e.library.error();
     }
-    if (!e->library.is_open()) {
-        e->failure = "the simulated GPU's PTX engine (" + std::string(ptx::engine_library_name) +
-                     ") is not installed; looked for:" + tried;
+    if (!e.library.is_open()) {
+        e.failure = "the simulated GPU's PTX engine (" + std::string(ptx::engine_library_name) +
+                    ") is not installed; looked for:" + tried;
         return e;
     }
-    e->load = reinterpret_cast<ptx::load_function>(e->library.symbol(ptx::load_symbol));
-    if (!e->load) e->failure = e->library.path() + " has no " + ptx::load_symbol;
+    e.load = reinterpret_cast<ptx::load_function>(e.library.symbol(ptx::load_symbol));
+    if (!e.load) e.failure = e.library.path() + " has no " + ptx::load_symbol;
     return e;
 }
 
+// Lives in this plugin's image and goes with it: the host unloads the plugin with each runtime,
+// so state on the heap that only a static pointer here reached was leaked at every unload.
 const engine_library& engine() {
-    static engine_library* e = open_engine();
-    return *e;
+    static const engine_library e = open_engine();
+    return e;
 }
 
 }  // namespace
