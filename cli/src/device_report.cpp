@@ -275,7 +275,11 @@ json_object status_sections(host::session& s, host::device& d, const gpu_reading
     health->set("power_w", t.power_w);
     health->set("power_limit_w", t.power_limit_w);
     health->set("link_up", h.sample.link_up != 0);
-    health->set("error_rate", h.sample.error_rate);
+    // The link's own recent figure (every process's traffic) when the transport gives one: this
+    // process has only just started sampling.
+    const cb_link_status link = d.link_status();
+    health->set("error_rate", CB_HAS_MEMBER(&link, cb_link_status, recent_error_rate) ? link.recent_error_rate
+                                                                                         : h.sample.error_rate);
     health->set("error_rate_threshold", s.safety_number("error_rate_threshold", 0));
     health->set("packets", h.sample.packets);
     health->set("packet_errors", h.sample.packet_errors);

@@ -251,7 +251,7 @@ CB_PIN_FIELD(cb_dma_limits, page_size, 24, 8);
 CB_PIN_FIELD(cb_dma_limits, mapped_bytes, 32, 8);
 CB_PIN_FIELD(cb_dma_limits, mappings, 40, 8);
 
-CB_PIN_SIZE(cb_link_status, 104);
+CB_PIN_SIZE(cb_link_status, 112);
 CB_PIN_FIELD(cb_link_status, struct_size, 0, 4);
 CB_PIN_FIELD(cb_link_status, up, 4, 4);
 CB_PIN_FIELD(cb_link_status, generation, 8, 4);
@@ -268,6 +268,7 @@ CB_PIN_FIELD(cb_link_status, uncorrectable_errors, 80, 8);
 CB_PIN_FIELD(cb_link_status, modeled_time_ns, 88, 8);
 CB_PIN_FIELD(cb_link_status, is_simulated, 96, 4);
 CB_PIN_FIELD(cb_link_status, reserved0, 100, 4);
+CB_PIN_FIELD(cb_link_status, recent_error_rate, 104, 8);
 
 CB_PIN_SIZE(cb_transport_event, 328);
 CB_PIN_FIELD(cb_transport_event, struct_size, 0, 4);

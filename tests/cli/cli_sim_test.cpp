@@ -84,6 +84,17 @@ TEST_F(cli_test, SimFaultReachesTheLinkOfAnotherProcess) {
         EXPECT_GT(t->getObject("details")->getValue<int64_t>("crc_errors"), 0);
     }
     EXPECT_TRUE(saw);
+    // The link's counters are the enclosure's: `status` and `monitor`, each in a process of its
+    // own that moved nothing, show the errors diag met.
+    r = run({"status", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto health = object(r.out)->getArray("devices")->getObject(0)->getObject("health");
+    EXPECT_GT(health->getValue<int64_t>("packets"), 0) << r.out;
+    EXPECT_GT(health->getValue<int64_t>("packet_errors"), 0) << r.out;
+    r = run({"monitor", "--json", "-c", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("\"link_crc_errors\":0,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"link_crc_errors\":"), std::string::npos) << r.out;
     ASSERT_EQ(run({"sim", "fault", "clear"}).exit_code, 0);
     r = run({"diag", "-r", "2", "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.out;

@@ -46,14 +46,15 @@ protected:
 
     // Uploads and downloads `n` bytes; true when they came back intact. On failure `error` is
     // the runtime's code.
-    bool round_trip(size_t n, cbError_t& error) {
+    bool round_trip(size_t n, cbError_t& error) { return round_trip(*rt, n, error); }
+    static bool round_trip(runtime& r, size_t n, cbError_t& error) {
         std::vector<uint8_t> in(n), out(n, 0);
         for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint8_t>(i * 31 + 7);
         void* d = nullptr;
-        error = rt->malloc(&d, n);
-        if (error == cbSuccess) error = rt->memcpy(d, in.data(), n, cbMemcpyHostToDevice, nullptr, false);
-        if (error == cbSuccess) error = rt->memcpy(out.data(), d, n, cbMemcpyDeviceToHost, nullptr, false);
-        if (d) rt->free(d);
+        error = r.malloc(&d, n);
+        if (error == cbSuccess) error = r.memcpy(d, in.data(), n, cbMemcpyHostToDevice, nullptr, false);
+        if (error == cbSuccess) error = r.memcpy(out.data(), d, n, cbMemcpyDeviceToHost, nullptr, false);
+        if (d) r.free(d);
         return error == cbSuccess && in == out;
     }
     void expect_working_after_reset() {
@@ -84,6 +85,60 @@ TEST_F(fault_test, BitErrorsAboveTheThresholdGetASoftResetAndDataStaysRight) {
     EXPECT_TRUE(round_trip(4 << 20, e)) << "a soft reset keeps the context: " << cbGetLastErrorMessage();
     dev().supervise_once();
     EXPECT_EQ(count("safety.recovered"), 1u);
+}
+
+TEST_F(fault_test, AnotherProgramSeesTheLinksErrorCountersAndItsErrorRate) {
+    start();
+    fault("\"bit_error_rate\":1e-5");
+    cbError_t e = cbSuccess;
+    ASSERT_TRUE(round_trip(16 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    const cb_link_status mine = dev().link_status();
+    ASSERT_GT(mine.crc_errors, 0u);
+
+    // A second program, as `status` or `monitor` would be: the link's counters are the
+    // enclosure's, whoever moved the packets, and so is the rate its first sample reports.
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    const cb_link_status theirs = other.device(0).link_status();
+    EXPECT_GE(theirs.packets, mine.packets);
+    EXPECT_GE(theirs.crc_errors, mine.crc_errors);
+    EXPECT_GE(theirs.replays, mine.replays);
+    ASSERT_TRUE(CB_HAS_MEMBER(&theirs, cb_link_status, recent_error_rate));
+    EXPECT_GT(theirs.recent_error_rate, 0.01) << "about 2 % of 256-byte packets take a bit error";
+    EXPECT_LT(theirs.recent_error_rate, 0.05);
+}
+
+TEST_F(fault_test, BitErrorsAnotherProgramMeetsReachThisProgramsSafetyManager) {
+    start();
+    fault("\"bit_error_rate\":1e-5,\"shared\":true");  // posted: links opened later take it too
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    cbError_t e = cbSuccess;
+    ASSERT_TRUE(round_trip(other, 16 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    ASSERT_GT(other.device(0).link_status().crc_errors, 0u);
+    // This program moved nothing, but its link is the same link: its supervisor sees the rate.
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.soft_reset"), 1u);
+}
+
+TEST_F(fault_test, APersistentErrorRateClimbsTheLadderThenMarksTheDeviceFailed) {
+    start({{"max_retry_count", "3"}});
+    fault("\"bit_error_rate\":1e-5,\"shared\":true");
+    // Another program keeps the link busy (and its errors high) whatever this one's resets do.
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    cbError_t e = cbSuccess;
+    for (const char* rung : {"safety.soft_reset", "safety.hard_reset", "safety.reconnect"}) {
+        ASSERT_TRUE(round_trip(other, 8 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+        other.device(0).link_status();  // its traffic reaches the shared counters now
+        dev().supervise_once();
+        EXPECT_EQ(count(rung), 1u) << rung;
+    }
+    ASSERT_TRUE(round_trip(other, 8 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    other.device(0).link_status();
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.mark_failed"), 1u) << "after max_retry_count attempts";
+    EXPECT_EQ(dev().state(), device_state::failed);
 }
 
 TEST_F(fault_test, AStuckDeviceLosesItsHeartbeatAndGetsAHardReset) {

@@ -40,10 +40,13 @@ cb_health_sample device_impl::take_sample() {
         h.link_up = l.up;
         h.packets = l.packets;
         h.packet_errors = l.crc_errors + l.replays;
-        if (have_last_link_ && l.packets >= last_link_.packets) {
-            const uint64_t packets = l.packets - last_link_.packets;
-            const uint64_t errors = (l.crc_errors - last_link_.crc_errors);
-            h.error_rate = packets ? static_cast<double>(errors) / static_cast<double>(packets) : 0.0;
+        // Between this process's own samples; the counters are the link's, so the traffic of
+        // every process that uses it counts.
+        if (have_last_link_ && l.packets >= last_link_.packets && l.crc_errors >= last_link_.crc_errors) {
+            const uint64_t sends = (l.packets - last_link_.packets) + (l.crc_errors - last_link_.crc_errors);
+            const uint64_t errors = l.crc_errors - last_link_.crc_errors;
+            // CRC failures per packet sent: a packet that never got through counts too.
+            if (sends) h.error_rate = static_cast<double>(errors) / static_cast<double>(sends);
         }
         last_link_ = l;
         have_last_link_ = true;

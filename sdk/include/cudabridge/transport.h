@@ -115,6 +115,9 @@ typedef struct cb_link_status {
     uint64_t modeled_time_ns;  /* time the real link would have taken, summed */
     cb_bool is_simulated;      /* figures modeled (1) or measured on hardware (0) */
     uint32_t reserved0;
+    /* ABI 1.6: CRC failures per packet sent over the link's recent traffic (the last one to two
+       seconds), whichever processes sent it; 0 when none was sent. */
+    double recent_error_rate;
 } cb_link_status;
 
 typedef int32_t cb_transport_event_type;

@@ -146,12 +146,28 @@ cb_status usb4_transport::open_link(const char* pci_function_id, cb_link** out) 
     auto target = sim_fabric().find_function(pci_function_id);
     if (!target) throw sdk::status_error(CB_ERR_NOT_FOUND, std::string("no PCI function ") + pci_function_id);
     auto link = std::make_unique<sim_link>(*target, options_);
+    link->share_counters(shared_counters(target->enclosure.id));
     apply_standing_fault(*link, target->enclosure);
     auto* handle = reinterpret_cast<cb_link*>(link.get());
     std::lock_guard lock(links_mutex_);
     links_[handle] = std::move(link);
     *out = handle;
     return CB_OK;
+}
+
+std::shared_ptr<shared_link_counters> usb4_transport::shared_counters(const std::string& enclosure_id) {
+    std::lock_guard lock(links_mutex_);
+    if (auto it = shared_counters_.find(enclosure_id); it != shared_counters_.end()) return it->second;
+    const std::optional<std::string> dir = host_.path(CB_PATH_STATE_DIR);
+    if (!dir || dir->empty()) return nullptr;
+    try {
+        auto counters = std::make_shared<shared_link_counters>(link_counters_path(*dir, enclosure_id));
+        shared_counters_[enclosure_id] = counters;
+        return counters;
+    } catch (const std::exception& e) {
+        host_.log(CB_LOG_WARN, "USB4", std::string("link counters not shared with other processes: ") + e.what());
+        return nullptr;
+    }
 }
 
 cb_status usb4_transport::close_link(cb_link* link) {

@@ -65,6 +65,9 @@ private:
     // After a reset of a simulated function: a posted hang ends for every process.
     void lift_posted_stuck(const std::string& enclosure_id);
     fabric& sim_fabric();
+    // Enclosure `enclosure_id`'s counters shared by every process (null when the host gives no
+    // state folder or the file cannot be used; the link then counts for this process alone).
+    std::shared_ptr<shared_link_counters> shared_counters(const std::string& enclosure_id);
     // Marks every open link to `enclosure_id` removed (or back).
     void for_links_of(const std::string& enclosure_id, bool removed);
     std::string handle_control(const std::string& request);
@@ -75,6 +78,7 @@ private:
     std::unique_ptr<fabric> fabric_;
     std::mutex links_mutex_;
     std::map<cb_link*, std::unique_ptr<sim_link>> links_;
+    std::map<std::string, std::shared_ptr<shared_link_counters>> shared_counters_;  // under links_mutex_
     std::chrono::milliseconds poll_period_{1000};
     std::unique_ptr<hotplug_poller> poller_;  // Linux backend, while an event handler is set
 };

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace cudabridge::usb4 {
@@ -74,6 +75,7 @@ sim_link::sim_link(const fabric::function_target& target, const sim_options& opt
 }
 
 sim_link::~sim_link() {
+    publish_traffic();
     std::lock_guard lock(model_mutex_);
     if (CB_HAS_FIELD(model_.table, cb_endpoint_model_table, detach)) model_.table->detach(model_.model);
 }
@@ -226,24 +228,77 @@ cb_status sim_link::host_raise_interrupt(void* self, uint32_t vector) {
     return CB_OK;
 }
 
-cb_status sim_link::status(cb_link_status& out) {
+void sim_link::share_counters(std::shared_ptr<shared_link_counters> shared) {
+    std::lock_guard lock(publish_mutex_);
+    shared_ = std::move(shared);
+}
+
+void sim_link::publish_traffic() {
+    std::lock_guard lock(publish_mutex_);
+    if (!shared_) return;
     const wire_stats w = wire_->stats();
-    out = cb_link_status{};
-    out.struct_size = sizeof out;
-    out.up = (!removed_.load() && wire_->plugged() && wire_->link_up()) ? 1 : 0;
-    out.generation = figures_->abi_generation;
-    out.lanes = figures_->lanes;
-    out.h2d_bandwidth_gbs = figures_->h2d_gbs;
-    out.d2h_bandwidth_gbs = figures_->d2h_gbs;
-    out.bytes_to_device = w.bytes_to_device;
-    out.bytes_from_device = w.bytes_from_device;
-    out.packets = w.packets_to_device + w.packets_from_device;
-    out.crc_errors = w.crc_errors;
-    out.replays = w.replays;
-    out.corrected_errors = w.crc_errors;  // every detected error was replayed
-    out.uncorrectable_errors = dma_faults_.load();
-    out.modeled_time_ns = modeled_ns();
-    out.is_simulated = 1;
+    link_traffic now;
+    now.packets = w.packets_to_device + w.packets_from_device;
+    now.crc_errors = w.crc_errors;
+    now.replays = w.replays;
+    now.bytes_to_device = w.bytes_to_device;
+    now.bytes_from_device = w.bytes_from_device;
+    now.uncorrectable = dma_faults_.load();
+    link_traffic delta;
+    delta.packets = now.packets - published_.packets;
+    delta.crc_errors = now.crc_errors - published_.crc_errors;
+    delta.replays = now.replays - published_.replays;
+    delta.bytes_to_device = now.bytes_to_device - published_.bytes_to_device;
+    delta.bytes_from_device = now.bytes_from_device - published_.bytes_from_device;
+    delta.uncorrectable = now.uncorrectable - published_.uncorrectable;
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    shared_->publish(delta, static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec));
+    published_ = now;
+}
+
+cb_status sim_link::status(cb_link_status& out) {
+    // Write only what the caller's record holds (0: all of it): an older host's is shorter.
+    const size_t size = out.struct_size == 0 ? sizeof(cb_link_status)
+                                             : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
+    const wire_stats w = wire_->stats();
+    link_traffic traffic;
+    traffic.packets = w.packets_to_device + w.packets_from_device;
+    traffic.crc_errors = w.crc_errors;
+    traffic.replays = w.replays;
+    traffic.bytes_to_device = w.bytes_to_device;
+    traffic.bytes_from_device = w.bytes_from_device;
+    traffic.uncorrectable = dma_faults_.load();
+    double recent_rate = crc_failure_rate(traffic.packets, traffic.crc_errors);
+    publish_traffic();
+    std::shared_ptr<shared_link_counters> shared;
+    {
+        std::lock_guard lock(publish_mutex_);
+        shared = shared_;
+    }
+    if (shared) {
+        const shared_link_totals t = shared->read();
+        traffic = t.total;
+        recent_rate = t.recent_error_rate;
+    }
+    cb_link_status s{};
+    s.struct_size = static_cast<uint32_t>(size);
+    s.up = (!removed_.load() && wire_->plugged() && wire_->link_up()) ? 1 : 0;
+    s.generation = figures_->abi_generation;
+    s.lanes = figures_->lanes;
+    s.h2d_bandwidth_gbs = figures_->h2d_gbs;
+    s.d2h_bandwidth_gbs = figures_->d2h_gbs;
+    s.bytes_to_device = traffic.bytes_to_device;
+    s.bytes_from_device = traffic.bytes_from_device;
+    s.packets = traffic.packets;
+    s.crc_errors = traffic.crc_errors;
+    s.replays = traffic.replays;
+    s.corrected_errors = traffic.crc_errors;  // every detected error was replayed
+    s.uncorrectable_errors = traffic.uncorrectable;
+    s.modeled_time_ns = modeled_ns();
+    s.is_simulated = 1;
+    s.recent_error_rate = recent_rate;
+    std::memcpy(&out, &s, size);
     return CB_OK;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "sim/fabric.hpp"
+#include "sim/shared_link_counters.hpp"
 
 #include <cudabridge/transport.h>
 
@@ -70,7 +71,10 @@ public:
     cb_status dma_unmap(uint64_t iova, size_t size);
     cb_status dma_limits(cb_dma_limits& out);
     cb_status set_interrupt_handler(cb_interrupt_handler handler, void* user);
+    // The link's state. Its traffic counters are the enclosure's, all processes together, when
+    // the counters are shared (share_counters); this link's own otherwise.
     cb_status status(cb_link_status& out);
+    void share_counters(std::shared_ptr<shared_link_counters> shared);
     link_counters counters() const;
     cb_status reset(cb_reset_kind kind);
     cb_status inject(const fault_request& fault);
@@ -100,6 +104,8 @@ private:
     cb_status device_dma(uint64_t iova, void* device_buffer, size_t size, bool device_writes);
     cb_status gone_status() const;
     void charge(uint64_t ns);
+    // Adds what the wire moved since the last call to the shared counters.
+    void publish_traffic();
 
     std::string enclosure_id_;
     attached_model model_;
@@ -118,6 +124,9 @@ private:
     std::atomic<uint64_t> dma_faults_{0};   // IOMMU translation faults and failed DMA
     std::atomic<uint64_t> seen_fault_seq_{0};
     std::atomic<uint64_t> next_sync_ns_{0};
+    std::mutex publish_mutex_;
+    std::shared_ptr<shared_link_counters> shared_;
+    link_traffic published_;  // this link's traffic already in shared_
 };
 
 }  // namespace cudabridge::usb4
