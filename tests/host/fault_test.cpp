@@ -6,6 +6,8 @@
 
 #include <cudabridge/core/store.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -139,6 +141,21 @@ TEST_F(fault_test, APersistentErrorRateClimbsTheLadderThenMarksTheDeviceFailed) 
     dev().supervise_once();
     EXPECT_EQ(count("safety.mark_failed"), 1u) << "after max_retry_count attempts";
     EXPECT_EQ(dev().state(), device_state::failed);
+}
+
+TEST_F(fault_test, ALinkDropFailsTheWorkAtOnceWithLinkDown) {
+    start();
+    void* d = nullptr;
+    ASSERT_EQ(rt->malloc(&d, 4 << 20), cbSuccess);
+    std::vector<uint8_t> in(4 << 20, 0x5a);
+    fault("\"link_drop_ms\":3000");
+    const cbError_t e = rt->memcpy(d, in.data(), in.size(), cbMemcpyHostToDevice, nullptr, false);
+    EXPECT_EQ(e, cbErrorLinkDown) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    std::string message = cbGetLastErrorMessage();
+    std::transform(message.begin(), message.end(), message.begin(), [](unsigned char c) { return std::tolower(c); });
+    EXPECT_NE(message.find("link"), std::string::npos) << message;
+    void* p = nullptr;
+    EXPECT_EQ(rt->malloc(&p, 16), cbErrorLinkDown) << "sticky until the device is reset";
 }
 
 TEST_F(fault_test, AStuckDeviceLosesItsHeartbeatAndGetsAHardReset) {

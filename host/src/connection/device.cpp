@@ -52,6 +52,11 @@ void step_log::done(const std::string& name, uint64_t started_ns, bool ok, const
 // ---- the gate --------------------------------------------------------------------------------
 
 cb_status device_impl::enter(device::ticket& out) const {
+    if (link_down.load(std::memory_order_acquire)) {
+        core::set_last_error("the link to device " + id +
+                             " is down: work on it is lost; the safety supervisor reconnects it when the link returns");
+        return CB_ERR_LINK_DOWN;
+    }
     out.lock_ = std::shared_lock(gate);
     const device_state st = state.load(std::memory_order_acquire);
     const bool live = st == device_state::connected && shared->still_connected(epoch);

@@ -61,6 +61,9 @@ public:
     mutable std::shared_mutex gate;
     std::atomic<device_state> state{device_state::disconnected};
     std::atomic<uint64_t> memory_epoch{1};
+    // The last health sample found the link down: calls fail at once with CB_ERR_LINK_DOWN
+    // instead of waiting at the gate for the reconnect (their work is gone with the link).
+    std::atomic<bool> link_down{false};
     cb_status enter(device::ticket& out) const;
     void set_state(device_state next, cb_status status, const std::string& kind, const std::string& message);
     void set_refusal(std::string why);

@@ -53,6 +53,9 @@ cb_health_sample device_impl::take_sample() {
     } else {
         h.link_up = 0;
     }
+    // The transport says the link is down: until a sample finds it up again or a reconnect
+    // succeeds, calls fail at once with CB_ERR_LINK_DOWN.
+    link_down.store(h.link_up == 0, std::memory_order_release);
     if (pending_probe) h.oldest_pending_ms = pending_probe();
     return h;
 }

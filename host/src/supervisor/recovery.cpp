@@ -70,6 +70,7 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
             ++recovery_attempts_;
             last_recovery_ns_ = monotonic_ns();
             if (st == CB_OK) ++recoveries_;
+            if (st == CB_OK) link_down.store(false, std::memory_order_release);
             // A failed rung leaves the device refusing work until the next one (or failed).
             after = st == CB_OK ? device_state::connected : device_state::lost;
         }
@@ -114,6 +115,7 @@ cb_status device_impl::manual_reset(bool hard) {
         }
         failed_ = false;
         recovery_attempts_ = 0;
+        if (st == CB_OK) link_down.store(false, std::memory_order_release);
         history_.clear();
         shared->publish_emergency_stop(false);  // a manual reset ends an emergency stop everywhere
         last_action_ = hard ? "manual hard reset" : "manual soft reset";

@@ -94,7 +94,7 @@ cb_status command_ring::submit(hw::command cmd, std::shared_ptr<error_sink> sink
     std::lock_guard lock(submit_mutex_);
     if (loss_.lost()) {
         error = loss_.reason();
-        return CB_ERR_DEVICE_LOST;
+        return loss_.status();
     }
     if (!mapping_.mapped()) {
         error = "the device is not initialized (no command ring)";

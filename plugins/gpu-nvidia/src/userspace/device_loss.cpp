@@ -2,10 +2,11 @@
 
 namespace cudabridge::nv {
 
-bool device_loss::mark(const std::string& reason) {
+bool device_loss::mark(const std::string& reason, cb_status cause) {
     std::lock_guard lock(mutex_);
     if (lost_.load()) return false;
     reason_ = reason;
+    cause_.store(cause == CB_ERR_LINK_DOWN ? CB_ERR_LINK_DOWN : CB_ERR_DEVICE_LOST, std::memory_order_release);
     lost_.store(true, std::memory_order_release);
     return true;
 }
@@ -13,6 +14,7 @@ bool device_loss::mark(const std::string& reason) {
 void device_loss::clear() {
     std::lock_guard lock(mutex_);
     reason_.clear();
+    cause_.store(CB_ERR_DEVICE_LOST);
     lost_.store(false, std::memory_order_release);
 }
 

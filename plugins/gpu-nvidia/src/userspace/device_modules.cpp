@@ -96,7 +96,7 @@ cb_status userspace_device::module_unload(userspace_module* module, std::string&
     std::string why;
     cb_status st = CB_OK;
     if (phase_ == phase::ready && !loss_.lost()) st = tracker_.wait_fence(m->last_fence.load(), why);
-    if (st != CB_OK && st != CB_ERR_DEVICE_LOST) {
+    if (st != CB_OK && st != CB_ERR_DEVICE_LOST && st != CB_ERR_LINK_DOWN) {
         std::unique_lock use(m->use);
         m->unloading = false;
         error = "module_unload: queued launches of the module did not finish: " + why;

@@ -97,7 +97,7 @@ cb_status userspace_device::host_unregister(void* ptr, std::string& error) {
     cb_status st = CB_OK;
     if (phase_ == phase::ready && !loss_.lost()) st = tracker_.wait_fence(range->last_fence.load(), why);
     range->mapping.release();
-    if (st != CB_OK && st != CB_ERR_DEVICE_LOST) {
+    if (st != CB_OK && st != CB_ERR_DEVICE_LOST && st != CB_ERR_LINK_DOWN) {
         error = "host_unregister: copies queued through " + range_text(range->start, range->size) +
                 " did not finish (" + why + "); unmapped anyway, so the device faults instead of touching it";
         return st;

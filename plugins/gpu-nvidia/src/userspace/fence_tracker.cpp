@@ -183,7 +183,7 @@ cb_status fence_tracker::wait_until(const std::function<cb_status(std::string&)>
         if (st == CB_OK) return CB_OK;
         if (loss_.lost()) {
             error = "waiting for " + what() + ": " + loss_.reason();
-            return CB_ERR_DEVICE_LOST;
+            return loss_.status();
         }
         if (st != CB_ERR_BUSY) {
             error = message;

@@ -8,7 +8,8 @@ link_port::link_port(const cb_transport_table* table, void* instance, cb_link* l
 cb_status link_port::seen(cb_status status, const char* call) {
     if ((status == CB_ERR_DEVICE_LOST || status == CB_ERR_LINK_DOWN) && on_loss_)
         on_loss_(std::string("the transport's ") + call + " reported " +
-                 (status == CB_ERR_DEVICE_LOST ? "the device lost" : "the link down"));
+                     (status == CB_ERR_DEVICE_LOST ? "the device lost" : "the link down"),
+                 status);
     return status;
 }
 

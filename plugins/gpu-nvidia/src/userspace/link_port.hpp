@@ -1,6 +1,6 @@
 // The userspace driver's view of one transport link: the transport table's calls bound to an
 // instance and a link, with a missing entry answered CB_ERR_UNSUPPORTED. Every call that reports
-// CB_ERR_DEVICE_LOST or CB_ERR_LINK_DOWN tells the loss callback, so the driver learns of a
+// CB_ERR_DEVICE_LOST or CB_ERR_LINK_DOWN tells the loss callback (with which), so the driver learns of a
 // surprise removal from whichever call meets it first.
 #pragma once
 
@@ -15,7 +15,8 @@ namespace cudabridge::nv {
 
 class link_port {
 public:
-    using loss_callback = std::function<void(const std::string& reason)>;
+    // `cause`: CB_ERR_LINK_DOWN when the link went down, CB_ERR_DEVICE_LOST otherwise.
+    using loss_callback = std::function<void(const std::string& reason, cb_status cause)>;
 
     link_port(const cb_transport_table* table, void* instance, cb_link* link);
 
@@ -24,7 +25,7 @@ public:
     bool valid() const noexcept { return table_ != nullptr && link_ != nullptr; }
     // Tells the loss callback directly (a register read that only a dead device returns).
     void report_loss(const std::string& reason) {
-        if (on_loss_) on_loss_(reason);
+        if (on_loss_) on_loss_(reason, CB_ERR_DEVICE_LOST);
     }
 
     cb_status config_read(uint32_t offset, void* data, uint32_t size);

@@ -21,7 +21,7 @@ userspace_device::userspace_device(const cb_transport_table* transport, void* tr
       ring_(port_, regs_, tracker_, loss_),
       stamps_(port_),
       registry_(std::move(modules)) {
-    port_.on_loss([this](const std::string& reason) { mark_lost(reason); });
+    port_.on_loss([this](const std::string& reason, cb_status cause) { mark_lost(reason, cause); });
 }
 
 userspace_device::~userspace_device() {
@@ -29,14 +29,14 @@ userspace_device::~userspace_device() {
     close(ignored);
 }
 
-void userspace_device::mark_lost(const std::string& reason) {
-    loss_.mark(reason);
+void userspace_device::mark_lost(const std::string& reason, cb_status cause) {
+    loss_.mark(reason, cause);
     tracker_.wake_all();
 }
 
 cb_status userspace_device::lost_status(std::string& error) const {
     error = loss_.reason();
-    return CB_ERR_DEVICE_LOST;
+    return loss_.status();
 }
 
 cb_status userspace_device::usable(std::string& error) const {

@@ -199,7 +199,7 @@ private:
     // Lifecycle (lifecycle_ held, shared or exclusive).
     cb_status usable(std::string& error) const;
     cb_status lost_status(std::string& error) const;
-    void mark_lost(const std::string& reason);
+    void mark_lost(const std::string& reason, cb_status cause = CB_ERR_DEVICE_LOST);
 
     std::shared_ptr<userspace_stream> find_stream(userspace_stream* stream) const;
     std::shared_ptr<userspace_event> find_event(userspace_event* event) const;
