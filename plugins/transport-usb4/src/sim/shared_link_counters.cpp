@@ -50,6 +50,17 @@ struct shared_link_counters::mapped {
     counter previous_packets, previous_crc_errors;
 };
 
+link_traffic operator-(const link_traffic& now, const link_traffic& before) noexcept {
+    link_traffic d;
+    d.packets = now.packets - before.packets;
+    d.crc_errors = now.crc_errors - before.crc_errors;
+    d.replays = now.replays - before.replays;
+    d.bytes_to_device = now.bytes_to_device - before.bytes_to_device;
+    d.bytes_from_device = now.bytes_from_device - before.bytes_from_device;
+    d.uncorrectable = now.uncorrectable - before.uncorrectable;
+    return d;
+}
+
 double crc_failure_rate(uint64_t packets, uint64_t crc_errors) noexcept {
     const uint64_t sends = packets + crc_errors;
     return sends ? static_cast<double>(crc_errors) / static_cast<double>(sends) : 0.0;

@@ -26,6 +26,9 @@ struct link_traffic {
     uint64_t uncorrectable = 0;  // DMA that failed for good
 };
 
+// What `now` adds to `before` (counters only grow).
+link_traffic operator-(const link_traffic& now, const link_traffic& before) noexcept;
+
 struct shared_link_totals {
     link_traffic total;        // every process, since the file was made
     double recent_error_rate = 0;  // CRC failures per packet sent, this window and the last

@@ -228,6 +228,18 @@ cb_status sim_link::host_raise_interrupt(void* self, uint32_t vector) {
     return CB_OK;
 }
 
+link_traffic sim_link::own_traffic() const {
+    const wire_stats w = wire_->stats();
+    link_traffic t;
+    t.packets = w.packets_to_device + w.packets_from_device;
+    t.crc_errors = w.crc_errors;
+    t.replays = w.replays;
+    t.bytes_to_device = w.bytes_to_device;
+    t.bytes_from_device = w.bytes_from_device;
+    t.uncorrectable = dma_faults_.load();
+    return t;
+}
+
 void sim_link::share_counters(std::shared_ptr<shared_link_counters> shared) {
     std::lock_guard lock(publish_mutex_);
     shared_ = std::move(shared);
@@ -236,24 +248,11 @@ void sim_link::share_counters(std::shared_ptr<shared_link_counters> shared) {
 void sim_link::publish_traffic() {
     std::lock_guard lock(publish_mutex_);
     if (!shared_) return;
-    const wire_stats w = wire_->stats();
-    link_traffic now;
-    now.packets = w.packets_to_device + w.packets_from_device;
-    now.crc_errors = w.crc_errors;
-    now.replays = w.replays;
-    now.bytes_to_device = w.bytes_to_device;
-    now.bytes_from_device = w.bytes_from_device;
-    now.uncorrectable = dma_faults_.load();
-    link_traffic delta;
-    delta.packets = now.packets - published_.packets;
-    delta.crc_errors = now.crc_errors - published_.crc_errors;
-    delta.replays = now.replays - published_.replays;
-    delta.bytes_to_device = now.bytes_to_device - published_.bytes_to_device;
-    delta.bytes_from_device = now.bytes_from_device - published_.bytes_from_device;
-    delta.uncorrectable = now.uncorrectable - published_.uncorrectable;
+    const link_traffic now = own_traffic();
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    shared_->publish(delta, static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec));
+    shared_->publish(now - published_,
+                     static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec));
     published_ = now;
 }
 
@@ -261,14 +260,7 @@ cb_status sim_link::status(cb_link_status& out) {
     // Write only what the caller's record holds (0: all of it): an older host's is shorter.
     const size_t size = out.struct_size == 0 ? sizeof(cb_link_status)
                                              : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
-    const wire_stats w = wire_->stats();
-    link_traffic traffic;
-    traffic.packets = w.packets_to_device + w.packets_from_device;
-    traffic.crc_errors = w.crc_errors;
-    traffic.replays = w.replays;
-    traffic.bytes_to_device = w.bytes_to_device;
-    traffic.bytes_from_device = w.bytes_from_device;
-    traffic.uncorrectable = dma_faults_.load();
+    link_traffic traffic = own_traffic();
     double recent_rate = crc_failure_rate(traffic.packets, traffic.crc_errors);
     publish_traffic();
     std::shared_ptr<shared_link_counters> shared;

@@ -104,6 +104,8 @@ private:
     cb_status device_dma(uint64_t iova, void* device_buffer, size_t size, bool device_writes);
     cb_status gone_status() const;
     void charge(uint64_t ns);
+    // What this link's wire moved since it opened.
+    link_traffic own_traffic() const;
     // Adds what the wire moved since the last call to the shared counters.
     void publish_traffic();
 
