@@ -158,6 +158,16 @@ TEST_F(fault_test, ALinkDropFailsTheWorkAtOnceWithLinkDown) {
     EXPECT_EQ(rt->malloc(&p, 16), cbErrorLinkDown) << "sticky until the device is reset";
 }
 
+TEST_F(fault_test, WhileTheLinkIsDownCallsFailAtOnceWithLinkDown) {
+    // Auto recovery off: the supervisor only warns, so the link stays down after its sample.
+    start({{"enable_auto_recovery", "false"}});
+    fault("\"link_drop_ms\":3000");
+    dev().supervise_once();
+    void* p = nullptr;
+    EXPECT_EQ(rt->malloc(&p, 4096), cbErrorLinkDown) << cbGetErrorName(rt->malloc(&p, 4096));
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("is down"), std::string::npos) << cbGetLastErrorMessage();
+}
+
 TEST_F(fault_test, AStuckDeviceLosesItsHeartbeatAndGetsAHardReset) {
     start();
     fault("\"stuck\":true");

@@ -69,8 +69,10 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         if (is_reset) {
             ++recovery_attempts_;
             last_recovery_ns_ = monotonic_ns();
-            if (st == CB_OK) ++recoveries_;
-            if (st == CB_OK) link_down.store(false, std::memory_order_release);
+            if (st == CB_OK) {
+                ++recoveries_;
+                link_down.store(false, std::memory_order_release);
+            }
             // A failed rung leaves the device refusing work until the next one (or failed).
             after = st == CB_OK ? device_state::connected : device_state::lost;
         }

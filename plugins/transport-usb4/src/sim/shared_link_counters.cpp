@@ -72,7 +72,7 @@ std::filesystem::path link_counters_path(const std::filesystem::path& dir, const
     return dir / ("usb4-link-" + name + ".counters");
 }
 
-shared_link_counters::shared_link_counters(const std::filesystem::path& path) : path_(path) {
+shared_link_counters::shared_link_counters(const std::filesystem::path& path) {
     std::error_code ec;
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path(), ec);

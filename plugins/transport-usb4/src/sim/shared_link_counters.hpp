@@ -59,7 +59,6 @@ private:
     struct mapped;
     mapped* file_ = nullptr;
     int fd_ = -1;
-    std::filesystem::path path_;
 };
 
 // Where enclosure `enclosure_id`'s counters live in the state folder `dir`.

@@ -245,34 +245,25 @@ void sim_link::share_counters(std::shared_ptr<shared_link_counters> shared) {
     shared_ = std::move(shared);
 }
 
-void sim_link::publish_traffic() {
+std::optional<shared_link_totals> sim_link::publish_traffic() {
     std::lock_guard lock(publish_mutex_);
-    if (!shared_) return;
+    if (!shared_) return std::nullopt;
     const link_traffic now = own_traffic();
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
     shared_->publish(now - published_,
                      static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec));
     published_ = now;
+    return shared_->read();
 }
 
 cb_status sim_link::status(cb_link_status& out) {
     // Write only what the caller's record holds (0: all of it): an older host's is shorter.
     const size_t size = out.struct_size == 0 ? sizeof(cb_link_status)
                                              : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
-    link_traffic traffic = own_traffic();
-    double recent_rate = crc_failure_rate(traffic.packets, traffic.crc_errors);
-    publish_traffic();
-    std::shared_ptr<shared_link_counters> shared;
-    {
-        std::lock_guard lock(publish_mutex_);
-        shared = shared_;
-    }
-    if (shared) {
-        const shared_link_totals t = shared->read();
-        traffic = t.total;
-        recent_rate = t.recent_error_rate;
-    }
+    const std::optional<shared_link_totals> shared = publish_traffic();
+    const link_traffic traffic = shared ? shared->total : own_traffic();
+    const double recent_rate = shared ? shared->recent_error_rate : crc_failure_rate(traffic.packets, traffic.crc_errors);
     cb_link_status s{};
     s.struct_size = static_cast<uint32_t>(size);
     s.up = (!removed_.load() && wire_->plugged() && wire_->link_up()) ? 1 : 0;

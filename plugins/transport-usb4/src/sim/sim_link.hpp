@@ -15,6 +15,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace cudabridge::usb4 {
@@ -106,8 +107,9 @@ private:
     void charge(uint64_t ns);
     // What this link's wire moved since it opened.
     link_traffic own_traffic() const;
-    // Adds what the wire moved since the last call to the shared counters.
-    void publish_traffic();
+    // Adds what the wire moved since the last call to the shared counters and returns their
+    // totals; nothing when the counters are not shared.
+    std::optional<shared_link_totals> publish_traffic();
 
     std::string enclosure_id_;
     attached_model model_;
