@@ -1,4 +1,4 @@
-/* vector_add: the seed README's C example done for real.
+/* vector_add: the original CudaBridge README's C example (c = a + b) done for real.
  * Usage: vector_add [N]        (N floats per vector, default 1048576)
  *
  * 1. c = a + b with the built-in "add" kernel on a stream: upload, launch, download, each timed

@@ -1,4 +1,4 @@
-"""Runs the seed README's quick-start example (quick_start.py, unchanged) in its own interpreter and
+"""Runs the original CudaBridge quick-start example (quick_start.py, unchanged) in its own interpreter and
 checks what it prints against the same sum computed by numpy on this machine."""
 import pathlib
 import subprocess

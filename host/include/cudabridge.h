@@ -70,7 +70,7 @@ typedef enum cbMemcpyKind {
     cbMemcpyDefault = 4 /* inferred from the pointers */
 } cbMemcpyKind;
 
-/* The seed's spelling of the copy kinds. */
+/* The copy kinds under their upper-case names, as the original CudaBridge API spelled them. */
 #define CB_MEMCPY_HOST_TO_HOST cbMemcpyHostToHost
 #define CB_MEMCPY_HOST_TO_DEVICE cbMemcpyHostToDevice
 #define CB_MEMCPY_DEVICE_TO_HOST cbMemcpyDeviceToHost

@@ -1,5 +1,6 @@
-/* egpu_safety.h: the seed's eGPU safety calls for applications, a thin C layer over the same
- * session, connection and safety supervisor the runtime API (cudabridge.h) uses.
+/* egpu_safety.h: the eGPU safety calls for applications (connect, events, safe disconnect), a
+ * thin C layer over the same session, connection and safety supervisor the runtime API
+ * (cudabridge.h) uses.
  *
  *     egpu_safety_init(NULL);                    // the stored (or default) "standard" policy
  *     egpu_set_event_callback(on_event, NULL);   // state changes, faults, recovery actions
@@ -57,7 +58,7 @@ typedef enum EGPUError {
     EGPU_ERR_INTERNAL = 16
 } EGPUError;
 
-/* The standard policy's parameters (the seed's eight); see plugins/safety/README.md. */
+/* The standard policy's eight parameters; see plugins/safety/README.md. */
 typedef struct EGPUSafetyPolicy {
     uint32_t max_retry_count;        /* 3 */
     uint32_t retry_delay_ms;         /* 500 */

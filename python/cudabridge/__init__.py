@@ -86,7 +86,7 @@ def asarray(obj, dtype=None):
     return to_device(obj, dtype)
 
 
-# ---- the seed's functions ---------------------------------------------------------------------
+# ---- functional forms (cb.add, cb.reduce, ...) ------------------------------------------------
 
 def _lift(a):
     """A device array for an array-like operand; numbers stay numbers (numpy's scalar rules)."""

@@ -20,7 +20,7 @@ typedef struct cb_gpu_stream cb_gpu_stream;
 typedef struct cb_gpu_event cb_gpu_event;
 typedef struct cb_gpu_module cb_gpu_module;
 
-/* Element types of the built-in kernel library (the seed's eight dtypes). */
+/* Element types of the built-in kernel library: eight numpy dtypes. */
 typedef int32_t cb_dtype;
 enum {
     CB_DTYPE_FLOAT32 = 0,
