@@ -8,6 +8,8 @@
 #include "plugin/family_control.hpp"
 #include "plugin/model_request.hpp"
 
+#include <cudabridge/cpp/records.hpp>
+
 #include <Poco/JSON/Object.h>
 
 #include <algorithm>
@@ -159,12 +161,10 @@ cb_status nvidia_family::close_device(cb_gpu_device* device) {
 }
 
 cb_status nvidia_family::get_properties(cb_gpu_device* device, cb_gpu_properties& out) {
-    const uint32_t size = out.struct_size;
     cb_gpu_properties p{};
     p.struct_size = sizeof p;
     backend(device).properties(p);
-    std::memcpy(&out, &p, std::min<size_t>(size ? size : sizeof p, sizeof p));
-    out.struct_size = size ? std::min<uint32_t>(size, sizeof p) : sizeof p;
+    sdk::copy_record(&out, p);
     return CB_OK;
 }
 
@@ -357,9 +357,7 @@ cb_status nvidia_family::get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& 
     cb_gpu_telemetry t{};
     t.struct_size = sizeof t;
     backend(device).telemetry(t);
-    const uint32_t size = out.struct_size ? std::min<uint32_t>(out.struct_size, sizeof t) : sizeof t;
-    std::memcpy(&out, &t, size);
-    out.struct_size = size;
+    sdk::copy_record(&out, t);
     return CB_OK;
 }
 
@@ -367,7 +365,7 @@ cb_status nvidia_family::get_settings(cb_gpu_device* device, cb_gpu_settings& ou
     cb_gpu_settings s{};
     s.struct_size = sizeof s;
     backend(device).settings(s);
-    out = s;
+    sdk::copy_record(&out, s);  // an older host's record is shorter
     return CB_OK;
 }
 
@@ -375,7 +373,7 @@ cb_status nvidia_family::get_setting_limits(cb_gpu_device* device, cb_gpu_settin
     cb_gpu_setting_limits l{};
     l.struct_size = sizeof l;
     backend(device).setting_limits(l);
-    out = l;
+    sdk::copy_record(&out, l);
     return CB_OK;
 }
 

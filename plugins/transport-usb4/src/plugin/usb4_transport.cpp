@@ -3,6 +3,8 @@
 #include "plugin/control_json.hpp"
 #include "plugin/linux_backend.hpp"
 
+#include <cudabridge/cpp/records.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -92,15 +94,8 @@ void usb4_transport::for_links_of(const std::string& enclosure_id, bool removed)
 cb_status usb4_transport::enumerate(cb_endpoint_info* out, size_t capacity, size_t& count) {
     std::vector<cb_endpoint_info> all = backend_.simulated ? sim_fabric().enumerate() : linux_enumerate(sysfs_root_);
     count = all.size();
-    if (out == nullptr) return capacity == 0 ? CB_OK : CB_ERR_INVALID_ARGUMENT;
-    for (size_t i = 0; i < all.size() && i < capacity; ++i) {
-        // Copy no more than the caller's struct holds: an older host has a shorter record.
-        const uint32_t size = out[i].struct_size ? std::min<uint32_t>(out[i].struct_size, sizeof(cb_endpoint_info))
-                                                 : static_cast<uint32_t>(sizeof(cb_endpoint_info));
-        std::memcpy(&out[i], &all[i], size);
-        out[i].struct_size = size;
-    }
-    return CB_OK;
+    // The caller's record size is the stride: an older host's records are shorter, a newer one's longer.
+    return sdk::copy_records(out, capacity, all.data(), all.size());
 }
 
 cb_status usb4_transport::authorize(const char* id, cb_auth_state level, const uint8_t* key, size_t key_len) {
