@@ -1,6 +1,7 @@
 #include "endpoint_link.hpp"
 
 #include <cudabridge/cpp/host.hpp>
+#include <cudabridge/cpp/records.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -91,10 +92,8 @@ cb_status endpoint_link::set_interrupt_handler(cb_interrupt_handler handler, voi
 }
 
 cb_status endpoint_link::status(cb_link_status& out) {
-    // Write only what the caller's record holds (0: all of it).
-    const size_t size = out.struct_size == 0 ? sizeof(cb_link_status) : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
     cb_link_status s{};
-    s.struct_size = static_cast<uint32_t>(size);
+    s.struct_size = sizeof s;
     s.up = attached_ ? 1 : 0;
     s.generation = CB_LINK_UNKNOWN;  // no cable: no generation, lanes or bandwidth to report
     s.bytes_to_device = bytes_to_device_;
@@ -102,7 +101,7 @@ cb_status endpoint_link::status(cb_link_status& out) {
     s.packets = transfers_;  // one per DMA transfer: there are no packets
     s.uncorrectable_errors = dma_faults_;
     s.is_simulated = 1;
-    std::memcpy(&out, &s, size);
+    cudabridge::sdk::copy_record(&out, s);  // only what the caller's record holds
     return CB_OK;
 }
 

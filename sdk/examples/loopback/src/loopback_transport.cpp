@@ -8,6 +8,8 @@
 #include "json_text.hpp"
 
 #include <cudabridge/cpp/plugin.hpp>
+#include <cudabridge/cpp/records.hpp>
+#include <cudabridge/cpp/text_out.hpp>
 
 #include <cstring>
 #include <memory>
@@ -58,13 +60,8 @@ public:
         std::lock_guard lock(mutex_);
         const auto all = endpoints(gpu_model_, model_.get());
         count = all.size();
-        for (size_t i = 0; i < capacity && i < all.size() && out != nullptr; ++i) {
-            // The caller's record size says how much it holds.
-            const size_t size = out[i].struct_size == 0 ? sizeof all[i] : std::min<size_t>(out[i].struct_size, sizeof all[i]);
-            std::memcpy(&out[i], &all[i], size);
-            out[i].struct_size = static_cast<uint32_t>(size);
-        }
-        return CB_OK;
+        // The caller's record size is how much each record holds, and the stride of its array.
+        return sdk::copy_records(out, capacity, all.data(), all.size());
     }
 
     cb_status attach_endpoint_model(const char* enclosure, const cb_endpoint_model_table* table, void* model) override {
@@ -149,10 +146,7 @@ public:
     }
     cb_status dma_unmap(cb_link* l, uint64_t iova, size_t size) override { return link(l)->iommu().unmap(iova, size); }
     cb_status dma_limits(cb_link* l, cb_dma_limits& out) override {
-        const cb_dma_limits limits = link(l)->iommu().limits();
-        const size_t size = out.struct_size == 0 ? sizeof limits : std::min<size_t>(out.struct_size, sizeof limits);
-        std::memcpy(&out, &limits, size);
-        out.struct_size = static_cast<uint32_t>(size);
+        sdk::copy_record(&out, link(l)->iommu().limits());
         return CB_OK;
     }
     cb_status set_interrupt_handler(cb_link* l, cb_interrupt_handler handler, void* user) override {
@@ -170,9 +164,7 @@ public:
             std::lock_guard lock(mutex_);
             text = layout_json(gpu_model_, model_.get());
         }
-        if (needed != nullptr) *needed = text.size() + 1;
-        if (reply != nullptr && reply_size > 0) std::snprintf(reply, reply_size, "%s", text.c_str());
-        return CB_OK;
+        return sdk::copy_text_out(text, reply, reply_size, needed);
     }
 
 private:
