@@ -5,11 +5,20 @@
 
 #include <filesystem>
 #include <set>
+#include <sstream>
+#include <vector>
 
 #include "read_file.hpp"
 
 namespace cudabridge::test {
 namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
 
 std::map<std::string, std::string> results(const Poco::JSON::Object::Ptr& o) {
     std::map<std::string, std::string> out;
@@ -109,7 +118,9 @@ TEST_F(cli_test, BenchmarkPlotsWithGnuplot) {
 TEST_F(cli_test, BenchmarkWithItsDefaultsSweepsToOneGibOnTheAppleSiliconHost) {
     // It failed at once with cbErrorDmaLimit: two pinned 1 GiB buffers do not fit the DART.
     ASSERT_EQ(run({"connect"}).exit_code, 0);
-    const auto r = run({"benchmark"});
+    process_options o = env();
+    o.timeout_ms = 900000;  // the whole sweep: minutes on a busy or instrumented (ASan) build
+    const auto r = run({"benchmark"}, o);
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("d2h_pinned               1.0 GiB"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
@@ -120,10 +131,17 @@ TEST_F(cli_test, DiagLevelThreeStressOutlastsTheHangDetectorWithoutAReset) {
     // Its stress ran longer than the 5 s heartbeat timeout on the default stream, which the
     // supervisor took for a hung GPU and hard-reset: every level-3 run failed.
     ASSERT_EQ(run({"connect"}).exit_code, 0);
-    const auto r = run({"diag", "-r", "3", "--duration", "7"});
-    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    process_options o = env();
+    o.timeout_ms = 600000;
+    const auto r = run({"diag", "-r", "3", "--duration", "7"}, o);
     EXPECT_NE(r.out.find("PASS  compute_stress"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Result: PASS"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+    // Everything passes, except that pcie_latency may warn on a busy machine: the device's clock
+    // follows the wall clock while it idles between the host's synchronous copies, as a real
+    // GPU's does, so a slow host adds to that figure. Exit 8 means "passed or warned".
+    for (const std::string& line : lines_of(r.out))
+        if (line.find("  WARN  ") == 0) EXPECT_EQ(line.find("  WARN  pcie_latency"), 0u) << r.out;
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 8) << r.out << r.err;
     run({"disconnect", "--force"});
 }
 

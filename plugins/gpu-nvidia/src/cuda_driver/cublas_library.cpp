@@ -51,7 +51,10 @@ cublas_library::cublas_library(const std::vector<std::string>& candidates) {
 bool cublas_library::try_load(const std::string& library, std::string& why) {
     api_ = {};
     bound_.clear();
-    if (!library_.open(library)) {
+    // Kept loaded once opened, as NVIDIA's own runtime does: cuBLAS links its own static libstdc++,
+    // whose exception-handling pool lives as long as the library; unloading it would leave that
+    // pool behind as a leak no one can free.
+    if (!library_.open(library, /*keep_loaded=*/true)) {
         why = library_.error();
         return false;
     }

@@ -21,7 +21,10 @@ bool nvrtc_library::try_load(const std::string& library, std::string& why) {
     api_ = {};
     bound_.clear();
     archs_.clear();
-    if (!library_.open(library)) {
+    // Kept loaded once opened, as NVIDIA's own runtime does: NVRTC links its own static libstdc++,
+    // whose exception-handling pool lives as long as the library; unloading it would leave that
+    // pool behind as a leak no one can free.
+    if (!library_.open(library, /*keep_loaded=*/true)) {
         why = library_.error();
         return false;
     }

@@ -417,7 +417,7 @@ protected:
         EXPECT_TRUE(k) << error;
         if (!k) return {};
         std::vector<uint8_t> bytes(256, 0);
-        std::memcpy(bytes.data(), in.data(), in.size() * 8);
+        if (!in.empty()) std::memcpy(bytes.data(), in.data(), in.size() * 8);
         const reference_memory memory{bytes.data(), 0x1000, bytes.size()};
         EXPECT_EQ(k->run({0x1000 + 128, 0x1000}, 0, 1, memory), "");
         std::vector<uint64_t> out(8);
