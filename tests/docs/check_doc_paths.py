@@ -3,8 +3,8 @@
 
 Usage: check_doc_paths.py SOURCE_DIR
 
-The documents: README.md, docs/*.md (and docs/i18n/*.md), and the README.md of
-each part of the tree (every tracked README.md outside tests/). A path is
+The documents: every Markdown file outside tests/ and the build folders
+(README.md, docs/, docs/i18n/, each part's README.md, sdk/docs/). A path is
 what stands between backticks or in a Markdown link target. It is checked when
 its first component is an entry of the repository's root or of the document's
 own folder (paths in a part's README are relative to that part); a bare file
@@ -34,20 +34,13 @@ def is_build_dir(name):
 
 
 def documents(root):
-    docs = [os.path.join(root, "README.md")]
-    for sub in ("docs", os.path.join("docs", "i18n")):
-        d = os.path.join(root, sub)
-        if os.path.isdir(d):
-            docs += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
+    """Every Markdown file of the tree, outside tests/ and build folders."""
+    docs = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel = os.path.relpath(dirpath, root)
-        top = rel.split(os.sep)[0]
         dirnames[:] = sorted(n for n in dirnames
                              if n not in SKIP_DIRS and not (rel == "." and (is_build_dir(n) or n == "tests")))
-        if rel == "." or top == "docs":
-            continue
-        if "README.md" in filenames:
-            docs.append(os.path.join(dirpath, "README.md"))
+        docs += sorted(os.path.join(dirpath, f) for f in filenames if f.endswith(".md"))
     return docs
 
 
