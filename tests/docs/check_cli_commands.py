@@ -86,7 +86,8 @@ def words_of(line):
 class Cli:
     def __init__(self, path):
         self.path = path
-        self.home = tempfile.mkdtemp(prefix="cb-doc-cli-")
+        self._home = tempfile.TemporaryDirectory(prefix="cb-doc-cli-")  # removed at exit
+        self.home = self._home.name
         self.env = dict(os.environ, CUDABRIDGE_HOME=self.home, XDG_STATE_HOME=self.home,
                         XDG_DATA_HOME=self.home, NO_COLOR="1")
         self.usage = {}
