@@ -83,6 +83,24 @@ TEST_F(host_test, ConnectsTheDefaultEgpuInSixSteps) {
     EXPECT_EQ(ended->state, "disconnected");
 }
 
+// session.deauthorize_on_disconnect reads like every boolean setting: "on" and "ON" mean yes.
+TEST_F(host_test, TheDeauthorizeSettingReadsEveryBooleanWord) {
+    auto s = open_session();
+    for (const auto& [text, deauthorizes] : std::vector<std::pair<std::string, bool>>{
+             {"on", true}, {"ON", true}, {"Yes", true}, {"1", true}, {"off", false}, {"No", false}}) {
+        {
+            std::lock_guard lock(s->store_mutex());
+            core::set_setting(s->db(), "global", "session.deauthorize_on_disconnect", text);
+        }
+        auto d = host::connect(*s);
+        const auto report = d->disconnect({});
+        ASSERT_FALSE(report.steps.empty());
+        const auto& last = report.steps.back();
+        EXPECT_EQ(last.name, "deauthorize") << text;
+        EXPECT_EQ(last.detail == "device deauthorized", deauthorizes) << text << ": " << last.detail;
+    }
+}
+
 TEST_F(host_test, NoEnclosureFailsAtDetect) {
     edit_layout([](auto layout) { layout->set("enclosures", Poco::JSON::Array()); });
     auto s = open_session();

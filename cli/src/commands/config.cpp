@@ -9,6 +9,7 @@
 
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 #include <cudabridge/host_services.h>
 
 #include <iostream>
@@ -32,7 +33,8 @@ Poco::Dynamic::Var typed(int type, const std::string& v) {
     try {
         if (type == CB_PARAM_INT && !v.empty()) return std::stoll(v);
         if (type == CB_PARAM_DOUBLE && !v.empty()) return std::stod(v);
-        if (type == CB_PARAM_BOOL) return v == "1" || v == "true" || v == "yes" || v == "on";
+        if (type == CB_PARAM_BOOL)
+            if (auto b = sdk::parse_bool(v)) return *b;
     } catch (const std::exception&) {
     }
     return v;

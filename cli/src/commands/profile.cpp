@@ -10,6 +10,7 @@
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
@@ -88,9 +89,8 @@ std::string unit_of(const std::string& field) {
 // VALUE typed like the field it replaces; a unit, if given, must be the field's.
 Poco::Dynamic::Var typed_value(const std::string& field, const Poco::Dynamic::Var& current, const std::string& text) {
     if (current.isBoolean()) {
-        if (text == "true" || text == "yes" || text == "1") return true;
-        if (text == "false" || text == "no" || text == "0") return false;
-        throw usage_error(field + " takes true or false, not '" + text + "'");
+        if (auto b = sdk::parse_bool(text)) return *b;
+        throw usage_error(field + ": " + sdk::not_a_bool_message(text));
     }
     if (current.isNumeric()) {
         double v = 0;

@@ -9,6 +9,7 @@
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 
 #include <Poco/JSON/Parser.h>
 #include <boost/program_options.hpp>
@@ -261,10 +262,11 @@ double number(const std::string& text, const char* what) {
     return v;
 }
 
+// Nothing after the fault kind means on; otherwise the word reads like a boolean setting.
 bool on_off(const std::vector<std::string>& rest) {
-    if (rest.empty() || rest[0] == "on") return true;
-    if (rest[0] == "off") return false;
-    throw usage_error("expected on or off, not '" + rest[0] + "'");
+    if (rest.empty()) return true;
+    if (auto on = sdk::parse_bool(rest[0])) return *on;
+    throw usage_error("expected on or off: " + sdk::not_a_bool_message(rest[0]));
 }
 
 // KIND [ARG] -> the transport's fault request fields.

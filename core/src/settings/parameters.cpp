@@ -1,6 +1,7 @@
 #include <cudabridge/core/parameters.hpp>
 
 #include <cudabridge/core/log.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 #include <cudabridge/host_services.h>
 
 #include <unistd.h>
@@ -112,9 +113,7 @@ std::optional<std::string> check_parameter_value(const parameter_row& p, std::st
         break;
     }
     case CB_PARAM_BOOL:
-        if (v != "0" && v != "1" && v != "true" && v != "false" && v != "yes" && v != "no" &&
-            v != "on" && v != "off")
-            return "'" + v + "' is not a boolean (use 1/0, true/false, yes/no, on/off)";
+        if (!sdk::parse_bool(v)) return sdk::not_a_bool_message(v);
         return std::nullopt;
     default: break;
     }

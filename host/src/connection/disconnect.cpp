@@ -10,6 +10,7 @@
 
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 
 #include <future>
 
@@ -19,7 +20,7 @@ namespace {
 bool deauthorize_by_default(session& s) {
     std::lock_guard lock(s.store_mutex());
     const auto v = core::get_setting(s.db(), "global", "session.deauthorize_on_disconnect");
-    return v && (*v == "1" || *v == "true" || *v == "yes");
+    return v && sdk::parse_bool(*v).value_or(false);
 }
 
 }  // namespace

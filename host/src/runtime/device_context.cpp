@@ -6,6 +6,8 @@
 
 #include <cudabridge/host/session.hpp>
 
+#include <cudabridge/cpp/bool_text.hpp>
+
 #include <cb_log.h>
 
 #include <cstdlib>
@@ -18,7 +20,7 @@ uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_ca
 
 bool flag_on(const std::optional<std::string>& v, bool fallback) {
     if (!v) return fallback;
-    return *v == "1" || *v == "true" || *v == "yes" || *v == "on";
+    return sdk::parse_bool(*v).value_or(fallback);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "runtime/device_context.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/cpp/bool_text.hpp>
 
 #include <cb_log.h>
 
@@ -25,10 +26,13 @@ int current_of(const runtime* r) {
     return it == current_device.end() ? 0 : it->second;
 }
 
-bool autoconnect_from_environment(bool fallback) {
+// Read like a boolean setting; a value that is no boolean is refused aloud, not guessed at.
+bool autoconnect_from_environment(bool fallback, session& s) {
     const char* v = std::getenv("CUDABRIDGE_AUTOCONNECT");
     if (!v || !*v) return fallback;
-    return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "no") == 0 || std::strcmp(v, "false") == 0);
+    if (auto on = sdk::parse_bool(v)) return *on;
+    s.log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, "CUDABRIDGE_AUTOCONNECT ignored: " + sdk::not_a_bool_message(v));
+    return fallback;
 }
 
 template <size_t N>
@@ -58,7 +62,7 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
             session_->log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, attach_error);
         }
     }
-    const bool autoconnect = options_.session.use_environment ? autoconnect_from_environment(options_.autoconnect)
+    const bool autoconnect = options_.session.use_environment ? autoconnect_from_environment(options_.autoconnect, *session_)
                                                               : options_.autoconnect;
     if (device_count() == 0 && autoconnect) {
         connect_options o;

@@ -2,6 +2,8 @@
 
 #include "policy/text.hpp"
 
+#include <cudabridge/cpp/bool_text.hpp>
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -65,12 +67,6 @@ const std::array<parameter_spec, 10> specs = {{
 
 #undef CB_SAFETY_FIELD
 
-std::optional<bool> parse_bool(std::string_view t) {
-    if (t == "1" || t == "true" || t == "yes" || t == "on") return true;
-    if (t == "0" || t == "false" || t == "no" || t == "off") return false;
-    return std::nullopt;
-}
-
 template <class Number>
 std::optional<Number> parse_number(std::string_view t) {
     Number n{};
@@ -113,8 +109,8 @@ std::optional<std::string> assign_parameter(parameters& p, const parameter_spec&
     const std::string shown(text);
     double value = 0;
     if (spec.type == CB_PARAM_BOOL) {
-        auto b = parse_bool(text);
-        if (!b) return "'" + shown + "' is not a boolean (use 1/0, true/false, yes/no, on/off)";
+        auto b = sdk::parse_bool(text);
+        if (!b) return sdk::not_a_bool_message(text);
         value = *b ? 1 : 0;
     } else if (spec.type == CB_PARAM_INT) {
         auto n = parse_number<long long>(text);

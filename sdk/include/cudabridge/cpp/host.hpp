@@ -3,6 +3,7 @@
 #ifndef CUDABRIDGE_CPP_HOST_HPP
 #define CUDABRIDGE_CPP_HOST_HPP
 
+#include <cudabridge/cpp/bool_text.hpp>
 #include <cudabridge/plugin.h>
 
 #include <cstdint>
@@ -110,10 +111,11 @@ public:
             return fallback;
         }
     }
+    // The host refuses a value that is not a boolean when it is set; fallback covers the rest.
     bool param_bool(const char* name, bool fallback) const {
         auto v = param(name);
         if (!v) return fallback;
-        return *v == "1" || *v == "true" || *v == "yes" || *v == "on";
+        return parse_bool(*v).value_or(fallback);
     }
 
     std::optional<std::string> setting(const char* scope, const char* key) const {
