@@ -1,25 +1,13 @@
 #include "fake_host.hpp"
 
+#include <cudabridge/cpp/text_out.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
 
 namespace cudabridge::test {
-
-namespace {
-// Copies text into buf the way the host services contract says: at most size bytes with the
-// terminator, *needed = full length + 1.
-cb_status copy_out(const std::string& value, char* buf, size_t size, size_t* needed) {
-    if (needed != nullptr) *needed = value.size() + 1;
-    if (buf != nullptr && size > 0) {
-        const size_t n = std::min(size - 1, value.size());
-        std::memcpy(buf, value.data(), n);
-        buf[n] = '\0';
-    }
-    return CB_OK;
-}
-}  // namespace
 
 fake_host::fake_host(uint16_t abi_minor) {
     paths[CB_PATH_DATABASE] = "/nonexistent/cudabridge.db";
@@ -146,11 +134,11 @@ cb_status fake_host::param_get_(cb_host* h, const char* name, char* buf, size_t 
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
     if (auto c = s.config.find(name); c != s.config.end())
-        return copy_out(c->second, buf, size, needed);
+        return sdk::copy_text_out(c->second, buf, size, needed);
     if (auto st = s.settings.find(name); st != s.settings.end())
-        return copy_out(st->second, buf, size, needed);
+        return sdk::copy_text_out(st->second, buf, size, needed);
     for (const auto& p : s.declared_)
-        if (p.name == name) return copy_out(p.default_value, buf, size, needed);
+        if (p.name == name) return sdk::copy_text_out(p.default_value, buf, size, needed);
     return CB_ERR_NOT_FOUND;
 }
 
@@ -173,7 +161,7 @@ cb_status fake_host::setting_get_(cb_host* h, const char* scope, const char* key
     std::lock_guard lock(s.mutex_);
     auto it = s.settings.find(key);
     if (it == s.settings.end()) return CB_ERR_NOT_FOUND;
-    return copy_out(it->second, buf, size, needed);
+    return sdk::copy_text_out(it->second, buf, size, needed);
 }
 
 cb_status fake_host::setting_set_(cb_host* h, const char* scope, const char* key,
@@ -198,7 +186,7 @@ cb_status fake_host::get_path_(cb_host* h, cb_host_path which, char* buf, size_t
     std::lock_guard lock(s.mutex_);
     auto it = s.paths.find(which);
     if (it == s.paths.end()) return CB_ERR_NOT_FOUND;
-    return copy_out(it->second, buf, size, needed);
+    return sdk::copy_text_out(it->second, buf, size, needed);
 }
 
 }  // namespace cudabridge::test

@@ -5,6 +5,7 @@
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/log.hpp>
 #include <cudabridge/core/paths.hpp>
+#include <cudabridge/cpp/text_out.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -15,16 +16,6 @@ namespace cudabridge::core {
 namespace {
 
 host_context& ctx(cb_host* h) { return *reinterpret_cast<host_context*>(h); }
-
-// Copies text into a caller buffer the way every string getter of the table does.
-cb_status copy_out(const std::string& text, char* buf, size_t size, size_t* needed) {
-    if (needed) *needed = text.size() + 1;
-    if (buf == nullptr || size == 0) return needed ? CB_OK : CB_ERR_INVALID_ARGUMENT;
-    const size_t n = std::min(text.size(), size - 1);
-    std::memcpy(buf, text.data(), n);
-    buf[n] = '\0';
-    return CB_OK;
-}
 
 template <class Body>
 cb_status guarded(Body&& body) noexcept {
@@ -116,13 +107,13 @@ cb_status svc_param_get(cb_host* h, const char* name, char* buf, size_t size, si
         host_context& c = ctx(h);
         // Instance configuration first (e.g. --log-sink file:max_size=1000) ...
         for (const auto& [k, v] : c.config)
-            if (k == name) return copy_out(v, buf, size, needed);
+            if (k == name) return sdk::copy_text_out(v, buf, size, needed);
         // ... then the stored setting, then the declared default.
         std::lock_guard lock(c.backend->mutex);
         store& db = c.backend->database();
         const std::string key = full_name(c, name);
-        if (auto v = get_setting(db, "global", key)) return copy_out(*v, buf, size, needed);
-        if (auto p = find_parameter(db, key)) return copy_out(p->default_value, buf, size, needed);
+        if (auto v = get_setting(db, "global", key)) return sdk::copy_text_out(*v, buf, size, needed);
+        if (auto p = find_parameter(db, key)) return sdk::copy_text_out(p->default_value, buf, size, needed);
         return CB_ERR_NOT_FOUND;
     });
 }
@@ -145,7 +136,7 @@ cb_status svc_setting_get(cb_host* h, const char* scope, const char* key, char* 
         std::lock_guard lock(c.backend->mutex);
         auto v = get_setting(c.backend->database(), scope, key);
         if (!v) return CB_ERR_NOT_FOUND;
-        return copy_out(*v, buf, size, needed);
+        return sdk::copy_text_out(*v, buf, size, needed);
     });
 }
 
@@ -170,10 +161,10 @@ cb_status svc_get_path(cb_host* h, cb_host_path which, char* buf, size_t size, s
     return guarded([&]() -> cb_status {
         host_context& c = ctx(h);
         switch (which) {
-        case CB_PATH_DATABASE: return copy_out(c.backend->database_path.string(), buf, size, needed);
+        case CB_PATH_DATABASE: return sdk::copy_text_out(c.backend->database_path.string(), buf, size, needed);
         case CB_PATH_STATE_DIR:
-            return copy_out(c.backend->database_path.parent_path().string(), buf, size, needed);
-        case CB_PATH_LOG_DIR: return copy_out(default_log_dir().string(), buf, size, needed);
+            return sdk::copy_text_out(c.backend->database_path.parent_path().string(), buf, size, needed);
+        case CB_PATH_LOG_DIR: return sdk::copy_text_out(default_log_dir().string(), buf, size, needed);
         default: return CB_ERR_INVALID_ARGUMENT;
         }
     });

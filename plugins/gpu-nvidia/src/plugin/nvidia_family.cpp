@@ -10,6 +10,8 @@
 
 #include <cudabridge/cpp/records.hpp>
 
+#include <cudabridge/cpp/text_out.hpp>
+
 #include <Poco/JSON/Object.h>
 
 #include <algorithm>
@@ -464,13 +466,7 @@ std::string nvidia_family::drivers_json() {
 cb_status nvidia_family::control(const char* request, char* reply, size_t reply_size, size_t* needed) {
     if (!request) invalid("control: request is NULL");
     const std::string answer = handle_family_control(request, [this] { return drivers_json(); });
-    if (needed) *needed = answer.size() + 1;
-    if (reply && reply_size > 0) {
-        const size_t n = std::min(answer.size(), reply_size - 1);
-        std::memcpy(reply, answer.data(), n);
-        reply[n] = '\0';
-    }
-    return CB_OK;
+    return sdk::copy_text_out(answer, reply, reply_size, needed);
 }
 
 }  // namespace cudabridge::nv

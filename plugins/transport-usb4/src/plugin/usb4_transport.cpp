@@ -4,6 +4,7 @@
 #include "plugin/linux_backend.hpp"
 
 #include <cudabridge/cpp/records.hpp>
+#include <cudabridge/cpp/text_out.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -319,14 +320,7 @@ cb_status usb4_transport::detach_endpoint_model(const char* enclosure_id) {
 }
 
 cb_status usb4_transport::control(const char* request, char* reply, size_t reply_size, size_t* needed) {
-    const std::string answer = handle_control(request);
-    if (needed) *needed = answer.size() + 1;
-    if (reply != nullptr && reply_size > 0) {
-        const size_t n = std::min(answer.size(), reply_size - 1);
-        std::memcpy(reply, answer.data(), n);
-        reply[n] = '\0';
-    }
-    return CB_OK;
+    return sdk::copy_text_out(handle_control(request), reply, reply_size, needed);
 }
 
 }  // namespace cudabridge::usb4
