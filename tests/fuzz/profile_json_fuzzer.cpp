@@ -3,12 +3,13 @@
 //  - nv::profile_from_json, the parser and validator every imported profile goes through (the
 //    family's "profile" control op ends in it); a profile it accepts must survive export and
 //    import unchanged: profile_from_json(to_json(p)) == p;
-//  - core::parse_gpu_profiles_reply, which may throw core::error only;
+//  - host::parse_gpu_profiles_reply, which may throw core::error only;
 //  - core::apply_gpu_profile_overrides with the input as profile and as override, likewise.
 #include "profiles/profile.hpp"
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
+#include <cudabridge/host/gpu_profile_seed.hpp>
 
 #include <Poco/Exception.h>
 #include <Poco/JSON/Array.h>
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     using namespace cudabridge::core;
     try {
-        for (const auto& row : parse_gpu_profiles_reply(text, "fuzz"))
+        for (const auto& row : cudabridge::host::parse_gpu_profiles_reply(text, "fuzz"))
             if (row.pci_device_id < 0x0001 || row.pci_device_id > 0xfffe || row.key.empty() || row.name.empty())
                 std::abort();  // documented as refused
     } catch (const error&) {

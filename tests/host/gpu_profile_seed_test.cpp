@@ -1,9 +1,14 @@
-// seed_gpu_profiles: a fake GPU family whose control answers canned replies (valid, malformed,
-// unsupported, larger than the first buffer, failing) and what ends up in the store.
-#include "store_test_util.hpp"
+// The session's seeding of GPU model profiles: a fake GPU family whose control answers canned
+// replies (valid, malformed, unsupported, larger than the first buffer, failing) and what ends
+// up in the store.
+#include "temp_dir.hpp"
 
 #include <cudabridge/core/error.hpp>
-#include <cudabridge/core/gpu_profiles.hpp>
+#include <cudabridge/core/store.hpp>
+#include <cudabridge/cpp/text_out.hpp>
+#include <cudabridge/host/gpu_profile_seed.hpp>
+
+#include <gtest/gtest.h>
 
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
@@ -12,7 +17,9 @@
 #include <cstring>
 
 using namespace cudabridge::core;
-using namespace cb_store_test;
+using cudabridge::host::max_gpu_control_reply;
+using cudabridge::host::seed_gpu_profiles;
+using cudabridge::test::temp_dir;
 
 namespace {
 
@@ -25,7 +32,7 @@ struct fake_family {
     std::vector<size_t> buffer_sizes;
 };
 
-// Writes the reply like every string getter: truncated to reply_size, *needed = length + 1.
+// Writes the reply like every string getter.
 cb_status fake_control(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed) {
     auto* f = static_cast<fake_family*>(instance);
     f->requests.emplace_back(request);
@@ -34,13 +41,7 @@ cb_status fake_control(void* instance, const char* request, char* reply, size_t 
         set_last_error(f->error_message);
         return f->status;
     }
-    if (needed != nullptr) *needed = f->reply.size() + 1;
-    if (reply != nullptr && reply_size > 0) {
-        const size_t n = std::min(f->reply.size(), reply_size - 1);
-        std::memcpy(reply, f->reply.data(), n);
-        reply[n] = '\0';
-    }
-    return CB_OK;
+    return cudabridge::sdk::copy_text_out(f->reply, reply, reply_size, needed);
 }
 
 cb_gpu_table table_with_control() {
@@ -69,7 +70,7 @@ Poco::JSON::Object::Ptr parse_object(const std::string& text) {
 class GpuProfileSeed : public ::testing::Test {
 protected:
     temp_dir dir;
-    store s{dir.db()};
+    store s{dir / "cudabridge.db"};
     fake_family family;
     cb_gpu_table table = table_with_control();
 
@@ -201,7 +202,7 @@ class MalformedReply : public ::testing::TestWithParam<malformed_case> {};
 
 TEST_P(MalformedReply, IsRefusedAndStoresNothing) {
     temp_dir dir;
-    store s(dir.db());
+    store s(dir / "cudabridge.db");
     fake_family family;
     family.reply = GetParam().reply;
     cb_gpu_table table = table_with_control();

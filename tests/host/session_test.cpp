@@ -1,5 +1,6 @@
 // Which plugins a session picks: flag > environment > stored setting > default, each choice
-// remembering where it came from; and a plugin that is not there is a clear error.
+// remembering where it came from; a plugin that is not there is a clear error; and what a
+// session stores when it opens (its settings, the GPU family's model profiles).
 #include "host_fixture.hpp"
 
 #include <cudabridge/core/error.hpp>
@@ -63,6 +64,16 @@ TEST_F(host_test, TheSessionDeclaresItsSettings) {
         ASSERT_TRUE(p) << name;
         EXPECT_FALSE(p->help.empty()) << name;
     }
+}
+
+// Seeding the model profiles is the session's: the registry (core) asks a GPU family nothing.
+TEST_F(host_test, OpeningASessionSeedsTheGpuFamilysModelProfiles) {
+    auto s = open_session();
+    std::lock_guard lock(s->store_mutex());
+    const auto rows = core::list_gpu_profiles(s->db());
+    EXPECT_FALSE(rows.empty());
+    for (const auto& row : rows) EXPECT_EQ(row.source, "plugin " + s->gpu_info().name) << row.key;
+    EXPECT_TRUE(core::find_gpu_profile_by_key(s->db(), "rtx-5090"));
 }
 
 }  // namespace

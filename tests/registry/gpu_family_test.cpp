@@ -1,9 +1,9 @@
 // GPU families across ABI minors: an ABI 1.1 family (its table ends before `control`) is
 // accepted and its control reads as NULL; a current family's control seeds the store's model
-// profiles.
+// profiles when the host asks, never on the registry's own: core knows no plugin kind's domain.
 #include "registry_fixture.hpp"
 
-#include <cudabridge/core/gpu_profiles.hpp>
+#include <cudabridge/host/gpu_profile_seed.hpp>
 
 namespace cudabridge::test {
 namespace {
@@ -35,17 +35,17 @@ TEST_F(registry_test, Abi11FamilyReadsControlAsNullAndSeedsNothing) {
     cb_bool claimed = 0;
     EXPECT_EQ(t->claim(inst->handle(), &e, &claimed), CB_OK);
     EXPECT_EQ(claimed, 1);
-    EXPECT_EQ(core::seed_gpu_profiles(*db, t, inst->handle(), "testgpu"), 0u);
+    EXPECT_EQ(host::seed_gpu_profiles(*db, t, inst->handle(), "testgpu"), 0u);
     EXPECT_TRUE(core::list_gpu_profiles(*db).empty());
 }
 
-TEST_F(registry_test, CurrentFamilySeedsItsProfiles) {
+TEST_F(registry_test, CreatingAFamilyStoresNoProfilesTheHostSeedsThem) {
     core::registry reg(*db, only({gpu_variant_dir("gpu_v12")}));
     reg.scan();
     auto inst = reg.create(CB_KIND_GPU, "testgpu");
     ASSERT_NE(inst->gpu()->control, nullptr);
-    EXPECT_EQ(core::list_gpu_profiles(*db).size(), 2u);  // creating the family seeded them
-    EXPECT_EQ(core::seed_gpu_profiles(*db, inst->gpu(), inst->handle(), "testgpu"), 2u);
+    EXPECT_TRUE(core::list_gpu_profiles(*db).empty());  // the registry asks a family nothing
+    EXPECT_EQ(host::seed_gpu_profiles(*db, inst->gpu(), inst->handle(), "testgpu"), 2u);
     const auto rows = core::list_gpu_profiles(*db);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].pci_device_id, 0x1a01);

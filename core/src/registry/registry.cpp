@@ -1,7 +1,6 @@
 #include "internal.hpp"
 
 #include <cudabridge/core/error.hpp>
-#include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/log.hpp>
 
 #include <algorithm>
@@ -249,21 +248,7 @@ std::unique_ptr<plugin_instance> registry::create(cb_plugin_kind kind, std::stri
                         status_name(st) + "]");
     }
     inst->instance_ = handle;
-    if (kind == CB_KIND_GPU) seed_profiles_from(*inst);
     return inst;
-}
-
-// A GPU family knows its model profiles; the store keeps them (with their sources) so the CLI and
-// the session can show and match models without loading the family. Failing to seed does not
-// stop the family from working: it is logged.
-void registry::seed_profiles_from(const plugin_instance& inst) {
-    try {
-        seed_gpu_profiles(store_, inst.gpu(), inst.handle(), inst.info().name);
-    } catch (const std::exception& e) {
-        if (log_)
-            log_->log(CB_LOG_WARN, log::category_id("PLUGIN"),
-                      "GPU model profiles of '" + inst.info().name + "' not stored: " + e.what());
-    }
 }
 
 }  // namespace cudabridge::core

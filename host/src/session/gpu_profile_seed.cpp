@@ -1,6 +1,7 @@
 // Seeding the store's GPU model profiles from a GPU family's control op "profiles".
+#include <cudabridge/host/gpu_profile_seed.hpp>
+
 #include <cudabridge/core/error.hpp>
-#include <cudabridge/core/gpu_profiles.hpp>
 
 #include <Poco/Dynamic/Var.h>
 #include <Poco/Exception.h>
@@ -14,13 +15,15 @@
 #include <map>
 #include <sstream>
 
-namespace cudabridge::core {
+namespace cudabridge::host {
 
 namespace {
 
 using Poco::Dynamic::Var;
 using Poco::JSON::Array;
 using Poco::JSON::Object;
+using core::error;
+using core::gpu_profile_row;
 
 // Profiles are flat records with a few small arrays and objects; deeper input is not a profile.
 constexpr size_t max_json_depth = 32;
@@ -101,11 +104,11 @@ std::optional<std::string> ask(const cb_gpu_table* table, void* instance, const 
     std::string buf(first_reply_size, '\0');
     for (int attempt = 0; attempt < 3; ++attempt) {
         size_t needed = 0;
-        set_last_error("");
+        core::set_last_error("");
         const cb_status st = table->control(instance, request, buf.data(), buf.size(), &needed);
         if (st == CB_ERR_UNSUPPORTED) return std::nullopt;
         if (st != CB_OK) {
-            const std::string why = last_error().empty() ? status_description(st) : last_error();
+            const std::string why = core::last_error().empty() ? core::status_description(st) : core::last_error();
             throw error(st, "GPU family " + family_name + ": control " + request + " failed: " + why);
         }
         if (needed > max_gpu_control_reply)
@@ -143,7 +146,7 @@ std::vector<gpu_profile_row> parse_gpu_profiles_reply(std::string_view reply, co
     return rows;
 }
 
-size_t seed_gpu_profiles(store& s, const cb_gpu_table* table, void* instance, const std::string& family_name) {
+size_t seed_gpu_profiles(core::store& s, const cb_gpu_table* table, void* instance, const std::string& family_name) {
     if (table == nullptr) throw error(CB_ERR_INVALID_ARGUMENT, "GPU family " + family_name + ": no function table");
     if (!CB_HAS_FIELD(table, cb_gpu_table, control)) return 0;  // ABI 1.0 / 1.1, or not offered
     const auto reply = ask(table, instance, R"({"op":"profiles"})", family_name);
@@ -154,8 +157,8 @@ size_t seed_gpu_profiles(store& s, const cb_gpu_table* table, void* instance, co
     } catch (const error& e) {
         throw error(e.status(), "GPU family " + family_name + ": " + e.what());
     }
-    put_gpu_profiles(s, rows);
+    core::put_gpu_profiles(s, rows);
     return rows.size();
 }
 
-}  // namespace cudabridge::core
+}  // namespace cudabridge::host

@@ -6,6 +6,8 @@
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/parameters.hpp>
+#include <cudabridge/core/log.hpp>
+#include <cudabridge/host/gpu_profile_seed.hpp>
 
 #include <cb_log.h>
 
@@ -67,6 +69,7 @@ session::session(session_options options) : options_(std::move(options)) {
     auto& r = context_->plugins();
     transport_ = create_plugin(r, CB_KIND_TRANSPORT, selection_.transport, options_.transport_config);
     gpu_ = create_plugin(r, CB_KIND_GPU, selection_.gpu, options_.gpu_config);
+    seed_gpu_profiles_from_family();
     safety_ = create_plugin(r, CB_KIND_SAFETY, selection_.safety, options_.safety_config);
     wiring_ = std::make_unique<simulated_fabric_wiring>(
         transport(), transport_instance(), gpu(), gpu_instance(),
@@ -93,6 +96,19 @@ session::~session() {
 }
 
 size_t session::rewire_simulated_fabric() { return wiring_->wire(); }
+
+// The GPU family knows its model profiles; the store keeps them (with their sources) so the CLI
+// and later sessions can show and match models without loading the family. Failing to seed does
+// not stop the family from working: it is logged.
+void session::seed_gpu_profiles_from_family() {
+    try {
+        std::lock_guard lock(store_mutex_);
+        seed_gpu_profiles(*host_db_, gpu(), gpu_instance(), gpu_info().name);
+    } catch (const std::exception& e) {
+        log_line(CB_LOG_WARN, core::log::category_id("PLUGIN"),
+                 "GPU model profiles of '" + gpu_info().name + "' not stored: " + e.what());
+    }
+}
 
 std::optional<std::string> session::safety_parameter(std::string_view name) {
     for (const auto& [k, v] : options_.safety_config)

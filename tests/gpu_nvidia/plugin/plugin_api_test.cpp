@@ -4,8 +4,8 @@
 #include "gpu_fixture.hpp"
 
 #include <cudabridge/core/error.hpp>
-#include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/host/gpu_profile_seed.hpp>
 
 #include <cstring>
 #include <filesystem>
@@ -281,9 +281,9 @@ TEST_F(nvidia_plugin, UnplugTurnsEveryCallIntoDeviceLostWithoutHanging) {
 
 TEST_F(nvidia_plugin, SeedsTheStoreWithEveryModelProfileAndItsSources) {
     gpu = reg->create(CB_KIND_GPU, "nvidia", {{"cuda_library", "/nonexistent/libcuda.so.1"}});
-    // Creating a GPU family through the registry seeds the store; seeding again replaces.
-    EXPECT_EQ(core::list_gpu_profiles(*database).size(), 18u);
-    EXPECT_EQ(core::seed_gpu_profiles(*database, g(), gh(), "nvidia"), 18u);
+    // The host seeds the store from the family; seeding again replaces.
+    EXPECT_EQ(host::seed_gpu_profiles(*database, g(), gh(), "nvidia"), 18u);
+    EXPECT_EQ(host::seed_gpu_profiles(*database, g(), gh(), "nvidia"), 18u);
     auto rows = core::list_gpu_profiles(*database);
     ASSERT_EQ(rows.size(), 18u);
     auto rtx5090 = core::find_gpu_profile(*database, 0x2b85);

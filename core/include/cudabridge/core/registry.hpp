@@ -154,7 +154,6 @@ public:
 
 private:
     std::shared_ptr<loaded_library> load(const std::string& path);
-    void seed_profiles_from(const plugin_instance& inst);
     plugin_file inspect(const std::filesystem::path& path, bool pinned);
     void pick_winners();
     void record_refusal(const std::string& path, const std::string& reason);

@@ -210,7 +210,7 @@ std::vector<benchmark_row> query_benchmarks(store& s, std::string_view name = {}
 
 // ---- GPU model profiles ----------------------------------------------------------------------
 // One row per model, keyed by PCI device id; `data` is the whole profile as its GPU family wrote
-// it (JSON, with each figure's sources). Filled by seed_gpu_profiles (gpu_profiles.hpp).
+// it (JSON, with each figure's sources). The host fills them (host::seed_gpu_profiles).
 struct gpu_profile_row {
     int pci_device_id = 0;  // 0x0001..0xfffe
     std::string key;        // short name, "rtx-5090"

@@ -109,6 +109,8 @@ public:
     std::string gpu_control(const std::string& request);
 
 private:
+    void seed_gpu_profiles_from_family();
+
     session_options options_;
     std::unique_ptr<core::context> context_;
     std::unique_ptr<core::store> host_db_;
