@@ -1,5 +1,7 @@
 #include <cudabridge/core/paths.hpp>
 
+#include <cudabridge/host_services.h>
+
 #include <cstdlib>
 #include <sys/auxv.h>
 #include <sys/stat.h>
@@ -51,7 +53,7 @@ log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::file
 }
 
 std::filesystem::path default_log_dir() {
-    return choose_log_dir("/tmp/cudabridge_logs", xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "logs").dir;
+    return choose_log_dir(CB_DEFAULT_LOG_DIR, xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "logs").dir;
 }
 
 }  // namespace cudabridge::core

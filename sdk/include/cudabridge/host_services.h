@@ -49,6 +49,9 @@ typedef struct cb_param_decl {
 /* Well-known paths a plugin may ask for. */
 typedef int32_t cb_host_path;
 enum { CB_PATH_DATABASE = 0, CB_PATH_STATE_DIR = 1, CB_PATH_LOG_DIR = 2 };
+/* The log folder the host prefers for CB_PATH_LOG_DIR (while it is safe to use), and the one a
+ * plugin falls back to when its host gives no path. */
+#define CB_DEFAULT_LOG_DIR "/tmp/cudabridge_logs"
 
 typedef struct cb_host_services {
     uint32_t struct_size;
@@ -83,6 +86,8 @@ typedef struct cb_host_services {
     /* Wall clock in nanoseconds since the Unix epoch (for records that are shown to people). */
     int64_t (*realtime_ns)(cb_host* host);
 } cb_host_services;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_HOST_SERVICES_SIZE_1_0 CB_SIZE_THROUGH(cb_host_services, get_path)
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@ bool running_privileged();
 std::filesystem::path default_database_path();
 // The per-user plugin folder: $XDG_DATA_HOME/cudabridge/plugins or ~/.local/share/cudabridge/plugins.
 std::filesystem::path user_plugin_dir();
-// Default folder of the file sinks: the seed's /tmp/cudabridge_logs while it is safe, else
+// Default folder of the file sinks: CB_DEFAULT_LOG_DIR (host_services.h) while it is safe, else
 // $XDG_STATE_HOME/cudabridge/logs (~/.local/state/cudabridge/logs); see choose_log_dir.
 std::filesystem::path default_log_dir();
 

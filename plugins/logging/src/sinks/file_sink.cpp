@@ -11,13 +11,9 @@
 
 namespace cudabridge::plugins::logging {
 
-namespace {
-constexpr const char* fallback_log_dir = "/tmp/cudabridge_logs";
-}
-
 file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "file sink") {
     sink_params p(h, c, name);
-    p.declare_directory("dir", h.path(CB_PATH_LOG_DIR).value_or(fallback_log_dir),
+    p.declare_directory("dir", h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR),
                    "folder of the log files, created (0755) when missing; default: the host's "
                    "log folder");
     p.declare_text("name", "cudabridge.log",

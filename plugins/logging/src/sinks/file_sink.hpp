@@ -13,7 +13,7 @@ public:
     static constexpr const char* license = "MIT";
     static constexpr const char* description =
         "rotating log file, 10 MB x 5 by default, in the host's log folder "
-        "(/tmp/cudabridge_logs/cudabridge.log)";
+        "(" CB_DEFAULT_LOG_DIR "/cudabridge.log)";
 
     static constexpr long long default_max_size = 10LL * 1024 * 1024;
     static constexpr long long default_max_files = 5;
