@@ -12,7 +12,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -600,4 +602,32 @@ TEST(LogFrontEnd, DestructorShutsDownAndDrains) {
         for (int i = 0; i < 1000; ++i) fe.log(CB_LOG_INFO, 0, "m" + std::to_string(i));
     }
     EXPECT_EQ(sink.count(), 1000u);
+}
+
+// A callback may destroy the front end that calls it (an application tearing down from a log
+// record). The logging thread still finishes its batch after that callback returns, so what it
+// uses must outlive the front end: the next callback still sees the record, and everything is
+// released once the thread ends. (Before, the thread went on using freed state, which ASan
+// reports: scripts/test-asan.sh.)
+TEST(LogFrontEnd, ACallbackMayDestroyTheFrontEndThatCallsIt) {
+    auto* fe = new lg::front_end;
+    std::atomic<int> seen_after{0};
+    auto token = std::make_shared<int>(0);  // held only by a callback: gone when the front end is
+    std::weak_ptr<int> callbacks_alive = token;
+    std::promise<void> destroyed;
+    fe->add_callback([fe, &destroyed](const lg::record& r) {
+        if (r.message != "last") return;
+        delete fe;
+        destroyed.set_value();
+    });
+    fe->add_callback([&seen_after, token = std::move(token)](const lg::record& r) {
+        if (r.message == "last") seen_after++;
+    });
+    fe->log(CB_LOG_INFO, 0, "first");
+    fe->log(CB_LOG_ERROR, 0, "last");
+    destroyed.get_future().wait();
+    // The thread ends on its own after that batch and releases the callbacks it held.
+    for (int i = 0; i < 60000 && !callbacks_alive.expired(); ++i) std::this_thread::sleep_for(1ms);
+    ASSERT_TRUE(callbacks_alive.expired()) << "the logging thread never released the front end";
+    EXPECT_EQ(seen_after.load(), 1);
 }

@@ -100,7 +100,7 @@ void default_error_handler(const std::string& message) {
 
 }  // namespace
 
-struct front_end::impl {
+struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
     options opts;
     std::array<std::atomic<cb_log_level>, max_categories> levels;
     std::atomic<overflow_policy> policy;
@@ -420,7 +420,9 @@ struct front_end::impl {
             accepting.store(true, std::memory_order_relaxed);
         }
         try {
-            thread = std::thread([this] { run(); });
+            // The thread holds the state it runs on: when a callback destroys the front end,
+            // the thread finishes its batch on it and releases it last.
+            thread = std::thread([self = shared_from_this()] { self->run(); });
         } catch (...) {
             std::lock_guard lk(qm);
             stop = true;
@@ -431,7 +433,7 @@ struct front_end::impl {
     }
 };
 
-front_end::front_end(options opts) : impl_(std::make_unique<impl>(opts)) {
+front_end::front_end(options opts) : impl_(std::make_shared<impl>(opts)) {
     std::lock_guard life(impl_->life_m);
     impl_->start();
 }
@@ -440,7 +442,7 @@ front_end::~front_end() {
     try {
         shutdown();
         std::lock_guard life(impl_->life_m);
-        if (impl_->thread.joinable()) impl_->thread.detach();  // only when destroyed from a callback
+        if (impl_->thread.joinable()) impl_->thread.detach();  // destroyed from a callback: it holds impl
     } catch (...) {
     }
 }

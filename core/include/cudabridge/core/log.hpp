@@ -127,7 +127,8 @@ public:
 
 private:
     struct impl;
-    std::unique_ptr<impl> impl_;
+    // Shared with the logging thread, which may outlive this object when a callback destroys it.
+    std::shared_ptr<impl> impl_;
 };
 
 }  // namespace cudabridge::core::log
