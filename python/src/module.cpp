@@ -166,6 +166,14 @@ void disconnect(bool force) {
     rt.disconnect_all(o);
 }
 
+// A query's answer: done (True) or not yet (False). Every other status, device loss included, is
+// an error the caller must see, never a "not yet" it would poll forever.
+bool done_or_raise(cbError_t e) {
+    if (e == cbErrorNotReady) return false;
+    check(e);
+    return true;
+}
+
 // ---- memory ---------------------------------------------------------------------------------
 
 // Ordered on `stream` (after the work queued there, which may still read a reused block), and
@@ -278,7 +286,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("stream_create", &stream_create, py::arg("non_blocking") = false);
     m.def("stream_destroy", [](uint64_t s) { check(current().stream_destroy(stream_of(s))); });
     m.def("stream_synchronize", [](uint64_t s) { with_nogil([&](host::runtime& rt) { return rt.stream_synchronize(stream_of(s)); }); });
-    m.def("stream_query", [](uint64_t s) { return current().stream_query(stream_of(s)) == cbSuccess; });
+    m.def("stream_query", [](uint64_t s) { return done_or_raise(current().stream_query(stream_of(s))); });
     m.def("event_create", [] {
         cbEvent_t e = nullptr;
         check(current().event_create(&e));
@@ -287,7 +295,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("event_destroy", [](uint64_t e) { check(current().event_destroy(event_of(e))); });
     m.def("event_record", [](uint64_t e, uint64_t s) { check(current().event_record(event_of(e), stream_of(s))); });
     m.def("event_synchronize", [](uint64_t e) { with_nogil([&](host::runtime& rt) { return rt.event_synchronize(event_of(e)); }); });
-    m.def("event_query", [](uint64_t e) { return current().event_query(event_of(e)) == cbSuccess; });
+    m.def("event_query", [](uint64_t e) { return done_or_raise(current().event_query(event_of(e))); });
     m.def("event_elapsed_ms", [](uint64_t a, uint64_t b) {
         float ms = 0;
         with_nogil([&](host::runtime& rt) { return rt.event_elapsed(&ms, event_of(a), event_of(b)); });

@@ -191,3 +191,38 @@ def test_disconnect_then_connect(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[0] in ("after disconnect: DeviceLostError", "after disconnect: NoDeviceError"), r.stdout
     assert lines[1] == "reconnected: 1 [3.0, 3.0]", r.stdout
+
+
+QUERY_LOST_SCRIPT = """
+import numpy as np, time, cudabridge as cb
+cb.init()
+s = cb.Stream()
+e = cb.Event().record(s)
+x = cb.to_device(np.ones(1 << 16, np.float32))
+cb._core.transport_control('{"op":"fault","unplug_now":true}')
+try:  # until the runtime has noticed the loss
+    for _ in range(300):
+        x = x + 1
+        cb.from_device(x[:2])
+        time.sleep(0.01)
+    print("not lost")
+except cb.DeviceLostError:
+    pass
+for what, query in (("stream", s.done), ("event", e.done)):
+    try:
+        print(what, "answered", query())
+    except cb.DeviceLostError:
+        print(what, "raised DeviceLostError")
+"""
+
+
+def test_a_query_on_a_lost_device_raises_instead_of_answering_not_done(tmp_path):
+    # "Not done yet" would have the caller poll forever; device loss must surface as an error.
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, CUDABRIDGE_HOME=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", QUERY_LOST_SCRIPT], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["stream raised DeviceLostError", "event raised DeviceLostError"], r.stdout + r.stderr
