@@ -1,6 +1,6 @@
 // Parses PTX text (what nvcc and NVRTC emit: ISA 7.x-9.x, sm_75 and newer, 64-bit addresses) into
 // the plain module of ast.hpp. Syntax errors name the line; what the language has but the engine
-// does not run is refused later (support.hpp), not here.
+// does not run is refused later (layout.hpp: lay_out), not here.
 #pragma once
 
 #include "sim/ptx/ast.hpp"
