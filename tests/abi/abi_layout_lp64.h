@@ -11,6 +11,8 @@
 #ifndef CUDABRIDGE_TESTS_ABI_LAYOUT_LP64_H
 #define CUDABRIDGE_TESTS_ABI_LAYOUT_LP64_H
 
+#include <cudabridge/builtin_kernels.h>
+#include <cudabridge/host_kernels.h>
 #include <cudabridge/plugin.h>
 
 #include <stddef.h>
@@ -511,6 +513,56 @@ CB_PIN_FIELD(cb_health_sample, reserved0, 100, 4);
 CB_PIN_FIELD(cb_health_history, emergency_stopped, 32, 4);
 CB_PIN_FIELD(cb_health_history, failed, 36, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, modeled_time_ns, 40, 8);
+
+/* ---- frozen ABI 1.0 sizes: the smallest struct_size the host accepts ------------------------ */
+
+CB_PIN_VALUE(CB_PLUGIN_LIBRARY_SIZE_1_0, 24);
+CB_PIN_VALUE(CB_PLUGIN_DESCRIPTOR_SIZE_1_0, 64);
+CB_PIN_VALUE(CB_HOST_SERVICES_SIZE_1_0, 88);
+CB_PIN_VALUE(CB_LOGSINK_TABLE_SIZE_1_0, 32);
+CB_PIN_VALUE(CB_SAFETY_TABLE_SIZE_1_0, 24);
+CB_PIN_VALUE(CB_TRANSPORT_TABLE_SIZE_1_0, 192);
+CB_PIN_VALUE(CB_GPU_TABLE_SIZE_1_0, 288);
+CB_PIN_VALUE(CB_ENDPOINT_HOST_OPS_SIZE_1_0, 40);
+CB_PIN_VALUE(CB_ENDPOINT_MODEL_TABLE_SIZE_1_0, 72);
+
+/* ---- builtin_kernels.h (the argument bytes of a tensor operand) ----------------------------- */
+
+CB_PIN_VALUE(CB_TENSOR_MAX_DIMS, 8);
+CB_PIN_VALUE(CB_REDUCE_ALL_AXES, -1000);
+CB_PIN_VALUE(sizeof(cb_dtype), 4);
+CB_PIN_VALUE(CB_MODULE_HOST_KERNELS, 4);
+CB_PIN_SIZE(cb_tensor_desc, 144);
+CB_PIN_FIELD(cb_tensor_desc, device_ptr, 0, 8);
+CB_PIN_FIELD(cb_tensor_desc, dtype, 8, 4);
+CB_PIN_FIELD(cb_tensor_desc, ndim, 12, 4);
+CB_PIN_FIELD(cb_tensor_desc, shape, 16, 64);
+CB_PIN_FIELD(cb_tensor_desc, strides, 80, 64);
+
+/* ---- host_kernels.h (ABI 1.3: a CB_MODULE_HOST_KERNELS image and the calls into it) ---------- */
+
+CB_PIN_SIZE(cb_host_kernel_buffer, 16);
+CB_PIN_FIELD(cb_host_kernel_buffer, data, 0, 8);
+CB_PIN_FIELD(cb_host_kernel_buffer, size, 8, 8);
+
+CB_PIN_SIZE(cb_host_kernel_call, 64);
+CB_PIN_FIELD(cb_host_kernel_call, struct_size, 0, 4);
+CB_PIN_FIELD(cb_host_kernel_call, grid, 4, 12);
+CB_PIN_FIELD(cb_host_kernel_call, block, 16, 12);
+CB_PIN_FIELD(cb_host_kernel_call, block_index, 28, 12);
+CB_PIN_FIELD(cb_host_kernel_call, args, 40, 8);
+CB_PIN_FIELD(cb_host_kernel_call, buffers, 48, 8);
+CB_PIN_FIELD(cb_host_kernel_call, arg_count, 56, 8);
+
+CB_PIN_SIZE(cb_host_kernel, 16);
+CB_PIN_FIELD(cb_host_kernel, name, 0, 8);
+CB_PIN_FIELD(cb_host_kernel, fn, 8, 8);
+
+CB_PIN_SIZE(cb_host_kernel_module, 24);
+CB_PIN_FIELD(cb_host_kernel_module, struct_size, 0, 4);
+CB_PIN_FIELD(cb_host_kernel_module, reserved0, 4, 4);
+CB_PIN_FIELD(cb_host_kernel_module, kernels, 8, 8);
+CB_PIN_FIELD(cb_host_kernel_module, kernel_count, 16, 8);
 
 #endif /* UINTPTR_MAX == 0xffffffffffffffff */
 

@@ -28,15 +28,13 @@ std::string version_string(uint32_t v) {
     return buf;
 }
 
+// The frozen ABI 1.0 sizes, not today's sizeof: a table that grows must not refuse older plugins.
 size_t minimum_table_size(cb_plugin_kind kind) {
     switch (kind) {
-    // ABI 1.1 appended write_batch; a 1.0 sink ends before it.
-    case CB_KIND_LOGSINK: return offsetof(cb_logsink_table, write_batch);
-    case CB_KIND_SAFETY: return sizeof(cb_safety_table);
-    // ABI 1.1 appended control; a 1.0 transport ends before it.
-    case CB_KIND_TRANSPORT: return offsetof(cb_transport_table, control);
-    // ABI 1.2 appended control; a 1.0 or 1.1 GPU family ends before it.
-    case CB_KIND_GPU: return offsetof(cb_gpu_table, control);
+    case CB_KIND_LOGSINK: return CB_LOGSINK_TABLE_SIZE_1_0;
+    case CB_KIND_SAFETY: return CB_SAFETY_TABLE_SIZE_1_0;
+    case CB_KIND_TRANSPORT: return CB_TRANSPORT_TABLE_SIZE_1_0;
+    case CB_KIND_GPU: return CB_GPU_TABLE_SIZE_1_0;
     default: return 0;
     }
 }

@@ -72,10 +72,10 @@ void validate_plugin(const cb_plugin_descriptor* d, size_t index, checker& c,
                      std::vector<plugin_info>& out, const cb_plugin_library* lib, const std::string& path) {
     const std::string p = "plugin[" + std::to_string(index) + "] ";
     if (!c.expect(d != nullptr, p + "descriptor", "present", "NULL descriptor pointer")) return;
-    if (!c.expect(d->struct_size >= sizeof(cb_plugin_descriptor), p + "descriptor size",
+    if (!c.expect(d->struct_size >= CB_PLUGIN_DESCRIPTOR_SIZE_1_0, p + "descriptor size",
                   std::to_string(d->struct_size) + " bytes",
                   "struct_size " + std::to_string(d->struct_size) + " is smaller than the ABI 1.0 descriptor (" +
-                      std::to_string(sizeof(cb_plugin_descriptor)) + " bytes)"))
+                      std::to_string(CB_PLUGIN_DESCRIPTOR_SIZE_1_0) + " bytes)"))
         return;
     const std::string label = d->name ? std::string(d->name) : std::string("?");
     if (!c.expect(valid_name(d->name), p + "name", label,
@@ -124,9 +124,10 @@ std::vector<plugin_info> validate_library(const cb_plugin_library* lib, const st
     std::vector<plugin_info> plugins;
     if (!c.expect(lib != nullptr, "library descriptor", "present", "cb_plugin_entry returned NULL"))
         return plugins;
-    if (!c.expect(lib->struct_size >= sizeof(cb_plugin_library), "library descriptor size",
+    if (!c.expect(lib->struct_size >= CB_PLUGIN_LIBRARY_SIZE_1_0, "library descriptor size",
                   std::to_string(lib->struct_size) + " bytes",
-                  "struct_size " + std::to_string(lib->struct_size) + " is too small"))
+                  "struct_size " + std::to_string(lib->struct_size) + " is smaller than the ABI 1.0 library (" +
+                      std::to_string(CB_PLUGIN_LIBRARY_SIZE_1_0) + " bytes)"))
         return plugins;
     const std::string built = std::to_string(lib->abi_major) + "." + std::to_string(lib->abi_minor);
     const std::string host = std::to_string(CB_ABI_MAJOR) + "." + std::to_string(CB_ABI_MINOR);

@@ -43,6 +43,11 @@ extern "C" {
 #define CB_HAS_MEMBER(ptr, type, field) \
     ((ptr) != NULL && (ptr)->struct_size >= offsetof(type, field) + sizeof((ptr)->field))
 
+/* The size of `type` up to the end of `field`. The frozen ABI 1.0 sizes (CB_*_SIZE_1_0, beside
+ * each table and descriptor) are written with it: the smallest struct_size an ABI 1.0 peer sends,
+ * which stays the same however much the struct grows later. */
+#define CB_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type*)0)->field))
+
 /* Status codes. Zero is success; every failure is negative and specific. */
 typedef int32_t cb_status;
 enum {

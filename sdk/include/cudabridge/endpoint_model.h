@@ -56,6 +56,8 @@ typedef struct cb_endpoint_host_ops {
      * cost in modeled time. Optional (NULL: the host does not model time). */
     uint64_t (*modeled_time_ns)(void* context);
 } cb_endpoint_host_ops;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_ENDPOINT_HOST_OPS_SIZE_1_0 CB_SIZE_THROUGH(cb_endpoint_host_ops, raise_interrupt)
 
 typedef struct cb_endpoint_model_table {
     uint32_t struct_size;
@@ -73,6 +75,8 @@ typedef struct cb_endpoint_model_table {
     cb_status (*attach)(void* model, const cb_endpoint_host_ops* ops);
     void (*detach)(void* model);
 } cb_endpoint_model_table;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_ENDPOINT_MODEL_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_endpoint_model_table, detach)
 
 #ifdef __cplusplus
 }

@@ -287,6 +287,8 @@ typedef struct cb_gpu_table {
      * work before `event`'s last record has completed. An event never recorded: no wait. */
     cb_status (*stream_wait_event)(void* instance, cb_gpu_stream* stream, cb_gpu_event* event);
 } cb_gpu_table;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)
 
 #ifdef __cplusplus
 }

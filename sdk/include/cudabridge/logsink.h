@@ -39,6 +39,8 @@ typedef struct cb_logsink_table {
      * host calls write for each record. */
     cb_status (*write_batch)(void* instance, const cb_log_record* records, size_t count);
 } cb_logsink_table;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_LOGSINK_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_logsink_table, close)
 
 #ifdef __cplusplus
 }

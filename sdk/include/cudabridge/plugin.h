@@ -58,6 +58,8 @@ typedef struct cb_plugin_descriptor {
     /* The kind's function table; its struct_size is checked like the descriptor's. */
     const void* table;
 } cb_plugin_descriptor;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_PLUGIN_DESCRIPTOR_SIZE_1_0 CB_SIZE_THROUGH(cb_plugin_descriptor, table)
 
 typedef struct cb_plugin_library {
     uint32_t struct_size;
@@ -66,6 +68,8 @@ typedef struct cb_plugin_library {
     const cb_plugin_descriptor* const* plugins;
     size_t plugin_count;
 } cb_plugin_library;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_PLUGIN_LIBRARY_SIZE_1_0 CB_SIZE_THROUGH(cb_plugin_library, plugin_count)
 
 /* The exported entry point's name and type. */
 #define CB_PLUGIN_ENTRY_SYMBOL "cb_plugin_entry"

@@ -102,6 +102,8 @@ typedef struct cb_safety_table {
     cb_status (*evaluate)(void* instance, const cb_health_history* history,
                           cb_safety_decision* out);
 } cb_safety_table;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_SAFETY_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_safety_table, evaluate)
 
 #ifdef __cplusplus
 }

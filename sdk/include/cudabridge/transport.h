@@ -203,6 +203,8 @@ typedef struct cb_transport_table {
     cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
                          size_t* needed);
 } cb_transport_table;
+/* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
+#define CB_TRANSPORT_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_transport_table, detach_endpoint_model)
 
 #ifdef __cplusplus
 }

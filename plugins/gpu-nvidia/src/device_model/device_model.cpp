@@ -151,7 +151,7 @@ cb_status device_model::reset(cb_reset_kind kind) {
 // ---- link -----------------------------------------------------------------------------------------
 
 cb_status device_model::attach(const cb_endpoint_host_ops& ops) {
-    const bool complete = ops.struct_size >= offsetof(cb_endpoint_host_ops, raise_interrupt) + sizeof ops.raise_interrupt &&
+    const bool complete = ops.struct_size >= CB_ENDPOINT_HOST_OPS_SIZE_1_0 &&
                           ops.dma_read && ops.dma_write && ops.raise_interrupt;
     if (!complete) return CB_ERR_INVALID_ARGUMENT;
     return processor_.start(ops);
