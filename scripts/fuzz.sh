@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The libFuzzer targets of tests/fuzz: configures ./build-fuzz (or $CB_FUZZ_BUILD_DIR) with clang
-# and -DCB_BUILD_FUZZERS=ON, builds the fuzz targets only, and runs each for $CB_FUZZ_SECONDS
+# and -DCUDABRIDGE_BUILD_FUZZERS=ON, builds the fuzz targets only, and runs each for $CB_FUZZ_SECONDS
 # seconds (default 30, what CI runs; docs/fuzzing.md) on a copy of its seed corpus. Prints one
 # line per target (executions, corpus size, crashes) and fails on any crash, leak or timeout;
 # the input that caused it is kept in <build>/fuzz-findings/<target>/.
@@ -14,8 +14,8 @@ jobs=${CB_JOBS:-$(nproc)}
 # Only what the targets link is compiled (cb_fuzzers), not the rest of the project.
 start=$SECONDS
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_BUILD_FUZZERS=ON -DBUILD_TESTS=OFF -DBUILD_EXAMPLES=OFF \
-  -DBUILD_PYTHON=OFF -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDABRIDGE_BUILD_FUZZERS=ON -DCUDABRIDGE_BUILD_TESTS=OFF -DCUDABRIDGE_BUILD_EXAMPLES=OFF \
+  -DCUDABRIDGE_BUILD_PYTHON=OFF -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target cb_fuzzers
 built=$((SECONDS - start))
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (ENABLE_ASAN), in a
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CUDABRIDGE_ENABLE_ASAN), in a
 # build folder of its own (ASan cannot share one with TSan or a normal build). Same configuration
 # as scripts/build.sh otherwise: the CUDA toolkit's parts are built where it is found. Any ASan,
 # UBSan or LeakSanitizer report fails the test it happens in, and so the run. LLVM (Debian's
@@ -23,8 +23,8 @@ case $mode in
   *) echo "usage: $0 [--engine]" >&2; exit 2 ;;
 esac
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_ASAN=ON \
-  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=OFF -DBUILD_EXAMPLES=ON
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDABRIDGE_ENABLE_ASAN=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=OFF -DCUDABRIDGE_BUILD_EXAMPLES=ON
 if [[ $mode == --engine ]]; then
   cmake --build "$build" -j "$jobs" --target ptx_engine_test gpu_nvidia_sim_modules_test \
     ptx_corpus_test cudabridge_transport_usb4 cudabridge_gpu_nvidia cudabridge_safety \

@@ -8,8 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CB_TSAN_BUILD_DIR:-$root/build-tsan}
 jobs=${CB_JOBS:-$(nproc)}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_TSAN=ON \
-  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DBUILD_EXAMPLES=OFF
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDABRIDGE_ENABLE_TSAN=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DCUDABRIDGE_BUILD_EXAMPLES=OFF
 cmake --build "$build" -j "$jobs" --target host_connect_test host_runtime_api_test host_fault_test \
   host_cycles_test host_cross_process_test host_c_api_test host_session_test cb_host_allocator_tests \
   ptx_engine_test ptx_corpus_test cudabridge_transport_usb4 cudabridge_gpu_nvidia cudabridge_safety \
