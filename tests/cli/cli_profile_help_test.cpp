@@ -72,7 +72,7 @@ TEST_F(cli_test, BadOverridesAndImportsChangeNothing) {
         {{"profile", "set", "rtx-5090", "frobs", "1"}, 1, "unknown key 'frobs'"},
         {{"profile", "set", "rtx-5090", "power_max_w", "600MHz"}, 2, "is in W"},
         {{"profile", "set", "rtx-5090", "sm_count", "many"}, 2, "takes a number"},
-        {{"profile", "set", "rtx-5090", "resizable_bar", "perhaps"}, 2, "true or false"},
+        {{"profile", "set", "rtx-5090", "resizable_bar", "perhaps"}, 2, "resizable_bar: 'perhaps' is not a boolean (use 1/0"},
         {{"profile", "set", "rtx-5090", "fan_curve", "1"}, 2, "profile import"},
         {{"profile", "set", "rtx-5090", "pci_device_id", "0x1234"}, 1, "cannot be overridden"},
         {{"profile", "set", "rtx-9999", "sm_count", "1"}, 1, "no GPU profile 'rtx-9999'"},
