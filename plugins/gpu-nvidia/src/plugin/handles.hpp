@@ -9,7 +9,9 @@
 #include <memory>
 
 struct cb_gpu_device {
-    std::unique_ptr<cudabridge::nv::device_backend> backend;
+    // Shared: a call in flight holds its own reference, so close_device on another thread
+    // never destroys the backend under it; the last holder does.
+    std::shared_ptr<cudabridge::nv::device_backend> backend;
 };
 
 struct cb_gpu_stream {

@@ -75,10 +75,10 @@ kernel_driver_backend& nvidia_family::kernel_driver() {
     return *kernel_driver_;
 }
 
-device_backend& nvidia_family::backend(cb_gpu_device* device) {
+std::shared_ptr<device_backend> nvidia_family::backend(cb_gpu_device* device) {
     std::lock_guard lock(mutex_);
     if (!device || !devices_.count(device)) invalid("not an open device of the nvidia family");
-    return *device->backend;
+    return device->backend;  // a copy: the caller's reference outlives a concurrent close_device
 }
 
 cb_gpu_stream& nvidia_family::checked(cb_gpu_stream* on_stream) {
@@ -165,7 +165,7 @@ cb_status nvidia_family::close_device(cb_gpu_device* device) {
 cb_status nvidia_family::get_properties(cb_gpu_device* device, cb_gpu_properties& out) {
     cb_gpu_properties p{};
     p.struct_size = sizeof p;
-    backend(device).properties(p);
+    backend(device)->properties(p);
     sdk::copy_record(&out, p);
     return CB_OK;
 }
@@ -173,57 +173,57 @@ cb_status nvidia_family::get_properties(cb_gpu_device* device, cb_gpu_properties
 // ---- memory -----------------------------------------------------------------------------------
 
 cb_status nvidia_family::mem_alloc(cb_gpu_device* device, uint64_t size, uint64_t& out) {
-    out = backend(device).mem_alloc(size);
+    out = backend(device)->mem_alloc(size);
     return CB_OK;
 }
 
 cb_status nvidia_family::mem_free(cb_gpu_device* device, uint64_t ptr) {
-    backend(device).mem_free(ptr);
+    backend(device)->mem_free(ptr);
     return CB_OK;
 }
 
 cb_status nvidia_family::mem_info(cb_gpu_device* device, uint64_t& free, uint64_t& total) {
-    backend(device).mem_info(free, total);
+    backend(device)->mem_info(free, total);
     return CB_OK;
 }
 
 cb_status nvidia_family::memcpy_h2d(cb_gpu_device* device, uint64_t dst, const void* src, size_t size,
                                     cb_gpu_stream* on_stream) {
     if (!src && size) invalid("memcpy_h2d: source is NULL");
-    auto& b = backend(device);
-    b.memcpy_h2d(dst, src, size, stream_of(device, on_stream));
+    const auto b = backend(device);
+    b->memcpy_h2d(dst, src, size, stream_of(device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::memcpy_d2h(cb_gpu_device* device, void* dst, uint64_t src, size_t size,
                                     cb_gpu_stream* on_stream) {
     if (!dst && size) invalid("memcpy_d2h: destination is NULL");
-    auto& b = backend(device);
-    b.memcpy_d2h(dst, src, size, stream_of(device, on_stream));
+    const auto b = backend(device);
+    b->memcpy_d2h(dst, src, size, stream_of(device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::memcpy_d2d(cb_gpu_device* device, uint64_t dst, uint64_t src, size_t size,
                                     cb_gpu_stream* on_stream) {
-    auto& b = backend(device);
-    b.memcpy_d2d(dst, src, size, stream_of(device, on_stream));
+    const auto b = backend(device);
+    b->memcpy_d2d(dst, src, size, stream_of(device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
                                  cb_gpu_stream* on_stream) {
-    auto& b = backend(device);
-    b.memset8(dst, value, size, stream_of(device, on_stream));
+    const auto b = backend(device);
+    b->memset8(dst, value, size, stream_of(device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::host_register(cb_gpu_device* device, void* ptr, size_t size) {
-    backend(device).host_register(ptr, size);
+    backend(device)->host_register(ptr, size);
     return CB_OK;
 }
 
 cb_status nvidia_family::host_unregister(cb_gpu_device* device, void* ptr) {
-    backend(device).host_unregister(ptr);
+    backend(device)->host_unregister(ptr);
     return CB_OK;
 }
 
@@ -231,68 +231,68 @@ cb_status nvidia_family::host_unregister(cb_gpu_device* device, void* ptr) {
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {
     if (!out) invalid("stream_create: out is NULL");
-    *out = adopt(mutex_, streams_, device, backend(device).stream_create());
+    *out = adopt(mutex_, streams_, device, backend(device)->stream_create());
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
     auto& s = checked(on_stream);
-    backend(s.device).stream_destroy(s.handle);
+    backend(s.device)->stream_destroy(s.handle);
     forget(mutex_, streams_, on_stream);
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_synchronize(cb_gpu_stream* on_stream) {
     auto& s = checked(on_stream);
-    backend(s.device).stream_synchronize(s.handle);
+    backend(s.device)->stream_synchronize(s.handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
     auto& s = checked(on_stream);
-    return backend(s.device).stream_done(s.handle) ? CB_OK : CB_ERR_BUSY;
+    return backend(s.device)->stream_done(s.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
 cb_status nvidia_family::event_create(cb_gpu_device* device, cb_gpu_event** out) {
     if (!out) invalid("event_create: out is NULL");
-    *out = adopt(mutex_, events_, device, backend(device).event_create());
+    *out = adopt(mutex_, events_, device, backend(device)->event_create());
     return CB_OK;
 }
 
 cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
     auto& e = checked(event);
-    backend(e.device).event_destroy(e.handle);
+    backend(e.device)->event_destroy(e.handle);
     forget(mutex_, events_, event);
     return CB_OK;
 }
 
 cb_status nvidia_family::event_record(cb_gpu_event* event, cb_gpu_stream* on_stream) {
     auto& e = checked(event);
-    backend(e.device).event_record(e.handle, stream_of(e.device, on_stream));
+    backend(e.device)->event_record(e.handle, stream_of(e.device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::event_synchronize(cb_gpu_event* event) {
     auto& e = checked(event);
-    backend(e.device).event_synchronize(e.handle);
+    backend(e.device)->event_synchronize(e.handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::event_query(cb_gpu_event* event) {
     auto& e = checked(event);
-    return backend(e.device).event_done(e.handle) ? CB_OK : CB_ERR_BUSY;
+    return backend(e.device)->event_done(e.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
 cb_status nvidia_family::event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) {
     auto& a = checked(start);
     auto& b = checked(end);
     if (a.device != b.device) invalid("event_elapsed_ms: the events belong to different devices");
-    out = backend(a.device).event_elapsed_ms(a.handle, b.handle);
+    out = backend(a.device)->event_elapsed_ms(a.handle, b.handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::device_synchronize(cb_gpu_device* device) {
-    backend(device).synchronize();
+    backend(device)->synchronize();
     return CB_OK;
 }
 
@@ -300,7 +300,7 @@ cb_status nvidia_family::stream_wait_event(cb_gpu_stream* on_stream, cb_gpu_even
     auto& e = checked(event);
     if (on_stream && checked(on_stream).device != e.device)
         invalid("stream_wait_event: the event belongs to another device than the stream");
-    backend(e.device).stream_wait_event(stream_of(e.device, on_stream), e.handle);
+    backend(e.device)->stream_wait_event(stream_of(e.device, on_stream), e.handle);
     return CB_OK;
 }
 
@@ -308,8 +308,8 @@ cb_status nvidia_family::stream_wait_event(cb_gpu_stream* on_stream, cb_gpu_even
 
 cb_status nvidia_family::launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch,
                                         cb_gpu_stream* on_stream) {
-    auto& b = backend(device);
-    b.launch_builtin(launch, stream_of(device, on_stream));
+    const auto b = backend(device);
+    b->launch_builtin(launch, stream_of(device, on_stream));
     return CB_OK;
 }
 
@@ -318,7 +318,7 @@ cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, s
                                      size_t log_size) {
     if (!out) invalid("module_load: out is NULL");
     if (!image || size == 0) invalid("module_load: empty image");
-    auto& b = backend(device);
+    const auto b = backend(device);
     std::string log;
     auto copy_log = [&] {
         if (log_buf && log_size) {
@@ -329,7 +329,7 @@ cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, s
     };
     void* handle = nullptr;
     try {
-        handle = b.module_load(image, size, format, log);
+        handle = b->module_load(image, size, format, log);
     } catch (...) {
         copy_log();
         throw;
@@ -341,7 +341,7 @@ cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, s
 
 cb_status nvidia_family::module_unload(cb_gpu_module* module) {
     auto& m = checked(module);
-    backend(m.device).module_unload(m.handle);
+    backend(m.device)->module_unload(m.handle);
     forget(mutex_, modules_, module);
     return CB_OK;
 }
@@ -349,7 +349,7 @@ cb_status nvidia_family::module_unload(cb_gpu_module* module) {
 cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
                                        cb_gpu_stream* on_stream) {
     auto& m = checked(module);
-    backend(m.device).launch_kernel(m.handle, launch, stream_of(m.device, on_stream));
+    backend(m.device)->launch_kernel(m.handle, launch, stream_of(m.device, on_stream));
     return CB_OK;
 }
 
@@ -358,7 +358,7 @@ cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_la
 cb_status nvidia_family::get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) {
     cb_gpu_telemetry t{};
     t.struct_size = sizeof t;
-    backend(device).telemetry(t);
+    backend(device)->telemetry(t);
     sdk::copy_record(&out, t);
     return CB_OK;
 }
@@ -366,7 +366,7 @@ cb_status nvidia_family::get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& 
 cb_status nvidia_family::get_settings(cb_gpu_device* device, cb_gpu_settings& out) {
     cb_gpu_settings s{};
     s.struct_size = sizeof s;
-    backend(device).settings(s);
+    backend(device)->settings(s);
     sdk::copy_record(&out, s);  // an older host's record is shorter
     return CB_OK;
 }
@@ -374,23 +374,23 @@ cb_status nvidia_family::get_settings(cb_gpu_device* device, cb_gpu_settings& ou
 cb_status nvidia_family::get_setting_limits(cb_gpu_device* device, cb_gpu_setting_limits& out) {
     cb_gpu_setting_limits l{};
     l.struct_size = sizeof l;
-    backend(device).setting_limits(l);
+    backend(device)->setting_limits(l);
     sdk::copy_record(&out, l);
     return CB_OK;
 }
 
 cb_status nvidia_family::apply_settings(cb_gpu_device* device, const cb_gpu_settings& settings) {
-    backend(device).apply_settings(settings);
+    backend(device)->apply_settings(settings);
     return CB_OK;
 }
 
 cb_status nvidia_family::reset(cb_gpu_device* device, cb_reset_kind reset_kind) {
-    backend(device).reset(reset_kind);
+    backend(device)->reset(reset_kind);
     return CB_OK;
 }
 
 cb_status nvidia_family::heartbeat(cb_gpu_device* device, uint64_t& out) {
-    out = backend(device).heartbeat();
+    out = backend(device)->heartbeat();
     return CB_OK;
 }
 

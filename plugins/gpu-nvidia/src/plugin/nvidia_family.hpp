@@ -87,7 +87,8 @@ public:
     std::string drivers_json();
 
 private:
-    device_backend& backend(cb_gpu_device* device);
+    // The device's backend, kept alive for the caller even if the device is closed meanwhile.
+    std::shared_ptr<device_backend> backend(cb_gpu_device* device);
     // The backend stream handle (nullptr for the default stream); checks it belongs to `device`.
     void* stream_of(cb_gpu_device* device, cb_gpu_stream* stream);
     cb_gpu_stream& checked(cb_gpu_stream* stream);
