@@ -4,9 +4,12 @@
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/host/runtime.hpp>
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
+
+#include <cstdlib>
 
 namespace cudabridge::test {
 namespace {
@@ -99,6 +102,19 @@ TEST_F(host_test, TheDeauthorizeSettingReadsEveryBooleanWord) {
         EXPECT_EQ(last.name, "deauthorize") << text;
         EXPECT_EQ(last.detail == "device deauthorized", deauthorizes) << text << ": " << last.detail;
     }
+}
+
+// CUDABRIDGE_AUTOCONNECT reads like every boolean setting too: "OFF" does not connect.
+TEST_F(host_test, TheAutoconnectVariableReadsEveryBooleanWord) {
+    auto o = runtime_options();
+    o.session.use_environment = true;
+    for (const auto& [text, connects] :
+         std::vector<std::pair<std::string, bool>>{{"OFF", false}, {"no", false}, {"On", true}}) {
+        ::setenv("CUDABRIDGE_AUTOCONNECT", text.c_str(), 1);
+        host::runtime rt(o);
+        EXPECT_EQ(rt.device_count(), connects ? 1 : 0) << text << ": " << rt.startup_error();
+    }
+    ::unsetenv("CUDABRIDGE_AUTOCONNECT");
 }
 
 TEST_F(host_test, NoEnclosureFailsAtDetect) {
