@@ -211,11 +211,13 @@ cbError_t device_context::mem_get_info(size_t* free_bytes, size_t* total) {
 cbError_t device_context::host_register(void* ptr, size_t size) {
     if (!ptr || size == 0) return set_last_error(cbErrorInvalidValue, "cbHostRegister: NULL pointer or size 0");
     return call("cbHostRegister", [&](gpu_call& g) -> cb_status {
-        // A family older than ABI 1.3 has no host_register: its copies stay pageable, but the
-        // range is registered all the same, so cbHostUnregister answers as on any family.
+        // A family older than ABI 1.3 has no host_register, and one that answers
+        // CB_ERR_UNSUPPORTED (a C++ family that does not override it) means the same: its copies
+        // stay pageable, but the range is registered all the same, so cbHostUnregister answers as
+        // on any family.
         if (CB_HAS_FIELD(g.t, cb_gpu_table, host_register)) {
             const cb_status st = g.t->host_register(g.instance, g.handle, ptr, size);
-            if (st != CB_OK) return st;
+            if (st != CB_OK && st != CB_ERR_UNSUPPORTED) return st;
         }
         std::lock_guard lock(objects_mutex_);
         pinned_[reinterpret_cast<uintptr_t>(ptr)] = size;
@@ -234,7 +236,8 @@ cbError_t device_context::host_unregister(void* ptr) {
             }
         }
         if (!CB_HAS_FIELD(g.t, cb_gpu_table, host_unregister)) return CB_OK;  // registered without the family
-        return g.t->host_unregister(g.instance, g.handle, ptr);
+        const cb_status st = g.t->host_unregister(g.instance, g.handle, ptr);
+        return st == CB_ERR_UNSUPPORTED ? CB_OK : st;  // unsupported is absent, as above
     });
 }
 
