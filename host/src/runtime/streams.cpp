@@ -37,6 +37,9 @@ static cb_status order_after(gpu_call& g, bool has_wait, cbStream_st* waiter, cb
     if (!has_wait || !producer->barrier) return g.t->stream_synchronize(g.instance, producer->handle);
     cb_status st = g.t->event_record(g.instance, producer->barrier, producer->handle);
     if (st == CB_OK) st = g.t->stream_wait_event(g.instance, waiter->handle, producer->barrier);
+    // CB_ERR_UNSUPPORTED means a missing entry (a C++ family that does not override it): order
+    // the streams by waiting on the host, as for a family without stream_wait_event.
+    if (st == CB_ERR_UNSUPPORTED) return g.t->stream_synchronize(g.instance, producer->handle);
     return st;
 }
 
