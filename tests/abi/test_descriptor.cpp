@@ -68,6 +68,8 @@ public:
         count = 0;
         return CB_OK;
     }
+    cb_status open_link(const char*, cb_link**) override { return CB_ERR_NOT_FOUND; }
+    cb_status close_link(cb_link*) override { return CB_OK; }
 };
 
 class demo_gpu final : public sdk::gpu_family {

@@ -71,6 +71,7 @@ public:
     throwing_transport(const sdk::host& h, thrown what) : transport(h), what_(what) {}
     cb_status enumerate(cb_endpoint_info*, size_t, size_t&) override { throw_as(what_); }
     cb_status open_link(const char*, cb_link**) override { throw_as(what_); }
+    cb_status close_link(cb_link*) override { throw_as(what_); }
     cb_status mmio_read32(cb_link*, uint32_t, uint64_t, uint32_t&) override { throw_as(what_); }
     cb_status dma_map(cb_link*, void*, size_t, cb_dma_direction, uint64_t&) override {
         throw_as(what_);
@@ -262,6 +263,8 @@ public:
         count = 3;
         return CB_OK;
     }
+    cb_status open_link(const char*, cb_link**) override { return CB_ERR_UNSUPPORTED; }
+    cb_status close_link(cb_link*) override { return CB_ERR_UNSUPPORTED; }
 };
 
 class minimal_gpu final : public sdk::gpu_family {

@@ -1,6 +1,7 @@
 // One C++ base class per plugin kind. Each fills its kind's C table with adapters that cast the
 // instance back to the base and call the virtual method behind the exception firewall.
-// Optional entries default to CB_ERR_UNSUPPORTED.
+// Optional entries default to CB_ERR_UNSUPPORTED, which the host treats as an absent entry;
+// required entries have no default.
 #ifndef CUDABRIDGE_CPP_KINDS_HPP
 #define CUDABRIDGE_CPP_KINDS_HPP
 
@@ -164,12 +165,14 @@ public:
 
     static constexpr cb_status unsupported = CB_ERR_UNSUPPORTED;
 
+    // The required entries (enumerate, open_link, close_link) have no default: the host refuses
+    // a transport without them, so a C++ transport that lacks one must not build.
     virtual cb_status enumerate(cb_endpoint_info* out, size_t capacity, size_t& count) = 0;
+    virtual cb_status open_link(const char* pci_function_id, cb_link** out) = 0;
+    virtual cb_status close_link(cb_link* link) = 0;
     virtual cb_status authorize(const char*, cb_auth_state, const uint8_t*, size_t) { return unsupported; }
     virtual cb_status deauthorize(const char*) { return unsupported; }
     virtual cb_status set_event_handler(cb_transport_event_handler, void*) { return unsupported; }
-    virtual cb_status open_link(const char*, cb_link**) { return unsupported; }
-    virtual cb_status close_link(cb_link*) { return unsupported; }
     virtual cb_status config_read(cb_link*, uint32_t, void*, uint32_t) { return unsupported; }
     virtual cb_status config_write(cb_link*, uint32_t, const void*, uint32_t) { return unsupported; }
     virtual cb_status bar_info(cb_link*, uint32_t, cb_bar_info&) { return unsupported; }
