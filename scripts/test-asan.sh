@@ -39,26 +39,15 @@ export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 exitcode=66"
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp print_suppressions=0"
 no_leaks="$ASAN_OPTIONS detect_leaks=0"
 
-# Tests that dlopen the CUDA toolkit's libnvrtc.so (when this machine has one) and close it:
-# libnvrtc links its own libstdc++ statically, whose exception-handling emergency pool (one
-# 72,704-byte malloc, never freed by design) is then reported as a direct leak from an
-# "<unknown module>" that no suppression can name. They run without leak checking (ASan and
-# UBSan still check them).
-nvrtc_tests='ModuleSource.CudaSourceCompilesToPtxWhereNvrtcExists|module_formats.CudaSourceCompilesThroughNvrtcOrSaysThereIsNone'
 python_tests='python_api_tests|python_venv_install|bench_python_ops_smoke'
 
 if [[ $mode == --engine ]]; then
-  nvrtc_filter=${nvrtc_tests//|/:}
-  for test in ptx_engine_test gpu_nvidia_sim_modules_test ptx_corpus_test; do
-    ./bin/$test --gtest_filter="-$nvrtc_filter"
-    ASAN_OPTIONS=$no_leaks ./bin/$test --gtest_filter="$nvrtc_filter"
-  done
+  for test in ptx_engine_test gpu_nvidia_sim_modules_test ptx_corpus_test; do ./bin/$test; done
   exit 0
 fi
 
 status=0
-ctest --output-on-failure -j "$jobs" --timeout 900 -E "^($nvrtc_tests|$python_tests)\$" || status=1
-ASAN_OPTIONS=$no_leaks ctest --output-on-failure --timeout 900 -R "^($nvrtc_tests)\$" || status=1
+ctest --output-on-failure -j "$jobs" --timeout 900 -E "^($python_tests)\$" || status=1
 # libstdc++ too: python3 is C, and ASan must find the real __cxa_throw when our code throws.
 asan_runtime="$(${CXX:-g++} -print-file-name=libasan.so) $(${CXX:-g++} -print-file-name=libstdc++.so)"
 LD_PRELOAD=$asan_runtime PYTHONMALLOC=malloc ASAN_OPTIONS=$no_leaks \
