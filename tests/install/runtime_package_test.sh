@@ -31,8 +31,9 @@ grep -q "CudaBridge_VERSION=$major.$minor ABI=$major.$minor" "$work/app1.log" \
 "$cmake" --build "$work/app1" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "building against CudaBridge::runtime"; }
 out=$(env -i HOME="$work" PATH=/usr/bin:/bin "$work/app1/runtime_app") || fail "runtime_app failed: $out"
 [[ $out == "runtime $((1000 * major + 10 * minor)) cbSuccess" ]] || fail "runtime_app said '$out'"
-ldd "$work/app1/runtime_app" | grep -q "$prefix/lib/libcudabridge.so" \
-  || fail "runtime_app does not use the installed libcudabridge.so: $(ldd "$work/app1/runtime_app")"
+# Captured first: under pipefail, `ldd | grep -q` fails whenever grep's early exit makes ldd take SIGPIPE.
+libs=$(ldd "$work/app1/runtime_app")
+[[ $libs == *"$prefix/lib/libcudabridge.so"* ]] || fail "runtime_app does not use the installed libcudabridge.so: $libs"
 
 # The version file: the ABI version, compatible within a major.
 grep -q "PACKAGE_VERSION \"$major.$minor\"" "$prefix/lib/cmake/CudaBridge/CudaBridgeConfigVersion.cmake" \

@@ -102,8 +102,8 @@ conservative_id=$run_id
 for kind in safety.soft_reset safety.hard_reset safety.reconnect safety.resume; do
   [[ $(events "$conservative_id" "$kind") == 0 ]] || fail "the conservative policy recovered on its own ($kind)"
 done
-cli --json history --device-id "$conservative_id" --kind safety.mark_failed \
-  | grep -q "instead of recovering automatically" || fail "the failure does not give the conservative policy's reason"
+failures=$(cli --json history --device-id "$conservative_id" --kind safety.mark_failed)
+[[ $failures == *"instead of recovering automatically"* ]] || fail "the failure does not give the conservative policy's reason"
 # What the attached process saw last: the standard policy's device back at work, the
 # conservative one's refusing it.
 last_sample() { tail -n 1 "$work/monitor-$1.jsonl" | json "$2"; }
