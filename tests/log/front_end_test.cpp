@@ -173,6 +173,20 @@ TEST(LogFrontEnd, OlderSinkWithoutWriteBatchGetsOneRecordPerCall) {
     EXPECT_EQ(sink.forbidden_calls.load(), 0);
 }
 
+TEST(LogFrontEnd, ABatchEntryAnsweringUnsupportedIsAbsentAndRecordsGoOneByOne) {
+    lg::front_end fe;
+    test_sink sink;
+    int errors = 0;
+    fe.set_error_handler([&](const std::string&) { ++errors; });
+    fe.add_sink("no-batch", sink.table_unsupported_batch(), sink.instance());
+    for (int i = 0; i < 100; ++i) fe.log(CB_LOG_INFO, 0, "m" + std::to_string(i));
+    fe.flush();
+    EXPECT_EQ(sink.messages(), numbered(0, 99));
+    EXPECT_EQ(sink.write_calls.load(), 100);
+    EXPECT_GE(sink.batch_calls.load(), 1);
+    EXPECT_EQ(errors, 0);
+}
+
 TEST(LogFrontEnd, AddSinkValidates) {
     lg::front_end fe;
     test_sink sink;
@@ -369,7 +383,8 @@ TEST(LogFrontEnd, DropOldestUnderLongPressureKeepsBoundedMemoryAndTheLastRecords
     EXPECT_EQ(ms[0], "m0");
     for (int k = 0; k < 8; ++k) {
         int i = 100000 - 7 + k;
-        EXPECT_EQ(ms[static_cast<size_t>(k) + 1], "m" + std::to_string(i) + std::string(static_cast<size_t>(i % 50), '.'));
+        EXPECT_EQ(ms[static_cast<size_t>(k) + 1],
+                  "m" + std::to_string(i) + std::string(static_cast<size_t>(i % 50), '.'));
     }
     EXPECT_EQ(fe.stats().dropped, 100000u - 8u);
 }
@@ -430,7 +445,7 @@ TEST(LogFrontEnd, FailingSinkGoesToTheRateLimitedErrorHandler) {
     });
     test_sink sink;
     sink.fail_with = CB_ERR_LINK_DOWN;
-    fe.add_sink("flaky", sink.table_v1_0(), sink.instance());  // one failure per record
+    fe.add_sink("flaky", sink.table_v1_0(), sink.instance());                       // one failure per record
     for (int i = 0; i < 100; ++i) fe.log(CB_LOG_INFO, 0, "m" + std::to_string(i));  // no throw
     fe.flush();
     EXPECT_EQ(sink.count(), 100u);
@@ -558,7 +573,7 @@ TEST(LogFrontEnd, ReentrantCallsFromTheLoggingThreadDoNotDeadlock) {
         calls++;
         if (r.message.rfind("echo", 0) == 0) return;
         for (int i = 0; i < 10; ++i) fe.log(CB_LOG_INFO, 0, "echo");  // fills the tiny queue
-        fe.flush();                                                     // returns at once
+        fe.flush();                                                   // returns at once
         if (r.message == "remove me") fe.remove_callback(id);
     });
     fe.log(CB_LOG_INFO, 0, "m0");
@@ -583,8 +598,7 @@ TEST(LogFrontEnd, ManyProducersUnderBlockLoseNothing) {
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t)
         ts.emplace_back([&fe, t] {
-            for (int i = 0; i < per_thread; ++i)
-                fe.log(CB_LOG_INFO, 0, std::to_string(t * per_thread + i));
+            for (int i = 0; i < per_thread; ++i) fe.log(CB_LOG_INFO, 0, std::to_string(t * per_thread + i));
         });
     for (auto& th : ts) th.join();
     fe.flush();

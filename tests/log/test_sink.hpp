@@ -41,10 +41,15 @@ public:
         old_table_ = table_;
         old_table_.struct_size = offsetof(cb_logsink_table, write_batch);
         old_table_.write_batch = &s_forbidden_batch;
+
+        // A sink whose batch entry answers CB_ERR_UNSUPPORTED: absent, by the SDK's rule.
+        unsupported_batch_table_ = table_;
+        unsupported_batch_table_.write_batch = &s_unsupported_batch;
     }
 
-    const cb_logsink_table* table() const { return &table_; }          // ABI 1.1, batches
+    const cb_logsink_table* table() const { return &table_; }           // ABI 1.1, batches
     const cb_logsink_table* table_v1_0() const { return &old_table_; }  // ABI 1.0, per record
+    const cb_logsink_table* table_unsupported_batch() const { return &unsupported_batch_table_; }
     void* instance() { return this; }
 
     // ---- behaviour ----
@@ -142,6 +147,10 @@ private:
         static_cast<test_sink*>(inst)->forbidden_calls++;
         return CB_ERR_INTERNAL;
     }
+    static cb_status s_unsupported_batch(void* inst, const cb_log_record*, size_t) {
+        static_cast<test_sink*>(inst)->batch_calls++;
+        return CB_ERR_UNSUPPORTED;
+    }
     static cb_status s_flush(void* inst) {
         auto* self = static_cast<test_sink*>(inst);
         self->flush_calls++;
@@ -153,6 +162,7 @@ private:
 
     cb_logsink_table table_{};
     cb_logsink_table old_table_{};
+    cb_logsink_table unsupported_batch_table_{};
     std::mutex m_;
     std::condition_variable cv_;
     bool gate_closed_ = false;

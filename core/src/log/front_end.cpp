@@ -49,7 +49,7 @@ namespace {
 constexpr size_t max_message_bytes = size_t{1} << 20;  // longer messages are truncated
 constexpr size_t max_device_bytes = 256;
 constexpr auto nap_interval = std::chrono::milliseconds(2);
-constexpr int naps_before_sleep = 25;                   // ~50 ms of quiet, then sleep until woken
+constexpr int naps_before_sleep = 25;  // ~50 ms of quiet, then sleep until woken
 
 int64_t wall_clock_ns() noexcept {
     timespec ts{};
@@ -115,7 +115,7 @@ struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
     enum class thread_state { running, napping, sleeping } state = thread_state::running;
     bool stop = true;
     bool thread_done = true;
-    uint64_t accepted = 0;       // records ever accepted into the queue
+    uint64_t accepted = 0;  // records ever accepted into the queue
     uint64_t dropped = 0;
     uint64_t flush_request = 0;  // highest `accepted` value a flush() is waiting for
     uint64_t flushed_upto = 0;   // records up to here are delivered (or evicted) and sinks flushed
@@ -149,17 +149,14 @@ struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
     explicit impl(options o) : opts(o), policy(o.overflow) {
         if (opts.queue_capacity == 0) opts.queue_capacity = 1;
         if (opts.max_batch == 0) opts.max_batch = 1;
-        if (opts.default_level < CB_LOG_TRACE || opts.default_level > CB_LOG_OFF)
-            opts.default_level = CB_LOG_INFO;
+        if (opts.default_level < CB_LOG_TRACE || opts.default_level > CB_LOG_OFF) opts.default_level = CB_LOG_INFO;
         for (auto& l : levels) l.store(opts.default_level, std::memory_order_relaxed);
         notify_threshold = std::max<size_t>(1, std::min(opts.max_batch, opts.queue_capacity / 2));
         pending.entries.reserve(std::min<size_t>(opts.queue_capacity, 4096));
         recs.reserve(std::min<size_t>(opts.max_batch, 4096));
     }
 
-    bool on_thread() const noexcept {
-        return std::this_thread::get_id() == thread_id.load(std::memory_order_relaxed);
-    }
+    bool on_thread() const noexcept { return std::this_thread::get_id() == thread_id.load(std::memory_order_relaxed); }
 
     std::shared_ptr<const config> snapshot() {
         std::lock_guard lk(cfg_m);
@@ -216,8 +213,7 @@ struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
                     return;
                 }
                 if (suppressed) {
-                    message += " (" + std::to_string(suppressed) +
-                               " similar messages suppressed)";
+                    message += " (" + std::to_string(suppressed) + " similar messages suppressed)";
                     suppressed = 0;
                 }
                 reported = true;
@@ -235,8 +231,8 @@ struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
     void sink_failed(const sink_slot& s, const char* what, cb_status st) noexcept {
         sink_errors.fetch_add(1, std::memory_order_relaxed);
         try {
-            report_error("log sink '" + s.name + "' " + what + " failed: " + status_name(st) +
-                         " (" + std::to_string(st) + ")");
+            report_error("log sink '" + s.name + "' " + what + " failed: " + status_name(st) + " (" +
+                         std::to_string(st) + ")");
         } catch (...) {
         }
     }
@@ -280,14 +276,19 @@ struct front_end::impl : std::enable_shared_from_this<front_end::impl> {
                 const size_t m = recs.size();
                 for (const sink_slot& s : c->sinks) {
                     try {
-                        if (s.has_batch) {
-                            cb_status st = s.table->write_batch(s.instance, recs.data(), m);
+                        // A batch entry answering CB_ERR_UNSUPPORTED is absent (the SDK's
+                        // rule): the records go one by one.
+                        cb_status st = CB_ERR_UNSUPPORTED;
+                        if (s.has_batch) st = s.table->write_batch(s.instance, recs.data(), m);
+                        if (st != CB_ERR_UNSUPPORTED) {
                             if (st != CB_OK) sink_failed(s, "write_batch", st);
                         } else if (s.has_write) {
                             for (size_t k = 0; k < m; ++k) {
-                                cb_status st = s.table->write(s.instance, &recs[k]);
-                                if (st != CB_OK) sink_failed(s, "write", st);
+                                cb_status w = s.table->write(s.instance, &recs[k]);
+                                if (w != CB_OK) sink_failed(s, "write", w);
                             }
+                        } else {
+                            sink_failed(s, "write_batch", st);  // no way left to deliver them
                         }
                     } catch (const std::exception& e) {
                         sink_errors.fetch_add(1, std::memory_order_relaxed);
@@ -542,8 +543,7 @@ bool front_end::enabled(int category, cb_log_level level) const noexcept {
            level < CB_LOG_OFF && impl_->accepting.load(std::memory_order_relaxed);
 }
 
-void front_end::log(cb_log_level level, int category, std::string_view message,
-                    std::string_view device) noexcept {
+void front_end::log(cb_log_level level, int category, std::string_view message, std::string_view device) noexcept {
     impl& s = *impl_;
     if (level < CB_LOG_TRACE || level >= CB_LOG_OFF) return;
     if (!s.accepting.load(std::memory_order_relaxed)) return;
@@ -618,8 +618,7 @@ void front_end::shutdown() {
         suppressed = std::exchange(s.suppressed, 0);
     }
     if (suppressed)
-        s.report_error("log front end: " + std::to_string(suppressed) +
-                       " error messages suppressed before shutdown",
+        s.report_error("log front end: " + std::to_string(suppressed) + " error messages suppressed before shutdown",
                        true);
 }
 
