@@ -79,6 +79,7 @@ size_t simulated_fabric_wiring::wire() {
         void* model = nullptr;
         const cb_endpoint_model_table* table = nullptr;
         st = gpu_->create_endpoint_model(gpu_instance_, text.str().c_str(), &model, &table);
+        if (st == CB_ERR_UNSUPPORTED) return models_.size();  // absent: a family without models
         if (st != CB_OK) {
             report_(CB_LOG_WARN, "simulated enclosure " + id + ": no model of GPU '" + model_key +
                                      "': " + core::last_error() + " (" + core::status_name(st) + ")");
@@ -86,8 +87,11 @@ size_t simulated_fabric_wiring::wire() {
         }
         st = transport_->attach_endpoint_model(transport_instance_, id.c_str(), table, model);
         if (st != CB_OK) {
-            report_(CB_LOG_WARN, "simulated enclosure " + id + ": cannot host the model: " + core::last_error());
-            gpu_->destroy_endpoint_model(gpu_instance_, model);
+            if (st != CB_ERR_UNSUPPORTED)  // absent: a transport that hosts no models, quietly
+                report_(CB_LOG_WARN, "simulated enclosure " + id + ": cannot host the model: " + core::last_error());
+            if (CB_HAS_FIELD(gpu_, cb_gpu_table, destroy_endpoint_model))
+                gpu_->destroy_endpoint_model(gpu_instance_, model);
+            if (st == CB_ERR_UNSUPPORTED) return models_.size();
             continue;
         }
         report_(CB_LOG_DEBUG, "simulated enclosure " + id + " holds a modeled " + model_key);
