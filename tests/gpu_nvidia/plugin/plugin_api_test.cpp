@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <numeric>
 #include <random>
+#include <thread>
 
 namespace cudabridge::test {
 namespace {
@@ -100,9 +101,9 @@ TEST_F(nvidia_plugin, ModelRequestsByKeyIdOrInFullAndBadOnesRefused) {
               CB_ERR_INVALID_ARGUMENT);
     // Integers past INT64_MAX are refused as out of range, not thrown out of Poco as
     // CB_ERR_INTERNAL; booleans are not integers (found by tests/fuzz/control_request_fuzzer).
-    EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_gen":18446744073709551615})", &m,
-                                         &table),
-              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_gen":18446744073709551615})", &m, &table),
+        CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"pci_device_id":18446744073709551615})", &m, &table),
               CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g()->create_endpoint_model(gh(), R"({"key":"rtx-4090","pcie_link_width":true})", &m, &table),
@@ -179,7 +180,8 @@ TEST_F(nvidia_plugin, StreamsEventsAndLaunchesCompleteInOrder) {
     auto db = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n});
     auto dout = sdk::contiguous_tensor(out, CB_DTYPE_FLOAT32, {n});
     auto dtotal = sdk::contiguous_tensor(total, CB_DTYPE_FLOAT64, {});
-    std::vector<cb_kernel_arg> fill_a = {sdk::tensor_arg(da), sdk::float64_arg(1.5)}, fill_b = {sdk::tensor_arg(db), sdk::float64_arg(2.0)};
+    std::vector<cb_kernel_arg> fill_a = {sdk::tensor_arg(da), sdk::float64_arg(1.5)},
+                               fill_b = {sdk::tensor_arg(db), sdk::float64_arg(2.0)};
     std::vector<cb_kernel_arg> add = {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(dout)};
     auto dsum = sdk::contiguous_tensor(total, CB_DTYPE_FLOAT32, {});
     std::vector<cb_kernel_arg> sum = {sdk::tensor_arg(dout), sdk::tensor_arg(dsum), sdk::int64_arg(CB_REDUCE_ALL_AXES)};
@@ -227,6 +229,35 @@ TEST_F(nvidia_plugin, StaleAndForeignHandlesAreRefused) {
     EXPECT_EQ(g()->close_device(gh(), reinterpret_cast<cb_gpu_device*>(&junk)), CB_ERR_INVALID_ARGUMENT);
 }
 
+// Destroying a handle twice at once, from two threads: one destroy wins, the other is refused,
+// and the backend object is destroyed once (a reference kept past the check would be freed
+// under the loser).
+TEST_F(nvidia_plugin, ConcurrentDestroysOfOneHandleDestroyItOnce) {
+    bring_up();
+    for (int round = 0; round < 200; ++round) {
+        cb_gpu_stream* s = nullptr;
+        cb_gpu_event* e = nullptr;
+        ASSERT_EQ(g()->stream_create(gh(), dev, &s), CB_OK);
+        ASSERT_EQ(g()->event_create(gh(), dev, &e), CB_OK);
+        cb_status stream_answers[2], event_answers[2];
+        std::thread a([&] {
+            stream_answers[0] = g()->stream_destroy(gh(), s);
+            event_answers[0] = g()->event_destroy(gh(), e);
+        });
+        std::thread b([&] {
+            stream_answers[1] = g()->stream_destroy(gh(), s);
+            event_answers[1] = g()->event_destroy(gh(), e);
+        });
+        a.join();
+        b.join();
+        for (const cb_status* answers : {stream_answers, event_answers}) {
+            EXPECT_TRUE((answers[0] == CB_OK) != (answers[1] == CB_OK)) << answers[0] << " " << answers[1];
+            EXPECT_EQ(answers[0] + answers[1], CB_ERR_INVALID_ARGUMENT);  // the loser's answer
+        }
+    }
+    EXPECT_EQ(g()->device_synchronize(gh(), dev), CB_OK);
+}
+
 TEST_F(nvidia_plugin, TelemetryIsModeledAndSettingsAreBounded) {
     bring_up();
     cb_gpu_telemetry t{};
@@ -260,8 +291,7 @@ TEST_F(nvidia_plugin, TelemetryIsModeledAndSettingsAreBounded) {
     EXPECT_GE(beat2, beat1);
     // The live state is shared through a file in the state folder (beside the database).
     bool found = false;
-    for (const auto& e : std::filesystem::directory_iterator(tmp.path()))
-        found |= e.path().extension() == ".live";
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path())) found |= e.path().extension() == ".live";
     EXPECT_TRUE(found);
 }
 

@@ -9,7 +9,6 @@
 #include "plugin/model_request.hpp"
 
 #include <cudabridge/cpp/records.hpp>
-
 #include <cudabridge/cpp/text_out.hpp>
 
 #include <Poco/JSON/Object.h>
@@ -39,20 +38,34 @@ Handle* adopt(std::mutex& mutex, std::set<Handle*>& live, cb_gpu_device* device,
     return h.release();
 }
 
-// Drops a handle whose backend object is already destroyed.
+// Takes a live handle out of its set and returns what it named, under the lock: a concurrent
+// second destroy of the same handle is refused instead of destroying the backend object twice.
 template <class Handle>
-void forget(std::mutex& mutex, std::set<Handle*>& live, Handle* h) {
+Handle take(std::mutex& mutex, std::set<Handle*>& live, Handle* h, const char* what) {
     std::lock_guard lock(mutex);
-    live.erase(h);
+    if (!h || !live.erase(h)) invalid(what);
+    const Handle copy = *h;
     delete h;
+    return copy;
 }
+
+// A copy of a live handle's contents, read under the lock: the caller keeps a copy, never a
+// reference a concurrent destroy could free.
+template <class Handle>
+Handle copy_live(std::mutex& mutex, const std::set<Handle*>& live, Handle* h, const char* what) {
+    std::lock_guard lock(mutex);
+    if (!h || !live.count(h)) invalid(what);
+    return *h;
+}
+
+constexpr const char* not_a_stream = "not a live stream of the nvidia family";
+constexpr const char* not_an_event = "not a live event of the nvidia family";
+constexpr const char* not_a_module = "not a loaded module of the nvidia family";
 
 }  // namespace
 
 nvidia_family::nvidia_family(const sdk::host& h, const sdk::config&)
-    : gpu_family(h),
-      options_(declare_and_read_options(h)),
-      registry_(std::make_shared<module_registry>()) {}
+    : gpu_family(h), options_(declare_and_read_options(h)), registry_(std::make_shared<module_registry>()) {}
 
 nvidia_family::~nvidia_family() {
     // Devices first (they may drive a link whose model we own), then the models.
@@ -81,27 +94,19 @@ std::shared_ptr<device_backend> nvidia_family::backend(cb_gpu_device* device) {
     return device->backend;  // a copy: the caller's reference outlives a concurrent close_device
 }
 
-cb_gpu_stream& nvidia_family::checked(cb_gpu_stream* on_stream) {
-    std::lock_guard lock(mutex_);
-    if (!on_stream || !streams_.count(on_stream)) invalid("not a live stream of the nvidia family");
-    return *on_stream;
+cb_gpu_stream nvidia_family::checked(cb_gpu_stream* on_stream) {
+    return copy_live(mutex_, streams_, on_stream, not_a_stream);
 }
 
-cb_gpu_event& nvidia_family::checked(cb_gpu_event* event) {
-    std::lock_guard lock(mutex_);
-    if (!event || !events_.count(event)) invalid("not a live event of the nvidia family");
-    return *event;
-}
+cb_gpu_event nvidia_family::checked(cb_gpu_event* event) { return copy_live(mutex_, events_, event, not_an_event); }
 
-cb_gpu_module& nvidia_family::checked(cb_gpu_module* module) {
-    std::lock_guard lock(mutex_);
-    if (!module || !modules_.count(module)) invalid("not a loaded module of the nvidia family");
-    return *module;
+cb_gpu_module nvidia_family::checked(cb_gpu_module* module) {
+    return copy_live(mutex_, modules_, module, not_a_module);
 }
 
 void* nvidia_family::stream_of(cb_gpu_device* device, cb_gpu_stream* on_stream) {
     if (!on_stream) return nullptr;
-    auto& s = checked(on_stream);
+    const auto s = checked(on_stream);
     if (s.device != device) invalid("the stream belongs to another device");
     return s.handle;
 }
@@ -236,20 +241,19 @@ cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** ou
 }
 
 cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
-    auto& s = checked(on_stream);
+    const auto s = take(mutex_, streams_, on_stream, not_a_stream);
     backend(s.device)->stream_destroy(s.handle);
-    forget(mutex_, streams_, on_stream);
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_synchronize(cb_gpu_stream* on_stream) {
-    auto& s = checked(on_stream);
+    const auto s = checked(on_stream);
     backend(s.device)->stream_synchronize(s.handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
-    auto& s = checked(on_stream);
+    const auto s = checked(on_stream);
     return backend(s.device)->stream_done(s.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
@@ -260,32 +264,31 @@ cb_status nvidia_family::event_create(cb_gpu_device* device, cb_gpu_event** out)
 }
 
 cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
-    auto& e = checked(event);
+    const auto e = take(mutex_, events_, event, not_an_event);
     backend(e.device)->event_destroy(e.handle);
-    forget(mutex_, events_, event);
     return CB_OK;
 }
 
 cb_status nvidia_family::event_record(cb_gpu_event* event, cb_gpu_stream* on_stream) {
-    auto& e = checked(event);
+    const auto e = checked(event);
     backend(e.device)->event_record(e.handle, stream_of(e.device, on_stream));
     return CB_OK;
 }
 
 cb_status nvidia_family::event_synchronize(cb_gpu_event* event) {
-    auto& e = checked(event);
+    const auto e = checked(event);
     backend(e.device)->event_synchronize(e.handle);
     return CB_OK;
 }
 
 cb_status nvidia_family::event_query(cb_gpu_event* event) {
-    auto& e = checked(event);
+    const auto e = checked(event);
     return backend(e.device)->event_done(e.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
 cb_status nvidia_family::event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) {
-    auto& a = checked(start);
-    auto& b = checked(end);
+    const auto a = checked(start);
+    const auto b = checked(end);
     if (a.device != b.device) invalid("event_elapsed_ms: the events belong to different devices");
     out = backend(a.device)->event_elapsed_ms(a.handle, b.handle);
     return CB_OK;
@@ -297,7 +300,7 @@ cb_status nvidia_family::device_synchronize(cb_gpu_device* device) {
 }
 
 cb_status nvidia_family::stream_wait_event(cb_gpu_stream* on_stream, cb_gpu_event* event) {
-    auto& e = checked(event);
+    const auto e = checked(event);
     if (on_stream && checked(on_stream).device != e.device)
         invalid("stream_wait_event: the event belongs to another device than the stream");
     backend(e.device)->stream_wait_event(stream_of(e.device, on_stream), e.handle);
@@ -313,9 +316,8 @@ cb_status nvidia_family::launch_builtin(cb_gpu_device* device, const cb_kernel_l
     return CB_OK;
 }
 
-cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, size_t size,
-                                     cb_module_format format, cb_gpu_module** out, char* log_buf,
-                                     size_t log_size) {
+cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, size_t size, cb_module_format format,
+                                     cb_gpu_module** out, char* log_buf, size_t log_size) {
     if (!out) invalid("module_load: out is NULL");
     if (!image || size == 0) invalid("module_load: empty image");
     const auto b = backend(device);
@@ -340,15 +342,14 @@ cb_status nvidia_family::module_load(cb_gpu_device* device, const void* image, s
 }
 
 cb_status nvidia_family::module_unload(cb_gpu_module* module) {
-    auto& m = checked(module);
+    const auto m = take(mutex_, modules_, module, not_a_module);
     backend(m.device)->module_unload(m.handle);
-    forget(mutex_, modules_, module);
     return CB_OK;
 }
 
 cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
                                        cb_gpu_stream* on_stream) {
-    auto& m = checked(module);
+    const auto m = checked(module);
     backend(m.device)->launch_kernel(m.handle, launch, stream_of(m.device, on_stream));
     return CB_OK;
 }
@@ -416,8 +417,7 @@ cb_status nvidia_family::create_endpoint_model(const char* profile_json, void** 
     } catch (const std::runtime_error& e) {
         if (o.live_state_file.empty()) throw;
         // The simulator works without sharing; say why other processes will not see this device.
-        host_services().log(CB_LOG_WARN, "gpu",
-                            std::string("simulated GPU: live state not shared: ") + e.what());
+        host_services().log(CB_LOG_WARN, "gpu", std::string("simulated GPU: live state not shared: ") + e.what());
         o.live_state_file.clear();
         model = std::make_unique<device_model>(host_services(), request.profile, o);
     }

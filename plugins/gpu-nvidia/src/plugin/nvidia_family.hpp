@@ -46,12 +46,10 @@ public:
     cb_status mem_info(cb_gpu_device* device, uint64_t& free, uint64_t& total) override;
     cb_status memcpy_h2d(cb_gpu_device* device, uint64_t dst, const void* src, size_t size,
                          cb_gpu_stream* stream) override;
-    cb_status memcpy_d2h(cb_gpu_device* device, void* dst, uint64_t src, size_t size,
-                         cb_gpu_stream* stream) override;
+    cb_status memcpy_d2h(cb_gpu_device* device, void* dst, uint64_t src, size_t size, cb_gpu_stream* stream) override;
     cb_status memcpy_d2d(cb_gpu_device* device, uint64_t dst, uint64_t src, size_t size,
                          cb_gpu_stream* stream) override;
-    cb_status memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
-                      cb_gpu_stream* stream) override;
+    cb_status memset8(cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size, cb_gpu_stream* stream) override;
     cb_status host_register(cb_gpu_device* device, void* ptr, size_t size) override;
     cb_status host_unregister(cb_gpu_device* device, void* ptr) override;
     cb_status stream_create(cb_gpu_device* device, cb_gpu_stream** out) override;
@@ -66,13 +64,11 @@ public:
     cb_status event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) override;
     cb_status device_synchronize(cb_gpu_device* device) override;
     cb_status stream_wait_event(cb_gpu_stream* stream, cb_gpu_event* event) override;
-    cb_status launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch,
-                             cb_gpu_stream* stream) override;
+    cb_status launch_builtin(cb_gpu_device* device, const cb_kernel_launch& launch, cb_gpu_stream* stream) override;
     cb_status module_load(cb_gpu_device* device, const void* image, size_t size, cb_module_format format,
                           cb_gpu_module** out, char* log_buf, size_t log_size) override;
     cb_status module_unload(cb_gpu_module* module) override;
-    cb_status launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
-                            cb_gpu_stream* stream) override;
+    cb_status launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch, cb_gpu_stream* stream) override;
     cb_status get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) override;
     cb_status get_settings(cb_gpu_device* device, cb_gpu_settings& out) override;
     cb_status get_setting_limits(cb_gpu_device* device, cb_gpu_setting_limits& out) override;
@@ -91,9 +87,10 @@ private:
     std::shared_ptr<device_backend> backend(cb_gpu_device* device);
     // The backend stream handle (nullptr for the default stream); checks it belongs to `device`.
     void* stream_of(cb_gpu_device* device, cb_gpu_stream* stream);
-    cb_gpu_stream& checked(cb_gpu_stream* stream);
-    cb_gpu_event& checked(cb_gpu_event* event);
-    cb_gpu_module& checked(cb_gpu_module* module);
+    // Copies of a live handle's contents (a reference could be freed by a concurrent destroy).
+    cb_gpu_stream checked(cb_gpu_stream* stream);
+    cb_gpu_event checked(cb_gpu_event* event);
+    cb_gpu_module checked(cb_gpu_module* module);
     kernel_driver_backend& kernel_driver();
 
     family_options options_;
