@@ -25,9 +25,8 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define CB_LOG_API __attribute__((visibility("default")))
-#define CB_LOG_PRINTF_FORMAT(fmt_index, first_arg) \
-    __attribute__((format(printf, fmt_index, first_arg)))
+#define CB_LOG_API CB_API /* the older name */
+#define CB_LOG_PRINTF_FORMAT(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
 #else
 #define CB_LOG_API
 #define CB_LOG_PRINTF_FORMAT(fmt_index, first_arg)
@@ -69,8 +68,8 @@ CB_LOG_API int cb_log_is_enabled(int category, cb_log_level level);
 
 /* Format and queue one record. `file` and `line` identify the call site (may be NULL / 0). An
  * unknown category is logged as GENERAL. A FATAL record is flushed before this returns. */
-CB_LOG_API void cb_log_write(cb_log_level level, int category, const char* file, int line,
-                             const char* fmt, ...) CB_LOG_PRINTF_FORMAT(5, 6);
+CB_LOG_API void cb_log_write(cb_log_level level, int category, const char* file, int line, const char* fmt, ...)
+    CB_LOG_PRINTF_FORMAT(5, 6);
 
 /* Register a category by name ([A-Za-z0-9_.-], at most 32 bytes, matched case-insensitively)
  * or find it when it exists. Returns its id, or -1 when the name is invalid or the table (64
@@ -81,8 +80,8 @@ CB_LOG_API const char* cb_log_category_name(int category);
 
 /* Callbacks run on the logging thread, one record at a time, in order. `message` and
  * `category_name` are valid only during the call. A callback may log, but should be quick. */
-typedef void (*cb_log_callback)(cb_log_level level, int category, const char* category_name,
-                                const char* message, void* user_data);
+typedef void (*cb_log_callback)(cb_log_level level, int category, const char* category_name, const char* message,
+                                void* user_data);
 /* Returns an id (> 0), or -1 when cb is NULL or out of memory. */
 CB_LOG_API int cb_log_add_callback(cb_log_callback cb, void* user_data);
 /* When it returns, the callback is not running and will not be called again (unless called from
@@ -96,10 +95,10 @@ CB_LOG_API void cb_log_remove_callback(int id);
 #endif
 
 /* The level test runs before the arguments are evaluated or anything is formatted. */
-#define CB_LOG_AT(level, category, ...)                                                      \
-    do {                                                                                     \
-        if ((level) >= CB_LOG_COMPILE_LEVEL && cb_log_is_enabled((category), (level)))       \
-            cb_log_write((level), (category), __FILE__, __LINE__, __VA_ARGS__);              \
+#define CB_LOG_AT(level, category, ...)                                                \
+    do {                                                                               \
+        if ((level) >= CB_LOG_COMPILE_LEVEL && cb_log_is_enabled((category), (level))) \
+            cb_log_write((level), (category), __FILE__, __LINE__, __VA_ARGS__);        \
     } while (0)
 
 #define CB_LOG_TRACE(category, ...) CB_LOG_AT(CB_LOG_TRACE, category, __VA_ARGS__)

@@ -51,14 +51,14 @@ typedef enum cbError {
     cbErrorNotPermitted = 800,
     cbErrorTimeout = 909,
     /* CudaBridge's own, for what an eGPU link adds (numbers CUDA does not use) */
-    cbErrorDeviceLost = 10001,     /* unplugged, disconnected (here or by another process), gone */
+    cbErrorDeviceLost = 10001, /* unplugged, disconnected (here or by another process), gone */
     cbErrorLinkDown = 10002,
-    cbErrorDmaLimit = 10003,       /* the IOMMU (Apple DART) cannot map the request */
-    cbErrorIntegrity = 10004,      /* an end-to-end CRC check of a copy failed */
-    cbErrorThermalLimit = 10005,   /* emergency stop: the GPU is over its thermal limit */
-    cbErrorDeviceFailed = 10006,   /* recovery gave up; cbDeviceReset to try again */
-    cbErrorDeviceReset = 10007,    /* the device was reset and its memory is gone */
-    cbErrorRefused = 10008,        /* the safety policy refused the device */
+    cbErrorDmaLimit = 10003,     /* the IOMMU (Apple DART) cannot map the request */
+    cbErrorIntegrity = 10004,    /* an end-to-end CRC check of a copy failed */
+    cbErrorThermalLimit = 10005, /* emergency stop: the GPU is over its thermal limit */
+    cbErrorDeviceFailed = 10006, /* recovery gave up; cbDeviceReset to try again */
+    cbErrorDeviceReset = 10007,  /* the device was reset and its memory is gone */
+    cbErrorRefused = 10008,      /* the safety policy refused the device */
     cbErrorUnknown = 999
 } cbError_t;
 
@@ -76,7 +76,7 @@ typedef enum cbMemcpyKind {
 #define CB_MEMCPY_DEVICE_TO_HOST cbMemcpyDeviceToHost
 #define CB_MEMCPY_DEVICE_TO_DEVICE cbMemcpyDeviceToDevice
 
-typedef struct cbStream_st* cbStream_t;  /* 0 is the default stream */
+typedef struct cbStream_st* cbStream_t; /* 0 is the default stream */
 typedef struct cbEvent_st* cbEvent_t;
 typedef struct cbModule_st* cbModule_t;
 
@@ -95,11 +95,11 @@ typedef struct cbDeviceProp {
     char name[256];
     char uuid[64];
     char architecture[32];
-    char backend[32];          /* "userspace", "kernel-driver" */
+    char backend[32]; /* "userspace", "kernel-driver" */
     char pciBusId[32];
     int pciVendorId;
     int pciDeviceId;
-    int major, minor;          /* compute capability */
+    int major, minor; /* compute capability */
     int multiProcessorCount;
     int warpSize;
     size_t totalGlobalMem;
@@ -109,12 +109,12 @@ typedef struct cbDeviceProp {
     size_t sharedMemPerBlock;
     int memoryBusWidth;
     int l2CacheSize;
-    int clockRate;             /* kHz, as CUDA reports it */
-    int memoryClockRate;       /* kHz */
-    int isSimulated;           /* 1: a simulated GPU; timings and link figures are modeled */
+    int clockRate;       /* kHz, as CUDA reports it */
+    int memoryClockRate; /* kHz */
+    int isSimulated;     /* 1: a simulated GPU; timings and link figures are modeled */
     /* the link */
-    char linkName[64];         /* "Thunderbolt 4", ... */
-    double linkBandwidthGBs;   /* usable host-to-device payload bandwidth */
+    char linkName[64];       /* "Thunderbolt 4", ... */
+    double linkBandwidthGBs; /* usable host-to-device payload bandwidth */
     int pcieLinkGen, pcieLinkWidth;
 } cbDeviceProp;
 
@@ -172,76 +172,73 @@ static inline cbTensor cbTensor1D(const void* devicePtr, cb_dtype dtype, int64_t
 }
 
 /* ---- runtime ------------------------------------------------------------------------------ */
-cbError_t cbInit(void);
-cbError_t cbShutdown(void);
-cbError_t cbRuntimeGetVersion(int* version); /* 1000 * major + 10 * minor */
+CB_API cbError_t cbInit(void);
+CB_API cbError_t cbShutdown(void);
+CB_API cbError_t cbRuntimeGetVersion(int* version); /* 1000 * major + 10 * minor */
 
 /* ---- devices ------------------------------------------------------------------------------ */
-cbError_t cbGetDeviceCount(int* count);
-cbError_t cbSetDevice(int device);
-cbError_t cbGetDevice(int* device);
-cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device);
-cbError_t cbDeviceSynchronize(void);
+CB_API cbError_t cbGetDeviceCount(int* count);
+CB_API cbError_t cbSetDevice(int device);
+CB_API cbError_t cbGetDevice(int* device);
+CB_API cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device);
+CB_API cbError_t cbDeviceSynchronize(void);
 /* Frees everything this process holds on the current device and clears its sticky error (and a
  * "failed" mark from the safety supervisor, after a hard reset of the GPU). */
-cbError_t cbDeviceReset(void);
+CB_API cbError_t cbDeviceReset(void);
 
 /* ---- memory ------------------------------------------------------------------------------- */
-cbError_t cbMalloc(void** devPtr, size_t size);
-cbError_t cbFree(void* devPtr);
+CB_API cbError_t cbMalloc(void** devPtr, size_t size);
+CB_API cbError_t cbFree(void* devPtr);
 /* Pinned host memory: mapped for the device once, so copies skip staging and Async copies
  * return as soon as they are queued. */
-cbError_t cbMallocHost(void** ptr, size_t size);
-cbError_t cbFreeHost(void* ptr);
-cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags);
-cbError_t cbHostUnregister(void* ptr);
-cbError_t cbMemcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind);
-cbError_t cbMemcpyAsync(void* dst, const void* src, size_t count, cbMemcpyKind kind,
-                        cbStream_t stream);
-cbError_t cbMemset(void* devPtr, int value, size_t count);
-cbError_t cbMemsetAsync(void* devPtr, int value, size_t count, cbStream_t stream);
+CB_API cbError_t cbMallocHost(void** ptr, size_t size);
+CB_API cbError_t cbFreeHost(void* ptr);
+CB_API cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags);
+CB_API cbError_t cbHostUnregister(void* ptr);
+CB_API cbError_t cbMemcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind);
+CB_API cbError_t cbMemcpyAsync(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_t stream);
+CB_API cbError_t cbMemset(void* devPtr, int value, size_t count);
+CB_API cbError_t cbMemsetAsync(void* devPtr, int value, size_t count, cbStream_t stream);
 /* Free counts memory the caching allocator holds for reuse. */
-cbError_t cbMemGetInfo(size_t* free, size_t* total);
+CB_API cbError_t cbMemGetInfo(size_t* free, size_t* total);
 
 /* ---- streams and events ------------------------------------------------------------------- */
-cbError_t cbStreamCreate(cbStream_t* stream);
-cbError_t cbStreamCreateWithFlags(cbStream_t* stream, unsigned int flags);
-cbError_t cbStreamDestroy(cbStream_t stream);
-cbError_t cbStreamSynchronize(cbStream_t stream);
-cbError_t cbStreamQuery(cbStream_t stream); /* cbSuccess or cbErrorNotReady */
-cbError_t cbStreamWaitEvent(cbStream_t stream, cbEvent_t event, unsigned int flags);
-cbError_t cbEventCreate(cbEvent_t* event);
-cbError_t cbEventDestroy(cbEvent_t event);
-cbError_t cbEventRecord(cbEvent_t event, cbStream_t stream);
-cbError_t cbEventSynchronize(cbEvent_t event);
-cbError_t cbEventQuery(cbEvent_t event);
+CB_API cbError_t cbStreamCreate(cbStream_t* stream);
+CB_API cbError_t cbStreamCreateWithFlags(cbStream_t* stream, unsigned int flags);
+CB_API cbError_t cbStreamDestroy(cbStream_t stream);
+CB_API cbError_t cbStreamSynchronize(cbStream_t stream);
+CB_API cbError_t cbStreamQuery(cbStream_t stream); /* cbSuccess or cbErrorNotReady */
+CB_API cbError_t cbStreamWaitEvent(cbStream_t stream, cbEvent_t event, unsigned int flags);
+CB_API cbError_t cbEventCreate(cbEvent_t* event);
+CB_API cbError_t cbEventDestroy(cbEvent_t event);
+CB_API cbError_t cbEventRecord(cbEvent_t event, cbStream_t stream);
+CB_API cbError_t cbEventSynchronize(cbEvent_t event);
+CB_API cbError_t cbEventQuery(cbEvent_t event);
 /* Milliseconds between two recorded events, from the device's timer (modeled on a simulator). */
-cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end);
+CB_API cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end);
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 /* A built-in kernel (builtin_kernels.h) by name: `dtype` is the output's dtype. */
-cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args,
-                          size_t numArgs, cbStream_t stream);
+CB_API cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t numArgs,
+                                 cbStream_t stream);
 /* User code: PTX, CUBIN, fatbin or CUDA source on the kernel-driver backend; on a simulated GPU,
  * a cb_host_kernel_module of C functions (host_kernels.h; pass sizeof(cb_host_kernel_module)). */
-cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size,
-                           cb_module_format format);
-cbError_t cbModuleUnload(cbModule_t module);
-cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
-                               const cbKernelArg* args, size_t numArgs, size_t sharedMem,
-                               cbStream_t stream);
+CB_API cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size, cb_module_format format);
+CB_API cbError_t cbModuleUnload(cbModule_t module);
+CB_API cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                      const cbKernelArg* args, size_t numArgs, size_t sharedMem, cbStream_t stream);
 /* Launches `name` from the modules loaded on the current device (the newest first). */
-cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
-                         size_t numArgs, size_t sharedMem, cbStream_t stream);
+CB_API cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,
+                                size_t sharedMem, cbStream_t stream);
 
 /* ---- errors ------------------------------------------------------------------------------- */
 /* The calling thread's last error, reset to cbSuccess (a sticky error comes back at once). */
-cbError_t cbGetLastError(void);
-cbError_t cbPeekAtLastError(void);
-const char* cbGetErrorName(cbError_t error);
-const char* cbGetErrorString(cbError_t error);
+CB_API cbError_t cbGetLastError(void);
+CB_API cbError_t cbPeekAtLastError(void);
+CB_API const char* cbGetErrorName(cbError_t error);
+CB_API const char* cbGetErrorString(cbError_t error);
 /* The message of the calling thread's last failed call ("" when none): what failed and why. */
-const char* cbGetLastErrorMessage(void);
+CB_API const char* cbGetLastErrorMessage(void);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #ifndef CUDABRIDGE_EGPU_SAFETY_H
 #define CUDABRIDGE_EGPU_SAFETY_H
 
+#include <cudabridge/abi.h>
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -26,7 +28,7 @@ extern "C" {
 typedef enum EGPUConnectionState {
     EGPU_STATE_DISCONNECTED = 0,
     EGPU_STATE_DETECTING = 1,
-    EGPU_STATE_CHECKING = 2,      /* compatibility */
+    EGPU_STATE_CHECKING = 2, /* compatibility */
     EGPU_STATE_AUTHORIZING = 3,
     EGPU_STATE_TUNNELING = 4,
     EGPU_STATE_INITIALIZING = 5,
@@ -35,7 +37,7 @@ typedef enum EGPUConnectionState {
     EGPU_STATE_EMERGENCY_STOP = 8,
     EGPU_STATE_FAILED = 9,
     EGPU_STATE_DISCONNECTING = 10,
-    EGPU_STATE_LOST = 11          /* gone (unplugged, link down); recovery may bring it back */
+    EGPU_STATE_LOST = 11 /* gone (unplugged, link down); recovery may bring it back */
 } EGPUConnectionState;
 
 typedef enum EGPUError {
@@ -43,7 +45,7 @@ typedef enum EGPUError {
     EGPU_ERR_NOT_INITIALIZED = 1,
     EGPU_ERR_INVALID_ARGUMENT = 2,
     EGPU_ERR_NO_DEVICE = 3,
-    EGPU_ERR_INCOMPATIBLE = 4,    /* refused by the safety policy */
+    EGPU_ERR_INCOMPATIBLE = 4, /* refused by the safety policy */
     EGPU_ERR_AUTHORIZATION = 5,
     EGPU_ERR_TUNNEL = 6,
     EGPU_ERR_INIT = 7,
@@ -60,36 +62,35 @@ typedef enum EGPUError {
 
 /* The standard policy's eight parameters; see plugins/safety/README.md. */
 typedef struct EGPUSafetyPolicy {
-    uint32_t max_retry_count;        /* 3 */
-    uint32_t retry_delay_ms;         /* 500 */
-    uint32_t heartbeat_interval_ms;  /* 1000 */
-    uint32_t heartbeat_timeout_ms;   /* 5000 */
-    double error_rate_threshold;     /* 0.01 */
-    double thermal_limit;            /* 90 (°C) */
-    int enable_auto_recovery;        /* 1 */
-    int enable_data_integrity;       /* 1 */
+    uint32_t max_retry_count;       /* 3 */
+    uint32_t retry_delay_ms;        /* 500 */
+    uint32_t heartbeat_interval_ms; /* 1000 */
+    uint32_t heartbeat_timeout_ms;  /* 5000 */
+    double error_rate_threshold;    /* 0.01 */
+    double thermal_limit;           /* 90 (°C) */
+    int enable_auto_recovery;       /* 1 */
+    int enable_data_integrity;      /* 1 */
 } EGPUSafetyPolicy;
 
-typedef void (*EGPUEventCallback)(EGPUConnectionState state, EGPUError error, const char* message,
-                                  void* user_data);
+typedef void (*EGPUEventCallback)(EGPUConnectionState state, EGPUError error, const char* message, void* user_data);
 
 /* The defaults above (for filling a policy before changing a field). */
-EGPUSafetyPolicy egpu_default_policy(void);
-EGPUError egpu_safety_init(const EGPUSafetyPolicy* policy);
-EGPUError egpu_set_event_callback(EGPUEventCallback callback, void* user_data);
+CB_API EGPUSafetyPolicy egpu_default_policy(void);
+CB_API EGPUError egpu_safety_init(const EGPUSafetyPolicy* policy);
+CB_API EGPUError egpu_set_event_callback(EGPUEventCallback callback, void* user_data);
 /* Connects eGPU number `device` in detection order, or the first one that can be used (-1).
  * EGPU_OK at once when one is already connected (by this process or one it attached to). */
-EGPUError egpu_connect(int device);
+CB_API EGPUError egpu_connect(int device);
 /* Safe disconnect of every device this process connected or attached to. */
-EGPUError egpu_safe_disconnect(void);
+CB_API EGPUError egpu_safe_disconnect(void);
 /* Like egpu_safe_disconnect, but pending work is aborted with device-lost instead of drained. */
-EGPUError egpu_force_disconnect(void);
-EGPUConnectionState egpu_get_state(void);
-EGPUError egpu_safety_shutdown(void);
-const char* egpu_error_string(EGPUError error);
-const char* egpu_state_string(EGPUConnectionState state);
+CB_API EGPUError egpu_force_disconnect(void);
+CB_API EGPUConnectionState egpu_get_state(void);
+CB_API EGPUError egpu_safety_shutdown(void);
+CB_API const char* egpu_error_string(EGPUError error);
+CB_API const char* egpu_state_string(EGPUConnectionState state);
 /* The message of the calling thread's last failed egpu_* call. */
-const char* egpu_last_error_message(void);
+CB_API const char* egpu_last_error_message(void);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@ for f in bin/cudabridge-cli include/cudabridge/plugin.h include/cb_log.h \
   [[ -e "$prefix/$f" ]] || fail "missing $f"
 done
 ls "$prefix"/lib/libcudabridge.so* >/dev/null 2>&1 || fail "missing libcudabridge.so"
+ls "$prefix"/lib/libcudabridge-internal.so.* >/dev/null 2>&1 || fail "missing libcudabridge-internal.so (the C++ runtime)"
 [[ -e "$prefix/lib/libcudabridge.a" ]] || fail "missing libcudabridge.a"
 
 # The installed CLI, with no environment help, lists the installed plugins from the prefix.

@@ -22,11 +22,10 @@ std::vector<fs::path> split_path_list(const std::string& text) {
     return out;
 }
 
-// The file libcudabridge (or the executable it is linked into) was loaded from.
+// The file the runtime (libcudabridge-internal, or the executable it is linked into) was loaded from.
 fs::path this_binary() {
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&installed_plugin_dir), &info) == 0 || !info.dli_fname)
-        return {};
+    if (dladdr(reinterpret_cast<void*>(&installed_plugin_dir), &info) == 0 || !info.dli_fname) return {};
     std::error_code ec;
     fs::path p = fs::canonical(info.dli_fname, ec);
     return ec ? fs::path(info.dli_fname) : p;
@@ -38,7 +37,7 @@ fs::path installed_plugin_dir() {
     const fs::path binary = this_binary();
     const fs::path dir = binary.parent_path();
     std::error_code ec;
-    // <prefix>/lib/libcudabridge.so -> <prefix>/lib/cudabridge/plugins, or a statically linked
+    // <prefix>/lib/libcudabridge-internal.so -> <prefix>/lib/cudabridge/plugins, or a statically linked
     // <prefix>/bin/tool -> <prefix>/lib/cudabridge/plugins. The build tree has the same layout.
     for (const char* rel : {CB_PLUGIN_DIR_FROM_LIB, "../" CB_PLUGIN_INSTALL_DIR}) {
         fs::path candidate = (dir / rel).lexically_normal();

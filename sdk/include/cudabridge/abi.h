@@ -33,11 +33,18 @@ extern "C" {
 #define CB_PLUGIN_EXPORT __attribute__((visibility("default")))
 #endif
 
+/* The runtime's C API, as libcudabridge.so exports it (cudabridge.h, egpu_safety.h, cb_log.h):
+ * the library is built with hidden visibility, and only what CB_API marks leaves it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CB_API __attribute__((visibility("default")))
+#else
+#define CB_API
+#endif
+
 /* True when `ptr` (a pointer to a struct starting with struct_size) is large enough to hold
  * `field` and the field is set. Use it before every optional call into a peer's table. */
-#define CB_HAS_FIELD(ptr, type, field)                                               \
-    ((ptr) != NULL && (ptr)->struct_size >= offsetof(type, field) + sizeof((ptr)->field) && \
-     !!((ptr)->field))
+#define CB_HAS_FIELD(ptr, type, field) \
+    ((ptr) != NULL && (ptr)->struct_size >= offsetof(type, field) + sizeof((ptr)->field) && !!((ptr)->field))
 
 /* Only the size test, for plain data fields where zero is a valid value. */
 #define CB_HAS_MEMBER(ptr, type, field) \
