@@ -47,3 +47,5 @@ cudabridge_option(CUDABRIDGE_BUILD_FUZZERS
 cudabridge_option(CUDABRIDGE_BUILD_TESTS "Build the GoogleTest suite" ON)
 cudabridge_option(CUDABRIDGE_BUILD_EXAMPLES "Build the SDK example plugins and the runtime API examples" ON)
 cudabridge_option(CUDABRIDGE_BUILD_PYTHON "Build the Python package (import cudabridge)" ON)
+cudabridge_option(CUDABRIDGE_WARNINGS_AS_ERRORS
+  "Warnings fail the build (the suite command, and so CI, turns it on)" OFF)

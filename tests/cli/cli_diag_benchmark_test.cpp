@@ -48,9 +48,9 @@ TEST_F(cli_test, DiagLevelsTwoAndThreeOnTheSimulatedEgpu) {
     auto r = run({"d", "-r", "3", "--duration", "2", "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.out;
     auto res = results(object(r.out));
-    for (const char* t : {"plugins", "store_integrity", "driver", "permissions", "settings", "connection",
-                          "pcie_bandwidth", "pcie_latency", "vram_pattern", "pcie_errors", "link_downgrade",
-                          "compute_stress", "thermal_power"})
+    for (const char* t :
+         {"plugins", "store_integrity", "driver", "permissions", "settings", "connection", "pcie_bandwidth",
+          "pcie_latency", "vram_pattern", "pcie_errors", "link_downgrade", "compute_stress", "thermal_power"})
         EXPECT_EQ(res[t], "PASS") << t;
     r = run({"diag", "-r", "2"});
     EXPECT_EQ(r.exit_code, 0);
@@ -90,7 +90,8 @@ TEST_F(cli_test, BenchmarkQuickJsonIsStored) {
         EXPECT_GT(f->getValue<double>("device"), 0) << f->getValue<std::string>("name");
         EXPECT_GT(f->getValue<double>("wall"), 0) << f->getValue<std::string>("name");
     }
-    for (const char* n : {"h2d_pageable", "d2h_pageable", "h2d_pinned", "d2h_pinned", "d2d", "latency", "add_float32", "sgemm"})
+    for (const char* n :
+         {"h2d_pageable", "d2h_pageable", "h2d_pinned", "d2h_pinned", "d2d", "latency", "add_float32", "sgemm"})
         EXPECT_TRUE(names.count(n)) << n;
     // 4 KiB .. 4 MiB in steps of 4: 6 sizes x 5 directions, + 3.
     EXPECT_EQ(figures->size(), 33u);
@@ -140,7 +141,9 @@ TEST_F(cli_test, DiagLevelThreeStressOutlastsTheHangDetectorWithoutAReset) {
     // follows the wall clock while it idles between the host's synchronous copies, as a real
     // GPU's does, so a slow host adds to that figure. Exit 8 means "passed or warned".
     for (const std::string& line : lines_of(r.out))
-        if (line.find("  WARN  ") == 0) EXPECT_EQ(line.find("  WARN  pcie_latency"), 0u) << r.out;
+        if (line.find("  WARN  ") == 0) {
+            EXPECT_EQ(line.find("  WARN  pcie_latency"), 0u) << r.out;
+        }
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 8) << r.out << r.err;
     run({"disconnect", "--force"});
 }
