@@ -96,14 +96,16 @@ static void* checked_malloc(size_t bytes) {
 }
 
 static const char* size_text(size_t bytes, char* buf, size_t len) {
-    if (bytes >= MIB) snprintf(buf, len, "%zu MiB", bytes / MIB);
-    else snprintf(buf, len, "%zu KiB", bytes / KIB);
+    if (bytes >= MIB)
+        snprintf(buf, len, "%zu MiB", bytes / MIB);
+    else
+        snprintf(buf, len, "%zu KiB", bytes / KIB);
     return buf;
 }
 
 /* Copies `size` bytes `reps` times on `stream`, timed by the wall clock and by events. */
-static rate time_copies(void* dst, const void* src, size_t size, cbMemcpyKind kind, int reps,
-                        cbStream_t stream, cbEvent_t start, cbEvent_t stop) {
+static rate time_copies(void* dst, const void* src, size_t size, cbMemcpyKind kind, int reps, cbStream_t stream,
+                        cbEvent_t start, cbEvent_t stop) {
     /* One untimed copy first: first-touch and cache effects stay out of the figure. */
     CB_CHECK(cbMemcpyAsync(dst, src, size, kind, stream));
     CB_CHECK(cbStreamSynchronize(stream));
@@ -137,8 +139,8 @@ static void print_header(const cbDeviceProp* prop, const char* title, int with_d
     const char* device_column = prop->isSimulated ? "modeled" : "measured on the GPU";
     printf("\n%s\n", title);
     if (with_d2h)
-        printf("%10s  %12s %12s  %12s %12s  %5s  %s\n", "size", "H2D wall", "H2D device", "D2H wall",
-               "D2H device", "reps", "check");
+        printf("%10s  %12s %12s  %12s %12s  %5s  %s\n", "size", "H2D wall", "H2D device", "D2H wall", "D2H device",
+               "reps", "check");
     else
         printf("%10s  %12s %12s  %5s  %s\n", "size", "D2D wall", "D2D device", "reps", "check");
     if (with_d2h)
@@ -148,8 +150,8 @@ static void print_header(const cbDeviceProp* prop, const char* title, int with_d
 }
 
 /* The host-device table for one kind of host memory; returns the number of failed checks. */
-static int sweep_host(const cbDeviceProp* prop, const options* o, const char* title, buffers* b,
-                      cbStream_t stream, cbEvent_t start, cbEvent_t stop) {
+static int sweep_host(const cbDeviceProp* prop, const options* o, const char* title, buffers* b, cbStream_t stream,
+                      cbEvent_t start, cbEvent_t stop) {
     int failures = 0;
     char buf[32];
     print_header(prop, title, 1);
@@ -165,8 +167,8 @@ static int sweep_host(const cbDeviceProp* prop, const options* o, const char* ti
     return failures;
 }
 
-static int sweep_device(const cbDeviceProp* prop, const options* o, buffers* b, cbStream_t stream,
-                        cbEvent_t start, cbEvent_t stop) {
+static int sweep_device(const cbDeviceProp* prop, const options* o, buffers* b, cbStream_t stream, cbEvent_t start,
+                        cbEvent_t stop) {
     int failures = 0;
     char buf[32];
     print_header(prop, "Device to device", 0);
@@ -175,8 +177,8 @@ static int sweep_device(const cbDeviceProp* prop, const options* o, buffers* b, 
         const rate d2d = time_copies(b->dev_b, b->dev_a, size, cbMemcpyDeviceToDevice, reps, stream, start, stop);
         const int ok = round_trip_ok(b, size, (unsigned)size + 7u, stream);
         failures += !ok;
-        printf("%10s  %12.2f %12.2f  %5d  %s\n", size_text(size, buf, sizeof buf), d2d.wall_gbs, d2d.device_gbs,
-               reps, ok ? "ok" : "MISMATCH");
+        printf("%10s  %12.2f %12.2f  %5d  %s\n", size_text(size, buf, sizeof buf), d2d.wall_gbs, d2d.device_gbs, reps,
+               ok ? "ok" : "MISMATCH");
     }
     return failures;
 }
@@ -188,12 +190,13 @@ int main(int argc, char** argv) {
     CB_CHECK(cbSetDevice(0));
     CB_CHECK(cbGetDeviceProperties(&prop, 0));
 
-    printf("Device 0: %s over %s (%.2f GB/s usable, PCIe Gen%d x%d)\n", prop.name, prop.linkName,
-           prop.linkBandwidthGBs, prop.pcieLinkGen, prop.pcieLinkWidth);
+    printf("Device 0: %s over %s (%.2f GB/s usable, PCIe Gen%d x%d)\n", prop.name, prop.linkName, prop.linkBandwidthGBs,
+           prop.pcieLinkGen, prop.pcieLinkWidth);
     printf("GB/s = 1e9 bytes per second. Columns:\n");
     printf("  wall:   measured on this machine (clock_gettime around the copies and the synchronize)\n");
     if (prop.isSimulated)
-        printf("  device: modeled: cbEvent time from the simulated GPU's clock (a simulated device: not a hardware figure)\n");
+        printf(
+            "  device: modeled: cbEvent time from the simulated GPU's clock (a simulated device: not a hardware figure)\n");
     else
         printf("  device: measured on the GPU: cbEvent time from its timer (hardware)\n");
 

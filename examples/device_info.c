@@ -23,15 +23,13 @@ static void print_properties(const cbDeviceProp* p) {
     printf("  GPU clock:               %.0f MHz\n", p->clockRate / 1000.0);
     printf("  Memory clock:            %.0f MHz\n", p->memoryClockRate / 1000.0);
     printf("  Max threads per block:   %d\n", p->maxThreadsPerBlock);
-    printf("  Max block dimensions:    %d x %d x %d\n", p->maxThreadsDim[0], p->maxThreadsDim[1],
-           p->maxThreadsDim[2]);
-    printf("  Max grid dimensions:     %d x %d x %d\n", p->maxGridSize[0], p->maxGridSize[1],
-           p->maxGridSize[2]);
+    printf("  Max block dimensions:    %d x %d x %d\n", p->maxThreadsDim[0], p->maxThreadsDim[1], p->maxThreadsDim[2]);
+    printf("  Max grid dimensions:     %d x %d x %d\n", p->maxGridSize[0], p->maxGridSize[1], p->maxGridSize[2]);
     printf("  PCI ids:                 %04x:%04x\n", (unsigned)p->pciVendorId, (unsigned)p->pciDeviceId);
     printf("  PCI bus id:              %s\n", p->pciBusId);
     printf("  Backend:                 %s\n", p->backend);
-    printf("  Link:                    %s, PCIe Gen%d x%d, %.2f GB/s usable host-to-device\n",
-           p->linkName, p->pcieLinkGen, p->pcieLinkWidth, p->linkBandwidthGBs);
+    printf("  Link:                    %s, PCIe Gen%d x%d, %.2f GB/s usable host-to-device\n", p->linkName,
+           p->pcieLinkGen, p->pcieLinkWidth, p->linkBandwidthGBs);
     printf("  Figures:                 %s\n",
            p->isSimulated ? "simulated (figures modeled)" : "hardware (figures measured)");
 }

@@ -11,18 +11,16 @@
 
 static inline void example_fail(const char* call, cbError_t error, const char* file, int line) {
     const char* message = cbGetLastErrorMessage();
-    fprintf(stderr, "error: %s failed at %s:%d\n  %s (%s, %d): %s\n", call, file, line,
-            cbGetErrorString(error), cbGetErrorName(error), (int)error,
-            message && message[0] ? message : "(no further detail)");
+    fprintf(stderr, "error: %s failed at %s:%d\n  %s (%s, %d): %s\n", call, file, line, cbGetErrorString(error),
+            cbGetErrorName(error), (int)error, message && message[0] ? message : "(no further detail)");
     cbShutdown();
     exit(EXIT_FAILURE);
 }
 
-#define CB_CHECK(call)                                                   \
-    do {                                                                 \
-        cbError_t cb_check_error_ = (call);                              \
-        if (cb_check_error_ != cbSuccess)                                \
-            example_fail(#call, cb_check_error_, __FILE__, __LINE__);    \
+#define CB_CHECK(call)                                                                              \
+    do {                                                                                            \
+        cbError_t cb_check_error_ = (call);                                                         \
+        if (cb_check_error_ != cbSuccess) example_fail(#call, cb_check_error_, __FILE__, __LINE__); \
     } while (0)
 
 /* What the device's timings and link figures are: the simulator's model, or the hardware. */

@@ -73,16 +73,15 @@ static int report(const char* what, const float* got, const float* want, size_t 
         printf("%s: PASS (%zu elements match the CPU result)\n", what, n);
         return 1;
     }
-    printf("%s: FAIL (%zu of %zu elements differ; first at [%zu]: got %.9g, expected %.9g)\n", what, bad, n,
-           first, (double)got[first], (double)want[first]);
+    printf("%s: FAIL (%zu of %zu elements differ; first at [%zu]: got %.9g, expected %.9g)\n", what, bad, n, first,
+           (double)got[first], (double)want[first]);
     return 0;
 }
 
 /* ---- part 1: the built-in add --------------------------------------------------------------- */
 
-static int run_builtin_add(const cbDeviceProp* prop, unsigned n, float* d_a, float* d_b, float* d_c,
-                           float* h_c, const float* h_a, const float* h_b, const float* expected,
-                           cbStream_t stream) {
+static int run_builtin_add(const cbDeviceProp* prop, unsigned n, float* d_a, float* d_b, float* d_c, float* h_c,
+                           const float* h_a, const float* h_b, const float* expected, cbStream_t stream) {
     const size_t bytes = (size_t)n * sizeof(float);
     cbEvent_t ev[4];
     for (int i = 0; i < 4; ++i) CB_CHECK(cbEventCreate(&ev[i]));

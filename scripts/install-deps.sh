@@ -8,7 +8,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libpoco-dev libspdlog-dev libfmt-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format-14 clang-tidy-14
   libisal-dev libopenblas-dev libelf-dev
   llvm-15-dev liblz4-dev libzstd-dev
   gnuplot-nox

@@ -91,8 +91,9 @@ int main(int argc, char** argv) {
     std::printf("cudabridge-cli cold start, median of %d runs (measured on this machine, wall clock)\n", runs);
     std::printf("  /bin/true                 %7.2f ms   (process start floor)\n", floor);
     std::printf("  cudabridge-cli version    %7.2f ms   %5.2fx the floor\n", version, version / floor);
-    std::printf("  cudabridge-cli plugins    %7.2f ms   %5.2fx version   goal <= 50 ms: %s; libraries loaded: %d (goal 0)\n",
-                plugins, plugins / version, plugins <= 50 ? "met" : "NOT met", loaded);
+    std::printf(
+        "  cudabridge-cli plugins    %7.2f ms   %5.2fx version   goal <= 50 ms: %s; libraries loaded: %d (goal 0)\n",
+        plugins, plugins / version, plugins <= 50 ? "met" : "NOT met", loaded);
     std::printf("  cudabridge-cli info       %7.2f ms   %5.2fx version   goal <= 50 ms: %s\n", info, info / version,
                 info <= 50 ? "met" : "NOT met");
     run({cli, "disconnect"}, s);

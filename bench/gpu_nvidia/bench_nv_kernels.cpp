@@ -31,7 +31,7 @@ double best_seconds(int reps, const std::function<void()>& f) {
     return best;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 16 * 1024 * 1024;
@@ -40,8 +40,10 @@ int main(int argc, char** argv) {
     const unsigned threads = argc > 4 ? static_cast<unsigned>(std::atoi(argv[4])) : 0;
     engine eng(threads);
     const double mib = double(n) * 4 / (1024.0 * 1024.0);
-    std::printf("bench_nv_kernels: %lld float32 (%.1f MiB per array), %d repeats, %u engine threads; "
-                "measured on this host\n", static_cast<long long>(n), mib, reps, eng.threads());
+    std::printf(
+        "bench_nv_kernels: %lld float32 (%.1f MiB per array), %d repeats, %u engine threads; "
+        "measured on this host\n",
+        static_cast<long long>(n), mib, reps, eng.threads());
 
     tensor a(CB_DTYPE_FLOAT32, {n}), b(CB_DTYPE_FLOAT32, {n}), c(CB_DTYPE_FLOAT32, {n});
     if (!random_uniform(a.view(), 1, 0, eng).ok() || !random_uniform(b.view(), 2, 0, eng).ok()) return 1;
@@ -56,26 +58,35 @@ int main(int argc, char** argv) {
         });
     });
     double t_memcpy = std::min(t_memcpy1, t_memcpyN);
-    double memcpy_gbs = 2.0 * double(bytes) / t_memcpy / 1e9; // read + write bytes per second
-    std::printf("memcpy %.1f MiB: 1 thread %.3f ms, %u threads %.3f ms -> bound %.2f GB/s (read+write)\n",
-                mib, t_memcpy1 * 1e3, eng.threads(), t_memcpyN * 1e3, memcpy_gbs);
+    double memcpy_gbs = 2.0 * double(bytes) / t_memcpy / 1e9;  // read + write bytes per second
+    std::printf("memcpy %.1f MiB: 1 thread %.3f ms, %u threads %.3f ms -> bound %.2f GB/s (read+write)\n", mib,
+                t_memcpy1 * 1e3, eng.threads(), t_memcpyN * 1e3, memcpy_gbs);
 
     // add touches 3 arrays (2 read, 1 written); the memcpy bound moves the same bytes.
     double t_add = best_seconds(reps, [&] { (void)binary(binary_op::add, a.view(), b.view(), c.view(), eng); });
     double bound_add = 3.0 * double(bytes) / (memcpy_gbs * 1e9);
-    if (c.as<float>()[n / 2] != a.as<float>()[n / 2] + b.as<float>()[n / 2]) { std::puts("add: wrong result"); return 1; }
+    if (c.as<float>()[n / 2] != a.as<float>()[n / 2] + b.as<float>()[n / 2]) {
+        std::puts("add: wrong result");
+        return 1;
+    }
     std::printf("add:    %.3f ms, %.2f GB/s; memcpy bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", t_add * 1e3,
                 3.0 * double(bytes) / t_add / 1e9, bound_add * 1e3, bound_add / t_add);
 
     tensor s(CB_DTYPE_FLOAT32, {});
     double t_sum = best_seconds(reps, [&] { (void)reduce(reduce_op::sum, a.view(), k_all_axes, s.view(), eng); });
     double bound_sum = double(bytes) / (memcpy_gbs * 1e9);
-    if (!(std::fabs(s.as<float>()[0] - 0.5 * double(n)) < 0.01 * double(n) + 10)) { std::puts("sum: wrong result"); return 1; }
+    if (!(std::fabs(s.as<float>()[0] - 0.5 * double(n)) < 0.01 * double(n) + 10)) {
+        std::puts("sum: wrong result");
+        return 1;
+    }
     std::printf("sum:    %.3f ms, %.2f GB/s; memcpy-read bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", t_sum * 1e3,
                 double(bytes) / t_sum / 1e9, bound_sum * 1e3, bound_sum / t_sum);
 
     double t_max = best_seconds(reps, [&] { (void)reduce(reduce_op::max, a.view(), k_all_axes, s.view(), eng); });
-    if (!(s.as<float>()[0] < 1.0f && s.as<float>()[0] > 0.5f)) { std::puts("max: wrong result"); return 1; }
+    if (!(s.as<float>()[0] < 1.0f && s.as<float>()[0] > 0.5f)) {
+        std::puts("max: wrong result");
+        return 1;
+    }
     std::printf("max:    %.3f ms, %.2f GB/s; memcpy-read bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", t_max * 1e3,
                 double(bytes) / t_max / 1e9, bound_sum * 1e3, bound_sum / t_max);
 
@@ -84,16 +95,20 @@ int main(int argc, char** argv) {
     (void)random_uniform(x.view(), 3, 0, eng);
     (void)random_uniform(y.view(), 4, 0, eng);
     auto direct = [&] {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mm, mm, mm, 1.0f, x.as<float>(), mm,
-                    y.as<float>(), mm, 0.0f, zd.as<float>(), mm);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mm, mm, mm, 1.0f, x.as<float>(), mm, y.as<float>(), mm,
+                    0.0f, zd.as<float>(), mm);
     };
-    direct(); // warm OpenBLAS's threads
+    direct();  // warm OpenBLAS's threads
     double t_direct = best_seconds(reps, direct);
     double t_lib = best_seconds(reps, [&] { (void)matmul(x.view(), y.view(), z.view(), eng); });
-    if (std::memcmp(z.data(), zd.data(), z.bytes()) != 0) { std::puts("matmul: differs from cblas_sgemm"); return 1; }
+    if (std::memcmp(z.data(), zd.data(), z.bytes()) != 0) {
+        std::puts("matmul: differs from cblas_sgemm");
+        return 1;
+    }
     double flops = 2.0 * mm * mm * mm;
-    std::printf("matmul %dx%d float32: library %.3f ms (%.1f GFLOP/s), cblas_sgemm direct %.3f ms (%.1f GFLOP/s) "
-                "-> ratio %.2f (goal >= 0.8)\n", mm, mm, t_lib * 1e3, flops / t_lib / 1e9, t_direct * 1e3,
-                flops / t_direct / 1e9, t_direct / t_lib);
+    std::printf(
+        "matmul %dx%d float32: library %.3f ms (%.1f GFLOP/s), cblas_sgemm direct %.3f ms (%.1f GFLOP/s) "
+        "-> ratio %.2f (goal >= 0.8)\n",
+        mm, mm, t_lib * 1e3, flops / t_lib / 1e9, t_direct * 1e3, flops / t_direct / 1e9, t_direct / t_lib);
     return 0;
 }

@@ -70,8 +70,9 @@ struct simulated_gpu {
         reg = std::make_unique<core::registry>(*db, o);
         reg->scan();
         transport = reg->create(CB_KIND_TRANSPORT, "usb4", {{"backend", "sim"}});
-        gpu = reg->create(CB_KIND_GPU, "nvidia", {{"cuda_library", "/nonexistent/libcuda.so.1"},
-                                                 {"compute_threads", std::to_string(compute_threads)}});
+        gpu = reg->create(
+            CB_KIND_GPU, "nvidia",
+            {{"cuda_library", "/nonexistent/libcuda.so.1"}, {"compute_threads", std::to_string(compute_threads)}});
         auto* t = transport->transport();
         void* th = transport->handle();
         const std::string enclosure = find(CB_ENDPOINT_DEVICE_ROUTER);
@@ -141,41 +142,55 @@ int run(int64_t n, int mm, int reps, unsigned compute_threads) {
     simulated_gpu gpu(compute_threads);
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     const size_t bytes = static_cast<size_t>(n) * 4;
-    std::printf("bench_nv_plugin: %lld float32 (%.1f MiB per array), %d repeats; measured on this host "
-                "(the simulated GPU computes on the host's %u cores)\n",
-                static_cast<long long>(n), double(bytes) / (1 << 20), reps, threads);
+    std::printf(
+        "bench_nv_plugin: %lld float32 (%.1f MiB per array), %d repeats; measured on this host "
+        "(the simulated GPU computes on the host's %u cores)\n",
+        static_cast<long long>(n), double(bytes) / (1 << 20), reps, threads);
 
     // The bound: memcpy of an array, single-threaded and split across all cores; the faster wins.
     std::vector<char> src(bytes, 1), dst(bytes, 0);
     double t1 = best_seconds(reps, [&] { std::memcpy(dst.data(), src.data(), bytes); });
     double tn = best_seconds(reps, [&] { parallel_memcpy(dst.data(), src.data(), bytes, threads); });
     const double memcpy_gbs = 2.0 * double(bytes) / std::min(t1, tn) / 1e9;  // read + write
-    std::printf("memcpy: 1 thread %.3f ms, %u threads %.3f ms -> bound %.2f GB/s (read+write)\n", t1 * 1e3,
-                threads, tn * 1e3, memcpy_gbs);
+    std::printf("memcpy: 1 thread %.3f ms, %u threads %.3f ms -> bound %.2f GB/s (read+write)\n", t1 * 1e3, threads,
+                tn * 1e3, memcpy_gbs);
 
     const uint64_t a = gpu.alloc(bytes), b = gpu.alloc(bytes), c = gpu.alloc(bytes), s = gpu.alloc(8);
-    auto da = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {n}), db = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n}), dc = sdk::contiguous_tensor(c, CB_DTYPE_FLOAT32, {n});
+    auto da = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {n}), db = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n}),
+         dc = sdk::contiguous_tensor(c, CB_DTYPE_FLOAT32, {n});
     auto ds = sdk::contiguous_tensor(s, CB_DTYPE_FLOAT32, {});
     gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::uint64_arg(1), sdk::uint64_arg(0)});
     gpu.launch("random_uniform", CB_DTYPE_FLOAT32, {sdk::tensor_arg(db), sdk::uint64_arg(2), sdk::uint64_arg(0)});
 
-    double t_add = best_seconds(reps, [&] { gpu.launch("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(dc)}); });
+    double t_add = best_seconds(reps, [&] {
+        gpu.launch("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::tensor_arg(db), sdk::tensor_arg(dc)});
+    });
     float x[1], y[1], z[1];
     gpu.download(x, a + bytes / 2, 4);
     gpu.download(y, b + bytes / 2, 4);
     gpu.download(z, c + bytes / 2, 4);
-    if (z[0] != x[0] + y[0]) { std::puts("add: wrong result"); return 1; }
+    if (z[0] != x[0] + y[0]) {
+        std::puts("add: wrong result");
+        return 1;
+    }
     const double bound_add = 3.0 * double(bytes) / (memcpy_gbs * 1e9);
     std::printf("add:    %.3f ms, %.2f GB/s; memcpy bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", t_add * 1e3,
                 3.0 * double(bytes) / t_add / 1e9, bound_add * 1e3, bound_add / t_add);
 
     const double bound_read = double(bytes) / (memcpy_gbs * 1e9);
     for (const char* op : {"sum", "max"}) {
-        double t = best_seconds(reps, [&] { gpu.launch(op, CB_DTYPE_FLOAT32, {sdk::tensor_arg(da), sdk::tensor_arg(ds), sdk::int64_arg(CB_REDUCE_ALL_AXES)}); });
+        double t = best_seconds(reps, [&] {
+            gpu.launch(op, CB_DTYPE_FLOAT32,
+                       {sdk::tensor_arg(da), sdk::tensor_arg(ds), sdk::int64_arg(CB_REDUCE_ALL_AXES)});
+        });
         float r = 0;
         gpu.download(&r, s, 4);
-        bool ok = std::strcmp(op, "sum") == 0 ? std::fabs(r - 0.5 * double(n)) < 0.01 * double(n) + 10 : (r < 1.0f && r > 0.5f);
-        if (!ok) { std::printf("%s: wrong result %g\n", op, double(r)); return 1; }
+        bool ok = std::strcmp(op, "sum") == 0 ? std::fabs(r - 0.5 * double(n)) < 0.01 * double(n) + 10
+                                              : (r < 1.0f && r > 0.5f);
+        if (!ok) {
+            std::printf("%s: wrong result %g\n", op, double(r));
+            return 1;
+        }
         std::printf("%s:    %.3f ms, %.2f GB/s; memcpy-read bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", op, t * 1e3,
                     double(bytes) / t / 1e9, bound_read * 1e3, bound_read / t);
     }
@@ -195,19 +210,27 @@ int run(int64_t n, int mm, int reps, unsigned compute_threads) {
                     hz.data(), mm);
     };
     direct();  // warm OpenBLAS's threads
-    auto dx = sdk::contiguous_tensor(mx, CB_DTYPE_FLOAT32, {mm, mm}), dy = sdk::contiguous_tensor(my, CB_DTYPE_FLOAT32, {mm, mm}),
+    auto dx = sdk::contiguous_tensor(mx, CB_DTYPE_FLOAT32, {mm, mm}),
+         dy = sdk::contiguous_tensor(my, CB_DTYPE_FLOAT32, {mm, mm}),
          dz = sdk::contiguous_tensor(mz, CB_DTYPE_FLOAT32, {mm, mm});
     double t_plugin = 1e30, t_direct = 1e30;
     for (int r = 0; r < reps; ++r) {  // interleaved, so both see the same host conditions
         t_direct = std::min(t_direct, best_seconds(1, direct));
-        t_plugin = std::min(t_plugin, best_seconds(1, [&] { gpu.launch("matmul", CB_DTYPE_FLOAT32, {sdk::tensor_arg(dx), sdk::tensor_arg(dy), sdk::tensor_arg(dz)}); }));
+        t_plugin = std::min(
+            t_plugin, best_seconds(1, [&] {
+                gpu.launch("matmul", CB_DTYPE_FLOAT32, {sdk::tensor_arg(dx), sdk::tensor_arg(dy), sdk::tensor_arg(dz)});
+            }));
     }
     gpu.download(hz_plugin.data(), mz, mbytes);
-    if (std::memcmp(hz.data(), hz_plugin.data(), mbytes) != 0) { std::puts("matmul: differs from cblas_sgemm"); return 1; }
+    if (std::memcmp(hz.data(), hz_plugin.data(), mbytes) != 0) {
+        std::puts("matmul: differs from cblas_sgemm");
+        return 1;
+    }
     const double flops = 2.0 * mm * mm * mm;
-    std::printf("matmul %dx%d float32: plugin %.3f ms (%.1f GFLOP/s), cblas_sgemm direct %.3f ms (%.1f GFLOP/s) "
-                "-> ratio %.2f (goal >= 0.8)\n", mm, mm, t_plugin * 1e3, flops / t_plugin / 1e9, t_direct * 1e3,
-                flops / t_direct / 1e9, t_direct / t_plugin);
+    std::printf(
+        "matmul %dx%d float32: plugin %.3f ms (%.1f GFLOP/s), cblas_sgemm direct %.3f ms (%.1f GFLOP/s) "
+        "-> ratio %.2f (goal >= 0.8)\n",
+        mm, mm, t_plugin * 1e3, flops / t_plugin / 1e9, t_direct * 1e3, flops / t_direct / 1e9, t_direct / t_plugin);
     return 0;
 }
 
@@ -219,7 +242,8 @@ int main(int argc, char** argv) {
     const int reps = argc > 3 ? std::atoi(argv[3]) : 10;
     const int compute_threads = argc > 4 ? std::atoi(argv[4]) : 0;
     if (n <= 0 || mm <= 0 || reps <= 0 || compute_threads < 0) {
-        std::fprintf(stderr, "usage: bench_nv_plugin [elements > 0] [matmul_n > 0] [repeats > 0] [compute_threads >= 0]\n");
+        std::fprintf(stderr,
+                     "usage: bench_nv_plugin [elements > 0] [matmul_n > 0] [repeats > 0] [compute_threads >= 0]\n");
         return 2;
     }
     try {

@@ -60,9 +60,7 @@ struct timing {
     double issue = 1e300;  // the calls alone, in batches the command ring holds (synchronized untimed)
 };
 
-timing best_of(const timing& a, const timing& b) {
-    return {std::min(a.total, b.total), std::min(a.issue, b.issue)};
-}
+timing best_of(const timing& a, const timing& b) { return {std::min(a.total, b.total), std::min(a.issue, b.issue)}; }
 
 // How a path issues one pair and waits for its stream.
 struct path_ops {
@@ -256,9 +254,10 @@ int main(int argc, char** argv) {
     std::filesystem::path home;
     try {
         home = private_home();
-        std::printf("bench_runtime_overhead: %d pairs (4 KiB pinned H2D copy + add of 1024 float32) per repeat, "
-                    "one synchronize per repeat; best of %d repeats x %d rounds\n",
-                    s.pairs, s.repeats, s.rounds);
+        std::printf(
+            "bench_runtime_overhead: %d pairs (4 KiB pinned H2D copy + add of 1024 float32) per repeat, "
+            "one synchronize per repeat; best of %d repeats x %d rounds\n",
+            s.pairs, s.repeats, s.rounds);
         // Rounds of the three phases in turn, keeping each path's best: a burst of other load on
         // this machine then spoils one round of every path rather than all of one path.
         timing direct, with_check, without_check;
@@ -268,19 +267,20 @@ int main(int argc, char** argv) {
             without_check = best_of(without_check, measure_c_api(s, false, false));
         }
 
-        std::printf("wall-clock ns per call, measured on this host. issue: the calls alone (batches of %d pairs); "
-                    "total: %d pairs + one synchronize, the simulated GPU's work included (it runs on this host's "
-                    "CPU too)\n",
-                    issue_batch, s.pairs);
+        std::printf(
+            "wall-clock ns per call, measured on this host. issue: the calls alone (batches of %d pairs); "
+            "total: %d pairs + one synchronize, the simulated GPU's work included (it runs on this host's "
+            "CPU too)\n",
+            issue_batch, s.pairs);
         std::printf("  %-30s %9s %9s    %9s %9s\n", "path", "issue", "added", "total", "added");
         print_row("direct: plugin table", direct, direct);
         print_row("C API, integrity check off", without_check, direct);
         print_row("C API, integrity check on", with_check, direct);
         const double added = without_check.issue - direct.issue;
-        std::printf("verdict: the runtime layer adds %.0f ns per call (issue time, integrity check off; goal <= %.0f "
-                    "ns): %s; with the integrity check on it adds %.0f ns\n",
-                    added, goal_ns, added <= goal_ns ? "within the goal" : "OVER the goal",
-                    with_check.issue - direct.issue);
+        std::printf(
+            "verdict: the runtime layer adds %.0f ns per call (issue time, integrity check off; goal <= %.0f "
+            "ns): %s; with the integrity check on it adds %.0f ns\n",
+            added, goal_ns, added <= goal_ns ? "within the goal" : "OVER the goal", with_check.issue - direct.issue);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_runtime_overhead: %s\n", e.what());
         std::error_code ec;

@@ -73,9 +73,7 @@ double seconds_since(clock_type::time_point t0) {
 
 volatile int g_sink_int;  // keeps the reference loop from being optimised away
 
-int format_one(char* buf, size_t n, int i) {
-    return std::snprintf(buf, n, BENCH_FMT, i & 7, gpu_name, 24564u);
-}
+int format_one(char* buf, size_t n, int i) { return std::snprintf(buf, n, BENCH_FMT, i & 7, gpu_name, 24564u); }
 
 // Reference: snprintf of the same message alone, ns per call.
 double snprintf_ns(long iterations) {
@@ -168,8 +166,7 @@ int main(int argc, char** argv) {
 
     char sample[256];
     int sample_len = format_one(sample, sizeof sample, 1);
-    std::printf("bench_log_front_end: iterations=%ld message_bytes=%d (\"%s\")\n", iterations,
-                sample_len, sample);
+    std::printf("bench_log_front_end: iterations=%ld message_bytes=%d (\"%s\")\n", iterations, sample_len, sample);
 
     // Warm-up (page faults, queue buffers, frequency).
     lg::statistics st{};
@@ -178,33 +175,36 @@ int main(int argc, char** argv) {
 
     const double ref_ns = snprintf_ns(iterations);
     const double fe_ns = front_end_format_and_log_ns(iterations, &st);
-    std::printf("caller_ns_per_call=%.1f (front_end::log, snprintf alone %.1f ns, ratio %.2f; "
-                "enqueue part %.1f ns) enqueued=%llu dropped=%llu\n",
-                fe_ns, ref_ns, fe_ns / ref_ns, fe_ns - ref_ns,
-                static_cast<unsigned long long>(st.enqueued), static_cast<unsigned long long>(st.dropped));
+    std::printf(
+        "caller_ns_per_call=%.1f (front_end::log, snprintf alone %.1f ns, ratio %.2f; "
+        "enqueue part %.1f ns) enqueued=%llu dropped=%llu\n",
+        fe_ns, ref_ns, fe_ns / ref_ns, fe_ns - ref_ns, static_cast<unsigned long long>(st.enqueued),
+        static_cast<unsigned long long>(st.dropped));
     const double c_ns = c_macro_ns(iterations);
-    std::printf("caller_ns_per_call=%.1f (CB_LOG_INFO, snprintf alone %.1f ns, ratio %.2f; goal <= 200 ns)\n",
-                c_ns, ref_ns, c_ns / ref_ns);
+    std::printf("caller_ns_per_call=%.1f (CB_LOG_INFO, snprintf alone %.1f ns, ratio %.2f; goal <= 200 ns)\n", c_ns,
+                ref_ns, c_ns / ref_ns);
     const double off_ns = c_macro_disabled_ns(iterations);
     std::printf("disabled_ns_per_call=%.2f (CB_LOG_DEBUG below the level, snprintf alone %.1f ns, ratio %.3f)\n",
                 off_ns, ref_ns, off_ns / ref_ns);
 
     const double ref_rate = 1e9 / ref_ns;
     const double rate1 = enqueue_rate(iterations, 1, &st);
-    std::printf("enqueue_records_per_s=%.0f (1 thread, null sink; snprintf alone %.0f/s, ratio %.2f; "
-                "goal 1000000, ratio %.2f) dropped=%llu\n",
-                rate1, ref_rate, rate1 / ref_rate, rate1 / 1e6, static_cast<unsigned long long>(st.dropped));
+    std::printf(
+        "enqueue_records_per_s=%.0f (1 thread, null sink; snprintf alone %.0f/s, ratio %.2f; "
+        "goal 1000000, ratio %.2f) dropped=%llu\n",
+        rate1, ref_rate, rate1 / ref_rate, rate1 / 1e6, static_cast<unsigned long long>(st.dropped));
     const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
     const int threads = static_cast<int>(std::min(4u, hw));
     const double rate_n = enqueue_rate(iterations / threads, threads, &st);
-    std::printf("enqueue_records_per_s=%.0f (%d threads, null sink; ratio to 1 thread %.2f) dropped=%llu\n",
-                rate_n, threads, rate_n / rate1, static_cast<unsigned long long>(st.dropped));
+    std::printf("enqueue_records_per_s=%.0f (%d threads, null sink; ratio to 1 thread %.2f) dropped=%llu\n", rate_n,
+                threads, rate_n / rate1, static_cast<unsigned long long>(st.dropped));
 
     uint64_t delivered = 0;
     const double e2e = delivered_rate(iterations, &delivered);
-    std::printf("delivered_records_per_s=%.0f (end to end to a counting sink; ratio to enqueue rate %.2f) "
-                "delivered=%llu of %ld\n",
-                e2e, e2e / rate1, static_cast<unsigned long long>(delivered), iterations);
+    std::printf(
+        "delivered_records_per_s=%.0f (end to end to a counting sink; ratio to enqueue rate %.2f) "
+        "delivered=%llu of %ld\n",
+        e2e, e2e / rate1, static_cast<unsigned long long>(delivered), iterations);
 
     cb_log_shutdown();
     if (smoke) std::printf("(smoke run: figures are not meaningful at this iteration count)\n");

@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
     const int gemm = argc > 4 ? std::atoi(argv[4]) : 1024;
     kernels::engine engine;
     const ptx::block_runner on_engine = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
-        engine.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
+        engine.parallel_for(static_cast<int64_t>(count), 1,
+                            [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
     };
     std::printf("PTX engine vs plain C++ -O3, %d elements, %u threads, best of %d (wall clock, measured)\n", n,
                 engine.threads(), repeats);
@@ -163,8 +164,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) vram.f32(dx)[i] = float(i % 1000), vram.f32(dy)[i] = 1.0f;
     std::vector<float> hx(vram.f32(dx), vram.f32(dx) + n), hy(n, 1.0f);
     auto rs = request(*saxpy, "saxpy", (n + 255) / 256, 256,
-                      {sdk::int64_arg(n), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx),
-                       sdk::device_ptr_arg(dy)});
+                      {sdk::int64_arg(n), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx), sdk::device_ptr_arg(dy)});
     const double ptx_saxpy = best_ms(repeats, [&] { saxpy->launch(rs, vram.memory(), on_engine, {}); });
     const double cpp_saxpy = best_ms(repeats, [&] { saxpy_cpp(n, 2.0f, hx.data(), hy.data(), engine); });
     std::printf("saxpy    PTX %8.2f ms  C++ %8.2f ms  ratio %.2fx (goal >= 0.5x)\n", ptx_saxpy, cpp_saxpy,
@@ -202,9 +202,8 @@ int main(int argc, char** argv) {
     rg.kernel = 0;
     rg.grid[0] = rg.grid[1] = static_cast<uint32_t>((gemm + 15) / 16);
     rg.block[0] = rg.block[1] = 16;
-    const std::vector<cb_kernel_arg> gargs = {sdk::int64_arg(gemm), sdk::int64_arg(gemm),
-                                              sdk::int64_arg(gemm), sdk::float64_arg(1.0),
-                                              sdk::device_ptr_arg(dA), sdk::device_ptr_arg(dB),
+    const std::vector<cb_kernel_arg> gargs = {sdk::int64_arg(gemm),  sdk::int64_arg(gemm),    sdk::int64_arg(gemm),
+                                              sdk::float64_arg(1.0), sdk::device_ptr_arg(dA), sdk::device_ptr_arg(dB),
                                               sdk::float64_arg(0.0), sdk::device_ptr_arg(dC)};
     if (sgemm->pack_arguments(0, gargs.data(), gargs.size(), rg.params, error) != CB_OK) {
         std::fprintf(stderr, "%s\n", error.c_str());
@@ -212,12 +211,12 @@ int main(int argc, char** argv) {
     }
     const int gemm_repeats = std::max(1, repeats / 2);
     const double ptx_gemm = best_ms(gemm_repeats, [&] { sgemm->launch(rg, gv.memory(), on_engine, {}); });
-    const double cpp_gemm = best_ms(gemm_repeats, [&] {
-        sgemm_tiled_cpp(gemm, gemm, gemm, 1.0f, hA.data(), hB.data(), 0.0f, hC.data(), engine);
-    });
+    const double cpp_gemm = best_ms(
+        gemm_repeats, [&] { sgemm_tiled_cpp(gemm, gemm, gemm, 1.0f, hA.data(), hB.data(), 0.0f, hC.data(), engine); });
     for (uint64_t i = 0; i < g2; ++i)
         if (gv.f32(dC)[i] != hC[i]) {
-            std::fprintf(stderr, "sgemm: element %llu differs: %g vs %g\n", (unsigned long long)i, gv.f32(dC)[i], hC[i]);
+            std::fprintf(stderr, "sgemm: element %llu differs: %g vs %g\n", (unsigned long long)i, gv.f32(dC)[i],
+                         hC[i]);
             return 1;
         }
     std::printf("sgemm    %d^3 PTX %8.2f ms  C++ tiled %8.2f ms  ratio %.2fx (goal >= 0.25x)", gemm, ptx_gemm, cpp_gemm,
@@ -232,9 +231,9 @@ int main(int argc, char** argv) {
     std::printf("\n");
 
     // One cached launch of a one-block saxpy (256 elements): the host cost per launch.
-    auto small = request(*saxpy, "saxpy", 1, 256,
-                         {sdk::int64_arg(256), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx),
-                          sdk::device_ptr_arg(dy)});
+    auto small =
+        request(*saxpy, "saxpy", 1, 256,
+                {sdk::int64_arg(256), sdk::float64_arg(2.0), sdk::device_ptr_arg(dx), sdk::device_ptr_arg(dy)});
     const int launches = 2000;
     const double small_ms = best_ms(repeats, [&] {
         for (int i = 0; i < launches; ++i) saxpy->launch(small, vram.memory(), on_engine, {});

@@ -70,15 +70,14 @@ int main(int argc, char** argv) {
 
     const auto s = link.stats();
     const double gb = static_cast<double>(bytes) / 1e9;
-    std::printf("bench_usb4_wire: measured on this host (wall clock), best of %d; %zu bytes in "
-                "%u-byte packets (%llu packets per run), CRC-32C (ISA-L) on both ends\n",
-                repeats, bytes, payload,
-                static_cast<unsigned long long>(s.packets_to_device / static_cast<uint64_t>(repeats)));
-    std::printf("wire_gbs=%.2f memcpy_gbs=%.2f ratio=%.2f ratio_median=%.2f\n", gb / best_wire,
-                gb / best_memcpy, best_memcpy / best_wire, ratios[ratios.size() / 2]);
+    std::printf(
+        "bench_usb4_wire: measured on this host (wall clock), best of %d; %zu bytes in "
+        "%u-byte packets (%llu packets per run), CRC-32C (ISA-L) on both ends\n",
+        repeats, bytes, payload, static_cast<unsigned long long>(s.packets_to_device / static_cast<uint64_t>(repeats)));
+    std::printf("wire_gbs=%.2f memcpy_gbs=%.2f ratio=%.2f ratio_median=%.2f\n", gb / best_wire, gb / best_memcpy,
+                best_memcpy / best_wire, ratios[ratios.size() / 2]);
     std::printf("crc32c_isal_gbs=%.2f (one pass over the whole buffer, crc=0x%08x)\n", gb / best_crc, crc);
-    if (ref[bytes / 2] != src[bytes / 2] || status != CB_OK ||
-        std::memcmp(src.data(), dst.data(), bytes) != 0) {
+    if (ref[bytes / 2] != src[bytes / 2] || status != CB_OK || std::memcmp(src.data(), dst.data(), bytes) != 0) {
         std::fprintf(stderr, "bench_usb4_wire: delivery FAILED (status %d)\n", static_cast<int>(status));
         return 1;
     }

@@ -20,9 +20,10 @@ app::~app() = default;
 
 const std::vector<command>& app::commands() {
     static const std::vector<command> table = {
-        info_command(),    status_command(),  monitor_command(),  connect_command(), disconnect_command(), config_command(),
-        diag_command(),    benchmark_command(), reset_command(),   devices_command(), forget_command(),  log_command(),        history_command(), sim_command(),        plugins_command(),
-        profile_command(), help_command(),    version_command(), completion_command()};
+        info_command(),    status_command(), monitor_command(),   connect_command(),   disconnect_command(),
+        config_command(),  diag_command(),   benchmark_command(), reset_command(),     devices_command(),
+        forget_command(),  log_command(),    history_command(),   sim_command(),       plugins_command(),
+        profile_command(), help_command(),   version_command(),   completion_command()};
     return table;
 }
 
@@ -65,23 +66,17 @@ namespace {
 
 po::options_description global_description() {
     po::options_description d("Global options");
-    d.add_options()
-        ("verbose,v", "verbose output (debug log records)")
-        ("json,j", "JSON output")
-        ("no-color", "no ANSI colour")
-        ("device,d", po::value<int>(), "target device index N")
-        ("force,f", "force the operation")
-        ("sim", "use the simulated fabric even where Thunderbolt hardware is present")
-        ("db", po::value<std::string>(), "use the store at PATH")
-        ("plugin-path", po::value<std::vector<std::string>>()->composing(),
-         "search DIR (or pin FILE) for plugins first; repeatable")
-        ("transport", po::value<std::string>(), "transport plugin to use")
-        ("gpu", po::value<std::string>(), "GPU family plugin to use")
-        ("safety", po::value<std::string>(), "safety policy plugin to use")
-        ("log-sink", po::value<std::vector<std::string>>()->composing(),
-         "log sink NAME[:KEY=VALUE,...] to start; repeatable")
-        ("help,h", "show help")
-        ("version", "show the version");
+    d.add_options()("verbose,v", "verbose output (debug log records)")("json,j", "JSON output")(
+        "no-color", "no ANSI colour")("device,d", po::value<int>(), "target device index N")(
+        "force,f", "force the operation")("sim", "use the simulated fabric even where Thunderbolt hardware is present")(
+        "db", po::value<std::string>(), "use the store at PATH")(
+        "plugin-path", po::value<std::vector<std::string>>()->composing(),
+        "search DIR (or pin FILE) for plugins first; repeatable")("transport", po::value<std::string>(),
+                                                                  "transport plugin to use")(
+        "gpu", po::value<std::string>(), "GPU family plugin to use")("safety", po::value<std::string>(),
+                                                                     "safety policy plugin to use")(
+        "log-sink", po::value<std::vector<std::string>>()->composing(),
+        "log sink NAME[:KEY=VALUE,...] to start; repeatable")("help,h", "show help")("version", "show the version");
     return d;
 }
 
@@ -108,8 +103,8 @@ int run_cli(int argc, char** argv) {
     try {
         // Global options may stand before or after the command (`info --json`); everything the
         // global parser does not know is handed to the command, in order.
-        auto parsed = po::command_line_parser(argc, argv).options(all).positional(positional)
-                          .allow_unregistered().run();
+        auto parsed =
+            po::command_line_parser(argc, argv).options(all).positional(positional).allow_unregistered().run();
         po::variables_map vm;
         po::store(parsed, vm);
         po::notify(vm);
@@ -129,7 +124,8 @@ int run_cli(int argc, char** argv) {
         if (vm.count("command")) name = vm["command"].as<std::string>();
         rest = po::collect_unrecognized(parsed.options, po::include_positional);
         if (!rest.empty() && rest.front() == name) rest.erase(rest.begin());
-        if (name.empty()) name = vm.count("version") ? "version" : "help";
+        if (name.empty())
+            name = vm.count("version") ? "version" : "help";
         else if (vm.count("help")) {
             rest = {name};
             name = "help";
@@ -151,12 +147,12 @@ int run_cli(int argc, char** argv) {
     try {
         return cmd->run(a, rest);
     } catch (const usage_error& e) {
-        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli "
-                  << cmd->usage << "\n";
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli " << cmd->usage
+                  << "\n";
         return exit_usage;
     } catch (const po::error& e) {
-        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli "
-                  << cmd->usage << "\n";
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli " << cmd->usage
+                  << "\n";
         return exit_usage;
     } catch (const cli_error& e) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\n";

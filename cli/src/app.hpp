@@ -39,11 +39,11 @@ class app;
 
 struct command {
     std::string name;
-    std::string alias;    // "" when none
-    std::string summary;  // one line for `help`
-    std::string usage;    // "plugins list | info NAME | verify PATH"
-    std::string details;  // paragraphs for `help NAME`
-    bool needs_log_sinks; // start the log sink plugins before running
+    std::string alias;     // "" when none
+    std::string summary;   // one line for `help`
+    std::string usage;     // "plugins list | info NAME | verify PATH"
+    std::string details;   // paragraphs for `help NAME`
+    bool needs_log_sinks;  // start the log sink plugins before running
     std::function<int(app&, const std::vector<std::string>&)> run;
 };
 

@@ -21,8 +21,8 @@ uint64_t count_arg(const std::string& text, const std::string& option, uint64_t 
     uint64_t v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max)
-        throw usage_error(option + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                          ", not '" + text + "'");
+        throw usage_error(option + " must be a whole number from " + std::to_string(min) + " to " +
+                          std::to_string(max) + ", not '" + text + "'");
     return v;
 }
 

@@ -26,7 +26,8 @@ namespace {
 host::device::ticket enter_or_throw(host::device& d) {
     host::device::ticket t;
     const cb_status st = d.enter(t);
-    if (st != CB_OK) throw cli_error(exit_code_for(st) == exit_error ? exit_refused : exit_code_for(st), core::last_error());
+    if (st != CB_OK)
+        throw cli_error(exit_code_for(st) == exit_error ? exit_refused : exit_code_for(st), core::last_error());
     return t;
 }
 
@@ -37,12 +38,11 @@ double number_or(const json_object& o, const char* key, double fallback) {
 // "max_sm_mhz" -> "Max SM (MHz)": acronyms in capitals, a trailing unit in parentheses.
 std::string label(const std::string& key) {
     static const std::map<std::string, std::string> words = {
-        {"uuid", "UUID"}, {"sm", "SM"},     {"pci", "PCI"},         {"pcie", "PCIe"},     {"gpu", "GPU"},
-        {"id", "ID"},     {"iommu", "IOMMU"}, {"dma", "DMA"},       {"h2d", "host-to-device"},
-        {"d2h", "device-to-host"}};
-    static const std::map<std::string, std::string> units = {
-        {"mhz", "MHz"}, {"w", "W"},          {"c", "C"},      {"gbps", "Gb/s"}, {"gbs", "GB/s"},
-        {"ms", "ms"},   {"bytes", "bytes"}, {"bits", "bits"}, {"percent", "%"}};
+        {"uuid", "UUID"}, {"sm", "SM"},       {"pci", "PCI"}, {"pcie", "PCIe"},          {"gpu", "GPU"},
+        {"id", "ID"},     {"iommu", "IOMMU"}, {"dma", "DMA"}, {"h2d", "host-to-device"}, {"d2h", "device-to-host"}};
+    static const std::map<std::string, std::string> units = {{"mhz", "MHz"},     {"w", "W"},       {"c", "C"},
+                                                             {"gbps", "Gb/s"},   {"gbs", "GB/s"},  {"ms", "ms"},
+                                                             {"bytes", "bytes"}, {"bits", "bits"}, {"percent", "%"}};
     std::vector<std::string> tokens;
     boost::split(tokens, key, [](char c) { return c == '_'; });
     std::string unit;
@@ -163,9 +163,10 @@ json_object info_sections(host::session& s, host::device& d, const gpu_readings&
     clocks->set("max_sm_mhz", p.clock_mhz);
     clocks->set("max_memory_mhz", p.memory_clock_mhz);
     if (r.have_limits) {
-        clocks->set("settable_sm_mhz", std::to_string(r.limits.min_sm_clock_mhz) + "-" + std::to_string(r.limits.max_sm_clock_mhz));
-        clocks->set("settable_memory_mhz",
-                    std::to_string(r.limits.min_memory_clock_mhz) + "-" + std::to_string(r.limits.max_memory_clock_mhz));
+        clocks->set("settable_sm_mhz",
+                    std::to_string(r.limits.min_sm_clock_mhz) + "-" + std::to_string(r.limits.max_sm_clock_mhz));
+        clocks->set("settable_memory_mhz", std::to_string(r.limits.min_memory_clock_mhz) + "-" +
+                                               std::to_string(r.limits.max_memory_clock_mhz));
     }
     clocks->set("locked", r.settings.sm_clock_mhz != 0);
 
@@ -213,14 +214,16 @@ json_object info_sections(host::session& s, host::device& d, const gpu_readings&
     backend->set("figures", std::string(sim ? "modeled by the simulator" : "measured on hardware"));
     try {
         auto tb = Poco::JSON::Parser().parse(s.transport_control(R"({"op":"backend"})")).extract<json_object>();
-        backend->set("transport_backend", std::string(tb->optValue<bool>("simulated", false) ? "simulated fabric" : "linux sysfs"));
+        backend->set("transport_backend",
+                     std::string(tb->optValue<bool>("simulated", false) ? "simulated fabric" : "linux sysfs"));
         backend->set("transport_reason", tb->optValue<std::string>("reason", ""));
     } catch (const std::exception&) {
     }
     try {
         auto dr = Poco::JSON::Parser().parse(s.gpu_control(R"({"op":"drivers"})")).extract<json_object>();
         auto kd = dr->getObject("kernel_driver");
-        backend->set("kernel_driver", std::string(kd && kd->optValue<bool>("available", false) ? "available" : "not available"));
+        backend->set("kernel_driver",
+                     std::string(kd && kd->optValue<bool>("available", false) ? "available" : "not available"));
         if (kd) backend->set("kernel_driver_reason", kd->optValue<std::string>("reason", ""));
     } catch (const std::exception&) {
     }
@@ -278,8 +281,8 @@ json_object status_sections(host::session& s, host::device& d, const gpu_reading
     // The link's own recent figure (every process's traffic) when the transport gives one: this
     // process has only just started sampling.
     const cb_link_status link = d.link_status();
-    health->set("error_rate", CB_HAS_MEMBER(&link, cb_link_status, recent_error_rate) ? link.recent_error_rate
-                                                                                         : h.sample.error_rate);
+    health->set("error_rate",
+                CB_HAS_MEMBER(&link, cb_link_status, recent_error_rate) ? link.recent_error_rate : h.sample.error_rate);
     health->set("error_rate_threshold", s.safety_number("error_rate_threshold", 0));
     health->set("packets", h.sample.packets);
     health->set("packet_errors", h.sample.packet_errors);

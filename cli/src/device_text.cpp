@@ -6,21 +6,31 @@ namespace cudabridge::cli {
 
 const char* generation_key(cb_link_generation g) noexcept {
     switch (g) {
-    case CB_LINK_TB3: return "tb3";
-    case CB_LINK_TB4: return "tb4";
-    case CB_LINK_USB4_V1: return "usb4";
-    case CB_LINK_USB4_V2: return "tb5";
-    case CB_LINK_OCULINK: return "oculink";
-    default: return "unknown";
+    case CB_LINK_TB3:
+        return "tb3";
+    case CB_LINK_TB4:
+        return "tb4";
+    case CB_LINK_USB4_V1:
+        return "usb4";
+    case CB_LINK_USB4_V2:
+        return "tb5";
+    case CB_LINK_OCULINK:
+        return "oculink";
+    default:
+        return "unknown";
     }
 }
 
 const char* authorization_name(cb_auth_state a) noexcept {
     switch (a) {
-    case CB_AUTH_NONE: return "unauthorized";
-    case CB_AUTH_AUTHORIZED: return "authorized";
-    case CB_AUTH_SECURE: return "authorized (secure key)";
-    default: return "unknown";
+    case CB_AUTH_NONE:
+        return "unauthorized";
+    case CB_AUTH_AUTHORIZED:
+        return "authorized";
+    case CB_AUTH_SECURE:
+        return "authorized (secure key)";
+    default:
+        return "unknown";
     }
 }
 
@@ -38,13 +48,12 @@ std::optional<int32_t> parse_pstate(const std::string& text) {
 }
 
 std::vector<std::string> throttle_names(uint32_t reasons) {
-    static const std::pair<uint32_t, const char*> names[] = {
-        {CB_THROTTLE_IDLE, "idle"},
-        {CB_THROTTLE_APP_CLOCKS, "applications_clocks"},
-        {CB_THROTTLE_SW_POWER_CAP, "sw_power_cap"},
-        {CB_THROTTLE_HW_SLOWDOWN, "hw_slowdown"},
-        {CB_THROTTLE_SW_THERMAL, "sw_thermal_slowdown"},
-        {CB_THROTTLE_HW_THERMAL, "hw_thermal_slowdown"}};
+    static const std::pair<uint32_t, const char*> names[] = {{CB_THROTTLE_IDLE, "idle"},
+                                                             {CB_THROTTLE_APP_CLOCKS, "applications_clocks"},
+                                                             {CB_THROTTLE_SW_POWER_CAP, "sw_power_cap"},
+                                                             {CB_THROTTLE_HW_SLOWDOWN, "hw_slowdown"},
+                                                             {CB_THROTTLE_SW_THERMAL, "sw_thermal_slowdown"},
+                                                             {CB_THROTTLE_HW_THERMAL, "hw_thermal_slowdown"}};
     std::vector<std::string> out;
     for (const auto& [bit, name] : names)
         if (reasons & bit) out.emplace_back(name);

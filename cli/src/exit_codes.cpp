@@ -4,12 +4,17 @@ namespace cudabridge::cli {
 
 exit_code exit_code_for(cb_status status) noexcept {
     switch (status) {
-    case CB_OK: return exit_ok;
-    case CB_ERR_NO_DEVICE: return exit_no_device;
-    case CB_ERR_PERMISSION: return exit_permission;
+    case CB_OK:
+        return exit_ok;
+    case CB_ERR_NO_DEVICE:
+        return exit_no_device;
+    case CB_ERR_PERMISSION:
+        return exit_permission;
     case CB_ERR_DEVICE_LOST:
-    case CB_ERR_LINK_DOWN: return exit_device_lost;
-    default: return exit_error;
+    case CB_ERR_LINK_DOWN:
+        return exit_device_lost;
+    default:
+        return exit_error;
     }
 }
 
@@ -22,15 +27,21 @@ namespace cudabridge::cli {
 
 exit_code exit_code_for_runtime(int e) noexcept {
     switch (e) {
-    case cbSuccess: return exit_ok;
+    case cbSuccess:
+        return exit_ok;
     case cbErrorNoDevice:
-    case cbErrorInvalidDevice: return exit_no_device;
-    case cbErrorNotPermitted: return exit_permission;
+    case cbErrorInvalidDevice:
+        return exit_no_device;
+    case cbErrorNotPermitted:
+        return exit_permission;
     case cbErrorRefused:
-    case cbErrorThermalLimit: return exit_refused;
+    case cbErrorThermalLimit:
+        return exit_refused;
     case cbErrorDeviceLost:
-    case cbErrorLinkDown: return exit_device_lost;
-    default: return exit_error;
+    case cbErrorLinkDown:
+        return exit_device_lost;
+    default:
+        return exit_error;
     }
 }
 

@@ -11,14 +11,14 @@ namespace cudabridge::cli {
 
 enum exit_code : int {
     exit_ok = 0,
-    exit_error = 1,          // the command ran and failed (refused value, not found, I/O ...)
-    exit_usage = 2,          // bad command line: unknown command or option, missing argument
-    exit_no_device = 3,      // no eGPU connected, or none matching the one asked for
-    exit_permission = 4,     // the operation needs privileges this process does not have
-    exit_refused = 5,        // refused by the safety policy or the device's authorization
-    exit_device_lost = 6,    // the device went away (unplugged, link down, disconnected elsewhere)
-    exit_diag_warning = 8,   // diag: no test failed, at least one warned
-    exit_interrupted = 130   // stopped by Ctrl-C (128 + SIGINT)
+    exit_error = 1,         // the command ran and failed (refused value, not found, I/O ...)
+    exit_usage = 2,         // bad command line: unknown command or option, missing argument
+    exit_no_device = 3,     // no eGPU connected, or none matching the one asked for
+    exit_permission = 4,    // the operation needs privileges this process does not have
+    exit_refused = 5,       // refused by the safety policy or the device's authorization
+    exit_device_lost = 6,   // the device went away (unplugged, link down, disconnected elsewhere)
+    exit_diag_warning = 8,  // diag: no test failed, at least one warned
+    exit_interrupted = 130  // stopped by Ctrl-C (128 + SIGINT)
 };
 
 // The exit code a failure with this status ends the command with.

@@ -58,11 +58,20 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
         if (end != t.c_str() && n >= 0 && end[0] != '\0' && end[1] == '\0') {
             int64_t unit = 0;
             switch (end[0]) {
-            case 's': unit = 1; break;
-            case 'm': unit = 60; break;
-            case 'h': unit = 3600; break;
-            case 'd': unit = 86400; break;
-            default: break;
+            case 's':
+                unit = 1;
+                break;
+            case 'm':
+                unit = 60;
+                break;
+            case 'h':
+                unit = 3600;
+                break;
+            case 'd':
+                unit = 86400;
+                break;
+            default:
+                break;
             }
             // Further back than 1970 is refused rather than wrapped around.
             if (unit != 0 && n <= now_ns / (unit * ns_per_s)) return now_ns - static_cast<int64_t>(n) * unit * ns_per_s;
@@ -70,8 +79,7 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
         }
     }
     // A local date or date and time.
-    for (const char* fmt : {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
-                            "%Y-%m-%d"}) {
+    for (const char* fmt : {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"}) {
         std::tm tm{};
         const char* end = strptime(t.c_str(), fmt, &tm);
         if (end != nullptr && *end == '\0') {

@@ -17,8 +17,7 @@ void buffer_dealloc(PyObject* self) {
     auto* b = reinterpret_cast<device_buffer*>(self);
     auto& s = slot();
     // Memory of a runtime that was shut down went with it.
-    if (s.rt && s.generation == b->generation && b->ptr &&
-        !s.pool.keep(b->device, b->stream, b->nbytes, b->ptr)) {
+    if (s.rt && s.generation == b->generation && b->ptr && !s.pool.keep(b->device, b->stream, b->nbytes, b->ptr)) {
         try {
             free_device_memory(b->device, b->ptr);
         } catch (const std::exception&) {  // a lost device: its memory is gone anyway

@@ -14,8 +14,7 @@
 namespace cudabridge::python {
 
 struct device_buffer {
-    PyObject_HEAD
-    void* ptr;
+    PyObject_HEAD void* ptr;
     size_t nbytes;
     int device;
     uint64_t stream;      // where the memory's users queue their work (the pool's key)

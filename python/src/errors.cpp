@@ -18,8 +18,10 @@ void set_python_error(const runtime_failure& e) {
     py::object cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
     if (error_classes) {
         const py::int_ code(static_cast<int>(e.code()));
-        if (error_classes->contains(code)) cls = (*error_classes)[code];
-        else if (error_classes->contains(py::none())) cls = (*error_classes)[py::none()];
+        if (error_classes->contains(code))
+            cls = (*error_classes)[code];
+        else if (error_classes->contains(py::none()))
+            cls = (*error_classes)[py::none()];
     }
     // The class takes (message, code).
     PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), static_cast<int>(e.code())).ptr());

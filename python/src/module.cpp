@@ -52,8 +52,7 @@ int init(bool autoconnect, const std::string& device) {
     } catch (const core::error& e) {
         throw runtime_failure(cbErrorInitializationError, e.what());
     }
-    if (rt->device_count() == 0)
-        throw runtime_failure(cbErrorNoDevice, "no eGPU: " + rt->startup_error());
+    if (rt->device_count() == 0) throw runtime_failure(cbErrorNoDevice, "no eGPU: " + rt->startup_error());
     s.rt = std::move(rt);
     ++s.generation;
     dispatcher() = std::make_unique<event_dispatch>();
@@ -151,7 +150,9 @@ int connect(const std::string& device) {
     } catch (const host::connect_error& e) {
         const bool refused = (e.step() == "compatibility" || e.step() == "authorization") &&
                              (e.status() == CB_ERR_UNSUPPORTED || e.status() == CB_ERR_PERMISSION);
-        throw runtime_failure(refused ? cbErrorRefused : e.status() == CB_ERR_NO_DEVICE ? cbErrorNoDevice : cbErrorUnknown,
+        throw runtime_failure(refused                          ? cbErrorRefused
+                              : e.status() == CB_ERR_NO_DEVICE ? cbErrorNoDevice
+                                                               : cbErrorUnknown,
                               e.what());
     }
     if (dispatcher()) dispatcher()->attach(*d);
@@ -285,7 +286,8 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("stream_create", &stream_create, py::arg("non_blocking") = false);
     m.def("stream_destroy", [](uint64_t s) { check(current().stream_destroy(stream_of(s))); });
-    m.def("stream_synchronize", [](uint64_t s) { with_nogil([&](host::runtime& rt) { return rt.stream_synchronize(stream_of(s)); }); });
+    m.def("stream_synchronize",
+          [](uint64_t s) { with_nogil([&](host::runtime& rt) { return rt.stream_synchronize(stream_of(s)); }); });
     m.def("stream_query", [](uint64_t s) { return done_or_raise(current().stream_query(stream_of(s))); });
     m.def("event_create", [] {
         cbEvent_t e = nullptr;
@@ -294,7 +296,8 @@ PYBIND11_MODULE(_core, m) {
     });
     m.def("event_destroy", [](uint64_t e) { check(current().event_destroy(event_of(e))); });
     m.def("event_record", [](uint64_t e, uint64_t s) { check(current().event_record(event_of(e), stream_of(s))); });
-    m.def("event_synchronize", [](uint64_t e) { with_nogil([&](host::runtime& rt) { return rt.event_synchronize(event_of(e)); }); });
+    m.def("event_synchronize",
+          [](uint64_t e) { with_nogil([&](host::runtime& rt) { return rt.event_synchronize(event_of(e)); }); });
     m.def("event_query", [](uint64_t e) { return done_or_raise(current().event_query(event_of(e))); });
     m.def("event_elapsed_ms", [](uint64_t a, uint64_t b) {
         float ms = 0;

@@ -5,7 +5,7 @@
 
 // The host and plugins copy these structs byte-wise and share them across compilers: they must
 // stay standard-layout and trivially copyable in C++ as well.
-#define CB_PIN_PLAIN(T)                                                  \
+#define CB_PIN_PLAIN(T)                                                     \
     static_assert(std::is_standard_layout_v<T>, #T " not standard-layout"); \
     static_assert(std::is_trivially_copyable_v<T>, #T " not trivially copyable")
 

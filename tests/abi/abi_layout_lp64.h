@@ -27,7 +27,7 @@
 #endif
 
 #define CB_PIN_SIZE(T, n) CB_PIN_ASSERT(sizeof(T) == (n), "ABI break: sizeof(" #T ") changed")
-#define CB_PIN_FIELD(T, f, off, size)                                                 \
+#define CB_PIN_FIELD(T, f, off, size)                                                   \
     CB_PIN_ASSERT(offsetof(T, f) == (off), "ABI break: offset of " #T "." #f " moved"); \
     CB_PIN_ASSERT(CB_PIN_MEMBER_SIZE(T, f) == (size), "ABI break: size of " #T "." #f " changed")
 #define CB_PIN_VALUE(name, value) CB_PIN_ASSERT((name) == (value), "ABI break: value of " #name " changed")

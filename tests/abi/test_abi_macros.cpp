@@ -60,8 +60,7 @@ TEST(abi_macros, full_table_with_null_entry_has_member_but_not_field) {
 
 TEST(abi_macros, a_partly_covered_field_does_not_count) {
     cb_logsink_table t = full_table();
-    t.struct_size = static_cast<uint32_t>(offsetof(cb_logsink_table, write_batch) +
-                                          sizeof(t.write_batch) - 1);
+    t.struct_size = static_cast<uint32_t>(offsetof(cb_logsink_table, write_batch) + sizeof(t.write_batch) - 1);
     expect_write_batch(&t, false, false);
 }
 
@@ -95,7 +94,7 @@ TEST(abi_macros, host_services_from_an_abi_1_0_host_lack_realtime_ns) {
 
 TEST(abi_macros, gpu_table_from_an_abi_1_1_family_lacks_control) {
     cb_gpu_table t{};
-    t.control = &fake_control;  // whatever lies beyond struct_size must be ignored
+    t.control = &fake_control;                        // whatever lies beyond struct_size must be ignored
     t.struct_size = offsetof(cb_gpu_table, control);  // what an ABI 1.0 or 1.1 family sets
     EXPECT_FALSE(CB_HAS_FIELD(&t, cb_gpu_table, control));
     EXPECT_EQ(cb_abi_c_has_field_gpu_control(&t), 0);

@@ -159,8 +159,7 @@ TEST(descriptor_of, create_accepts_a_null_config) {
 
 TEST(descriptor_of, create_without_out_pointer_is_refused) {
     cudabridge::test::fake_host host;
-    EXPECT_EQ(sdk::descriptor_of<demo_sink>()->create(host.services(), nullptr, nullptr),
-              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(sdk::descriptor_of<demo_sink>()->create(host.services(), nullptr, nullptr), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(g_live_sinks, 0);
 }
 
@@ -181,8 +180,7 @@ TEST(descriptor_of, a_throwing_constructor_becomes_a_status) {
         cb_config_entry entries[] = {{"mode", e.mode}};
         cb_config config = make_config("x", entries, 1);
         void* instance = reinterpret_cast<void*>(0x1);
-        EXPECT_EQ(sdk::descriptor_of<demo_sink>()->create(host.services(), &config, &instance),
-                  e.status);
+        EXPECT_EQ(sdk::descriptor_of<demo_sink>()->create(host.services(), &config, &instance), e.status);
         EXPECT_EQ(instance, nullptr);
         EXPECT_EQ(host.last_error(), e.message);
         EXPECT_EQ(g_live_sinks, 0);

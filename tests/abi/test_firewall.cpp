@@ -34,10 +34,14 @@ void PrintTo(const firewall_case& c, std::ostream* os) { *os << c.message; }
 
 [[noreturn]] void throw_as(thrown what) {
     switch (what) {
-        case thrown::runtime_error: throw std::runtime_error("runtime boom");
-        case thrown::status_error: throw sdk::status_error(CB_ERR_TIMEOUT, "took too long");
-        case thrown::bad_alloc: throw std::bad_alloc();
-        case thrown::integer: break;
+    case thrown::runtime_error:
+        throw std::runtime_error("runtime boom");
+    case thrown::status_error:
+        throw sdk::status_error(CB_ERR_TIMEOUT, "took too long");
+    case thrown::bad_alloc:
+        throw std::bad_alloc();
+    case thrown::integer:
+        break;
     }
     throw 42;
 }
@@ -73,9 +77,7 @@ public:
     cb_status open_link(const char*, cb_link**) override { throw_as(what_); }
     cb_status close_link(cb_link*) override { throw_as(what_); }
     cb_status mmio_read32(cb_link*, uint32_t, uint64_t, uint32_t&) override { throw_as(what_); }
-    cb_status dma_map(cb_link*, void*, size_t, cb_dma_direction, uint64_t&) override {
-        throw_as(what_);
-    }
+    cb_status dma_map(cb_link*, void*, size_t, cb_dma_direction, uint64_t&) override { throw_as(what_); }
 
 private:
     thrown what_;
@@ -177,8 +179,7 @@ TEST_P(firewall, transport_entries) {
     expect_caught(t->mmio_read32(instance, link, 0, 0, &value), "mmio_read32");
     uint64_t iova = 0;
     int buffer = 0;
-    expect_caught(t->dma_map(instance, link, &buffer, sizeof buffer, CB_DMA_TO_DEVICE, &iova),
-                  "dma_map");
+    expect_caught(t->dma_map(instance, link, &buffer, sizeof buffer, CB_DMA_TO_DEVICE, &iova), "dma_map");
 }
 
 TEST_P(firewall, gpu_entries) {
@@ -227,17 +228,20 @@ TEST_P(firewall, endpoint_model_entries) {
 
 INSTANTIATE_TEST_SUITE_P(
     sdk, firewall,
-    ::testing::Values(
-        firewall_case{thrown::runtime_error, CB_ERR_INTERNAL, "unexpected exception: runtime boom"},
-        firewall_case{thrown::status_error, CB_ERR_TIMEOUT, "took too long"},
-        firewall_case{thrown::bad_alloc, CB_ERR_OUT_OF_MEMORY, "out of host memory"},
-        firewall_case{thrown::integer, CB_ERR_INTERNAL, "unexpected non-standard exception"}),
+    ::testing::Values(firewall_case{thrown::runtime_error, CB_ERR_INTERNAL, "unexpected exception: runtime boom"},
+                      firewall_case{thrown::status_error, CB_ERR_TIMEOUT, "took too long"},
+                      firewall_case{thrown::bad_alloc, CB_ERR_OUT_OF_MEMORY, "out of host memory"},
+                      firewall_case{thrown::integer, CB_ERR_INTERNAL, "unexpected non-standard exception"}),
     [](const ::testing::TestParamInfo<firewall_case>& param_info) {
         switch (param_info.param.what) {
-            case thrown::runtime_error: return std::string("runtime_error");
-            case thrown::status_error: return std::string("status_error");
-            case thrown::bad_alloc: return std::string("bad_alloc");
-            case thrown::integer: return std::string("int");
+        case thrown::runtime_error:
+            return std::string("runtime_error");
+        case thrown::status_error:
+            return std::string("status_error");
+        case thrown::bad_alloc:
+            return std::string("bad_alloc");
+        case thrown::integer:
+            return std::string("int");
         }
         return std::string("unknown");
     });
@@ -327,10 +331,8 @@ TEST(firewall_passthrough, null_arguments_are_refused_before_the_method) {
 
     minimal_transport tr{h};
     const cb_transport_table* tt = sdk::transport::table();
-    EXPECT_EQ(tt->enumerate(static_cast<sdk::transport*>(&tr), nullptr, 0, nullptr),
-              CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(tt->bar_info(static_cast<sdk::transport*>(&tr), nullptr, 0, nullptr),
-              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(tt->enumerate(static_cast<sdk::transport*>(&tr), nullptr, 0, nullptr), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(tt->bar_info(static_cast<sdk::transport*>(&tr), nullptr, 0, nullptr), CB_ERR_INVALID_ARGUMENT);
 
     minimal_gpu gpu{h};
     const cb_gpu_table* gt = sdk::gpu_family::table();

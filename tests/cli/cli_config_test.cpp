@@ -20,7 +20,7 @@ TEST_F(cli_test, ConfigListJsonHasCoreAndSinkParameters) {
     EXPECT_EQ(by_key["log.level"]->getValue<std::string>("value"), "INFO");
     ASSERT_TRUE(by_key.count("store.logs_max_rows"));
     EXPECT_TRUE(by_key["store.logs_max_rows"]->get("value").isInteger());  // numbers as numbers
-    ASSERT_TRUE(by_key.count("file.max_size"));  // declared by the rotating file sink
+    ASSERT_TRUE(by_key.count("file.max_size"));                            // declared by the rotating file sink
     EXPECT_EQ(by_key["file.max_size"]->getValue<int64_t>("default"), 10485760);
 }
 

@@ -62,7 +62,8 @@ TEST_F(cli_device_test, InfoHumanAndJsonAgree) {
     EXPECT_EQ(d->getObject("link")->getValue<int>("lanes"), 2);
     EXPECT_EQ(d->getObject("link")->getValue<std::string>("security_level"), "user");
     EXPECT_EQ(d->getObject("link")->getValue<std::string>("bandwidth"), "modeled");
-    EXPECT_GT(d->getObject("power")->getValue<double>("max_limit_w"), d->getObject("power")->getValue<double>("min_limit_w"));
+    EXPECT_GT(d->getObject("power")->getValue<double>("max_limit_w"),
+              d->getObject("power")->getValue<double>("min_limit_w"));
     EXPECT_EQ(d->getObject("temperature")->getValue<double>("shutdown_c"), 101);
     EXPECT_FALSE(d->getObject("backend")->getValue<std::string>("kernel_driver_reason").empty());
 }
@@ -101,8 +102,12 @@ TEST_F(cli_device_test, StatusShowsHealth) {
 }
 
 TEST_F(cli_device_test, WithoutAConnectionDeviceCommandsExit3) {
-    for (auto args : std::vector<std::vector<std::string>>{{"info"}, {"config", "show"}, {"monitor", "-c", "1"},
-                                                           {"disconnect"}, {"reset"}, {"benchmark", "--quick"}}) {
+    for (auto args : std::vector<std::vector<std::string>>{{"info"},
+                                                           {"config", "show"},
+                                                           {"monitor", "-c", "1"},
+                                                           {"disconnect"},
+                                                           {"reset"},
+                                                           {"benchmark", "--quick"}}) {
         auto r = run(args);
         EXPECT_EQ(r.exit_code, 3) << args[0] << ": " << r.err;
         EXPECT_NE(r.err.find("no eGPU is connected"), std::string::npos) << args[0] << ": " << r.err;
@@ -221,14 +226,37 @@ TEST_F(cli_device_test, DisconnectSafeAndForced) {
 // Every command by name and by alias, in human and in JSON form: exit 0, and the JSON parses.
 TEST_F(cli_device_test, EveryCommandAndAliasInHumanAndJsonForm) {
     connect();
-    const std::vector<std::vector<std::string>> forms = {
-        {"info"},          {"i"},          {"status"},       {"s"},          {"monitor", "-c", "1"},
-        {"m", "-c", "1"},  {"config", "show"}, {"cf", "show"}, {"cf", "list"}, {"diag"},
-        {"d"},             {"benchmark", "--quick", "--max-size", "16K"}, {"b", "--quick", "--max-size", "16K"},
-        {"reset"},         {"r"},          {"devices"},      {"ls"},         {"log", "-n", "5"},
-        {"l", "-n", "5"},  {"history", "-n", "5"}, {"sim", "list"}, {"profile", "list"}, {"profile", "show", "rtx-5090"},
-        {"plugins", "list"}, {"p", "list"}, {"help"},     {"h"},          {"help", "connect"}, {"version"},
-        {"connect"},       {"c"}};
+    const std::vector<std::vector<std::string>> forms = {{"info"},
+                                                         {"i"},
+                                                         {"status"},
+                                                         {"s"},
+                                                         {"monitor", "-c", "1"},
+                                                         {"m", "-c", "1"},
+                                                         {"config", "show"},
+                                                         {"cf", "show"},
+                                                         {"cf", "list"},
+                                                         {"diag"},
+                                                         {"d"},
+                                                         {"benchmark", "--quick", "--max-size", "16K"},
+                                                         {"b", "--quick", "--max-size", "16K"},
+                                                         {"reset"},
+                                                         {"r"},
+                                                         {"devices"},
+                                                         {"ls"},
+                                                         {"log", "-n", "5"},
+                                                         {"l", "-n", "5"},
+                                                         {"history", "-n", "5"},
+                                                         {"sim", "list"},
+                                                         {"profile", "list"},
+                                                         {"profile", "show", "rtx-5090"},
+                                                         {"plugins", "list"},
+                                                         {"p", "list"},
+                                                         {"help"},
+                                                         {"h"},
+                                                         {"help", "connect"},
+                                                         {"version"},
+                                                         {"connect"},
+                                                         {"c"}};
     for (const auto& f : forms) {
         auto human = run(f);
         EXPECT_EQ(human.exit_code, 0) << f[0] << ": " << human.err;

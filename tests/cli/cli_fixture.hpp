@@ -23,7 +23,8 @@ protected:
 
     process_options env() const {
         process_options o;
-        o.set_env = {{"HOME", tmp.path()}, {"XDG_STATE_HOME", (tmp / "state").string()},
+        o.set_env = {{"HOME", tmp.path()},
+                     {"XDG_STATE_HOME", (tmp / "state").string()},
                      {"XDG_DATA_HOME", (tmp / "data").string()}};
         o.unset_env = {"CUDABRIDGE_PLUGIN_PATH", "CUDABRIDGE_ADD_PLUGIN_PATH", "CUDABRIDGE_HOME", "NO_COLOR"};
         return o;

@@ -71,9 +71,14 @@ TEST_F(cli_test, UnopenableStoreIsAnErrorNotACrash) {
 TEST_F(cli_test, StrayWordsAndOutOfRangeNumbersAreUsageErrors) {
     // Each was accepted: stray words ignored, -1 read as the largest count, a wrapped --since.
     const std::vector<std::vector<std::string>> bad = {
-        {"log", "extra"},           {"diag", "extra"},          {"disconnect", "extra"},
-        {"history", "-n", "-1"},    {"monitor", "-c", "-1"},    {"log", "--since", "999999999d"},
-        {"sim", "fault", "link-drop", "1e20"}, {"sim", "fault", "unplug-after", "1e30"},
+        {"log", "extra"},
+        {"diag", "extra"},
+        {"disconnect", "extra"},
+        {"history", "-n", "-1"},
+        {"monitor", "-c", "-1"},
+        {"log", "--since", "999999999d"},
+        {"sim", "fault", "link-drop", "1e20"},
+        {"sim", "fault", "unplug-after", "1e30"},
     };
     for (const auto& args : bad) {
         const auto r = run(args);

@@ -35,8 +35,11 @@ TEST_F(cli_test, WriteThenReadBack) {
 
 TEST_F(cli_test, FiltersByLevelCategoryCountAndTime) {
     auto opts = sinks_in(tmp);
-    for (auto [lvl, cat, msg] : std::vector<std::tuple<std::string, std::string, std::string>>{
-             {"INFO", "EGPU", "one"}, {"ERROR", "EGPU", "two"}, {"ERROR", "MEMORY", "three"}, {"DEBUG", "CLI", "four"}}) {
+    for (auto [lvl, cat, msg] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{{"INFO", "EGPU", "one"},
+                                                                        {"ERROR", "EGPU", "two"},
+                                                                        {"ERROR", "MEMORY", "three"},
+                                                                        {"DEBUG", "CLI", "four"}}) {
         std::vector<std::string> args = opts;
         args.insert(args.end(), {"log", "write", "--level", lvl, "--category", cat, msg});
         ASSERT_EQ(run(args).exit_code, 0);

@@ -23,14 +23,17 @@ TEST_F(cli_test, PluginsNewWritesAProjectForEachKind) {
 
         const std::string cmake = read_file(dir / "CMakeLists.txt");
         EXPECT_TRUE(contains(cmake, "find_package(CudaBridge CONFIG REQUIRED)")) << cmake;
-        EXPECT_TRUE(contains(cmake, "cudabridge_add_plugin(NAME " + name + " KIND " + kind + " SOURCES " + name + ".cpp)"))
+        EXPECT_TRUE(
+            contains(cmake, "cudabridge_add_plugin(NAME " + name + " KIND " + kind + " SOURCES " + name + ".cpp)"))
             << cmake;
         const std::string source = read_file(dir / (name + ".cpp"));
         EXPECT_TRUE(contains(source, "static constexpr const char* name = \"" + name + "\";")) << kind;
-        EXPECT_TRUE(contains(source, "CB_PLUGIN_DEFINE(cudabridge::sdk::descriptor_of<" + name + "_plugin>())")) << kind;
+        EXPECT_TRUE(contains(source, "CB_PLUGIN_DEFINE(cudabridge::sdk::descriptor_of<" + name + "_plugin>())"))
+            << kind;
         const std::string readme = read_file(dir / "README.md");
         EXPECT_TRUE(contains(readme, "plugins verify build/lib" + name + ".so")) << readme;
-        for (const std::string& text : {cmake, source, readme}) EXPECT_FALSE(contains(text, "@")) << kind << ": a placeholder is left";
+        for (const std::string& text : {cmake, source, readme})
+            EXPECT_FALSE(contains(text, "@")) << kind << ": a placeholder is left";
     }
 }
 

@@ -50,7 +50,8 @@ TEST_F(cli_test, AnOverrideChangesWhatConfigPowerAccepts) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("outside 270-600 W"), std::string::npos) << r.err;
     r = run({"info", "--json", "-s", "power"});
-    EXPECT_EQ(object(r.out)->getArray("devices")->getObject(0)->getObject("power")->getValue<double>("max_limit_w"), 600);
+    EXPECT_EQ(object(r.out)->getArray("devices")->getObject(0)->getObject("power")->getValue<double>("max_limit_w"),
+              600);
     run({"disconnect", "--force"});
     ASSERT_EQ(run({"profile", "reset", "rtx-5090"}).exit_code, 0);
     r = run({"history", "--kind", "profile", "--json"});
@@ -72,7 +73,9 @@ TEST_F(cli_test, BadOverridesAndImportsChangeNothing) {
         {{"profile", "set", "rtx-5090", "frobs", "1"}, 1, "unknown key 'frobs'"},
         {{"profile", "set", "rtx-5090", "power_max_w", "600MHz"}, 2, "is in W"},
         {{"profile", "set", "rtx-5090", "sm_count", "many"}, 2, "takes a number"},
-        {{"profile", "set", "rtx-5090", "resizable_bar", "perhaps"}, 2, "resizable_bar: 'perhaps' is not a boolean (use 1/0"},
+        {{"profile", "set", "rtx-5090", "resizable_bar", "perhaps"},
+         2,
+         "resizable_bar: 'perhaps' is not a boolean (use 1/0"},
         {{"profile", "set", "rtx-5090", "fan_curve", "1"}, 2, "profile import"},
         {{"profile", "set", "rtx-5090", "pci_device_id", "0x1234"}, 1, "cannot be overridden"},
         {{"profile", "set", "rtx-9999", "sm_count", "1"}, 1, "no GPU profile 'rtx-9999'"},
@@ -157,9 +160,10 @@ TEST_F(cli_test, CompletionKnowsEveryCommand) {
     // bash accepts it, and it completes subcommands.
     const auto script = (tmp / "completion.bash").string();
     std::ofstream(script) << r.out;
-    auto b = run_process("/bin/bash", {"-c", "source " + script +
-                                              "; COMP_WORDS=(cudabridge-cli config p); COMP_CWORD=2; _cudabridge_cli; "
-                                              "echo \"${COMPREPLY[*]}\""});
+    auto b =
+        run_process("/bin/bash", {"-c", "source " + script +
+                                            "; COMP_WORDS=(cudabridge-cli config p); COMP_CWORD=2; _cudabridge_cli; "
+                                            "echo \"${COMPREPLY[*]}\""});
     EXPECT_EQ(b.exit_code, 0) << b.err;
     EXPECT_NE(b.out.find("power"), std::string::npos) << b.out;
     EXPECT_NE(b.out.find("pstate"), std::string::npos) << b.out;

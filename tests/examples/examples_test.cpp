@@ -17,11 +17,17 @@ protected:
     // A fresh CUDABRIDGE_HOME (and HOME / XDG folders) per test; no plugin choice inherited.
     process_options env() const {
         process_options o;
-        o.set_env = {{"CUDABRIDGE_HOME", tmp.path()}, {"HOME", tmp.path()},
-                     {"XDG_STATE_HOME", (tmp / "state").string()}, {"XDG_DATA_HOME", (tmp / "data").string()},
+        o.set_env = {{"CUDABRIDGE_HOME", tmp.path()},
+                     {"HOME", tmp.path()},
+                     {"XDG_STATE_HOME", (tmp / "state").string()},
+                     {"XDG_DATA_HOME", (tmp / "data").string()},
                      {"CUDABRIDGE_LOG_SINKS", "console,sqlite"}};
-        o.unset_env = {"CUDABRIDGE_PLUGIN_PATH", "CUDABRIDGE_ADD_PLUGIN_PATH", "CUDABRIDGE_TRANSPORT",
-                       "CUDABRIDGE_GPU",         "CUDABRIDGE_SAFETY",          "CUDABRIDGE_AUTOCONNECT",
+        o.unset_env = {"CUDABRIDGE_PLUGIN_PATH",
+                       "CUDABRIDGE_ADD_PLUGIN_PATH",
+                       "CUDABRIDGE_TRANSPORT",
+                       "CUDABRIDGE_GPU",
+                       "CUDABRIDGE_SAFETY",
+                       "CUDABRIDGE_AUTOCONNECT",
                        "NO_COLOR"};
         o.timeout_ms = 120000;
         return o;
@@ -41,9 +47,9 @@ protected:
 TEST_F(examples_test, DeviceInfoDescribesTheSimulatedGpuAndItsLink) {
     const auto r = run("device_info");
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    for (const char* line : {"Device 0", "RTX 5090", "Compute capability:", "Multiprocessors:", "Max grid dimensions:",
-                             "PCI bus id:", "Backend:", "Thunderbolt", "PCIe Gen", "simulated (figures modeled)",
-                             "Memory in use:"})
+    for (const char* line :
+         {"Device 0", "RTX 5090", "Compute capability:", "Multiprocessors:", "Max grid dimensions:", "PCI bus id:",
+          "Backend:", "Thunderbolt", "PCIe Gen", "simulated (figures modeled)", "Memory in use:"})
         EXPECT_TRUE(has(r.out, line)) << line << "\n" << r.out;
     EXPECT_FALSE(has(r.out, "hardware (figures measured)")) << r.out;
 }
@@ -71,9 +77,9 @@ TEST_F(examples_test, VectorAddRefusesABadCount) {
 TEST_F(examples_test, BandwidthTestQuickSweepChecksEveryRoundTrip) {
     const auto r = run("bandwidth_test", {"--quick"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    for (const char* line : {"wall:   measured on this machine", "device: modeled", "Pageable host memory (malloc)",
-                             "Pinned host memory (cbMallocHost)", "Device to device", "4 KiB", "1 MiB",
-                             "PASS: every round trip"})
+    for (const char* line :
+         {"wall:   measured on this machine", "device: modeled", "Pageable host memory (malloc)",
+          "Pinned host memory (cbMallocHost)", "Device to device", "4 KiB", "1 MiB", "PASS: every round trip"})
         EXPECT_TRUE(has(r.out, line)) << line << "\n" << r.out;
     EXPECT_FALSE(has(r.out, "MISMATCH")) << r.out;
     EXPECT_FALSE(has(r.out, "4 MiB")) << "--quick stops at 1 MiB\n" << r.out;

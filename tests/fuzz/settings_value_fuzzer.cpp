@@ -42,8 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     parameter_row p;
     const std::string_view type = next_line(in);
-    p.type = type == "int" ? CB_PARAM_INT : type == "double" ? CB_PARAM_DOUBLE : type == "bool" ? CB_PARAM_BOOL
-                                                                                                : CB_PARAM_STRING;
+    p.type = type == "int"      ? CB_PARAM_INT
+             : type == "double" ? CB_PARAM_DOUBLE
+             : type == "bool"   ? CB_PARAM_BOOL
+                                : CB_PARAM_STRING;
     p.owner = std::string(next_line(in));
     p.name = std::string(next_line(in));
     const std::string range(next_line(in));

@@ -39,9 +39,9 @@ using namespace cudabridge::usb4::linux_sysfs;
 namespace {
 
 struct fake_sysfs {
-    fs::path root;                          // <temp>/<fixture>, holding sys/
-    std::vector<fs::path> files;            // its regular files, sorted
-    std::vector<std::string> original;      // their committed content
+    fs::path root;                      // <temp>/<fixture>, holding sys/
+    std::vector<fs::path> files;        // its regular files, sorted
+    std::vector<std::string> original;  // their committed content
 };
 
 struct fixtures {

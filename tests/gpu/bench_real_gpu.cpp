@@ -105,11 +105,20 @@ int main(int argc, char** argv) {
         std::vector<unsigned char> pageable(copy_bytes, 1);
         const double gb = double(copy_bytes) / 1e9;
         std::printf("copies of %zu MiB, %d repetitions each (GB/s):\n", copy_bytes >> 20, reps);
-        const double h2d_backend = gb / seconds_per(reps, [&] { ok(backend.memcpy_h2d(device, dbuf, pinned, copy_bytes, nullptr), "memcpy_h2d"); });
-        const double h2d_raw = gb / seconds_per(reps, [&] { ok(api.cuMemcpyHtoD(dbuf, pinned, copy_bytes), driver, "cuMemcpyHtoD_v2"); });
-        const double d2h_backend = gb / seconds_per(reps, [&] { ok(backend.memcpy_d2h(device, pinned, dbuf, copy_bytes, nullptr), "memcpy_d2h"); });
-        const double d2h_raw = gb / seconds_per(reps, [&] { ok(api.cuMemcpyDtoH(pinned, dbuf, copy_bytes), driver, "cuMemcpyDtoH_v2"); });
-        const double h2d_pageable = gb / seconds_per(reps, [&] { ok(backend.memcpy_h2d(device, dbuf, pageable.data(), copy_bytes, nullptr), "memcpy_h2d pageable"); });
+        const double h2d_backend = gb / seconds_per(reps, [&] {
+                                       ok(backend.memcpy_h2d(device, dbuf, pinned, copy_bytes, nullptr), "memcpy_h2d");
+                                   });
+        const double h2d_raw =
+            gb / seconds_per(reps, [&] { ok(api.cuMemcpyHtoD(dbuf, pinned, copy_bytes), driver, "cuMemcpyHtoD_v2"); });
+        const double d2h_backend = gb / seconds_per(reps, [&] {
+                                       ok(backend.memcpy_d2h(device, pinned, dbuf, copy_bytes, nullptr), "memcpy_d2h");
+                                   });
+        const double d2h_raw =
+            gb / seconds_per(reps, [&] { ok(api.cuMemcpyDtoH(pinned, dbuf, copy_bytes), driver, "cuMemcpyDtoH_v2"); });
+        const double h2d_pageable =
+            gb / seconds_per(reps, [&] {
+                ok(backend.memcpy_h2d(device, dbuf, pageable.data(), copy_bytes, nullptr), "memcpy_h2d pageable");
+            });
         report("host->device (pinned)", h2d_backend, h2d_raw, "GB/s");
         report("device->host (pinned)", d2h_backend, d2h_raw, "GB/s");
         std::printf("  %-34s backend %9.2f GB/s   (for reference: pageable memory is staged by the driver)\n",
@@ -121,8 +130,10 @@ int main(int argc, char** argv) {
     // ---- sgemm ----
     const std::size_t mat_bytes = std::size_t(n) * std::size_t(n) * sizeof(float);
     uint64_t a = 0, b = 0, c1 = 0, c2 = 0;
-    if (ok(backend.mem_alloc(device, mat_bytes, a), "mem_alloc A") && ok(backend.mem_alloc(device, mat_bytes, b), "mem_alloc B") &&
-        ok(backend.mem_alloc(device, mat_bytes, c1), "mem_alloc C") && ok(backend.mem_alloc(device, mat_bytes, c2), "mem_alloc C'")) {
+    if (ok(backend.mem_alloc(device, mat_bytes, a), "mem_alloc A") &&
+        ok(backend.mem_alloc(device, mat_bytes, b), "mem_alloc B") &&
+        ok(backend.mem_alloc(device, mat_bytes, c1), "mem_alloc C") &&
+        ok(backend.mem_alloc(device, mat_bytes, c2), "mem_alloc C'")) {
         const cb_tensor_desc da = matrix(a, n), db = matrix(b, n), dc = matrix(c1, n);
         for (const auto* d : {&da, &db}) {  // uniform [0,1) inputs from the built-in generator
             cb_kernel_arg args[] = {bytes_arg(*d), {}, {}};
@@ -136,7 +147,8 @@ int main(int argc, char** argv) {
                     static_cast<long long>(n), static_cast<long long>(n), reps);
         cb_kernel_arg margs[] = {bytes_arg(da), bytes_arg(db), bytes_arg(dc)};
         cb_kernel_launch ml{sizeof(cb_kernel_launch), 0, "matmul", CB_DTYPE_FLOAT32, {}, {}, 0, margs, 3};
-        const double builtin_s = seconds_per(reps, [&] { ok(backend.launch_builtin(device, ml, nullptr), "launch_builtin matmul"); });
+        const double builtin_s =
+            seconds_per(reps, [&] { ok(backend.launch_builtin(device, ml, nullptr), "launch_builtin matmul"); });
 
         const cublas_library& blas = backend.cublas();
         double direct_s = 0;

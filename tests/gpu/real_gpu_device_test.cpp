@@ -23,8 +23,8 @@ TEST_F(RealGpu, Properties) {
     EXPECT_GT(p.total_memory, 0u);
     EXPECT_GT(p.sm_count, 0u);
     EXPECT_GE(p.compute_major * 10 + p.compute_minor, 75);
-    std::printf("device 0: %s, %s, compute %d.%d, %u SMs, %.1f GiB, bus %s\n", p.name, p.architecture,
-                p.compute_major, p.compute_minor, p.sm_count, double(p.total_memory) / (1 << 30), p.pci_bus_id);
+    std::printf("device 0: %s, %s, compute %d.%d, %u SMs, %.1f GiB, bus %s\n", p.name, p.architecture, p.compute_major,
+                p.compute_minor, p.sm_count, double(p.total_memory) / (1 << 30), p.pci_bus_id);
 }
 
 TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
@@ -39,16 +39,19 @@ TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
     struct copy_case {
         std::size_t size, device_offset, host_offset;
     };
-    const copy_case cases[] = {{0, 0, 0}, {1, 0, 0}, {1, 3, 5}, {1001, 3, 1}, {4096, 1, 7}, {big, 0, 0}, {big - 3, 3, 3}};
+    const copy_case cases[] = {{0, 0, 0},    {1, 0, 0},   {1, 3, 5},      {1001, 3, 1},
+                               {4096, 1, 7}, {big, 0, 0}, {big - 3, 3, 3}};
     for (const auto& c : cases)
         for (kd_stream* st : {static_cast<kd_stream*>(nullptr), stream}) {
             SCOPED_TRACE(std::to_string(c.size) + " bytes at +" + std::to_string(c.device_offset) +
                          (st != nullptr ? " on a stream" : " synchronous"));
             std::fill(dst.begin(), dst.end(), 0xEE);
             ASSERT_TRUE(backend().memset8(device(), d, 0, big + 64, st).ok());
-            ASSERT_TRUE(backend().memcpy_h2d(device(), d + c.device_offset, src.data() + c.host_offset, c.size, st).ok());
+            ASSERT_TRUE(
+                backend().memcpy_h2d(device(), d + c.device_offset, src.data() + c.host_offset, c.size, st).ok());
             ASSERT_TRUE(backend().memcpy_d2d(device(), e + c.device_offset, d + c.device_offset, c.size, st).ok());
-            ASSERT_TRUE(backend().memcpy_d2h(device(), dst.data() + c.host_offset, e + c.device_offset, c.size, st).ok());
+            ASSERT_TRUE(
+                backend().memcpy_d2h(device(), dst.data() + c.host_offset, e + c.device_offset, c.size, st).ok());
             if (st != nullptr) {
                 ASSERT_TRUE(backend().stream_synchronize(st).ok());
             }
@@ -56,7 +59,7 @@ TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
             if (c.host_offset > 0) {
                 EXPECT_EQ(dst[c.host_offset - 1], 0xEE);  // nothing before
             }
-            EXPECT_EQ(dst[c.host_offset + c.size], 0xEE);                    // nothing after
+            EXPECT_EQ(dst[c.host_offset + c.size], 0xEE);  // nothing after
         }
     // memset8 at an odd address and length.
     ASSERT_TRUE(backend().memset8(device(), d, 0, 1010, nullptr).ok());
@@ -225,11 +228,12 @@ TEST_F(RealGpu, TelemetryHeartbeatAndReset) {
         ASSERT_TRUE(backend().telemetry_details(device(), d).ok());
         cb_gpu_setting_limits lim{};
         ASSERT_TRUE(backend().setting_limits(device(), lim).ok());
-        std::printf("telemetry: %.0f C, %.1f W of %.0f W (range %.0f..%.0f), SM %u MHz (max %u), PCIe gen %u x%u "
-                    "(max gen %u x%u), P%d, energy %llu mJ\n",
-                    t.temperature_c, t.power_w, t.power_limit_w, lim.min_power_w, lim.max_power_w, t.sm_clock_mhz,
-                    d.max_sm_clock_mhz, t.pcie_link_gen, t.pcie_link_width, d.pcie_max_link_gen,
-                    d.pcie_max_link_width, t.performance_state, static_cast<unsigned long long>(d.energy_mj));
+        std::printf(
+            "telemetry: %.0f C, %.1f W of %.0f W (range %.0f..%.0f), SM %u MHz (max %u), PCIe gen %u x%u "
+            "(max gen %u x%u), P%d, energy %llu mJ\n",
+            t.temperature_c, t.power_w, t.power_limit_w, lim.min_power_w, lim.max_power_w, t.sm_clock_mhz,
+            d.max_sm_clock_mhz, t.pcie_link_gen, t.pcie_link_width, d.pcie_max_link_gen, d.pcie_max_link_width,
+            t.performance_state, static_cast<unsigned long long>(d.energy_mj));
         // Out of the driver's own range: refused before NVML is asked.
         cb_gpu_settings req{};
         req.struct_size = sizeof req;

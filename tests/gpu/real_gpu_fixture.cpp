@@ -84,8 +84,12 @@ void randomize_as(host_tensor& t, std::mt19937_64& rng, bool specials) {
         const int k = kind(rng);
         if constexpr (std::is_floating_point_v<T>) {
             if (specials && k == 0) {
-                const T s[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
-                               -std::numeric_limits<T>::infinity(), T(-0.0), T(1e30), T(-3e9)};
+                const T s[] = {std::numeric_limits<T>::quiet_NaN(),
+                               std::numeric_limits<T>::infinity(),
+                               -std::numeric_limits<T>::infinity(),
+                               T(-0.0),
+                               T(1e30),
+                               T(-3e9)};
                 v[i] = s[rng() % 6];
             } else if (k < 4) {
                 v[i] = static_cast<T>(static_cast<int>(rng() % 9) - 4);  // exact, zero included
@@ -272,7 +276,8 @@ void expect_same_as_cpu(const std::string& name, const std::vector<const host_te
     device_arena arena(*env.backend, env.device, tensors);
     if (arena.base == 0) return;
     std::vector<cb_tensor_desc> gpu_descs;
-    for (std::size_t i = 0; i < tensors.size(); ++i) gpu_descs.push_back(tensors[i]->desc(arena.base + arena.offsets[i]));
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        gpu_descs.push_back(tensors[i]->desc(arena.base + arena.offsets[i]));
     std::vector<cb_kernel_arg> gpu_args;
     for (const auto& d : gpu_descs) {
         cb_kernel_arg a{};
@@ -284,8 +289,8 @@ void expect_same_as_cpu(const std::string& name, const std::vector<const host_te
     gpu_args.insert(gpu_args.end(), scalars.begin(), scalars.end());
     const auto gpu_status = env.backend->launch_builtin(env.device, launch_of(name, out.dtype, gpu_args), nullptr);
     std::vector<unsigned char> gpu_result(out.storage.size());
-    auto s = env.backend->memcpy_d2h(env.device, gpu_result.data(), arena.base + arena.offsets.back(), gpu_result.size(),
-                                     nullptr);
+    auto s = env.backend->memcpy_d2h(env.device, gpu_result.data(), arena.base + arena.offsets.back(),
+                                     gpu_result.size(), nullptr);
     ASSERT_TRUE(s.ok()) << s.message;
 
     // CPU engine, same call, on copies of the same bytes.

@@ -21,9 +21,9 @@ namespace {
 const cb_dtype k_all[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64,
                           CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16, CB_DTYPE_BOOL};
 
-const char* const k_binary[] = {"add",   "subtract",   "multiply",  "divide",  "floor_divide",
-                                "minimum", "maximum",  "equal",     "not_equal", "less",
-                                "less_equal", "greater", "greater_equal"};
+const char* const k_binary[] = {"add",        "subtract", "multiply",     "divide",    "floor_divide",
+                                "minimum",    "maximum",  "equal",        "not_equal", "less",
+                                "less_equal", "greater",  "greater_equal"};
 
 std::string dt(cb_dtype d) { return kernels::dtype_name(d); }
 
@@ -33,9 +33,8 @@ struct broadcast_case {
     bool a_transposed = false;
 };
 const broadcast_case k_broadcasts[] = {
-    {{5, 7}, {5, 7}},        {{5, 7}, {7}},       {{5, 1}, {1, 7}},
-    {{}, {3, 4}},            {{2, 3, 4}, {3, 1}}, {{6, 4}, {4}, true},
-    {{1000}, {1000}},        {{0, 3}, {3}},
+    {{5, 7}, {5, 7}},    {{5, 7}, {7}},       {{5, 1}, {1, 7}}, {{}, {3, 4}},
+    {{2, 3, 4}, {3, 1}}, {{6, 4}, {4}, true}, {{1000}, {1000}}, {{0, 3}, {3}},
 };
 
 kernels::shape_t broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
@@ -51,7 +50,8 @@ kernels::shape_t broadcast(const std::vector<int64_t>& a, const std::vector<int6
 
 host_tensor operand(cb_dtype dtype, const std::vector<int64_t>& shape, bool transposed_view, std::mt19937_64& rng,
                     bool specials = true) {
-    host_tensor t = transposed_view && shape.size() == 2 ? transposed(dtype, shape[0], shape[1]) : contiguous(dtype, shape);
+    host_tensor t =
+        transposed_view && shape.size() == 2 ? transposed(dtype, shape[0], shape[1]) : contiguous(dtype, shape);
     randomize(t, rng, specials);
     return t;
 }
@@ -62,9 +62,12 @@ TEST_F(RealGpuKernels, BinaryOpsEveryDtypeAndBroadcast) {
     std::mt19937_64 rng(1);
     std::vector<std::pair<cb_dtype, cb_dtype>> pairs;
     for (cb_dtype d : k_all) pairs.emplace_back(d, d);
-    pairs.insert(pairs.end(), {{CB_DTYPE_INT32, CB_DTYPE_FLOAT32}, {CB_DTYPE_UINT8, CB_DTYPE_INT8},
-                               {CB_DTYPE_BOOL, CB_DTYPE_INT16}, {CB_DTYPE_INT64, CB_DTYPE_FLOAT64},
-                               {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64}, {CB_DTYPE_UINT8, CB_DTYPE_BOOL}});
+    pairs.insert(pairs.end(), {{CB_DTYPE_INT32, CB_DTYPE_FLOAT32},
+                               {CB_DTYPE_UINT8, CB_DTYPE_INT8},
+                               {CB_DTYPE_BOOL, CB_DTYPE_INT16},
+                               {CB_DTYPE_INT64, CB_DTYPE_FLOAT64},
+                               {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64},
+                               {CB_DTYPE_UINT8, CB_DTYPE_BOOL}});
     for (int op = 0; op < 13; ++op)
         for (auto [da, db] : pairs)
             for (const auto& bc : k_broadcasts) {
@@ -95,7 +98,9 @@ TEST_F(RealGpuKernels, UnaryOps) {
     for (const char* op : {"negative", "absolute"})
         for (cb_dtype d : k_all) {
             for (int layout = 0; layout < 3; ++layout) {
-                host_tensor a = layout == 0 ? contiguous(d, {5, 7}) : layout == 1 ? transposed(d, 5, 7) : reversed(d, 35);
+                host_tensor a = layout == 0   ? contiguous(d, {5, 7})
+                                : layout == 1 ? transposed(d, 5, 7)
+                                              : reversed(d, 35);
                 randomize(a, rng, true);
                 host_tensor out = contiguous(d, a.shape);
                 expect_same_as_cpu(op, {&a, &out}, {}, {}, dt(d) + " layout " + std::to_string(layout));
@@ -200,7 +205,7 @@ TEST_F(RealGpuKernels, Matmul) {
     struct shapes {
         std::vector<int64_t> a, b;
     };
-    const shapes cases[] = {{{5, 7}, {7, 3}}, {{7}, {7, 3}}, {{5, 7}, {7}}, {{7}, {7}},
+    const shapes cases[] = {{{5, 7}, {7, 3}}, {{7}, {7, 3}},        {{5, 7}, {7}},   {{7}, {7}},
                             {{5, 0}, {0, 3}}, {{64, 65}, {65, 33}}, {{1, 1}, {1, 1}}};
     std::vector<std::pair<cb_dtype, cb_dtype>> pairs;
     for (cb_dtype d : k_all) pairs.emplace_back(d, d);
@@ -220,7 +225,8 @@ TEST_F(RealGpuKernels, Matmul) {
             expect_same_as_cpu("matmul", {&a, &b, &out}, {}, tol, dt(da) + "@" + dt(db));
         }
     // A transposed (non-contiguous) operand is converted before the product.
-    host_tensor ta = operand(CB_DTYPE_FLOAT64, {6, 4}, true, rng, false), tb = operand(CB_DTYPE_FLOAT64, {4, 5}, false, rng, false);
+    host_tensor ta = operand(CB_DTYPE_FLOAT64, {6, 4}, true, rng, false),
+                tb = operand(CB_DTYPE_FLOAT64, {4, 5}, false, rng, false);
     host_tensor tout = contiguous(CB_DTYPE_FLOAT64, {6, 5});
     expect_same_as_cpu("matmul", {&ta, &tb, &tout}, {}, {1e-12, 1e-10}, "transposed a");
 }
@@ -231,8 +237,16 @@ TEST_F(RealGpuKernels, Crc32cMatchesAnIndependentCrc) {
     struct crc_case {
         int64_t chunk, n;
     };
-    const crc_case cases[] = {{1, 0},    {1, 1},       {1, 100},        {7, 6},      {7, 7},
-                              {7, 8},    {4096, 4095}, {4096, 4096},    {4096, 4097}, {4097, (1 << 20) + 3},
+    const crc_case cases[] = {{1, 0},
+                              {1, 1},
+                              {1, 100},
+                              {7, 6},
+                              {7, 7},
+                              {7, 8},
+                              {4096, 4095},
+                              {4096, 4096},
+                              {4096, 4097},
+                              {4097, (1 << 20) + 3},
                               {1 << 20, (3 << 20) + 5}};
     for (const auto& c : cases) {
         SCOPED_TRACE("n=" + std::to_string(c.n) + " chunk=" + std::to_string(c.chunk));

@@ -49,7 +49,8 @@ TEST_F(host_test, ConnectsTheDefaultEgpuInSixSteps) {
     host::connect_options o;
     o.on_step = [&](const host::step_record& r) { seen.push_back(r.name); };
     auto d = host::connect(*s, o);
-    const std::vector<std::string> six = {"detect", "compatibility", "authorization", "tunnel", "gpu_init", "monitoring"};
+    const std::vector<std::string> six = {"detect", "compatibility", "authorization",
+                                          "tunnel", "gpu_init",      "monitoring"};
     EXPECT_EQ(seen, six);
     ASSERT_EQ(d->connect_steps().size(), 6u);
     for (const auto& step : d->connect_steps()) {

@@ -21,9 +21,8 @@ using host::runtime;
 class fault_test : public host_test {
 protected:
     void start(core::config_entries extra = {}) {
-        core::config_entries safety = {{"heartbeat_interval_ms", "3600000"},
-                                       {"heartbeat_timeout_ms", "3600000"},
-                                       {"retry_delay_ms", "0"}};
+        core::config_entries safety = {
+            {"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}, {"retry_delay_ms", "0"}};
         for (auto& e : extra) safety.push_back(e);
         rt = std::make_unique<runtime>(runtime_options(safety));
         ASSERT_EQ(rt->device_count(), 1) << rt->startup_error();
@@ -274,7 +273,8 @@ TEST_F(emergency_stop_test, AnEmergencyStopHoldsNewWorkInEveryProcessUntilAPolic
     runtime& other = *second_;
     void* p = nullptr;
     EXPECT_EQ(other.malloc(&p, 16), cbErrorThermalLimit);
-    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("emergency stop"), std::string::npos) << cbGetLastErrorMessage();
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("emergency stop"), std::string::npos)
+        << cbGetLastErrorMessage();
     // Its own policy sees the stop and the GPU well under its limit: it resumes, for everyone.
     other.device(0).supervise_once();
     ASSERT_EQ(other.malloc(&p, 16), cbSuccess) << cbGetLastErrorMessage();

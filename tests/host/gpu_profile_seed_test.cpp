@@ -144,8 +144,8 @@ TEST_F(GpuProfileSeed, ALargeReplyIsAskedForAgainWithTheReportedSize) {
     std::vector<std::string> profiles;
     const int count = 60;
     for (int i = 0; i < count; ++i)
-        profiles.push_back(profile_json("model-" + std::to_string(i), "Model " + std::to_string(i),
-                                        std::to_string(0x1000 + i), note));
+        profiles.push_back(
+            profile_json("model-" + std::to_string(i), "Model " + std::to_string(i), std::to_string(0x1000 + i), note));
     family.reply = reply_of(profiles);
     ASSERT_GT(family.reply.size(), size_t{64} << 10);
 
@@ -160,7 +160,8 @@ TEST_F(GpuProfileSeed, ALargeReplyIsAskedForAgainWithTheReportedSize) {
 }
 
 TEST_F(GpuProfileSeed, AReplyOverTheLimitIsRefused) {
-    family.reply = reply_of({profile_json("big", "Big", "4660", ",\"note\":\"" + std::string(max_gpu_control_reply, 'x') + "\"")});
+    family.reply =
+        reply_of({profile_json("big", "Big", "4660", ",\"note\":\"" + std::string(max_gpu_control_reply, 'x') + "\"")});
     try {
         seed();
         ADD_FAILURE() << "no core::error thrown";
@@ -186,9 +187,7 @@ TEST_F(GpuProfileSeed, AFailingCallCarriesTheFamilysStatusAndMessage) {
     }
 }
 
-TEST_F(GpuProfileSeed, ANullTableIsRefused) {
-    EXPECT_THROW(seed_gpu_profiles(s, nullptr, &family, "fake-gpu"), error);
-}
+TEST_F(GpuProfileSeed, ANullTableIsRefused) { EXPECT_THROW(seed_gpu_profiles(s, nullptr, &family, "fake-gpu"), error); }
 
 // ---- malformed replies: refused with the problem named, and nothing stored ---------------------
 
@@ -233,8 +232,10 @@ INSTANTIATE_TEST_SUITE_P(
         malformed_case{"profiles_not_array", "{\"profiles\":{}}", "'profiles' must be an array"},
         malformed_case{"profile_not_object", with_second("42"), "profile 1 is not a JSON object"},
         malformed_case{"no_key", with_second("{\"name\":\"x\",\"pci_device_id\":4660}"), "'key' is missing"},
-        malformed_case{"empty_key", with_second("{\"key\":\"\",\"name\":\"x\",\"pci_device_id\":4660}"), "'key' is empty"},
-        malformed_case{"key_not_string", with_second("{\"key\":7,\"name\":\"x\",\"pci_device_id\":4660}"), "'key' must be a string"},
+        malformed_case{"empty_key", with_second("{\"key\":\"\",\"name\":\"x\",\"pci_device_id\":4660}"),
+                       "'key' is empty"},
+        malformed_case{"key_not_string", with_second("{\"key\":7,\"name\":\"x\",\"pci_device_id\":4660}"),
+                       "'key' must be a string"},
         malformed_case{"no_name", with_second("{\"key\":\"x\",\"pci_device_id\":4660}"), "'name' is missing"},
         malformed_case{"no_id", with_second("{\"key\":\"x\",\"name\":\"x\"}"), "'pci_device_id' is missing"},
         malformed_case{"id_unprefixed", with_second(profile_json("x", "x", "\"2b85\"")), "is not a PCI device id"},

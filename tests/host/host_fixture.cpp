@@ -36,7 +36,8 @@ std::unique_ptr<host::session> host_test::open_session(core::config_entries safe
 std::string host_test::control(host::session& s, const std::string& request) {
     std::vector<char> reply(64 * 1024);
     size_t needed = 0;
-    const cb_status st = s.transport()->control(s.transport_instance(), request.c_str(), reply.data(), reply.size(), &needed);
+    const cb_status st =
+        s.transport()->control(s.transport_instance(), request.c_str(), reply.data(), reply.size(), &needed);
     EXPECT_EQ(st, CB_OK) << request << ": " << core::last_error();
     return reply.data();
 }

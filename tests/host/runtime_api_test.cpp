@@ -38,9 +38,11 @@ TEST_F(runtime_test, CopiesRoundTripInEveryDirection) {
     std::vector<float> out(n, 0.0f);
     void* a = device_alloc(n * 4);
     void* b = device_alloc(n * 4);
-    ASSERT_EQ(rt->memcpy(a, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(a, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess)
+        << cbGetLastErrorMessage();
     ASSERT_EQ(rt->memcpy(b, a, n * 4, cbMemcpyDeviceToDevice, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
-    ASSERT_EQ(rt->memcpy(out.data(), b, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(out.data(), b, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess)
+        << cbGetLastErrorMessage();
     EXPECT_EQ(in, out);
     // cbMemcpyDefault tells the directions apart by the pointers.
     std::vector<float> again(n, 0.0f);
@@ -90,13 +92,13 @@ TEST_F(runtime_test, FreeHostTakesOnlyLivePointersFromMallocHost) {
     void* from_malloc = std::malloc(64);
     void* device = device_alloc(4096);
     for (void* bad : std::initializer_list<void*>{&on_stack, static_cast<char*>(pinned) + 16,
-                      reinterpret_cast<void*>(uintptr_t{0x1234}), from_malloc, device}) {
+                                                  reinterpret_cast<void*>(uintptr_t{0x1234}), from_malloc, device}) {
         EXPECT_EQ(rt->free_host(bad), cbErrorInvalidValue) << bad;
         EXPECT_NE(std::string(cbGetLastErrorMessage()).find("cbMallocHost"), std::string::npos);
     }
     EXPECT_EQ(rt->free_host(pinned), cbSuccess);
     EXPECT_EQ(rt->free_host(pinned), cbErrorInvalidValue);  // freed twice
-    EXPECT_EQ(rt->free_host(nullptr), cbSuccess);            // as CUDA: freeing NULL does nothing
+    EXPECT_EQ(rt->free_host(nullptr), cbSuccess);           // as CUDA: freeing NULL does nothing
     std::free(from_malloc);
     EXPECT_EQ(rt->free(device), cbSuccess);
 }
@@ -130,7 +132,8 @@ TEST_F(runtime_test, TheDefaultStreamWaitsForBlockingStreams) {
         const int value = 0x10 + round;
         ASSERT_EQ(rt->memset(buf, value, n, s, true), cbSuccess);
         // Queued on the legacy default stream: must see the memset queued before it on s.
-        ASSERT_EQ(rt->memcpy(copy, buf, n, cbMemcpyDeviceToDevice, nullptr, true), cbSuccess) << cbGetLastErrorMessage();
+        ASSERT_EQ(rt->memcpy(copy, buf, n, cbMemcpyDeviceToDevice, nullptr, true), cbSuccess)
+            << cbGetLastErrorMessage();
         std::vector<uint8_t> out(n);
         ASSERT_EQ(rt->memcpy(out.data(), copy, n, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
         ASSERT_EQ(out.front(), value);
@@ -291,10 +294,12 @@ TEST_F(runtime_test, UserKernelsRunAndAFaultingOneIsAStickyLaunchFailure) {
     void* d = device_alloc(n * 4);
     ASSERT_EQ(rt->memcpy(d, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess);
     cbModule_t m = nullptr;
-    ASSERT_EQ(rt->module_load(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->module_load(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS), cbSuccess)
+        << cbGetLastErrorMessage();
     const cbKernelArg args[] = {cbArgPointer(d), cbArgUInt(n)};
     const cbDim3 block{256, 1, 1}, grid{static_cast<unsigned>((n + 255) / 256), 1, 1};
-    ASSERT_EQ(rt->launch_kernel(nullptr, "scale", grid, block, args, 2, 0, nullptr), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->launch_kernel(nullptr, "scale", grid, block, args, 2, 0, nullptr), cbSuccess)
+        << cbGetLastErrorMessage();
     ASSERT_EQ(rt->synchronize(), cbSuccess);
     std::vector<float> out(n);
     ASSERT_EQ(rt->memcpy(out.data(), d, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);

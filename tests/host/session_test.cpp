@@ -59,7 +59,8 @@ TEST_F(host_test, AMissingPluginIsAClearError) {
 TEST_F(host_test, TheSessionDeclaresItsSettings) {
     auto s = open_session();
     std::lock_guard lock(s->store_mutex());
-    for (const char* name : {"session.transport", "session.gpu", "session.safety", "session.deauthorize_on_disconnect"}) {
+    for (const char* name :
+         {"session.transport", "session.gpu", "session.safety", "session.deauthorize_on_disconnect"}) {
         auto p = core::find_parameter(s->db(), name);
         ASSERT_TRUE(p) << name;
         EXPECT_FALSE(p->help.empty()) << name;

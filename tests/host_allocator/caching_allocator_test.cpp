@@ -236,15 +236,14 @@ TEST(CachingAllocator, UntrustworthyBackendAnswersAreRefused) {
     std::vector<uint64_t> answers{0x1000'0000, 0x1000'0100, 0};
     size_t next = 0;
     int releases = 0;
-    allocator_backend backend{
-        [&](uint64_t, uint64_t& ptr, std::string&) {
-            ptr = answers.at(next++);
-            return CB_OK;
-        },
-        [&](uint64_t, std::string&) {
-            ++releases;
-            return CB_OK;
-        }};
+    allocator_backend backend{[&](uint64_t, uint64_t& ptr, std::string&) {
+                                  ptr = answers.at(next++);
+                                  return CB_OK;
+                              },
+                              [&](uint64_t, std::string&) {
+                                  ++releases;
+                                  return CB_OK;
+                              }};
     {
         caching_allocator a(backend);
         must_allocate(a, 4096);
@@ -257,9 +256,8 @@ TEST(CachingAllocator, UntrustworthyBackendAnswersAreRefused) {
     }
     EXPECT_EQ(releases, 1) << "only the one trusted block is given back";
 
-    allocator_backend throwing{
-        [](uint64_t, uint64_t&, std::string&) -> cb_status { throw std::runtime_error("boom"); },
-        [](uint64_t, std::string&) { return CB_OK; }};
+    allocator_backend throwing{[](uint64_t, uint64_t&, std::string&) -> cb_status { throw std::runtime_error("boom"); },
+                               [](uint64_t, std::string&) { return CB_OK; }};
     caching_allocator b(throwing);
     uint64_t ptr = 0;
     std::string error;
@@ -367,12 +365,11 @@ TEST(CachingAllocator, ResetDuringBackendAllocationIsDeviceLost) {
     caching_allocator* self = nullptr;
     allocator_backend inner = dev.backend();
     // A hard reset lands while the backend is allocating (the allocator's lock is not held then).
-    allocator_backend backend{
-        [&](uint64_t size, uint64_t& ptr, std::string& error) {
-            self->forget_all();
-            return inner.allocate(size, ptr, error);
-        },
-        inner.release};
+    allocator_backend backend{[&](uint64_t size, uint64_t& ptr, std::string& error) {
+                                  self->forget_all();
+                                  return inner.allocate(size, ptr, error);
+                              },
+                              inner.release};
     caching_allocator a(backend);
     self = &a;
     uint64_t ptr = 0;

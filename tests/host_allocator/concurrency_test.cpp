@@ -30,10 +30,12 @@ void work(caching_allocator& a, unsigned seed, int iterations, std::atomic<int>&
         if (allocate) {
             uint64_t size = sizes[rng() % sizes.size()] + rng() % 64;
             uint64_t ptr = 0;
-            if (a.allocate(size, ptr, error) != CB_OK) { ++failures; continue; }
-            auto found = a.find(ptr + size - 1);
-            if (!found || found->base != ptr || found->size != size || !a.range_valid(ptr, size))
+            if (a.allocate(size, ptr, error) != CB_OK) {
                 ++failures;
+                continue;
+            }
+            auto found = a.find(ptr + size - 1);
+            if (!found || found->base != ptr || found->size != size || !a.range_valid(ptr, size)) ++failures;
             mine.push_back({ptr, size});
         } else {
             size_t k = rng() % mine.size();
@@ -66,8 +68,7 @@ TEST(CachingAllocatorThreads, FourThreadsKeepStatsConsistent) {
         }
     });
     std::vector<std::thread> workers;
-    for (unsigned t = 0; t < 4; ++t)
-        workers.emplace_back(work, std::ref(a), 1234 + t, 3000, std::ref(failures));
+    for (unsigned t = 0; t < 4; ++t) workers.emplace_back(work, std::ref(a), 1234 + t, 3000, std::ref(failures));
     for (auto& w : workers) w.join();
     done = true;
     observer.join();

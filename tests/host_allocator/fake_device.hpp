@@ -29,12 +29,30 @@ public:
         fail_next_ = status;
     }
 
-    uint64_t used() const { std::lock_guard lock(mutex_); return used_; }
-    uint64_t live_blocks() const { std::lock_guard lock(mutex_); return live_.size(); }
-    uint64_t allocate_calls() const { std::lock_guard lock(mutex_); return allocate_calls_; }
-    uint64_t release_calls() const { std::lock_guard lock(mutex_); return release_calls_; }
-    uint64_t bad_releases() const { std::lock_guard lock(mutex_); return bad_releases_; }
-    uint64_t peak_used() const { std::lock_guard lock(mutex_); return peak_used_; }
+    uint64_t used() const {
+        std::lock_guard lock(mutex_);
+        return used_;
+    }
+    uint64_t live_blocks() const {
+        std::lock_guard lock(mutex_);
+        return live_.size();
+    }
+    uint64_t allocate_calls() const {
+        std::lock_guard lock(mutex_);
+        return allocate_calls_;
+    }
+    uint64_t release_calls() const {
+        std::lock_guard lock(mutex_);
+        return release_calls_;
+    }
+    uint64_t bad_releases() const {
+        std::lock_guard lock(mutex_);
+        return bad_releases_;
+    }
+    uint64_t peak_used() const {
+        std::lock_guard lock(mutex_);
+        return peak_used_;
+    }
 
 private:
     cb_status allocate(uint64_t size, uint64_t& ptr, std::string& error) {

@@ -31,8 +31,7 @@ struct collector {
     }
 };
 
-void collect(cb_log_level level, int category, const char* category_name, const char* message,
-             void* user) {
+void collect(cb_log_level level, int category, const char* category_name, const char* message, void* user) {
     auto* c = static_cast<collector*>(user);
     std::lock_guard lk(c->m);
     c->v.push_back({level, category, category_name, message});
@@ -139,8 +138,8 @@ TEST_F(CApi, BadArgumentsAreHarmless) {
     EXPECT_EQ(cb_log_add_callback(nullptr, nullptr), -1);
     cb_log_remove_callback(123456);
     cb_log_flush();
-    EXPECT_EQ(c_.take(), (std::vector<seen>{{CB_LOG_INFO, CB_LOG_CAT_GENERAL, "GENERAL",
-                                              "unknown category -> GENERAL"}}));
+    EXPECT_EQ(c_.take(),
+              (std::vector<seen>{{CB_LOG_INFO, CB_LOG_CAT_GENERAL, "GENERAL", "unknown category -> GENERAL"}}));
 }
 
 TEST_F(CApi, RemovedCallbackIsNotCalled) {

@@ -58,7 +58,8 @@ TEST(LogCategories, ConcurrentRegistrationGivesOneIdPerName) {
     std::vector<std::vector<int>> ids(4);
     for (int t = 0; t < 4; ++t)
         ts.emplace_back([&ids, t] {
-            for (int k = 0; k < 5; ++k) ids[static_cast<size_t>(t)].push_back(lg::category_id("TEST_CONC_" + std::to_string(k)));
+            for (int k = 0; k < 5; ++k)
+                ids[static_cast<size_t>(t)].push_back(lg::category_id("TEST_CONC_" + std::to_string(k)));
         });
     for (auto& th : ts) th.join();
     for (int t = 1; t < 4; ++t) EXPECT_EQ(ids[static_cast<size_t>(t)], ids[0]);

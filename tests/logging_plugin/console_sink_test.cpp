@@ -11,8 +11,8 @@ namespace {
 bool has_escape(const std::string& s) { return s.find('\x1b') != std::string::npos; }
 
 // Creates a console sink with `color` (unset when empty), writes two records, returns stderr.
-std::string run_console(const std::string& color, stderr_capture::target target,
-                        cb_status* create_status = nullptr, const std::string& level = "") {
+std::string run_console(const std::string& color, stderr_capture::target target, cb_status* create_status = nullptr,
+                        const std::string& level = "") {
     temp_dir dir;
     fake_host host(dir.path());
     if (!color.empty()) host.config["color"] = color;
@@ -45,8 +45,8 @@ TEST(ConsoleSink, NeverHasNoEscapesAndTheDocumentedFormat) {
     const std::string out = run_console("never", stderr_capture::target::file);
     EXPECT_FALSE(has_escape(out)) << out;
     const std::string stamp = local_stamp(fixed_time_ns);
-    EXPECT_EQ(out, stamp + " [INFO ] [DRIVER] [t:1234] [egpu0] link up\n" + stamp +
-                       " [ERROR] [DRIVER] [t:1234] lost\n");
+    EXPECT_EQ(out,
+              stamp + " [INFO ] [DRIVER] [t:1234] [egpu0] link up\n" + stamp + " [ERROR] [DRIVER] [t:1234] lost\n");
 }
 
 TEST(ConsoleSink, NeverOnATerminalHasNoEscapes) {

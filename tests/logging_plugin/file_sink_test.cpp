@@ -47,8 +47,8 @@ TEST(FileSink, DefaultsWriteTheDocumentedLineIntoTheHostLogDir) {
     const fs::path file = dir / "logs" / "nested" / "cudabridge.log";
     ASSERT_TRUE(fs::exists(file));
     const std::string stamp = local_stamp(fixed_time_ns);
-    EXPECT_EQ(read_file(file), stamp + " [WARN ] [USB4] [t:1234] retrain\n" + stamp +
-                                   " [FATAL] [USB4] [t:1234] [egpu1] retrain\n");
+    EXPECT_EQ(read_file(file),
+              stamp + " [WARN ] [USB4] [t:1234] retrain\n" + stamp + " [FATAL] [USB4] [t:1234] [egpu1] retrain\n");
 
     struct stat st {};
     ASSERT_EQ(::stat((dir / "logs" / "nested").c_str(), &st), 0);
@@ -64,8 +64,7 @@ TEST(FileSink, FlushMakesRecordsVisibleBeforeClose) {
     ASSERT_TRUE(s.ok()) << host.last_error();
     ASSERT_EQ(s.write(sample(1).record()), CB_OK);
     ASSERT_EQ(s.flush(), CB_OK);
-    EXPECT_NE(read_file(dir / "logs" / "cudabridge.log").find("record 1 "),
-              std::string::npos);
+    EXPECT_NE(read_file(dir / "logs" / "cudabridge.log").find("record 1 "), std::string::npos);
 }
 
 TEST(FileSink, RotatesBySizeAndKeepsMaxFiles) {
@@ -127,10 +126,8 @@ TEST(FileSink, UnwritableFolderFailsCleanlyNamingThePath) {
     host.config["dir"] = "/proc/cudabridge_logging_test/logs";
     sink s("file", host);
     EXPECT_FALSE(s.ok());
-    EXPECT_TRUE(s.status() == CB_ERR_PERMISSION || s.status() == CB_ERR_INVALID_ARGUMENT)
-        << s.status();
-    EXPECT_NE(host.last_error().find("/proc/cudabridge_logging_test"), std::string::npos)
-        << host.last_error();
+    EXPECT_TRUE(s.status() == CB_ERR_PERMISSION || s.status() == CB_ERR_INVALID_ARGUMENT) << s.status();
+    EXPECT_NE(host.last_error().find("/proc/cudabridge_logging_test"), std::string::npos) << host.last_error();
 }
 
 TEST(FileSink, FolderThatIsAFileFails) {

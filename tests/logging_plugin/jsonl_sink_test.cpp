@@ -101,8 +101,7 @@ TEST(JsonlSink, DefaultPathIsInTheHostLogDirAndAppends) {
     }
     const auto lines = read_lines(dir / "logs" / "cudabridge.jsonl");
     EXPECT_EQ(lines.size(), 2u);
-    EXPECT_EQ(host.declaration("path").default_value,
-              (dir / "logs" / "cudabridge.jsonl").string());
+    EXPECT_EQ(host.declaration("path").default_value, (dir / "logs" / "cudabridge.jsonl").string());
 }
 
 TEST(JsonlSink, UnwritablePathFailsCleanly) {
@@ -111,8 +110,7 @@ TEST(JsonlSink, UnwritablePathFailsCleanly) {
     host.config["path"] = "/proc/cudabridge_logging_test/x.jsonl";
     sink s("jsonl", host);
     EXPECT_FALSE(s.ok());
-    EXPECT_NE(host.last_error().find("/proc/cudabridge_logging_test"), std::string::npos)
-        << host.last_error();
+    EXPECT_NE(host.last_error().find("/proc/cudabridge_logging_test"), std::string::npos) << host.last_error();
 }
 
 }  // namespace

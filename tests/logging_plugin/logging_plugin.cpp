@@ -52,9 +52,7 @@ sink::~sink() {
     descriptor_->destroy(instance_);
 }
 
-const cb_logsink_table* sink::table() const {
-    return static_cast<const cb_logsink_table*>(descriptor_->table);
-}
+const cb_logsink_table* sink::table() const { return static_cast<const cb_logsink_table*>(descriptor_->table); }
 
 cb_status sink::write(const cb_log_record& r) { return table()->write(instance_, &r); }
 
@@ -89,11 +87,9 @@ std::string local_stamp(int64_t time_ns) {
     char text[64];
     std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
     char frac[16];
-    std::snprintf(frac, sizeof frac, ".%06lld",
-                  static_cast<long long>((time_ns % 1'000'000'000) / 1000));
+    std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>((time_ns % 1'000'000'000) / 1000));
     return std::string(text) + frac;
 }
-
 
 std::vector<std::string> read_lines(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -142,8 +142,7 @@ TEST(SqliteSink, MissingTableFailsWithAClearMessage) {
     EXPECT_NE(host.last_error().find("no logs table"), std::string::npos) << host.last_error();
     EXPECT_NE(host.last_error().find(host.paths[CB_PATH_DATABASE]), std::string::npos);
     // The sink never creates the table itself.
-    EXPECT_EQ(db_handle(host.paths[CB_PATH_DATABASE])
-                  .number("SELECT count(*) FROM sqlite_master WHERE name='logs'"),
+    EXPECT_EQ(db_handle(host.paths[CB_PATH_DATABASE]).number("SELECT count(*) FROM sqlite_master WHERE name='logs'"),
               0);
 }
 
@@ -152,8 +151,7 @@ TEST(SqliteSink, MissingDatabaseFailsAndIsNotCreated) {
     fake_host host(dir.path());
     sink s("sqlite", host);
     EXPECT_EQ(s.status(), CB_ERR_NOT_FOUND);
-    EXPECT_NE(host.last_error().find(host.paths[CB_PATH_DATABASE]), std::string::npos)
-        << host.last_error();
+    EXPECT_NE(host.last_error().find(host.paths[CB_PATH_DATABASE]), std::string::npos) << host.last_error();
     EXPECT_FALSE(fs::exists(host.paths[CB_PATH_DATABASE]));
 }
 
@@ -201,11 +199,10 @@ TEST_F(SqliteSinkWithTable, BatchThroughput) {
     }
     const auto start = std::chrono::steady_clock::now();
     for (int b = 0; b < batches; ++b) ASSERT_EQ(s.write_batch(batch), CB_OK);
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double rate = batches * per_batch / secs;
-    std::cout << "[ sqlite  ] " << batches * per_batch << " records in " << secs << " s = "
-              << static_cast<long long>(rate) << " records/s\n";
+    std::cout << "[ sqlite  ] " << batches * per_batch << " records in " << secs
+              << " s = " << static_cast<long long>(rate) << " records/s\n";
     RecordProperty("records_per_second", static_cast<int>(rate));
     EXPECT_EQ(db_handle(db_path).number("SELECT count(*) FROM logs"), batches * per_batch);
     // The goal is >= 100k/s; the bound here leaves room for slow CI disks and sanitizers.

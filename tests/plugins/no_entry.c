@@ -8,9 +8,7 @@
 
 CB_PLUGIN_EXPORT int cb_test_not_an_entry_point(void);
 
-CB_PLUGIN_EXPORT int cb_test_not_an_entry_point(void) {
-    return 42;
-}
+CB_PLUGIN_EXPORT int cb_test_not_an_entry_point(void) { return 42; }
 
 __attribute__((constructor)) static void cb_test_mark_loaded(void) {
     const char* marker = getenv("CB_TEST_CONSTRUCTOR_MARKER");

@@ -73,7 +73,10 @@ std::vector<std::string> exported_symbols(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<std::string> names;
-    if (image.size() < sizeof(Elf64_Ehdr) || image.compare(0, 4, "\x7f" "ELF") != 0 ||
+    if (image.size() < sizeof(Elf64_Ehdr) ||
+        image.compare(0, 4,
+                      "\x7f"
+                      "ELF") != 0 ||
         image[EI_CLASS] != ELFCLASS64)
         return names;
     const char* base = image.data();
@@ -124,8 +127,7 @@ const cb_logsink_table* sink_table(const cb_plugin_descriptor* d) {
 class temp_file {
 public:
     explicit temp_file(const std::string& tag)
-        : path_(fs::temp_directory_path() /
-                ("cb_test_plugin_" + tag + "_" + std::to_string(::getpid()) + ".log")) {
+        : path_(fs::temp_directory_path() / ("cb_test_plugin_" + tag + "_" + std::to_string(::getpid()) + ".log")) {
         fs::remove(path_);
     }
     ~temp_file() {
@@ -164,8 +166,7 @@ std::string exercise_sink(const cb_plugin_descriptor* d, const temp_file& out) {
     cb_log_record one = make_record(CB_LOG_INFO, "DRIVER", "hello");
     EXPECT_EQ(t->write(instance, &one), CB_OK);
     if (CB_HAS_FIELD(t, cb_logsink_table, write_batch)) {
-        cb_log_record batch[2] = {make_record(CB_LOG_WARN, "EGPU", "hot"),
-                                  make_record(CB_LOG_ERROR, "LINK", "down")};
+        cb_log_record batch[2] = {make_record(CB_LOG_WARN, "EGPU", "hot"), make_record(CB_LOG_ERROR, "LINK", "down")};
         EXPECT_EQ(t->write_batch(instance, batch, 2), CB_OK);
     }
     EXPECT_EQ(t->flush(instance), CB_OK);
@@ -370,8 +371,7 @@ TEST(test_plugin_variants, create_throws_is_stopped_by_the_firewall) {
     void* instance = reinterpret_cast<void*>(0x1);
     EXPECT_EQ(d->create(host.services(), nullptr, &instance), CB_ERR_INTERNAL);
     EXPECT_EQ(instance, nullptr);
-    EXPECT_EQ(host.last_error(),
-              "unexpected exception: " + std::string(cb_test_constructor_threw_message));
+    EXPECT_EQ(host.last_error(), "unexpected exception: " + std::string(cb_test_constructor_threw_message));
 }
 
 TEST(test_plugin_variants, no_entry_exports_no_entry_point) {
@@ -408,8 +408,7 @@ TEST(test_plugin_variants, dup_libraries_carry_dupsink_in_two_versions) {
         expect_library(l, CB_ABI_MAJOR, CB_ABI_MINOR, 1);
         expect_logsink_descriptor(l->plugins[0], "dupsink", e.version);
         temp_file out(std::string(e.path_variant) + "_" + e.file);
-        EXPECT_EQ(exercise_sink(l->plugins[0], out),
-                  "INFO DRIVER hello\nWARN EGPU hot\nERROR LINK down\n");
+        EXPECT_EQ(exercise_sink(l->plugins[0], out), "INFO DRIVER hello\nWARN EGPU hot\nERROR LINK down\n");
     }
 }
 
@@ -423,7 +422,6 @@ TEST(test_plugin_variants, multi_carries_two_working_plugins) {
         SCOPED_TRACE(names[i]);
         expect_logsink_descriptor(l->plugins[i], names[i], CB_MAKE_VERSION(1, 0, 0));
         temp_file out(names[i]);
-        EXPECT_EQ(exercise_sink(l->plugins[i], out),
-                  "INFO DRIVER hello\nWARN EGPU hot\nERROR LINK down\n");
+        EXPECT_EQ(exercise_sink(l->plugins[i], out), "INFO DRIVER hello\nWARN EGPU hot\nERROR LINK down\n");
     }
 }

@@ -62,26 +62,31 @@ inline std::string cb_test_plugin_file(std::string_view variant) {
 
 // Every variant that has a library of its own.
 inline constexpr std::array<std::string_view, 13> cb_test_plugin_variants = {
-    "good",          "older_minor",   "newer_minor",   "wrong_major", "small_struct",
-    "missing_entry", "create_fails",  "create_throws", "no_entry",    "not_a_library",
-    "dup_v1",        "dup_v2",        "multi"};
+    "good",          "older_minor", "newer_minor",   "wrong_major", "small_struct", "missing_entry", "create_fails",
+    "create_throws", "no_entry",    "not_a_library", "dup_v1",      "dup_v2",       "multi"};
 
 inline constexpr std::string_view cb_test_plugin_name = "testsink";
 inline constexpr std::string_view cb_test_create_refused_message = "create refused on purpose";
 inline constexpr std::string_view cb_test_constructor_threw_message = "constructor threw on purpose";
-inline constexpr std::string_view cb_test_abi_violation_line =
-    "ABI-VIOLATION write_batch called past struct_size\n";
+inline constexpr std::string_view cb_test_abi_violation_line = "ABI-VIOLATION write_batch called past struct_size\n";
 
 // The LEVEL word a working variant writes for each cb_log_level.
 inline constexpr std::string_view cb_test_level_name(cb_log_level level) {
     switch (level) {
-        case CB_LOG_TRACE: return "TRACE";
-        case CB_LOG_DEBUG: return "DEBUG";
-        case CB_LOG_INFO: return "INFO";
-        case CB_LOG_WARN: return "WARN";
-        case CB_LOG_ERROR: return "ERROR";
-        case CB_LOG_FATAL: return "FATAL";
-        default: return "LEVEL?";
+    case CB_LOG_TRACE:
+        return "TRACE";
+    case CB_LOG_DEBUG:
+        return "DEBUG";
+    case CB_LOG_INFO:
+        return "INFO";
+    case CB_LOG_WARN:
+        return "WARN";
+    case CB_LOG_ERROR:
+        return "ERROR";
+    case CB_LOG_FATAL:
+        return "FATAL";
+    default:
+        return "LEVEL?";
     }
 }
 

@@ -33,13 +33,20 @@ namespace sdk = cudabridge::sdk;
 
 const char* level_name(cb_log_level level) {
     switch (level) {
-        case CB_LOG_TRACE: return "TRACE";
-        case CB_LOG_DEBUG: return "DEBUG";
-        case CB_LOG_INFO: return "INFO";
-        case CB_LOG_WARN: return "WARN";
-        case CB_LOG_ERROR: return "ERROR";
-        case CB_LOG_FATAL: return "FATAL";
-        default: return "LEVEL?";
+    case CB_LOG_TRACE:
+        return "TRACE";
+    case CB_LOG_DEBUG:
+        return "DEBUG";
+    case CB_LOG_INFO:
+        return "INFO";
+    case CB_LOG_WARN:
+        return "WARN";
+    case CB_LOG_ERROR:
+        return "ERROR";
+    case CB_LOG_FATAL:
+        return "FATAL";
+    default:
+        return "LEVEL?";
     }
 }
 
@@ -77,8 +84,7 @@ public:
         std::string path = c.get("path").value_or(h.param_or("path", ""));
         if (!path.empty()) {
             file_ = std::fopen(path.c_str(), "ab");
-            if (file_ == nullptr)
-                throw sdk::status_error(CB_ERR_PERMISSION, "testsink: cannot open " + path);
+            if (file_ == nullptr) throw sdk::status_error(CB_ERR_PERMISSION, "testsink: cannot open " + path);
         }
 #endif
     }
@@ -101,8 +107,7 @@ public:
     // Each call reaches the file before it returns, so a test can read it at any time.
     cb_status append(const std::string& text) {
         if (file_ == nullptr || text.empty()) return CB_OK;
-        if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() ||
-            std::fflush(file_) != 0)
+        if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
             throw sdk::status_error(CB_ERR_INTERNAL, "testsink: write failed");
         return CB_OK;
     }
@@ -207,8 +212,7 @@ const cb_plugin_descriptor* descriptor_b() {
 #endif
 extern "C" CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void) {
     static const cb_plugin_descriptor* const plugins[] = {descriptor()};
-    static const cb_plugin_library library = {sizeof(cb_plugin_library), TP_ABI_MAJOR,
-                                              TP_ABI_MINOR, plugins, 1};
+    static const cb_plugin_library library = {sizeof(cb_plugin_library), TP_ABI_MAJOR, TP_ABI_MINOR, plugins, 1};
     return &library;
 }
 #elif defined(TP_MULTI)

@@ -45,9 +45,11 @@ inline uint16_t to_half(float f) {
     const float a = std::fabs(f);
     if (std::isnan(f)) return static_cast<uint16_t>(sign | 0x7e00);
     if (a >= 65520.0f) return static_cast<uint16_t>(sign | 0x7c00);  // at or past the midpoint above 65504: infinity
-    if (a < 0x1p-14f) return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24f)));  // subnormal (or 0x400)
+    if (a < 0x1p-14f)
+        return static_cast<uint16_t>(sign |
+                                     static_cast<uint16_t>(std::nearbyint(a * 0x1p24f)));  // subnormal (or 0x400)
     int e = 0;
-    (void)std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+    (void)std::frexp(a, &e);                                                // a = m * 2^e, m in [0.5, 1)
     auto m = static_cast<uint32_t>(std::nearbyint(std::ldexp(a, 11 - e)));  // in [1024, 2048]
     uint32_t exponent = static_cast<uint32_t>(e - 1 + 15);
     if (m == 2048) {
@@ -61,9 +63,12 @@ inline float from_half(uint16_t h) {
     const int exponent = (h >> 10) & 0x1f;
     const uint32_t m = h & 0x3ffu;
     float v;
-    if (exponent == 0) v = std::ldexp(static_cast<float>(m), -24);
-    else if (exponent == 31) v = m ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-    else v = std::ldexp(static_cast<float>(m | 0x400u), exponent - 25);
+    if (exponent == 0)
+        v = std::ldexp(static_cast<float>(m), -24);
+    else if (exponent == 31)
+        v = m ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+    else
+        v = std::ldexp(static_cast<float>(m | 0x400u), exponent - 25);
     return (h & 0x8000) ? -v : v;
 }
 
@@ -133,8 +138,8 @@ protected:
     }
 
     // Launches `name` and waits for it: the launch's error, else the synchronization's.
-    cbError_t run(cbModule_t m, const std::string& name, cbDim3 grid, cbDim3 block, const std::vector<cbKernelArg>& args,
-                  size_t shared_bytes = 0) {
+    cbError_t run(cbModule_t m, const std::string& name, cbDim3 grid, cbDim3 block,
+                  const std::vector<cbKernelArg>& args, size_t shared_bytes = 0) {
         const cbError_t e =
             rt->launch_kernel(m, name.c_str(), grid, block, args.data(), args.size(), shared_bytes, nullptr);
         if (e != cbSuccess) return e;

@@ -47,9 +47,10 @@ TEST_F(ptx_corpus, DoubleDampedAxpyMatchesTheHostLoop) {
     ASSERT_NE(m, nullptr);
     void* dx = upload(x);
     void* dy = upload(y);
-    ASSERT_EQ(run(m, "damped_axpy", {blocks_for(n, 128), 1, 1}, {128, 1, 1},
-                  {cbArgInt(static_cast<int64_t>(n)), cbArgDouble(a), cbArgDouble(b), cbArgPointer(dx), cbArgPointer(dy)}),
-              cbSuccess)
+    ASSERT_EQ(
+        run(m, "damped_axpy", {blocks_for(n, 128), 1, 1}, {128, 1, 1},
+            {cbArgInt(static_cast<int64_t>(n)), cbArgDouble(a), cbArgDouble(b), cbArgPointer(dx), cbArgPointer(dy)}),
+        cbSuccess)
         << cbGetLastErrorMessage();
     const auto out = download<double>(dy, n);
     // Both terms share x's sign (no cancellation): within 4 ulps of the plain expression.
@@ -88,7 +89,8 @@ TEST_F(ptx_corpus, IntegerBitOpsMatchTheHostExactly) {
         const unsigned s = static_cast<unsigned>(i) & 31u;
         const int want_mixed = std::max(x, y) - std::min(x, y) + ((x ^ y) & 0xff) + (x >> 3) + x / 7 - y % 5;
         const uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
-        const uint32_t want_bits = (std::rotl(ux, static_cast<int>(s)) ^ (uy >> (s & 7u)) ^ (~ux & 0x0f0f0f0fu)) | (uy << 28);
+        const uint32_t want_bits =
+            (std::rotl(ux, static_cast<int>(s)) ^ (uy >> (s & 7u)) ^ (~ux & 0x0f0f0f0fu)) | (uy << 28);
         ASSERT_EQ(mixed[i], want_mixed) << i;
         ASSERT_EQ(bits[i], want_bits) << i;
     }
@@ -113,8 +115,8 @@ TEST_F(ptx_corpus, HalfAddMulAndRoundTripMatchTheHostRounding) {
     void* dproduct = device_alloc(n * 2);
     void* dscaled = device_alloc(n * 2);
     ASSERT_EQ(run(m, "half_ops", {blocks_for(n, 256), 1, 1}, {256, 1, 1},
-                  {cbArgPointer(da), cbArgPointer(db), cbArgPointer(dsum), cbArgPointer(dproduct), cbArgPointer(dscaled),
-                   cbArgDouble(scale), cbArgInt(static_cast<int64_t>(n))}),
+                  {cbArgPointer(da), cbArgPointer(db), cbArgPointer(dsum), cbArgPointer(dproduct),
+                   cbArgPointer(dscaled), cbArgDouble(scale), cbArgInt(static_cast<int64_t>(n))}),
               cbSuccess)
         << cbGetLastErrorMessage();
     const auto sum = download<uint16_t>(dsum, n);
@@ -238,7 +240,9 @@ TEST_F(ptx_corpus, TiledSgemmHandlesEdgesThatAreNotMultiplesOf16) {
     //             float* C): grid (ceil(N/16), ceil(M/16)), block (16, 16), 2 KiB static shared.
     cbModule_t m = load("sgemm_tiled.ptx");
     ASSERT_NE(m, nullptr);
-    struct shape { int M, N, K; };
+    struct shape {
+        int M, N, K;
+    };
     for (const shape s : {shape{37, 53, 41}, shape{16, 16, 16}, shape{1, 70, 3}, shape{65, 1, 17}}) {
         SCOPED_TRACE(testing::Message() << s.M << "x" << s.N << "x" << s.K);
         const float alpha = 1.5f, beta = -0.5f;
@@ -272,7 +276,9 @@ TEST_F(ptx_corpus, TiledDgemmHandlesEdgesThatAreNotMultiplesOf16) {
     //             double* C): grid (ceil(N/16), ceil(M/16)), block (16, 16), 4 KiB static shared.
     cbModule_t m = load("dgemm_tiled.ptx");
     ASSERT_NE(m, nullptr);
-    struct shape { int M, N, K; };
+    struct shape {
+        int M, N, K;
+    };
     for (const shape s : {shape{45, 29, 67}, shape{32, 48, 16}, shape{3, 1, 100}}) {
         SCOPED_TRACE(testing::Message() << s.M << "x" << s.N << "x" << s.K);
         const double alpha = -0.75, beta = 2.0;
@@ -377,9 +383,12 @@ TEST_F(ptx_corpus, WarpVotesBallotPopcAnyAndAll) {
     std::vector<int> in(n);
     for (size_t i = 0; i < n; ++i) {
         const size_t w = i / 32;
-        if (w % 4 == 0) in[i] = 1 + static_cast<int>(i % 3);       // all positive
-        else if (w % 4 == 1) in[i] = -static_cast<int>(i % 3);     // none positive
-        else in[i] = (mix(i) % 3 == 0) ? 5 : -5;                   // mixed
+        if (w % 4 == 0)
+            in[i] = 1 + static_cast<int>(i % 3);  // all positive
+        else if (w % 4 == 1)
+            in[i] = -static_cast<int>(i % 3);  // none positive
+        else
+            in[i] = (mix(i) % 3 == 0) ? 5 : -5;  // mixed
     }
     cbModule_t m = load("warp_vote.ptx");
     ASSERT_NE(m, nullptr);
@@ -601,9 +610,10 @@ TEST_F(ptx_corpus, DynamicSharedMemoryIsSizedByTheLaunch) {
     void* dout = device_alloc(n * 4);
     for (const unsigned block : {192u, 320u}) {
         SCOPED_TRACE(testing::Message() << "block " << block);
-        ASSERT_EQ(run(m, "reverse_segments", {blocks_for(n, block), 1, 1}, {block, 1, 1},
-                      {cbArgPointer(din), cbArgPointer(dout), cbArgInt(static_cast<int64_t>(n))}, block * sizeof(float)),
-                  cbSuccess)
+        ASSERT_EQ(
+            run(m, "reverse_segments", {blocks_for(n, block), 1, 1}, {block, 1, 1},
+                {cbArgPointer(din), cbArgPointer(dout), cbArgInt(static_cast<int64_t>(n))}, block * sizeof(float)),
+            cbSuccess)
             << cbGetLastErrorMessage();
         const auto out = download<float>(dout, n);
         for (size_t base = 0; base < n; base += block) {
@@ -676,23 +686,23 @@ TEST_F(ptx_corpus, MathFunctionsStayWithinTheirDocumentedErrors) {
         const float v = x[i];
         const float a = std::fabs(v) + 0.5f;
         const double dv = v, da = a;
-        const bool small = std::fabs(v) <= 3.0f;  // the fast intrinsics' documented range
-        ASSERT_EQ(f[0 * n + i], std::sqrt(a));                             // sqrtf: correctly rounded
-        ASSERT_TRUE(within(f[1 * n + i], std::exp(dv), 3e-7, 1e-38));      // expf: 2 ulp
-        ASSERT_TRUE(within(f[3 * n + i], std::sin(dv), 3e-7, 1e-38));      // sinf: 2 ulp, any argument
+        const bool small = std::fabs(v) <= 3.0f;                       // the fast intrinsics' documented range
+        ASSERT_EQ(f[0 * n + i], std::sqrt(a));                         // sqrtf: correctly rounded
+        ASSERT_TRUE(within(f[1 * n + i], std::exp(dv), 3e-7, 1e-38));  // expf: 2 ulp
+        ASSERT_TRUE(within(f[3 * n + i], std::sin(dv), 3e-7, 1e-38));  // sinf: 2 ulp, any argument
         if (small) {
-            ASSERT_TRUE(within(f[2 * n + i], std::exp(dv), 2e-6));          // __expf: 2 + 1.2|x| ulp
-            ASSERT_TRUE(within(f[4 * n + i], std::sin(dv), 0.0, 2e-6));     // __sinf: absolute error
+            ASSERT_TRUE(within(f[2 * n + i], std::exp(dv), 2e-6));       // __expf: 2 + 1.2|x| ulp
+            ASSERT_TRUE(within(f[4 * n + i], std::sin(dv), 0.0, 2e-6));  // __sinf: absolute error
         }
-        ASSERT_TRUE(within(f[5 * n + i], 1.0 / std::sqrt(da), 3e-7));      // rsqrtf: 2 ulp
-        ASSERT_TRUE(within(f[6 * n + i], dv / da, 3e-7));                   // fdividef
-        ASSERT_EQ(f[7 * n + i], std::fma(v, a, 1.0f));                     // fmaf: one rounding
-        ASSERT_TRUE(within(f[8 * n + i], dv / da, 3e-7));                   // __fdividef: 2 ulp here
+        ASSERT_TRUE(within(f[5 * n + i], 1.0 / std::sqrt(da), 3e-7));  // rsqrtf: 2 ulp
+        ASSERT_TRUE(within(f[6 * n + i], dv / da, 3e-7));              // fdividef
+        ASSERT_EQ(f[7 * n + i], std::fma(v, a, 1.0f));                 // fmaf: one rounding
+        ASSERT_TRUE(within(f[8 * n + i], dv / da, 3e-7));              // __fdividef: 2 ulp here
         ASSERT_EQ(f[9 * n + i], static_cast<float>(static_cast<int>(i % 1000) - 500) * 0.25f);
         ASSERT_EQ(iv[0 * n + i], static_cast<int>(std::nearbyint(v * 100.0f)));  // round half to even
-        ASSERT_EQ(iv[1 * n + i], static_cast<int>(v * 100.0f));                   // truncation
+        ASSERT_EQ(iv[1 * n + i], static_cast<int>(v * 100.0f));                  // truncation
         ASSERT_EQ(iv[2 * n + i], static_cast<int>(static_cast<unsigned>(a * 1000.0f)));
-        ASSERT_EQ(d[i], dv * da);                                           // exact in double
+        ASSERT_EQ(d[i], dv * da);  // exact in double
     }
     EXPECT_EQ(rt->module_unload(m), cbSuccess);
 }
@@ -732,8 +742,8 @@ TEST_F(ptx_corpus, AnOutOfBoundsStoreIsAStickyIllegalAddress) {
     ASSERT_NE(m, nullptr);
     void* d = device_alloc(n * 4);
     const std::vector<cbKernelArg> args = {cbArgPointer(d), cbArgInt(static_cast<int64_t>(n))};
-    const cbError_t launched = rt->launch_kernel(m, "store_far_out_of_bounds", {1, 1, 1}, {32, 1, 1}, args.data(),
-                                                 args.size(), 0, nullptr);
+    const cbError_t launched =
+        rt->launch_kernel(m, "store_far_out_of_bounds", {1, 1, 1}, {32, 1, 1}, args.data(), args.size(), 0, nullptr);
     EXPECT_TRUE(launched == cbSuccess || launched == cbErrorIllegalAddress) << launched;
     EXPECT_EQ(rt->synchronize(), cbErrorIllegalAddress) << cbGetLastErrorMessage();
     EXPECT_FALSE(std::string(cbGetLastErrorMessage()).empty());
@@ -742,9 +752,9 @@ TEST_F(ptx_corpus, AnOutOfBoundsStoreIsAStickyIllegalAddress) {
     EXPECT_EQ(rt->memset(d, 0, n * 4, nullptr, false), cbErrorIllegalAddress);
     std::vector<float> back(n);
     EXPECT_EQ(rt->memcpy(back.data(), d, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbErrorIllegalAddress);
-    EXPECT_EQ(rt->launch_kernel(m, "store_far_out_of_bounds", {1, 1, 1}, {32, 1, 1}, args.data(), args.size(), 0,
-                                nullptr),
-              cbErrorIllegalAddress);
+    EXPECT_EQ(
+        rt->launch_kernel(m, "store_far_out_of_bounds", {1, 1, 1}, {32, 1, 1}, args.data(), args.size(), 0, nullptr),
+        cbErrorIllegalAddress);
     // cbDeviceReset clears it; the device works again.
     ASSERT_EQ(rt->reset_device(), cbSuccess) << cbGetLastErrorMessage();
     void* again = device_alloc(4096);

@@ -49,7 +49,9 @@ TEST_F(module_formats, AFatbinWithMachineCodeOnlyIsRefusedSayingHowToBuildWithPt
 }
 
 TEST_F(module_formats, ACubinIsRefusedSayingHowToBuildWithPtx) {
-    const char cubin[] = "\x7f" "ELF\x02\x01\x01";
+    const char cubin[] =
+        "\x7f"
+        "ELF\x02\x01\x01";
     cbModule_t m = nullptr;
     EXPECT_EQ(rt->module_load(&m, cubin, sizeof cubin, CB_MODULE_CUBIN), cbErrorNotSupported);
     EXPECT_NE(std::string(cbGetLastErrorMessage()).find("code=compute_"), std::string::npos) << cbGetLastErrorMessage();

@@ -49,8 +49,7 @@ static cb_status gpu_properties(void* instance, cb_gpu_device* device, cb_gpu_pr
 }
 
 #if defined(TP_GPU_V11)
-static cb_status gpu_control(void* instance, const char* request, char* reply, size_t reply_size,
-                             size_t* needed) {
+static cb_status gpu_control(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed) {
     (void)instance;
     (void)request;
     (void)reply;
@@ -67,8 +66,7 @@ static const char profiles_reply[] =
     "{\"key\":\"test-b\",\"name\":\"Test GPU B\",\"pci_device_id\":6658,\"sources\":{\"name\":\"test\"}}"
     "]}";
 
-static cb_status gpu_control(void* instance, const char* request, char* reply, size_t reply_size,
-                             size_t* needed) {
+static cb_status gpu_control(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed) {
     (void)instance;
     if (request == NULL) return CB_ERR_INVALID_ARGUMENT;
     if (strstr(request, "\"profiles\"") == NULL) return CB_ERR_UNSUPPORTED;
@@ -93,15 +91,21 @@ static const cb_gpu_table gpu_table = {
     .control = gpu_control,
 };
 
-static const cb_plugin_descriptor gpu_descriptor = {
-    sizeof(cb_plugin_descriptor), CB_KIND_GPU, "testgpu", CB_MAKE_VERSION(1, 0, 0), 0,
-    "MIT", "registry test GPU family", gpu_create, gpu_destroy, &gpu_table};
+static const cb_plugin_descriptor gpu_descriptor = {sizeof(cb_plugin_descriptor),
+                                                    CB_KIND_GPU,
+                                                    "testgpu",
+                                                    CB_MAKE_VERSION(1, 0, 0),
+                                                    0,
+                                                    "MIT",
+                                                    "registry test GPU family",
+                                                    gpu_create,
+                                                    gpu_destroy,
+                                                    &gpu_table};
 
 /* Written out rather than CB_PLUGIN_DEFINE, which always claims the headers' ABI minor. */
 CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void);
 CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void) {
     static const cb_plugin_descriptor* const plugins[] = {&gpu_descriptor};
-    static const cb_plugin_library library = {sizeof(cb_plugin_library), CB_ABI_MAJOR,
-                                              TP_GPU_ABI_MINOR, plugins, 1};
+    static const cb_plugin_library library = {sizeof(cb_plugin_library), CB_ABI_MAJOR, TP_GPU_ABI_MINOR, plugins, 1};
     return &library;
 }

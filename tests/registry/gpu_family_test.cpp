@@ -8,9 +8,7 @@
 namespace cudabridge::test {
 namespace {
 
-std::string gpu_variant_dir(const std::string& variant) {
-    return std::string(CB_TEST_GPU_PLUGIN_ROOT) + "/" + variant;
-}
+std::string gpu_variant_dir(const std::string& variant) { return std::string(CB_TEST_GPU_PLUGIN_ROOT) + "/" + variant; }
 
 TEST(verify_gpu, Abi11FamilyWithoutControlIsAccepted) {
     auto r = core::verify_plugin_file(gpu_variant_dir("gpu_v11") + "/libgpu_v11.so");

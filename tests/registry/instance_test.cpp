@@ -12,7 +12,6 @@
 namespace cudabridge::test {
 namespace {
 
-
 cb_log_record record(const char* message) {
     cb_log_record r{};
     r.struct_size = sizeof r;

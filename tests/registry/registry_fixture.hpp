@@ -19,9 +19,7 @@ namespace cudabridge::test {
 inline std::string variant_dir(const std::string& variant) {
     return std::string(CB_TEST_BUILD_DIR) + "/test-plugins/" + variant;
 }
-inline std::string variant_file(const std::string& variant) {
-    return variant_dir(variant) + "/lib" + variant + ".so";
-}
+inline std::string variant_file(const std::string& variant) { return variant_dir(variant) + "/lib" + variant + ".so"; }
 
 // Search options that see only the given folders: no environment, no user or installed folder.
 inline core::search_options only(std::vector<std::filesystem::path> paths) {

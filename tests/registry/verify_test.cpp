@@ -31,14 +31,12 @@ TEST_P(verify_variant, OutcomeAndReason) {
 INSTANTIATE_TEST_SUITE_P(
     Variants, verify_variant,
     ::testing::Values(expectation{"good", true, ""}, expectation{"older_minor", true, ""},
-                      expectation{"newer_minor", true, ""},
-                      expectation{"wrong_major", false, "major must match"},
+                      expectation{"newer_minor", true, ""}, expectation{"wrong_major", false, "major must match"},
                       expectation{"small_struct", false, "smaller than the ABI 1.0 descriptor"},
                       expectation{"missing_entry", false, "missing required entry: write"},
                       expectation{"create_fails", true, ""}, expectation{"create_throws", true, ""},
                       expectation{"no_entry", false, "does not export cb_plugin_entry"},
-                      expectation{"not_a_library", false, "is not an ELF file"},
-                      expectation{"multi", true, ""}),
+                      expectation{"not_a_library", false, "is not an ELF file"}, expectation{"multi", true, ""}),
     [](const auto& test_param) { return std::string(test_param.param.variant); });
 
 TEST(verify, MinorVersionNotesSayWhatTheHostDoes) {

@@ -123,14 +123,13 @@ TEST_P(SafetyXid, ANewXidEntersAtItsRung) {
     EXPECT_TRUE(has_text(f.what, "Xid " + std::to_string(c.xid)));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Catalog, SafetyXid,
-    ::testing::Values(xid_case{79, CB_ACTION_RECONNECT}, xid_case{48, CB_ACTION_HARD_RESET},
-                      xid_case{95, CB_ACTION_HARD_RESET}, xid_case{119, CB_ACTION_HARD_RESET},
-                      xid_case{120, CB_ACTION_HARD_RESET}, xid_case{8, CB_ACTION_SOFT_RESET},
-                      xid_case{11, CB_ACTION_SOFT_RESET}, xid_case{13, CB_ACTION_SOFT_RESET},
-                      xid_case{31, CB_ACTION_SOFT_RESET}, xid_case{43, CB_ACTION_SOFT_RESET}),
-    [](const auto& param_info) { return "xid" + std::to_string(param_info.param.xid); });
+INSTANTIATE_TEST_SUITE_P(Catalog, SafetyXid,
+                         ::testing::Values(xid_case{79, CB_ACTION_RECONNECT}, xid_case{48, CB_ACTION_HARD_RESET},
+                                           xid_case{95, CB_ACTION_HARD_RESET}, xid_case{119, CB_ACTION_HARD_RESET},
+                                           xid_case{120, CB_ACTION_HARD_RESET}, xid_case{8, CB_ACTION_SOFT_RESET},
+                                           xid_case{11, CB_ACTION_SOFT_RESET}, xid_case{13, CB_ACTION_SOFT_RESET},
+                                           xid_case{31, CB_ACTION_SOFT_RESET}, xid_case{43, CB_ACTION_SOFT_RESET}),
+                         [](const auto& param_info) { return "xid" + std::to_string(param_info.param.xid); });
 
 TEST(SafetyClassify, AnXidCountsOnlyWhenItChanged) {
     auto s = healthy_sample();

@@ -11,9 +11,7 @@ using cudabridge::test::has_text;
 
 namespace {
 
-sf::verdict check(const cb_device_facts& f, const sf::parameters& p = {}) {
-    return sf::check_compatibility(f, p);
-}
+sf::verdict check(const cb_device_facts& f, const sf::parameters& p = {}) { return sf::check_compatibility(f, p); }
 
 }  // namespace
 
@@ -51,8 +49,7 @@ TEST(SafetyCompatibility, RefusesNonDisplayClassesAndAdmits3dControllers) {
 }
 
 TEST(SafetyCompatibility, RefusesSecurityLevelsWithoutPcieTunnels) {
-    for (auto [level, name] : {std::pair{CB_SECURITY_DPONLY, "dponly"},
-                               std::pair{CB_SECURITY_USBONLY, "usbonly"},
+    for (auto [level, name] : {std::pair{CB_SECURITY_DPONLY, "dponly"}, std::pair{CB_SECURITY_USBONLY, "usbonly"},
                                std::pair{CB_SECURITY_NOPCIE, "nopcie"}}) {
         auto f = nvidia_facts();
         f.security_level = level;
@@ -90,7 +87,7 @@ TEST(SafetyCompatibility, TheParameterRaisesTheFloor) {
     EXPECT_TRUE(has_text(v.reason, "min_link_bandwidth_gbs"));
     p.min_link_bandwidth_gbs = 1.0;  // below the profile's: the profile's applies
     EXPECT_TRUE(check(f, p).compatible);
-    f.min_link_bandwidth_gbs = 0;    // no minimum at all
+    f.min_link_bandwidth_gbs = 0;  // no minimum at all
     f.link_bandwidth_gbs = 0.5;
     EXPECT_TRUE(check(f, sf::parameters{}).compatible);
 }

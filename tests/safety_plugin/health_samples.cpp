@@ -53,7 +53,8 @@ cb_health_history history::view() const {
 }
 
 v10_history::v10_history(const history& h)
-    : sample_bytes(h.samples.size() * v10_sample_size), count(h.samples.size()),
+    : sample_bytes(h.samples.size() * v10_sample_size),
+      count(h.samples.size()),
       recovery_attempts(h.recovery_attempts) {
     for (size_t i = 0; i < h.samples.size(); ++i) {
         cb_health_sample s = h.samples[i];

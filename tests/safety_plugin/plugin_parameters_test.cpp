@@ -37,8 +37,7 @@ TEST_F(safety_plugin_test, BothPoliciesAreListedAsSafetyPlugins) {
 }
 
 TEST_F(safety_plugin_test, TheLibraryPassesEveryLoaderCheck) {
-    const auto report =
-        core::verify_plugin_file(std::string(CB_TEST_PLUGIN_DIR) + "/libcudabridge_safety.so");
+    const auto report = core::verify_plugin_file(std::string(CB_TEST_PLUGIN_DIR) + "/libcudabridge_safety.so");
     EXPECT_TRUE(report.ok) << report.reason;
     EXPECT_EQ(report.plugins.size(), 2u);
 }

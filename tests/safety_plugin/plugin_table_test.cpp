@@ -100,11 +100,10 @@ TEST_F(safety_plugin_test, HealthyIsNone) {
 TEST_F(safety_plugin_test, EachFaultClassEntersAtItsRung) {
     create();
     const std::pair<void (*)(cb_health_sample&), cb_safety_action> cases[] = {
-        {link_down, CB_ACTION_RECONNECT},  {xid79, CB_ACTION_RECONNECT},
-        {lost, CB_ACTION_HARD_RESET},      {no_heartbeat, CB_ACTION_HARD_RESET},
-        {hung, CB_ACTION_HARD_RESET},      {corrupt, CB_ACTION_HARD_RESET},
-        {ecc, CB_ACTION_HARD_RESET},       {xid48, CB_ACTION_HARD_RESET},
-        {high_error_rate, CB_ACTION_SOFT_RESET}, {xid13, CB_ACTION_SOFT_RESET},
+        {link_down, CB_ACTION_RECONNECT},     {xid79, CB_ACTION_RECONNECT},  {lost, CB_ACTION_HARD_RESET},
+        {no_heartbeat, CB_ACTION_HARD_RESET}, {hung, CB_ACTION_HARD_RESET},  {corrupt, CB_ACTION_HARD_RESET},
+        {ecc, CB_ACTION_HARD_RESET},          {xid48, CB_ACTION_HARD_RESET}, {high_error_rate, CB_ACTION_SOFT_RESET},
+        {xid13, CB_ACTION_SOFT_RESET},
     };
     for (const auto& [change, rung] : cases) {
         const cb_safety_decision d = evaluate(after_healthy_with(change));

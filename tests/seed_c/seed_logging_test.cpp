@@ -20,8 +20,8 @@ TEST(seed_c_logging, ConsoleAndRotatingFileGetTheRecords) {
         core::set_setting(s, "global", "file.dir", (tmp / "logs").string());
     }
     process_options o;
-    o.set_env = {{"HOME", tmp.path()}, {"XDG_STATE_HOME", (tmp / "state").string()},
-                 {"XDG_DATA_HOME", (tmp / "data").string()}};
+    o.set_env = {
+        {"HOME", tmp.path()}, {"XDG_STATE_HOME", (tmp / "state").string()}, {"XDG_DATA_HOME", (tmp / "data").string()}};
     o.unset_env = {"CUDABRIDGE_HOME", "CUDABRIDGE_PLUGIN_PATH", "CUDABRIDGE_ADD_PLUGIN_PATH"};
     auto r = run_process(std::string(CB_TEST_BUILD_DIR) + "/bin/seed_logging", {}, o);
     ASSERT_EQ(r.exit_code, 0) << r.err;

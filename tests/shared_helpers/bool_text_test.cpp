@@ -23,8 +23,8 @@ namespace {
 
 // Each word as written, in upper case and capitalised, with the value it means.
 std::vector<std::pair<std::string, bool>> every_spelling() {
-    const std::vector<std::pair<std::string, bool>> words = {{"1", true},  {"true", true},   {"yes", true},
-                                                             {"on", true}, {"0", false},     {"false", false},
+    const std::vector<std::pair<std::string, bool>> words = {{"1", true},   {"true", true}, {"yes", true},
+                                                             {"on", true},  {"0", false},   {"false", false},
                                                              {"no", false}, {"off", false}};
     std::vector<std::pair<std::string, bool>> out;
     for (const auto& [word, value] : words) {
@@ -36,8 +36,8 @@ std::vector<std::pair<std::string, bool>> every_spelling() {
     return out;
 }
 
-const std::vector<std::string> not_booleans = {"", "2", "-1", "maybe", "enabled", "y", "n", "t", " on", "on ",
-                                               "tru", "offf", "o n", "yes!", "10"};
+const std::vector<std::string> not_booleans = {"",    "2",   "-1",  "maybe", "enabled", "y",    "n", "t",
+                                               " on", "on ", "tru", "offf",  "o n",     "yes!", "10"};
 
 core::parameter_row bool_parameter() {
     core::parameter_row p;

@@ -15,23 +15,25 @@ struct history_row {
 
 std::vector<history_row> history(store& s) {
     std::vector<history_row> rows;
-    auto st = s.prepare(
-        "SELECT scope, key, old_value, new_value, source FROM settings_history ORDER BY id");
+    auto st = s.prepare("SELECT scope, key, old_value, new_value, source FROM settings_history ORDER BY id");
     while (st.step())
-        rows.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3),
-                        st.column_text(4), st.column_is_null(2), st.column_is_null(3)});
+        rows.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3), st.column_text(4),
+                        st.column_is_null(2), st.column_is_null(3)});
     return rows;
 }
 
-void add_log(store& s, int64_t time_ns, int level, const std::string& category,
-             const std::string& message) {
-    s.prepare("INSERT INTO logs(time_ns, level, category, thread_id, device, message) "
-              "VALUES(?1, ?2, ?3, 7, NULL, ?4)")
-        .bind(1, time_ns).bind(2, level).bind(3, category).bind(4, message).run();
+void add_log(store& s, int64_t time_ns, int level, const std::string& category, const std::string& message) {
+    s.prepare(
+         "INSERT INTO logs(time_ns, level, category, thread_id, device, message) "
+         "VALUES(?1, ?2, ?3, 7, NULL, ?4)")
+        .bind(1, time_ns)
+        .bind(2, level)
+        .bind(3, category)
+        .bind(4, message)
+        .run();
 }
 
-event_row event(int64_t time_ns, std::string device, std::string category, int severity,
-                std::string kind) {
+event_row event(int64_t time_ns, std::string device, std::string category, int severity, std::string kind) {
     event_row e;
     e.time_ns = time_ns;
     e.device = std::move(device);
@@ -99,11 +101,19 @@ TEST_F(StoreDomain, SettingsValuesAreNotSql) {
 }
 
 TEST_F(StoreDomain, Parameters) {
-    parameter_row ranged{.name = "file.max_size", .owner = "file", .type = 2,
-                         .default_value = "100", .help = "bytes", .has_range = true,
-                         .min_value = 1, .max_value = 1e9};
-    parameter_row plain{.name = "log.overflow_policy", .owner = "core", .type = 4,
-                        .default_value = "drop", .help = "what to do when full"};
+    parameter_row ranged{.name = "file.max_size",
+                         .owner = "file",
+                         .type = 2,
+                         .default_value = "100",
+                         .help = "bytes",
+                         .has_range = true,
+                         .min_value = 1,
+                         .max_value = 1e9};
+    parameter_row plain{.name = "log.overflow_policy",
+                        .owner = "core",
+                        .type = 4,
+                        .default_value = "drop",
+                        .help = "what to do when full"};
     declare_parameter(s, ranged);
     declare_parameter(s, plain);
     auto found = find_parameter(s, "file.max_size");
@@ -191,8 +201,7 @@ TEST_F(StoreDomain, LogsQueryLimitOrderFilters) {
     EXPECT_EQ(ids_of(query_logs(s, {.category = "core"})), (std::vector<int64_t>{2, 4, 6, 8, 10}));
     EXPECT_EQ(ids_of(query_logs(s, {.category = "plugin"})), (std::vector<int64_t>{1, 3, 5, 7, 9}))
         << "a category matches its dotted children only";
-    EXPECT_EQ(ids_of(query_logs(s, {.since_ns = 95, .category = "plugin.file"})),
-              (std::vector<int64_t>{}));
+    EXPECT_EQ(ids_of(query_logs(s, {.since_ns = 95, .category = "plugin.file"})), (std::vector<int64_t>{}));
     EXPECT_EQ(ids_of(query_logs(s, {.since_ns = 85})), (std::vector<int64_t>{9, 10, 11}));
     EXPECT_EQ(query_logs(s, {.limit = 0}).size(), 11u) << "limit 0 means no limit";
 }
@@ -220,10 +229,20 @@ TEST_F(StoreDomain, RetentionDeletesOldestBeyondLimit) {
 }
 
 TEST_F(StoreDomain, PluginCache) {
-    plugin_cache_row ok{.path = "/p/b.so", .size = 10, .mtime_ns = 20, .state = "ok",
-                        .reason = "", .descriptors_json = "[{\"name\":\"b\"}]", .checked_ns = 30};
-    plugin_cache_row refused{.path = "/p/a.so", .size = 1, .mtime_ns = 2, .state = "refused",
-                             .reason = "world-writable", .descriptors_json = "", .checked_ns = 3};
+    plugin_cache_row ok{.path = "/p/b.so",
+                        .size = 10,
+                        .mtime_ns = 20,
+                        .state = "ok",
+                        .reason = "",
+                        .descriptors_json = "[{\"name\":\"b\"}]",
+                        .checked_ns = 30};
+    plugin_cache_row refused{.path = "/p/a.so",
+                             .size = 1,
+                             .mtime_ns = 2,
+                             .state = "refused",
+                             .reason = "world-writable",
+                             .descriptors_json = "",
+                             .checked_ns = 3};
     put_plugin_cache(s, ok);
     put_plugin_cache(s, refused);
     auto found = find_plugin_cache(s, "/p/b.so");
@@ -254,8 +273,13 @@ TEST_F(StoreDomain, PluginCache) {
 }
 
 TEST_F(StoreDomain, Benchmarks) {
-    benchmark_row b{.time_ns = 5, .name = "h2d", .metric = "bandwidth", .unit = "GB/s",
-                    .value = 12.5, .modeled = true, .data_json = "{\"size\":1048576}"};
+    benchmark_row b{.time_ns = 5,
+                    .name = "h2d",
+                    .metric = "bandwidth",
+                    .unit = "GB/s",
+                    .value = 12.5,
+                    .modeled = true,
+                    .data_json = "{\"size\":1048576}"};
     int64_t first = add_benchmark(s, b);
     b.modeled = false;
     b.value = 11.0;

@@ -64,7 +64,8 @@ TEST_F(StoreGpuProfiles, RoundTripInIdOrder) {
 }
 
 TEST_F(StoreGpuProfiles, PutReplacesTheRowWithTheSameId) {
-    put_gpu_profiles(s, {row(0x2b85, "rtx-5090", "old name", "plugin old"), row(0x2204, "rtx-3090", "NVIDIA GeForce RTX 3090")});
+    put_gpu_profiles(
+        s, {row(0x2b85, "rtx-5090", "old name", "plugin old"), row(0x2204, "rtx-3090", "NVIDIA GeForce RTX 3090")});
     const auto newer = row(0x2b85, "rtx-5090", "NVIDIA GeForce RTX 5090", "plugin gpu-nvidia");
     put_gpu_profiles(s, {newer});
 
@@ -73,7 +74,7 @@ TEST_F(StoreGpuProfiles, PutReplacesTheRowWithTheSameId) {
     ASSERT_TRUE(found);
     expect_same(*found, newer);
     EXPECT_EQ(count_rows(s, "SELECT count(*) FROM gpu_profiles WHERE pci_device_id = 11141"), 1);  // 0x2b85
-    ASSERT_TRUE(find_gpu_profile(s, 0x2204));  // untouched
+    ASSERT_TRUE(find_gpu_profile(s, 0x2204));                                                      // untouched
 }
 
 TEST_F(StoreGpuProfiles, AnInvalidIdStoresNothing) {
@@ -93,8 +94,9 @@ TEST_F(StoreGpuProfiles, AnInvalidIdStoresNothing) {
 TEST_F(StoreGpuProfiles, AFailedWriteRollsBackEveryRow) {
     put_gpu_profiles(s, {row(0x2204, "rtx-3090", "before")});
     // A trigger refuses the second row: the first row's update must not survive.
-    s.exec("CREATE TRIGGER refuse_l4 BEFORE INSERT ON gpu_profiles WHEN NEW.key = 'l4' "
-           "BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
+    s.exec(
+        "CREATE TRIGGER refuse_l4 BEFORE INSERT ON gpu_profiles WHEN NEW.key = 'l4' "
+        "BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
     EXPECT_THROW(put_gpu_profiles(s, {row(0x2204, "rtx-3090", "after"), row(0x27b8, "l4", "NVIDIA L4")}), error);
     const auto kept = find_gpu_profile(s, 0x2204);
     ASSERT_TRUE(kept);

@@ -158,8 +158,7 @@ TEST(StoreProcesses, KilledWriterKeepsEveryAcknowledgedCommit) {
         size_t missing = 0;
         for (int64_t a : acknowledged) missing += event_exists(s, a) ? 0 : 1;
         EXPECT_EQ(missing, 0u) << "acknowledged commits lost in trial " << trial;
-        EXPECT_GE(count_rows(s, "SELECT count(*) FROM events"),
-                  static_cast<int64_t>(acknowledged.size()));
+        EXPECT_GE(count_rows(s, "SELECT count(*) FROM events"), static_cast<int64_t>(acknowledged.size()));
     }
 }
 
@@ -193,8 +192,10 @@ TEST(StoreProcesses, KilledWriterInsideTransactionLeavesNoRows) {
         int64_t id = 0;
         bool in_transaction = false;
         while (!in_transaction && read_id(ids.read_end, id)) {
-            if (id == in_transaction_marker) in_transaction = true;
-            else committed.insert(id);
+            if (id == in_transaction_marker)
+                in_transaction = true;
+            else
+                committed.insert(id);
         }
         ASSERT_TRUE(in_transaction) << "the child did not reach its open transaction";
         ::kill(pid, SIGKILL);

@@ -14,8 +14,8 @@ namespace {
 
 constexpr int64_t cudabridge_application_id = 0x43554442;  // "CUDB", as the store writes it
 
-const std::vector<std::string> v1_tables = {"devices",  "events",   "gpu_profiles", "logs",
-                                             "parameters", "plugin_cache", "sessions", "settings"};
+const std::vector<std::string> v1_tables = {"devices",    "events",       "gpu_profiles", "logs",
+                                            "parameters", "plugin_cache", "sessions",     "settings"};
 
 // The v1 schema exactly as the first release wrote it, kept here on purpose: the test must not
 // build the old file with the code under test.
@@ -149,8 +149,9 @@ TEST(StoreSchema, MigratingToVersion3KeepsGpuProfilesWithAnEmptyKey) {
 TEST(StoreSchema, MigratingToVersion4KeepsParametersThatAcceptAnyValue) {
     temp_dir dir;
     raw_exec(dir.db(), v1_schema);
-    raw_exec(dir.db(), "INSERT INTO parameters(name, owner, type, default_value, help) "
-                       "VALUES('usb4.max_payload', 'usb4', 2, '256', 'MPS');");
+    raw_exec(dir.db(),
+             "INSERT INTO parameters(name, owner, type, default_value, help) "
+             "VALUES('usb4.max_payload', 'usb4', 2, '256', 'MPS');");
     store s(dir.db());
     auto old_row = find_parameter(s, "usb4.max_payload");
     ASSERT_TRUE(old_row);
@@ -171,8 +172,9 @@ TEST(StoreSchema, MigratingToVersion4KeepsParametersThatAcceptAnyValue) {
 
 TEST(StoreSchema, RefusesNewerSchema) {
     temp_dir dir;
-    raw_exec(dir.db(), "CREATE TABLE future(x); PRAGMA application_id = 1129661506; "
-                       "PRAGMA user_version = 99;");
+    raw_exec(dir.db(),
+             "CREATE TABLE future(x); PRAGMA application_id = 1129661506; "
+             "PRAGMA user_version = 99;");
     error e = expect_error([&] { store s(dir.db()); });
     EXPECT_EQ(e.status(), CB_ERR_UNSUPPORTED);
     std::string msg = e.what();
@@ -250,12 +252,18 @@ TEST(StoreStatement, BindAndStepErrorsThrow) {
     // NOT NULL violated: a constraint error, reported as an invalid argument.
     error e = expect_error([&] {
         s.prepare("INSERT INTO settings(scope, key, value, updated_ns) VALUES(?1, ?2, ?3, 0)")
-            .bind(1, "global").bind(2, "k").bind(3, static_cast<const char*>(nullptr)).run();
+            .bind(1, "global")
+            .bind(2, "k")
+            .bind(3, static_cast<const char*>(nullptr))
+            .run();
     });
     EXPECT_EQ(e.status(), CB_ERR_INVALID_ARGUMENT);
     // The cached statement is reset after the failure and works again.
     s.prepare("INSERT INTO settings(scope, key, value, updated_ns) VALUES(?1, ?2, ?3, 0)")
-        .bind(1, "global").bind(2, "k").bind(3, "v").run();
+        .bind(1, "global")
+        .bind(2, "k")
+        .bind(3, "v")
+        .run();
     EXPECT_EQ(get_setting(s, "global", "k"), "v");
 }
 

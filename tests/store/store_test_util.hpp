@@ -38,8 +38,7 @@ inline int64_t raw_int(const std::filesystem::path& file, const std::string& sql
     sqlite3_stmt* st = nullptr;
     int64_t value = -1;
     if (sqlite3_open(file.c_str(), &db) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
+        sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
         value = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(db);

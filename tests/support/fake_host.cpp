@@ -14,9 +14,8 @@ fake_host::fake_host(uint16_t abi_minor) {
     paths[CB_PATH_STATE_DIR] = "/nonexistent/state";
     paths[CB_PATH_LOG_DIR] = "/nonexistent/log";
 
-    services_.struct_size = abi_minor == 0
-                                ? static_cast<uint32_t>(offsetof(cb_host_services, realtime_ns))
-                                : static_cast<uint32_t>(sizeof(cb_host_services));
+    services_.struct_size = abi_minor == 0 ? static_cast<uint32_t>(offsetof(cb_host_services, realtime_ns))
+                                           : static_cast<uint32_t>(sizeof(cb_host_services));
     services_.abi_major = CB_ABI_MAJOR;
     services_.abi_minor = abi_minor;
     services_.host = reinterpret_cast<cb_host*>(this);
@@ -91,8 +90,8 @@ void fake_host::log_(cb_host* h, cb_log_level level, const char* category, const
     s.logs_.push_back({level, category ? category : "", message ? message : ""});
 }
 
-cb_status fake_host::record_event_(cb_host* h, const char*, const char* category, cb_severity,
-                                   const char* kind, const char* message, const char*) {
+cb_status fake_host::record_event_(cb_host* h, const char*, const char* category, cb_severity, const char* kind,
+                                   const char* message, const char*) {
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
     s.events_.push_back(std::string(category ? category : "") + "/" + (kind ? kind : "") + ": " +
@@ -128,13 +127,11 @@ cb_status fake_host::param_declare_(cb_host* h, const cb_param_decl* d) {
     return CB_OK;
 }
 
-cb_status fake_host::param_get_(cb_host* h, const char* name, char* buf, size_t size,
-                                size_t* needed) {
+cb_status fake_host::param_get_(cb_host* h, const char* name, char* buf, size_t size, size_t* needed) {
     if (name == nullptr) return CB_ERR_INVALID_ARGUMENT;
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
-    if (auto c = s.config.find(name); c != s.config.end())
-        return sdk::copy_text_out(c->second, buf, size, needed);
+    if (auto c = s.config.find(name); c != s.config.end()) return sdk::copy_text_out(c->second, buf, size, needed);
     if (auto st = s.settings.find(name); st != s.settings.end())
         return sdk::copy_text_out(st->second, buf, size, needed);
     for (const auto& p : s.declared_)
@@ -143,19 +140,18 @@ cb_status fake_host::param_get_(cb_host* h, const char* name, char* buf, size_t 
 }
 
 uint64_t fake_host::monotonic_ns_(cb_host*) {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     std::chrono::steady_clock::now().time_since_epoch())
-                                     .count());
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
 }
 
 int64_t fake_host::realtime_ns_(cb_host*) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
-cb_status fake_host::setting_get_(cb_host* h, const char* scope, const char* key, char* buf,
-                                  size_t size, size_t* needed) {
+cb_status fake_host::setting_get_(cb_host* h, const char* scope, const char* key, char* buf, size_t size,
+                                  size_t* needed) {
     if (scope == nullptr || key == nullptr) return CB_ERR_INVALID_ARGUMENT;
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
@@ -164,8 +160,7 @@ cb_status fake_host::setting_get_(cb_host* h, const char* scope, const char* key
     return sdk::copy_text_out(it->second, buf, size, needed);
 }
 
-cb_status fake_host::setting_set_(cb_host* h, const char* scope, const char* key,
-                                  const char* value) {
+cb_status fake_host::setting_set_(cb_host* h, const char* scope, const char* key, const char* value) {
     if (scope == nullptr || key == nullptr || value == nullptr) return CB_ERR_INVALID_ARGUMENT;
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);
@@ -179,8 +174,7 @@ void fake_host::set_last_error_(cb_host* h, const char* message) {
     s.errors_.push_back(message ? message : "");
 }
 
-cb_status fake_host::get_path_(cb_host* h, cb_host_path which, char* buf, size_t size,
-                               size_t* needed) {
+cb_status fake_host::get_path_(cb_host* h, cb_host_path which, char* buf, size_t size, size_t* needed) {
     if (which < CB_PATH_DATABASE || which > CB_PATH_LOG_DIR) return CB_ERR_INVALID_ARGUMENT;
     auto& s = self(h);
     std::lock_guard lock(s.mutex_);

@@ -55,7 +55,7 @@ public:
     std::map<std::string, std::string> settings;  // stored settings by key, any scope
     std::map<cb_host_path, std::string> paths;    // a missing entry answers CB_ERR_NOT_FOUND
 
-    std::vector<declared_param> declared() const;  // in declaration order
+    std::vector<declared_param> declared() const;               // in declaration order
     declared_param declaration(const std::string& name) const;  // empty when never declared
     std::vector<log_line> logs() const;
     std::vector<std::string> events() const;  // "category/kind: message"
@@ -66,8 +66,8 @@ public:
 private:
     static fake_host& self(cb_host* h) { return *reinterpret_cast<fake_host*>(h); }
     static void log_(cb_host*, cb_log_level, const char*, const char*);
-    static cb_status record_event_(cb_host*, const char*, const char*, cb_severity, const char*,
-                                   const char*, const char*);
+    static cb_status record_event_(cb_host*, const char*, const char*, cb_severity, const char*, const char*,
+                                   const char*);
     static cb_status param_declare_(cb_host*, const cb_param_decl*);
     static cb_status param_get_(cb_host*, const char*, char*, size_t, size_t*);
     static uint64_t monotonic_ns_(cb_host*);

@@ -48,7 +48,8 @@ process_result run_process(const std::string& program, const std::vector<std::st
     int open_fds = 2;
     bool killed = false;
     while (open_fds > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0 && !killed) {
             kill(pid, SIGKILL);
             killed = true;

@@ -19,7 +19,7 @@ struct process_options {
     std::map<std::string, std::string> set_env;  // added or replaced
     std::vector<std::string> unset_env;
     std::optional<std::string> stdin_text;
-    int timeout_ms = 60000;                      // killed with SIGKILL past this
+    int timeout_ms = 60000;  // killed with SIGKILL past this
 };
 
 process_result run_process(const std::string& program, const std::vector<std::string>& args,

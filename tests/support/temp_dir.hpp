@@ -13,9 +13,7 @@ public:
     temp_dir(const temp_dir&) = delete;
     temp_dir& operator=(const temp_dir&) = delete;
     const std::string& path() const noexcept { return path_; }
-    std::filesystem::path operator/(const std::string& name) const {
-        return std::filesystem::path(path_) / name;
-    }
+    std::filesystem::path operator/(const std::string& name) const { return std::filesystem::path(path_) / name; }
 
 private:
     std::string path_;

@@ -19,8 +19,10 @@ namespace {
 std::string quoted(const std::string& s) {
     std::string out = "'";
     for (char c : s) {
-        if (c == '\'') out += "''";  // gnuplot's single-quote escape
-        else out += c;
+        if (c == '\'')
+            out += "''";  // gnuplot's single-quote escape
+        else
+            out += c;
     }
     return out + "'";
 }
@@ -43,8 +45,7 @@ bool gnuplot_present() {
 
 void plot_bandwidth(const std::vector<bench_figure>& figures, const std::string& png_path, const std::string& title,
                     bool simulated) {
-    if (!gnuplot_present())
-        throw cli_error(exit_error, "--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
+    if (!gnuplot_present()) throw cli_error(exit_error, "--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
     char tmpl[] = "/tmp/cudabridge-plot-XXXXXX";
     if (!::mkdtemp(tmpl)) throw cli_error(exit_error, "cannot make a temporary folder for the plot");
     const fs::path dir = tmpl;

@@ -46,7 +46,6 @@ void fill_pattern(unsigned char* p, size_t n, unsigned seed) {
 
 cbKernelArg tensor_arg(const cbTensor& t) { return cbArgTensor(&t); }
 
-
 }  // namespace
 
 std::vector<uint64_t> sweep_sizes(const bench_options& o) {
@@ -90,11 +89,16 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
             if (!step(std::string(d.name) + " " + std::to_string(size) + " B")) return out;
             const int reps = repetitions(o, size);
             if (d.check_dst) std::memset(d.check_dst, 0, size);  // the copy back must bring every byte
-            const timing t = time_reps(rt, reps, [&] {
-                host::check(rt.memcpy(d.dst, d.src, size, d.kind, nullptr, true));
-            });
-            bench_figure f{"transfer", d.name, size, "GB/s", rate(static_cast<double>(size) * reps / 1e9, t.device_s),
-                           rate(static_cast<double>(size) * reps / 1e9, t.wall_s), reps, true};
+            const timing t =
+                time_reps(rt, reps, [&] { host::check(rt.memcpy(d.dst, d.src, size, d.kind, nullptr, true)); });
+            bench_figure f{"transfer",
+                           d.name,
+                           size,
+                           "GB/s",
+                           rate(static_cast<double>(size) * reps / 1e9, t.device_s),
+                           rate(static_cast<double>(size) * reps / 1e9, t.wall_s),
+                           reps,
+                           true};
             if (d.check_dst) f.verified = std::memcmp(d.check_dst, pageable_src.get(), size) == 0;
             out.push_back(f);
         }
@@ -105,9 +109,8 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         device_buffer one(rt, sizeof(float));
         const cbTensor t = cbTensor1D(one.get(), CB_DTYPE_FLOAT32, 1);
         const cbKernelArg args[] = {tensor_arg(t), cbArgDouble(1.0)};
-        const timing tm = time_reps(rt, o.launches, [&] {
-            host::check(rt.launch_builtin("fill", CB_DTYPE_FLOAT32, args, 2, nullptr));
-        });
+        const timing tm = time_reps(
+            rt, o.launches, [&] { host::check(rt.launch_builtin("fill", CB_DTYPE_FLOAT32, args, 2, nullptr)); });
         out.push_back({"launch", "latency", 1, "us", tm.device_s / o.launches * 1e6, tm.wall_s / o.launches * 1e6,
                        o.launches, true});
     }
@@ -124,7 +127,8 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         host::check(rt.launch_builtin("fill", CB_DTYPE_FLOAT32, fb, 2, nullptr));
         const cbKernelArg args[] = {tensor_arg(ta), tensor_arg(tb), tensor_arg(tc)};
         const int reps = 10;
-        const timing tm = time_reps(rt, reps, [&] { host::check(rt.launch_builtin("add", CB_DTYPE_FLOAT32, args, 3, nullptr)); });
+        const timing tm =
+            time_reps(rt, reps, [&] { host::check(rt.launch_builtin("add", CB_DTYPE_FLOAT32, args, 3, nullptr)); });
         float probe[2] = {0, 0};
         host::check(rt.memcpy(probe, static_cast<char*>(c.get()) + bytes - sizeof probe, sizeof probe,
                               cbMemcpyDeviceToHost, nullptr, false));
@@ -144,7 +148,8 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         host::check(rt.launch_builtin("fill", CB_DTYPE_FLOAT32, fb, 2, nullptr));
         const cbKernelArg args[] = {tensor_arg(ta), tensor_arg(tb), tensor_arg(tc)};
         const int reps = 5;
-        const timing tm = time_reps(rt, reps, [&] { host::check(rt.launch_builtin("matmul", CB_DTYPE_FLOAT32, args, 3, nullptr)); });
+        const timing tm =
+            time_reps(rt, reps, [&] { host::check(rt.launch_builtin("matmul", CB_DTYPE_FLOAT32, args, 3, nullptr)); });
         float probe = 0;
         host::check(rt.memcpy(&probe, c.get(), sizeof probe, cbMemcpyDeviceToHost, nullptr, false));
         const double flops = 2.0 * std::pow(static_cast<double>(n), 3) * reps / 1e9;

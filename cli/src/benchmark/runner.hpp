@@ -24,14 +24,14 @@ struct bench_options {
 };
 
 struct bench_figure {
-    std::string group;    // "transfer", "launch", "elementwise", "matmul"
-    std::string name;     // "h2d_pinned", "latency", "add_float32", "sgemm"
-    uint64_t size = 0;    // bytes (transfers), elements, or matrix order
-    std::string unit;     // "GB/s", "us", "GFLOP/s"
-    double device = 0;    // timed by the device's events: modeled on a simulated GPU
-    double wall = 0;      // timed by this machine's clock: always measured
+    std::string group;  // "transfer", "launch", "elementwise", "matmul"
+    std::string name;   // "h2d_pinned", "latency", "add_float32", "sgemm"
+    uint64_t size = 0;  // bytes (transfers), elements, or matrix order
+    std::string unit;   // "GB/s", "us", "GFLOP/s"
+    double device = 0;  // timed by the device's events: modeled on a simulated GPU
+    double wall = 0;    // timed by this machine's clock: always measured
     int repetitions = 0;
-    bool verified = true; // the data came back right (copies, results)
+    bool verified = true;  // the data came back right (copies, results)
 };
 
 // Runs everything on the runtime's current device. progress(done, total, what) is called before

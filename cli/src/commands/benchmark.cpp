@@ -38,10 +38,14 @@ uint64_t size_arg(const std::string& text) {
     }
     const std::string unit = text.substr(pos);
     uint64_t mult = 1;
-    if (unit == "K" || unit == "KiB" || unit == "k") mult = 1ull << 10;
-    else if (unit == "M" || unit == "MiB" || unit == "m") mult = 1ull << 20;
-    else if (unit == "G" || unit == "GiB" || unit == "g") mult = 1ull << 30;
-    else if (!unit.empty()) throw usage_error("'" + text + "' is not a size (4K, 64M, 1G)");
+    if (unit == "K" || unit == "KiB" || unit == "k")
+        mult = 1ull << 10;
+    else if (unit == "M" || unit == "MiB" || unit == "m")
+        mult = 1ull << 20;
+    else if (unit == "G" || unit == "GiB" || unit == "g")
+        mult = 1ull << 30;
+    else if (!unit.empty())
+        throw usage_error("'" + text + "' is not a size (4K, 64M, 1G)");
     return v * mult;
 }
 
@@ -202,8 +206,8 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
         std::cout << "\n";
     }
     if (interrupted)
-        throw cli_error(exit_interrupted, "interrupted by Ctrl-C after " + std::to_string(figures.size()) +
-                                              " figures (shown above)");
+        throw cli_error(exit_interrupted,
+                        "interrupted by Ctrl-C after " + std::to_string(figures.size()) + " figures (shown above)");
     if (!all_verified) throw cli_error(exit_error, "some results came back wrong (CHECK column)");
     return exit_ok;
 }
@@ -211,7 +215,9 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command benchmark_command() {
-    return {"benchmark", "b", "transfer, launch, elementwise and matmul benchmarks",
+    return {"benchmark",
+            "b",
+            "transfer, launch, elementwise and matmul benchmarks",
             "benchmark [--quick] [--max-size SIZE] [--plot FILE.png]",
             "Copy bandwidth from 4 KiB up to --max-size (default 1G) in steps of 4x: host-to-device and\n"
             "device-to-host from pageable and from pinned memory, and device-to-device; kernel launch\n"
@@ -228,7 +234,8 @@ command benchmark_command() {
             "  cudabridge-cli benchmark\n"
             "  cudabridge-cli benchmark --quick --json\n"
             "  cudabridge-cli benchmark --max-size 256M --plot bandwidth.png",
-            false, run_benchmark};
+            false,
+            run_benchmark};
 }
 
 }  // namespace cudabridge::cli

@@ -47,12 +47,17 @@ std::string bash_script() {
            "        esac\n"
            "    done\n"
            "    if [[ -z \"$cmd\" ]]; then\n"
-           "        COMPREPLY=($(compgen -W \"" + commands.substr(1) + " " + globals + "\" -- \"$cur\"))\n"
+           "        COMPREPLY=($(compgen -W \"" +
+           commands.substr(1) + " " + globals +
+           "\" -- \"$cur\"))\n"
            "        return\n"
            "    fi\n"
-           "    case \"$cmd\" in\n" + cases +
+           "    case \"$cmd\" in\n" +
+           cases +
            "    esac\n"
-           "    COMPREPLY=($(compgen -W \"$words " + globals + "\" -- \"$cur\"))\n"
+           "    COMPREPLY=($(compgen -W \"$words " +
+           globals +
+           "\" -- \"$cur\"))\n"
            "}\n"
            "complete -F _cudabridge_cli cudabridge-cli\n";
 }
@@ -60,7 +65,8 @@ std::string bash_script() {
 int run_completion(app&, const std::vector<std::string>& args) {
     if (args.size() != 1 || (args[0] != "bash" && args[0] != "zsh"))
         throw usage_error("completion needs a shell: bash or zsh");
-    if (args[0] == "zsh") std::cout << "# zsh: the bash function through bashcompinit\nautoload -U +X bashcompinit && bashcompinit\n";
+    if (args[0] == "zsh")
+        std::cout << "# zsh: the bash function through bashcompinit\nautoload -U +X bashcompinit && bashcompinit\n";
     std::cout << bash_script();
     return exit_ok;
 }
@@ -68,13 +74,17 @@ int run_completion(app&, const std::vector<std::string>& args) {
 }  // namespace
 
 command completion_command() {
-    return {"completion", "", "print a shell completion script (bash or zsh)", "completion bash | zsh",
+    return {"completion",
+            "",
+            "print a shell completion script (bash or zsh)",
+            "completion bash | zsh",
             "Prints a completion script for every command, alias, subcommand and option. Installed\n"
             "with the project under share/bash-completion/completions/.\n"
             "Examples:\n"
             "  source <(cudabridge-cli completion bash)\n"
             "  cudabridge-cli completion zsh > ~/.zfunc/_cudabridge-cli",
-            false, run_completion};
+            false,
+            run_completion};
 }
 
 }  // namespace cudabridge::cli

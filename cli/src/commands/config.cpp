@@ -21,10 +21,14 @@ namespace {
 
 const char* type_name(int type) {
     switch (type) {
-    case CB_PARAM_INT: return "int";
-    case CB_PARAM_DOUBLE: return "double";
-    case CB_PARAM_BOOL: return "bool";
-    default: return "string";
+    case CB_PARAM_INT:
+        return "int";
+    case CB_PARAM_DOUBLE:
+        return "double";
+    case CB_PARAM_BOOL:
+        return "bool";
+    default:
+        return "string";
     }
 }
 
@@ -123,7 +127,8 @@ void check_log_sinks(core::context& ctx, const std::string& value) {
         ++count;
     }
     if (count == 0)
-        throw core::error(CB_ERR_INVALID_ARGUMENT, "log.sinks: name at least one sink, or log records are stored nowhere");
+        throw core::error(CB_ERR_INVALID_ARGUMENT,
+                          "log.sinks: name at least one sink, or log records are stored nowhere");
 }
 
 int set(app& a, const std::string& key, const std::string& value) {
@@ -169,30 +174,34 @@ int run_config(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command config_command() {
-    return {"config", "cf", "GPU settings (clock, power, fan, P-state) and CudaBridge settings",
-            "config show | clock GPU_MHZ MEM_MHZ | power WATTS | fan PERCENT|auto | pstate P0..P15 | list | get KEY | set KEY VALUE",
-            "show    the GPU's settings: locked clocks, power limit, fan, performance state, with the\n"
-            "        ranges its model profile (or the driver) allows\n"
-            "clock   lock the GPU and memory clocks (MHz); 'config clock reset' unlocks them\n"
-            "power   set the power limit (W)\n"
-            "fan     set the fan speed (0-100 %) or give it back to the board's curve (auto)\n"
-            "pstate  set the performance state (P0 fastest)\n"
-            "        A value outside the profile's bounds is refused with the range and nothing is\n"
-            "        changed; each change is recorded in the history (cudabridge-cli history) with the\n"
-            "        old and new values. On real hardware, changes need root (exit code 4).\n"
-            "list    every declared CudaBridge setting: value, default, where the value comes from, help\n"
-            "get     one setting's effective value\n"
-            "set     change a setting; the value is checked against the declared type and range, and\n"
-            "        the change is kept in the settings history with the old and new values\n"
-            "Examples:\n"
-            "  cudabridge-cli config show\n"
-            "  cudabridge-cli config clock 2100 1200\n"
-            "  cudabridge-cli config power 350\n"
-            "  cudabridge-cli config fan 80\n"
-            "  cudabridge-cli config fan auto\n"
-            "  cudabridge-cli config pstate P0\n"
-            "  cudabridge-cli config set standard.thermal_limit 85",
-            false, run_config};
+    return {
+        "config",
+        "cf",
+        "GPU settings (clock, power, fan, P-state) and CudaBridge settings",
+        "config show | clock GPU_MHZ MEM_MHZ | power WATTS | fan PERCENT|auto | pstate P0..P15 | list | get KEY | set KEY VALUE",
+        "show    the GPU's settings: locked clocks, power limit, fan, performance state, with the\n"
+        "        ranges its model profile (or the driver) allows\n"
+        "clock   lock the GPU and memory clocks (MHz); 'config clock reset' unlocks them\n"
+        "power   set the power limit (W)\n"
+        "fan     set the fan speed (0-100 %) or give it back to the board's curve (auto)\n"
+        "pstate  set the performance state (P0 fastest)\n"
+        "        A value outside the profile's bounds is refused with the range and nothing is\n"
+        "        changed; each change is recorded in the history (cudabridge-cli history) with the\n"
+        "        old and new values. On real hardware, changes need root (exit code 4).\n"
+        "list    every declared CudaBridge setting: value, default, where the value comes from, help\n"
+        "get     one setting's effective value\n"
+        "set     change a setting; the value is checked against the declared type and range, and\n"
+        "        the change is kept in the settings history with the old and new values\n"
+        "Examples:\n"
+        "  cudabridge-cli config show\n"
+        "  cudabridge-cli config clock 2100 1200\n"
+        "  cudabridge-cli config power 350\n"
+        "  cudabridge-cli config fan 80\n"
+        "  cudabridge-cli config fan auto\n"
+        "  cudabridge-cli config pstate P0\n"
+        "  cudabridge-cli config set standard.thermal_limit 85",
+        false,
+        run_config};
 }
 
 }  // namespace cudabridge::cli

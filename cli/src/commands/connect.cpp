@@ -159,8 +159,8 @@ int run_disconnect(app& a, const std::vector<std::string>& args) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 if (s >= 0.3 && !done.load())
-                    std::cout << "\r  draining ... " << fixed(s, 1) << " s (up to " << fixed(o.drain_timeout_ms / 1000.0, 0)
-                              << " s)" << std::flush;
+                    std::cout << "\r  draining ... " << fixed(s, 1) << " s (up to "
+                              << fixed(o.drain_timeout_ms / 1000.0, 0) << " s)" << std::flush;
             }
         });
     }
@@ -198,7 +198,9 @@ int run_disconnect(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command connect_command() {
-    return {"connect", "c", "connect an eGPU: detect, check, authorize, tunnel, initialise, monitor",
+    return {"connect",
+            "c",
+            "connect an eGPU: detect, check, authorize, tunnel, initialise, monitor",
             "connect [DEVICE|auto] [--enroll]",
             "Runs the six steps of the connection sequence, each shown as it completes with its time:\n"
             "detect, compatibility (the safety policy's verdict), authorization (per the domain's\n"
@@ -213,11 +215,15 @@ command connect_command() {
             "  cudabridge-cli connect\n"
             "  cudabridge-cli connect --enroll 0\n"
             "  cudabridge-cli --json connect",
-            false, run_connect};
+            false,
+            run_connect};
 }
 
 command disconnect_command() {
-    return {"disconnect", "dc", "safely disconnect the eGPU (or --force)", "disconnect [--force] [--timeout MS]",
+    return {"disconnect",
+            "dc",
+            "safely disconnect the eGPU (or --force)",
+            "disconnect [--force] [--timeout MS]",
             "Refuses new work, drains what is queued (up to --timeout ms, default 10000), frees the\n"
             "device's memory, stops monitoring and closes the tunnel. Every program attached to the\n"
             "device sees it as lost on its next call. --force (-f) aborts pending work instead of\n"
@@ -225,7 +231,8 @@ command disconnect_command() {
             "Examples:\n"
             "  cudabridge-cli disconnect\n"
             "  cudabridge-cli disconnect --force",
-            false, run_disconnect};
+            false,
+            run_disconnect};
 }
 
 }  // namespace cudabridge::cli

@@ -17,10 +17,14 @@ namespace {
 
 std::string class_text(uint32_t code) {
     switch (code >> 8) {
-    case 0x0300: return "VGA compatible controller";
-    case 0x0302: return "3D controller";
-    case 0x0403: return "Audio device";
-    case 0x0c03: return "USB controller";
+    case 0x0300:
+        return "VGA compatible controller";
+    case 0x0302:
+        return "3D controller";
+    case 0x0403:
+        return "Audio device";
+    case 0x0c03:
+        return "USB controller";
     default: {
         char buf[16];
         std::snprintf(buf, sizeof buf, "class %06x", code);
@@ -72,7 +76,8 @@ json_object device_json(host::session& s, const host::detected_device& d, size_t
     }
     o->set("connected", d.connected_elsewhere);
     o->set("gpu_model", d.gpu_model);
-    if (d.advertised_device_id) o->set("advertised_gpu", hex16(d.advertised_vendor_id) + ":" + hex16(d.advertised_device_id).substr(2));
+    if (d.advertised_device_id)
+        o->set("advertised_gpu", hex16(d.advertised_vendor_id) + ":" + hex16(d.advertised_device_id).substr(2));
     if (d.power_budget_w > 0) o->set("power_budget_w", d.power_budget_w);
     o->set("simulated", e.is_simulated != 0);
     auto functions = make_array();
@@ -101,14 +106,14 @@ int run_devices(app& a, const std::vector<std::string>& args) {
         auto o = arr->getObject(static_cast<unsigned>(i));
         const bool connected = o->getValue<bool>("connected");
         std::cout << (a.color() ? (connected ? "\033[32m●\033[0m " : "○ ") : (connected ? "* " : "- "))
-                  << o->getValue<std::string>("name") << "  [" << i << "]" << (o->getValue<bool>("simulated") ? " (simulated)" : "")
-                  << "\n"
+                  << o->getValue<std::string>("name") << "  [" << i << "]"
+                  << (o->getValue<bool>("simulated") ? " (simulated)" : "") << "\n"
                   << "  ├─ vendor:     " << o->getValue<std::string>("vendor") << "\n"
                   << "  ├─ uuid:       " << o->getValue<std::string>("id") << "\n"
                   << "  ├─ generation: " << o->getValue<std::string>("generation_name") << "\n"
                   << "  ├─ link:       " << o->getValue<uint32_t>("lanes") << " x "
-                  << fixed(o->getValue<double>("lane_speed_gbps"), 1) << " Gb/s = "
-                  << fixed(o->getValue<double>("link_speed_gbps"), 1) << " Gb/s\n"
+                  << fixed(o->getValue<double>("lane_speed_gbps"), 1)
+                  << " Gb/s = " << fixed(o->getValue<double>("link_speed_gbps"), 1) << " Gb/s\n"
                   << "  ├─ security:   " << o->getValue<std::string>("security_level") << " (domain "
                   << o->getValue<uint32_t>("domain") << "), " << o->getValue<std::string>("authorized") << "\n"
                   << "  ├─ stored:     "
@@ -121,16 +126,18 @@ int run_devices(app& a, const std::vector<std::string>& args) {
         auto functions = o->getArray("pci_functions");
         if (functions->size() == 0)
             std::cout << "  └─ pci:        "
-                      << (o->getValue<std::string>("gpu_model").empty() ? "no function (empty enclosure)"
-                                                                          : "no function yet (tunnel not up); holds " +
-                                                                                o->getValue<std::string>("gpu_model"))
+                      << (o->getValue<std::string>("gpu_model").empty()
+                              ? "no function (empty enclosure)"
+                              : "no function yet (tunnel not up); holds " + o->getValue<std::string>("gpu_model"))
                       << "\n";
         for (size_t k = 0; k < functions->size(); ++k) {
             auto f = functions->getObject(static_cast<unsigned>(k));
-            std::cout << "  " << (k + 1 == functions->size() ? "└─" : "├─") << " pci:        "
-                      << f->getValue<std::string>("address") << " " << f->getValue<std::string>("class_name") << " ["
-                      << f->getValue<std::string>("vendor_id").substr(2) << ":" << f->getValue<std::string>("device_id").substr(2)
-                      << "], driver " << (f->getValue<std::string>("driver").empty() ? "none" : f->getValue<std::string>("driver"))
+            std::cout << "  " << (k + 1 == functions->size() ? "└─" : "├─")
+                      << " pci:        " << f->getValue<std::string>("address") << " "
+                      << f->getValue<std::string>("class_name") << " ["
+                      << f->getValue<std::string>("vendor_id").substr(2) << ":"
+                      << f->getValue<std::string>("device_id").substr(2) << "], driver "
+                      << (f->getValue<std::string>("driver").empty() ? "none" : f->getValue<std::string>("driver"))
                       << ", PCIe gen " << f->getValue<uint32_t>("pcie_link_generation") << " x"
                       << f->getValue<uint32_t>("pcie_link_width") << "\n";
         }
@@ -150,14 +157,17 @@ int run_forget(app& a, const std::vector<std::string>& args) {
         std::lock_guard lock(s.store_mutex());
         forgotten = core::forget_device(s.db(), id);
     }
-    if (!forgotten) throw cli_error(exit_no_device, "no stored device '" + args[0] + "' ('cudabridge-cli devices' lists them)");
-    s.record_event(id, "EGPU", CB_SEVERITY_INFO, "device.forget", "device " + id + " forgotten: its policy and key are dropped");
+    if (!forgotten)
+        throw cli_error(exit_no_device, "no stored device '" + args[0] + "' ('cudabridge-cli devices' lists them)");
+    s.record_event(id, "EGPU", CB_SEVERITY_INFO, "device.forget",
+                   "device " + id + " forgotten: its policy and key are dropped");
     if (a.options().json) {
         auto o = make_object();
         o->set("forgotten", id);
         print_json(o);
     } else {
-        std::cout << "Forgot " << id << ": its stored policy and key are gone (it is asked for again on the next connect).\n";
+        std::cout << "Forgot " << id
+                  << ": its stored policy and key are gone (it is asked for again on the next connect).\n";
     }
     return exit_ok;
 }
@@ -165,7 +175,10 @@ int run_forget(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command devices_command() {
-    return {"devices", "ls", "list the enclosures and PCI functions the transports see", "devices",
+    return {"devices",
+            "ls",
+            "list the enclosures and PCI functions the transports see",
+            "devices",
             "Every Thunderbolt / USB4 device router the transport sees, real or simulated: name, vendor,\n"
             "unique id, generation, lanes x speed, security level, authorization, the stored policy,\n"
             "and the PCI functions behind it (vendor:device ids, class, bound driver, PCIe generation\n"
@@ -173,17 +186,22 @@ command devices_command() {
             "Examples:\n"
             "  cudabridge-cli devices\n"
             "  cudabridge-cli ls --json",
-            false, run_devices};
+            false,
+            run_devices};
 }
 
 command forget_command() {
-    return {"forget", "", "drop a remembered device and its key (boltctl forget)", "forget DEVICE",
+    return {"forget",
+            "",
+            "drop a remembered device and its key (boltctl forget)",
+            "forget DEVICE",
             "Removes the device's stored record: its policy and, in a secure domain, its key; the next\n"
             "connect treats it as new (and needs --enroll there). DEVICE is a unique id, a name or an\n"
             "index from 'devices'. Exit code 3 when no such device is stored.\n"
             "Example:\n"
             "  cudabridge-cli forget 0",
-            false, run_forget};
+            false,
+            run_forget};
 }
 
 }  // namespace cudabridge::cli

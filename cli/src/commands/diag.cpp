@@ -19,9 +19,12 @@ namespace {
 
 const char* level_name(int level) {
     switch (level) {
-    case 1: return "software and deployment";
-    case 2: return "link and memory";
-    default: return "compute stress";
+    case 1:
+        return "software and deployment";
+    case 2:
+        return "link and memory";
+    default:
+        return "compute stress";
     }
 }
 
@@ -37,7 +40,8 @@ void run_level(diag_context& c, int level, void (*checks)(diag_context&)) {
 
 int run_diag(app& a, const std::vector<std::string>& args) {
     po::options_description d;
-    d.add_options()("run,r", po::value<int>()->default_value(1), "")("duration", po::value<double>()->default_value(10), "");
+    d.add_options()("run,r", po::value<int>()->default_value(1), "")("duration", po::value<double>()->default_value(10),
+                                                                     "");
     const po::variables_map vm = parse_options(args, d);
     const int level = vm["run"].as<int>();
     if (level < 1 || level > 3) throw usage_error("-r takes 1, 2 or 3");
@@ -47,22 +51,30 @@ int run_diag(app& a, const std::vector<std::string>& args) {
     const bool json = a.options().json, color = a.color();
     std::vector<diag_result> results;
     int shown_level = 0;
-    diag_context c{rt, -1, duration, [&](const diag_result& r) {
+    diag_context c{rt,
+                   -1,
+                   duration,
+                   [&](const diag_result& r) {
                        results.push_back(r);
                        if (json) return;
                        if (r.level != shown_level) {
                            shown_level = r.level;
                            std::cout << "Level " << r.level << ": " << level_name(r.level) << "\n";
                        }
-                       const char* tint = r.result == verdict::pass ? "\033[32m" : r.result == verdict::warn ? "\033[33m" : "\033[31m";
-                       std::cout << "  " << (color ? tint : "") << verdict_name(r.result) << (color ? "\033[0m" : "") << "  "
-                                 << std::left << std::setw(17) << r.test << r.reason << "\n"
+                       const char* tint = r.result == verdict::pass   ? "\033[32m"
+                                          : r.result == verdict::warn ? "\033[33m"
+                                                                      : "\033[31m";
+                       std::cout << "  " << (color ? tint : "") << verdict_name(r.result) << (color ? "\033[0m" : "")
+                                 << "  " << std::left << std::setw(17) << r.test << r.reason << "\n"
                                  << std::flush;
                    },
                    {}};
-    if (rt.device_count() > 0) c.device = a.device_index();
-    else if (a.options().device) a.device_index();  // -d N with nothing connected: exit 3
-    else c.unreachable = a.unreachable_egpu();
+    if (rt.device_count() > 0)
+        c.device = a.device_index();
+    else if (a.options().device)
+        a.device_index();  // -d N with nothing connected: exit 3
+    else
+        c.unreachable = a.unreachable_egpu();
     // Ctrl-C ends the stress early and skips the levels not yet begun; the tests that ran are
     // reported as usual, and the exit code is 130.
     const interruption_scope ctrl_c;
@@ -104,7 +116,10 @@ int run_diag(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command diag_command() {
-    return {"diag", "d", "run diagnostics (levels 1-3, like dcgmi diag)", "diag [-r 1|2|3] [--duration SECONDS]",
+    return {"diag",
+            "d",
+            "run diagnostics (levels 1-3, like dcgmi diag)",
+            "diag [-r 1|2|3] [--duration SECONDS]",
             "-r 1 (default, seconds): plugins, store integrity_check, NVIDIA driver availability and\n"
             "     why, permissions, settings sanity, the connection's state and authorization.\n"
             "-r 2 adds the link and memory: bandwidth both ways against what the link should give,\n"
@@ -117,7 +132,8 @@ command diag_command() {
             "Examples:\n"
             "  cudabridge-cli diag\n"
             "  cudabridge-cli diag -r 3 --duration 30 --json",
-            false, run_diag};
+            false,
+            run_diag};
 }
 
 }  // namespace cudabridge::cli

@@ -66,13 +66,17 @@ cb_gpu_settings parse_change(const std::vector<std::string>& args, const gpu_rea
                              std::to_string(l.min_sm_clock_mhz) + "-" + std::to_string(l.max_sm_clock_mhz) + " MHz", d);
             if (r.have_limits &&
                 (s.memory_clock_mhz < l.min_memory_clock_mhz || s.memory_clock_mhz > l.max_memory_clock_mhz))
-                out_of_range("memory clock", std::to_string(s.memory_clock_mhz) + " MHz",
-                             std::to_string(l.min_memory_clock_mhz) + "-" + std::to_string(l.max_memory_clock_mhz) + " MHz",
-                             d);
+                out_of_range(
+                    "memory clock", std::to_string(s.memory_clock_mhz) + " MHz",
+                    std::to_string(l.min_memory_clock_mhz) + "-" + std::to_string(l.max_memory_clock_mhz) + " MHz", d);
         }
         s.fields = CB_SET_CLOCKS;
-        c = {"config.clock", "clocks", clock_text(r.settings.sm_clock_mhz, r.settings.memory_clock_mhz),
-             clock_text(s.sm_clock_mhz, s.memory_clock_mhz), Poco::Dynamic::Var(), Poco::Dynamic::Var()};
+        c = {"config.clock",
+             "clocks",
+             clock_text(r.settings.sm_clock_mhz, r.settings.memory_clock_mhz),
+             clock_text(s.sm_clock_mhz, s.memory_clock_mhz),
+             Poco::Dynamic::Var(),
+             Poco::Dynamic::Var()};
         auto o = make_object(), n = make_object();
         o->set("sm_mhz", r.settings.sm_clock_mhz);
         o->set("memory_mhz", r.settings.memory_clock_mhz);
@@ -87,8 +91,12 @@ cb_gpu_settings parse_change(const std::vector<std::string>& args, const gpu_rea
             out_of_range("power limit", fixed(s.power_limit_w, 0) + " W",
                          fixed(l.min_power_w, 0) + "-" + fixed(l.max_power_w, 0) + " W", d);
         s.fields = CB_SET_POWER_LIMIT;
-        c = {"config.power", "power limit", fixed(r.telemetry.power_limit_w, 1) + " W", fixed(s.power_limit_w, 1) + " W",
-             r.telemetry.power_limit_w, s.power_limit_w};
+        c = {"config.power",
+             "power limit",
+             fixed(r.telemetry.power_limit_w, 1) + " W",
+             fixed(s.power_limit_w, 1) + " W",
+             r.telemetry.power_limit_w,
+             s.power_limit_w};
     } else if (sub == "fan") {
         if (args.size() != 2) throw usage_error("config fan needs PERCENT (0-100) or auto");
         if (args[1] == "auto") {
@@ -103,7 +111,10 @@ cb_gpu_settings parse_change(const std::vector<std::string>& args, const gpu_rea
         if (r.have_limits && !l.fan_control)
             throw cli_error(exit_error, std::string("the ") + d.properties().name + " does not allow fan control here");
         s.fields = CB_SET_FAN;
-        c = {"config.fan", "fan", fan_text(r.settings.fan_percent), fan_text(s.fan_percent),
+        c = {"config.fan",
+             "fan",
+             fan_text(r.settings.fan_percent),
+             fan_text(s.fan_percent),
              r.settings.fan_percent < 0 ? Poco::Dynamic::Var("auto") : Poco::Dynamic::Var(r.settings.fan_percent),
              s.fan_percent < 0 ? Poco::Dynamic::Var("auto") : Poco::Dynamic::Var(s.fan_percent)};
     } else if (sub == "pstate") {
@@ -115,8 +126,12 @@ cb_gpu_settings parse_change(const std::vector<std::string>& args, const gpu_rea
                          pstate_name(l.min_performance_state) + "-" + pstate_name(l.max_performance_state), d);
         s.performance_state = *p;
         s.fields = CB_SET_PSTATE;
-        c = {"config.pstate", "performance state", pstate_name(r.settings.performance_state), pstate_name(*p),
-             pstate_name(r.settings.performance_state), pstate_name(*p)};
+        c = {"config.pstate",
+             "performance state",
+             pstate_name(r.settings.performance_state),
+             pstate_name(*p),
+             pstate_name(r.settings.performance_state),
+             pstate_name(*p)};
     } else {
         throw usage_error("unknown subcommand '" + sub + "'");
     }

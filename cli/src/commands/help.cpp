@@ -57,18 +57,24 @@ int run_help(app& a, const std::vector<std::string>& args) {
         std::string label = c.name + (c.alias.empty() ? "" : " (" + c.alias + ")");
         std::cout << "  " << std::left << std::setw(18) << label << c.summary << "\n";
     }
-    std::cout << "\n" << global_options_help() << "\n"
-              << "Run 'cudabridge-cli help COMMAND' for a command's arguments.\n" << exit_code_text;
+    std::cout << "\n"
+              << global_options_help() << "\n"
+              << "Run 'cudabridge-cli help COMMAND' for a command's arguments.\n"
+              << exit_code_text;
     return exit_ok;
 }
 
 }  // namespace
 
 command help_command() {
-    return {"help", "h", "show help for all commands or one", "help [COMMAND]",
+    return {"help",
+            "h",
+            "show help for all commands or one",
+            "help [COMMAND]",
             std::string("Without an argument lists every command; with one, shows its usage and examples.\n") +
                 exit_code_text + "Examples:\n  cudabridge-cli help\n  cudabridge-cli help connect",
-            false, run_help};
+            false,
+            run_help};
 }
 
 }  // namespace cudabridge::cli

@@ -56,29 +56,35 @@ json_object event_json(const core::event_row& e) {
 
 int run_history(app& a, const std::vector<std::string>& args) {
     po::options_description d;
-    d.add_options()("lines,n", po::value<std::string>()->default_value("50"), "")("device-id", po::value<std::string>(), "")(
-        "kind", po::value<std::string>(), "")("severity", po::value<std::string>(), "")(
-        "category", po::value<std::string>(), "")("since", po::value<std::string>(), "");
+    d.add_options()("lines,n", po::value<std::string>()->default_value("50"), "")(
+        "device-id", po::value<std::string>(), "")("kind", po::value<std::string>(), "")(
+        "severity", po::value<std::string>(), "")("category", po::value<std::string>(), "")(
+        "since", po::value<std::string>(), "");
     const po::variables_map vm = parse_options(args, d);
     core::event_query q;
     q.limit = count_arg(vm["lines"].as<std::string>(), "-n", 1, 1000000);
     if (vm.count("kind")) q.kind = vm["kind"].as<std::string>();
     if (vm.count("category")) q.category = vm["category"].as<std::string>();
     if (vm.count("severity")) q.min_severity = severity_arg(vm["severity"].as<std::string>());
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count();
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     if (vm.count("since")) {
         auto since = parse_since(vm["since"].as<std::string>(), now);
-        if (!since) throw usage_error("--since '" + vm["since"].as<std::string>() + "' is not a time (90s, 10m, 2h, 7d, a date, @SECONDS)");
+        if (!since)
+            throw usage_error("--since '" + vm["since"].as<std::string>() +
+                              "' is not a time (90s, 10m, 2h, 7d, a date, @SECONDS)");
         q.since_ns = *since;
     }
     auto& db = a.core(false).db();
-    if (vm.count("device-id")) q.device = vm["device-id"].as<std::string>();
+    if (vm.count("device-id"))
+        q.device = vm["device-id"].as<std::string>();
     else if (a.options().device) {
         // -d N: the N-th device in 'devices' order.
         const auto detected = host::detect(a.session());
         if (static_cast<size_t>(*a.options().device) >= detected.size())
-            throw cli_error(exit_no_device, "no device " + std::to_string(*a.options().device) + " ('cudabridge-cli devices' lists them)");
+            throw cli_error(exit_no_device, "no device " + std::to_string(*a.options().device) +
+                                                " ('cudabridge-cli devices' lists them)");
         q.device = detected[*a.options().device].enclosure.id;
     }
     auto rows = core::query_events(db, q);
@@ -107,7 +113,9 @@ int run_history(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command history_command() {
-    return {"history", "", "the event history: connections, safety actions, setting changes",
+    return {"history",
+            "",
+            "the event history: connections, safety actions, setting changes",
             "history [-n N] [--device-id ID] [--kind K] [--severity S] [--category C] [--since T]",
             "The newest N events (default 50), oldest first. Filters:\n"
             "  --device-id ID  one device's events (or -d N: the N-th in 'devices' order)\n"
@@ -119,7 +127,8 @@ command history_command() {
             "Examples:\n"
             "  cudabridge-cli history --kind safety --since 1h\n"
             "  cudabridge-cli history --severity error --json",
-            false, run_history};
+            false,
+            run_history};
 }
 
 }  // namespace cudabridge::cli

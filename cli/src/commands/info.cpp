@@ -37,8 +37,8 @@ int run_info(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("section,s", po::value<std::vector<std::string>>()->composing(), "")("query,q", "");
     const po::variables_map vm = parse_options(args, opts);
-    const auto only = parse_sections(vm.count("section") ? vm["section"].as<std::vector<std::string>>()
-                                                         : std::vector<std::string>{});
+    const auto only =
+        parse_sections(vm.count("section") ? vm["section"].as<std::vector<std::string>>() : std::vector<std::string>{});
     auto& rt = a.runtime();
     auto devices = make_array();
     bool first = true;
@@ -74,7 +74,10 @@ int run_info(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command info_command() {
-    return {"info", "i", "show the eGPU's details (like nvidia-smi -q)", "info [--section NAME[,NAME...]]",
+    return {"info",
+            "i",
+            "show the eGPU's details (like nvidia-smi -q)",
+            "info [--section NAME[,NAME...]]",
             "For each connected eGPU (or the one -d N names): product (name, architecture, UUID,\n"
             "compute capability, SMs), pci (ids, bus id, PCIe generation and width read at the\n"
             "enclosure's port), memory, clocks (current, maximum, settable range), power (draw, limit,\n"
@@ -87,7 +90,8 @@ command info_command() {
             "  cudabridge-cli info\n"
             "  cudabridge-cli info --section link,power\n"
             "  cudabridge-cli info --json",
-            false, run_info};
+            false,
+            run_info};
 }
 
 }  // namespace cudabridge::cli

@@ -22,13 +22,14 @@ namespace po = boost::program_options;
 namespace {
 
 int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 cb_log_level level_arg(const std::string& text) {
     auto l = core::log::parse_level(text);
-    if (!l || *l == CB_LOG_OFF) throw usage_error("'" + text + "' is not a level (TRACE, DEBUG, INFO, WARN, ERROR, FATAL)");
+    if (!l || *l == CB_LOG_OFF)
+        throw usage_error("'" + text + "' is not a level (TRACE, DEBUG, INFO, WARN, ERROR, FATAL)");
     return *l;
 }
 
@@ -46,8 +47,10 @@ json_object row_json(const core::log_row& r) {
     o->set("level", std::string(core::log::level_name(r.level)));
     o->set("category", r.category);
     o->set("thread", r.thread_id);
-    if (r.device.empty()) o->set("device", Poco::Dynamic::Var());
-    else o->set("device", r.device);
+    if (r.device.empty())
+        o->set("device", Poco::Dynamic::Var());
+    else
+        o->set("device", r.device);
     o->set("message", r.message);
     return o;
 }
@@ -55,8 +58,10 @@ json_object row_json(const core::log_row& r) {
 void print_row(const core::log_row& r, bool color) {
     const char* tint = "";
     if (color) {
-        if (r.level >= CB_LOG_ERROR) tint = "\033[31m";
-        else if (r.level == CB_LOG_WARN) tint = "\033[33m";
+        if (r.level >= CB_LOG_ERROR)
+            tint = "\033[31m";
+        else if (r.level == CB_LOG_WARN)
+            tint = "\033[33m";
     }
     std::cout << format_local_time(r.time_ns) << " " << tint << std::left;
     std::string lvl = core::log::level_name(r.level);
@@ -68,9 +73,9 @@ void print_row(const core::log_row& r, bool color) {
 
 int write_record(app& a, const std::vector<std::string>& args) {
     po::options_description d("log write options");
-    d.add_options()("level", po::value<std::string>()->default_value("INFO"), "level")
-        ("category", po::value<std::string>()->default_value("GENERAL"), "category")
-        ("message", po::value<std::vector<std::string>>(), "message words");
+    d.add_options()("level", po::value<std::string>()->default_value("INFO"), "level")(
+        "category", po::value<std::string>()->default_value("GENERAL"), "category")(
+        "message", po::value<std::vector<std::string>>(), "message words");
     po::positional_options_description p;
     p.add("message", -1);
     po::variables_map vm;
@@ -110,11 +115,11 @@ int write_record(app& a, const std::vector<std::string>& args) {
 int run_log(app& a, const std::vector<std::string>& args) {
     if (!args.empty() && args[0] == "write") return write_record(a, {args.begin() + 1, args.end()});
     po::options_description d("log options");
-    d.add_options()("lines,n", po::value<int>()->default_value(50), "show the newest N records")
-        ("level", po::value<std::string>(), "at this level or above")
-        ("category", po::value<std::string>(), "only this category")
-        ("since", po::value<std::string>(), "newer than T (10m, 2h, 2026-11-29 17:00, @EPOCH)")
-        ("follow", "keep printing new records until Ctrl-C");
+    d.add_options()("lines,n", po::value<int>()->default_value(50), "show the newest N records")(
+        "level", po::value<std::string>(), "at this level or above")(
+        "category", po::value<std::string>(), "only this category")("since", po::value<std::string>(),
+                                                                    "newer than T (10m, 2h, 2026-11-29 17:00, @EPOCH)")(
+        "follow", "keep printing new records until Ctrl-C");
     const po::variables_map vm = parse_options(args, d);
     core::log_query q;
     const int n = vm["lines"].as<int>();
@@ -165,7 +170,8 @@ int run_log(app& a, const std::vector<std::string>& args) {
             last_id = r.id;
         }
         std::cout.flush();
-        for (int i = 0; i < 5 && !interruption_requested(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (int i = 0; i < 5 && !interruption_requested(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return exit_ok;  // Ctrl-C is the normal way to end --follow
 }
@@ -173,16 +179,20 @@ int run_log(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command log_command() {
-    return {"log", "l", "show driver log records (or write one)",
-            "log [-n N] [--level L] [--category C] [--since T] [--follow] | log write [--level L] [--category C] MESSAGE",
-            "Reads the records the SQLite log sink stored, oldest first. --follow keeps printing new\n"
-            "records as other processes write them until Ctrl-C. 'log write' sends one record through\n"
-            "the configured sinks (console, file, sqlite by default). With --json: an array, or one\n"
-            "object per line with --follow.\n"
-            "Examples:\n"
-            "  cudabridge-cli log -n 50 --level ERROR\n"
-            "  cudabridge-cli log --category EGPU --since 10m --follow",
-            false, run_log};
+    return {
+        "log",
+        "l",
+        "show driver log records (or write one)",
+        "log [-n N] [--level L] [--category C] [--since T] [--follow] | log write [--level L] [--category C] MESSAGE",
+        "Reads the records the SQLite log sink stored, oldest first. --follow keeps printing new\n"
+        "records as other processes write them until Ctrl-C. 'log write' sends one record through\n"
+        "the configured sinks (console, file, sqlite by default). With --json: an array, or one\n"
+        "object per line with --follow.\n"
+        "Examples:\n"
+        "  cudabridge-cli log -n 50 --level ERROR\n"
+        "  cudabridge-cli log --category EGPU --since 10m --follow",
+        false,
+        run_log};
 }
 
 }  // namespace cudabridge::cli

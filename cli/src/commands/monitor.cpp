@@ -119,12 +119,12 @@ void print_csv(const sample& s, int64_t time_ns) {
         return;
     }
     std::cout << fixed(t.temperature_c, 1) << "," << fixed(t.power_w, 1) << "," << fixed(t.power_limit_w, 1) << ","
-              << (t.fan_percent < 0 ? "" : fixed(t.fan_percent, 0)) << "," << t.sm_clock_mhz << "," << t.memory_clock_mhz
-              << "," << fixed(t.gpu_utilization, 1) << "," << fixed(t.memory_utilization, 1) << "," << t.memory_used << ","
-              << t.memory_total << "," << t.performance_state << "," << t.pcie_link_gen << "," << t.pcie_link_width
-              << "," << s.link.crc_errors << "," << s.link.replays << "," << t.ecc_corrected << "," << t.ecc_uncorrected
-              << "," << t.xid_count << "," << join(throttle_names(t.throttle_reasons), "|") << ","
-              << (t.is_simulated ? 1 : 0) << "\n";
+              << (t.fan_percent < 0 ? "" : fixed(t.fan_percent, 0)) << "," << t.sm_clock_mhz << ","
+              << t.memory_clock_mhz << "," << fixed(t.gpu_utilization, 1) << "," << fixed(t.memory_utilization, 1)
+              << "," << t.memory_used << "," << t.memory_total << "," << t.performance_state << "," << t.pcie_link_gen
+              << "," << t.pcie_link_width << "," << s.link.crc_errors << "," << s.link.replays << "," << t.ecc_corrected
+              << "," << t.ecc_uncorrected << "," << t.xid_count << "," << join(throttle_names(t.throttle_reasons), "|")
+              << "," << (t.is_simulated ? 1 : 0) << "\n";
 }
 
 // One plain line per device (a pipe, a file): the same fields as the live view.
@@ -137,11 +137,12 @@ void print_line(const sample& s, int64_t time_ns) {
     const auto& t = s.t;
     std::cout << " temp " << fixed(t.temperature_c, 1) << " C, power " << fixed(t.power_w, 1) << "/"
               << fixed(t.power_limit_w, 0) << " W, fan " << (t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + " %")
-              << ", clocks " << t.sm_clock_mhz << "/" << t.memory_clock_mhz << " MHz, util " << fixed(t.gpu_utilization, 0)
-              << " %, mem " << bytes_text(t.memory_used) << "/" << bytes_text(t.memory_total) << ", "
-              << pstate_name(t.performance_state) << ", PCIe gen" << t.pcie_link_gen << " x" << t.pcie_link_width
-              << ", errors crc " << s.link.crc_errors << " replay " << s.link.replays << " ecc " << t.ecc_uncorrected
-              << " xid " << t.xid_count << ", throttle " << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none")
+              << ", clocks " << t.sm_clock_mhz << "/" << t.memory_clock_mhz << " MHz, util "
+              << fixed(t.gpu_utilization, 0) << " %, mem " << bytes_text(t.memory_used) << "/"
+              << bytes_text(t.memory_total) << ", " << pstate_name(t.performance_state) << ", PCIe gen"
+              << t.pcie_link_gen << " x" << t.pcie_link_width << ", errors crc " << s.link.crc_errors << " replay "
+              << s.link.replays << " ecc " << t.ecc_uncorrected << " xid " << t.xid_count << ", throttle "
+              << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none")
               << (t.is_simulated ? " (modeled)" : " (measured)") << "\n";
 }
 
@@ -167,14 +168,18 @@ void print_screen(const std::vector<sample>& samples, const std::vector<std::deq
             continue;
         }
         const auto& t = s.t;
-        const double mem_pct = t.memory_total ? 100.0 * static_cast<double>(t.memory_used) / static_cast<double>(t.memory_total) : 0;
+        const double mem_pct =
+            t.memory_total ? 100.0 * static_cast<double>(t.memory_used) / static_cast<double>(t.memory_total) : 0;
         const double power_pct = t.power_limit_w > 0 ? 100.0 * t.power_w / t.power_limit_w : 0;
         auto cell = [&](const std::string& text, size_t width, const char* c) {
             std::string padded = text;
             if (padded.size() < width) padded.resize(width, ' ');
             out << (color && c ? tint(padded, c, true) : padded);
         };
-        cell(fixed(t.temperature_c, 0) + " C", 8, t.temperature_c >= 85 ? "\033[31m" : t.temperature_c >= 70 ? "\033[33m" : nullptr);
+        cell(fixed(t.temperature_c, 0) + " C", 8,
+             t.temperature_c >= 85   ? "\033[31m"
+             : t.temperature_c >= 70 ? "\033[33m"
+                                     : nullptr);
         cell(fixed(t.power_w, 0) + "/" + fixed(t.power_limit_w, 0) + " W", 15, load_color(power_pct));
         cell(t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + "%", 6, nullptr);
         cell(std::to_string(t.sm_clock_mhz) + "/" + std::to_string(t.memory_clock_mhz), 12, nullptr);
@@ -183,19 +188,20 @@ void print_screen(const std::vector<sample>& samples, const std::vector<std::deq
         cell(pstate_name(t.performance_state), 7, nullptr);
         cell("gen" + std::to_string(t.pcie_link_gen) + " x" + std::to_string(t.pcie_link_width), 11, nullptr);
         const uint64_t errors = s.link.crc_errors + s.link.replays + t.xid_count;
-        cell(std::to_string(s.link.crc_errors) + "/" + std::to_string(s.link.replays) + "/" + std::to_string(t.xid_count),
+        cell(std::to_string(s.link.crc_errors) + "/" + std::to_string(s.link.replays) + "/" +
+                 std::to_string(t.xid_count),
              18, errors ? "\033[31m" : nullptr);
         out << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none") << "\n";
-        out << "    util " << (color ? load_color(t.gpu_utilization) : "") << sparkline(history[i]) << (color ? "\033[0m" : "")
-            << "\n";
+        out << "    util " << (color ? load_color(t.gpu_utilization) : "") << sparkline(history[i])
+            << (color ? "\033[0m" : "") << "\n";
     }
     std::cout << out.str() << std::flush;
 }
 
 int run_monitor(app& a, const std::vector<std::string>& args) {
     po::options_description d;
-    d.add_options()("interval,i", po::value<uint32_t>()->default_value(1000), "")("count,c", po::value<std::string>(), "")(
-        "csv", "");
+    d.add_options()("interval,i", po::value<uint32_t>()->default_value(1000), "")("count,c", po::value<std::string>(),
+                                                                                  "")("csv", "");
     const po::variables_map vm = parse_options(args, d);
     const uint32_t interval = vm["interval"].as<uint32_t>();
     if (interval < 50 || interval > 3600000) throw usage_error("-i must be between 50 and 3600000 ms");
@@ -221,9 +227,12 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
         }
         if (live) print_screen(samples, history, now, interval, color);
         for (const auto& s : samples) {
-            if (json) print_json_line(sample_json(s, now));
-            else if (csv) print_csv(s, now);
-            else if (!live) print_line(s, now);
+            if (json)
+                print_json_line(sample_json(s, now));
+            else if (csv)
+                print_csv(s, now);
+            else if (!live)
+                print_line(s, now);
         }
         std::cout.flush();
         if (count != 0 && n + 1 >= count) break;
@@ -238,7 +247,9 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command monitor_command() {
-    return {"monitor", "m", "live view of the eGPUs: temperature, power, clocks, load, errors",
+    return {"monitor",
+            "m",
+            "live view of the eGPUs: temperature, power, clocks, load, errors",
             "monitor [-i MS] [-c COUNT] [--csv]",
             "Refreshes every -i MS (default 1000) until Ctrl-C, or -c COUNT times. Per device:\n"
             "temperature, power draw / limit, fan, SM and memory clocks, utilization, memory used /\n"
@@ -253,7 +264,8 @@ command monitor_command() {
             "  cudabridge-cli monitor -i 500\n"
             "  cudabridge-cli monitor --json -c 10 > samples.jsonl\n"
             "  cudabridge-cli monitor --csv -i 200 -c 50",
-            false, run_monitor};
+            false,
+            run_monitor};
 }
 
 }  // namespace cudabridge::cli

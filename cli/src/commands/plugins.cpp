@@ -70,8 +70,8 @@ int list(app& a) {
     table.print(std::cout);
     for (const auto& f : reg.files())
         if (!f.ok) std::cout << "refused: " << f.path << ": " << f.reason << "\n";
-    std::cout << reg.files().size() << " librar" << (reg.files().size() == 1 ? "y" : "ies") << " ("
-              << cached << " from the cache, " << reg.libraries_loaded() << " loaded now)\n";
+    std::cout << reg.files().size() << " librar" << (reg.files().size() == 1 ? "y" : "ies") << " (" << cached
+              << " from the cache, " << reg.libraries_loaded() << " loaded now)\n";
     return exit_ok;
 }
 
@@ -109,10 +109,10 @@ int info(app& a, const std::string& name) {
     }
     for (const auto& m : matches) {
         std::cout << "Name:        " << m.name << "\nKind:        " << core::kind_name(m.kind)
-                  << "\nVersion:     " << core::version_string(m.version) << "\nABI:         " << m.abi_major
-                  << "." << m.abi_minor << "\nLicense:     " << m.license << "\nDescription: " << m.description
-                  << "\nPath:        " << m.path << "\nState:       "
-                  << (m.shadowed_by.empty() ? "active" : "shadowed by " + m.shadowed_by) << "\n";
+                  << "\nVersion:     " << core::version_string(m.version) << "\nABI:         " << m.abi_major << "."
+                  << m.abi_minor << "\nLicense:     " << m.license << "\nDescription: " << m.description
+                  << "\nPath:        " << m.path
+                  << "\nState:       " << (m.shadowed_by.empty() ? "active" : "shadowed by " + m.shadowed_by) << "\n";
     }
     if (!params.empty()) {
         std::cout << "Parameters (declared when the plugin last started):\n";
@@ -146,7 +146,8 @@ int verify(app& a, const std::string& path) {
     } else {
         const bool color = a.color();
         for (const auto& c : r.checks) {
-            const char* mark = c.passed ? (color ? "\033[32mPASS\033[0m" : "PASS") : (color ? "\033[31mFAIL\033[0m" : "FAIL");
+            const char* mark =
+                c.passed ? (color ? "\033[32mPASS\033[0m" : "PASS") : (color ? "\033[31mFAIL\033[0m" : "FAIL");
             std::cout << mark << "  " << std::left << std::setw(34) << c.name << " " << c.detail << "\n";
         }
         std::cout << (r.ok ? "OK: " : "REFUSED: ") << r.path << (r.ok ? "" : ": " + r.reason) << "\n";
@@ -176,7 +177,9 @@ int run_plugins(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command plugins_command() {
-    return {"plugins", "p", "list, inspect, verify and start plugins",
+    return {"plugins",
+            "p",
+            "list, inspect, verify and start plugins",
             "plugins list | info NAME | verify PATH | new KIND NAME [DIR]",
             "list    every plugin found on the search path (from the cache; nothing is loaded for\n"
             "        files that did not change), refused files with their reason\n"
@@ -195,7 +198,8 @@ command plugins_command() {
             "  cudabridge-cli plugins verify ./libmy_plugin.so\n"
             "  cudabridge-cli plugins new logsink my_sink\n"
             "  cudabridge-cli plugins new safety my_policy ~/src/my_policy",
-            false, run_plugins};
+            false,
+            run_plugins};
 }
 
 }  // namespace cudabridge::cli

@@ -20,8 +20,9 @@ void check_kind(const std::string& kind) {
     const auto& kinds = template_kinds();
     if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
     if (kind == "endpoint-model" || kind == "endpoint_model")
-        throw usage_error("an endpoint model is not a plugin kind: a GPU family builds it and a transport hosts "
-                          "it; start from 'plugins new gpu NAME' (see sdk/docs/kinds/endpoint-model.md)");
+        throw usage_error(
+            "an endpoint model is not a plugin kind: a GPU family builds it and a transport hosts "
+            "it; start from 'plugins new gpu NAME' (see sdk/docs/kinds/endpoint-model.md)");
     throw usage_error("unknown kind '" + kind + "' (logsink, safety, transport or gpu)");
 }
 

@@ -77,8 +77,8 @@ void validate(host::session& s, const json_object& profile) {
 
 // The unit a field's name ends in, for values given with one ("350W", "2100MHz").
 std::string unit_of(const std::string& field) {
-    static const std::pair<const char*, const char*> units[] = {
-        {"_w", "W"}, {"_mhz", "MHz"}, {"_c", "C"}, {"_gbps", "GB/s"}, {"_bits", "bits"}, {"_bytes", "B"}};
+    static const std::pair<const char*, const char*> units[] = {{"_w", "W"},       {"_mhz", "MHz"},   {"_c", "C"},
+                                                                {"_gbps", "GB/s"}, {"_bits", "bits"}, {"_bytes", "B"}};
     for (const auto& [suffix, unit] : units) {
         const std::string s = suffix;
         if (field.size() > s.size() && field.compare(field.size() - s.size(), s.size(), s) == 0) return unit;
@@ -99,9 +99,12 @@ Poco::Dynamic::Var typed_value(const std::string& field, const Poco::Dynamic::Va
         std::string rest(p, text.data() + text.size());
         const std::string unit = unit_of(field);
         uint64_t scale = 1;
-        if (unit == "B" && (rest == "K" || rest == "KiB")) scale = 1ull << 10;
-        else if (unit == "B" && (rest == "M" || rest == "MiB")) scale = 1ull << 20;
-        else if (unit == "B" && (rest == "G" || rest == "GiB")) scale = 1ull << 30;
+        if (unit == "B" && (rest == "K" || rest == "KiB"))
+            scale = 1ull << 10;
+        else if (unit == "B" && (rest == "M" || rest == "MiB"))
+            scale = 1ull << 20;
+        else if (unit == "B" && (rest == "G" || rest == "GiB"))
+            scale = 1ull << 30;
         else if (!rest.empty() && rest != unit)
             throw usage_error(field + " is in " + (unit.empty() ? "plain numbers" : unit) + ", not '" + rest + "'");
         v *= static_cast<double>(scale);
@@ -138,9 +141,9 @@ int list(app& a) {
         o->set("overrides", n);
         o->set("source", r.source);
         arr->add(o);
-        t.add({r.key, hex16(static_cast<uint32_t>(r.pci_device_id)), r.name, p->optValue<std::string>("architecture", ""),
-               bytes_text(p->optValue<uint64_t>("vram_bytes", 0)), fixed(p->optValue<double>("power_default_w", 0), 0) + " W",
-               std::to_string(n), r.source});
+        t.add({r.key, hex16(static_cast<uint32_t>(r.pci_device_id)), r.name,
+               p->optValue<std::string>("architecture", ""), bytes_text(p->optValue<uint64_t>("vram_bytes", 0)),
+               fixed(p->optValue<double>("power_default_w", 0), 0) + " W", std::to_string(n), r.source});
     }
     if (a.options().json) {
         auto o = make_object();
@@ -158,7 +161,8 @@ int show(app& a, const std::string& model) {
     const auto seed = parse_object(row.data, "the stored profile");
     std::map<std::string, std::string> overridden;
     for (const auto& o : overrides_of(s, row.key)) overridden[o.key] = o.value;
-    const auto effective = parse_object(core::apply_gpu_profile_overrides(row.data, overrides_of(s, row.key)), "the profile");
+    const auto effective =
+        parse_object(core::apply_gpu_profile_overrides(row.data, overrides_of(s, row.key)), "the profile");
     auto sources = seed->getObject("sources");
     auto fields = make_array();
     text_table t({"FIELD", "VALUE", "FROM", "SOURCE OF THE FIGURE"});
@@ -200,8 +204,8 @@ int set(app& a, const std::string& model, const std::string& field, const std::s
         throw cli_error(exit_error, "'" + field + "' identifies the profile and cannot be overridden");
     auto effective = parse_object(core::apply_gpu_profile_overrides(row.data, overrides_of(s, row.key)), "the profile");
     if (!effective->has(field))
-        throw cli_error(exit_error, "unknown key '" + field + "' in the " + row.key + " profile ('cudabridge-cli profile show " +
-                                        row.key + "' lists its fields)");
+        throw cli_error(exit_error, "unknown key '" + field + "' in the " + row.key +
+                                        " profile ('cudabridge-cli profile show " + row.key + "' lists its fields)");
     const auto old_value = effective->get(field);
     const auto value = typed_value(field, old_value, text);
     effective->set(field, value);
@@ -211,8 +215,10 @@ int set(app& a, const std::string& model, const std::string& field, const std::s
         std::lock_guard lock(s.store_mutex());
         core::set_setting(s.db(), core::gpu_profile_scope(row.key), field, new_text, "cli");
     }
-    s.record_event("", "EGPU", CB_SEVERITY_INFO, "profile.set", row.key + " " + field + ": " + old_text + " -> " + new_text,
-                   "{\"profile\":\"" + row.key + "\",\"key\":\"" + field + "\",\"old\":" + old_text + ",\"new\":" + new_text + "}");
+    s.record_event("", "EGPU", CB_SEVERITY_INFO, "profile.set",
+                   row.key + " " + field + ": " + old_text + " -> " + new_text,
+                   "{\"profile\":\"" + row.key + "\",\"key\":\"" + field + "\",\"old\":" + old_text +
+                       ",\"new\":" + new_text + "}");
     if (a.options().json) {
         auto o = make_object();
         o->set("profile", row.key);
@@ -257,7 +263,8 @@ int export_profile(app& a, const std::string& model, const std::optional<std::st
     out << "\n";
     out.close();
     if (!out) throw cli_error(exit_error, "cannot write " + *file);
-    std::cout << (a.options().json ? "{\"exported\": \"" + *file + "\"}\n" : "Wrote " + row.key + " to " + *file + "\n");
+    std::cout << (a.options().json ? "{\"exported\": \"" + *file + "\"}\n"
+                                   : "Wrote " + row.key + " to " + *file + "\n");
     return exit_ok;
 }
 
@@ -314,8 +321,10 @@ int import_profiles(app& a, const std::string& file) {
         plan pl{p->getValue<std::string>("key"), std::nullopt, p};
         std::lock_guard lock(s.store_mutex());
         pl.existing = core::find_gpu_profile_by_key(s.db(), pl.key);
-        if (pl.existing && to_text(p->get("pci_device_id")) != to_text(parse_object(pl.existing->data, "profile")->get("pci_device_id")))
-            throw cli_error(exit_error, where + ": key '" + pl.key + "' belongs to another PCI device id; nothing was changed");
+        if (pl.existing && to_text(p->get("pci_device_id")) !=
+                               to_text(parse_object(pl.existing->data, "profile")->get("pci_device_id")))
+            throw cli_error(exit_error,
+                            where + ": key '" + pl.key + "' belongs to another PCI device id; nothing was changed");
         plans.push_back(pl);
     }
     size_t overrides = 0, added = 0;
@@ -352,8 +361,9 @@ int import_profiles(app& a, const std::string& file) {
             }
         });
     }
-    s.record_event("", "EGPU", CB_SEVERITY_INFO, "profile.import",
-                   file + ": " + std::to_string(added) + " profile(s) added, " + std::to_string(overrides) + " override(s) set");
+    s.record_event(
+        "", "EGPU", CB_SEVERITY_INFO, "profile.import",
+        file + ": " + std::to_string(added) + " profile(s) added, " + std::to_string(overrides) + " override(s) set");
     if (a.options().json) {
         auto o = make_object();
         o->set("file", file);
@@ -402,7 +412,9 @@ int run_profile(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command profile_command() {
-    return {"profile", "", "GPU model profiles and your overrides",
+    return {"profile",
+            "",
+            "GPU model profiles and your overrides",
             "profile list | show MODEL | set MODEL KEY VALUE | reset MODEL [KEY] | import FILE | export MODEL [FILE]",
             "list    every stored profile (seeded by the GPU family, or imported), with its override count\n"
             "show    one profile's effective fields: the value, whether it comes from the profile or an\n"
@@ -420,7 +432,8 @@ command profile_command() {
             "  cudabridge-cli profile list\n"
             "  cudabridge-cli profile set rtx-5090 power_max_w 600\n"
             "  cudabridge-cli profile export rtx-4090 rtx-4090.json",
-            false, run_profile};
+            false,
+            run_profile};
 }
 
 }  // namespace cudabridge::cli

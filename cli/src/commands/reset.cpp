@@ -13,16 +13,20 @@ namespace {
 int run_reset(app& a, const std::vector<std::string>& args) {
     bool hard = false;
     for (const auto& arg : args) {
-        if (arg == "--hard") hard = true;
-        else if (arg == "--soft") hard = false;
-        else throw usage_error("unknown argument '" + arg + "' (reset takes --hard or --soft)");
+        if (arg == "--hard")
+            hard = true;
+        else if (arg == "--soft")
+            hard = false;
+        else
+            throw usage_error("unknown argument '" + arg + "' (reset takes --hard or --soft)");
     }
     // A hard reset must also reach a GPU that no longer answers: it is reset through the link.
     if (hard) a.reset_unanswering_gpus();
     auto& d = a.device();
     if (!a.options().json)
         std::cout << (hard ? "Hard" : "Soft") << "-resetting " << d.properties().name << " ("
-                  << (hard ? "engines, memory and a function-level reset; allocations are lost" : "engines; memory stays")
+                  << (hard ? "engines, memory and a function-level reset; allocations are lost"
+                           : "engines; memory stays")
                   << ")\n";
     const cb_status st = d.manual_reset(hard);
     const std::string why = st == CB_OK ? "" : core::last_error();
@@ -43,7 +47,10 @@ int run_reset(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command reset_command() {
-    return {"reset", "r", "reset the GPU (soft, or --hard)", "reset [--hard]",
+    return {"reset",
+            "r",
+            "reset the GPU (soft, or --hard)",
+            "reset [--hard]",
             "Soft (the default): the GPU's engines are reset and queued work is abandoned; memory\n"
             "stays. --hard: a full reset (a function-level reset through the link when the GPU does\n"
             "not answer, a reconnect when that fails); allocations are gone. Either clears a 'failed'\n"
@@ -51,7 +58,8 @@ command reset_command() {
             "Examples:\n"
             "  cudabridge-cli reset\n"
             "  cudabridge-cli reset --hard",
-            false, run_reset};
+            false,
+            run_reset};
 }
 
 }  // namespace cudabridge::cli

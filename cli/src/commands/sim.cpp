@@ -147,7 +147,8 @@ int list(app& a) {
         security[d->getValue<uint32_t>("index")] = d->getValue<std::string>("security");
     }
     std::cout << "Simulated host: " << l->getValue<std::string>("host")
-              << (l->getValue<std::string>("host") == "apple-silicon" ? " (DART limits on)" : " (no DART limits)") << "\n";
+              << (l->getValue<std::string>("host") == "apple-silicon" ? " (DART limits on)" : " (no DART limits)")
+              << "\n";
     text_table t({"N", "ENCLOSURE", "LINK", "SECURITY", "GPU", "POWER", "PLUGGED", "STATE", "ID"});
     for (size_t i = 0; i < all->size(); ++i) {
         auto e = all->getObject(static_cast<unsigned>(i));
@@ -398,27 +399,31 @@ int run_sim(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command sim_command() {
-    return {"sim", "", "manage the simulated USB4 fabric (enclosures, hot-plug, faults)",
-            "sim list | plug MODEL [--link L] [--security S] [--name NAME] [--power W] | plug N | unplug N | remove N | "
-            "fault KIND [ARG] [--enclosure N] | host apple-silicon|x86 | reset",
-            "list     the simulated host, domains and enclosures (index, link, security, GPU model)\n"
-            "plug     MODEL: add an enclosure holding that GPU (a profile key: 'profile list');\n"
-            "         --link tb3|tb4|usb4|tb5 (default tb4), --security none|user|secure (default\n"
-            "         user), --name, --power W (default: the board's maximum + 100 W)\n"
-            "         N: plug enclosure N back in\n"
-            "unplug   N: hot-unplug enclosure N (programs using it see the device lost)\n"
-            "remove   N: take enclosure N out of the fabric\n"
-            "fault    inject into the open links of every process (all enclosures, or --enclosure N):\n"
-            "         bit-errors RATE | link-drop MS | unplug-after BYTES | unplug |\n"
-            "         dart-exhausted [on|off] | stuck [on|off] | clear\n"
-            "host     the simulated host: apple-silicon (DART limits) or x86\n"
-            "reset    back to the default fabric (one Thunderbolt 4 enclosure with an RTX 5090)\n"
-            "The global --sim uses this fabric even where Thunderbolt hardware is present.\n"
-            "Examples:\n"
-            "  cudabridge-cli sim plug rtx-4090 --link tb5\n"
-            "  cudabridge-cli sim fault bit-errors 1e-7\n"
-            "  cudabridge-cli sim unplug 0",
-            false, run_sim};
+    return {
+        "sim",
+        "",
+        "manage the simulated USB4 fabric (enclosures, hot-plug, faults)",
+        "sim list | plug MODEL [--link L] [--security S] [--name NAME] [--power W] | plug N | unplug N | remove N | "
+        "fault KIND [ARG] [--enclosure N] | host apple-silicon|x86 | reset",
+        "list     the simulated host, domains and enclosures (index, link, security, GPU model)\n"
+        "plug     MODEL: add an enclosure holding that GPU (a profile key: 'profile list');\n"
+        "         --link tb3|tb4|usb4|tb5 (default tb4), --security none|user|secure (default\n"
+        "         user), --name, --power W (default: the board's maximum + 100 W)\n"
+        "         N: plug enclosure N back in\n"
+        "unplug   N: hot-unplug enclosure N (programs using it see the device lost)\n"
+        "remove   N: take enclosure N out of the fabric\n"
+        "fault    inject into the open links of every process (all enclosures, or --enclosure N):\n"
+        "         bit-errors RATE | link-drop MS | unplug-after BYTES | unplug |\n"
+        "         dart-exhausted [on|off] | stuck [on|off] | clear\n"
+        "host     the simulated host: apple-silicon (DART limits) or x86\n"
+        "reset    back to the default fabric (one Thunderbolt 4 enclosure with an RTX 5090)\n"
+        "The global --sim uses this fabric even where Thunderbolt hardware is present.\n"
+        "Examples:\n"
+        "  cudabridge-cli sim plug rtx-4090 --link tb5\n"
+        "  cudabridge-cli sim fault bit-errors 1e-7\n"
+        "  cudabridge-cli sim unplug 0",
+        false,
+        run_sim};
 }
 
 }  // namespace cudabridge::cli

@@ -59,7 +59,10 @@ int run_status(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command status_command() {
-    return {"status", "s", "show the connection state and health indicators", "status",
+    return {"status",
+            "s",
+            "show the connection state and health indicators",
+            "status",
             "For each connected eGPU (or the one -d N names): the connection state, temperature,\n"
             "power, the link's error rate against the policy's threshold, heartbeat age, recoveries\n"
             "and warnings this session, pending work, and the session. Exit code 3 when no eGPU is\n"
@@ -67,7 +70,8 @@ command status_command() {
             "Examples:\n"
             "  cudabridge-cli status\n"
             "  cudabridge-cli status --json",
-            false, run_status};
+            false,
+            run_status};
 }
 
 }  // namespace cudabridge::cli

@@ -32,8 +32,12 @@ int run_version(app& a, const std::vector<std::string>& args) {
 }  // namespace
 
 command version_command() {
-    return {"version", "", "show the program version and plugin ABI", "version",
-            "Prints the CLI's version and the plugin ABI it speaks.\nExample:\n  cudabridge-cli version --json", false,
+    return {"version",
+            "",
+            "show the program version and plugin ABI",
+            "version",
+            "Prints the CLI's version and the plugin ABI it speaks.\nExample:\n  cudabridge-cli version --json",
+            false,
             run_version};
 }
 

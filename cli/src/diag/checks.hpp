@@ -18,18 +18,18 @@ const char* verdict_name(verdict v) noexcept;  // "PASS", "WARN", "FAIL"
 
 struct diag_result {
     int level = 1;
-    std::string test;    // "plugins", "store_integrity", ...
+    std::string test;  // "plugins", "store_integrity", ...
     verdict result = verdict::pass;
-    std::string reason;  // why, in a sentence
-    json_object details; // figures behind it (may be null)
+    std::string reason;   // why, in a sentence
+    json_object details;  // figures behind it (may be null)
 };
 
 struct diag_context {
     host::runtime& rt;
-    int device = -1;        // the device the level 2 and 3 tests use; -1 when none is connected
+    int device = -1;  // the device the level 2 and 3 tests use; -1 when none is connected
     double stress_seconds = 10;
     std::function<void(const diag_result&)> report;  // called as each test ends
-    std::string unreachable;  // app::unreachable_egpu() when no device is attached
+    std::string unreachable;                         // app::unreachable_egpu() when no device is attached
 };
 
 // Level 1: plugins, store integrity, driver availability, permissions, settings, the link's

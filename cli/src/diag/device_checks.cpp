@@ -26,7 +26,9 @@ void emit(diag_context& c, int level, const std::string& test, verdict v, const 
     c.report({level, test, v, reason, details});
 }
 
-verdict ratio_verdict(double ratio) { return ratio >= 0.8 ? verdict::pass : ratio >= 0.5 ? verdict::warn : verdict::fail; }
+verdict ratio_verdict(double ratio) {
+    return ratio >= 0.8 ? verdict::pass : ratio >= 0.5 ? verdict::warn : verdict::fail;
+}
 
 void bandwidth(diag_context& c, host::device& d, bool simulated) {
     auto& rt = c.rt;
@@ -35,12 +37,10 @@ void bandwidth(diag_context& c, host::device& d, bool simulated) {
     pinned_buffer src(rt, size), dst(rt, size);
     device_buffer dev(rt, size);
     for (size_t i = 0; i < size; ++i) src.get()[i] = static_cast<unsigned char>((i * 2654435761u) >> 11);
-    const double h2d_s = device_seconds(rt, reps, [&] {
-        host::check(rt.memcpy(dev.get(), src.get(), size, cbMemcpyHostToDevice, nullptr, true));
-    });
-    const double d2h_s = device_seconds(rt, reps, [&] {
-        host::check(rt.memcpy(dst.get(), dev.get(), size, cbMemcpyDeviceToHost, nullptr, true));
-    });
+    const double h2d_s = device_seconds(
+        rt, reps, [&] { host::check(rt.memcpy(dev.get(), src.get(), size, cbMemcpyHostToDevice, nullptr, true)); });
+    const double d2h_s = device_seconds(
+        rt, reps, [&] { host::check(rt.memcpy(dst.get(), dev.get(), size, cbMemcpyDeviceToHost, nullptr, true)); });
     const bool intact = std::memcmp(src.get(), dst.get(), size) == 0;
     const auto ls = d.link_status();
     const double h2d = size * reps / h2d_s / 1e9, d2h = size * reps / d2h_s / 1e9;
@@ -54,11 +54,13 @@ void bandwidth(diag_context& c, host::device& d, bool simulated) {
     det->set("figures", std::string(provenance(simulated)));
     det->set("data_intact", intact);
     const std::string text = "pinned 64 MiB: host-to-device " + fixed(h2d, 2) + " GB/s (" + fixed(100 * rh, 0) +
-                             " % of the link's " + fixed(ls.h2d_bandwidth_gbs, 2) + "), device-to-host " + fixed(d2h, 2) +
-                             " GB/s (" + fixed(100 * rd, 0) + " % of " + fixed(ls.d2h_bandwidth_gbs, 2) + "), " +
-                             provenance(simulated) + "; pass at 80 %";
-    if (!intact) emit(c, 2, "pcie_bandwidth", verdict::fail, "data came back different after a round trip; " + text, det);
-    else emit(c, 2, "pcie_bandwidth", std::max(ratio_verdict(rh), ratio_verdict(rd)), text, det);
+                             " % of the link's " + fixed(ls.h2d_bandwidth_gbs, 2) + "), device-to-host " +
+                             fixed(d2h, 2) + " GB/s (" + fixed(100 * rd, 0) + " % of " +
+                             fixed(ls.d2h_bandwidth_gbs, 2) + "), " + provenance(simulated) + "; pass at 80 %";
+    if (!intact)
+        emit(c, 2, "pcie_bandwidth", verdict::fail, "data came back different after a round trip; " + text, det);
+    else
+        emit(c, 2, "pcie_bandwidth", std::max(ratio_verdict(rh), ratio_verdict(rd)), text, det);
 }
 
 void latency(diag_context& c, bool simulated) {
@@ -66,11 +68,11 @@ void latency(diag_context& c, bool simulated) {
     pinned_buffer host_word(rt, 4);
     device_buffer dev(rt, 4);
     const int reps = 100;
-    const double dev_s = device_seconds(rt, reps, [&] {
-        host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, true));
-    });
+    const double dev_s = device_seconds(
+        rt, reps, [&] { host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, true)); });
     const auto t0 = steady::now();
-    for (int i = 0; i < reps; ++i) host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, false));
+    for (int i = 0; i < reps; ++i)
+        host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, false));
     const double wall_us = std::chrono::duration<double, std::micro>(steady::now() - t0).count() / reps;
     const double dev_us = dev_s / reps * 1e6;
     auto det = make_object();
@@ -103,8 +105,10 @@ void link_errors(diag_context& c, const cb_link_status& before, const cb_link_st
                              std::to_string(packets) + " packets (rate " + fixed(rate, 6) + " against the policy's " +
                              fixed(threshold, 4) + "; DCGM allows 80 replays a run, 8 a minute)";
     verdict v = verdict::pass;
-    if (rate > threshold || replays > 80) v = verdict::fail;
-    else if (crc > 0 || per_minute > 8) v = verdict::warn;
+    if (rate > threshold || replays > 80)
+        v = verdict::fail;
+    else if (crc > 0 || per_minute > 8)
+        v = verdict::warn;
     emit(c, 2, "pcie_errors", v, text, det);
 }
 
@@ -113,11 +117,14 @@ void downgrade(diag_context& c, host::device& d, const gpu_readings& r) {
     std::vector<std::string> issues;
     if (e.generation != CB_LINK_OCULINK && e.lanes < 2)
         issues.push_back("the USB4 link runs on " + std::to_string(e.lanes) + " lane (2 expected)");
-    const double nominal = e.generation == CB_LINK_USB4_V2 ? 40 : e.generation == CB_LINK_TB3 || e.generation == CB_LINK_TB4 ? 20 : 0;
+    const double nominal = e.generation == CB_LINK_USB4_V2                              ? 40
+                           : e.generation == CB_LINK_TB3 || e.generation == CB_LINK_TB4 ? 20
+                                                                                        : 0;
     if (nominal > 0 && e.lane_speed_gbps + 0.5 < nominal)
         issues.push_back("lanes run at " + fixed(e.lane_speed_gbps, 1) + " Gb/s of " + fixed(nominal, 0));
     if (r.telemetry.pcie_link_width > 0 && r.telemetry.pcie_link_width < 4)
-        issues.push_back("the GPU's PCIe link is x" + std::to_string(r.telemetry.pcie_link_width) + " (x4 expected behind a tunnel)");
+        issues.push_back("the GPU's PCIe link is x" + std::to_string(r.telemetry.pcie_link_width) +
+                         " (x4 expected behind a tunnel)");
     auto det = make_object();
     det->set("usb4_lanes", e.lanes);
     det->set("lane_speed_gbps", e.lane_speed_gbps);
@@ -125,11 +132,12 @@ void downgrade(diag_context& c, host::device& d, const gpu_readings& r) {
     det->set("pcie_link_width", r.telemetry.pcie_link_width);
     if (issues.empty())
         emit(c, 2, "link_downgrade", verdict::pass,
-             std::string(generation_name(e.generation)) + " " + std::to_string(e.lanes) + " x " + fixed(e.lane_speed_gbps, 0) +
-                 " Gb/s, PCIe gen" + std::to_string(r.telemetry.pcie_link_gen) + " x" + std::to_string(r.telemetry.pcie_link_width) +
-                 " at the enclosure's port: no downgrade",
+             std::string(generation_name(e.generation)) + " " + std::to_string(e.lanes) + " x " +
+                 fixed(e.lane_speed_gbps, 0) + " Gb/s, PCIe gen" + std::to_string(r.telemetry.pcie_link_gen) + " x" +
+                 std::to_string(r.telemetry.pcie_link_width) + " at the enclosure's port: no downgrade",
              det);
-    else emit(c, 2, "link_downgrade", verdict::warn, join(issues, "; "), det);
+    else
+        emit(c, 2, "link_downgrade", verdict::warn, join(issues, "; "), det);
 }
 
 void vram_pattern(diag_context& c) {
@@ -145,22 +153,26 @@ void vram_pattern(diag_context& c) {
         host::check(rt.memset(dev.get(), f, size, nullptr, false));
         host::check(rt.memcpy(host_buf.get(), dev.get(), size, cbMemcpyDeviceToHost, nullptr, false));
         for (size_t i = 0; i < size && failure.empty(); ++i)
-            if (host_buf.get()[i] != f) failure = "byte " + std::to_string(i) + " read " + hex16(host_buf.get()[i]) + " after a fill of " + hex16(f);
+            if (host_buf.get()[i] != f)
+                failure =
+                    "byte " + std::to_string(i) + " read " + hex16(host_buf.get()[i]) + " after a fill of " + hex16(f);
     }
     // Each 8-byte word holds its own offset: catches address-line faults that fills cannot.
     auto* words = reinterpret_cast<uint64_t*>(expect.get());
     for (size_t i = 0; i < size / 8; ++i) words[i] = i * 8 ^ 0x5a5a5a5a5a5a5a5aull;
     host::check(rt.memcpy(dev.get(), expect.get(), size, cbMemcpyHostToDevice, nullptr, false));
     host::check(rt.memcpy(host_buf.get(), dev.get(), size, cbMemcpyDeviceToHost, nullptr, false));
-    if (failure.empty() && std::memcmp(host_buf.get(), expect.get(), size) != 0) failure = "the address-in-address pattern came back different";
+    if (failure.empty() && std::memcmp(host_buf.get(), expect.get(), size) != 0)
+        failure = "the address-in-address pattern came back different";
     auto det = make_object();
     det->set("bytes", size);
     det->set("patterns", 5);
     if (failure.empty())
-        emit(c, 2, "vram_pattern", verdict::pass, bytes_text(size) + " written and read back with 5 patterns (4 fills, address-in-address)", det);
-    else emit(c, 2, "vram_pattern", verdict::fail, failure, det);
+        emit(c, 2, "vram_pattern", verdict::pass,
+             bytes_text(size) + " written and read back with 5 patterns (4 fills, address-in-address)", det);
+    else
+        emit(c, 2, "vram_pattern", verdict::fail, failure, det);
 }
-
 
 }  // namespace
 
@@ -261,12 +273,14 @@ void stress_checks(diag_context& c) {
     for (const auto& r : throttle_names(throttles)) reasons->add(r);
     th->set("throttle_reasons", reasons);
     th->set("figures", std::string(provenance(simulated)));
-    const std::string text = "under load: up to " + fixed(max_temp, 1) + " C (safety limit " + fixed(limit_c, 0) + " C), up to " +
-                             fixed(max_power, 0) + " W of a " + fixed(power_limit, 0) + " W limit, throttling: " +
-                             (throttles ? join(throttle_names(throttles), ", ") : std::string("none")) + " (" +
-                             provenance(simulated) + ")";
+    const std::string text =
+        "under load: up to " + fixed(max_temp, 1) + " C (safety limit " + fixed(limit_c, 0) + " C), up to " +
+        fixed(max_power, 0) + " W of a " + fixed(power_limit, 0) +
+        " W limit, throttling: " + (throttles ? join(throttle_names(throttles), ", ") : std::string("none")) + " (" +
+        provenance(simulated) + ")";
     verdict v = verdict::pass;
-    if (max_temp >= limit_c || d.state() != host::device_state::connected) v = verdict::fail;
+    if (max_temp >= limit_c || d.state() != host::device_state::connected)
+        v = verdict::fail;
     else if (throttles & (CB_THROTTLE_HW_SLOWDOWN | CB_THROTTLE_SW_THERMAL | CB_THROTTLE_HW_THERMAL) ||
              max_power > power_limit * 1.05)
         v = verdict::warn;

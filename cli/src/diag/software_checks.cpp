@@ -20,15 +20,19 @@ namespace fs = std::filesystem;
 
 const char* verdict_name(verdict v) noexcept {
     switch (v) {
-    case verdict::pass: return "PASS";
-    case verdict::warn: return "WARN";
-    default: return "FAIL";
+    case verdict::pass:
+        return "PASS";
+    case verdict::warn:
+        return "WARN";
+    default:
+        return "FAIL";
     }
 }
 
 namespace {
 
-void emit(diag_context& c, const std::string& test, verdict v, const std::string& reason, json_object details = nullptr) {
+void emit(diag_context& c, const std::string& test, verdict v, const std::string& reason,
+          json_object details = nullptr) {
     c.report({1, test, v, reason, details});
 }
 
@@ -69,8 +73,10 @@ void check_store(diag_context& c) {
     auto d = make_object();
     d->set("path", s.db().path().string());
     d->set("integrity_check", answer);
-    if (answer == "ok") emit(c, "store_integrity", verdict::pass, "SQLite integrity_check: ok (" + s.db().path().string() + ")", d);
-    else emit(c, "store_integrity", verdict::fail, "SQLite integrity_check: " + answer, d);
+    if (answer == "ok")
+        emit(c, "store_integrity", verdict::pass, "SQLite integrity_check: ok (" + s.db().path().string() + ")", d);
+    else
+        emit(c, "store_integrity", verdict::fail, "SQLite integrity_check: " + answer, d);
 }
 
 void check_driver(diag_context& c) {
@@ -137,8 +143,8 @@ void check_permissions(diag_context& c) {
         emit(c, "permissions", verdict::warn,
              "not root: authorizing Thunderbolt devices and changing GPU settings on this machine need root", d);
     } else {
-        emit(c, "permissions", verdict::pass, "the store, log and connection folders are writable" +
-                                                  std::string(root ? " (running as root)" : ""), d);
+        emit(c, "permissions", verdict::pass,
+             "the store, log and connection folders are writable" + std::string(root ? " (running as root)" : ""), d);
     }
 }
 
@@ -172,13 +178,16 @@ void check_settings(diag_context& c) {
                 auto p = Poco::JSON::Parser().parse(row->data).extract<json_object>();
                 const double shutdown = p->optValue<double>("shutdown_temp_c", 0);
                 if (shutdown > 0 && limit >= shutdown)
-                    bad.push_back("the safety thermal_limit (" + fixed(limit, 0) + " C) is not below the board's shutdown "
-                                  "temperature (" + fixed(shutdown, 0) + " C)");
+                    bad.push_back("the safety thermal_limit (" + fixed(limit, 0) +
+                                  " C) is not below the board's shutdown "
+                                  "temperature (" +
+                                  fixed(shutdown, 0) + " C)");
             }
         } catch (const std::exception&) {
         }
     }
-    if (bad.empty()) emit(c, "settings", verdict::pass, "every stored setting is valid and consistent");
+    if (bad.empty())
+        emit(c, "settings", verdict::pass, "every stored setting is valid and consistent");
     else {
         std::string text;
         for (const auto& b : bad) text += (text.empty() ? "" : "; ") + b;
@@ -188,8 +197,11 @@ void check_settings(diag_context& c) {
 
 void check_link_state(diag_context& c) {
     if (c.device < 0) {
-        if (!c.unreachable.empty()) emit(c, "connection", verdict::fail, c.unreachable);
-        else emit(c, "connection", verdict::warn, "no eGPU is connected: the level 2 and 3 tests need one ('cudabridge-cli connect')");
+        if (!c.unreachable.empty())
+            emit(c, "connection", verdict::fail, c.unreachable);
+        else
+            emit(c, "connection", verdict::warn,
+                 "no eGPU is connected: the level 2 and 3 tests need one ('cudabridge-cli connect')");
         return;
     }
     auto& d = c.rt.device(c.device);

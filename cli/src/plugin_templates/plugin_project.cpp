@@ -45,7 +45,10 @@ std::string filled(std::string text, const fields& values) {
 }
 
 fields fields_of(const kind_info& k, const std::string& name) {
-    return {{"@KIND@", k.kind}, {"@WHAT@", k.what}, {"@SELECT@", k.select}, {"@NAME@", name},
+    return {{"@KIND@", k.kind},
+            {"@WHAT@", k.what},
+            {"@SELECT@", k.select},
+            {"@NAME@", name},
             {"@CLASS@", name + "_plugin"}};
 }
 
@@ -85,11 +88,12 @@ const std::vector<std::string>& template_kinds() {
 std::optional<std::string> invalid_project_name(const std::string& name) {
     static const std::regex allowed("[a-z][a-z0-9_]{0,62}");
     if (!std::regex_match(name, allowed))
-        return "'" + name + "' is not a plugin name: use 1 to 63 characters of a-z, 0-9 and _, starting with a "
+        return "'" + name +
+               "' is not a plugin name: use 1 to 63 characters of a-z, 0-9 and _, starting with a "
                "letter (it names the plugin, its CMake target and its C++ class)";
     // CMake reserves these target names.
-    static const char* const reserved[] = {"all", "clean", "help", "install", "test", "package", "package_source",
-                                           "edit_cache", "rebuild_cache", "depend"};
+    static const char* const reserved[] = {"all",     "clean",          "help",       "install",       "test",
+                                           "package", "package_source", "edit_cache", "rebuild_cache", "depend"};
     if (std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved))
         return "'" + name + "' is a target name CMake reserves; choose another";
     return std::nullopt;

@@ -9,9 +9,7 @@
 
 namespace cudabridge::core {
 
-bool running_privileged() {
-    return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
-}
+bool running_privileged() { return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid(); }
 
 std::optional<std::string> secure_env(const char* name) {
     // glibc's secure_getenv already returns NULL under AT_SECURE; the uid check covers the rest.
@@ -38,13 +36,11 @@ std::filesystem::path default_database_path() {
     return xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "cudabridge.db";
 }
 
-std::filesystem::path user_plugin_dir() {
-    return xdg_dir("XDG_DATA_HOME", ".local/share") / "cudabridge" / "plugins";
-}
+std::filesystem::path user_plugin_dir() { return xdg_dir("XDG_DATA_HOME", ".local/share") / "cudabridge" / "plugins"; }
 
 log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::filesystem::path& per_user) {
     ::mkdir(seed.c_str(), 0755);  // ours if we make it; an existing one is checked below
-    struct stat st{};
+    struct stat st {};
     if (::lstat(seed.c_str(), &st) != 0) return {per_user, seed.string() + " cannot be created"};
     if (!S_ISDIR(st.st_mode)) return {per_user, seed.string() + " is not a directory (a link?)"};
     if (st.st_uid != ::geteuid()) return {per_user, seed.string() + " belongs to another user"};

@@ -48,8 +48,7 @@ context::context(context_options options) : options_(std::move(options)) {
     apply_log_settings();
     registry_ = std::make_unique<registry>(*store_, options_.search, log_);
     registry_->scan();
-    if (options_.start_logging)
-        start_sinks(options_.log_sinks.value_or(sinks_from_setting(*store_)));
+    if (options_.start_logging) start_sinks(options_.log_sinks.value_or(sinks_from_setting(*store_)));
 }
 
 context::~context() {
@@ -83,7 +82,8 @@ void context::start_sinks(const std::vector<sink_spec>& sinks) {
     for (const auto& spec : sinks) {
         config_entries config = spec.config;
         if (options_.no_color && spec.name == "console") config.emplace_back("color", "never");
-        const bool level_given = std::any_of(config.begin(), config.end(), [](const auto& e) { return e.first == "level"; });
+        const bool level_given =
+            std::any_of(config.begin(), config.end(), [](const auto& e) { return e.first == "level"; });
         if (options_.console_level && spec.name == "console" && !level_given)
             config.emplace_back("level", log::level_name(*options_.console_level));
         try {

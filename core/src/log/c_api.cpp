@@ -56,8 +56,7 @@ int cb_log_is_enabled(int category, cb_log_level level) {
     }
 }
 
-void cb_log_write(cb_log_level level, int category, const char* file, int line, const char* fmt,
-                  ...) {
+void cb_log_write(cb_log_level level, int category, const char* file, int line, const char* fmt, ...) {
     (void)file;  // the ABI record has no call-site fields (yet)
     (void)line;
     if (fmt == nullptr) return;

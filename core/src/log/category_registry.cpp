@@ -26,8 +26,7 @@ struct category_registry {
 };
 
 constinit category_registry registry{
-    {{{"GENERAL"}, {"DRIVER"}, {"EGPU"}, {"MEMORY"}, {"PCIE"}, {"USB4"}, {"CUDA"}, {"CLI"},
-      {"PYTHON"}}},
+    {{{"GENERAL"}, {"DRIVER"}, {"EGPU"}, {"MEMORY"}, {"PCIE"}, {"USB4"}, {"CUDA"}, {"CLI"}, {"PYTHON"}}},
     detail::builtin_category_count,
     {},
 };
@@ -44,8 +43,8 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
 bool valid_name(std::string_view name) noexcept {
     if (name.empty() || name.size() > max_name_bytes) return false;
     for (char c : name) {
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-' || c == '.';
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+                  c == '.';
         if (!ok) return false;
     }
     return true;
@@ -105,8 +104,7 @@ std::vector<std::string> category_names() {
 // ---- levels -------------------------------------------------------------------------------
 
 namespace {
-constexpr std::array<const char*, 7> level_names = {"TRACE", "DEBUG", "INFO", "WARN",
-                                                     "ERROR", "FATAL", "OFF"};
+constexpr std::array<const char*, 7> level_names = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF"};
 }
 
 std::optional<cb_log_level> parse_level(std::string_view text) {
@@ -135,9 +133,12 @@ std::optional<overflow_policy> parse_overflow_policy(std::string_view text) {
 
 const char* to_string(overflow_policy p) noexcept {
     switch (p) {
-    case overflow_policy::block: return "block";
-    case overflow_policy::drop_newest: return "drop_newest";
-    case overflow_policy::drop_oldest: return "drop_oldest";
+    case overflow_policy::block:
+        return "block";
+    case overflow_policy::drop_newest:
+        return "drop_newest";
+    case overflow_policy::drop_oldest:
+        return "drop_oldest";
     }
     return "unknown";
 }

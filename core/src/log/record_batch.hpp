@@ -71,8 +71,7 @@ struct batch {
 
     // May throw std::bad_alloc; leaves the batch unchanged then.
     void push(const entry& proto, std::string_view msg, std::string_view dev) {
-        if (entries.size() == entries.capacity())
-            entries.reserve(std::max<size_t>(64, entries.capacity() * 2));
+        if (entries.size() == entries.capacity()) entries.reserve(std::max<size_t>(64, entries.capacity() * 2));
         entry e = proto;
         e.text_off = text.size();
         char* p = text.append(e.text_bytes());

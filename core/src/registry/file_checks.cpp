@@ -22,7 +22,7 @@ std::optional<file_facts> stat_plugin_file(const fs::path& path, std::string& wh
         why = "cannot resolve " + path.string() + ": " + ec.message();
         return std::nullopt;
     }
-    struct stat st{};
+    struct stat st {};
     if (::stat(canonical.c_str(), &st) != 0) {
         why = "cannot stat " + canonical.string() + ": " + std::strerror(errno);
         return std::nullopt;
@@ -44,7 +44,7 @@ std::optional<file_facts> stat_plugin_file(const fs::path& path, std::string& wh
 // bit is set (as on /tmp: others cannot rename or remove what they do not own). OpenSSH checks
 // the folders above its key files the same way.
 std::optional<std::string> unsafe_permissions(const fs::path& file) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(file.c_str(), &st) != 0) return "cannot stat " + file.string();
     if (st.st_mode & S_IWOTH) return "world-writable file " + file.string();
     const uid_t me = ::geteuid();

@@ -49,14 +49,15 @@ void svc_log(cb_host* h, cb_log_level level, const char* category, const char* m
     }
 }
 
-cb_status svc_record_event(cb_host* h, const char* device, const char* category, cb_severity severity,
-                           const char* kind, const char* message, const char* data_json) {
+cb_status svc_record_event(cb_host* h, const char* device, const char* category, cb_severity severity, const char* kind,
+                           const char* message, const char* data_json) {
     return guarded([&]() -> cb_status {
         if (!category || !kind || !message) return CB_ERR_INVALID_ARGUMENT;
         host_context& c = ctx(h);
         event_row e;
-        e.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::system_clock::now().time_since_epoch()).count();
+        e.time_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
         e.device = device ? device : "";
         e.category = category;
         e.severity = severity;
@@ -119,17 +120,17 @@ cb_status svc_param_get(cb_host* h, const char* name, char* buf, size_t size, si
 }
 
 uint64_t svc_monotonic_ns(cb_host*) {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     std::chrono::steady_clock::now().time_since_epoch()).count());
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
 }
 
 int64_t svc_realtime_ns(cb_host*) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
-cb_status svc_setting_get(cb_host* h, const char* scope, const char* key, char* buf, size_t size,
-                          size_t* needed) {
+cb_status svc_setting_get(cb_host* h, const char* scope, const char* key, char* buf, size_t size, size_t* needed) {
     return guarded([&]() -> cb_status {
         if (!scope || !key) return CB_ERR_INVALID_ARGUMENT;
         host_context& c = ctx(h);
@@ -161,11 +162,14 @@ cb_status svc_get_path(cb_host* h, cb_host_path which, char* buf, size_t size, s
     return guarded([&]() -> cb_status {
         host_context& c = ctx(h);
         switch (which) {
-        case CB_PATH_DATABASE: return sdk::copy_text_out(c.backend->database_path.string(), buf, size, needed);
+        case CB_PATH_DATABASE:
+            return sdk::copy_text_out(c.backend->database_path.string(), buf, size, needed);
         case CB_PATH_STATE_DIR:
             return sdk::copy_text_out(c.backend->database_path.parent_path().string(), buf, size, needed);
-        case CB_PATH_LOG_DIR: return sdk::copy_text_out(default_log_dir().string(), buf, size, needed);
-        default: return CB_ERR_INVALID_ARGUMENT;
+        case CB_PATH_LOG_DIR:
+            return sdk::copy_text_out(default_log_dir().string(), buf, size, needed);
+        default:
+            return CB_ERR_INVALID_ARGUMENT;
         }
     });
 }
@@ -177,8 +181,8 @@ store& services_backend::database() {
     return *db;
 }
 
-std::unique_ptr<host_context> make_host_context(std::shared_ptr<services_backend> backend,
-                                                std::string plugin_name, const config_entries& config) {
+std::unique_ptr<host_context> make_host_context(std::shared_ptr<services_backend> backend, std::string plugin_name,
+                                                const config_entries& config) {
     auto c = std::make_unique<host_context>();
     c->backend = std::move(backend);
     c->plugin_name = std::move(plugin_name);

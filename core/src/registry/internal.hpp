@@ -37,7 +37,7 @@ public:
     explicit loaded_library(const std::string& path);
     ~loaded_library();
     bool has_entry() const;
-    const cb_plugin_library* entry() const; // calls cb_plugin_entry
+    const cb_plugin_library* entry() const;  // calls cb_plugin_entry
     const std::string& path() const noexcept { return path_; }
 
 private:
@@ -64,9 +64,9 @@ std::vector<plugin_info> decode_plugins(const std::string& json, const std::stri
 struct services_backend {
     std::filesystem::path database_path;
     log::front_end* log = nullptr;
-    std::mutex mutex;                 // guards db
-    std::unique_ptr<store> db;        // opened on first use
-    store& database();                // call with mutex held
+    std::mutex mutex;           // guards db
+    std::unique_ptr<store> db;  // opened on first use
+    store& database();          // call with mutex held
 };
 
 struct host_context {
@@ -78,8 +78,7 @@ struct host_context {
     std::shared_ptr<services_backend> backend;
 };
 
-std::unique_ptr<host_context> make_host_context(std::shared_ptr<services_backend> backend,
-                                                std::string plugin_name,
+std::unique_ptr<host_context> make_host_context(std::shared_ptr<services_backend> backend, std::string plugin_name,
                                                 const config_entries& config);
 
 }  // namespace cudabridge::core

@@ -20,8 +20,7 @@ loaded_library::loaded_library(const std::string& path) : impl_(std::make_unique
     if (ec) {
         // Boost reports a generic code; the dynamic loader's own words say what was wrong.
         const char* why = dlerror();
-        throw error(CB_ERR_NOT_FOUND,
-                    "cannot load " + path + ": " + (why ? std::string(why) : ec.message()));
+        throw error(CB_ERR_NOT_FOUND, "cannot load " + path + ": " + (why ? std::string(why) : ec.message()));
     }
 }
 

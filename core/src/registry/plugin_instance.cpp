@@ -18,8 +18,6 @@ const cb_safety_table* plugin_instance::safety() const {
 const cb_transport_table* plugin_instance::transport() const {
     return info_.kind == CB_KIND_TRANSPORT ? &table_.transport : nullptr;
 }
-const cb_gpu_table* plugin_instance::gpu() const {
-    return info_.kind == CB_KIND_GPU ? &table_.gpu : nullptr;
-}
+const cb_gpu_table* plugin_instance::gpu() const { return info_.kind == CB_KIND_GPU ? &table_.gpu : nullptr; }
 
 }  // namespace cudabridge::core

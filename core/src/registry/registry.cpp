@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 namespace {
 
 int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 // Library files a search entry contributes: the file itself (a pin) or the folder's lib*.so.
@@ -166,8 +166,8 @@ void registry::pick_winners() {
             p.shadowed_by = (w == &p) ? "" : w->path;
             if (w != &p && log_)
                 log_->log(CB_LOG_DEBUG, log::category_id("PLUGIN"),
-                          "plugin " + p.name + " " + version_string(p.version) + " in " + p.path +
-                              " is shadowed by " + version_string(w->version) + " in " + w->path);
+                          "plugin " + p.name + " " + version_string(p.version) + " in " + p.path + " is shadowed by " +
+                              version_string(w->version) + " in " + w->path);
         }
 }
 
@@ -200,9 +200,8 @@ std::unique_ptr<plugin_instance> registry::create(cb_plugin_kind kind, std::stri
         std::string known;
         for (const auto& p : all_plugins())
             if (p.kind == kind && p.shadowed_by.empty()) known += (known.empty() ? "" : ", ") + p.name;
-        throw error(CB_ERR_NOT_FOUND, std::string("no ") + kind_name(kind) + " plugin named '" +
-                                          std::string(name) + "'" +
-                                          (known.empty() ? "" : " (available: " + known + ")"));
+        throw error(CB_ERR_NOT_FOUND, std::string("no ") + kind_name(kind) + " plugin named '" + std::string(name) +
+                                          "'" + (known.empty() ? "" : " (available: " + known + ")"));
     }
     auto lib = load(info->path);
     // The file may have changed since the cache entry: validate the live descriptor again.
@@ -243,9 +242,8 @@ std::unique_ptr<plugin_instance> registry::create(cb_plugin_kind kind, std::stri
         if (log_)
             log_->log(CB_LOG_ERROR, log::category_id("PLUGIN"),
                       "plugin " + info->name + " (" + info->path + ") failed to start: " + why);
-        throw error(st != CB_OK ? st : CB_ERR_INTERNAL,
-                    "plugin '" + info->name + "' (" + info->path + ") failed to start: " + why + " [" +
-                        status_name(st) + "]");
+        throw error(st != CB_OK ? st : CB_ERR_INTERNAL, "plugin '" + info->name + "' (" + info->path +
+                                                            ") failed to start: " + why + " [" + status_name(st) + "]");
     }
     inst->instance_ = handle;
     return inst;

@@ -23,8 +23,7 @@ struct checker {
 bool valid_name(const char* name) {
     if (name == nullptr || *name == '\0' || std::strlen(name) > 63) return false;
     for (const char* c = name; *c; ++c)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
-            return false;
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-')) return false;
     return true;
 }
 
@@ -63,13 +62,14 @@ std::string missing_required(cb_plugin_kind kind, const void* table) {
         need(t->get_properties, "get_properties");
         break;
     }
-    default: break;
+    default:
+        break;
     }
     return missing;
 }
 
-void validate_plugin(const cb_plugin_descriptor* d, size_t index, checker& c,
-                     std::vector<plugin_info>& out, const cb_plugin_library* lib, const std::string& path) {
+void validate_plugin(const cb_plugin_descriptor* d, size_t index, checker& c, std::vector<plugin_info>& out,
+                     const cb_plugin_library* lib, const std::string& path) {
     const std::string p = "plugin[" + std::to_string(index) + "] ";
     if (!c.expect(d != nullptr, p + "descriptor", "present", "NULL descriptor pointer")) return;
     if (!c.expect(d->struct_size >= CB_PLUGIN_DESCRIPTOR_SIZE_1_0, p + "descriptor size",
@@ -78,29 +78,27 @@ void validate_plugin(const cb_plugin_descriptor* d, size_t index, checker& c,
                       std::to_string(CB_PLUGIN_DESCRIPTOR_SIZE_1_0) + " bytes)"))
         return;
     const std::string label = d->name ? std::string(d->name) : std::string("?");
-    if (!c.expect(valid_name(d->name), p + "name", label,
-                  "name must be 1-63 characters of a-z, 0-9, '_' or '-'"))
+    if (!c.expect(valid_name(d->name), p + "name", label, "name must be 1-63 characters of a-z, 0-9, '_' or '-'"))
         return;
     const char* kname = kind_name(d->kind);
     if (!c.expect(std::strcmp(kname, "unknown") != 0, label + ": kind", kname,
                   "unknown kind " + std::to_string(d->kind)))
         return;
-    if (!c.expect(d->create != nullptr && d->destroy != nullptr, label + ": create/destroy",
-                  "present", "create or destroy is NULL"))
+    if (!c.expect(d->create != nullptr && d->destroy != nullptr, label + ": create/destroy", "present",
+                  "create or destroy is NULL"))
         return;
     if (!c.expect(d->table != nullptr, label + ": function table", "present", "table is NULL")) return;
     const uint32_t table_size = *static_cast<const uint32_t*>(d->table);
     const size_t min_size = minimum_table_size(d->kind);
     if (!c.expect(table_size >= min_size, label + ": table size", std::to_string(table_size) + " bytes",
-                  "table struct_size " + std::to_string(table_size) + " is smaller than the ABI 1.0 " +
-                      kname + " table (" + std::to_string(min_size) + " bytes)"))
+                  "table struct_size " + std::to_string(table_size) + " is smaller than the ABI 1.0 " + kname +
+                      " table (" + std::to_string(min_size) + " bytes)"))
         return;
     // Read required entries through a host-sized, zero-filled copy so a short table is safe.
     alignas(std::max_align_t) unsigned char copy[sizeof(cb_gpu_table) + sizeof(cb_transport_table)] = {};
     std::memcpy(copy, d->table, std::min<size_t>(table_size, host_table_size(d->kind)));
     const std::string missing = missing_required(d->kind, copy);
-    if (!c.expect(missing.empty(), label + ": required entries", "all present",
-                  "missing required entry: " + missing))
+    if (!c.expect(missing.empty(), label + ": required entries", "all present", "missing required entry: " + missing))
         return;
 
     plugin_info info;
@@ -122,8 +120,7 @@ std::vector<plugin_info> validate_library(const cb_plugin_library* lib, const st
     ok = true;
     checker c{checks, ok};
     std::vector<plugin_info> plugins;
-    if (!c.expect(lib != nullptr, "library descriptor", "present", "cb_plugin_entry returned NULL"))
-        return plugins;
+    if (!c.expect(lib != nullptr, "library descriptor", "present", "cb_plugin_entry returned NULL")) return plugins;
     if (!c.expect(lib->struct_size >= CB_PLUGIN_LIBRARY_SIZE_1_0, "library descriptor size",
                   std::to_string(lib->struct_size) + " bytes",
                   "struct_size " + std::to_string(lib->struct_size) + " is smaller than the ABI 1.0 library (" +
@@ -145,8 +142,7 @@ std::vector<plugin_info> validate_library(const cb_plugin_library* lib, const st
     if (!c.expect(lib->plugin_count > 0 && lib->plugins != nullptr, "plugin list",
                   std::to_string(lib->plugin_count) + " plugin(s)", "the library lists no plugins"))
         return plugins;
-    for (size_t i = 0; i < lib->plugin_count; ++i)
-        validate_plugin(lib->plugins[i], i, c, plugins, lib, path);
+    for (size_t i = 0; i < lib->plugin_count; ++i) validate_plugin(lib->plugins[i], i, c, plugins, lib, path);
     if (!ok) plugins.clear();  // a library with any broken descriptor is refused whole
     return plugins;
 }

@@ -53,8 +53,7 @@ std::vector<parameter_row> core_parameters() {
                    "default level of every category: TRACE, DEBUG, INFO, WARN, ERROR, FATAL or OFF"),
         core_param("log.overflow_policy", CB_PARAM_STRING, "block",
                    "when the log queue is full: block (wait), drop_newest or drop_oldest"),
-        core_param("log.queue_capacity", CB_PARAM_INT, "65536", "records the log queue holds", true, 16,
-                   16777216),
+        core_param("log.queue_capacity", CB_PARAM_INT, "65536", "records the log queue holds", true, 16, 16777216),
         core_param("log.sinks", CB_PARAM_STRING, "console,file,sqlite",
                    "log sinks started by default, comma separated (overridden by --log-sink)"),
         core_param("store.events_max_rows", CB_PARAM_INT, "100000",
@@ -64,8 +63,7 @@ std::vector<parameter_row> core_parameters() {
     };
     for (const char* cat : {"GENERAL", "DRIVER", "EGPU", "MEMORY", "PCIE", "USB4", "CUDA", "CLI", "PYTHON"})
         v.push_back(core_param(std::string("log.level.") + cat, CB_PARAM_STRING, "",
-                               std::string("level of the ") + cat +
-                                   " category; empty follows log.level"));
+                               std::string("level of the ") + cat + " category; empty follows log.level"));
     return v;
 }
 
@@ -80,9 +78,8 @@ void declare_core_parameters(store& s) {
     for (const auto& p : core_parameters()) {
         auto existing = find_parameter(s, p.name);
         if (!existing || existing->default_value != p.default_value || existing->help != p.help ||
-            existing->type != p.type || existing->has_range != p.has_range ||
-            existing->min_value != p.min_value || existing->max_value != p.max_value ||
-            existing->choices != p.choices || existing->flags != p.flags)
+            existing->type != p.type || existing->has_range != p.has_range || existing->min_value != p.min_value ||
+            existing->max_value != p.max_value || existing->choices != p.choices || existing->flags != p.flags)
             changed.push_back(p);
     }
     if (changed.empty()) return;
@@ -115,13 +112,14 @@ std::optional<std::string> check_parameter_value(const parameter_row& p, std::st
     case CB_PARAM_BOOL:
         if (!sdk::parse_bool(v)) return sdk::not_a_bool_message(v);
         return std::nullopt;
-    default: break;
+    default:
+        break;
     }
     if ((p.type == CB_PARAM_INT || p.type == CB_PARAM_DOUBLE) && p.has_range &&
         (number < p.min_value || number > p.max_value)) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%s is out of range for %s (%g .. %g)", v.c_str(), p.name.c_str(),
-                      p.min_value, p.max_value);
+        std::snprintf(buf, sizeof buf, "%s is out of range for %s (%g .. %g)", v.c_str(), p.name.c_str(), p.min_value,
+                      p.max_value);
         return std::string(buf);
     }
     if (!p.choices.empty() && !is_one_of(p.choices, v))
@@ -138,7 +136,8 @@ std::optional<std::string> check_parameter_value(const parameter_row& p, std::st
 std::optional<std::string> prepare_directory_value(const parameter_row& p, std::string_view value) {
     if (!(p.flags & CB_PARAM_FLAG_DIRECTORY)) return std::nullopt;
     const std::filesystem::path dir{std::string(value)};
-    if (dir.empty() || !dir.is_absolute()) return p.name + " needs an absolute folder path, not '" + std::string(value) + "'";
+    if (dir.empty() || !dir.is_absolute())
+        return p.name + " needs an absolute folder path, not '" + std::string(value) + "'";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) return "cannot create the folder " + dir.string() + " for " + p.name + ": " + ec.message();

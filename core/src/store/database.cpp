@@ -25,9 +25,9 @@ void create_parent_folders(const std::filesystem::path& path) {
     for (const auto& part : parent) {
         partial /= part;
         if (::mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST)
-            throw error(errno == EACCES ? CB_ERR_PERMISSION : CB_ERR_INTERNAL,
-                        "store " + path.string() + ": cannot create folder " + partial.string() +
-                            ": " + std::strerror(errno));
+            throw error(
+                errno == EACCES ? CB_ERR_PERMISSION : CB_ERR_INTERNAL,
+                "store " + path.string() + ": cannot create folder " + partial.string() + ": " + std::strerror(errno));
     }
 }
 
@@ -78,14 +78,12 @@ void set_wal_mode(store& s, int busy_timeout_ms) {
         return st.step() ? st.column_text(0) : std::string();
     };
     if (mode_after("PRAGMA journal_mode") == "wal") return;
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
     for (;;) {
         try {
             std::string mode = mode_after("PRAGMA journal_mode=WAL");
             if (mode == "wal" || (is_memory(s.path()) && mode == "memory")) return;
-            throw error(CB_ERR_UNSUPPORTED, "store " + s.path().string() +
-                                                ": cannot use WAL (journal_mode is " + mode +
+            throw error(CB_ERR_UNSUPPORTED, "store " + s.path().string() + ": cannot use WAL (journal_mode is " + mode +
                                                 "); network file systems are not supported");
         } catch (const error& e) {
             if (e.status() != CB_ERR_BUSY || std::chrono::steady_clock::now() >= deadline) throw;
@@ -131,20 +129,18 @@ statement store::prepare(std::string_view sql) {
         // One sqlite3_stmt per SQL text: handing it out twice while the first user is still
         // stepping it would silently restart that user's query.
         if (sqlite3_stmt_busy(it->second))
-            throw error(CB_ERR_INTERNAL, "store " + path_.string() + ": statement already in use: \"" +
-                                             std::string(sql) + "\"");
+            throw error(CB_ERR_INTERNAL,
+                        "store " + path_.string() + ": statement already in use: \"" + std::string(sql) + "\"");
         return statement(db_, it->second, std::move(use));
     }
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
-    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                                SQLITE_PREPARE_PERSISTENT, &stmt, &tail);
+    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, &tail);
     if (rc != SQLITE_OK) throw_sqlite(path_, db_, rc, "prepare \"" + std::string(sql) + "\"");
     std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
     if (stmt == nullptr || rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
         sqlite3_finalize(stmt);
-        throw error(CB_ERR_INTERNAL, "store " + path_.string() +
-                                         ": prepare needs exactly one SQL statement: \"" +
+        throw error(CB_ERR_INTERNAL, "store " + path_.string() + ": prepare needs exactly one SQL statement: \"" +
                                          std::string(sql) + "\"");
     }
     cache_->statements.emplace(std::string(sql), stmt);
@@ -195,8 +191,7 @@ void store::write(const std::function<void()>& body) {
     std::lock_guard use(cache_->use);
     if (cache_->depth > 0) {
         // Upgrading a deferred read to a write can fail with SQLITE_BUSY_SNAPSHOT, unretryable.
-        if (!cache_->writing)
-            throw error(CB_ERR_INTERNAL, "store " + path_.string() + ": write() inside read()");
+        if (!cache_->writing) throw error(CB_ERR_INTERNAL, "store " + path_.string() + ": write() inside read()");
         depth_guard guard(cache_->depth);
         body();
         return;

@@ -11,8 +11,7 @@ using store_detail::bind_optional;
 
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
-#define CB_SELECT_DEVICE \
-    "SELECT unique_id, name, vendor, first_seen_ns, last_seen_ns, policy, key, data FROM devices"
+#define CB_SELECT_DEVICE "SELECT unique_id, name, vendor, first_seen_ns, last_seen_ns, policy, key, data FROM devices"
 
 constexpr size_t device_key_bytes = 32;
 constexpr std::array<std::string_view, 2> device_policies{"auto", "manual"};
@@ -38,8 +37,8 @@ std::string where(const store& s, std::string_view unique_id) {
 bool changed_rows(store& s) { return sqlite3_changes64(s.handle()) > 0; }
 }  // namespace
 
-known_device_row remember_device(store& s, std::string_view unique_id, std::string_view name,
-                                 std::string_view vendor, std::string_view data_json) {
+known_device_row remember_device(store& s, std::string_view unique_id, std::string_view name, std::string_view vendor,
+                                 std::string_view data_json) {
     if (unique_id.empty())
         throw error(CB_ERR_INVALID_ARGUMENT, "store " + s.path().string() + ": a device needs a unique_id");
     known_device_row row;
@@ -82,26 +81,25 @@ bool forget_device(store& s, std::string_view unique_id) {
 
 void set_device_policy(store& s, std::string_view unique_id, std::string_view policy) {
     if (std::find(device_policies.begin(), device_policies.end(), policy) == device_policies.end())
-        throw error(CB_ERR_INVALID_ARGUMENT, where(s, unique_id) + ": unknown policy '" +
-                                                 std::string(policy) + "' (expected auto or manual)");
+        throw error(CB_ERR_INVALID_ARGUMENT,
+                    where(s, unique_id) + ": unknown policy '" + std::string(policy) + "' (expected auto or manual)");
     s.write([&] {
-        s.prepare("UPDATE devices SET policy = ?2 WHERE unique_id = ?1")
-            .bind(1, unique_id).bind(2, policy).run();
-        if (!changed_rows(s))
-            throw error(CB_ERR_INVALID_ARGUMENT, where(s, unique_id) + " is not known");
+        s.prepare("UPDATE devices SET policy = ?2 WHERE unique_id = ?1").bind(1, unique_id).bind(2, policy).run();
+        if (!changed_rows(s)) throw error(CB_ERR_INVALID_ARGUMENT, where(s, unique_id) + " is not known");
     });
 }
 
 void set_device_key(store& s, std::string_view unique_id, const std::vector<uint8_t>& key) {
     if (!key.empty() && key.size() != device_key_bytes)
-        throw error(CB_ERR_INVALID_ARGUMENT, where(s, unique_id) + ": a key is " +
-                                                 std::to_string(device_key_bytes) + " bytes, not " +
-                                                 std::to_string(key.size()));
+        throw error(CB_ERR_INVALID_ARGUMENT, where(s, unique_id) + ": a key is " + std::to_string(device_key_bytes) +
+                                                 " bytes, not " + std::to_string(key.size()));
     s.write([&] {
         statement st = s.prepare("UPDATE devices SET key = ?2 WHERE unique_id = ?1");
         st.bind(1, unique_id);
-        if (key.empty()) st.bind_null(2);
-        else st.bind_blob(2, key.data(), key.size());
+        if (key.empty())
+            st.bind_null(2);
+        else
+            st.bind_blob(2, key.data(), key.size());
         st.run();
         if (!changed_rows(s)) throw error(CB_ERR_NOT_FOUND, where(s, unique_id) + " is not known");
     });

@@ -114,31 +114,28 @@ std::string hex(int64_t v) {
 void check_identity(const store& s, const file_identity& id) {
     const std::string where = "store " + s.path().string() + ": ";
     if (id.application_id != 0 && id.application_id != store_detail::application_id)
-        throw error(CB_ERR_INVALID_ARGUMENT,
-                    where + "not a CudaBridge database (application_id " + hex(id.application_id) +
-                        ", expected " + hex(store_detail::application_id) + ")");
+        throw error(CB_ERR_INVALID_ARGUMENT, where + "not a CudaBridge database (application_id " +
+                                                 hex(id.application_id) + ", expected " +
+                                                 hex(store_detail::application_id) + ")");
     if (id.user_version > store::schema_version)
-        throw error(CB_ERR_UNSUPPORTED,
-                    where + "schema version " + std::to_string(id.user_version) +
-                        " is newer than this CudaBridge supports (" +
-                        std::to_string(store::schema_version) +
-                        "); use a newer CudaBridge or another database file");
+        throw error(CB_ERR_UNSUPPORTED, where + "schema version " + std::to_string(id.user_version) +
+                                            " is newer than this CudaBridge supports (" +
+                                            std::to_string(store::schema_version) +
+                                            "); use a newer CudaBridge or another database file");
     if (id.application_id == 0 && id.has_objects)
         throw error(CB_ERR_INVALID_ARGUMENT,
                     where + "not a CudaBridge database (it has tables but no CudaBridge application_id)");
 }
 
 bool up_to_date(const file_identity& id) {
-    return id.application_id == store_detail::application_id &&
-           id.user_version == store::schema_version;
+    return id.application_id == store_detail::application_id && id.user_version == store::schema_version;
 }
 
 void apply_steps(store& s, int from_version) {
     for (const auto& step : store_detail::migration_steps())
         if (step.to_version > from_version) s.exec(step.sql);
     // A compile-time constant, not a value from outside; PRAGMA takes no bound parameters.
-    static const std::string set_id =
-        "PRAGMA application_id = " + std::to_string(store_detail::application_id);
+    static const std::string set_id = "PRAGMA application_id = " + std::to_string(store_detail::application_id);
     s.exec(set_id);
 }
 

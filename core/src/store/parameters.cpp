@@ -5,7 +5,7 @@ namespace cudabridge::core {
 
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
-#define CB_SELECT_PARAMETER \
+#define CB_SELECT_PARAMETER                                                                           \
     "SELECT name, owner, type, default_value, help, has_range, min_value, max_value, choices, flags " \
     "FROM parameters"
 
@@ -36,8 +36,10 @@ void declare_parameter(store& s, const parameter_row& p) {
         "max_value = excluded.max_value, choices = excluded.choices, flags = excluded.flags");
     st.bind(1, p.name).bind(2, p.owner).bind(3, int64_t{p.type}).bind(4, p.default_value);
     st.bind(5, p.help).bind(6, int64_t{p.has_range ? 1 : 0});
-    if (p.has_range) st.bind(7, p.min_value).bind(8, p.max_value);
-    else st.bind_null(7).bind_null(8);
+    if (p.has_range)
+        st.bind(7, p.min_value).bind(8, p.max_value);
+    else
+        st.bind_null(7).bind_null(8);
     st.bind(9, p.choices).bind(10, int64_t{p.flags});
     st.run();
 }

@@ -13,8 +13,7 @@ namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
 #define CB_SELECT_SESSION "SELECT id, device_id, started_ns, ended_ns, state, reason, data FROM sessions"
 
-constexpr std::array<std::string_view, 5> session_states{"connected", "disconnected", "failed", "lost",
-                                                         "refused"};
+constexpr std::array<std::string_view, 5> session_states{"connected", "disconnected", "failed", "lost", "refused"};
 
 session_row session_from(const statement& st) {
     session_row r;
@@ -57,8 +56,8 @@ int64_t begin_session(store& s, std::string_view device_id, std::string_view dat
         throw error(CB_ERR_INVALID_ARGUMENT, "store " + s.path().string() + ": a session needs a device id");
     int64_t id = 0;
     s.write([&] {
-        statement st = s.prepare(
-            "INSERT INTO sessions(device_id, started_ns, state, data) VALUES(?1, ?2, 'connected', ?3)");
+        statement st =
+            s.prepare("INSERT INTO sessions(device_id, started_ns, state, data) VALUES(?1, ?2, 'connected', ?3)");
         st.bind(1, device_id).bind(2, store_detail::now_ns());
         bind_optional(st, 3, data_json);
         st.run();
@@ -70,8 +69,7 @@ int64_t begin_session(store& s, std::string_view device_id, std::string_view dat
 void update_session(store& s, int64_t id, std::string_view state, std::string_view reason) {
     check_state(s, id, state, false);
     s.write([&] {
-        statement st = s.prepare(
-            "UPDATE sessions SET state = ?2, reason = ?3 WHERE id = ?1 AND ended_ns IS NULL");
+        statement st = s.prepare("UPDATE sessions SET state = ?2, reason = ?3 WHERE id = ?1 AND ended_ns IS NULL");
         st.bind(1, id).bind(2, state);
         bind_optional(st, 3, reason);
         update_open(s, id, st);
@@ -100,16 +98,14 @@ std::optional<session_row> find_session(store& s, int64_t id) {
 
 // Newest by id: ids follow commit order even when the wall clock steps back.
 std::optional<session_row> open_session(store& s, std::string_view device_id) {
-    statement st = s.prepare(CB_SELECT_SESSION
-                             " WHERE device_id = ?1 AND ended_ns IS NULL ORDER BY id DESC LIMIT 1");
+    statement st = s.prepare(CB_SELECT_SESSION " WHERE device_id = ?1 AND ended_ns IS NULL ORDER BY id DESC LIMIT 1");
     st.bind(1, device_id);
     if (!st.step()) return std::nullopt;
     return session_from(st);
 }
 
 std::vector<session_row> list_sessions(store& s, std::string_view device_id, size_t limit) {
-    statement st = s.prepare(CB_SELECT_SESSION
-                             " WHERE ?1 = '' OR device_id = ?1 ORDER BY id DESC LIMIT ?2");
+    statement st = s.prepare(CB_SELECT_SESSION " WHERE ?1 = '' OR device_id = ?1 ORDER BY id DESC LIMIT ?2");
     st.bind(1, device_id).bind(2, store_detail::sql_limit(limit));
     std::vector<session_row> rows;
     while (st.step()) rows.push_back(session_from(st));

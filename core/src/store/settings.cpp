@@ -6,17 +6,20 @@ namespace cudabridge::core {
 using store_detail::now_ns;
 
 namespace {
-void add_history(store& s, std::string_view scope, std::string_view key,
-                 const std::optional<std::string>& old_value,
+void add_history(store& s, std::string_view scope, std::string_view key, const std::optional<std::string>& old_value,
                  std::optional<std::string_view> new_value, std::string_view source) {
     statement st = s.prepare(
         "INSERT INTO settings_history(time_ns, scope, key, old_value, new_value, source) "
         "VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     st.bind(1, now_ns()).bind(2, scope).bind(3, key);
-    if (old_value) st.bind(4, std::string_view(*old_value));
-    else st.bind_null(4);
-    if (new_value) st.bind(5, *new_value);
-    else st.bind_null(5);
+    if (old_value)
+        st.bind(4, std::string_view(*old_value));
+    else
+        st.bind_null(4);
+    if (new_value)
+        st.bind(5, *new_value);
+    else
+        st.bind_null(5);
     st.bind(6, source).run();
 }
 }  // namespace
@@ -61,8 +64,7 @@ std::vector<setting_row> list_settings(store& s, std::string_view scope) {
         "WHERE ?1 = '' OR scope = ?1 ORDER BY scope, key");
     st.bind(1, scope);
     std::vector<setting_row> rows;
-    while (st.step())
-        rows.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_int(3)});
+    while (st.step()) rows.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_int(3)});
     return rows;
 }
 

@@ -6,19 +6,25 @@ namespace cudabridge::core::store_detail {
 cb_status status_from_sqlite(int rc) noexcept {
     switch (rc & 0xff) {  // the primary code; extended codes keep it in the low byte
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return CB_ERR_BUSY;
-    case SQLITE_NOMEM: return CB_ERR_OUT_OF_MEMORY;
+    case SQLITE_LOCKED:
+        return CB_ERR_BUSY;
+    case SQLITE_NOMEM:
+        return CB_ERR_OUT_OF_MEMORY;
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return CB_ERR_INTEGRITY;
+    case SQLITE_NOTADB:
+        return CB_ERR_INTEGRITY;
     case SQLITE_PERM:
     case SQLITE_READONLY:
     case SQLITE_AUTH:
-    case SQLITE_CANTOPEN: return CB_ERR_PERMISSION;
+    case SQLITE_CANTOPEN:
+        return CB_ERR_PERMISSION;
     case SQLITE_CONSTRAINT:
     case SQLITE_MISMATCH:
     case SQLITE_RANGE:
-    case SQLITE_TOOBIG: return CB_ERR_INVALID_ARGUMENT;
-    default: return CB_ERR_INTERNAL;  // SQLITE_ERROR (bad SQL), IOERR, FULL, ...
+    case SQLITE_TOOBIG:
+        return CB_ERR_INVALID_ARGUMENT;
+    default:
+        return CB_ERR_INTERNAL;  // SQLITE_ERROR (bad SQL), IOERR, FULL, ...
     }
 }
 
@@ -27,8 +33,7 @@ std::string database_path(sqlite3* db) {
     return (name && *name) ? name : ":memory:";
 }
 
-[[noreturn]] void throw_sqlite(const std::filesystem::path& path, sqlite3* db, int rc,
-                               std::string_view what) {
+[[noreturn]] void throw_sqlite(const std::filesystem::path& path, sqlite3* db, int rc, std::string_view what) {
     // sqlite3_errmsg has the detail ("no such table: x"); errstr is the fallback without a handle.
     const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     std::string msg = "store " + path.string() + ": " + std::string(what) + ": " + detail;

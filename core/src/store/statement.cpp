@@ -30,22 +30,19 @@ statement::~statement() {
 }
 
 statement& statement::bind(int index, int64_t value) {
-    if (int rc = sqlite3_bind_int64(stmt_, index, value); rc != SQLITE_OK)
-        throw_statement(db_, stmt_, rc, "bind");
+    if (int rc = sqlite3_bind_int64(stmt_, index, value); rc != SQLITE_OK) throw_statement(db_, stmt_, rc, "bind");
     return *this;
 }
 
 statement& statement::bind(int index, double value) {
-    if (int rc = sqlite3_bind_double(stmt_, index, value); rc != SQLITE_OK)
-        throw_statement(db_, stmt_, rc, "bind");
+    if (int rc = sqlite3_bind_double(stmt_, index, value); rc != SQLITE_OK) throw_statement(db_, stmt_, rc, "bind");
     return *this;
 }
 
 statement& statement::bind(int index, std::string_view value) {
     // An empty string_view may have a null data(); SQLite would bind that as NULL, not ''.
     const char* data = value.data() ? value.data() : "";
-    if (int rc = sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-        rc != SQLITE_OK)
+    if (int rc = sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8); rc != SQLITE_OK)
         throw_statement(db_, stmt_, rc, "bind");
     return *this;
 }
@@ -55,15 +52,14 @@ statement& statement::bind(int index, const char* value) {
 }
 
 statement& statement::bind_null(int index) {
-    if (int rc = sqlite3_bind_null(stmt_, index); rc != SQLITE_OK)
-        throw_statement(db_, stmt_, rc, "bind");
+    if (int rc = sqlite3_bind_null(stmt_, index); rc != SQLITE_OK) throw_statement(db_, stmt_, rc, "bind");
     return *this;
 }
 
 statement& statement::bind_blob(int index, const void* data, size_t size) {
     // A zero-length blob with a null pointer would be NULL; zeroblob(0) keeps it an empty blob.
-    int rc = data ? sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_TRANSIENT)
-                  : sqlite3_bind_zeroblob(stmt_, index, 0);
+    int rc =
+        data ? sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(stmt_, index, 0);
     if (rc != SQLITE_OK) throw_statement(db_, stmt_, rc, "bind");
     return *this;
 }
@@ -89,8 +85,7 @@ std::string statement::column_text(int index) const {
     const auto* text = sqlite3_column_text(stmt_, index);
     if (text == nullptr) return {};
     // bytes after text(): the text call may convert the value and change its length.
-    return std::string(reinterpret_cast<const char*>(text),
-                       static_cast<size_t>(sqlite3_column_bytes(stmt_, index)));
+    return std::string(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, index)));
 }
 
 std::vector<uint8_t> statement::column_blob(int index) const {
@@ -99,8 +94,6 @@ std::vector<uint8_t> statement::column_blob(int index) const {
     return std::vector<uint8_t>(data, data + sqlite3_column_bytes(stmt_, index));
 }
 
-bool statement::column_is_null(int index) const {
-    return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
-}
+bool statement::column_is_null(int index) const { return sqlite3_column_type(stmt_, index) == SQLITE_NULL; }
 
 }  // namespace cudabridge::core

@@ -48,20 +48,20 @@ std::string database_path(sqlite3* db);
 
 // Throws core::error naming the database file, what failed, and SQLite's own message.
 [[noreturn]] void throw_sqlite(sqlite3* db, int rc, std::string_view what);
-[[noreturn]] void throw_sqlite(const std::filesystem::path& path, sqlite3* db, int rc,
-                               std::string_view what);
+[[noreturn]] void throw_sqlite(const std::filesystem::path& path, sqlite3* db, int rc, std::string_view what);
 
 // Wall clock, ns since the Unix epoch: rows are read by people and by other processes.
 inline int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
 // Empty optional strings are stored as SQL NULL so "no device" is not an empty-string device.
 inline void bind_optional(statement& st, int index, std::string_view value) {
-    if (value.empty()) st.bind_null(index);
-    else st.bind(index, value);
+    if (value.empty())
+        st.bind_null(index);
+    else
+        st.bind(index, value);
 }
 
 // LIMIT for a size_t row count: 0 means no limit (-1 in SQLite).

@@ -16,9 +16,7 @@ std::string hex(uint64_t value) {
     return buf;
 }
 
-uint64_t round_up(uint64_t size, uint64_t granularity) {
-    return (size + granularity - 1) / granularity * granularity;
-}
+uint64_t round_up(uint64_t size, uint64_t granularity) { return (size + granularity - 1) / granularity * granularity; }
 
 // The largest cached block a request of `rounded` bytes may take (see the header's reuse rule).
 uint64_t reuse_limit(uint64_t rounded) {
@@ -52,8 +50,7 @@ cb_status backend_release(const allocator_backend& backend, uint64_t base, std::
 
 uint64_t rounded_allocation_size(uint64_t size) noexcept {
     if (size == 0) return 0;
-    if (size <= caching_allocator::small_limit)
-        return round_up(size, caching_allocator::small_granularity);
+    if (size <= caching_allocator::small_limit) return round_up(size, caching_allocator::small_granularity);
     if (size > UINT64_MAX - (caching_allocator::large_granularity - 1)) return 0;
     return round_up(size, caching_allocator::large_granularity);
 }
@@ -108,8 +105,8 @@ bool caching_allocator::take_cached(uint64_t rounded, uint64_t requested, uint64
     return true;
 }
 
-cb_status caching_allocator::allocate_from_backend(uint64_t rounded, uint64_t requested,
-                                                   uint64_t& out_ptr, std::string& error) {
+cb_status caching_allocator::allocate_from_backend(uint64_t rounded, uint64_t requested, uint64_t& out_ptr,
+                                                   std::string& error) {
     if (!backend_.allocate) {
         error = "no device memory allocate function";
         return CB_ERR_INTERNAL;
@@ -120,11 +117,9 @@ cb_status caching_allocator::allocate_from_backend(uint64_t rounded, uint64_t re
         generation = generation_;
     }
     uint64_t base = 0;
-    cb_status status =
-        call_backend("allocate", error, [&] { return backend_.allocate(rounded, base, error); });
+    cb_status status = call_backend("allocate", error, [&] { return backend_.allocate(rounded, base, error); });
     if (status != CB_OK) {
-        if (error.empty())
-            error = "device memory allocation of " + std::to_string(rounded) + " bytes failed";
+        if (error.empty()) error = "device memory allocation of " + std::to_string(rounded) + " bytes failed";
         return status;
     }
     status = record_backend_block(base, rounded, requested, generation, error);
@@ -229,8 +224,7 @@ void caching_allocator::forget_all() {
 }
 
 // The live block whose [base, base + requested) contains address; nullptr when none.
-const std::pair<const uint64_t, caching_allocator::block>* caching_allocator::live_block_at(
-    uint64_t address) const {
+const std::pair<const uint64_t, caching_allocator::block>* caching_allocator::live_block_at(uint64_t address) const {
     auto it = blocks_.upper_bound(address);
     if (it == blocks_.begin()) return nullptr;
     --it;

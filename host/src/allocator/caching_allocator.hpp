@@ -40,14 +40,14 @@ struct allocator_backend {
 };
 
 struct allocator_stats {
-    uint64_t requested_bytes = 0;     // sum of the sizes callers asked for, live allocations
-    uint64_t reserved_bytes = 0;      // held from the backend: live and cached blocks, rounded
-    uint64_t cached_bytes = 0;        // part of reserved_bytes that is cached (free for reuse)
+    uint64_t requested_bytes = 0;  // sum of the sizes callers asked for, live allocations
+    uint64_t reserved_bytes = 0;   // held from the backend: live and cached blocks, rounded
+    uint64_t cached_bytes = 0;     // part of reserved_bytes that is cached (free for reuse)
     uint64_t live_blocks = 0;
     uint64_t cached_blocks = 0;
-    uint64_t backend_allocations = 0; // backend allocate calls that succeeded, since construction
-    uint64_t cache_hits = 0;          // requests served from the cache, since construction
-    uint64_t backend_frees = 0;       // blocks given back to the backend, since construction
+    uint64_t backend_allocations = 0;  // backend allocate calls that succeeded, since construction
+    uint64_t cache_hits = 0;           // requests served from the cache, since construction
+    uint64_t backend_frees = 0;        // blocks given back to the backend, since construction
 };
 
 // A live allocation: its device address and the size the caller asked for.
@@ -62,7 +62,7 @@ uint64_t rounded_allocation_size(uint64_t size) noexcept;
 class caching_allocator {
 public:
     static constexpr uint64_t small_granularity = 512;
-    static constexpr uint64_t small_limit = uint64_t{1} << 20;  // 1 MiB
+    static constexpr uint64_t small_limit = uint64_t{1} << 20;        // 1 MiB
     static constexpr uint64_t large_granularity = uint64_t{2} << 20;  // 2 MiB
 
     // max_cached_bytes bounds the cache: a freed block that would push it over goes straight back
@@ -101,10 +101,9 @@ private:
     };
 
     bool take_cached(uint64_t rounded, uint64_t requested, uint64_t& out_ptr);
-    cb_status allocate_from_backend(uint64_t rounded, uint64_t requested, uint64_t& out_ptr,
-                                    std::string& error);
-    cb_status record_backend_block(uint64_t base, uint64_t rounded, uint64_t requested,
-                                   uint64_t generation, std::string& error);
+    cb_status allocate_from_backend(uint64_t rounded, uint64_t requested, uint64_t& out_ptr, std::string& error);
+    cb_status record_backend_block(uint64_t base, uint64_t rounded, uint64_t requested, uint64_t generation,
+                                   std::string& error);
     std::vector<uint64_t> detach_cached();
     const std::pair<const uint64_t, block>* live_block_at(uint64_t address) const;
 
@@ -112,10 +111,10 @@ private:
     uint64_t max_cached_bytes_;
 
     mutable std::mutex mutex_;
-    std::map<uint64_t, block> blocks_;              // every block we hold, by base address
-    std::multimap<uint64_t, uint64_t> cache_;       // cached blocks: reserved size -> base
+    std::map<uint64_t, block> blocks_;         // every block we hold, by base address
+    std::multimap<uint64_t, uint64_t> cache_;  // cached blocks: reserved size -> base
     allocator_stats stats_;
-    uint64_t generation_ = 0;                       // bumped by forget_all
+    uint64_t generation_ = 0;  // bumped by forget_all
 };
 
 }  // namespace cudabridge::host

@@ -65,58 +65,111 @@ cbError_t cbGetDeviceCount(int* count) {
     });
 }
 
-cbError_t cbSetDevice(int device) { return guarded([&](runtime& rt) { return rt.set_device(device); }); }
-cbError_t cbGetDevice(int* device) { return guarded([&](runtime& rt) { return rt.get_device(device); }); }
-cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device) { return guarded([&](runtime& rt) { return rt.get_properties(prop, device); }); }
-cbError_t cbDeviceSynchronize(void) { return guarded([&](runtime& rt) { return rt.synchronize(); }); }
-cbError_t cbDeviceReset(void) { return guarded([&](runtime& rt) { return rt.reset_device(); }); }
-cbError_t cbMalloc(void** ptr, size_t size) { return guarded([&](runtime& rt) { return rt.malloc(ptr, size); }); }
-cbError_t cbFree(void* ptr) { return guarded([&](runtime& rt) { return rt.free(ptr); }); }
-cbError_t cbMallocHost(void** ptr, size_t size) { return guarded([&](runtime& rt) { return rt.malloc_host(ptr, size); }); }
-cbError_t cbFreeHost(void* ptr) { return guarded([&](runtime& rt) { return rt.free_host(ptr); }); }
-cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags) { return guarded([&](runtime& rt) { return rt.host_register(ptr, size, flags); }); }
-cbError_t cbHostUnregister(void* ptr) { return guarded([&](runtime& rt) { return rt.host_unregister(ptr); }); }
+cbError_t cbSetDevice(int device) {
+    return guarded([&](runtime& rt) { return rt.set_device(device); });
+}
+cbError_t cbGetDevice(int* device) {
+    return guarded([&](runtime& rt) { return rt.get_device(device); });
+}
+cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device) {
+    return guarded([&](runtime& rt) { return rt.get_properties(prop, device); });
+}
+cbError_t cbDeviceSynchronize(void) {
+    return guarded([&](runtime& rt) { return rt.synchronize(); });
+}
+cbError_t cbDeviceReset(void) {
+    return guarded([&](runtime& rt) { return rt.reset_device(); });
+}
+cbError_t cbMalloc(void** ptr, size_t size) {
+    return guarded([&](runtime& rt) { return rt.malloc(ptr, size); });
+}
+cbError_t cbFree(void* ptr) {
+    return guarded([&](runtime& rt) { return rt.free(ptr); });
+}
+cbError_t cbMallocHost(void** ptr, size_t size) {
+    return guarded([&](runtime& rt) { return rt.malloc_host(ptr, size); });
+}
+cbError_t cbFreeHost(void* ptr) {
+    return guarded([&](runtime& rt) { return rt.free_host(ptr); });
+}
+cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags) {
+    return guarded([&](runtime& rt) { return rt.host_register(ptr, size, flags); });
+}
+cbError_t cbHostUnregister(void* ptr) {
+    return guarded([&](runtime& rt) { return rt.host_unregister(ptr); });
+}
 cbError_t cbMemcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind) {
     return guarded([&](runtime& rt) { return rt.memcpy(dst, src, count, kind, nullptr, false); });
 }
 cbError_t cbMemcpyAsync(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_t stream) {
     return guarded([&](runtime& rt) { return rt.memcpy(dst, src, count, kind, stream, true); });
 }
-cbError_t cbMemset(void* ptr, int value, size_t count) { return guarded([&](runtime& rt) { return rt.memset(ptr, value, count, nullptr, false); }); }
+cbError_t cbMemset(void* ptr, int value, size_t count) {
+    return guarded([&](runtime& rt) { return rt.memset(ptr, value, count, nullptr, false); });
+}
 cbError_t cbMemsetAsync(void* ptr, int value, size_t count, cbStream_t stream) {
     return guarded([&](runtime& rt) { return rt.memset(ptr, value, count, stream, true); });
 }
-cbError_t cbMemGetInfo(size_t* free, size_t* total) { return guarded([&](runtime& rt) { return rt.mem_get_info(free, total); }); }
-cbError_t cbStreamCreate(cbStream_t* stream) { return guarded([&](runtime& rt) { return rt.stream_create(stream, cbStreamDefault); }); }
-cbError_t cbStreamCreateWithFlags(cbStream_t* stream, unsigned int flags) { return guarded([&](runtime& rt) { return rt.stream_create(stream, flags); }); }
-cbError_t cbStreamDestroy(cbStream_t stream) { return guarded([&](runtime& rt) { return rt.stream_destroy(stream); }); }
-cbError_t cbStreamSynchronize(cbStream_t stream) { return guarded([&](runtime& rt) { return rt.stream_synchronize(stream); }); }
-cbError_t cbStreamQuery(cbStream_t stream) { return guarded([&](runtime& rt) { return rt.stream_query(stream); }); }
+cbError_t cbMemGetInfo(size_t* free, size_t* total) {
+    return guarded([&](runtime& rt) { return rt.mem_get_info(free, total); });
+}
+cbError_t cbStreamCreate(cbStream_t* stream) {
+    return guarded([&](runtime& rt) { return rt.stream_create(stream, cbStreamDefault); });
+}
+cbError_t cbStreamCreateWithFlags(cbStream_t* stream, unsigned int flags) {
+    return guarded([&](runtime& rt) { return rt.stream_create(stream, flags); });
+}
+cbError_t cbStreamDestroy(cbStream_t stream) {
+    return guarded([&](runtime& rt) { return rt.stream_destroy(stream); });
+}
+cbError_t cbStreamSynchronize(cbStream_t stream) {
+    return guarded([&](runtime& rt) { return rt.stream_synchronize(stream); });
+}
+cbError_t cbStreamQuery(cbStream_t stream) {
+    return guarded([&](runtime& rt) { return rt.stream_query(stream); });
+}
 cbError_t cbStreamWaitEvent(cbStream_t stream, cbEvent_t event, unsigned int flags) {
     if (flags != 0) return set_last_error(cbErrorInvalidValue, "cbStreamWaitEvent: flags must be 0");
     return guarded([&](runtime& rt) { return rt.stream_wait_event(stream, event); });
 }
-cbError_t cbEventCreate(cbEvent_t* event) { return guarded([&](runtime& rt) { return rt.event_create(event); }); }
-cbError_t cbEventDestroy(cbEvent_t event) { return guarded([&](runtime& rt) { return rt.event_destroy(event); }); }
-cbError_t cbEventRecord(cbEvent_t event, cbStream_t stream) { return guarded([&](runtime& rt) { return rt.event_record(event, stream); }); }
-cbError_t cbEventSynchronize(cbEvent_t event) { return guarded([&](runtime& rt) { return rt.event_synchronize(event); }); }
-cbError_t cbEventQuery(cbEvent_t event) { return guarded([&](runtime& rt) { return rt.event_query(event); }); }
-cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end) { return guarded([&](runtime& rt) { return rt.event_elapsed(ms, start, end); }); }
-cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t numArgs, cbStream_t stream) {
+cbError_t cbEventCreate(cbEvent_t* event) {
+    return guarded([&](runtime& rt) { return rt.event_create(event); });
+}
+cbError_t cbEventDestroy(cbEvent_t event) {
+    return guarded([&](runtime& rt) { return rt.event_destroy(event); });
+}
+cbError_t cbEventRecord(cbEvent_t event, cbStream_t stream) {
+    return guarded([&](runtime& rt) { return rt.event_record(event, stream); });
+}
+cbError_t cbEventSynchronize(cbEvent_t event) {
+    return guarded([&](runtime& rt) { return rt.event_synchronize(event); });
+}
+cbError_t cbEventQuery(cbEvent_t event) {
+    return guarded([&](runtime& rt) { return rt.event_query(event); });
+}
+cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end) {
+    return guarded([&](runtime& rt) { return rt.event_elapsed(ms, start, end); });
+}
+cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t numArgs,
+                          cbStream_t stream) {
     return guarded([&](runtime& rt) { return rt.launch_builtin(name, dtype, args, numArgs, stream); });
 }
 cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size, cb_module_format format) {
     return guarded([&](runtime& rt) { return rt.module_load(module, image, size, format); });
 }
-cbError_t cbModuleUnload(cbModule_t module) { return guarded([&](runtime& rt) { return rt.module_unload(module); }); }
+cbError_t cbModuleUnload(cbModule_t module) {
+    return guarded([&](runtime& rt) { return rt.module_unload(module); });
+}
 cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                                size_t numArgs, size_t sharedMem, cbStream_t stream) {
     if (!module) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleLaunchKernel: NULL module");
-    return guarded([&](runtime& rt) { return rt.launch_kernel(module, name, grid, block, args, numArgs, sharedMem, stream); });
+    return guarded(
+        [&](runtime& rt) { return rt.launch_kernel(module, name, grid, block, args, numArgs, sharedMem, stream); });
 }
 cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,
                          size_t sharedMem, cbStream_t stream) {
-    return guarded([&](runtime& rt) { return rt.launch_kernel(nullptr, name, grid, block, args, numArgs, sharedMem, stream); });
+    return guarded(
+        [&](runtime& rt) { return rt.launch_kernel(nullptr, name, grid, block, args, numArgs, sharedMem, stream); });
 }
 
 cbError_t cbGetLastError(void) { return take_last_error(); }

@@ -67,8 +67,9 @@ EGPUError egpu_safety_init(const EGPUSafetyPolicy* policy) {
                             "egpu_safety_init: the runtime is already running; pass a policy before cbInit or after "
                             "egpu_safety_shutdown");
             if (policy) {
-                if (policy->heartbeat_interval_ms == 0 || policy->heartbeat_timeout_ms < policy->heartbeat_interval_ms ||
-                    policy->error_rate_threshold < 0 || policy->error_rate_threshold > 1 || policy->thermal_limit <= 0)
+                if (policy->heartbeat_interval_ms == 0 ||
+                    policy->heartbeat_timeout_ms < policy->heartbeat_interval_ms || policy->error_rate_threshold < 0 ||
+                    policy->error_rate_threshold > 1 || policy->thermal_limit <= 0)
                     return fail(EGPU_ERR_INVALID_ARGUMENT,
                                 "egpu_safety_init: a policy value is out of range (heartbeat interval > 0, timeout >= "
                                 "interval, 0 <= error rate <= 1, thermal limit > 0)");
@@ -159,23 +160,40 @@ EGPUError egpu_safety_shutdown(void) {
 
 const char* egpu_error_string(EGPUError e) {
     switch (e) {
-    case EGPU_OK: return "success";
-    case EGPU_ERR_NOT_INITIALIZED: return "egpu_safety_init was not called (or failed)";
-    case EGPU_ERR_INVALID_ARGUMENT: return "invalid argument";
-    case EGPU_ERR_NO_DEVICE: return "no eGPU detected";
-    case EGPU_ERR_INCOMPATIBLE: return "refused by the safety policy";
-    case EGPU_ERR_AUTHORIZATION: return "Thunderbolt authorization failed";
-    case EGPU_ERR_TUNNEL: return "the PCIe tunnel could not be opened";
-    case EGPU_ERR_INIT: return "GPU initialisation failed";
-    case EGPU_ERR_LINK_DOWN: return "the link is down";
-    case EGPU_ERR_DEVICE_LOST: return "the device was lost";
-    case EGPU_ERR_TIMEOUT: return "timed out";
-    case EGPU_ERR_THERMAL: return "thermal limit exceeded (emergency stop)";
-    case EGPU_ERR_INTEGRITY: return "data integrity check failed";
-    case EGPU_ERR_RECOVERY_FAILED: return "recovery failed";
-    case EGPU_ERR_NOT_CONNECTED: return "not connected";
-    case EGPU_ERR_PERMISSION: return "permission denied";
-    case EGPU_ERR_INTERNAL: return "internal error";
+    case EGPU_OK:
+        return "success";
+    case EGPU_ERR_NOT_INITIALIZED:
+        return "egpu_safety_init was not called (or failed)";
+    case EGPU_ERR_INVALID_ARGUMENT:
+        return "invalid argument";
+    case EGPU_ERR_NO_DEVICE:
+        return "no eGPU detected";
+    case EGPU_ERR_INCOMPATIBLE:
+        return "refused by the safety policy";
+    case EGPU_ERR_AUTHORIZATION:
+        return "Thunderbolt authorization failed";
+    case EGPU_ERR_TUNNEL:
+        return "the PCIe tunnel could not be opened";
+    case EGPU_ERR_INIT:
+        return "GPU initialisation failed";
+    case EGPU_ERR_LINK_DOWN:
+        return "the link is down";
+    case EGPU_ERR_DEVICE_LOST:
+        return "the device was lost";
+    case EGPU_ERR_TIMEOUT:
+        return "timed out";
+    case EGPU_ERR_THERMAL:
+        return "thermal limit exceeded (emergency stop)";
+    case EGPU_ERR_INTEGRITY:
+        return "data integrity check failed";
+    case EGPU_ERR_RECOVERY_FAILED:
+        return "recovery failed";
+    case EGPU_ERR_NOT_CONNECTED:
+        return "not connected";
+    case EGPU_ERR_PERMISSION:
+        return "permission denied";
+    case EGPU_ERR_INTERNAL:
+        return "internal error";
     }
     return "unknown error";
 }

@@ -12,16 +12,26 @@ EGPUConnectionState to_c_state(device_state s) { return static_cast<EGPUConnecti
 
 EGPUError to_c_error(cb_status st) {
     switch (st) {
-    case CB_OK: return EGPU_OK;
-    case CB_ERR_DEVICE_LOST: return EGPU_ERR_DEVICE_LOST;
-    case CB_ERR_LINK_DOWN: return EGPU_ERR_LINK_DOWN;
-    case CB_ERR_TIMEOUT: return EGPU_ERR_TIMEOUT;
-    case CB_ERR_THERMAL_LIMIT: return EGPU_ERR_THERMAL;
-    case CB_ERR_INTEGRITY: return EGPU_ERR_INTEGRITY;
-    case CB_ERR_PERMISSION: return EGPU_ERR_PERMISSION;
-    case CB_ERR_NO_DEVICE: return EGPU_ERR_NO_DEVICE;
-    case CB_ERR_INVALID_ARGUMENT: return EGPU_ERR_INVALID_ARGUMENT;
-    default: return EGPU_ERR_INTERNAL;
+    case CB_OK:
+        return EGPU_OK;
+    case CB_ERR_DEVICE_LOST:
+        return EGPU_ERR_DEVICE_LOST;
+    case CB_ERR_LINK_DOWN:
+        return EGPU_ERR_LINK_DOWN;
+    case CB_ERR_TIMEOUT:
+        return EGPU_ERR_TIMEOUT;
+    case CB_ERR_THERMAL_LIMIT:
+        return EGPU_ERR_THERMAL;
+    case CB_ERR_INTEGRITY:
+        return EGPU_ERR_INTEGRITY;
+    case CB_ERR_PERMISSION:
+        return EGPU_ERR_PERMISSION;
+    case CB_ERR_NO_DEVICE:
+        return EGPU_ERR_NO_DEVICE;
+    case CB_ERR_INVALID_ARGUMENT:
+        return EGPU_ERR_INVALID_ARGUMENT;
+    default:
+        return EGPU_ERR_INTERNAL;
     }
 }
 

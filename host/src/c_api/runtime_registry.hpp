@@ -14,7 +14,7 @@
 namespace cudabridge::host::c_api {
 
 struct runtime_registry {
-    std::mutex mutex;                        // init, shutdown, connect, callbacks
+    std::mutex mutex;  // init, shutdown, connect, callbacks
     std::unique_ptr<runtime> owned;
     std::atomic<runtime*> current{nullptr};  // the calls' fast path
     core::config_entries policy;             // egpu_safety_init overrides

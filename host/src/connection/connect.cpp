@@ -58,7 +58,8 @@ public:
         step("gpu_init", [&] { return init_gpu(); });
         step("monitoring", [&] { return start_monitoring(); });
         undo_.clear();
-        d_->set_state(device_state::connected, CB_OK, "state", std::string("connected: ") + d_->properties.name + " on " + d_->name);
+        d_->set_state(device_state::connected, CB_OK, "state",
+                      std::string("connected: ") + d_->properties.name + " on " + d_->name);
         return std::move(d_);
     }
 
@@ -127,8 +128,8 @@ private:
         if (st != CB_OK)
             throw core::error(st, "the " + s_.safety_info().name + " policy could not decide: " + core::last_error());
         if (!v.compatible)
-            throw core::error(CB_ERR_UNSUPPORTED, std::string("refused by the ") + s_.safety_info().name +
-                                                      " safety policy: " + v.reason);
+            throw core::error(CB_ERR_UNSUPPORTED,
+                              std::string("refused by the ") + s_.safety_info().name + " safety policy: " + v.reason);
         detail_ = v.reason;
         return 0;
     }
@@ -218,7 +219,8 @@ private:
         raise_if(d_->open_gpu(error), error);
         undo_.push("close the GPU", [this] { d_->close_gpu(); });
         detail_ = d_->properties.name + std::string(", ") + std::to_string(d_->properties.total_memory >> 20) +
-                  " MiB, " + d_->properties.backend + (d_->profile_json.empty() ? ", no model profile" : ", profile applied");
+                  " MiB, " + d_->properties.backend +
+                  (d_->profile_json.empty() ? ", no model profile" : ", profile applied");
         return 0;
     }
 
@@ -273,8 +275,9 @@ private:
         const std::string before = error;
         const cb_status reset = s_.transport()->reset_link(s_.transport_instance(), d_->link, CB_RESET_FUNCTION);
         log_.done("function_reset", t0, reset == CB_OK,
-                  reset == CB_OK ? "the GPU did not answer (" + before + "): its PCIe function was reset through the link"
-                                 : "the GPU did not answer, and the function-level reset failed: " + core::last_error());
+                  reset == CB_OK
+                      ? "the GPU did not answer (" + before + "): its PCIe function was reset through the link"
+                      : "the GPU did not answer, and the function-level reset failed: " + core::last_error());
         if (reset != CB_OK) return reset;
         s_.record_event(d_->id, "EGPU", CB_SEVERITY_WARNING, "connect.function_reset",
                         "a GPU that did not answer was reset through the link (" + before + ")");
@@ -284,8 +287,8 @@ private:
 
     static void check(cb_status st, const std::string& what) {
         if (st != CB_OK)
-            throw core::error(st, what + ": " + (core::last_error().empty() ? core::status_description(st)
-                                                                             : core::last_error()));
+            throw core::error(
+                st, what + ": " + (core::last_error().empty() ? core::status_description(st) : core::last_error()));
     }
 
     static void raise_if(cb_status st, const std::string& message) {

@@ -19,13 +19,13 @@ namespace {
 std::vector<cb_endpoint_info> enumerate_endpoints(session& s) {
     size_t count = 0;
     if (s.transport()->enumerate(s.transport_instance(), nullptr, 0, &count) != CB_OK)
-        throw core::error(CB_ERR_INTERNAL, "the " + s.transport_info().name +
-                                               " transport cannot enumerate: " + core::last_error());
+        throw core::error(CB_ERR_INTERNAL,
+                          "the " + s.transport_info().name + " transport cannot enumerate: " + core::last_error());
     std::vector<cb_endpoint_info> v(count + 8);  // room for a hot-plug between the two calls
     for (auto& e : v) e.struct_size = sizeof e;
     if (s.transport()->enumerate(s.transport_instance(), v.data(), v.size(), &count) != CB_OK)
-        throw core::error(CB_ERR_INTERNAL, "the " + s.transport_info().name +
-                                               " transport cannot enumerate: " + core::last_error());
+        throw core::error(CB_ERR_INTERNAL,
+                          "the " + s.transport_info().name + " transport cannot enumerate: " + core::last_error());
     v.resize(std::min(count, v.size()));
     return v;
 }

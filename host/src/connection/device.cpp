@@ -18,18 +18,30 @@ uint64_t monotonic_ns() noexcept {
 
 const char* state_name(device_state s) noexcept {
     switch (s) {
-    case device_state::disconnected: return "disconnected";
-    case device_state::detecting: return "detecting";
-    case device_state::checking: return "checking";
-    case device_state::authorizing: return "authorizing";
-    case device_state::tunneling: return "tunneling";
-    case device_state::initializing: return "initializing";
-    case device_state::connected: return "connected";
-    case device_state::recovering: return "recovering";
-    case device_state::emergency_stop: return "emergency-stop";
-    case device_state::failed: return "failed";
-    case device_state::disconnecting: return "disconnecting";
-    case device_state::lost: return "lost";
+    case device_state::disconnected:
+        return "disconnected";
+    case device_state::detecting:
+        return "detecting";
+    case device_state::checking:
+        return "checking";
+    case device_state::authorizing:
+        return "authorizing";
+    case device_state::tunneling:
+        return "tunneling";
+    case device_state::initializing:
+        return "initializing";
+    case device_state::connected:
+        return "connected";
+    case device_state::recovering:
+        return "recovering";
+    case device_state::emergency_stop:
+        return "emergency-stop";
+    case device_state::failed:
+        return "failed";
+    case device_state::disconnecting:
+        return "disconnecting";
+    case device_state::lost:
+        return "lost";
     }
     return "unknown";
 }
@@ -39,8 +51,8 @@ void step_log::done(const std::string& name, uint64_t started_ns, bool ok, const
     steps_.push_back(r);
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f ms", static_cast<double>(r.duration_ns) / 1e6);
-    const std::string text = prefix_ + " " + name + ": " + (ok ? "ok" : "FAILED") + " (" + ms + ")" +
-                             (detail.empty() ? "" : ": " + detail);
+    const std::string text =
+        prefix_ + " " + name + ": " + (ok ? "ok" : "FAILED") + " (" + ms + ")" + (detail.empty() ? "" : ": " + detail);
     s_.log_line(ok ? CB_LOG_INFO : CB_LOG_ERROR, CB_LOG_CAT_EGPU, text, device_);
     char data[96];
     std::snprintf(data, sizeof data, "{\"duration_ms\":%.3f,\"ok\":%s}", static_cast<double>(r.duration_ns) / 1e6,
@@ -66,7 +78,8 @@ cb_status device_impl::enter(device::ticket& out) const {
     }
     out.lock_ = {};
     if (live) {  // stopped by the safety policy of another process
-        core::set_last_error("device " + id + " is in an emergency stop (recorded by another process's safety policy): "
+        core::set_last_error("device " + id +
+                             " is in an emergency stop (recorded by another process's safety policy): "
                              "new work is refused until the policy resumes it or 'cudabridge-cli reset'");
         return CB_ERR_THERMAL_LIMIT;
     }
@@ -76,10 +89,17 @@ cb_status device_impl::enter(device::ticket& out) const {
     case device_state::connected:  // the shared epoch moved on: another process disconnected it
         reason = "device " + id + " was disconnected by another process (or reconnected under a new session)";
         break;
-    case device_state::emergency_stop: status = CB_ERR_THERMAL_LIMIT; break;
-    case device_state::failed: status = CB_ERR_DEVICE_LOST; break;
-    case device_state::recovering: status = CB_ERR_BUSY; break;
-    default: break;
+    case device_state::emergency_stop:
+        status = CB_ERR_THERMAL_LIMIT;
+        break;
+    case device_state::failed:
+        status = CB_ERR_DEVICE_LOST;
+        break;
+    case device_state::recovering:
+        status = CB_ERR_BUSY;
+        break;
+    default:
+        break;
     }
     if (reason.empty()) reason = "device " + id + " is " + state_name(st);
     core::set_last_error(reason);
@@ -132,7 +152,7 @@ void device_impl::notify(const device_event& e) {
 }
 
 void device_impl::record(int severity, const std::string& kind, const std::string& message, const std::string& data) {
-    const cb_log_level level = severity >= CB_SEVERITY_ERROR ? CB_LOG_ERROR
+    const cb_log_level level = severity >= CB_SEVERITY_ERROR     ? CB_LOG_ERROR
                                : severity == CB_SEVERITY_WARNING ? CB_LOG_WARN
                                                                  : CB_LOG_INFO;
     s.log_line(level, CB_LOG_CAT_EGPU, message, id);

@@ -35,7 +35,6 @@ profile_figures figures_of(session& s, uint16_t pci_device_id) {
 
 }  // namespace
 
-
 double nominal_tunnel_bandwidth_gbs(const cb_endpoint_info& e) {
     const double pcie3_x4 = 3.94, pcie4_x4 = 7.88;  // GB/s after 128b/130b encoding
     const double tunnel = (e.generation == CB_LINK_USB4_V2 || e.generation == CB_LINK_OCULINK) ? pcie4_x4 : pcie3_x4;

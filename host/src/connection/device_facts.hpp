@@ -19,5 +19,4 @@ cb_device_facts device_facts(session& s, const detected_device& d, const std::op
 // line rate (a 20 Gb/s link carries at most 2.5 GB/s).
 double nominal_tunnel_bandwidth_gbs(const cb_endpoint_info& enclosure);
 
-
 }  // namespace cudabridge::host

@@ -87,7 +87,7 @@ public:
     health_snapshot health() const;
 
     // ---- lifecycle pieces (exclusive gate held by the caller) ----------------------------------
-    cb_status open_gpu(std::string& error);   // claim + open_device + properties
+    cb_status open_gpu(std::string& error);  // claim + open_device + properties
     void close_gpu() noexcept;
     cb_status open_tunnel(std::string& error);
     void close_tunnel() noexcept;

@@ -49,13 +49,15 @@ disconnect_report device_impl::disconnect(const disconnect_options& o) {
             drained.wait();
         }
         log.done("drain", t0, r.drained,
-                 r.drained ? (st == CB_OK ? "all queued work completed" : "queue drained; the last work failed: " +
-                                                                                 std::string(core::status_name(st)))
-                           : "timed out after " + std::to_string(o.drain_timeout_ms) + " ms: the rest was aborted");
+                 r.drained
+                     ? (st == CB_OK ? "all queued work completed"
+                                    : "queue drained; the last work failed: " + std::string(core::status_name(st)))
+                     : "timed out after " + std::to_string(o.drain_timeout_ms) + " ms: the rest was aborted");
     } else {
         r.drained = false;
         if (handle) s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
-        log.done("drain", t0, true, o.force ? "skipped (--force): pending work aborted with device-lost" : "no GPU open");
+        log.done("drain", t0, true,
+                 o.force ? "skipped (--force): pending work aborted with device-lost" : "no GPU open");
     }
 
     {
@@ -83,8 +85,9 @@ disconnect_report device_impl::disconnect(const disconnect_options& o) {
         log.done("deauthorize", t0, st == CB_OK,
                  st == CB_OK ? "device deauthorized" : "could not deauthorize: " + core::last_error());
     } else {
-        log.done("deauthorize", t0, true, deauth ? "skipped: attached to another process's connection"
-                                                 : "skipped (session.deauthorize_on_disconnect is off)");
+        log.done("deauthorize", t0, true,
+                 deauth ? "skipped: attached to another process's connection"
+                        : "skipped (session.deauthorize_on_disconnect is off)");
     }
 
     shared->publish_ended(shared_link_state::disconnected);

@@ -95,9 +95,9 @@ cb_status device_impl::reauthorize(std::string& error) {
     for (const auto& d : detect(s)) {
         if (id != d.enclosure.id) continue;
         if (d.enclosure.authorized != CB_AUTH_NONE || d.enclosure.security_level == CB_SECURITY_NONE) return CB_OK;
-        st = key.empty() ? s.transport()->authorize(s.transport_instance(), id.c_str(), CB_AUTH_AUTHORIZED, nullptr, 0)
-                         : s.transport()->authorize(s.transport_instance(), id.c_str(), CB_AUTH_SECURE, key.data(),
-                                                    key.size());
+        st = key.empty()
+                 ? s.transport()->authorize(s.transport_instance(), id.c_str(), CB_AUTH_AUTHORIZED, nullptr, 0)
+                 : s.transport()->authorize(s.transport_instance(), id.c_str(), CB_AUTH_SECURE, key.data(), key.size());
         if (st != CB_OK) error = why(st, "cannot authorize " + id + " again");
         return st;
     }

@@ -9,12 +9,18 @@ const char* security_name(cb_security_level level) noexcept {
 
 const char* generation_name(cb_link_generation g) noexcept {
     switch (g) {
-    case CB_LINK_TB3: return "Thunderbolt 3";
-    case CB_LINK_TB4: return "Thunderbolt 4";
-    case CB_LINK_USB4_V1: return "USB4";
-    case CB_LINK_USB4_V2: return "USB4 v2 / Thunderbolt 5";
-    case CB_LINK_OCULINK: return "OCuLink";
-    default: return "unknown link";
+    case CB_LINK_TB3:
+        return "Thunderbolt 3";
+    case CB_LINK_TB4:
+        return "Thunderbolt 4";
+    case CB_LINK_USB4_V1:
+        return "USB4";
+    case CB_LINK_USB4_V2:
+        return "USB4 v2 / Thunderbolt 5";
+    case CB_LINK_OCULINK:
+        return "OCuLink";
+    default:
+        return "unknown link";
     }
 }
 

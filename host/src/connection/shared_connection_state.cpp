@@ -102,7 +102,9 @@ shared_link_state shared_connection_state::state() const noexcept {
     return static_cast<shared_link_state>(map_->state.load(std::memory_order_acquire));
 }
 uint64_t shared_connection_state::epoch() const noexcept { return map_->epoch.load(std::memory_order_acquire); }
-int64_t shared_connection_state::session_id() const noexcept { return map_->session_id.load(std::memory_order_acquire); }
+int64_t shared_connection_state::session_id() const noexcept {
+    return map_->session_id.load(std::memory_order_acquire);
+}
 
 uint64_t shared_connection_state::publish_connected(int64_t session_id) noexcept {
     map_->session_id.store(session_id, std::memory_order_release);

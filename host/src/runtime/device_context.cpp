@@ -46,8 +46,8 @@ device_context::device_context(session& s, std::unique_ptr<host::device> dev) : 
     memory_epoch_ = dev_->memory_epoch();
     has_stream_wait_ = CB_HAS_FIELD(dev_->gpu(), cb_gpu_table, stream_wait_event);
     const bool check = flag_on(s.safety_parameter("enable_data_integrity"), true);
-    integrity_ = std::make_unique<integrity_checker>(*this, check,
-                                                     static_cast<uint32_t>(s.safety_number("max_retry_count", 3)));
+    integrity_ =
+        std::make_unique<integrity_checker>(*this, check, static_cast<uint32_t>(s.safety_number("max_retry_count", 3)));
     default_stream_ = std::make_unique<cbStream_st>();
     default_stream_->is_default = true;
     call("create the default stream", [&](gpu_call& g) -> cb_status { return create_default_stream(g); });
@@ -114,11 +114,11 @@ cbError_t device_context::fail(const char* what, cb_status st) {
 
 cbError_t device_context::memory_dropped() {
     const health_snapshot h = dev_->health();
-    return make_sticky(cbErrorDeviceReset,
-                       "device " + dev_->id() + " was reset" +
-                           (h.last_action.empty() ? "" : " by the safety supervisor (" + h.last_action + ": " +
-                                                             h.last_reason + ")") +
-                           "; its memory, streams and events are gone");
+    return make_sticky(
+        cbErrorDeviceReset,
+        "device " + dev_->id() + " was reset" +
+            (h.last_action.empty() ? "" : " by the safety supervisor (" + h.last_action + ": " + h.last_reason + ")") +
+            "; its memory, streams and events are gone");
 }
 
 // ---- release (the device's hook: exclusive gate held) ------------------------------------------
@@ -244,11 +244,15 @@ cbError_t device_context::host_unregister(void* ptr) {
 cb_status device_context::copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
                                     cb_gpu_stream* stream) {
     switch (kind) {
-    case cbMemcpyHostToDevice: return g.t->memcpy_h2d(g.instance, g.handle, address_of(dst), src, count, stream);
-    case cbMemcpyDeviceToHost: return g.t->memcpy_d2h(g.instance, g.handle, dst, address_of(src), count, stream);
+    case cbMemcpyHostToDevice:
+        return g.t->memcpy_h2d(g.instance, g.handle, address_of(dst), src, count, stream);
+    case cbMemcpyDeviceToHost:
+        return g.t->memcpy_d2h(g.instance, g.handle, dst, address_of(src), count, stream);
     case cbMemcpyDeviceToDevice:
         return g.t->memcpy_d2d(g.instance, g.handle, address_of(dst), address_of(src), count, stream);
-    default: core::set_last_error("unsupported copy kind"); return CB_ERR_INVALID_ARGUMENT;
+    default:
+        core::set_last_error("unsupported copy kind");
+        return CB_ERR_INVALID_ARGUMENT;
     }
 }
 
@@ -257,7 +261,8 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
     const char* what = async ? "cbMemcpyAsync" : "cbMemcpy";
     if (count == 0) return cbSuccess;
     if (!dst || !src) return set_last_error(cbErrorInvalidValue, std::string(what) + ": NULL pointer");
-    if (stream && !owns(stream)) return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
+    if (stream && !owns(stream))
+        return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
     const bool dst_dev = is_device_range(address_of(dst), count);
     const bool src_dev = is_device_range(address_of(src), count);
     if (kind == cbMemcpyDefault)
@@ -300,8 +305,8 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
     });
 }
 
-cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst,
-                                      const void* src, size_t count, cbMemcpyKind kind) {
+cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src,
+                                      size_t count, cbMemcpyKind kind) {
     cbStream_st* s = stream ? stream : default_stream_.get();
     // A full arena: settle what it holds first (the stream runs up to here).
     if (s->arena.used + integrity_checker::slots_for(count, kind) > crc_arena::slots) {
@@ -319,7 +324,8 @@ cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_s
 cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async) {
     const char* what = async ? "cbMemsetAsync" : "cbMemset";
     if (count == 0) return cbSuccess;
-    if (stream && !owns(stream)) return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
+    if (stream && !owns(stream))
+        return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
     if (!is_device_range(address_of(ptr), count)) {
         if (const cbError_t e = device_error(what); e != cbSuccess) return e;
         return set_last_error(cbErrorInvalidValue, std::string(what) + ": [" + std::to_string(address_of(ptr)) + ", +" +
@@ -328,7 +334,8 @@ cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st
     return call(what, [&](gpu_call& g) -> cb_status {
         cb_gpu_stream* ps = nullptr;
         cb_status st = async ? prepare_stream(g, stream, ps) : CB_OK;
-        if (st == CB_OK) st = g.t->memset8(g.instance, g.handle, address_of(ptr), static_cast<uint8_t>(value), count, ps);
+        if (st == CB_OK)
+            st = g.t->memset8(g.instance, g.handle, address_of(ptr), static_cast<uint8_t>(value), count, ps);
         return st;
     });
 }

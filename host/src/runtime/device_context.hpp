@@ -117,12 +117,12 @@ private:
     cb_status settle_all_checks(gpu_call& g);
     void release(bool usable) noexcept;  // the device's release hook
     allocator_backend make_backend();
-    uint64_t oldest_pending_ms();         // the supervisor's probe
+    uint64_t oldest_pending_ms();  // the supervisor's probe
     cb_status create_default_stream(gpu_call& g);
     cb_status copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
                         cb_gpu_stream* stream);
-    cb_status queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src,
-                          size_t count, cbMemcpyKind kind);
+    cb_status queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src, size_t count,
+                          cbMemcpyKind kind);
 
     session& s_;
     std::unique_ptr<host::device> dev_;
@@ -136,8 +136,8 @@ private:
     mutable std::mutex objects_mutex_;
     std::set<cbStream_st*> streams_;
     std::set<cbEvent_st*> events_;
-    std::vector<cbModule_st*> modules_;  // newest last
-    std::map<uintptr_t, size_t> pinned_;  // registered host ranges by start
+    std::vector<cbModule_st*> modules_;               // newest last
+    std::map<uintptr_t, size_t> pinned_;              // registered host ranges by start
     std::map<uintptr_t, size_t> pinned_allocations_;  // from cbMallocHost
     std::unique_ptr<cbStream_st> default_stream_;
     std::unique_ptr<integrity_checker> integrity_;
@@ -151,9 +151,9 @@ struct cbStream_st {
     cb_gpu_stream* handle = nullptr;  // null once the device dropped it
     unsigned flags = 0;
     bool is_default = false;
-    cb_gpu_event* barrier = nullptr;  // recorded when another stream must wait for this one
-    uint64_t submitted = 0;           // work items queued
-    uint64_t default_seen = 0;        // default-stream submissions this stream has waited for
+    cb_gpu_event* barrier = nullptr;          // recorded when another stream must wait for this one
+    uint64_t submitted = 0;                   // work items queued
+    uint64_t default_seen = 0;                // default-stream submissions this stream has waited for
     std::map<cbStream_st*, uint64_t> waited;  // default stream: what it waited for per stream
     uint64_t oldest_unfinished_ns = 0;
     std::vector<cudabridge::host::pending_check> checks;

@@ -55,23 +55,40 @@ const error_text* find(cbError_t e) noexcept {
 
 cbError_t to_runtime_error(cb_status status) noexcept {
     switch (status) {
-    case CB_OK: return cbSuccess;
-    case CB_ERR_INVALID_ARGUMENT: return cbErrorInvalidValue;
-    case CB_ERR_UNSUPPORTED: return cbErrorNotSupported;
-    case CB_ERR_NOT_FOUND: return cbErrorNotFound;
-    case CB_ERR_NO_DEVICE: return cbErrorNoDevice;
-    case CB_ERR_DEVICE_LOST: return cbErrorDeviceLost;
-    case CB_ERR_LINK_DOWN: return cbErrorLinkDown;
-    case CB_ERR_TIMEOUT: return cbErrorTimeout;
-    case CB_ERR_OUT_OF_MEMORY: return cbErrorMemoryAllocation;
-    case CB_ERR_DMA_LIMIT: return cbErrorDmaLimit;
-    case CB_ERR_INTEGRITY: return cbErrorIntegrity;
-    case CB_ERR_THERMAL_LIMIT: return cbErrorThermalLimit;
-    case CB_ERR_PERMISSION: return cbErrorNotPermitted;
-    case CB_ERR_ABI_MISMATCH: return cbErrorInitializationError;
-    case CB_ERR_BUSY: return cbErrorNotReady;
-    case CB_ERR_ILLEGAL_ADDRESS: return cbErrorIllegalAddress;
-    default: return cbErrorUnknown;
+    case CB_OK:
+        return cbSuccess;
+    case CB_ERR_INVALID_ARGUMENT:
+        return cbErrorInvalidValue;
+    case CB_ERR_UNSUPPORTED:
+        return cbErrorNotSupported;
+    case CB_ERR_NOT_FOUND:
+        return cbErrorNotFound;
+    case CB_ERR_NO_DEVICE:
+        return cbErrorNoDevice;
+    case CB_ERR_DEVICE_LOST:
+        return cbErrorDeviceLost;
+    case CB_ERR_LINK_DOWN:
+        return cbErrorLinkDown;
+    case CB_ERR_TIMEOUT:
+        return cbErrorTimeout;
+    case CB_ERR_OUT_OF_MEMORY:
+        return cbErrorMemoryAllocation;
+    case CB_ERR_DMA_LIMIT:
+        return cbErrorDmaLimit;
+    case CB_ERR_INTEGRITY:
+        return cbErrorIntegrity;
+    case CB_ERR_THERMAL_LIMIT:
+        return cbErrorThermalLimit;
+    case CB_ERR_PERMISSION:
+        return cbErrorNotPermitted;
+    case CB_ERR_ABI_MISMATCH:
+        return cbErrorInitializationError;
+    case CB_ERR_BUSY:
+        return cbErrorNotReady;
+    case CB_ERR_ILLEGAL_ADDRESS:
+        return cbErrorIllegalAddress;
+    default:
+        return cbErrorUnknown;
     }
 }
 

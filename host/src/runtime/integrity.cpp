@@ -219,8 +219,7 @@ cb_status integrity_checker::settle(gpu_call& g, crc_arena& arena, std::vector<p
         if (c.kind == cbMemcpyHostToDevice) near = c.expected;
         if (c.kind == cbMemcpyDeviceToHost) near = chunk_crcs(c.host, c.size, c.chunk);
         if (c.kind == cbMemcpyDeviceToDevice) near.assign(at(c.near_slot), at(c.near_slot + n));
-        if (near != far && first == CB_OK)
-            first = mismatch(std::to_string(c.size) + "-byte asynchronous copy");
+        if (near != far && first == CB_OK) first = mismatch(std::to_string(c.size) + "-byte asynchronous copy");
     }
     checks.clear();
     return first;

@@ -40,8 +40,8 @@ struct pending_check {
     std::vector<uint32_t> expected;  // host-to-device: the source's CRCs when it was queued
     void* host = nullptr;            // device-to-host: the destination, read once complete
     size_t size = 0;
-    size_t far_slot = 0;             // arena slots of the CRCs the GPU computed (of the data
-    size_t near_slot = 0;            // on the device; device-to-device: near = source)
+    size_t far_slot = 0;   // arena slots of the CRCs the GPU computed (of the data
+    size_t near_slot = 0;  // on the device; device-to-device: near = source)
 };
 
 class integrity_checker {

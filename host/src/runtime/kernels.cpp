@@ -32,11 +32,15 @@ cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDi
 size_t dtype_bytes(cb_dtype dtype) {
     switch (dtype) {
     case CB_DTYPE_FLOAT64:
-    case CB_DTYPE_INT64: return 8;
+    case CB_DTYPE_INT64:
+        return 8;
     case CB_DTYPE_FLOAT32:
-    case CB_DTYPE_INT32: return 4;
-    case CB_DTYPE_INT16: return 2;
-    default: return 1;
+    case CB_DTYPE_INT32:
+        return 4;
+    case CB_DTYPE_INT16:
+        return 2;
+    default:
+        return 1;
     }
 }
 
@@ -71,7 +75,8 @@ cbError_t device_context::check_tensor_operands(const char* name, const cbKernel
         if (!tensor_span(t, first, end)) continue;
         if (!is_device_range(first, end - first))
             return set_last_error(cbErrorInvalidValue, std::string("cbLaunchBuiltin ") + name + ": operand " +
-                                                           std::to_string(i) + " is not inside one live allocation "
+                                                           std::to_string(i) +
+                                                           " is not inside one live allocation "
                                                            "(freed, or never allocated on this device)");
     }
     return cbSuccess;
@@ -92,7 +97,8 @@ cbError_t device_context::launch_builtin(const char* name, cb_dtype dtype, const
 }
 
 cbError_t device_context::module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format) {
-    if (!out || !image || size == 0) return set_last_error(cbErrorInvalidValue, "cbModuleLoadData: NULL image or size 0");
+    if (!out || !image || size == 0)
+        return set_last_error(cbErrorInvalidValue, "cbModuleLoadData: NULL image or size 0");
     auto m = std::make_unique<cbModule_st>();
     m->format = format;
     if (format == CB_MODULE_HOST_KERNELS) {
@@ -108,7 +114,8 @@ cbError_t device_context::module_load(cbModule_st** out, const void* image, size
         if (st != CB_OK && log[0]) core::set_last_error(core::last_error() + "\n" + log);
         return st;
     });
-    if (e != cbSuccess) return e == cbErrorInvalidValue ? set_last_error(cbErrorInvalidKernelImage, last_error_message()) : e;
+    if (e != cbSuccess)
+        return e == cbErrorInvalidValue ? set_last_error(cbErrorInvalidKernelImage, last_error_message()) : e;
     std::lock_guard lock(objects_mutex_);
     *out = m.get();
     modules_.push_back(m.release());
@@ -134,7 +141,8 @@ cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3
     if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown stream");
     if (m && !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown module");
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return set_last_error(cbErrorInvalidValue, std::string("cbLaunchKernel ") + name + ": a grid or block dimension is 0");
+        return set_last_error(cbErrorInvalidValue,
+                              std::string("cbLaunchKernel ") + name + ": a grid or block dimension is 0");
     std::vector<cbModule_st*> candidates;
     if (m) {
         candidates.push_back(m);
@@ -149,8 +157,8 @@ cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3
     const cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory);
     for (auto* candidate : candidates) {
         // A host-kernel module says which symbols it has; others are asked.
-        if (!candidate->names.empty() && std::find(candidate->names.begin(), candidate->names.end(), name) ==
-                                             candidate->names.end())
+        if (!candidate->names.empty() &&
+            std::find(candidate->names.begin(), candidate->names.end(), name) == candidate->names.end())
             continue;
         const cbError_t e = call(name, [&](gpu_call& g) -> cb_status {
             cb_gpu_stream* ps = nullptr;

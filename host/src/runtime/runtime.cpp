@@ -62,8 +62,9 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
             session_->log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, attach_error);
         }
     }
-    const bool autoconnect = options_.session.use_environment ? autoconnect_from_environment(options_.autoconnect, *session_)
-                                                              : options_.autoconnect;
+    const bool autoconnect = options_.session.use_environment
+                                 ? autoconnect_from_environment(options_.autoconnect, *session_)
+                                 : options_.autoconnect;
     if (device_count() == 0 && autoconnect) {
         connect_options o;
         o.device = options_.device;
@@ -74,7 +75,8 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
             startup_error_ = e.what();
         }
     } else if (device_count() == 0) {
-        startup_error_ = attach_error.empty() ? "no eGPU is connected (and connecting one was not asked for)" : attach_error;
+        startup_error_ =
+            attach_error.empty() ? "no eGPU is connected (and connecting one was not asked for)" : attach_error;
     }
 }
 
@@ -102,7 +104,8 @@ int runtime::device_count() const noexcept {
 std::vector<disconnect_report> runtime::disconnect_all(const disconnect_options& options) {
     std::vector<disconnect_report> out;
     for (size_t i = 0; i < count_.load(); ++i)
-        if (contexts_[i]->dev().state() != device_state::disconnected) out.push_back(contexts_[i]->dev().disconnect(options));
+        if (contexts_[i]->dev().state() != device_state::disconnected)
+            out.push_back(contexts_[i]->dev().disconnect(options));
     return out;
 }
 
@@ -117,19 +120,18 @@ cbError_t runtime::with_device(int ordinal, device_context*& out) {
     const size_t n = count_.load(std::memory_order_acquire);
     if (ordinal < 0 || static_cast<size_t>(ordinal) >= n) {
         out = nullptr;
-        return set_last_error(n == 0 ? cbErrorNoDevice : cbErrorInvalidDevice,
-                              n == 0 ? "no eGPU is connected"
-                                     : "device " + std::to_string(ordinal) + " does not exist (" + std::to_string(n) +
-                                           " known)");
+        return set_last_error(
+            n == 0 ? cbErrorNoDevice : cbErrorInvalidDevice,
+            n == 0 ? "no eGPU is connected"
+                   : "device " + std::to_string(ordinal) + " does not exist (" + std::to_string(n) + " known)");
     }
     out = contexts_[static_cast<size_t>(ordinal)].get();
     return cbSuccess;
 }
 
-#define CB_ON_CURRENT(expr)                                              \
-    device_context* c = nullptr;                                         \
-    if (cbError_t e_ = with_device(current_of(this), c); e_ != cbSuccess) \
-        return e_;                                                       \
+#define CB_ON_CURRENT(expr)                                                          \
+    device_context* c = nullptr;                                                     \
+    if (cbError_t e_ = with_device(current_of(this), c); e_ != cbSuccess) return e_; \
     return c->expr
 
 cbError_t runtime::set_device(int ordinal) {
@@ -237,7 +239,9 @@ cbError_t runtime::host_unregister(void* ptr) { CB_ON_CURRENT(host_unregister(pt
 cbError_t runtime::memcpy(void* dst, const void* src, size_t n, cbMemcpyKind kind, cbStream_t s, bool async) {
     CB_ON_CURRENT(memcpy(dst, src, n, kind, s, async));
 }
-cbError_t runtime::memset(void* p, int v, size_t n, cbStream_t s, bool async) { CB_ON_CURRENT(memset(p, v, n, s, async)); }
+cbError_t runtime::memset(void* p, int v, size_t n, cbStream_t s, bool async) {
+    CB_ON_CURRENT(memset(p, v, n, s, async));
+}
 cbError_t runtime::mem_get_info(size_t* f, size_t* t) { CB_ON_CURRENT(mem_get_info(f, t)); }
 cbError_t runtime::stream_create(cbStream_t* s, unsigned flags) { CB_ON_CURRENT(stream_create(s, flags)); }
 cbError_t runtime::stream_destroy(cbStream_t s) { CB_ON_CURRENT(stream_destroy(s)); }

@@ -192,8 +192,9 @@ cbError_t device_context::stream_wait_event(cbStream_st* s, cbEvent_st* ev) {
 cbError_t device_context::event_create(cbEvent_st** out) {
     if (!out) return set_last_error(cbErrorInvalidValue, "cbEventCreate: NULL argument");
     auto ev = std::make_unique<cbEvent_st>();
-    const cbError_t e =
-        call("cbEventCreate", [&](gpu_call& g) -> cb_status { return g.t->event_create(g.instance, g.handle, &ev->handle); });
+    const cbError_t e = call("cbEventCreate", [&](gpu_call& g) -> cb_status {
+        return g.t->event_create(g.instance, g.handle, &ev->handle);
+    });
     if (e != cbSuccess) return e;
     std::lock_guard lock(objects_mutex_);
     *out = ev.get();
@@ -253,7 +254,8 @@ cbError_t device_context::event_elapsed(float* ms, cbEvent_st* a, cbEvent_st* b)
         q = g.t->event_elapsed_ms(g.instance, a->handle, b->handle, ms);
         return q == CB_ERR_BUSY ? CB_OK : q;
     });
-    if (e == cbSuccess && q == CB_ERR_BUSY) return set_last_error(cbErrorNotReady, "cbEventElapsedTime: not yet complete");
+    if (e == cbSuccess && q == CB_ERR_BUSY)
+        return set_last_error(cbErrorNotReady, "cbEventElapsedTime: not yet complete");
     return e;
 }
 

@@ -112,9 +112,9 @@ std::optional<std::string> ask(const cb_gpu_table* table, void* instance, const 
             throw error(st, "GPU family " + family_name + ": control " + request + " failed: " + why);
         }
         if (needed > max_gpu_control_reply)
-            throw error(CB_ERR_INVALID_ARGUMENT,
-                        "GPU family " + family_name + ": profiles reply of " + std::to_string(needed) +
-                            " bytes exceeds the " + std::to_string(max_gpu_control_reply) + "-byte limit");
+            throw error(CB_ERR_INVALID_ARGUMENT, "GPU family " + family_name + ": profiles reply of " +
+                                                     std::to_string(needed) + " bytes exceeds the " +
+                                                     std::to_string(max_gpu_control_reply) + "-byte limit");
         if (needed <= buf.size()) return std::string(buf.data(), ::strnlen(buf.data(), buf.size()));
         buf.assign(needed, '\0');
     }

@@ -20,8 +20,7 @@ choice pick(const std::optional<std::string>& flag, const selection_key& key, co
     if (getenv) {
         if (const char* v = getenv(key.environment); v && *v) return {v, "environment"};
     }
-    if (auto v = core::get_setting(db, "global", key.setting); v && !v->empty())
-        return {*v, "setting"};
+    if (auto v = core::get_setting(db, "global", key.setting); v && !v->empty()) return {*v, "setting"};
     return {key.fallback, "default"};
 }
 

@@ -47,8 +47,8 @@ core::context_options context_options_from(const session_options& o) {
 std::unique_ptr<core::plugin_instance> create_plugin(core::registry& r, cb_plugin_kind kind, const choice& c,
                                                      const core::config_entries& config) {
     if (!r.find(kind, c.value))
-        throw core::error(CB_ERR_NOT_FOUND, std::string("no ") + core::kind_name(kind) + " plugin named '" +
-                                                c.value + "' (chosen by " + c.origin +
+        throw core::error(CB_ERR_NOT_FOUND, std::string("no ") + core::kind_name(kind) + " plugin named '" + c.value +
+                                                "' (chosen by " + c.origin +
                                                 "); `cudabridge-cli plugins` lists what is installed");
     return r.create(kind, c.value, config);
 }
@@ -63,9 +63,10 @@ session::session(session_options options) : options_(std::move(options)) {
     } catch (const std::exception& e) {  // a read-only store still runs a session
         log_line(CB_LOG_WARN, CB_LOG_CAT_EGPU, std::string("could not declare the session settings: ") + e.what());
     }
-    selection_ = resolve_selection(options_.flags, context_->db(),
-                                   options_.use_environment ? std::function<const char*(const char*)>{}
-                                                            : [](const char*) -> const char* { return nullptr; });
+    selection_ = resolve_selection(
+        options_.flags, context_->db(),
+        options_.use_environment ? std::function<const char*(const char*)>{}
+                                 : [](const char*) -> const char* { return nullptr; });
     auto& r = context_->plugins();
     transport_ = create_plugin(r, CB_KIND_TRANSPORT, selection_.transport, options_.transport_config);
     gpu_ = create_plugin(r, CB_KIND_GPU, selection_.gpu, options_.gpu_config);
@@ -82,8 +83,8 @@ session::session(session_options options) : options_(std::move(options)) {
     wiring_->wire();
     log_line(CB_LOG_DEBUG, CB_LOG_CAT_EGPU,
              "session: transport " + selection_.transport.value + " (" + selection_.transport.origin + "), gpu " +
-                 selection_.gpu.value + " (" + selection_.gpu.origin + "), safety " + selection_.safety.value +
-                 " (" + selection_.safety.origin + ")");
+                 selection_.gpu.value + " (" + selection_.gpu.origin + "), safety " + selection_.safety.value + " (" +
+                 selection_.safety.origin + ")");
 }
 
 session::~session() {

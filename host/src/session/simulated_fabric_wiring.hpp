@@ -21,9 +21,8 @@ public:
     // the model is built from it, so an override (VRAM, SMs, limits) holds on the simulated GPU.
     using profile_fn = std::function<std::string(const std::string& key)>;
 
-    simulated_fabric_wiring(const cb_transport_table* transport, void* transport_instance,
-                            const cb_gpu_table* gpu, void* gpu_instance, report_fn report,
-                            profile_fn profile = nullptr);
+    simulated_fabric_wiring(const cb_transport_table* transport, void* transport_instance, const cb_gpu_table* gpu,
+                            void* gpu_instance, report_fn report, profile_fn profile = nullptr);
     ~simulated_fabric_wiring();  // detaches and destroys every model it attached
     simulated_fabric_wiring(const simulated_fabric_wiring&) = delete;
     simulated_fabric_wiring& operator=(const simulated_fabric_wiring&) = delete;

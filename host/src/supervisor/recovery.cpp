@@ -27,7 +27,8 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     }
     const char* action_text = action_name(action);
     const std::string kind = std::string("safety.") + action_text;
-    const bool is_reset = action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
+    const bool is_reset =
+        action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
     if (is_reset && handle && action == CB_ACTION_HARD_RESET) {
         // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left.
         auto drained = std::async(std::launch::async, [this] {
@@ -51,20 +52,29 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
             notify({id, device_state::recovering, CB_OK, kind, reason});
         }
         switch (action) {
-        case CB_ACTION_SOFT_RESET: st = handle ? soft_reset(error) : reconnect(error); break;
-        case CB_ACTION_HARD_RESET: st = handle ? hard_reset(error) : reconnect(error); break;
-        case CB_ACTION_RECONNECT: st = reconnect(error); break;
+        case CB_ACTION_SOFT_RESET:
+            st = handle ? soft_reset(error) : reconnect(error);
+            break;
+        case CB_ACTION_HARD_RESET:
+            st = handle ? hard_reset(error) : reconnect(error);
+            break;
+        case CB_ACTION_RECONNECT:
+            st = reconnect(error);
+            break;
         case CB_ACTION_EMERGENCY_STOP:
             // Stop the work so the GPU idles and cools; nothing new starts until a resume.
             if (handle) soft_reset(error);
             after = device_state::emergency_stop;
             break;
-        case CB_ACTION_RESUME: after = device_state::connected; break;
+        case CB_ACTION_RESUME:
+            after = device_state::connected;
+            break;
         case CB_ACTION_MARK_FAILED:
             failed_ = true;
             after = device_state::failed;
             break;
-        default: return;
+        default:
+            return;
         }
         if (is_reset) {
             ++recovery_attempts_;
@@ -84,8 +94,8 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     std::string message = reason;
     if (is_reset) message += ok ? " -> done" : " -> failed: " + error;
     const int severity = action == CB_ACTION_EMERGENCY_STOP || action == CB_ACTION_MARK_FAILED ? CB_SEVERITY_CRITICAL
-                         : ok ? CB_SEVERITY_WARNING
-                              : CB_SEVERITY_ERROR;
+                         : ok                                                                  ? CB_SEVERITY_WARNING
+                                                                                               : CB_SEVERITY_ERROR;
     record(severity, kind, message, outcome_json(action_text, ok, took, recovery_attempts_));
     // Every process holds new work while stopped, and takes it again at the resume.
     if (action == CB_ACTION_EMERGENCY_STOP) shared->publish_emergency_stop(true);

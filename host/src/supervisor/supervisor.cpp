@@ -16,16 +16,26 @@ constexpr size_t history_length = 64;
 
 const char* action_name(cb_safety_action a) noexcept {
     switch (a) {
-    case CB_ACTION_NONE: return "none";
-    case CB_ACTION_WARN: return "warn";
-    case CB_ACTION_THROTTLE: return "throttle";
-    case CB_ACTION_SOFT_RESET: return "soft_reset";
-    case CB_ACTION_HARD_RESET: return "hard_reset";
-    case CB_ACTION_RECONNECT: return "reconnect";
-    case CB_ACTION_EMERGENCY_STOP: return "emergency_stop";
-    case CB_ACTION_MARK_FAILED: return "mark_failed";
-    case CB_ACTION_RESUME: return "resume";
-    default: return "unknown";
+    case CB_ACTION_NONE:
+        return "none";
+    case CB_ACTION_WARN:
+        return "warn";
+    case CB_ACTION_THROTTLE:
+        return "throttle";
+    case CB_ACTION_SOFT_RESET:
+        return "soft_reset";
+    case CB_ACTION_HARD_RESET:
+        return "hard_reset";
+    case CB_ACTION_RECONNECT:
+        return "reconnect";
+    case CB_ACTION_EMERGENCY_STOP:
+        return "emergency_stop";
+    case CB_ACTION_MARK_FAILED:
+        return "mark_failed";
+    case CB_ACTION_RESUME:
+        return "resume";
+    default:
+        return "unknown";
     }
 }
 
@@ -112,7 +122,8 @@ void device_impl::act(const cb_safety_decision& d) {
         return;
     case CB_ACTION_WARN:
     case CB_ACTION_THROTTLE:
-        if (reason != last_reason_) record(CB_SEVERITY_WARNING, std::string("safety.") + action_name(d.action), reason, data);
+        if (reason != last_reason_)
+            record(CB_SEVERITY_WARNING, std::string("safety.") + action_name(d.action), reason, data);
         last_action_ = action_name(d.action);
         last_reason_ = reason;
         notify({id, state.load(), CB_OK, std::string("safety.") + action_name(d.action), reason});
@@ -130,8 +141,8 @@ void device_impl::act(const cb_safety_decision& d) {
         run_recovery(d.action, reason, d.delay_ms);
         return;
     default:
-        s.log_line(CB_LOG_WARN, CB_LOG_CAT_EGPU, "the safety policy asked for an unknown action " +
-                                                     std::to_string(d.action) + ": ignored", id);
+        s.log_line(CB_LOG_WARN, CB_LOG_CAT_EGPU,
+                   "the safety policy asked for an unknown action " + std::to_string(d.action) + ": ignored", id);
     }
 }
 

@@ -10,6 +10,5 @@
 namespace lg = cudabridge::plugins::logging;
 using cudabridge::sdk::descriptor_of;
 
-CB_PLUGIN_DEFINE(descriptor_of<lg::console_sink>(), descriptor_of<lg::file_sink>(),
-                 descriptor_of<lg::sqlite_sink>(), descriptor_of<lg::jsonl_sink>(),
-                 descriptor_of<lg::syslog_sink>())
+CB_PLUGIN_DEFINE(descriptor_of<lg::console_sink>(), descriptor_of<lg::file_sink>(), descriptor_of<lg::sqlite_sink>(),
+                 descriptor_of<lg::jsonl_sink>(), descriptor_of<lg::syslog_sink>())

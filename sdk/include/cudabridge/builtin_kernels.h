@@ -39,7 +39,7 @@ extern "C" {
 typedef struct cb_tensor_desc {
     uint64_t device_ptr;
     cb_dtype dtype;
-    int32_t ndim;                          /* 0..CB_TENSOR_MAX_DIMS; 0 is a scalar */
+    int32_t ndim; /* 0..CB_TENSOR_MAX_DIMS; 0 is a scalar */
     int64_t shape[CB_TENSOR_MAX_DIMS];
     int64_t strides[CB_TENSOR_MAX_DIMS];
 } cb_tensor_desc;

@@ -18,8 +18,8 @@ extern "C" {
 /* One Base Address Register as the function reports it. */
 typedef struct cb_bar_info {
     uint32_t struct_size;
-    uint32_t index;      /* 0..5 */
-    uint64_t size;       /* bytes; 0 when the BAR is not implemented */
+    uint32_t index; /* 0..5 */
+    uint64_t size;  /* bytes; 0 when the BAR is not implemented */
     uint64_t bus_address;
     cb_bool is_64bit;
     cb_bool prefetchable;
@@ -30,11 +30,11 @@ typedef struct cb_bar_info {
 /* Reset kinds shared by transports, models and GPUs. */
 typedef int32_t cb_reset_kind;
 enum {
-    CB_RESET_FUNCTION = 0,  /* function-level reset of one PCIe function */
-    CB_RESET_HOT = 1,       /* secondary-bus / hot reset */
+    CB_RESET_FUNCTION = 0, /* function-level reset of one PCIe function */
+    CB_RESET_HOT = 1,      /* secondary-bus / hot reset */
     CB_RESET_LINK_RETRAIN = 2,
-    CB_RESET_SOFT = 3,      /* engine-level reset (GPU) */
-    CB_RESET_HARD = 4       /* full device reset (GPU) */
+    CB_RESET_SOFT = 3, /* engine-level reset (GPU) */
+    CB_RESET_HARD = 4  /* full device reset (GPU) */
 };
 
 /* What a hosted model may do back across the link. Given by the transport at attach. */
@@ -68,8 +68,7 @@ typedef struct cb_endpoint_model_table {
     cb_status (*bar_info)(void* model, uint32_t bar, cb_bar_info* out);
     /* MMIO of 1, 2, 4 or 8 bytes, or a block (size any multiple of 4) for BAR apertures. */
     cb_status (*mmio_read)(void* model, uint32_t bar, uint64_t offset, void* data, uint32_t size);
-    cb_status (*mmio_write)(void* model, uint32_t bar, uint64_t offset, const void* data,
-                            uint32_t size);
+    cb_status (*mmio_write)(void* model, uint32_t bar, uint64_t offset, const void* data, uint32_t size);
     cb_status (*reset)(void* model, cb_reset_kind kind);
     /* The transport connects the model to the link; ops stays valid until detach. */
     cb_status (*attach)(void* model, const cb_endpoint_host_ops* ops);

@@ -36,21 +36,21 @@ enum {
 /* How to reach the device being opened. */
 typedef struct cb_gpu_open_params {
     uint32_t struct_size;
-    int32_t ordinal;                       /* kernel-driver backends: the driver's index; else -1 */
-    const cb_transport_table* transport;   /* userspace driver: the link to drive, else NULL */
+    int32_t ordinal;                     /* kernel-driver backends: the driver's index; else -1 */
+    const cb_transport_table* transport; /* userspace driver: the link to drive, else NULL */
     void* transport_instance;
     cb_link* link;
-    const cb_endpoint_info* endpoint;      /* the PCI function, when known */
-    const char* profile_json;              /* the model profile to apply; may be NULL */
+    const cb_endpoint_info* endpoint; /* the PCI function, when known */
+    const char* profile_json;         /* the model profile to apply; may be NULL */
 } cb_gpu_open_params;
 
 typedef struct cb_gpu_properties {
     uint32_t struct_size;
     cb_bool is_simulated;
     char name[256];
-    char uuid[64];          /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
-    char architecture[32];  /* "Blackwell", "Ada Lovelace", ... */
-    char backend[32];       /* "kernel-driver", "userspace", "simulated" */
+    char uuid[64];         /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+    char architecture[32]; /* "Blackwell", "Ada Lovelace", ... */
+    char backend[32];      /* "kernel-driver", "userspace", "simulated" */
     char pci_bus_id[32];
     uint16_t pci_vendor_id;
     uint16_t pci_device_id;
@@ -66,7 +66,7 @@ typedef struct cb_gpu_properties {
     uint32_t shared_memory_per_block;
     uint32_t memory_bus_width;
     uint32_t l2_cache_bytes;
-    uint32_t clock_mhz;         /* max SM clock */
+    uint32_t clock_mhz; /* max SM clock */
     uint32_t memory_clock_mhz;
     uint32_t reserved0;
     uint32_t reserved1; /* fills the tail padding so struct_size grows with the next field */
@@ -84,19 +84,19 @@ enum {
 
 typedef struct cb_gpu_telemetry {
     uint32_t struct_size;
-    cb_bool is_simulated;       /* modeled (1) or measured on hardware (0) */
+    cb_bool is_simulated; /* modeled (1) or measured on hardware (0) */
     uint64_t time_ns;
     double temperature_c;
     double power_w;
     double power_limit_w;
-    double fan_percent;         /* < 0 when the board has no fan readout */
+    double fan_percent; /* < 0 when the board has no fan readout */
     uint32_t sm_clock_mhz;
     uint32_t memory_clock_mhz;
-    double gpu_utilization;     /* percent */
-    double memory_utilization;  /* percent */
+    double gpu_utilization;    /* percent */
+    double memory_utilization; /* percent */
     uint64_t memory_used;
     uint64_t memory_total;
-    int32_t performance_state;  /* 0..15 for P0..P15 */
+    int32_t performance_state; /* 0..15 for P0..P15 */
     uint32_t throttle_reasons;
     uint32_t pcie_link_gen;
     uint32_t pcie_link_width;
@@ -108,21 +108,16 @@ typedef struct cb_gpu_telemetry {
 } cb_gpu_telemetry;
 
 /* Which fields of cb_gpu_settings a call sets. */
-enum {
-    CB_SET_CLOCKS = 1u << 0,
-    CB_SET_POWER_LIMIT = 1u << 1,
-    CB_SET_FAN = 1u << 2,
-    CB_SET_PSTATE = 1u << 3
-};
+enum { CB_SET_CLOCKS = 1u << 0, CB_SET_POWER_LIMIT = 1u << 1, CB_SET_FAN = 1u << 2, CB_SET_PSTATE = 1u << 3 };
 
 typedef struct cb_gpu_settings {
     uint32_t struct_size;
-    uint32_t fields;            /* CB_SET_* bits */
-    uint32_t sm_clock_mhz;      /* locked clocks; 0 = default */
+    uint32_t fields;       /* CB_SET_* bits */
+    uint32_t sm_clock_mhz; /* locked clocks; 0 = default */
     uint32_t memory_clock_mhz;
     double power_limit_w;
-    int32_t fan_percent;        /* -1 = automatic */
-    int32_t performance_state;  /* 0..15 */
+    int32_t fan_percent;       /* -1 = automatic */
+    int32_t performance_state; /* 0..15 */
 } cb_gpu_settings;
 
 /* Bounds the settings are checked against (from the model profile or the driver). */
@@ -148,7 +143,7 @@ enum { CB_ARG_DEVICE_PTR = 0, CB_ARG_INT64 = 1, CB_ARG_UINT64 = 2, CB_ARG_FLOAT6
 
 typedef struct cb_kernel_arg {
     cb_kernel_arg_type type;
-    uint32_t size;              /* CB_ARG_BYTES only: bytes at value.bytes */
+    uint32_t size; /* CB_ARG_BYTES only: bytes at value.bytes */
     union {
         uint64_t device_ptr;
         int64_t i64;
@@ -161,8 +156,8 @@ typedef struct cb_kernel_arg {
 typedef struct cb_kernel_launch {
     uint32_t struct_size;
     uint32_t shared_memory_bytes;
-    const char* name;           /* built-in (builtin_kernels.h): "add", "sum", ...; module: symbol */
-    cb_dtype dtype;             /* built-ins only */
+    const char* name; /* built-in (builtin_kernels.h): "add", "sum", ...; module: symbol */
+    cb_dtype dtype;   /* built-ins only */
     uint32_t grid[3];
     uint32_t block[3];
     uint32_t reserved0;
@@ -199,17 +194,16 @@ typedef struct cb_gpu_table {
     /* ABI 1.0: memory */
     cb_status (*mem_alloc)(void* instance, cb_gpu_device* device, uint64_t size, uint64_t* out_ptr);
     cb_status (*mem_free)(void* instance, cb_gpu_device* device, uint64_t ptr);
-    cb_status (*mem_info)(void* instance, cb_gpu_device* device, uint64_t* out_free,
-                          uint64_t* out_total);
+    cb_status (*mem_info)(void* instance, cb_gpu_device* device, uint64_t* out_free, uint64_t* out_total);
     /* Copies: host pointers are void*, device addresses uint64. stream NULL = synchronous. */
-    cb_status (*memcpy_h2d)(void* instance, cb_gpu_device* device, uint64_t dst, const void* src,
-                            size_t size, cb_gpu_stream* stream);
-    cb_status (*memcpy_d2h)(void* instance, cb_gpu_device* device, void* dst, uint64_t src,
-                            size_t size, cb_gpu_stream* stream);
-    cb_status (*memcpy_d2d)(void* instance, cb_gpu_device* device, uint64_t dst, uint64_t src,
-                            size_t size, cb_gpu_stream* stream);
-    cb_status (*memset8)(void* instance, cb_gpu_device* device, uint64_t dst, uint8_t value,
-                         size_t size, cb_gpu_stream* stream);
+    cb_status (*memcpy_h2d)(void* instance, cb_gpu_device* device, uint64_t dst, const void* src, size_t size,
+                            cb_gpu_stream* stream);
+    cb_status (*memcpy_d2h)(void* instance, cb_gpu_device* device, void* dst, uint64_t src, size_t size,
+                            cb_gpu_stream* stream);
+    cb_status (*memcpy_d2d)(void* instance, cb_gpu_device* device, uint64_t dst, uint64_t src, size_t size,
+                            cb_gpu_stream* stream);
+    cb_status (*memset8)(void* instance, cb_gpu_device* device, uint64_t dst, uint8_t value, size_t size,
+                         cb_gpu_stream* stream);
 
     /* ABI 1.0: streams and events */
     cb_status (*stream_create)(void* instance, cb_gpu_device* device, cb_gpu_stream** out);
@@ -222,30 +216,26 @@ typedef struct cb_gpu_table {
     cb_status (*event_record)(void* instance, cb_gpu_event* event, cb_gpu_stream* stream);
     cb_status (*event_synchronize)(void* instance, cb_gpu_event* event);
     cb_status (*event_query)(void* instance, cb_gpu_event* event);
-    cb_status (*event_elapsed_ms)(void* instance, cb_gpu_event* start, cb_gpu_event* end,
-                                  float* out_ms);
+    cb_status (*event_elapsed_ms)(void* instance, cb_gpu_event* start, cb_gpu_event* end, float* out_ms);
     cb_status (*device_synchronize)(void* instance, cb_gpu_device* device);
 
     /* ABI 1.0: kernels */
-    cb_status (*launch_builtin)(void* instance, cb_gpu_device* device,
-                                const cb_kernel_launch* launch, cb_gpu_stream* stream);
+    cb_status (*launch_builtin)(void* instance, cb_gpu_device* device, const cb_kernel_launch* launch,
+                                cb_gpu_stream* stream);
     /* Load user code; on failure the compiler log (if any) goes to log_buf. */
     cb_status (*module_load)(void* instance, cb_gpu_device* device, const void* image, size_t size,
-                             cb_module_format format, cb_gpu_module** out, char* log_buf,
-                             size_t log_size);
+                             cb_module_format format, cb_gpu_module** out, char* log_buf, size_t log_size);
     cb_status (*module_unload)(void* instance, cb_gpu_module* module);
-    cb_status (*launch_kernel)(void* instance, cb_gpu_module* module,
-                               const cb_kernel_launch* launch, cb_gpu_stream* stream);
+    cb_status (*launch_kernel)(void* instance, cb_gpu_module* module, const cb_kernel_launch* launch,
+                               cb_gpu_stream* stream);
 
     /* ABI 1.0: management */
     cb_status (*get_telemetry)(void* instance, cb_gpu_device* device, cb_gpu_telemetry* out);
     cb_status (*get_settings)(void* instance, cb_gpu_device* device, cb_gpu_settings* out);
-    cb_status (*get_setting_limits)(void* instance, cb_gpu_device* device,
-                                    cb_gpu_setting_limits* out);
+    cb_status (*get_setting_limits)(void* instance, cb_gpu_device* device, cb_gpu_setting_limits* out);
     /* Apply the fields named in settings->fields; out of bounds → CB_ERR_INVALID_ARGUMENT,
      * not allowed (needs root) → CB_ERR_PERMISSION. */
-    cb_status (*apply_settings)(void* instance, cb_gpu_device* device,
-                                const cb_gpu_settings* settings);
+    cb_status (*apply_settings)(void* instance, cb_gpu_device* device, const cb_gpu_settings* settings);
     cb_status (*reset)(void* instance, cb_gpu_device* device, cb_reset_kind kind);
     /* A liveness probe that reaches the device; CB_ERR_DEVICE_LOST when it is gone. *out_counter
      * receives a device-side counter that advances while the device runs. */
@@ -271,8 +261,7 @@ typedef struct cb_gpu_table {
      *               "0x2b85" string) and "sources" (field -> where its figure comes from);
      *   "live"      reply {"devices": [...]}: live telemetry of the simulated devices visible to
      *               this process, without opening them. Optional. */
-    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
-                         size_t* needed);
+    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed);
 
     /* ABI 1.3 */
     /* Pin host memory for the device: [ptr, ptr + size) stays mapped for DMA until unregistered,

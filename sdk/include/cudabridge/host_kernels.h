@@ -24,8 +24,8 @@ extern "C" {
 
 /* Where one device-pointer argument lands in the simulated VRAM. */
 typedef struct cb_host_kernel_buffer {
-    void* data;     /* NULL for arguments that are not device pointers */
-    uint64_t size;  /* bytes from data to the end of its allocation */
+    void* data;    /* NULL for arguments that are not device pointers */
+    uint64_t size; /* bytes from data to the end of its allocation */
 } cb_host_kernel_buffer;
 
 /* One call: one block of the grid. */
@@ -34,7 +34,7 @@ typedef struct cb_host_kernel_call {
     uint32_t grid[3];
     uint32_t block[3];
     uint32_t block_index[3];
-    const cb_kernel_arg* args;           /* as launched */
+    const cb_kernel_arg* args;            /* as launched */
     const cb_host_kernel_buffer* buffers; /* one per argument */
     size_t arg_count;
 } cb_host_kernel_call;
@@ -42,7 +42,7 @@ typedef struct cb_host_kernel_call {
 typedef cb_status (*cb_host_kernel_fn)(const cb_host_kernel_call* call);
 
 typedef struct cb_host_kernel {
-    const char* name;  /* the symbol launches name */
+    const char* name; /* the symbol launches name */
     cb_host_kernel_fn fn;
 } cb_host_kernel;
 

@@ -63,9 +63,8 @@ typedef struct cb_host_services {
     /* Log one message through the host's front end (never blocks for long, never fails). */
     void (*log)(cb_host* host, cb_log_level level, const char* category, const char* message);
     /* Append an event to the history. data_json may be NULL; device may be NULL. */
-    cb_status (*record_event)(cb_host* host, const char* device, const char* category,
-                              cb_severity severity, const char* kind, const char* message,
-                              const char* data_json);
+    cb_status (*record_event)(cb_host* host, const char* device, const char* category, cb_severity severity,
+                              const char* kind, const char* message, const char* data_json);
     /* Declare a parameter of the calling plugin (idempotent; same name updates the metadata). */
     cb_status (*param_declare)(cb_host* host, const cb_param_decl* decl);
     /* Read a declared parameter's effective value (setting, else default) as text. Writes at most
@@ -74,8 +73,7 @@ typedef struct cb_host_services {
     /* Monotonic clock in nanoseconds. */
     uint64_t (*monotonic_ns)(cb_host* host);
     /* Settings in a scope: "global", "plugin:<name>" or "device:<id>". Values are text. */
-    cb_status (*setting_get)(cb_host* host, const char* scope, const char* key, char* buf,
-                             size_t size, size_t* needed);
+    cb_status (*setting_get)(cb_host* host, const char* scope, const char* key, char* buf, size_t size, size_t* needed);
     cb_status (*setting_set)(cb_host* host, const char* scope, const char* key, const char* value);
     /* Set the calling thread's last-error message (read by the host after a failed call). */
     void (*set_last_error)(cb_host* host, const char* message);

@@ -45,10 +45,10 @@ typedef struct cb_config {
 typedef struct cb_plugin_descriptor {
     uint32_t struct_size;
     cb_plugin_kind kind;
-    const char* name;        /* unique per kind: "console", "usb4", "standard" */
-    uint32_t version;        /* CB_MAKE_VERSION */
+    const char* name; /* unique per kind: "console", "usb4", "standard" */
+    uint32_t version; /* CB_MAKE_VERSION */
     uint32_t reserved0;
-    const char* license;     /* SPDX identifier */
+    const char* license; /* SPDX identifier */
     const char* description;
 
     /* Create an instance. The plugin keeps `host` (valid until destroy) and may declare its
@@ -84,14 +84,13 @@ typedef const cb_plugin_library* (*cb_plugin_entry_fn)(void);
 #define CB_PLUGIN_EXTERN_C
 #endif
 
-#define CB_PLUGIN_DEFINE(...)                                                              \
-    CB_PLUGIN_EXTERN_C CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void);    \
-    CB_PLUGIN_EXTERN_C CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void) {   \
-        static const cb_plugin_descriptor* const cb_plugins_[] = {__VA_ARGS__};            \
-        static const cb_plugin_library cb_library_ = {                                     \
-            sizeof(cb_plugin_library), CB_ABI_MAJOR, CB_ABI_MINOR, cb_plugins_,            \
-            sizeof(cb_plugins_) / sizeof(cb_plugins_[0])};                                  \
-        return &cb_library_;                                                               \
+#define CB_PLUGIN_DEFINE(...)                                                                                     \
+    CB_PLUGIN_EXTERN_C CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void);                           \
+    CB_PLUGIN_EXTERN_C CB_PLUGIN_EXPORT const cb_plugin_library* cb_plugin_entry(void) {                          \
+        static const cb_plugin_descriptor* const cb_plugins_[] = {__VA_ARGS__};                                   \
+        static const cb_plugin_library cb_library_ = {sizeof(cb_plugin_library), CB_ABI_MAJOR, CB_ABI_MINOR,      \
+                                                      cb_plugins_, sizeof(cb_plugins_) / sizeof(cb_plugins_[0])}; \
+        return &cb_library_;                                                                                      \
     }
 
 #ifdef __cplusplus

@@ -42,34 +42,34 @@ typedef struct cb_verdict {
 typedef struct cb_health_sample {
     uint32_t struct_size;
     cb_bool link_up;
-    uint64_t time_ns;            /* monotonic */
-    uint64_t heartbeat_age_ms;   /* since the last successful heartbeat */
+    uint64_t time_ns;          /* monotonic */
+    uint64_t heartbeat_age_ms; /* since the last successful heartbeat */
     double temperature_c;
     double power_w;
     double power_limit_w;
-    uint64_t packets;            /* since connect */
-    uint64_t packet_errors;      /* CRC failures and replays since connect */
-    double error_rate;           /* errors / packets over the last interval */
+    uint64_t packets;       /* since connect */
+    uint64_t packet_errors; /* CRC failures and replays since connect */
+    double error_rate;      /* errors / packets over the last interval */
     uint64_t ecc_uncorrected;
     uint32_t last_xid;
-    cb_bool integrity_failure;   /* a data-integrity check failed in the interval */
+    cb_bool integrity_failure; /* a data-integrity check failed in the interval */
 
     /* ABI 1.3 */
-    uint64_t oldest_pending_ms;  /* age of the oldest unfinished work item; 0 when idle */
-    cb_bool device_lost;         /* the device stopped answering (reads all ones, gone) */
+    uint64_t oldest_pending_ms; /* age of the oldest unfinished work item; 0 when idle */
+    cb_bool device_lost;        /* the device stopped answering (reads all ones, gone) */
     uint32_t reserved0;
 } cb_health_sample;
 
 typedef struct cb_health_history {
     uint32_t struct_size;
-    uint32_t recovery_attempts;  /* consecutive, reset after a healthy interval */
+    uint32_t recovery_attempts;      /* consecutive, reset after a healthy interval */
     const cb_health_sample* samples; /* oldest first, the current one last */
     size_t sample_count;
     uint64_t last_recovery_ns;
 
     /* ABI 1.3 */
-    cb_bool emergency_stopped;   /* an emergency stop is in force */
-    cb_bool failed;              /* marked failed: only a manual reset brings it back */
+    cb_bool emergency_stopped; /* an emergency stop is in force */
+    cb_bool failed;            /* marked failed: only a manual reset brings it back */
 } cb_health_history;
 
 typedef int32_t cb_safety_action;
@@ -82,14 +82,14 @@ enum {
     CB_ACTION_RECONNECT = 5,
     CB_ACTION_EMERGENCY_STOP = 6,
     /* ABI 1.3 */
-    CB_ACTION_MARK_FAILED = 7,   /* give up: recovery attempts are spent */
-    CB_ACTION_RESUME = 8         /* lift an emergency stop (the cause has cleared) */
+    CB_ACTION_MARK_FAILED = 7, /* give up: recovery attempts are spent */
+    CB_ACTION_RESUME = 8       /* lift an emergency stop (the cause has cleared) */
 };
 
 typedef struct cb_safety_decision {
     uint32_t struct_size;
     cb_safety_action action;
-    uint32_t delay_ms;           /* wait before acting (retry_delay_ms) */
+    uint32_t delay_ms; /* wait before acting (retry_delay_ms) */
     uint32_t reserved0;
     char reason[256];
 } cb_safety_decision;
@@ -99,8 +99,7 @@ typedef struct cb_safety_table {
 
     /* ABI 1.0 */
     cb_status (*check_compatibility)(void* instance, const cb_device_facts* facts, cb_verdict* out);
-    cb_status (*evaluate)(void* instance, const cb_health_history* history,
-                          cb_safety_decision* out);
+    cb_status (*evaluate)(void* instance, const cb_health_history* history, cb_safety_decision* out);
 } cb_safety_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_SAFETY_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_safety_table, evaluate)

@@ -21,7 +21,7 @@ typedef struct cb_link cb_link; /* an open PCIe tunnel to one function */
 
 typedef int32_t cb_endpoint_kind;
 enum {
-    CB_ENDPOINT_DOMAIN = 0,        /* a USB4 / Thunderbolt domain (host controller) */
+    CB_ENDPOINT_DOMAIN = 0, /* a USB4 / Thunderbolt domain (host controller) */
     CB_ENDPOINT_HOST_ROUTER = 1,
     CB_ENDPOINT_DEVICE_ROUTER = 2, /* an enclosure or dock */
     CB_ENDPOINT_PCI_FUNCTION = 3   /* a PCIe function tunnelled behind a device router */
@@ -63,9 +63,9 @@ typedef struct cb_endpoint_info {
     cb_security_level security_level;
     cb_auth_state authorized;
     cb_link_generation generation;
-    uint32_t lanes;            /* 1 or 2 (USB4) */
+    uint32_t lanes; /* 1 or 2 (USB4) */
     uint32_t reserved0;
-    double lane_speed_gbps;    /* per lane, line rate */
+    double lane_speed_gbps; /* per lane, line rate */
     cb_bool iommu_dma_protection;
     cb_bool is_simulated;
     /* PCI functions only */
@@ -73,11 +73,11 @@ typedef struct cb_endpoint_info {
     uint16_t pci_device_id;
     uint16_t pci_subsystem_vendor_id;
     uint16_t pci_subsystem_device_id;
-    uint32_t pci_class_code;   /* 24-bit class/subclass/prog-if */
-    uint32_t pcie_link_gen;    /* read at the enclosure's port, not the tunnel bridge */
+    uint32_t pci_class_code; /* 24-bit class/subclass/prog-if */
+    uint32_t pcie_link_gen;  /* read at the enclosure's port, not the tunnel bridge */
     uint32_t pcie_link_width;
     uint32_t reserved1;
-    char driver[64];           /* bound kernel driver, "" when none */
+    char driver[64]; /* bound kernel driver, "" when none */
 } cb_endpoint_info;
 
 /* DMA direction as seen from the device. */
@@ -94,7 +94,7 @@ typedef struct cb_dma_limits {
     uint64_t max_mapped_bytes; /* at once; UINT64_MAX when unlimited */
     uint64_t max_mappings;
     uint64_t page_size;
-    uint64_t mapped_bytes;     /* in use now */
+    uint64_t mapped_bytes; /* in use now */
     uint64_t mappings;
 } cb_dma_limits;
 
@@ -103,7 +103,7 @@ typedef struct cb_link_status {
     cb_bool up;
     cb_link_generation generation;
     uint32_t lanes;
-    double h2d_bandwidth_gbs;  /* usable payload bandwidth, GB/s */
+    double h2d_bandwidth_gbs; /* usable payload bandwidth, GB/s */
     double d2h_bandwidth_gbs;
     uint64_t bytes_to_device;
     uint64_t bytes_from_device;
@@ -112,8 +112,8 @@ typedef struct cb_link_status {
     uint64_t replays;
     uint64_t corrected_errors;
     uint64_t uncorrectable_errors;
-    uint64_t modeled_time_ns;  /* time the real link would have taken, summed */
-    cb_bool is_simulated;      /* figures modeled (1) or measured on hardware (0) */
+    uint64_t modeled_time_ns; /* time the real link would have taken, summed */
+    cb_bool is_simulated;     /* figures modeled (1) or measured on hardware (0) */
     uint32_t reserved0;
     /* ABI 1.6: CRC failures per packet sent over the link's recent traffic (the last one to two
        seconds), whichever processes sent it; 0 when none was sent. */
@@ -149,48 +149,40 @@ typedef struct cb_transport_table {
     cb_status (*enumerate)(void* instance, cb_endpoint_info* out, size_t capacity, size_t* count);
     /* Authorize a device router. For CB_AUTH_SECURE, key is 32 bytes: stored on first use, then
      * challenged. */
-    cb_status (*authorize)(void* instance, const char* endpoint_id, cb_auth_state level,
-                           const uint8_t* key, size_t key_len);
+    cb_status (*authorize)(void* instance, const char* endpoint_id, cb_auth_state level, const uint8_t* key,
+                           size_t key_len);
     cb_status (*deauthorize)(void* instance, const char* endpoint_id);
     cb_status (*set_event_handler)(void* instance, cb_transport_event_handler handler, void* user);
 
     /* ABI 1.0: the tunnel to one PCI function */
     cb_status (*open_link)(void* instance, const char* pci_function_id, cb_link** out);
     cb_status (*close_link)(void* instance, cb_link* link);
-    cb_status (*config_read)(void* instance, cb_link* link, uint32_t offset, void* data,
-                             uint32_t size);
-    cb_status (*config_write)(void* instance, cb_link* link, uint32_t offset, const void* data,
-                              uint32_t size);
+    cb_status (*config_read)(void* instance, cb_link* link, uint32_t offset, void* data, uint32_t size);
+    cb_status (*config_write)(void* instance, cb_link* link, uint32_t offset, const void* data, uint32_t size);
     cb_status (*bar_info)(void* instance, cb_link* link, uint32_t bar, cb_bar_info* out);
-    cb_status (*mmio_read32)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                             uint32_t* out);
-    cb_status (*mmio_write32)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                              uint32_t value);
-    cb_status (*mmio_read64)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                             uint64_t* out);
-    cb_status (*mmio_write64)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                              uint64_t value);
-    cb_status (*mmio_write_block)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                                  const void* data, size_t size, cb_mmio_mapping mapping);
-    cb_status (*mmio_read_block)(void* instance, cb_link* link, uint32_t bar, uint64_t offset,
-                                 void* data, size_t size);
+    cb_status (*mmio_read32)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, uint32_t* out);
+    cb_status (*mmio_write32)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, uint32_t value);
+    cb_status (*mmio_read64)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, uint64_t* out);
+    cb_status (*mmio_write64)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, uint64_t value);
+    cb_status (*mmio_write_block)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, const void* data,
+                                  size_t size, cb_mmio_mapping mapping);
+    cb_status (*mmio_read_block)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, void* data, size_t size);
     /* Map host memory for device DMA; the IOMMU picks *out_iova. Beyond the IOMMU's limits the
      * call fails with CB_ERR_DMA_LIMIT. */
-    cb_status (*dma_map)(void* instance, cb_link* link, void* host_address, size_t size,
-                         cb_dma_direction direction, uint64_t* out_iova);
+    cb_status (*dma_map)(void* instance, cb_link* link, void* host_address, size_t size, cb_dma_direction direction,
+                         uint64_t* out_iova);
     cb_status (*dma_unmap)(void* instance, cb_link* link, uint64_t iova, size_t size);
     cb_status (*dma_limits)(void* instance, cb_link* link, cb_dma_limits* out);
     /* Replaces the link's MSI handler (NULL clears it). Returns once no call to the previous
      * handler is running, so its `user` may be freed afterwards. */
-    cb_status (*set_interrupt_handler)(void* instance, cb_link* link, cb_interrupt_handler handler,
-                                       void* user);
+    cb_status (*set_interrupt_handler)(void* instance, cb_link* link, cb_interrupt_handler handler, void* user);
     cb_status (*link_status)(void* instance, cb_link* link, cb_link_status* out);
     cb_status (*reset_link)(void* instance, cb_link* link, cb_reset_kind kind);
 
     /* ABI 1.0: simulation. Optional; real backends leave them NULL. */
     /* Host an endpoint model behind the simulated enclosure `enclosure_id`. */
-    cb_status (*attach_endpoint_model)(void* instance, const char* enclosure_id,
-                                       const cb_endpoint_model_table* table, void* model);
+    cb_status (*attach_endpoint_model)(void* instance, const char* enclosure_id, const cb_endpoint_model_table* table,
+                                       void* model);
     cb_status (*detach_endpoint_model)(void* instance, const char* enclosure_id);
 
     /* ABI 1.1 */
@@ -200,8 +192,7 @@ typedef struct cb_transport_table {
      * Unlike a getter, every call carries the request out: size the reply buffer generously
      * (replies are small; 64 KiB holds any) rather than calling twice. Optional;
      * CB_ERR_UNSUPPORTED for operations a backend does not know. */
-    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size,
-                         size_t* needed);
+    cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed);
 } cb_transport_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_TRANSPORT_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_transport_table, detach_endpoint_model)

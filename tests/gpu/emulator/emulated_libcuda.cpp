@@ -125,8 +125,14 @@ void run_launch(const function& f, void** params, unsigned grid_x, unsigned grid
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
 EXPORT int cuInit(unsigned int) { return 0; }
-EXPORT int cuDriverGetVersion(int* v) { *v = 13000; return 0; }
-EXPORT int cuDeviceGetCount(int* c) { *c = 1; return 0; }
+EXPORT int cuDriverGetVersion(int* v) {
+    *v = 13000;
+    return 0;
+}
+EXPORT int cuDeviceGetCount(int* c) {
+    *c = 1;
+    return 0;
+}
 EXPORT int cuDeviceGet(int* d, int ordinal) {
     if (ordinal != 0) return 101;
     *d = 0;
@@ -136,24 +142,48 @@ EXPORT int cuDeviceGetName(char* name, int len, int) {
     std::snprintf(name, static_cast<std::size_t>(len), "CudaBridge emulated GPU (host threads)");
     return 0;
 }
-EXPORT int cuDeviceTotalMem_v2(std::size_t* bytes, int) { *bytes = k_memory; return 0; }
+EXPORT int cuDeviceTotalMem_v2(std::size_t* bytes, int) {
+    *bytes = k_memory;
+    return 0;
+}
 EXPORT int cuDeviceGetAttribute(int* v, int attr, int) {
     switch (attr) {
-    case 75: *v = 8; break;   // compute capability 8.9
-    case 76: *v = 9; break;
-    case 16: *v = 4; break;   // SMs
-    case 10: *v = 32; break;  // warp
-    case 1: *v = 1024; break;
-    default: *v = 0; break;
+    case 75:
+        *v = 8;
+        break;  // compute capability 8.9
+    case 76:
+        *v = 9;
+        break;
+    case 16:
+        *v = 4;
+        break;  // SMs
+    case 10:
+        *v = 32;
+        break;  // warp
+    case 1:
+        *v = 1024;
+        break;
+    default:
+        *v = 0;
+        break;
     }
     return 0;
 }
-EXPORT int cuDeviceGetUuid_v2(char* uuid, int) { std::memset(uuid, 0x5e, 16); return 0; }
-EXPORT int cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = reinterpret_cast<void*>(0x1); return 0; }
+EXPORT int cuDeviceGetUuid_v2(char* uuid, int) {
+    std::memset(uuid, 0x5e, 16);
+    return 0;
+}
+EXPORT int cuDevicePrimaryCtxRetain(void** ctx, int) {
+    *ctx = reinterpret_cast<void*>(0x1);
+    return 0;
+}
 EXPORT int cuDevicePrimaryCtxRelease_v2(int) { return 0; }
 EXPORT int cuCtxSetCurrent(void*) { return 0; }
 EXPORT int cuCtxSynchronize() { return 0; }
-EXPORT int cuCtxGetDevice(int* d) { *d = 0; return 0; }
+EXPORT int cuCtxGetDevice(int* d) {
+    *d = 0;
+    return 0;
+}
 EXPORT int cuDeviceGetPCIBusId(char* bus, int len, int) {
     std::snprintf(bus, static_cast<std::size_t>(len), "0000:00:00.0");
     return 0;
@@ -201,7 +231,10 @@ EXPORT int cuMemHostAlloc(void** p, std::size_t n, unsigned int) {
     *p = std::malloc(n == 0 ? 1 : n);
     return *p != nullptr ? 0 : 2;
 }
-EXPORT int cuMemFreeHost(void* p) { std::free(p); return 0; }
+EXPORT int cuMemFreeHost(void* p) {
+    std::free(p);
+    return 0;
+}
 
 // Pinned host memory: host memory is all the emulated GPU sees anyway, so registering only keeps
 // the book (overlap: CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, unknown: ..._NOT_REGISTERED).
@@ -222,29 +255,56 @@ EXPORT int cuMemHostUnregister(void* p) {
 }
 
 static void* host(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
-EXPORT int cuMemcpyHtoD_v2(CUdeviceptr d, const void* s, std::size_t n) { std::memcpy(host(d), s, n); return 0; }
-EXPORT int cuMemcpyDtoH_v2(void* d, CUdeviceptr s, std::size_t n) { std::memcpy(d, host(s), n); return 0; }
-EXPORT int cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n) { std::memmove(host(d), host(s), n); return 0; }
-EXPORT int cuMemsetD8_v2(CUdeviceptr d, unsigned char v, std::size_t n) { std::memset(host(d), v, n); return 0; }
+EXPORT int cuMemcpyHtoD_v2(CUdeviceptr d, const void* s, std::size_t n) {
+    std::memcpy(host(d), s, n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoH_v2(void* d, CUdeviceptr s, std::size_t n) {
+    std::memcpy(d, host(s), n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n) {
+    std::memmove(host(d), host(s), n);
+    return 0;
+}
+EXPORT int cuMemsetD8_v2(CUdeviceptr d, unsigned char v, std::size_t n) {
+    std::memset(host(d), v, n);
+    return 0;
+}
 EXPORT int cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void* s, std::size_t n, void*) { return cuMemcpyHtoD_v2(d, s, n); }
 EXPORT int cuMemcpyDtoHAsync_v2(void* d, CUdeviceptr s, std::size_t n, void*) { return cuMemcpyDtoH_v2(d, s, n); }
 EXPORT int cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n, void*) { return cuMemcpyDtoD_v2(d, s, n); }
 EXPORT int cuMemsetD8Async(CUdeviceptr d, unsigned char v, std::size_t n, void*) { return cuMemsetD8_v2(d, v, n); }
 
-EXPORT int cuStreamCreate(void** s, unsigned int) { *s = new char; return 0; }
-EXPORT int cuStreamDestroy_v2(void* s) { delete static_cast<char*>(s); return 0; }
+EXPORT int cuStreamCreate(void** s, unsigned int) {
+    *s = new char;
+    return 0;
+}
+EXPORT int cuStreamDestroy_v2(void* s) {
+    delete static_cast<char*>(s);
+    return 0;
+}
 EXPORT int cuStreamSynchronize(void*) { return 0; }
 EXPORT int cuStreamQuery(void*) { return 0; }
 EXPORT int cuStreamWaitEvent(void*, void*, unsigned int flags) { return flags == 0 ? 0 : 1; }  // work runs at launch
 using clock_type = std::chrono::steady_clock;
-EXPORT int cuEventCreate(void** e, unsigned int) { *e = new clock_type::time_point(clock_type::now()); return 0; }
-EXPORT int cuEventDestroy_v2(void* e) { delete static_cast<clock_type::time_point*>(e); return 0; }
-EXPORT int cuEventRecord(void* e, void*) { *static_cast<clock_type::time_point*>(e) = clock_type::now(); return 0; }
+EXPORT int cuEventCreate(void** e, unsigned int) {
+    *e = new clock_type::time_point(clock_type::now());
+    return 0;
+}
+EXPORT int cuEventDestroy_v2(void* e) {
+    delete static_cast<clock_type::time_point*>(e);
+    return 0;
+}
+EXPORT int cuEventRecord(void* e, void*) {
+    *static_cast<clock_type::time_point*>(e) = clock_type::now();
+    return 0;
+}
 EXPORT int cuEventSynchronize(void*) { return 0; }
 EXPORT int cuEventQuery(void*) { return 0; }
 EXPORT int cuEventElapsedTime_v2(float* ms, void* a, void* b) {
     *ms = std::chrono::duration<float, std::milli>(*static_cast<clock_type::time_point*>(b) -
-                                                  *static_cast<clock_type::time_point*>(a))
+                                                   *static_cast<clock_type::time_point*>(a))
               .count();
     return 0;
 }
@@ -280,5 +340,11 @@ EXPORT int cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsig
     run_launch(f, params, gx, gy, bx);
     return 0;
 }
-EXPORT int cuGetErrorName(int, const char** s) { *s = nullptr; return 1; }
-EXPORT int cuGetErrorString(int, const char** s) { *s = nullptr; return 1; }
+EXPORT int cuGetErrorName(int, const char** s) {
+    *s = nullptr;
+    return 1;
+}
+EXPORT int cuGetErrorString(int, const char** s) {
+    *s = nullptr;
+    return 1;
+}

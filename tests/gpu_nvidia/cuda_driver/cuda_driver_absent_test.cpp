@@ -25,8 +25,7 @@ TEST(CudaDriverAbsent, DefaultLibraryOnThisMachine) {
     const std::string& r = drv.status().reason;
     EXPECT_TRUE(r.find("libcuda.so.1 not found (no NVIDIA driver installed)") != std::string::npos ||
                 r.find("CUDA_ERROR_STUB_LIBRARY") != std::string::npos ||
-                r.find("CUDA_ERROR_NO_DEVICE") != std::string::npos ||
-                r.find("no CUDA device") != std::string::npos)
+                r.find("CUDA_ERROR_NO_DEVICE") != std::string::npos || r.find("no CUDA device") != std::string::npos)
         << r;
 }
 

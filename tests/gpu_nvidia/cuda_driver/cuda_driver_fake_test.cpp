@@ -18,8 +18,7 @@ TEST(CudaDriverFake, MissingVersionedSymbolIsNamedAndLegacyIsNotUsed) {
     cuda_driver drv(CB_TEST_FAKE_CUDA_PARTIAL);  // exports cuMemAlloc, not cuMemAlloc_v2
     EXPECT_FALSE(drv.available());
     EXPECT_EQ(drv.status().status, CB_ERR_UNSUPPORTED);
-    EXPECT_NE(drv.status().reason.find("missing symbol cuMemAlloc_v2"), std::string::npos)
-        << drv.status().reason;
+    EXPECT_NE(drv.status().reason.find("missing symbol cuMemAlloc_v2"), std::string::npos) << drv.status().reason;
     EXPECT_EQ(drv.api().cuMemAlloc, nullptr);
     EXPECT_EQ(drv.bound_name("cuMemAlloc"), "");
     EXPECT_EQ(drv.init_result(), -1);  // cuInit not called on an incomplete library

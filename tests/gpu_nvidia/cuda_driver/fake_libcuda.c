@@ -11,7 +11,9 @@
 
 #define EXPORT __attribute__((visibility("default")))
 typedef unsigned long long CUdeviceptr;
-typedef struct { char bytes[16]; } CUuuid;
+typedef struct {
+    char bytes[16];
+} CUuuid;
 
 /* A log of the calls that matter to the backend tests ("cuMemAlloc_v2(1024);..."), read with
  * fake_cuda_calls() and cleared with fake_cuda_reset(). Not thread safe: tests call from one thread. */
@@ -31,29 +33,66 @@ static void recordf(const char* name, unsigned long long a) {
     record(buf);
 }
 EXPORT const char* fake_cuda_calls(void) { return g_calls; }
-EXPORT void fake_cuda_reset(void) { g_calls_len = 0; g_calls[0] = '\0'; }
+EXPORT void fake_cuda_reset(void) {
+    g_calls_len = 0;
+    g_calls[0] = '\0';
+}
 
-EXPORT int cuInit(unsigned int flags) { (void)flags; return FAKE_INIT_RESULT; }
-EXPORT int cuDriverGetVersion(int* v) { *v = 13000; return 0; }
-EXPORT int cuDeviceGetCount(int* c) { *c = 2; return 0; }
-EXPORT int cuDeviceGet(int* d, int ordinal) { *d = ordinal; return 0; }
+EXPORT int cuInit(unsigned int flags) {
+    (void)flags;
+    return FAKE_INIT_RESULT;
+}
+EXPORT int cuDriverGetVersion(int* v) {
+    *v = 13000;
+    return 0;
+}
+EXPORT int cuDeviceGetCount(int* c) {
+    *c = 2;
+    return 0;
+}
+EXPORT int cuDeviceGet(int* d, int ordinal) {
+    *d = ordinal;
+    return 0;
+}
 EXPORT int cuDeviceGetName(char* name, int len, int dev) {
     (void)dev;
     strncpy(name, "Fake GPU", (size_t)len);
     return 0;
 }
-EXPORT int cuDeviceTotalMem_v2(size_t* bytes, int dev) { (void)dev; *bytes = (size_t)1 << 34; return 0; }
-EXPORT int cuDeviceTotalMem(unsigned int* bytes, int dev) { (void)dev; *bytes = 1; return 999; }
+EXPORT int cuDeviceTotalMem_v2(size_t* bytes, int dev) {
+    (void)dev;
+    *bytes = (size_t)1 << 34;
+    return 0;
+}
+EXPORT int cuDeviceTotalMem(unsigned int* bytes, int dev) {
+    (void)dev;
+    *bytes = 1;
+    return 999;
+}
 /* Every attribute reads as its own number, except the compute capability (8.9). */
 EXPORT int cuDeviceGetAttribute(int* pi, int attr, int dev) {
     (void)dev;
     *pi = attr == 75 ? 8 : attr == 76 ? 9 : attr;
     return 0;
 }
-EXPORT int cuDeviceGetUuid_v2(CUuuid* u, int dev) { (void)dev; memset(u, 0xab, sizeof *u); return 0; }
-EXPORT int cuDevicePrimaryCtxRetain(void** ctx, int dev) { (void)dev; *ctx = (void*)0x1; return 0; }
-EXPORT int cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return 0; }
-EXPORT int cuCtxSetCurrent(void* ctx) { (void)ctx; return 0; }
+EXPORT int cuDeviceGetUuid_v2(CUuuid* u, int dev) {
+    (void)dev;
+    memset(u, 0xab, sizeof *u);
+    return 0;
+}
+EXPORT int cuDevicePrimaryCtxRetain(void** ctx, int dev) {
+    (void)dev;
+    *ctx = (void*)0x1;
+    return 0;
+}
+EXPORT int cuDevicePrimaryCtxRelease_v2(int dev) {
+    (void)dev;
+    return 0;
+}
+EXPORT int cuCtxSetCurrent(void* ctx) {
+    (void)ctx;
+    return 0;
+}
 EXPORT int cuCtxSynchronize(void) { return 0; }
 #ifndef FAKE_OMIT_MEMALLOC_V2
 EXPORT int cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
@@ -63,24 +102,91 @@ EXPORT int cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
     return 0;
 }
 #endif
-EXPORT int cuMemAlloc(unsigned int* p, unsigned int n) { (void)n; *p = 0xBAD; return 999; }
-EXPORT int cuMemFree_v2(CUdeviceptr p) { recordf("cuMemFree_v2", p); return 0; }
-EXPORT int cuMemcpyHtoD_v2(CUdeviceptr d, const void* s, size_t n) { (void)d; (void)s; recordf("cuMemcpyHtoD_v2", n); return 0; }
-EXPORT int cuMemcpyDtoH_v2(void* d, CUdeviceptr s, size_t n) { (void)d; (void)s; recordf("cuMemcpyDtoH_v2", n); return 0; }
-EXPORT int cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { (void)d; (void)s; recordf("cuMemcpyDtoD_v2", n); return 0; }
-EXPORT int cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { (void)d; (void)v; recordf("cuMemsetD8_v2", n); return 0; }
-EXPORT int cuMemGetInfo_v2(size_t* f, size_t* t) { *f = 100; *t = 200; return 0; }
-EXPORT int cuStreamCreate(void** s, unsigned int f) { (void)f; *s = (void*)0x2; return 0; }
-EXPORT int cuStreamDestroy_v2(void* s) { (void)s; return 0; }
-EXPORT int cuStreamSynchronize(void* s) { (void)s; return 0; }
-EXPORT int cuEventCreate(void** e, unsigned int f) { (void)f; *e = (void*)0x3; return 0; }
-EXPORT int cuEventDestroy_v2(void* e) { (void)e; return 0; }
-EXPORT int cuEventRecord(void* e, void* s) { (void)e; (void)s; return 0; }
-EXPORT int cuEventSynchronize(void* e) { (void)e; return 0; }
+EXPORT int cuMemAlloc(unsigned int* p, unsigned int n) {
+    (void)n;
+    *p = 0xBAD;
+    return 999;
+}
+EXPORT int cuMemFree_v2(CUdeviceptr p) {
+    recordf("cuMemFree_v2", p);
+    return 0;
+}
+EXPORT int cuMemcpyHtoD_v2(CUdeviceptr d, const void* s, size_t n) {
+    (void)d;
+    (void)s;
+    recordf("cuMemcpyHtoD_v2", n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoH_v2(void* d, CUdeviceptr s, size_t n) {
+    (void)d;
+    (void)s;
+    recordf("cuMemcpyDtoH_v2", n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) {
+    (void)d;
+    (void)s;
+    recordf("cuMemcpyDtoD_v2", n);
+    return 0;
+}
+EXPORT int cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) {
+    (void)d;
+    (void)v;
+    recordf("cuMemsetD8_v2", n);
+    return 0;
+}
+EXPORT int cuMemGetInfo_v2(size_t* f, size_t* t) {
+    *f = 100;
+    *t = 200;
+    return 0;
+}
+EXPORT int cuStreamCreate(void** s, unsigned int f) {
+    (void)f;
+    *s = (void*)0x2;
+    return 0;
+}
+EXPORT int cuStreamDestroy_v2(void* s) {
+    (void)s;
+    return 0;
+}
+EXPORT int cuStreamSynchronize(void* s) {
+    (void)s;
+    return 0;
+}
+EXPORT int cuEventCreate(void** e, unsigned int f) {
+    (void)f;
+    *e = (void*)0x3;
+    return 0;
+}
+EXPORT int cuEventDestroy_v2(void* e) {
+    (void)e;
+    return 0;
+}
+EXPORT int cuEventRecord(void* e, void* s) {
+    (void)e;
+    (void)s;
+    return 0;
+}
+EXPORT int cuEventSynchronize(void* e) {
+    (void)e;
+    return 0;
+}
 /* Only the pre-13 name: the loader must fall back to it (same ABI). */
-EXPORT int cuEventElapsedTime(float* ms, void* a, void* b) { (void)a; (void)b; *ms = 1.5f; return 0; }
-EXPORT int cuModuleLoadData(void** m, const void* img) { (void)img; *m = (void*)0x4; return 0; }
-EXPORT int cuModuleUnload(void* m) { (void)m; return 0; }
+EXPORT int cuEventElapsedTime(float* ms, void* a, void* b) {
+    (void)a;
+    (void)b;
+    *ms = 1.5f;
+    return 0;
+}
+EXPORT int cuModuleLoadData(void** m, const void* img) {
+    (void)img;
+    *m = (void*)0x4;
+    return 0;
+}
+EXPORT int cuModuleUnload(void* m) {
+    (void)m;
+    return 0;
+}
 EXPORT int cuModuleGetFunction(void** f, void* m, const char* n) {
     char buf[160];
     (void)m;
@@ -89,28 +195,48 @@ EXPORT int cuModuleGetFunction(void** f, void* m, const char* n) {
     *f = (void*)0x5;
     return 0;
 }
-EXPORT int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                          unsigned bz, unsigned sm, void* s, void** p, void** e) {
+EXPORT int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned sm, void* s, void** p, void** e) {
     char buf[160];
-    (void)f; (void)gy; (void)gz; (void)by; (void)bz; (void)sm; (void)s; (void)p; (void)e;
+    (void)f;
+    (void)gy;
+    (void)gz;
+    (void)by;
+    (void)bz;
+    (void)sm;
+    (void)s;
+    (void)p;
+    (void)e;
     snprintf(buf, sizeof buf, "cuLaunchKernel(%u,%u)", gx, bx);
     record(buf);
     return 0;
 }
 EXPORT int cuGetErrorName(int err, const char** s) {
-    if (err == 2) { *s = "CUDA_ERROR_OUT_OF_MEMORY"; return 0; }
+    if (err == 2) {
+        *s = "CUDA_ERROR_OUT_OF_MEMORY";
+        return 0;
+    }
     *s = NULL;
     return 1;
 }
 EXPORT int cuGetErrorString(int err, const char** s) {
-    if (err == 2) { *s = "out of memory"; return 0; }
+    if (err == 2) {
+        *s = "out of memory";
+        return 0;
+    }
     *s = NULL;
     return 1;
 }
 
 /* Entry points added for the kernel-driver backend. */
-EXPORT int cuDeviceGetPCIBusId(char* bus, int len, int dev) { snprintf(bus, (size_t)len, "0000:%02x:00.0", dev + 1); return 0; }
-EXPORT int cuCtxGetDevice(int* dev) { *dev = 0; return 0; }
+EXPORT int cuDeviceGetPCIBusId(char* bus, int len, int dev) {
+    snprintf(bus, (size_t)len, "0000:%02x:00.0", dev + 1);
+    return 0;
+}
+EXPORT int cuCtxGetDevice(int* dev) {
+    *dev = 0;
+    return 0;
+}
 static char g_pinned[4096];
 EXPORT int cuMemHostAlloc(void** p, size_t n, unsigned int flags) {
     (void)flags;
@@ -118,20 +244,72 @@ EXPORT int cuMemHostAlloc(void** p, size_t n, unsigned int flags) {
     *p = g_pinned;
     return 0;
 }
-EXPORT int cuMemFreeHost(void* p) { (void)p; return 0; }
-EXPORT int cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void* s, size_t n, void* st) { (void)d; (void)s; (void)st; recordf("cuMemcpyHtoDAsync_v2", n); return 0; }
-EXPORT int cuMemcpyDtoHAsync_v2(void* d, CUdeviceptr s, size_t n, void* st) { (void)d; (void)s; (void)st; recordf("cuMemcpyDtoHAsync_v2", n); return 0; }
-EXPORT int cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void* st) { (void)d; (void)s; (void)st; recordf("cuMemcpyDtoDAsync_v2", n); return 0; }
+EXPORT int cuMemFreeHost(void* p) {
+    (void)p;
+    return 0;
+}
+EXPORT int cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void* s, size_t n, void* st) {
+    (void)d;
+    (void)s;
+    (void)st;
+    recordf("cuMemcpyHtoDAsync_v2", n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoHAsync_v2(void* d, CUdeviceptr s, size_t n, void* st) {
+    (void)d;
+    (void)s;
+    (void)st;
+    recordf("cuMemcpyDtoHAsync_v2", n);
+    return 0;
+}
+EXPORT int cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void* st) {
+    (void)d;
+    (void)s;
+    (void)st;
+    recordf("cuMemcpyDtoDAsync_v2", n);
+    return 0;
+}
 /* The legacy (pre-_v2) async copy: a loader that binds it would record the wrong name. */
-EXPORT int cuMemcpyHtoDAsync(unsigned int d, const void* s, unsigned int n, void* st) { (void)d; (void)s; (void)st; recordf("cuMemcpyHtoDAsync", n); return 999; }
-EXPORT int cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void* st) { (void)d; (void)v; (void)st; recordf("cuMemsetD8Async", n); return 0; }
+EXPORT int cuMemcpyHtoDAsync(unsigned int d, const void* s, unsigned int n, void* st) {
+    (void)d;
+    (void)s;
+    (void)st;
+    recordf("cuMemcpyHtoDAsync", n);
+    return 999;
+}
+EXPORT int cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void* st) {
+    (void)d;
+    (void)v;
+    (void)st;
+    recordf("cuMemsetD8Async", n);
+    return 0;
+}
 /* Every address is inside one huge allocation; the legacy 32-bit export answers wrongly. */
-EXPORT int cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdeviceptr p) { (void)p; *base = 0; *size = ~(size_t)0; return 0; }
-EXPORT int cuMemGetAddressRange(unsigned int* base, unsigned int* size, unsigned int p) { (void)p; *base = 0; *size = 0; return 999; }
-EXPORT int cuStreamQuery(void* s) { (void)s; return 0; }
-EXPORT int cuEventQuery(void* e) { (void)e; return 600; /* CUDA_ERROR_NOT_READY */ }
+EXPORT int cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdeviceptr p) {
+    (void)p;
+    *base = 0;
+    *size = ~(size_t)0;
+    return 0;
+}
+EXPORT int cuMemGetAddressRange(unsigned int* base, unsigned int* size, unsigned int p) {
+    (void)p;
+    *base = 0;
+    *size = 0;
+    return 999;
+}
+EXPORT int cuStreamQuery(void* s) {
+    (void)s;
+    return 0;
+}
+EXPORT int cuEventQuery(void* e) {
+    (void)e;
+    return 600; /* CUDA_ERROR_NOT_READY */
+}
 EXPORT int cuModuleLoadDataEx(void** m, const void* img, unsigned int n, int* opts, void** vals) {
-    (void)img; (void)n; (void)opts; (void)vals;
+    (void)img;
+    (void)n;
+    (void)opts;
+    (void)vals;
     record("cuModuleLoadDataEx");
     *m = (void*)0x6;
     return 0;
@@ -168,7 +346,8 @@ EXPORT int cuMemHostUnregister(void* p) {
     return 0;
 }
 EXPORT int cuStreamWaitEvent(void* s, void* e, unsigned int flags) {
-    (void)s; (void)e;
+    (void)s;
+    (void)e;
     recordf("cuStreamWaitEvent", flags);
     return 0;
 }

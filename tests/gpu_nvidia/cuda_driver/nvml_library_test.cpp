@@ -50,8 +50,7 @@ TEST(NvmlLibrary, VersionedSymbolsAndFallbacks) {
     EXPECT_EQ(nvml.bound_name("nvmlInit"), "nvmlInit_v2");
     EXPECT_EQ(nvml.bound_name("nvmlDeviceGetCount"), "nvmlDeviceGetCount_v2");
     EXPECT_EQ(nvml.bound_name("nvmlDeviceGetHandleByIndex"), "nvmlDeviceGetHandleByIndex_v2");
-    EXPECT_EQ(nvml.bound_name("nvmlDeviceGetCurrentClocksEventReasons"),
-              "nvmlDeviceGetCurrentClocksThrottleReasons");
+    EXPECT_EQ(nvml.bound_name("nvmlDeviceGetCurrentClocksEventReasons"), "nvmlDeviceGetCurrentClocksThrottleReasons");
     EXPECT_EQ(nvml.api().nvmlDeviceResetGpuLockedClocks, nullptr);  // optional, absent
 }
 

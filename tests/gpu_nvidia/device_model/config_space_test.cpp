@@ -31,8 +31,10 @@ uint64_t probe_bar_size(gpu_harness& g, uint32_t offset, bool is_64bit) {
     cfg_write32(g, offset, 0xFFFFFFFF);
     if (is_64bit) cfg_write32(g, offset + 4, 0xFFFFFFFF);
     uint64_t mask = cfg32(g, offset) & ~0xFu;
-    if (is_64bit) mask |= uint64_t{cfg32(g, offset + 4)} << 32;
-    else mask |= 0xFFFFFFFF00000000ull;
+    if (is_64bit)
+        mask |= uint64_t{cfg32(g, offset + 4)} << 32;
+    else
+        mask |= 0xFFFFFFFF00000000ull;
     cfg_write32(g, offset, old_lo);
     if (is_64bit) cfg_write32(g, offset + 4, old_hi);
     return ~mask + 1;
@@ -49,7 +51,10 @@ uint32_t find_capability(gpu_harness& g, uint8_t id) {
 }
 
 TEST(DeviceModelConfig, IdentityAndClassFollowTheProfile) {
-    struct expect { const char* key; uint32_t pci_class; };
+    struct expect {
+        const char* key;
+        uint32_t pci_class;
+    };
     for (const expect e : {expect{"rtx-5090", 0x030000}, expect{"rtx-4090", 0x030000},
                            expect{"a100-pcie-40gb", 0x030200}, expect{"h100-pcie", 0x030200}, expect{"l4", 0x030200}}) {
         SCOPED_TRACE(e.key);
@@ -60,7 +65,7 @@ TEST(DeviceModelConfig, IdentityAndClassFollowTheProfile) {
         EXPECT_EQ(cfg8(g, 0x08), 0xA1);  // the chip's revision A1
         EXPECT_EQ(cfg16(g, 0x2C), 0x10de);
         EXPECT_EQ(cfg16(g, 0x2E), profile(e.key).pci_device_id);
-        EXPECT_EQ(cfg8(g, 0x0E) & 0x7F, 0);  // type 0 header
+        EXPECT_EQ(cfg8(g, 0x0E) & 0x7F, 0);       // type 0 header
         EXPECT_TRUE(cfg16(g, 0x06) & (1u << 4));  // capability list present
     }
 }
@@ -140,7 +145,7 @@ TEST(DeviceModelConfig, CapabilitiesReportTheLink) {
         EXPECT_NE(find_capability(g, 0x05), 0u);  // MSI
         const uint32_t pcie = find_capability(g, 0x10);
         ASSERT_NE(pcie, 0u);
-        EXPECT_EQ(cfg16(g, pcie + 2) & 0xF, 2);  // capability version 2
+        EXPECT_EQ(cfg16(g, pcie + 2) & 0xF, 2);         // capability version 2
         EXPECT_EQ((cfg16(g, pcie + 2) >> 4) & 0xF, 0);  // PCI Express endpoint
         const uint32_t link_cap = cfg32(g, pcie + 0x0C);
         EXPECT_EQ(link_cap & 0xF, 5u);  // Gen5

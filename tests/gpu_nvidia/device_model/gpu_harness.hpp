@@ -25,8 +25,8 @@ inline constexpr uint64_t fence_iova = 0x100;
 inline constexpr uint64_t timestamp_iova = 0x200;
 inline constexpr uint64_t ring_iova = 0x1000;
 inline constexpr uint32_t ring_entries = 256;
-inline constexpr uint64_t block_iova = 0x10000;   // launch blocks, 4 KiB apart
-inline constexpr uint64_t data_iova = 1u << 20;   // data from here on
+inline constexpr uint64_t block_iova = 0x10000;  // launch blocks, 4 KiB apart
+inline constexpr uint64_t data_iova = 1u << 20;  // data from here on
 inline constexpr size_t host_bytes = 48u << 20;
 
 inline const nv::gpu_profile& profile(const char* key) {

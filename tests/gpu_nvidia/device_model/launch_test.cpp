@@ -89,8 +89,8 @@ TEST_F(DeviceModelLaunch, SumAlongAnAxis) {
 }
 
 TEST_F(DeviceModelLaunch, Matmul) {
-    const std::vector<double> a = {1, 2, 3, 4, 5, 6};          // 2x3
-    const std::vector<double> b = {7, 8, 9, 10, 11, 12};       // 3x2
+    const std::vector<double> a = {1, 2, 3, 4, 5, 6};     // 2x3
+    const std::vector<double> b = {7, 8, 9, 10, 11, 12};  // 3x2
     put(0x0, a);
     put(0x1000, b);
     const auto ta = tensor(0x0, CB_DTYPE_FLOAT64, {2, 3}), tb = tensor(0x1000, CB_DTYPE_FLOAT64, {3, 2}),

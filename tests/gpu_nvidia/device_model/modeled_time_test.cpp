@@ -64,7 +64,8 @@ protected:
 TEST_F(DeviceModelModeledTime, CopiesAcrossTheLinkTakeTheLinksModeledTime) {
     const uint64_t h2d = 8u << 20, d2h = 3u << 20;
     EXPECT_EQ(stamped(g, gpu_harness::make(hw::opcode::copy_h2d, data_iova, hw::vram_base, h2d)), link_cost(g, h2d));
-    EXPECT_EQ(link_cost(g, h2d), 2 * link_latency_ns + static_cast<uint64_t>(std::ceil(h2d / 2 / link_bytes_per_ns)) * 2);
+    EXPECT_EQ(link_cost(g, h2d),
+              2 * link_latency_ns + static_cast<uint64_t>(std::ceil(h2d / 2 / link_bytes_per_ns)) * 2);
     EXPECT_EQ(stamped(g, gpu_harness::make(hw::opcode::copy_d2h, hw::vram_base, data_iova, d2h)), link_cost(g, d2h));
 }
 

@@ -78,7 +78,8 @@ TEST(DeviceModelRegisters, Bar1ShowsVramThroughItsWindow) {
     // Through BAR1 at window 0, then seen by the copy engine.
     std::vector<uint8_t> pattern(8192);
     for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 7 + 3);
-    ASSERT_EQ(g.table->mmio_write(g.model.get(), 1, 0x4000, pattern.data(), static_cast<uint32_t>(pattern.size())), CB_OK);
+    ASSERT_EQ(g.table->mmio_write(g.model.get(), 1, 0x4000, pattern.data(), static_cast<uint32_t>(pattern.size())),
+              CB_OK);
     std::vector<uint8_t> back(pattern.size());
     g.d2h(back.data(), hw::vram_base + 0x4000, back.size());
     EXPECT_EQ(back, pattern);

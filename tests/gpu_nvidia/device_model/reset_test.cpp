@@ -96,7 +96,11 @@ TEST(DeviceModelReset, FlrThroughTheDeviceControlRegister) {
     // The PCIe capability, found by walking the list.
     uint8_t at = 0;
     ASSERT_EQ(g.table->config_read(g.model.get(), 0x34, &at, 1), CB_OK);
-    for (uint8_t id = 0; at != 0; at = [&] { uint8_t n = 0; g.table->config_read(g.model.get(), at + 1u, &n, 1); return n; }()) {
+    for (uint8_t id = 0; at != 0; at = [&] {
+             uint8_t n = 0;
+             g.table->config_read(g.model.get(), at + 1u, &n, 1);
+             return n;
+         }()) {
         ASSERT_EQ(g.table->config_read(g.model.get(), at, &id, 1), CB_OK);
         if (id == 0x10) break;
     }

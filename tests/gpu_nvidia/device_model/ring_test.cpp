@@ -144,7 +144,10 @@ TEST(DeviceModelRing, BadCommandsSetTheErrorRegistersAndTheRingGoesOn) {
     gpu_harness g;
     g.bring_up();
     const uint64_t vram_end = hw::vram_base + profile("rtx-4060-ti").vram_bytes;
-    struct bad { hw::command cmd; cb_status status; };
+    struct bad {
+        hw::command cmd;
+        cb_status status;
+    };
     std::vector<uint8_t> junk(200, 0x77);
     std::memcpy(g.link.at(block_iova), junk.data(), junk.size());
     const bad cases[] = {
@@ -161,7 +164,7 @@ TEST(DeviceModelRing, BadCommandsSetTheErrorRegistersAndTheRingGoesOn) {
     for (const bad& b : cases) {
         SCOPED_TRACE(static_cast<uint32_t>(b.cmd.op));
         const uint64_t fence = g.submit(b.cmd, hw::flag_fence);  // no flag_interrupt: only intr_error
-        ASSERT_TRUE(g.wait(fence));  // completed anyway
+        ASSERT_TRUE(g.wait(fence));                              // completed anyway
         ASSERT_TRUE(g.wait_idle());
         EXPECT_EQ(g.fence_word(), fence);
         EXPECT_TRUE(g.rd(hw::reg::status) & hw::status_error);

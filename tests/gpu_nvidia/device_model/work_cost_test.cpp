@@ -41,8 +41,8 @@ TEST(WorkCost, ElementwiseKernelsMoveEveryOperandOnce) {
     const auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {n});
     const auto b = sdk::contiguous_tensor(base + 4 * n, CB_DTYPE_FLOAT32, {n});
     const auto out = sdk::contiguous_tensor(base + 8 * n, CB_DTYPE_FLOAT32, {n});
-    const nv::work_amount w =
-        nv::builtin_work(parse("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)}));
+    const nv::work_amount w = nv::builtin_work(
+        parse("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)}));
     EXPECT_DOUBLE_EQ(w.bytes, 3.0 * 4 * n);
     EXPECT_DOUBLE_EQ(w.flops, static_cast<double>(n));
     const nv::roofline r = nv::roofline_of(rtx_5090());

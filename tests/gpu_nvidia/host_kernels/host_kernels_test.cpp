@@ -26,7 +26,8 @@ cb_host_kernel_module module_of(const std::vector<cb_host_kernel>& kernels) {
     return m;
 }
 
-kernels::status parse(const cb_host_kernel_module& m, host_kernel_module& out, size_t size = sizeof(cb_host_kernel_module)) {
+kernels::status parse(const cb_host_kernel_module& m, host_kernel_module& out,
+                      size_t size = sizeof(cb_host_kernel_module)) {
     return parse_host_kernel_module(&m, size, out);
 }
 
@@ -86,7 +87,7 @@ TEST(ModuleRegistry, IdsLookupsAndRemoval) {
     EXPECT_TRUE(registry.remove(id));
     EXPECT_FALSE(registry.remove(id));
     EXPECT_FALSE(registry.find(id));
-    EXPECT_EQ(held->kernels.size(), 1u);          // a lookup keeps the module alive after removal
+    EXPECT_EQ(held->kernels.size(), 1u);         // a lookup keeps the module alive after removal
     EXPECT_GT(registry.add({m, nullptr}), id2);  // ids are never reused
 }
 
@@ -204,9 +205,9 @@ TEST(HostKernelLaunch, RefusesBadShapesAndArguments) {
     no_args.arg_count = 2;
     refused(no_args, "args is NULL");
     // The largest block CUDA allows passes.
-    EXPECT_TRUE(make_host_kernel_launch(launch_of(none, {0x7FFFFFFFu, 65535, 65535}, {1024, 1, 1}), "k", 1, 0,
-                                        resolve, l)
-                    .ok());
+    EXPECT_TRUE(
+        make_host_kernel_launch(launch_of(none, {0x7FFFFFFFu, 65535, 65535}, {1024, 1, 1}), "k", 1, 0, resolve, l)
+            .ok());
 }
 
 }  // namespace

@@ -339,8 +339,8 @@ TEST_F(FakeDriver, BuiltinLaunchPlans) {
     args = {tensor_arg(ai), tensor_arg(b), tensor_arg(out64)};
     s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT64, args), nullptr);
     ASSERT_TRUE(s.ok()) << s.message;
-    EXPECT_EQ(log.functions(), (std::vector<std::string>{"cb_cast_float64_int32", "cb_cast_float64_float32",
-                                                         "cb_binary_add_float64"}));
+    EXPECT_EQ(log.functions(),
+              (std::vector<std::string>{"cb_cast_float64_int32", "cb_cast_float64_float32", "cb_binary_add_float64"}));
     EXPECT_TRUE(log.has("cuMemAlloc_v2(48)")) << log.calls();  // no memory pools in the fake
     EXPECT_TRUE(log.has("cuMemFree_v2(")) << log.calls();
 
@@ -366,7 +366,8 @@ TEST_F(FakeDriver, BuiltinLaunchPlans) {
     const cb_tensor_desc scalar = tensor(0x30000, CB_DTYPE_FLOAT32, {});
     args = {tensor_arg(big), tensor_arg(scalar), int_arg(CB_REDUCE_ALL_AXES)};
     ASSERT_TRUE(backend.launch_builtin(device, launch_of("sum", CB_DTYPE_FLOAT32, args), nullptr).ok());
-    EXPECT_EQ(log.functions(), (std::vector<std::string>{"cb_reduce_rows_sum_float32", "cb_reduce_finish_sum_float32"}));
+    EXPECT_EQ(log.functions(),
+              (std::vector<std::string>{"cb_reduce_rows_sum_float32", "cb_reduce_finish_sum_float32"}));
     log.reset();
     const cb_tensor_desc m = tensor(0x100000, CB_DTYPE_INT16, {4, 5});
     const cb_tensor_desc col = tensor(0x30000, CB_DTYPE_INT16, {5});

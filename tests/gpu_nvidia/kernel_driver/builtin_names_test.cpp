@@ -30,7 +30,8 @@ std::set<std::string> launcher_names() {
         for (cb_dtype a = 0; a < kernels::k_dtype_count; ++a) {
             kernels::op_types t{};
             if (kernels::unary_types(kernels::unary_op(op), a, t).ok())
-                names.insert(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[op] + "_" + kernels::dtype_name(a));
+                names.insert(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[op] + "_" +
+                             kernels::dtype_name(a));
         }
     for (cb_dtype to = 0; to < kernels::k_dtype_count; ++to)
         for (cb_dtype from = 0; from < kernels::k_dtype_count; ++from) names.insert(cast_kernel_name(to, from));

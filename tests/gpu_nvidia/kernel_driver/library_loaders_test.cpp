@@ -59,7 +59,11 @@ TEST(NvrtcLoader, ArchitectureAndCompile) {
     ASSERT_EQ(lib.compile(src, "twice.cu", newest / 10, newest % 10, out, &message), CB_OK) << message << out.log;
     EXPECT_TRUE(out.is_cubin);
     ASSERT_GE(out.image.size(), 4u);
-    EXPECT_EQ(std::memcmp(out.image.data(), "\x7f" "ELF", 4), 0);
+    EXPECT_EQ(std::memcmp(out.image.data(),
+                          "\x7f"
+                          "ELF",
+                          4),
+              0);
 
     ASSERT_EQ(lib.compile(src, "twice.cu", 99, 0, out, &message), CB_OK) << message << out.log;
     EXPECT_FALSE(out.is_cubin);

@@ -44,21 +44,33 @@ bool is_float(cb_dtype d) { return d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT6
 
 double ref_binary(binary_op op, cb_dtype cd, double a, double b) {
     switch (op) {
-    case binary_op::add: return wrap_to(cd, (long double)a + b);
-    case binary_op::subtract: return wrap_to(cd, (long double)a - b);
-    case binary_op::multiply: return wrap_to(cd, (long double)a * b);
-    case binary_op::divide: return a / b;
+    case binary_op::add:
+        return wrap_to(cd, (long double)a + b);
+    case binary_op::subtract:
+        return wrap_to(cd, (long double)a - b);
+    case binary_op::multiply:
+        return wrap_to(cd, (long double)a * b);
+    case binary_op::divide:
+        return a / b;
     case binary_op::floor_divide:
         if (is_float(cd)) return b == 0 ? a / b : std::floor(a / b);
         return b == 0 ? 0 : wrap_to(cd, std::floor((long double)a / b));
-    case binary_op::minimum: return a < b ? a : b;
-    case binary_op::maximum: return a > b ? a : b;
-    case binary_op::equal: return a == b;
-    case binary_op::not_equal: return a != b;
-    case binary_op::less: return a < b;
-    case binary_op::less_equal: return a <= b;
-    case binary_op::greater: return a > b;
-    case binary_op::greater_equal: return a >= b;
+    case binary_op::minimum:
+        return a < b ? a : b;
+    case binary_op::maximum:
+        return a > b ? a : b;
+    case binary_op::equal:
+        return a == b;
+    case binary_op::not_equal:
+        return a != b;
+    case binary_op::less:
+        return a < b;
+    case binary_op::less_equal:
+        return a <= b;
+    case binary_op::greater:
+        return a > b;
+    case binary_op::greater_equal:
+        return a >= b;
     }
     return 0;
 }
@@ -74,18 +86,17 @@ void expect_value(double got, double want, cb_dtype d, const std::string& where)
     }
 }
 
-const binary_op all_binary[] = {binary_op::add,       binary_op::subtract,  binary_op::multiply,
-                                binary_op::divide,    binary_op::floor_divide, binary_op::minimum,
-                                binary_op::maximum,   binary_op::equal,     binary_op::not_equal,
-                                binary_op::less,      binary_op::less_equal, binary_op::greater,
+const binary_op all_binary[] = {binary_op::add,          binary_op::subtract, binary_op::multiply,   binary_op::divide,
+                                binary_op::floor_divide, binary_op::minimum,  binary_op::maximum,    binary_op::equal,
+                                binary_op::not_equal,    binary_op::less,     binary_op::less_equal, binary_op::greater,
                                 binary_op::greater_equal};
 
 const std::pair<shape_v, shape_v> shapes[] = {
-    {{2, 3, 4}, {2, 3, 4}}, {{3, 1}, {1, 4}}, {{5}, {}},     {{}, {6}},      {{2, 1, 3}, {4, 1}},
+    {{2, 3, 4}, {2, 3, 4}}, {{3, 1}, {1, 4}}, {{5}, {}},          {{}, {6}},           {{2, 1, 3}, {4, 1}},
     {{0, 3}, {3}},          {{1}, {7}},       {{70000}, {70000}}, {{300, 257}, {257}}, {{257, 1}, {257, 300}}};
 
-void check_binary(binary_op op, cb_dtype da, cb_dtype db, const shape_v& sa, const shape_v& sb,
-                  unsigned seed, engine& eng) {
+void check_binary(binary_op op, cb_dtype da, cb_dtype db, const shape_v& sa, const shape_v& sb, unsigned seed,
+                  engine& eng) {
     std::string where = std::string(op_name(op)) + " " + dtype_name(da) + shape_string(int(sa.size()), sa.data()) +
                         " " + dtype_name(db) + shape_string(int(sb.size()), sb.data());
     tensor a = make(da, sa), b = make(db, sb);
@@ -107,7 +118,10 @@ void check_binary(binary_op op, cb_dtype da, cb_dtype db, const shape_v& sa, con
     std::vector<std::int64_t> idx(so.size(), 0);
     for (std::int64_t i = 0; i < out.size(); ++i) {
         std::int64_t rem = i;
-        for (int d = int(so.size()) - 1; d >= 0; --d) { idx[d] = rem % so[d]; rem /= so[d]; }
+        for (int d = int(so.size()) - 1; d >= 0; --d) {
+            idx[d] = rem % so[d];
+            rem /= so[d];
+        }
         double x = get(a, src_index(so, idx, sa)), y = get(b, src_index(so, idx, sb));
         double want = ref_binary(op, types.compute, x, y);
         if (rd == CB_DTYPE_FLOAT32) want = static_cast<float>(want);
@@ -116,7 +130,7 @@ void check_binary(binary_op op, cb_dtype da, cb_dtype db, const shape_v& sa, con
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST(Elementwise, EveryOpDtypeAndBroadcastShape) {
     engine eng(3);
@@ -128,8 +142,8 @@ TEST(Elementwise, EveryOpDtypeAndBroadcastShape) {
 
 TEST(Elementwise, MixedDtypesPromote) {
     engine eng(2);
-    const binary_op ops[] = {binary_op::add, binary_op::multiply, binary_op::divide, binary_op::floor_divide,
-                             binary_op::maximum, binary_op::less, binary_op::equal};
+    const binary_op ops[] = {binary_op::add,     binary_op::multiply, binary_op::divide, binary_op::floor_divide,
+                             binary_op::maximum, binary_op::less,     binary_op::equal};
     unsigned seed = 100;
     for (auto op : ops)
         for (auto da : all_dtypes)
@@ -147,7 +161,7 @@ TEST(Elementwise, IntegerEdgeCasesMatchNumpy) {
     EXPECT_EQ(o.as<std::int8_t>()[1], 0);
     EXPECT_EQ(o.as<std::int8_t>()[2], -4);
     EXPECT_EQ(o.as<std::int8_t>()[3], -3);
-    ASSERT_TRUE(binary(binary_op::add, a.view(), a.view(), o.view()).ok()); // -128 + -128 wraps to 0
+    ASSERT_TRUE(binary(binary_op::add, a.view(), a.view(), o.view()).ok());  // -128 + -128 wraps to 0
     EXPECT_EQ(o.as<std::int8_t>()[0], 0);
     // int32 overflow wraps; true division by zero gives inf / nan.
     tensor i(CB_DTYPE_INT32, {2}), z(CB_DTYPE_INT32, {2}), r(CB_DTYPE_INT32, {2}), f(CB_DTYPE_FLOAT64, {2});
@@ -158,7 +172,7 @@ TEST(Elementwise, IntegerEdgeCasesMatchNumpy) {
     ASSERT_TRUE(binary(binary_op::add, i.view(), z.view(), r.view()).ok());
     EXPECT_EQ(r.as<std::int32_t>()[0], std::numeric_limits<std::int32_t>::min());
     ASSERT_TRUE(binary(binary_op::divide, z.view(), i.view(), f.view()).ok());
-    EXPECT_TRUE(std::isnan(f.as<double>()[1])); // 0/0
+    EXPECT_TRUE(std::isnan(f.as<double>()[1]));  // 0/0
     // float floor_divide: [1,-1,0,5.5,-5.5] // [0,0,0,-2,2] == [inf,-inf,nan,-3,-3]
     tensor x(CB_DTYPE_FLOAT64, {5}), y(CB_DTYPE_FLOAT64, {5}), q(CB_DTYPE_FLOAT64, {5});
     const double xv[] = {1, -1, 0, 5.5, -5.5}, yv[] = {0, 0, 0, -2, 2};
@@ -174,8 +188,10 @@ TEST(Elementwise, IntegerEdgeCasesMatchNumpy) {
 
 TEST(Elementwise, NanPropagatesThroughMinimumMaximum) {
     tensor a(CB_DTYPE_FLOAT32, {2}), b(CB_DTYPE_FLOAT32, {2}), o(CB_DTYPE_FLOAT32, {2});
-    a.as<float>()[0] = NAN; a.as<float>()[1] = 1;
-    b.as<float>()[0] = 1;   b.as<float>()[1] = NAN;
+    a.as<float>()[0] = NAN;
+    a.as<float>()[1] = 1;
+    b.as<float>()[0] = 1;
+    b.as<float>()[1] = NAN;
     for (auto op : {binary_op::minimum, binary_op::maximum}) {
         ASSERT_TRUE(binary(op, a.view(), b.view(), o.view()).ok());
         EXPECT_TRUE(std::isnan(o.as<float>()[0]));
@@ -198,7 +214,11 @@ TEST(Elementwise, StridedInputsAndOutputs) {
     // a transposed (3,2) view of a (2,3) array, added to itself.
     tensor a = random_tensor(CB_DTYPE_INT32, {2, 3}, 7);
     tensor_view t = a.view();
-    t.ndim = 2; t.shape[0] = 3; t.shape[1] = 2; t.strides[0] = 1; t.strides[1] = 3;
+    t.ndim = 2;
+    t.shape[0] = 3;
+    t.shape[1] = 2;
+    t.strides[0] = 1;
+    t.strides[1] = 3;
     tensor o(CB_DTYPE_INT32, {3, 2});
     ASSERT_TRUE(binary(binary_op::multiply, t, t, o.view()).ok());
     for (int i = 0; i < 3; ++i)
@@ -221,7 +241,8 @@ TEST(Elementwise, UnaryEveryDtype) {
             for (int i = 0; i < 1000; ++i) EXPECT_EQ(get(o, i), wrap_to(d, -(long double)get(a, i))) << dtype_name(d);
         }
         ASSERT_TRUE(unary(unary_op::abs, a.view(), o.view()).ok());
-        for (int i = 0; i < 1000; ++i) EXPECT_EQ(get(o, i), wrap_to(d, std::fabs((long double)get(a, i)))) << dtype_name(d);
+        for (int i = 0; i < 1000; ++i)
+            EXPECT_EQ(get(o, i), wrap_to(d, std::fabs((long double)get(a, i)))) << dtype_name(d);
     }
 }
 
@@ -230,14 +251,18 @@ TEST(Elementwise, CastEveryPair) {
     for (auto from : all_dtypes)
         for (auto to : all_dtypes) {
             tensor in(from, {14}), out(to, {14});
-            for (int i = 0; i < 14; ++i) set(in, i, values[i]); // stores already-wrapped for ints
-            for (int i = 0; i < 14; ++i) if (!is_float(from) && from != CB_DTYPE_BOOL) set(in, i, wrap_to(from, std::trunc(values[i])));
+            for (int i = 0; i < 14; ++i) set(in, i, values[i]);  // stores already-wrapped for ints
+            for (int i = 0; i < 14; ++i)
+                if (!is_float(from) && from != CB_DTYPE_BOOL) set(in, i, wrap_to(from, std::trunc(values[i])));
             ASSERT_TRUE(cast(in.view(), out.view()).ok());
             for (int i = 0; i < 14; ++i) {
                 double v = get(in, i), want;
-                if (to == CB_DTYPE_BOOL) want = v != 0;
-                else if (is_float(to)) want = to == CB_DTYPE_FLOAT32 ? double(float(v)) : v;
-                else want = wrap_to(to, std::trunc((long double)v));
+                if (to == CB_DTYPE_BOOL)
+                    want = v != 0;
+                else if (is_float(to))
+                    want = to == CB_DTYPE_FLOAT32 ? double(float(v)) : v;
+                else
+                    want = wrap_to(to, std::trunc((long double)v));
                 EXPECT_EQ(get(out, i), want) << dtype_name(from) << "->" << dtype_name(to) << " " << v;
             }
         }
@@ -251,7 +276,8 @@ TEST(Elementwise, FillAndArange) {
         tensor r(d, {100});
         ASSERT_TRUE(arange(r.view(), scalar::of_int(-5), scalar::of_int(3)).ok());
         for (int i = 0; i < 100; ++i)
-            EXPECT_EQ(get(r, i), d == CB_DTYPE_BOOL ? double(-5 + 3 * i != 0) : wrap_to(d, -5 + 3 * i)) << dtype_name(d);
+            EXPECT_EQ(get(r, i), d == CB_DTYPE_BOOL ? double(-5 + 3 * i != 0) : wrap_to(d, -5 + 3 * i))
+                << dtype_name(d);
     }
     tensor f(CB_DTYPE_FLOAT64, {10});
     ASSERT_TRUE(arange(f.view(), scalar::of(0.5), scalar::of(0.25)).ok());
@@ -272,7 +298,7 @@ TEST(Elementwise, InPlaceAndConcurrentCallers) {
     tensor a = random_tensor(CB_DTYPE_INT64, {200000}, 21), b = random_tensor(CB_DTYPE_INT64, {200000}, 22);
     tensor want(CB_DTYPE_INT64, {200000});
     for (std::int64_t i = 0; i < a.size(); ++i) set(want, i, get(a, i) + get(b, i));
-    ASSERT_TRUE(binary(binary_op::add, a.view(), b.view(), a.view(), eng).ok()); // a += b
+    ASSERT_TRUE(binary(binary_op::add, a.view(), b.view(), a.view(), eng).ok());  // a += b
     EXPECT_EQ(std::memcmp(a.data(), want.data(), a.bytes()), 0);
 
     // Several threads sharing one engine: calls are serialised, results stay exact.

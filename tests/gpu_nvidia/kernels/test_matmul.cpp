@@ -36,7 +36,7 @@ void check(cb_dtype da, cb_dtype db, std::vector<std::int64_t> sa, std::vector<s
         }
 }
 
-} // namespace
+}  // namespace
 
 TEST(Matmul, ShapesAndDtypes) {
     for (auto d : all_dtypes) {
@@ -45,20 +45,21 @@ TEST(Matmul, ShapesAndDtypes) {
         check(d, d, {5, 7}, {7});
         check(d, d, {9}, {9});
         check(d, d, {1, 1}, {1, 1});
-        check(d, d, {3, 0}, {0, 2}); // k == 0: zeros
+        check(d, d, {3, 0}, {0, 2});  // k == 0: zeros
     }
-    check(CB_DTYPE_INT8, CB_DTYPE_UINT8, {2, 3}, {3});       // int16, as numpy
-    check(CB_DTYPE_INT32, CB_DTYPE_FLOAT32, {4, 6}, {6, 5}); // float64
+    check(CB_DTYPE_INT8, CB_DTYPE_UINT8, {2, 3}, {3});        // int16, as numpy
+    check(CB_DTYPE_INT32, CB_DTYPE_FLOAT32, {4, 6}, {6, 5});  // float64
     check(CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT32, {130, 70}, {70, 90});
-    check(CB_DTYPE_INT8, CB_DTYPE_INT8, {40, 50}, {50, 30}); // wraps
+    check(CB_DTYPE_INT8, CB_DTYPE_INT8, {40, 50}, {50, 30});  // wraps
 }
 
 TEST(Matmul, Errors) {
     tensor a(CB_DTYPE_FLOAT64, {2, 3}), b(CB_DTYPE_FLOAT64, {4}), o(CB_DTYPE_FLOAT64, {2});
     status s = matmul(a.view(), b.view(), o.view());
     EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(s.message, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
+    EXPECT_EQ(s.message,
+              "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+              "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
     tensor sc(CB_DTYPE_FLOAT64, {});
     EXPECT_EQ(matmul(sc.view(), b.view(), o.view()).code, CB_ERR_INVALID_ARGUMENT);
     tensor c(CB_DTYPE_FLOAT64, {2, 2, 2});

@@ -36,9 +36,12 @@ tensor wide_random(cb_dtype d, int ndim, const std::int64_t* shape, unsigned see
     auto* bytes = static_cast<unsigned char*>(t.data());
     for (std::size_t i = 0; i < t.bytes(); ++i) bytes[i] = static_cast<unsigned char>(rng());
     for (std::int64_t i = 0; i < t.size(); ++i) {
-        if (d == CB_DTYPE_BOOL) set(t, i, rng() % 2);
-        else if (d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64) set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
-        else if (rng() % 13 == 0) set(t, i, 0);
+        if (d == CB_DTYPE_BOOL)
+            set(t, i, rng() % 2);
+        else if (d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64)
+            set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
+        else if (rng() % 13 == 0)
+            set(t, i, 0);
     }
     return t;
 }
@@ -50,8 +53,8 @@ struct writer {
 
     std::string save(const tensor& t) {
         std::string name = "a" + std::to_string(next++) + ".bin";
-        std::ofstream(dir / name, std::ios::binary).write(static_cast<const char*>(t.data()),
-                                                          static_cast<std::streamsize>(t.bytes()));
+        std::ofstream(dir / name, std::ios::binary)
+            .write(static_cast<const char*>(t.data()), static_cast<std::streamsize>(t.bytes()));
         std::string shape = t.view().ndim == 0 ? "-" : "";
         for (int i = 0; i < t.view().ndim; ++i) shape += (i ? "," : "") + std::to_string(t.view().shape[i]);
         return name + " " + dtype_name(t.view().dtype) + " " + shape;
@@ -66,7 +69,7 @@ struct writer {
 
 tensor out_for(cb_dtype d, const shape_t& s) { return tensor(d, s.ndim, s.dims); }
 
-} // namespace
+}  // namespace
 
 TEST(Numpy, CrossCheck) {
     if (std::system((std::string(k_python) + " -c 'import numpy' >/dev/null 2>&1").c_str()) != 0)
@@ -76,9 +79,9 @@ TEST(Numpy, CrossCheck) {
     fs::create_directories(w.dir);
     w.manifest.open(w.dir / "manifest.txt");
     unsigned seed = 1;
-    const binary_op ops[] = {binary_op::add, binary_op::subtract, binary_op::multiply, binary_op::divide,
-                             binary_op::floor_divide, binary_op::minimum, binary_op::maximum, binary_op::equal,
-                             binary_op::not_equal, binary_op::less, binary_op::less_equal, binary_op::greater,
+    const binary_op ops[] = {binary_op::add,          binary_op::subtract, binary_op::multiply,   binary_op::divide,
+                             binary_op::floor_divide, binary_op::minimum,  binary_op::maximum,    binary_op::equal,
+                             binary_op::not_equal,    binary_op::less,     binary_op::less_equal, binary_op::greater,
                              binary_op::greater_equal};
     const std::int64_t sa[] = {3, 1, 5}, sb[] = {4, 1};
     for (auto op : ops)
@@ -101,7 +104,8 @@ TEST(Numpy, CrossCheck) {
             w.record("unary", op_name(op), "-", o, {&a});
         }
         for (auto to : all_dtypes) {
-            if (is_float_dtype(d) && !is_float_dtype(to) && to != CB_DTYPE_BOOL) continue; // out-of-range is UB in numpy
+            if (is_float_dtype(d) && !is_float_dtype(to) && to != CB_DTYPE_BOOL)
+                continue;  // out-of-range is UB in numpy
             tensor o(to, 1, s1);
             ASSERT_TRUE(cast(a.view(), o.view()).ok());
             w.record("cast", "astype", "-", o, {&a});
@@ -126,9 +130,9 @@ TEST(Numpy, CrossCheck) {
     for (auto da : all_dtypes)
         for (cb_dtype db : {da, cb_dtype{CB_DTYPE_INT8}, cb_dtype{CB_DTYPE_FLOAT32}}) {
             for (auto [sa2, na, sb2, nb] : {std::tuple{m1, 2, m2, 2}, std::tuple{v9, 1, m2, 2},
-                                             std::tuple{m1, 2, v9, 1}, std::tuple{v9, 1, v9, 1}}) {
+                                            std::tuple{m1, 2, v9, 1}, std::tuple{v9, 1, v9, 1}}) {
                 tensor a = wide_random(da, na, sa2, seed++), b = wide_random(db, nb, sb2, seed++);
-                if (is_float_dtype(promote(da, db))) { // keep float products well-conditioned
+                if (is_float_dtype(promote(da, db))) {  // keep float products well-conditioned
                     for (std::int64_t i = 0; i < a.size(); ++i) set(a, i, std::fmod(get(a, i), 8.0));
                     for (std::int64_t i = 0; i < b.size(); ++i) set(b, i, std::fmod(get(b, i), 8.0));
                 }

@@ -35,7 +35,7 @@ void expect_close(double got, double want, cb_dtype d, const std::string& where)
     EXPECT_NEAR(got, want, tol) << where;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Reduce, AllElementsEveryDtype) {
     engine eng(3);
@@ -67,7 +67,8 @@ TEST(Reduce, AlongEachAxis) {
                 std::int64_t dims[3] = {s0, s1, s2}, strides[3] = {s1 * s2, s2, 1};
                 std::int64_t od[2];
                 int k = 0;
-                for (int i = 0; i < 3; ++i) if (i != ax) od[k++] = dims[i];
+                for (int i = 0; i < 3; ++i)
+                    if (i != ax) od[k++] = dims[i];
                 tensor out(reduce_result_dtype(op, d), 2, od);
                 status s = reduce(op, in.view(), axis, out.view(), eng);
                 ASSERT_TRUE(s.ok()) << s.message;
@@ -76,8 +77,10 @@ TEST(Reduce, AlongEachAxis) {
                         std::int64_t base = 0;
                         int oi = 0;
                         std::int64_t oidx[2] = {i, j};
-                        for (int dd = 0; dd < 3; ++dd) if (dd != ax) base += oidx[oi++] * strides[dd];
-                        double want = ref_reduce(op, in, dims[ax], [&](std::int64_t t) { return base + t * strides[ax]; });
+                        for (int dd = 0; dd < 3; ++dd)
+                            if (dd != ax) base += oidx[oi++] * strides[dd];
+                        double want =
+                            ref_reduce(op, in, dims[ax], [&](std::int64_t t) { return base + t * strides[ax]; });
                         expect_close(get(out, i * od[1] + j), want, out.view().dtype,
                                      std::string(op_name(op)) + " " + dtype_name(d) + " axis " + std::to_string(axis));
                         if (::testing::Test::HasFailure()) return;
@@ -120,12 +123,14 @@ TEST(Reduce, NanAndIntWrapAndErrors) {
 
 TEST(Reduce, StridedInput) {
     tensor a = random_tensor(CB_DTYPE_INT32, {3, 4}, 9);
-    tensor_view t = a.view(); // the (4,3) transpose
-    t.shape[0] = 4; t.shape[1] = 3; t.strides[0] = 1; t.strides[1] = 4;
+    tensor_view t = a.view();  // the (4,3) transpose
+    t.shape[0] = 4;
+    t.shape[1] = 3;
+    t.strides[0] = 1;
+    t.strides[1] = 4;
     tensor out(CB_DTYPE_INT64, {4});
     ASSERT_TRUE(reduce(reduce_op::sum, t, 1, out.view()).ok());
-    for (int i = 0; i < 4; ++i)
-        EXPECT_EQ(get(out, i), get(a, i) + get(a, 4 + i) + get(a, 8 + i));
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(get(out, i), get(a, i) + get(a, 4 + i) + get(a, 8 + i));
 }
 
 TEST(Reduce, InfinityAndLateNanInFastPath) {
@@ -139,7 +144,7 @@ TEST(Reduce, InfinityAndLateNanInFastPath) {
         EXPECT_EQ(get(o, 0), INFINITY);
         ASSERT_TRUE(reduce(reduce_op::min, a.view(), k_all_axes, o.view()).ok());
         EXPECT_EQ(get(o, 0), -INFINITY);
-        set(a, 1000, NAN); // in the scalar tail
+        set(a, 1000, NAN);  // in the scalar tail
         ASSERT_TRUE(reduce(reduce_op::max, a.view(), k_all_axes, o.view()).ok());
         EXPECT_TRUE(std::isnan(get(o, 0)));
     }

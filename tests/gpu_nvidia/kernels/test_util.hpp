@@ -10,7 +10,7 @@
 
 namespace kt {
 
-__extension__ typedef __int128 i128; // exact wrap-around reference for int64
+__extension__ typedef __int128 i128;  // exact wrap-around reference for int64
 
 using namespace cudabridge::nv::kernels;
 
@@ -24,8 +24,10 @@ inline double get(const tensor& t, std::int64_t i) {
 inline void set(tensor& t, std::int64_t i, double v) {
     dispatch(t.view().dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, bool>) t.as<T>()[i] = v != 0;
-        else t.as<T>()[i] = static_cast<T>(v);
+        if constexpr (std::is_same_v<T, bool>)
+            t.as<T>()[i] = v != 0;
+        else
+            t.as<T>()[i] = static_cast<T>(v);
     });
 }
 
@@ -37,11 +39,19 @@ inline tensor random_tensor(cb_dtype d, std::initializer_list<std::int64_t> shap
     for (std::int64_t i = 0; i < t.size(); ++i) {
         double v;
         switch (d) {
-        case CB_DTYPE_BOOL: v = rng() % 2; break;
-        case CB_DTYPE_UINT8: v = rng() % 256; break;
+        case CB_DTYPE_BOOL:
+            v = rng() % 2;
+            break;
+        case CB_DTYPE_UINT8:
+            v = rng() % 256;
+            break;
         case CB_DTYPE_FLOAT32:
-        case CB_DTYPE_FLOAT64: v = (static_cast<int>(rng() % 161) - 80) * 0.25; break;
-        default: v = static_cast<int>(rng() % 121) - 60; break;
+        case CB_DTYPE_FLOAT64:
+            v = (static_cast<int>(rng() % 161) - 80) * 0.25;
+            break;
+        default:
+            v = static_cast<int>(rng() % 121) - 60;
+            break;
         }
         set(t, i, v);
     }
@@ -62,15 +72,23 @@ inline double wrap_to(cb_dtype d, long double v) {
         return static_cast<double>(x);
     };
     switch (d) {
-    case CB_DTYPE_INT8: return w(8, true);
-    case CB_DTYPE_UINT8: return w(8, false);
-    case CB_DTYPE_INT16: return w(16, true);
-    case CB_DTYPE_INT32: return w(32, true);
-    case CB_DTYPE_INT64: return w(64, true);
-    case CB_DTYPE_BOOL: return v != 0;
-    case CB_DTYPE_FLOAT32: return static_cast<float>(v);
-    default: return static_cast<double>(v);
+    case CB_DTYPE_INT8:
+        return w(8, true);
+    case CB_DTYPE_UINT8:
+        return w(8, false);
+    case CB_DTYPE_INT16:
+        return w(16, true);
+    case CB_DTYPE_INT32:
+        return w(32, true);
+    case CB_DTYPE_INT64:
+        return w(64, true);
+    case CB_DTYPE_BOOL:
+        return v != 0;
+    case CB_DTYPE_FLOAT32:
+        return static_cast<float>(v);
+    default:
+        return static_cast<double>(v);
     }
 }
 
-} // namespace kt
+}  // namespace kt

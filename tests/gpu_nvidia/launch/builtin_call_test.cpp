@@ -124,8 +124,12 @@ TEST(BuiltinCall, LaunchBlockRoundTrips) {
 TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
     // Device memory: 3 float64 at base, 3 float64 at base+64, output at base+128.
     std::vector<double> memory(32, 0.0);
-    memory[0] = 1.5; memory[1] = -2.0; memory[2] = 4.25;
-    memory[8] = 10.0; memory[9] = 20.0; memory[10] = 30.0;
+    memory[0] = 1.5;
+    memory[1] = -2.0;
+    memory[2] = 4.25;
+    memory[8] = 10.0;
+    memory[9] = 20.0;
+    memory[10] = 30.0;
     auto resolve = [&](uint64_t addr, uint64_t bytes) -> void* {
         if (addr < base || addr + bytes > base + memory.size() * sizeof(double)) return nullptr;
         return reinterpret_cast<uint8_t*>(memory.data()) + (addr - base);

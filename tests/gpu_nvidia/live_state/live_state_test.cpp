@@ -56,7 +56,11 @@ protected:
         const pid_t pid = fork();
         if (pid == 0) {
             int code = 99;
-            try { code = child(); } catch (...) { code = 98; }
+            try {
+                code = child();
+            } catch (...) {
+                code = 98;
+            }
             _exit(code);
         }
         int status = 0;
@@ -256,21 +260,30 @@ TEST_F(LiveState, AFileOfAnotherModelIsRefused) {
 }
 
 TEST_F(LiveState, OutOfBoundsSettingsInTheFileAreNotTrusted) {
-    { live_state s(file(), board()); s.update([](thermal_state& t, live_counters&) { t.settings.power_limit_w = 1e6; }); }
+    {
+        live_state s(file(), board());
+        s.update([](thermal_state& t, live_counters&) { t.settings.power_limit_w = 1e6; });
+    }
     live_state s(file(), board());
     EXPECT_DOUBLE_EQ(s.snapshot().thermal.settings.power_limit_w, board().power_default_w);
 }
 
 TEST_F(LiveState, AnUnfinishedFileIsInitialisedAgain) {
     uintmax_t size = 0;
-    { live_state s(file(), board()); size = fs::file_size(file()); }
+    {
+        live_state s(file(), board());
+        size = fs::file_size(file());
+    }
     overwrite(file(), 0, std::string(size, '\0'));  // as if its creator died before the header
     live_state s(file(), board());
     EXPECT_EQ(s.snapshot().counters.memory_total, board().vram_bytes);
 }
 
 TEST_F(LiveState, UnusablePathsAreRefusedWithTheReason) {
-    { std::ofstream f(dir_ / "plain"); f << "x"; }
+    {
+        std::ofstream f(dir_ / "plain");
+        f << "x";
+    }
     expect_refused(dir_ / "plain" / "gpu.live", board(), "folder");
     fs::create_directories(dir_ / "folder.live");
     expect_refused(dir_ / "folder.live", board(), "");
@@ -322,7 +335,8 @@ TEST_F(LiveState, TickSurvivesClockJumps) {
     s.tick();
     snap = s.snapshot();
     const gpu_profile& p = board();
-    EXPECT_NEAR(snap.thermal.temperature_c, p.ambient_temp_c + 0.10 * p.power_default_w * p.thermal_resistance_c_per_w, 1e-6);
+    EXPECT_NEAR(snap.thermal.temperature_c, p.ambient_temp_c + 0.10 * p.power_default_w * p.thermal_resistance_c_per_w,
+                1e-6);
     EXPECT_GT(snap.counters.last_update_ns, 0u);
 }
 

@@ -151,7 +151,9 @@ TEST_F(nvidia_abi13, BadModuleImagesAndOtherFormatsAreRefused) {
     const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n";
     EXPECT_EQ(g()->module_load(gh(), dev, ptx, sizeof ptx, CB_MODULE_PTX, &m, nullptr, 0), CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(core::last_error().find("no kernel"), std::string::npos) << core::last_error();
-    const char cubin[] = "\x7f" "ELF\2\1\1";
+    const char cubin[] =
+        "\x7f"
+        "ELF\2\1\1";
     EXPECT_EQ(g()->module_load(gh(), dev, cubin, sizeof cubin, CB_MODULE_CUBIN, &m, nullptr, 0), CB_ERR_UNSUPPORTED);
     EXPECT_NE(core::last_error().find("code=compute_"), std::string::npos) << core::last_error();
     EXPECT_EQ(m, nullptr);

@@ -23,7 +23,7 @@ namespace {
 
 constexpr size_t blocker_bytes = 256u << 20;
 constexpr uint64_t dma_piece_bytes = 4u << 20;  // the simulated GPU's DMA piece (dma_port.hpp)
-constexpr int attempts = 3;                      // the best of them: a preempted host only adds
+constexpr int attempts = 3;                     // the best of them: a preempted host only adds
 
 class nvidia_modeled_time : public gpu_test {
 protected:
@@ -116,10 +116,10 @@ TEST_F(nvidia_modeled_time, EventsAroundAnH2dCopyGiveTheLinksModeledTransferTime
     const double latency = link_latency_ns();
     EXPECT_GT(latency, 0);
     // bytes / GB/s is ns; one latency per DMA piece.
-    const double expected = static_cast<double>(n) / s.h2d_bandwidth_gbs + latency * static_cast<double>(n / dma_piece_bytes);
-    const double measured = timed([&] {
-        EXPECT_EQ(g()->memcpy_h2d(gh(), dev, dst, host.data(), n, stream), CB_OK) << core::last_error();
-    });
+    const double expected =
+        static_cast<double>(n) / s.h2d_bandwidth_gbs + latency * static_cast<double>(n / dma_piece_bytes);
+    const double measured =
+        timed([&] { EXPECT_EQ(g()->memcpy_h2d(gh(), dev, dst, host.data(), n, stream), CB_OK) << core::last_error(); });
     EXPECT_GE(measured, expected * 0.999);
     EXPECT_LE(measured, expected * 1.03);
     // 8 MiB at Thunderbolt 4's ~2.8 GB/s: about 3 ms, whatever this host's speed.

@@ -37,9 +37,12 @@ tensor wide_random(cb_dtype d, const std::vector<int64_t>& shape, unsigned seed)
     auto* bytes = static_cast<unsigned char*>(t.data());
     for (size_t i = 0; i < t.bytes(); ++i) bytes[i] = static_cast<unsigned char>(rng());
     for (int64_t i = 0; i < t.size(); ++i) {
-        if (d == CB_DTYPE_BOOL) kt::set(t, i, double(rng() % 2));
-        else if (nv::kernels::is_float_dtype(d)) kt::set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
-        else if (rng() % 13 == 0) kt::set(t, i, 0);
+        if (d == CB_DTYPE_BOOL)
+            kt::set(t, i, double(rng() % 2));
+        else if (nv::kernels::is_float_dtype(d))
+            kt::set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
+        else if (rng() % 13 == 0)
+            kt::set(t, i, 0);
     }
     return t;
 }
@@ -109,10 +112,12 @@ TEST_F(numpy_through_plugin, EveryKernelDtypeAndBroadcastShape) {
     manifest_.open(dir_ / "manifest.txt");
     unsigned seed = 1;
 
-    const char* binary_names[] = {"add", "subtract", "multiply", "divide", "floor_divide", "minimum", "maximum",
-                                  "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
-    const char* numpy_names[] = {"add", "subtract", "multiply", "true_divide", "floor_divide", "minimum", "maximum",
-                                 "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+    const char* binary_names[] = {"add",        "subtract", "multiply",     "divide",    "floor_divide",
+                                  "minimum",    "maximum",  "equal",        "not_equal", "less",
+                                  "less_equal", "greater",  "greater_equal"};
+    const char* numpy_names[] = {"add",        "subtract", "multiply",     "true_divide", "floor_divide",
+                                 "minimum",    "maximum",  "equal",        "not_equal",   "less",
+                                 "less_equal", "greater",  "greater_equal"};
     // Broadcast pairs: (3,1,5) with (4,1); (2,3) with a 0-d scalar; equal shapes (7,).
     const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
         {{3, 1, 5}, {4, 1}}, {{2, 3}, {}}, {{7}, {7}}};
@@ -152,7 +157,8 @@ TEST_F(numpy_through_plugin, EveryKernelDtypeAndBroadcastShape) {
             for (int axis : {CB_REDUCE_ALL_AXES, 0, 1, 2, -1}) {
                 cb_dtype rd{};
                 shape_t shape;
-                ASSERT_TRUE(nv::kernels::plan_reduce(static_cast<nv::kernels::reduce_op>(r), a.view(), axis, rd, shape).ok());
+                ASSERT_TRUE(
+                    nv::kernels::plan_reduce(static_cast<nv::kernels::reduce_op>(r), a.view(), axis, rd, shape).ok());
                 tensor o = run(reduce_names[r], {&a}, rd, dims_of(shape), {sdk::int64_arg(axis)});
                 record("reduce", reduce_names[r], axis == CB_REDUCE_ALL_AXES ? "all" : std::to_string(axis), o, {&a});
             }

@@ -104,9 +104,9 @@ TEST(GpuProfiles, LookupByKeyAndPciId) {
     // NVML's pciDeviceId is (device << 16) | vendor.
     EXPECT_EQ(find_profile_by_pci_id(static_cast<uint16_t>(0x270210DEu >> 16))->key, "rtx-4080-super");
 
-    for (const char* key : {"rtx-3060", "rtx-3070", "rtx-3080", "rtx-3090", "rtx-4060-ti", "rtx-4070", "rtx-4080",
-                            "rtx-4090", "rtx-5070", "rtx-5080", "rtx-5090", "rtx-a4000", "rtx-a6000", "l4",
-                            "a100-pcie-40gb", "h100-pcie"})
+    for (const char* key :
+         {"rtx-3060", "rtx-3070", "rtx-3080", "rtx-3090", "rtx-4060-ti", "rtx-4070", "rtx-4080", "rtx-4090", "rtx-5070",
+          "rtx-5080", "rtx-5090", "rtx-a4000", "rtx-a6000", "l4", "a100-pcie-40gb", "h100-pcie"})
         EXPECT_NE(find_profile_by_key(key), nullptr) << key;
 }
 
@@ -139,8 +139,8 @@ TEST(GpuProfiles, JsonRoundTripsEveryProfile) {
 
 TEST(GpuProfiles, PciIdAcceptedAsIntegerToo) {
     std::string error;
-    const auto back = profile_from_json(
-        edited_json(rtx5090(), [](Poco::JSON::Object& o) { o.set("pci_device_id", 0x2b85); }), error);
+    const auto back =
+        profile_from_json(edited_json(rtx5090(), [](Poco::JSON::Object& o) { o.set("pci_device_id", 0x2b85); }), error);
     ASSERT_TRUE(back) << error;
     EXPECT_EQ(back->pci_device_id, 0x2b85);
 }
@@ -199,7 +199,8 @@ TEST(GpuProfiles, OutOfRangeValuesRefusedNamingTheKey) {
                         tc{"thermal_resistance_c_per_w", 0}, tc{"ambient_temp_c", -100},
                         tc{"min_link_bandwidth_gbps", 0}, tc{"slowdown_temp_c", 20}}) {
         std::string error;
-        EXPECT_FALSE(profile_from_json(edited_json(rtx5090(), [&](auto& o) { o.set(c.key, c.value); }), error)) << c.key;
+        EXPECT_FALSE(profile_from_json(edited_json(rtx5090(), [&](auto& o) { o.set(c.key, c.value); }), error))
+            << c.key;
         EXPECT_NE(error.find(c.key), std::string::npos) << c.key << ": " << error;
     }
     std::string error;

@@ -11,8 +11,10 @@ using names = std::vector<std::string>;
 
 // The live registers after each parking instruction of the kernel `body`, in body order.
 std::vector<names> live_at_parks(const std::string& body) {
-    const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n"
-                             ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n" + body + "\n}\n";
+    const std::string text =
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n" +
+        body + "\n}\n";
     parse_result parsed = parse(text);
     EXPECT_TRUE(parsed.ok) << parsed.error;
     std::vector<names> out;
@@ -47,16 +49,18 @@ TEST(PtxLiveness, ValuesReadOnOnlyOneBranchAndAroundALoopAreKept) {
 }
 
 TEST(PtxLiveness, AddressBasesVectorElementsAndStoredValuesAreReads) {
-    const auto live = live_at_parks("mov.u64 %rd1, 0;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nmov.u32 %r5, 3;\n"
-                                    "bar.sync 0;\nst.global.v2.u32 [%rd1+8], {%r1, %r2};\n"
-                                    "st.shared.u32 [%r5], %r1;\nret;");
+    const auto live = live_at_parks(
+        "mov.u64 %rd1, 0;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nmov.u32 %r5, 3;\n"
+        "bar.sync 0;\nst.global.v2.u32 [%rd1+8], {%r1, %r2};\n"
+        "st.shared.u32 [%r5], %r1;\nret;");
     EXPECT_EQ(live, std::vector<names>({{"%r1", "%r2", "%r5", "%rd1"}}));
 }
 
 TEST(PtxLiveness, AWarpInstructionsResultIsNotKeptButItsLaterReadsAre) {
-    const auto live = live_at_parks("mov.u32 %r1, 1;\nmov.u32 %r2, 2;\n"
-                                    "shfl.sync.down.b32 %r3|%p1, %r1, 1, 31, -1;\nbar.sync 0;\n"
-                                    "add.s32 %r4, %r3, %r2;\nret;");
+    const auto live = live_at_parks(
+        "mov.u32 %r1, 1;\nmov.u32 %r2, 2;\n"
+        "shfl.sync.down.b32 %r3|%p1, %r1, 1, 31, -1;\nbar.sync 0;\n"
+        "add.s32 %r4, %r3, %r2;\nret;");
     ASSERT_EQ(live.size(), 2u);
     EXPECT_EQ(live[0], names({"%r2"}));
     EXPECT_EQ(live[1], names({"%r2", "%r3"}));

@@ -288,9 +288,11 @@ TEST_F(ptx_engine, ArgumentsAreMatchedToTheParamList) {
 
 TEST_F(ptx_engine, SyntaxErrorsNameTheLine) {
     std::string error;
-    EXPECT_FALSE(program::load(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(\n{\n ret;\n}\n", error));
+    EXPECT_FALSE(
+        program::load(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(\n{\n ret;\n}\n", error));
     EXPECT_NE(error.find("line "), std::string::npos) << error;
-    EXPECT_FALSE(program::load(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n frobnicate.u32 %r1;\n}\n", error));
+    EXPECT_FALSE(program::load(
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n frobnicate.u32 %r1;\n}\n", error));
     EXPECT_NE(error.find("line 6"), std::string::npos) << error;
     EXPECT_NE(error.find("frobnicate"), std::string::npos) << error;
 }

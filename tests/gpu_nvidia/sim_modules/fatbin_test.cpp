@@ -77,8 +77,10 @@ TEST(Fatbin, ABadMagicOrACorruptPayloadIsRefused) {
         error.clear();
         const cb_status st = newest_fatbin_ptx(corrupt.data(), corrupt.size(), ptx, error);
         // Either the decompressor notices, or it yields text that differs from the original.
-        if (st == CB_OK) EXPECT_NE(code_lines(ptx), code_lines(corpus_file("kernels/saxpy.ptx"))) << name;
-        else EXPECT_EQ(st, CB_ERR_INVALID_ARGUMENT) << error;
+        if (st == CB_OK)
+            EXPECT_NE(code_lines(ptx), code_lines(corpus_file("kernels/saxpy.ptx"))) << name;
+        else
+            EXPECT_EQ(st, CB_ERR_INVALID_ARGUMENT) << error;
     }
 }
 

@@ -31,7 +31,9 @@ TEST(ModuleSource, AFatbinGivesItsNewestPtx) {
 }
 
 TEST(ModuleSource, ACubinIsRefusedSayingHowToBuildWithPtx) {
-    const char cubin[] = "\x7f" "ELF\x02\x01\x01";
+    const char cubin[] =
+        "\x7f"
+        "ELF\x02\x01\x01";
     module_text out;
     std::string error;
     EXPECT_EQ(module_ptx(cubin, sizeof cubin, CB_MODULE_CUBIN, 12, 0, out, error), CB_ERR_UNSUPPORTED);

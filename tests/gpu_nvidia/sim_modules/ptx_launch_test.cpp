@@ -76,9 +76,9 @@ TEST(PtxLaunchBlock, CudasLimitsHold) {
 
 TEST(PtxLaunchBlock, OnlyWholeFreePagesAreUnmapped) {
     constexpr uint64_t page = 1u << 16;
-    const auto pages = unmapped_pages({{100, page + 10},               // no whole page
-                                       {page + 256, 4 * page + 512},   // pages 2 and 3
-                                       {8 * page, 9 * page}});         // page 8 exactly
+    const auto pages = unmapped_pages({{100, page + 10},              // no whole page
+                                       {page + 256, 4 * page + 512},  // pages 2 and 3
+                                       {8 * page, 9 * page}});        // page 8 exactly
     ASSERT_EQ(pages.size(), 2u);
     EXPECT_EQ(pages[0], (address_range{2 * page, 4 * page}));
     EXPECT_EQ(pages[1], (address_range{8 * page, 9 * page}));

@@ -72,7 +72,7 @@ TEST(ThermalModel, InitialStateIsAnIdleBoardAtAmbient) {
     EXPECT_EQ(s.mem_clock_mhz, p.memory_clock_mhz);
     EXPECT_EQ(s.performance_state, 8);
     EXPECT_EQ(s.throttle_reasons, uint32_t{CB_THROTTLE_IDLE});
-    EXPECT_DOUBLE_EQ(s.fan_percent, p.fan_curve.front().percent);  // ambient is below the first point
+    EXPECT_DOUBLE_EQ(s.fan_percent, p.fan_curve.front().percent);   // ambient is below the first point
     EXPECT_LT(initial_thermal_state(seeded("l4")).fan_percent, 0);  // passive: no fan readout
 }
 
@@ -102,7 +102,8 @@ TEST(ThermalModel, FullLoadFollowsTheExactTwoLagSolution) {
         t = at;
         const double ep = std::exp(-t / kPowerTau), et = std::exp(-t / kTempTau);
         const double power = L + (P0 - L) * ep;
-        const double temp = A + L * R + (T0 - A - L * R) * et + (P0 - L) * R * kPowerTau / (kTempTau - kPowerTau) * (et - ep);
+        const double temp =
+            A + L * R + (T0 - A - L * R) * et + (P0 - L) * R * kPowerTau / (kTempTau - kPowerTau) * (et - ep);
         EXPECT_NEAR(s.power_w, power, 1e-6 * L) << "t=" << t;
         EXPECT_NEAR(s.temperature_c, temp, 1e-6) << "t=" << t;
     }
@@ -161,8 +162,9 @@ TEST(ThermalModel, LargeStepsAreStable) {
 TEST(ThermalModel, FanFollowsTheCurveLinearlyAndClamps) {
     const gpu_profile p = fan_board();
     thermal_state s = initial_thermal_state(p);
-    const struct { double temp, fan; } cases[] = {
-        {20, 30}, {40, 30}, {50, 37.5}, {60, 45}, {67.5, 57.5}, {75, 70}, {80, 85}, {85, 100}, {99, 100}};
+    const struct {
+        double temp, fan;
+    } cases[] = {{20, 30}, {40, 30}, {50, 37.5}, {60, 45}, {67.5, 57.5}, {75, 70}, {80, 85}, {85, 100}, {99, 100}};
     for (const auto& c : cases) {
         s.temperature_c = c.temp;
         advance(p, s, 0, 0);
@@ -272,9 +274,11 @@ TEST(ThermalModel, LoweringThePowerLimitLowersPowerAndClocks) {
 
 TEST(ThermalModel, PerformanceStateFloorCapsClocks) {
     const gpu_profile& p = seeded("rtx-4070");
-    const struct { int32_t pstate; uint32_t clock; } cases[] = {
-        {0, p.boost_clock_mhz}, {2, p.boost_clock_mhz}, {3, p.base_clock_mhz}, {5, p.base_clock_mhz},
-        {8, kIdleClock}, {15, kIdleClock}};
+    const struct {
+        int32_t pstate;
+        uint32_t clock;
+    } cases[] = {{0, p.boost_clock_mhz}, {2, p.boost_clock_mhz}, {3, p.base_clock_mhz},
+                 {5, p.base_clock_mhz},  {8, kIdleClock},        {15, kIdleClock}};
     for (const auto& c : cases) {
         thermal_state s = initial_thermal_state(p);
         std::string error;
@@ -313,7 +317,10 @@ TEST(ThermalModel, OutOfBoundsSettingsAreRefusedAndChangeNothing) {
     settings.fan_percent = 40;
     const thermal_settings before = settings;
 
-    struct refusal { cb_gpu_settings r; std::string message; };
+    struct refusal {
+        cb_gpu_settings r;
+        std::string message;
+    };
     std::vector<refusal> cases;
     cb_gpu_settings r = request(CB_SET_POWER_LIMIT | CB_SET_FAN);
     r.power_limit_w = 900;

@@ -34,7 +34,7 @@ TEST(UserspaceMemory, AllocUntilOutOfMemoryThenFreeAndReuse) {
     EXPECT_EQ(free_bytes, 0u);
 
     ASSERT_EQ(gpu.mem_free(ptrs[3], error), CB_OK) << error;
-    EXPECT_EQ(gpu.mem_free(ptrs[3], error), CB_ERR_INVALID_ARGUMENT);  // twice
+    EXPECT_EQ(gpu.mem_free(ptrs[3], error), CB_ERR_INVALID_ARGUMENT);        // twice
     EXPECT_EQ(gpu.mem_free(ptrs[4] + 256, error), CB_ERR_INVALID_ARGUMENT);  // interior
     uint64_t again = 0;
     ASSERT_EQ(gpu.mem_alloc(block, again, error), CB_OK) << error;

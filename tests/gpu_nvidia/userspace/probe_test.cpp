@@ -67,8 +67,15 @@ struct foreign_model {
     static void detach(void*) {}
 
     static const cb_endpoint_model_table* table() {
-        static const cb_endpoint_model_table t = {sizeof(cb_endpoint_model_table), &config_read, &config_write,
-                                                  &bar_info, &mmio_read, &mmio_write, nullptr, &attach, &detach};
+        static const cb_endpoint_model_table t = {sizeof(cb_endpoint_model_table),
+                                                  &config_read,
+                                                  &config_write,
+                                                  &bar_info,
+                                                  &mmio_read,
+                                                  &mmio_write,
+                                                  nullptr,
+                                                  &attach,
+                                                  &detach};
         return &t;
     }
 };

@@ -90,8 +90,8 @@ inline cb_status wait_for_gate(const cb_host_kernel_call* call) {
 }
 
 inline const cb_host_kernel k_kernels[] = {
-    {"vector_add", &vector_add},     {"mark_blocks", &mark_blocks}, {"report_args", &report_args},
-    {"fail_in_block_3", &fail_in_block_3}, {"throws", &throws},    {"wait_for_gate", &wait_for_gate},
+    {"vector_add", &vector_add},           {"mark_blocks", &mark_blocks}, {"report_args", &report_args},
+    {"fail_in_block_3", &fail_in_block_3}, {"throws", &throws},           {"wait_for_gate", &wait_for_gate},
 };
 
 inline cb_host_kernel_module module() {

@@ -30,9 +30,9 @@ uint64_t must_allocate(vram_allocator& a, uint64_t size, uint64_t align = 0) {
 
 TEST(VramAllocator, ConstructorRefusesBadRanges) {
     EXPECT_THROW(vram_allocator(0, 0), std::invalid_argument);
-    EXPECT_THROW(vram_allocator(0, 1000), std::invalid_argument);        // not a granule multiple
-    EXPECT_THROW(vram_allocator(100, 1024), std::invalid_argument);      // unaligned base
-    EXPECT_THROW(vram_allocator(0, 1024, 100), std::invalid_argument);   // granule not 2^n
+    EXPECT_THROW(vram_allocator(0, 1000), std::invalid_argument);                // not a granule multiple
+    EXPECT_THROW(vram_allocator(100, 1024), std::invalid_argument);              // unaligned base
+    EXPECT_THROW(vram_allocator(0, 1024, 100), std::invalid_argument);           // granule not 2^n
     EXPECT_THROW(vram_allocator(UINT64_MAX - 255, 512), std::invalid_argument);  // wraps
 }
 
@@ -145,12 +145,12 @@ TEST(VramAllocator, DoubleFreeAndUnknownAddressRefusedWithoutCorruption) {
     const uint64_t p = must_allocate(a, 4096);
     const uint64_t q = must_allocate(a, 4096);
     const auto before = a.free_blocks();
-    EXPECT_EQ(a.free(q + 256), CB_ERR_INVALID_ARGUMENT);   // interior pointer
-    EXPECT_EQ(a.free(12345), CB_ERR_INVALID_ARGUMENT);     // outside the range
+    EXPECT_EQ(a.free(q + 256), CB_ERR_INVALID_ARGUMENT);  // interior pointer
+    EXPECT_EQ(a.free(12345), CB_ERR_INVALID_ARGUMENT);    // outside the range
     EXPECT_EQ(a.free_blocks(), before);
     EXPECT_EQ(a.free(p), CB_OK);
     const auto after_one = a.free_blocks();
-    EXPECT_EQ(a.free(p), CB_ERR_INVALID_ARGUMENT);         // double free
+    EXPECT_EQ(a.free(p), CB_ERR_INVALID_ARGUMENT);  // double free
     EXPECT_EQ(a.free_blocks(), after_one);
     EXPECT_EQ(a.stats().allocation_count, 1u);
     EXPECT_EQ(a.free(q), CB_OK);
@@ -219,7 +219,10 @@ struct reference_model {
         for (const auto& g : gaps()) {
             const uint64_t start = (g.address + align - 1) / align * align;
             if (start - g.address > g.size || g.size - (start - g.address) < length) continue;
-            if (!best || g.size < best->size) { best = g; best_start = start; }
+            if (!best || g.size < best->size) {
+                best = g;
+                best_start = start;
+            }
         }
         if (!best) return std::nullopt;
         live.insert(std::upper_bound(live.begin(), live.end(), best_start,

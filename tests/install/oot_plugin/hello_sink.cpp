@@ -18,8 +18,7 @@ public:
         h.declare(CB_PARAM_STRING, "path", "/tmp/hello_sink.txt", "file the records are appended to");
         const std::string path = c.get("path").value_or(h.param_or("path", "/tmp/hello_sink.txt"));
         file_ = std::fopen(path.c_str(), "a");
-        if (file_ == nullptr)
-            throw cudabridge::sdk::status_error(CB_ERR_PERMISSION, "cannot open " + path);
+        if (file_ == nullptr) throw cudabridge::sdk::status_error(CB_ERR_PERMISSION, "cannot open " + path);
     }
     ~hello_sink() override { close(); }
 

@@ -43,12 +43,10 @@ TEST(Usb4Dart, MappingCountLimitIsExact) {
     iommu mmu(apple_dart());
     uint64_t iova = 0;
     for (uint64_t i = 0; i < 65536; ++i) {
-        ASSERT_EQ(mmu.map(fake(kHost + i * kDartPage), kDartPage, CB_DMA_TO_DEVICE, iova), CB_OK)
-            << "mapping " << i;
+        ASSERT_EQ(mmu.map(fake(kHost + i * kDartPage), kDartPage, CB_DMA_TO_DEVICE, iova), CB_OK) << "mapping " << i;
     }
     std::string why;
-    EXPECT_EQ(mmu.map(fake(kHost + 65536 * kDartPage), kDartPage, CB_DMA_TO_DEVICE, iova, &why),
-              CB_ERR_DMA_LIMIT);
+    EXPECT_EQ(mmu.map(fake(kHost + 65536 * kDartPage), kDartPage, CB_DMA_TO_DEVICE, iova, &why), CB_ERR_DMA_LIMIT);
     EXPECT_NE(why.find("65536"), std::string::npos) << why;
     auto s = mmu.stats();
     EXPECT_EQ(s.mappings, 65536u);
@@ -74,8 +72,7 @@ TEST(Usb4Dart, MappedBytesLimitIsExact) {
     ASSERT_EQ(mmu.map(fake(kHost), 512 * kMiB, CB_DMA_BIDIRECTIONAL, iova), CB_OK);
     ASSERT_EQ(mmu.map(fake(kHost + kGiB), 512 * kMiB, CB_DMA_BIDIRECTIONAL, iova), CB_OK);
     // At offset 1 a full 512 MiB needs one page more than is left: refused.
-    EXPECT_EQ(mmu.map(fake(kHost + 2 * kGiB + 1), 512 * kMiB, CB_DMA_TO_DEVICE, iova),
-              CB_ERR_DMA_LIMIT);
+    EXPECT_EQ(mmu.map(fake(kHost + 2 * kGiB + 1), 512 * kMiB, CB_DMA_TO_DEVICE, iova), CB_ERR_DMA_LIMIT);
     ASSERT_EQ(mmu.map(fake(kHost + 2 * kGiB + 1), 512 * kMiB - 1, CB_DMA_TO_DEVICE, iova), CB_OK);
     EXPECT_EQ(iova % kDartPage, 1u);
     EXPECT_EQ(mmu.stats().mapped_bytes, 1536 * kMiB);
@@ -83,8 +80,7 @@ TEST(Usb4Dart, MappedBytesLimitIsExact) {
 
     // One more page — even one byte, which takes a page — is refused.
     std::string why;
-    EXPECT_EQ(mmu.map(fake(kHost + 3 * kGiB), kDartPage, CB_DMA_TO_DEVICE, iova, &why),
-              CB_ERR_DMA_LIMIT);
+    EXPECT_EQ(mmu.map(fake(kHost + 3 * kGiB), kDartPage, CB_DMA_TO_DEVICE, iova, &why), CB_ERR_DMA_LIMIT);
     EXPECT_NE(why.find("limit"), std::string::npos) << why;
     EXPECT_EQ(mmu.map(fake(kHost + 3 * kGiB), 1, CB_DMA_TO_DEVICE, iova), CB_ERR_DMA_LIMIT);
     const auto s = mmu.stats();
@@ -134,8 +130,7 @@ TEST(Usb4Dart, IovasAreChosenAlignedUniqueAndDisjoint) {
         pages.emplace_back(b, e);
     }
     std::sort(pages.begin(), pages.end());
-    for (size_t i = 1; i < pages.size(); ++i)
-        EXPECT_LE(pages[i - 1].second, pages[i].first) << "overlap at " << i;
+    for (size_t i = 1; i < pages.size(); ++i) EXPECT_LE(pages[i - 1].second, pages[i].first) << "overlap at " << i;
     EXPECT_EQ(mmu.stats().mappings, got.size());
 }
 
@@ -173,7 +168,7 @@ TEST(Usb4Dart, BadUnmapRefused) {
     EXPECT_EQ(mmu.stats().mappings, 1u);
     ASSERT_EQ(mmu.unmap(iova, 4096), CB_OK);
     EXPECT_EQ(mmu.unmap(iova, 4096), CB_ERR_INVALID_ARGUMENT);  // twice
-    EXPECT_EQ(mmu.stats().map_failures, 0u);  // bad unmaps are not map failures
+    EXPECT_EQ(mmu.stats().map_failures, 0u);                    // bad unmaps are not map failures
 }
 
 TEST(Usb4Dart, InvalidMapArguments) {

@@ -37,7 +37,7 @@ TEST(Usb4IovaAllocator, FirstFitReusesTheLowestHole) {
     a.release(x, 4 * kPage);
     a.release(z, 4 * kPage);  // merges with the free tail
     EXPECT_EQ(a.free_ranges(), 2u);
-    EXPECT_EQ(a.allocate(3 * kPage), x);            // fits the first hole
+    EXPECT_EQ(a.allocate(3 * kPage), x);              // fits the first hole
     EXPECT_EQ(a.allocate(2 * kPage), y + 2 * kPage);  // does not: next range (z's old place)
 }
 

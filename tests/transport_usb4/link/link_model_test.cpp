@@ -169,17 +169,14 @@ TEST(Usb4LinkModel, InvalidParametersRefused) {
         EXPECT_FALSE(check_link_params(p).empty());
         try {
             compute_link(p);
-            ADD_FAILURE() << "accepted mps " << p.max_payload << " mrrs " << p.max_read_request
-                          << " lanes " << p.lanes;
+            ADD_FAILURE() << "accepted mps " << p.max_payload << " mrrs " << p.max_read_request << " lanes " << p.lanes;
         } catch (const sdk::status_error& e) {
             EXPECT_EQ(e.status(), CB_ERR_INVALID_ARGUMENT);
             EXPECT_NE(std::string(e.what()).find("link model"), std::string::npos);
         }
     };
-    for (uint32_t mps : {0u, 64u, 100u, 384u, 1024u, 4096u})
-        refused({generation::tb4, mps, 512, 0});
-    for (uint32_t mrrs : {0u, 64u, 100u, 384u, 8192u})
-        refused({generation::tb4, 256, mrrs, 0});
+    for (uint32_t mps : {0u, 64u, 100u, 384u, 1024u, 4096u}) refused({generation::tb4, mps, 512, 0});
+    for (uint32_t mrrs : {0u, 64u, 100u, 384u, 8192u}) refused({generation::tb4, 256, mrrs, 0});
     refused({generation::tb4, 256, 512, 3});
     refused({generation::usb4v2_120, 256, 512, 4});
     refused({generation::oculink, 256, 512, 3});

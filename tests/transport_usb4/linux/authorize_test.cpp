@@ -37,9 +37,7 @@ TEST(LinuxAuthorize, BySysfsNameAndCaseInsensitiveUuid) {
     EXPECT_EQ(authorize(fx.root(), "0-1", CB_AUTH_AUTHORIZED, {}, error), CB_OK) << error;
     EXPECT_EQ(read_text(fx / (device_dir + "/authorized")), "1");
     fixture_copy fx2("tb3_user_unauthorized");
-    EXPECT_EQ(authorize(fx2.root(), "C6030000-0062-0E1E-83BF-8D5E7F1BC021", CB_AUTH_AUTHORIZED, {},
-                        error),
-              CB_OK)
+    EXPECT_EQ(authorize(fx2.root(), "C6030000-0062-0E1E-83BF-8D5E7F1BC021", CB_AUTH_AUTHORIZED, {}, error), CB_OK)
         << error;
 }
 
@@ -78,8 +76,7 @@ TEST(LinuxAuthorize, SecureLevelChallengeWritesTwo) {
 TEST(LinuxAuthorize, ChallengeWithoutKeyIsRefused) {
     fixture_copy fx("tb3_secure");
     std::string error;
-    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_SECURE, {}, error),
-              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_SECURE, {}, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(error.find("needs the 32-byte key"), std::string::npos) << error;
     EXPECT_EQ(read_text(fx / (device_dir + "/authorized")), "0");
 }
@@ -88,8 +85,7 @@ TEST(LinuxAuthorize, KeyWhereTheDeviceTakesNone) {
     fixture_copy fx("tb3_user_unauthorized");
     const auto key = test_key();
     std::string error;
-    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, key, error),
-              CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, key, error), CB_ERR_UNSUPPORTED);
     EXPECT_NE(error.find("authorize it without a key"), std::string::npos) << error;
     EXPECT_EQ(read_text(fx / (device_dir + "/authorized")), "0");
 }
@@ -98,8 +94,7 @@ TEST(LinuxAuthorize, WrongKeyLengthAndLevel) {
     fixture_copy fx("tb3_secure");
     const std::array<std::uint8_t, 16> short_key{};
     std::string error;
-    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, short_key, error),
-              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, short_key, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_NONE, {}, error), CB_ERR_INVALID_ARGUMENT);
 }
 
@@ -115,12 +110,10 @@ TEST(LinuxAuthorize, DpOnlyRefusesWithTheReason) {
 TEST(LinuxAuthorize, UnknownDeviceAndHostRouter) {
     fixture_copy fx("tb3_user_unauthorized");
     std::string error;
-    EXPECT_EQ(authorize(fx.root(), "no-such-device", CB_AUTH_AUTHORIZED, {}, error),
-              CB_ERR_NOT_FOUND);
+    EXPECT_EQ(authorize(fx.root(), "no-such-device", CB_AUTH_AUTHORIZED, {}, error), CB_ERR_NOT_FOUND);
     EXPECT_EQ(authorize(fx.root(), "0-3", CB_AUTH_AUTHORIZED, {}, error), CB_ERR_NOT_FOUND);
     EXPECT_EQ(authorize(fx.root(), "0-0", CB_AUTH_AUTHORIZED, {}, error), CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(authorize(test::fixture("no_thunderbolt"), "0-1", CB_AUTH_AUTHORIZED, {}, error),
-              CB_ERR_NOT_FOUND);
+    EXPECT_EQ(authorize(test::fixture("no_thunderbolt"), "0-1", CB_AUTH_AUTHORIZED, {}, error), CB_ERR_NOT_FOUND);
 }
 
 TEST(LinuxAuthorize, WriteFailureBecomesAClearError) {
@@ -130,8 +123,7 @@ TEST(LinuxAuthorize, WriteFailureBecomesAClearError) {
     std::filesystem::remove(key_path);
     std::filesystem::create_directory(key_path);
     std::string error;
-    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, test_key(), error),
-              CB_ERR_INTERNAL);
+    EXPECT_EQ(authorize(fx.root(), enclosure_uid, CB_AUTH_AUTHORIZED, test_key(), error), CB_ERR_INTERNAL);
     EXPECT_NE(error.find("storing the key of"), std::string::npos) << error;
     EXPECT_NE(error.find(key_path.string()), std::string::npos) << error;
     // The sequence stopped: authorized was not written.
@@ -150,8 +142,9 @@ TEST(LinuxDeauthorize, RefusedWithoutDomainSupport) {
     std::string error;
     EXPECT_EQ(deauthorize(fx.root(), "0-1", error), CB_ERR_UNSUPPORTED);
     EXPECT_NE(error.find("does not support deauthorization"), std::string::npos) << error;
-    const auto dir = fx / "sys/devices/pci0000:00/0000:00:1c.4/0000:03:00.0/0000:04:00.0/"
-                          "0000:05:00.0/domain0/0-0/0-1";
+    const auto dir = fx /
+                     "sys/devices/pci0000:00/0000:00:1c.4/0000:03:00.0/0000:04:00.0/"
+                     "0000:05:00.0/domain0/0-0/0-1";
     EXPECT_EQ(read_text(dir / "authorized"), "1");
 }
 

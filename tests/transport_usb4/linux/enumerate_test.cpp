@@ -83,8 +83,8 @@ TEST(LinuxEnumerate, Tb3EnclosureAuthorized) {
     EXPECT_STREQ(audio.driver, "snd_hda_intel");
     EXPECT_EQ(audio.pcie_link_gen, 3u);
 
-    EXPECT_EQ(by_id(list, "0000:00:02.0"), nullptr);  // the iGPU is internal
-    EXPECT_EQ(by_id(list, "0000:2c:00.0"), nullptr);  // bridges are plumbing
+    EXPECT_EQ(by_id(list, "0000:00:02.0"), nullptr);                          // the iGPU is internal
+    EXPECT_EQ(by_id(list, "0000:2c:00.0"), nullptr);                          // bridges are plumbing
     EXPECT_EQ(by_id(list, "4c4c4544-0047-3510-8052-b4c04f4a4d32"), nullptr);  // XDomain peer
 }
 

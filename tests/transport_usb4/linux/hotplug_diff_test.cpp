@@ -29,8 +29,7 @@ TEST(LinuxHotplugDiff, PluggedFromNothing) {
         EXPECT_EQ(e.struct_size, sizeof(cb_transport_event));
     }
     EXPECT_STREQ(events[2].endpoint_id, enclosure_uid);
-    EXPECT_STREQ(events[2].message,
-                 "plugged: device c6030000-0062-0e1e-83bf-8d5e7f1bc021 (Razer Core X Chroma)");
+    EXPECT_STREQ(events[2].message, "plugged: device c6030000-0062-0e1e-83bf-8d5e7f1bc021 (Razer Core X Chroma)");
 }
 
 TEST(LinuxHotplugDiff, AuthorizationBringsTheGpu) {
@@ -42,8 +41,7 @@ TEST(LinuxHotplugDiff, AuthorizationBringsTheGpu) {
     EXPECT_STREQ(events[0].endpoint_id, enclosure_uid);
     EXPECT_EQ(events[1].type, CB_TRANSPORT_PLUGGED);
     EXPECT_STREQ(events[1].endpoint_id, "0000:2e:00.0");
-    EXPECT_STREQ(events[1].message,
-                 "plugged: PCI function 0000:2e:00.0 (VGA compatible controller [10de:2684])");
+    EXPECT_STREQ(events[1].message, "plugged: PCI function 0000:2e:00.0 (VGA compatible controller [10de:2684])");
     EXPECT_EQ(events[2].type, CB_TRANSPORT_PLUGGED);
     EXPECT_STREQ(events[2].endpoint_id, "0000:2e:00.1");
 }

@@ -12,8 +12,7 @@ using test::fixture;
 TEST(LinuxLinkReport, ReadAtTheEnclosurePortNotTheTunnelBridge) {
     pci_link_report r;
     std::string error;
-    ASSERT_EQ(read_link_report(fixture("tb3_user_authorized"), "0000:2e:00.0", r, error), CB_OK)
-        << error;
+    ASSERT_EQ(read_link_report(fixture("tb3_user_authorized"), "0000:2e:00.0", r, error), CB_OK) << error;
     EXPECT_EQ(r.port, "0000:2c:00.0");
     EXPECT_EQ(r.tunnel_bridge, "0000:00:07.0");
     EXPECT_EQ(r.current_gen, 3u);
@@ -32,8 +31,7 @@ TEST(LinuxLinkReport, ReadAtTheEnclosurePortNotTheTunnelBridge) {
 TEST(LinuxLinkReport, DowngradedLink) {
     pci_link_report r;
     std::string error;
-    ASSERT_EQ(read_link_report(fixture("downgraded_discrete"), "0000:08:00.0", r, error), CB_OK)
-        << error;
+    ASSERT_EQ(read_link_report(fixture("downgraded_discrete"), "0000:08:00.0", r, error), CB_OK) << error;
     EXPECT_EQ(r.port, "0000:06:00.0");
     EXPECT_EQ(r.current_gen, 1u);
     EXPECT_EQ(r.current_width, 1u);
@@ -65,12 +63,9 @@ TEST(LinuxLinkReport, Refusals) {
     EXPECT_EQ(read_link_report(fixture("tb3_user_authorized"), "0000:00:02.0", r, error),
               CB_ERR_INVALID_ARGUMENT);  // internal iGPU
     EXPECT_NE(error.find("not behind"), std::string::npos) << error;
-    EXPECT_EQ(read_link_report(fixture("tb3_user_authorized"), "0000:99:00.0", r, error),
-              CB_ERR_NOT_FOUND);
-    EXPECT_EQ(read_link_report(fixture("tb3_user_authorized"), "../../etc", r, error),
-              CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(read_link_report(fixture("no_thunderbolt"), "0000:01:00.0", r, error),
-              CB_ERR_NOT_FOUND);
+    EXPECT_EQ(read_link_report(fixture("tb3_user_authorized"), "0000:99:00.0", r, error), CB_ERR_NOT_FOUND);
+    EXPECT_EQ(read_link_report(fixture("tb3_user_authorized"), "../../etc", r, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(read_link_report(fixture("no_thunderbolt"), "0000:01:00.0", r, error), CB_ERR_NOT_FOUND);
 }
 
 }  // namespace

@@ -11,10 +11,8 @@ namespace {
 using test::fixture_copy;
 using test::read_text;
 
-const std::string gpu_dir =
-    "sys/devices/pci0000:00/0000:00:07.0/0000:2c:00.0/0000:2d:01.0/0000:2e:00.0";
-const std::string audio_dir =
-    "sys/devices/pci0000:00/0000:00:07.0/0000:2c:00.0/0000:2d:01.0/0000:2e:00.1";
+const std::string gpu_dir = "sys/devices/pci0000:00/0000:00:07.0/0000:2c:00.0/0000:2d:01.0/0000:2e:00.0";
+const std::string audio_dir = "sys/devices/pci0000:00/0000:00:07.0/0000:2c:00.0/0000:2d:01.0/0000:2e:00.1";
 
 TEST(LinuxSafeRemove, UnbindsThenRemovesEveryFunction) {
     fixture_copy fx("tb3_user_authorized");
@@ -56,7 +54,7 @@ TEST(LinuxSafeRemove, FailureStopsTheSequence) {
     EXPECT_EQ(safe_remove(fx.root(), "0000:2e:00.0", steps, error), CB_ERR_INTERNAL);
     EXPECT_NE(error.find("unbinding the driver of 0000:2e:00.0 failed"), std::string::npos) << error;
     EXPECT_EQ(read_text(fx / (gpu_dir + "/remove")), "");  // not reached
-    EXPECT_EQ(steps.size(), 2u);                            // the audio function went first
+    EXPECT_EQ(steps.size(), 2u);                           // the audio function went first
 }
 
 TEST(LinuxSafeRemove, MissingRemoveAttribute) {

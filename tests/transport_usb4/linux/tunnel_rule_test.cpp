@@ -32,8 +32,7 @@ TEST(LinuxTunnelRule, IntegratedRootPortKnownById) {
     fixture_copy copy("tb3_user_authorized");
     const auto rp = copy.root() / "sys/devices/pci0000:00/0000:00:07.0";
     std::filesystem::remove(rp / "supplier:pci:0000:00:0d.2");
-    for (const char* d : {"0000:2c:00.0", "0000:2c:00.0/0000:2d:01.0",
-                          "0000:2c:00.0/0000:2d:01.0/0000:2e:00.0"})
+    for (const char* d : {"0000:2c:00.0", "0000:2c:00.0/0000:2d:01.0", "0000:2c:00.0/0000:2d:01.0/0000:2e:00.0"})
         std::filesystem::remove(rp / d / "removable");
     const auto view = read_fabric(copy.root());
     auto t = view.tunnelled("0000:2e:00.0");

@@ -11,9 +11,7 @@ namespace {
 const std::filesystem::path file = "/sys/bus/thunderbolt/devices/0-1/authorized";
 constexpr const char* uid = "c6030000-0062-0e1e-83bf-8d5e7f1bc021";
 
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(LinuxWriteErrors, PermissionPointsToRootOrBoltctl) {
     for (int e : {EACCES, EPERM}) {
@@ -45,19 +43,13 @@ TEST(LinuxWriteErrors, RejectedKeyMeansForgetAndReEnroll) {
 }
 
 TEST(LinuxWriteErrors, OtherErrnos) {
-    EXPECT_EQ(describe_write_error(ENOENT, sysfs_operation::authorize, uid, file).status,
-              CB_ERR_NOT_FOUND);
-    EXPECT_EQ(describe_write_error(ENODEV, sysfs_operation::authorize, uid, file).status,
-              CB_ERR_DEVICE_LOST);
+    EXPECT_EQ(describe_write_error(ENOENT, sysfs_operation::authorize, uid, file).status, CB_ERR_NOT_FOUND);
+    EXPECT_EQ(describe_write_error(ENODEV, sysfs_operation::authorize, uid, file).status, CB_ERR_DEVICE_LOST);
     EXPECT_EQ(describe_write_error(EBUSY, sysfs_operation::store_key, uid, file).status, CB_ERR_BUSY);
-    EXPECT_EQ(describe_write_error(EINVAL, sysfs_operation::authorize, uid, file).status,
-              CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(describe_write_error(ETIMEDOUT, sysfs_operation::authorize, uid, file).status,
-              CB_ERR_TIMEOUT);
-    EXPECT_EQ(describe_write_error(EROFS, sysfs_operation::rescan_bus, "x", file).status,
-              CB_ERR_PERMISSION);
-    EXPECT_EQ(describe_write_error(EISDIR, sysfs_operation::authorize, uid, file).status,
-              CB_ERR_INTERNAL);
+    EXPECT_EQ(describe_write_error(EINVAL, sysfs_operation::authorize, uid, file).status, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(describe_write_error(ETIMEDOUT, sysfs_operation::authorize, uid, file).status, CB_ERR_TIMEOUT);
+    EXPECT_EQ(describe_write_error(EROFS, sysfs_operation::rescan_bus, "x", file).status, CB_ERR_PERMISSION);
+    EXPECT_EQ(describe_write_error(EISDIR, sysfs_operation::authorize, uid, file).status, CB_ERR_INTERNAL);
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST_F(usb4_test, SafeRemoveUnbindsAndRemovesInACopiedTree) {
     // The GPU's audio function goes first, then the GPU: unbind, then remove, each.
     EXPECT_NE(reply.find("unbound 0000:2e:00.0 from driver nvidia"), std::string::npos) << reply;
     EXPECT_NE(reply.find("removed 0000:2e:00.0 from the PCI bus"), std::string::npos) << reply;
-    EXPECT_NE(control_of(*i, R"({"op":"safe_remove"})", CB_ERR_INVALID_ARGUMENT).find("needs 'pci'"), std::string::npos);
+    EXPECT_NE(control_of(*i, R"({"op":"safe_remove"})", CB_ERR_INVALID_ARGUMENT).find("needs 'pci'"),
+              std::string::npos);
     EXPECT_NE(control_of(*i, R"({"op":"rescan"})").find("rescan"), std::string::npos);
 }
 

@@ -22,8 +22,8 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
 void count_irq(void* user, uint32_t) { static_cast<std::atomic<int>*>(user)->fetch_add(1); }
 
 // Programs the loopback model's DMA engine and returns its STATUS register.
-uint32_t run_dma(const cb_transport_table* t, void* h, cb_link* link, uint64_t iova, uint32_t size,
-                 uint32_t dev_offset, uint32_t command) {
+uint32_t run_dma(const cb_transport_table* t, void* h, cb_link* link, uint64_t iova, uint32_t size, uint32_t dev_offset,
+                 uint32_t command) {
     EXPECT_EQ(t->mmio_write64(h, link, 0, 0x08, iova), CB_OK);
     EXPECT_EQ(t->mmio_write32(h, link, 0, 0x10, size), CB_OK);
     EXPECT_EQ(t->mmio_write32(h, link, 0, 0x14, dev_offset), CB_OK);

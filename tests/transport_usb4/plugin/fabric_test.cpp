@@ -57,7 +57,11 @@ TEST_F(usb4_test, AuthorizationBringsThePciFunctionAndRaisesEvents) {
     control(R"({"op":"unplug","id":")" + id + R"("})");
     EXPECT_EQ(count_kind(endpoints(), CB_ENDPOINT_DEVICE_ROUTER), 0u);
     control(R"({"op":"plug","id":")" + id + R"("})");
-    ASSERT_EQ(events.size(), 4u) << [&] { std::string s; for (auto& e : events) s += std::to_string(e.type) + " " + e.message + "\n"; return s; }();
+    ASSERT_EQ(events.size(), 4u) << [&] {
+        std::string s;
+        for (auto& e : events) s += std::to_string(e.type) + " " + e.message + "\n";
+        return s;
+    }();
     EXPECT_EQ(events[0].type, CB_TRANSPORT_AUTHORIZED);
     EXPECT_EQ(events[1].type, CB_TRANSPORT_DEAUTHORIZED);
     EXPECT_EQ(events[2].type, CB_TRANSPORT_UNPLUGGED);

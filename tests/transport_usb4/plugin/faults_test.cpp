@@ -68,8 +68,8 @@ TEST_F(usb4_test, UnplugMidTransferFailsAndReplugWorksAgain) {
     auto s = status_of(t(), h(), link);
     EXPECT_EQ(s.up, 0);
     EXPECT_LE(s.bytes_to_device, 100000u);
-    EXPECT_TRUE(std::all_of(model->memory().begin() + 100000, model->memory().begin() + n,
-                            [](uint8_t b) { return b == 0; }));
+    EXPECT_TRUE(
+        std::all_of(model->memory().begin() + 100000, model->memory().begin() + n, [](uint8_t b) { return b == 0; }));
     uint32_t id = 0;
     EXPECT_EQ(t()->mmio_read32(h(), link, 0, 0, &id), CB_ERR_DEVICE_LOST);
     EXPECT_EQ(id, 0xFFFFFFFFu);
@@ -184,7 +184,7 @@ TEST_F(usb4_test, ALinkOpenedAfterAPostStartsWithItsLastingConditions) {
     cb_link* link = authorize_and_open();
     uint32_t id = 0;
     ASSERT_EQ(t()->mmio_read32(h(), link, 0, 0, &id), CB_OK);
-    EXPECT_EQ(id, 0xFFFFFFFFu);           // stuck holds for new links
+    EXPECT_EQ(id, 0xFFFFFFFFu);                  // stuck holds for new links
     EXPECT_EQ(status_of(t(), h(), link).up, 1);  // the one-time link drop was for the links open then
 }
 

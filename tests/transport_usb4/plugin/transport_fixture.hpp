@@ -34,8 +34,8 @@ protected:
     // control() with a JSON request; returns the reply, or throws with the last error.
     std::string control(const std::string& request, cb_status expect = CB_OK);
     std::vector<cb_endpoint_info> endpoints();
-    std::string enclosure_id();     // the default layout's enclosure
-    std::string function_id();      // its PCI function
+    std::string enclosure_id();  // the default layout's enclosure
+    std::string function_id();   // its PCI function
     void attach_loopback();
     // Replaces the layout with the default enclosure on the given host and security level.
     void set_layout(const std::string& host, const std::string& security);

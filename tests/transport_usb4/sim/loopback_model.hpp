@@ -53,12 +53,23 @@ public:
         }
         uint64_t v = 0;
         switch (offset) {
-        case 0x00: v = id_value; break;
-        case 0x08: v = iova_; break;
-        case 0x10: v = size_; break;
-        case 0x14: v = dev_offset_; break;
-        case 0x1c: v = status_; break;
-        default: return CB_ERR_INVALID_ARGUMENT;
+        case 0x00:
+            v = id_value;
+            break;
+        case 0x08:
+            v = iova_;
+            break;
+        case 0x10:
+            v = size_;
+            break;
+        case 0x14:
+            v = dev_offset_;
+            break;
+        case 0x1c:
+            v = status_;
+            break;
+        default:
+            return CB_ERR_INVALID_ARGUMENT;
         }
         std::memcpy(data, &v, size);
         return CB_OK;
@@ -72,11 +83,19 @@ public:
         uint64_t v = 0;
         std::memcpy(&v, data, size);
         switch (offset) {
-        case 0x08: iova_ = v; return CB_OK;
-        case 0x10: size_ = static_cast<uint32_t>(v); return CB_OK;
-        case 0x14: dev_offset_ = static_cast<uint32_t>(v); return CB_OK;
-        case 0x18: return run(static_cast<uint32_t>(v));
-        default: return CB_ERR_INVALID_ARGUMENT;
+        case 0x08:
+            iova_ = v;
+            return CB_OK;
+        case 0x10:
+            size_ = static_cast<uint32_t>(v);
+            return CB_OK;
+        case 0x14:
+            dev_offset_ = static_cast<uint32_t>(v);
+            return CB_OK;
+        case 0x18:
+            return run(static_cast<uint32_t>(v));
+        default:
+            return CB_ERR_INVALID_ARGUMENT;
         }
     }
     cb_status attach(const cb_endpoint_host_ops& ops) override {

@@ -17,8 +17,7 @@ constexpr uint64_t second = shared_link_counters::window_ns;
 class shared_link_counters_test : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("cb-link-counters-" + std::to_string(std::random_device{}()));
+        dir_ = std::filesystem::temp_directory_path() / ("cb-link-counters-" + std::to_string(std::random_device{}()));
         std::filesystem::create_directories(dir_);
         path_ = link_counters_path(dir_, "enclosure-1");
     }

@@ -64,7 +64,7 @@ TEST(BitErrorInjector, CountsWhatItFlipsAndHitsTheRate) {
         }
     }
     EXPECT_EQ(flipped, inj.bits_flipped());
-    EXPECT_EQ(seen, flipped);  // distinct bits: a flip is never undone within a packet
+    EXPECT_EQ(seen, flipped);                                 // distinct bits: a flip is never undone within a packet
     const double expected = rate * packets * (32 + 8 * 256);  // 20,800
     EXPECT_NEAR(static_cast<double>(flipped), expected, 6 * std::sqrt(expected));
 }

@@ -104,8 +104,9 @@ TEST(BitErrorReplay, SameSeedSameCounters) {
         std::vector<unsigned char> dst(src.size());
         for (int i = 0; i < 3; ++i) {
             uint64_t ns = 0;
-            EXPECT_EQ(w.transfer(i == 1 ? direction::from_device : direction::to_device, src.data(),
-                                 dst.data(), src.size() - static_cast<size_t>(i) * 1000, ns), CB_OK);
+            EXPECT_EQ(w.transfer(i == 1 ? direction::from_device : direction::to_device, src.data(), dst.data(),
+                                 src.size() - static_cast<size_t>(i) * 1000, ns),
+                      CB_OK);
         }
         return w.stats();
     };

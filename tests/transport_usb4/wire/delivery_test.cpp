@@ -28,8 +28,7 @@ TEST_P(Delivery, BitExactWithExactCounters) {
             auto src = test::random_bytes(size + src_off, size * 31 + src_off * 7 + dst_off);
             std::vector<unsigned char> dst(size + dst_off + 1, 0x5A);
             uint64_t ns = 0;
-            ASSERT_EQ(w.transfer(direction::to_device, src.data() + src_off, dst.data() + dst_off,
-                                 size, ns), CB_OK);
+            ASSERT_EQ(w.transfer(direction::to_device, src.data() + src_off, dst.data() + dst_off, size, ns), CB_OK);
             if (size > 0) {  // memcmp wants non-null pointers even for 0 bytes
                 EXPECT_EQ(std::memcmp(src.data() + src_off, dst.data() + dst_off, size), 0);
             }
@@ -51,16 +50,15 @@ TEST_P(Delivery, BitExactWithExactCounters) {
     EXPECT_EQ(s.failed_transfers, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Sizes, Delivery,
-    ::testing::Values(delivery_case{256, 0}, delivery_case{256, 1}, delivery_case{256, 255},
-                      delivery_case{256, 256}, delivery_case{256, 257},
-                      delivery_case{256, 16 * 256 - 1}, delivery_case{256, 16 * 256 + 1},
-                      delivery_case{256, (size_t{1} << 20) + 3}, delivery_case{128, 100'000},
-                      delivery_case{64, 4097}, delivery_case{1, 1000}, delivery_case{100, 12'345}),
-    [](const auto& p) {
-        return "p" + std::to_string(p.param.payload) + "_n" + std::to_string(p.param.size);
-    });
+INSTANTIATE_TEST_SUITE_P(Sizes, Delivery,
+                         ::testing::Values(delivery_case{256, 0}, delivery_case{256, 1}, delivery_case{256, 255},
+                                           delivery_case{256, 256}, delivery_case{256, 257},
+                                           delivery_case{256, 16 * 256 - 1}, delivery_case{256, 16 * 256 + 1},
+                                           delivery_case{256, (size_t{1} << 20) + 3}, delivery_case{128, 100'000},
+                                           delivery_case{64, 4097}, delivery_case{1, 1000}, delivery_case{100, 12'345}),
+                         [](const auto& p) {
+                             return "p" + std::to_string(p.param.payload) + "_n" + std::to_string(p.param.size);
+                         });
 
 TEST(Delivery, DirectionsCountedApart) {
     wire w(test::test_config());

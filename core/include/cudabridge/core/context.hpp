@@ -24,12 +24,12 @@ struct sink_spec {
 std::optional<sink_spec> parse_sink_spec(std::string_view text, std::string& error);
 
 struct context_options {
-    std::optional<std::filesystem::path> database; // --db; default_database_path() otherwise
+    std::optional<std::filesystem::path> database;  // --db; default_database_path() otherwise
     search_options search;
-    std::optional<std::vector<sink_spec>> log_sinks; // --log-sink; else setting log.sinks
-    bool no_color = false;                           // passed to the console sink as color=never
-    std::optional<cb_log_level> level;               // -v: DEBUG for every category
-    std::optional<cb_log_level> console_level;       // passed to the console sink as level=NAME
+    std::optional<std::vector<sink_spec>> log_sinks;  // --log-sink; else setting log.sinks
+    bool no_color = false;                            // passed to the console sink as color=never
+    std::optional<cb_log_level> level;                // -v: DEBUG for every category
+    std::optional<cb_log_level> console_level;        // passed to the console sink as level=NAME
     bool start_logging = true;
     // Use this front end (e.g. the process-wide one of the C API) instead of creating one. The
     // context attaches its sinks to it and detaches them again when destroyed.

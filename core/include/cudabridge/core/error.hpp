@@ -10,8 +10,7 @@ namespace cudabridge::core {
 
 class error : public std::runtime_error {
 public:
-    error(cb_status status, const std::string& message)
-        : std::runtime_error(message), status_(status) {}
+    error(cb_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
     cb_status status() const noexcept { return status_; }
 
 private:

@@ -32,9 +32,9 @@ const char* level_name(cb_log_level level) noexcept;
 // Categories: the seed's nine come first with fixed ids (they are the C API's CB_LOG_CAT_*);
 // more may be registered at run time up to max_categories.
 constexpr int max_categories = 64;
-int category_id(std::string_view name);           // registers on first use; -1 when full
+int category_id(std::string_view name);  // registers on first use; -1 when full
 std::optional<int> find_category(std::string_view name);
-std::string category_name(int id);               // "" when id is not registered
+std::string category_name(int id);  // "" when id is not registered
 std::vector<std::string> category_names();
 // The name as a C string that stays valid for the life of the process; nullptr when id is not
 // registered. Lock-free (used on the logging thread for every record).
@@ -51,21 +51,21 @@ struct record {
 };
 
 struct options {
-    size_t queue_capacity = 65536;     // records
+    size_t queue_capacity = 65536;  // records
     overflow_policy overflow = overflow_policy::block;
     cb_log_level default_level = CB_LOG_INFO;
-    size_t max_batch = 1024;           // records handed to a sink's write_batch at once
+    size_t max_batch = 1024;  // records handed to a sink's write_batch at once
     // The error handler is called at most once per interval; messages in between are counted
     // and the count is appended to the next one that goes through.
     std::chrono::milliseconds error_interval{1000};
 };
 
 struct statistics {
-    uint64_t enqueued = 0;    // accepted into the queue (an evicted record was counted here first)
-    uint64_t dropped = 0;     // by the overflow policy: refused (drop_newest, block at shutdown)
-                              // or evicted (drop_oldest)
-    uint64_t written = 0;     // records delivered (handed to every sink and callback)
-    uint64_t sink_errors = 0; // failed sink calls and throwing callbacks
+    uint64_t enqueued = 0;     // accepted into the queue (an evicted record was counted here first)
+    uint64_t dropped = 0;      // by the overflow policy: refused (drop_newest, block at shutdown)
+                               // or evicted (drop_oldest)
+    uint64_t written = 0;      // records delivered (handed to every sink and callback)
+    uint64_t sink_errors = 0;  // failed sink calls and throwing callbacks
 };
 
 class front_end {
@@ -105,8 +105,7 @@ public:
     // is block and the queue is full. Applies the category's level too; an unregistered
     // category is logged as GENERAL; messages over 1 MiB (device names over 256 bytes) are cut.
     // From a sink or callback (the logging thread) a full queue drops instead of blocking.
-    void log(cb_log_level level, int category, std::string_view message,
-             std::string_view device = {}) noexcept;
+    void log(cb_log_level level, int category, std::string_view message, std::string_view device = {}) noexcept;
 
     // Wait until everything enqueued before this call has been delivered and sinks flushed.
     // Returns at once after shutdown() and when called from a sink or callback.

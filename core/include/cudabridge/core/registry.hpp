@@ -39,33 +39,33 @@ struct plugin_info {
     uint32_t version = 0;
     std::string license;
     std::string description;
-    uint16_t abi_major = 0, abi_minor = 0; // of the library
-    std::string path;                      // canonical library path
+    uint16_t abi_major = 0, abi_minor = 0;  // of the library
+    std::string path;                       // canonical library path
     bool pinned = false;
-    std::string shadowed_by;               // path of the winner when a duplicate lost; else ""
+    std::string shadowed_by;  // path of the winner when a duplicate lost; else ""
 };
 
 struct plugin_file {
-    std::string path;        // canonical
+    std::string path;  // canonical
     int64_t size = 0;
     int64_t mtime_ns = 0;
     bool ok = false;
-    std::string reason;      // why refused
-    bool from_cache = false; // answered without loading
+    std::string reason;       // why refused
+    bool from_cache = false;  // answered without loading
     bool pinned = false;
     std::vector<plugin_info> plugins;
 };
 
 struct search_options {
-    std::vector<std::filesystem::path> extra_paths; // --plugin-path (folders or pinned files)
+    std::vector<std::filesystem::path> extra_paths;  // --plugin-path (folders or pinned files)
     bool use_environment = true;
-    std::optional<bool> privileged;                 // default: running_privileged()
-    std::optional<std::filesystem::path> installed_dir; // default: next to libcudabridge
+    std::optional<bool> privileged;                      // default: running_privileged()
+    std::optional<std::filesystem::path> installed_dir;  // default: next to libcudabridge
 };
 
 struct search_entry {
     std::filesystem::path path;
-    std::string origin; // "--plugin-path", "CUDABRIDGE_PLUGIN_PATH", "user", "installed", ...
+    std::string origin;  // "--plugin-path", "CUDABRIDGE_PLUGIN_PATH", "user", "installed", ...
 };
 std::vector<search_entry> plugin_search_path(const search_options& options);
 std::filesystem::path installed_plugin_dir();
@@ -81,8 +81,8 @@ struct verify_report {
     bool ok = false;
     std::vector<check_result> checks;
     std::vector<plugin_info> plugins;
-    std::string reason; // the first failed check's detail
-    std::string sha256; // of the file's bytes, when it could be read (hex)
+    std::string reason;  // the first failed check's detail
+    std::string sha256;  // of the file's bytes, when it could be read (hex)
 };
 // Loads one file and runs every check on it (never touches the store).
 verify_report verify_plugin_file(const std::filesystem::path& path);

@@ -43,7 +43,9 @@ public:
     // Other integer types (int, size_t, bool, ...) bind as int64_t; without this, bind(1, 5)
     // would be ambiguous between the int64_t and double overloads.
     template <std::integral T>
-    statement& bind(int index, T value) { return bind(index, static_cast<int64_t>(value)); }
+    statement& bind(int index, T value) {
+        return bind(index, static_cast<int64_t>(value));
+    }
 
     // Steps once: true when a row is available, false when done. Throws core::error.
     bool step();
@@ -65,7 +67,7 @@ private:
 struct store_options {
     int busy_timeout_ms = 10000;
     bool read_only = false;
-    bool synchronous_full = false; // PRAGMA synchronous=FULL instead of NORMAL
+    bool synchronous_full = false;  // PRAGMA synchronous=FULL instead of NORMAL
 };
 
 class store {
@@ -139,20 +141,20 @@ std::vector<parameter_row> list_parameters(store& s);
 // ---- events ----------------------------------------------------------------------------------
 struct event_row {
     int64_t id = 0;
-    int64_t time_ns = 0; // wall clock
-    std::string device;  // may be empty
+    int64_t time_ns = 0;  // wall clock
+    std::string device;   // may be empty
     std::string category;
-    int severity = 0;    // cb_severity
+    int severity = 0;  // cb_severity
     std::string kind;
     std::string message;
-    std::string data_json; // may be empty
+    std::string data_json;  // may be empty
 };
 int64_t add_event(store& s, const event_row& e);
 struct event_query {
     int64_t since_ns = 0;
     int min_severity = 0;
-    std::string device, category, kind; // empty = any; kind "connect" also matches "connect.*"
-    size_t limit = 100;                 // newest first
+    std::string device, category, kind;  // empty = any; kind "connect" also matches "connect.*"
+    size_t limit = 100;                  // newest first
 };
 std::vector<event_row> query_events(store& s, const event_query& q);
 
@@ -160,7 +162,7 @@ std::vector<event_row> query_events(store& s, const event_query& q);
 struct log_row {
     int64_t id = 0;
     int64_t time_ns = 0;
-    int level = 0;       // cb_log_level
+    int level = 0;  // cb_log_level
     std::string category;
     int64_t thread_id = 0;
     std::string device;
@@ -168,10 +170,10 @@ struct log_row {
 };
 struct log_query {
     int64_t since_ns = 0;
-    int64_t after_id = 0;      // for --follow
+    int64_t after_id = 0;  // for --follow
     int min_level = 0;
-    std::string category;      // empty = any
-    size_t limit = 50;         // the newest `limit` rows, returned oldest first
+    std::string category;  // empty = any
+    size_t limit = 50;     // the newest `limit` rows, returned oldest first
 };
 std::vector<log_row> query_logs(store& s, const log_query& q);
 
@@ -181,15 +183,15 @@ size_t apply_retention(store& s);
 
 // ---- plugin cache ----------------------------------------------------------------------------
 struct plugin_cache_row {
-    std::string path;       // canonical
+    std::string path;  // canonical
     int64_t size = 0;
     int64_t mtime_ns = 0;
-    std::string state;      // "ok" or "refused"
-    std::string reason;     // why refused; empty when ok
-    std::string descriptors_json; // array of {name, kind, version, license, description, abi}
+    std::string state;             // "ok" or "refused"
+    std::string reason;            // why refused; empty when ok
+    std::string descriptors_json;  // array of {name, kind, version, license, description, abi}
     int64_t checked_ns = 0;
-    int64_t ctime_ns = 0;   // inode change time: every write changes it, and no user can set it
-    std::string sha256;     // of the whole file when it was checked (hex)
+    int64_t ctime_ns = 0;  // inode change time: every write changes it, and no user can set it
+    std::string sha256;    // of the whole file when it was checked (hex)
 };
 std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view path);
 void put_plugin_cache(store& s, const plugin_cache_row& row);
@@ -202,7 +204,7 @@ struct benchmark_row {
     int64_t time_ns = 0;
     std::string name, metric, unit;
     double value = 0;
-    bool modeled = false; // modeled by the simulator (true) or measured on hardware (false)
+    bool modeled = false;  // modeled by the simulator (true) or measured on hardware (false)
     std::string data_json;
 };
 int64_t add_benchmark(store& s, const benchmark_row& b);
@@ -232,16 +234,16 @@ std::optional<gpu_profile_row> find_gpu_profile_by_key(store& s, std::string_vie
 struct known_device_row {
     std::string unique_id, name, vendor;
     int64_t first_seen_ns = 0, last_seen_ns = 0;  // wall clock
-    std::string policy = "manual";  // "auto" (connect when seen) | "manual" (connect when asked)
-    std::vector<uint8_t> key;       // 32-byte secure-connect key once enrolled; empty otherwise
-    std::string data_json;          // may be empty
+    std::string policy = "manual";                // "auto" (connect when seen) | "manual" (connect when asked)
+    std::vector<uint8_t> key;                     // 32-byte secure-connect key once enrolled; empty otherwise
+    std::string data_json;                        // may be empty
 };
 // Upsert on unique_id: a new device gets first_seen = last_seen = now and policy "manual"; a known
 // one keeps first_seen, policy and key, and takes the new name, vendor and last_seen = now, and
 // data_json unless it is empty (empty keeps the stored data). Returns the row as stored.
 // Throws core::error(CB_ERR_INVALID_ARGUMENT) for an empty unique_id.
-known_device_row remember_device(store& s, std::string_view unique_id, std::string_view name,
-                                 std::string_view vendor, std::string_view data_json = {});
+known_device_row remember_device(store& s, std::string_view unique_id, std::string_view name, std::string_view vendor,
+                                 std::string_view data_json = {});
 std::optional<known_device_row> find_known_device(store& s, std::string_view unique_id);
 // Every known device, oldest first_seen first.
 std::vector<known_device_row> list_known_devices(store& s);
@@ -259,11 +261,11 @@ void set_device_key(store& s, std::string_view unique_id, const std::vector<uint
 struct session_row {
     int64_t id = 0;
     std::string device_id;
-    int64_t started_ns = 0;            // wall clock
-    std::optional<int64_t> ended_ns;   // empty while open
-    std::string state;                 // "connected", "disconnected", "failed", "lost", "refused"
-    std::string reason;                // may be empty
-    std::string data_json;             // may be empty
+    int64_t started_ns = 0;           // wall clock
+    std::optional<int64_t> ended_ns;  // empty while open
+    std::string state;                // "connected", "disconnected", "failed", "lost", "refused"
+    std::string reason;               // may be empty
+    std::string data_json;            // may be empty
 };
 // Opens a session in state "connected"; returns its id. Throws core::error(CB_ERR_INVALID_ARGUMENT)
 // for an empty device_id.

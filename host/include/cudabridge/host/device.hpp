@@ -46,16 +46,16 @@ const char* state_name(device_state s) noexcept;
 
 // Something that happened to a device, for callbacks (C, C++, Python).
 struct device_event {
-    std::string device;     // the enclosure's unique id
+    std::string device;  // the enclosure's unique id
     device_state state = device_state::disconnected;
     cb_status status = CB_OK;
-    std::string kind;       // "connect.tunnel", "safety.soft_reset", "state", ...
+    std::string kind;  // "connect.tunnel", "safety.soft_reset", "state", ...
     std::string message;
 };
 using device_event_callback = std::function<void(const device_event&)>;
 
 struct step_record {
-    std::string name;       // "detect", "compatibility", "authorization", "tunnel", "gpu_init", "monitoring"
+    std::string name;  // "detect", "compatibility", "authorization", "tunnel", "gpu_init", "monitoring"
     bool ok = false;
     uint64_t duration_ns = 0;
     std::string detail;
@@ -65,8 +65,8 @@ struct connect_options {
     // "" or "auto": the first usable eGPU; else an enclosure's unique id, its name, or its index
     // in detection order ("0", "1", ...).
     std::string device;
-    bool enroll = false;        // secure domains: enroll a new key (first connection)
-    bool allow_attach = true;   // join a connection another process made
+    bool enroll = false;       // secure domains: enroll a new key (first connection)
+    bool allow_attach = true;  // join a connection another process made
     // When the GPU of a connection being joined does not answer, reset its PCIe function through
     // the link (a function-level reset) and try once more: what `reset --hard` and
     // `disconnect --force` need to reach a hung GPU. Off: such a join fails.
@@ -88,7 +88,7 @@ private:
 };
 
 struct disconnect_options {
-    bool force = false;             // abort pending work with device-lost instead of draining
+    bool force = false;  // abort pending work with device-lost instead of draining
     uint32_t drain_timeout_ms = 10000;
     std::optional<bool> deauthorize;  // default: the setting session.deauthorize_on_disconnect
 };
@@ -122,7 +122,7 @@ public:
     const cb_gpu_properties& properties() const noexcept;
     const cb_endpoint_info& enclosure() const noexcept;
     device_state state() const noexcept;
-    bool attached() const noexcept;                   // joined another process's connection
+    bool attached() const noexcept;  // joined another process's connection
     int64_t session_id() const noexcept;
     const std::vector<step_record>& connect_steps() const noexcept;
     health_snapshot health() const;
@@ -195,12 +195,12 @@ std::unique_ptr<device> connect(session& s, const connect_options& options = {})
 // detection order, without connecting any.
 struct detected_device {
     cb_endpoint_info enclosure{};
-    std::optional<cb_endpoint_info> function;     // the first PCI function (the GPU)
-    std::vector<cb_endpoint_info> functions;      // every PCI function behind the enclosure
-    std::string gpu_model;  // what a simulated enclosure holds ("" when unknown)
+    std::optional<cb_endpoint_info> function;                     // the first PCI function (the GPU)
+    std::vector<cb_endpoint_info> functions;                      // every PCI function behind the enclosure
+    std::string gpu_model;                                        // what a simulated enclosure holds ("" when unknown)
     uint16_t advertised_vendor_id = 0, advertised_device_id = 0;  // what the enclosure says it holds
-    double power_budget_w = 0;  // 0 when unknown
-    bool connected_elsewhere = false;  // another process holds a live connection
+    double power_budget_w = 0;                                    // 0 when unknown
+    bool connected_elsewhere = false;                             // another process holds a live connection
 };
 std::vector<detected_device> detect(session& s);
 

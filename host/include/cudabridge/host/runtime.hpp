@@ -96,7 +96,8 @@ public:
     cbError_t event_synchronize(cbEvent_t event);
     cbError_t event_query(cbEvent_t event);
     cbError_t event_elapsed(float* ms, cbEvent_t start, cbEvent_t end);
-    cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count, cbStream_t stream);
+    cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count,
+                             cbStream_t stream);
     cbError_t module_load(cbModule_t* module, const void* image, size_t size, cb_module_format format);
     cbError_t module_unload(cbModule_t module);
     cbError_t launch_kernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,

@@ -41,8 +41,8 @@ plugin_selection resolve_selection(const selection_flags& flags, core::store& db
                                    const std::function<const char*(const char*)>& getenv = nullptr);
 
 struct session_options {
-    std::optional<std::filesystem::path> database;  // --db
-    std::vector<std::filesystem::path> plugin_paths; // --plugin-path
+    std::optional<std::filesystem::path> database;    // --db
+    std::vector<std::filesystem::path> plugin_paths;  // --plugin-path
     selection_flags flags;
     bool no_color = false;
     std::optional<cb_log_level> level;
@@ -89,12 +89,10 @@ public:
     double safety_number(std::string_view name, double fallback);
 
     // Records an event in the store; never throws (a failure is logged).
-    void record_event(const std::string& device, const std::string& category, int severity,
-                      const std::string& kind, const std::string& message,
-                      const std::string& data_json = {});
+    void record_event(const std::string& device, const std::string& category, int severity, const std::string& kind,
+                      const std::string& message, const std::string& data_json = {});
     // Logs through the front end (category: CB_LOG_CAT_EGPU, ...).
-    void log_line(cb_log_level level, int category, const std::string& message,
-                  const std::string& device = {});
+    void log_line(cb_log_level level, int category, const std::string& message, const std::string& device = {});
 
     // Serializes use of db() by the session's threads (a store is used by one thread at a time).
     std::mutex& store_mutex() noexcept { return store_mutex_; }

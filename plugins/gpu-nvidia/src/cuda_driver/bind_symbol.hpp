@@ -11,8 +11,8 @@ namespace cudabridge::nv {
 
 // Returns true when bound. Records the outcome in `bound`; a miss leaves `slot` null.
 template <typename Fn>
-bool bind_symbol(const dynamic_library& lib, Fn& slot, const char* api, const char* name,
-                 const char* fallback, std::vector<bound_symbol>& bound) {
+bool bind_symbol(const dynamic_library& lib, Fn& slot, const char* api, const char* name, const char* fallback,
+                 std::vector<bound_symbol>& bound) {
     const char* used = name;
     void* sym = lib.symbol(name);
     if (sym == nullptr && fallback != nullptr) {
@@ -30,8 +30,7 @@ bool bind_symbol(const dynamic_library& lib, Fn& slot, const char* api, const ch
 }
 
 // "missing symbol A in lib (and 2 more: B C)".
-inline std::string missing_symbols_text(const std::vector<std::string>& missing,
-                                        const std::string& library) {
+inline std::string missing_symbols_text(const std::vector<std::string>& missing, const std::string& library) {
     if (missing.empty()) return {};
     std::string text = "missing symbol " + missing.front() + " in " + library;
     if (missing.size() > 1) {

@@ -8,30 +8,48 @@ namespace {
 
 const char* cublas_status_name(cublas::cublasStatus_t s) {
     switch (s) {
-        case 0: return "CUBLAS_STATUS_SUCCESS";
-        case 1: return "CUBLAS_STATUS_NOT_INITIALIZED";
-        case 3: return "CUBLAS_STATUS_ALLOC_FAILED";
-        case 7: return "CUBLAS_STATUS_INVALID_VALUE";
-        case 8: return "CUBLAS_STATUS_ARCH_MISMATCH";
-        case 11: return "CUBLAS_STATUS_MAPPING_ERROR";
-        case 13: return "CUBLAS_STATUS_EXECUTION_FAILED";
-        case 14: return "CUBLAS_STATUS_INTERNAL_ERROR";
-        case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
-        case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
-        default: return nullptr;
+    case 0:
+        return "CUBLAS_STATUS_SUCCESS";
+    case 1:
+        return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case 3:
+        return "CUBLAS_STATUS_ALLOC_FAILED";
+    case 7:
+        return "CUBLAS_STATUS_INVALID_VALUE";
+    case 8:
+        return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case 11:
+        return "CUBLAS_STATUS_MAPPING_ERROR";
+    case 13:
+        return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case 14:
+        return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case 15:
+        return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case 16:
+        return "CUBLAS_STATUS_LICENSE_ERROR";
+    default:
+        return nullptr;
     }
 }
 
 cb_status cublas_to_status(cublas::cublasStatus_t s) {
     switch (s) {
-        case 0: return CB_OK;
-        case 3: return CB_ERR_OUT_OF_MEMORY;
-        case 7: return CB_ERR_INVALID_ARGUMENT;
-        case 8:
-        case 15: return CB_ERR_UNSUPPORTED;
-        case 1: return CB_ERR_NO_DEVICE;       // no usable context / driver
-        case 13: return CB_ERR_DEVICE_LOST;    // the GEMM kernel failed to run
-        default: return CB_ERR_INTERNAL;
+    case 0:
+        return CB_OK;
+    case 3:
+        return CB_ERR_OUT_OF_MEMORY;
+    case 7:
+        return CB_ERR_INVALID_ARGUMENT;
+    case 8:
+    case 15:
+        return CB_ERR_UNSUPPORTED;
+    case 1:
+        return CB_ERR_NO_DEVICE;  // no usable context / driver
+    case 13:
+        return CB_ERR_DEVICE_LOST;  // the GEMM kernel failed to run
+    default:
+        return CB_ERR_INTERNAL;
     }
 }
 
@@ -42,9 +60,8 @@ std::vector<std::string> cublas_library::default_candidates() {
 }
 
 cublas_library::cublas_library(const std::vector<std::string>& candidates) {
-    auto result = load_first(candidates, "cuBLAS", [this](const std::string& c, std::string& why) {
-        return try_load(c, why);
-    });
+    auto result =
+        load_first(candidates, "cuBLAS", [this](const std::string& c, std::string& why) { return try_load(c, why); });
     if (!result.available) availability_ = result;
 }
 
@@ -81,14 +98,14 @@ std::string cublas_library::describe(cublas::cublasStatus_t status) const {
     std::string label = name != nullptr ? std::string(name) + " (" + std::to_string(status) + ")"
                                         : "cublasStatus " + std::to_string(status);
     const char* text = api_.cublasGetStatusString != nullptr ? api_.cublasGetStatusString(status) : nullptr;
-    return text != nullptr && *text != '\0' && (name == nullptr || std::string(text) != name)
-               ? label + ": " + text
-               : label;
+    return text != nullptr && *text != '\0' && (name == nullptr || std::string(text) != name) ? label + ": " + text
+                                                                                              : label;
 }
 
 cb_status cublas_library::check(cublas::cublasStatus_t status, const char* what, std::string* message) const {
     cb_status s = cublas_to_status(status);
-    if (s != CB_OK && message != nullptr) *message = std::string(what != nullptr ? what : "cuBLAS") + ": " + describe(status);
+    if (s != CB_OK && message != nullptr)
+        *message = std::string(what != nullptr ? what : "cuBLAS") + ": " + describe(status);
     return s;
 }
 

@@ -39,27 +39,24 @@ using cublasCreate_t = cublasStatus_t (*)(cublasHandle_t* handle);
 using cublasDestroy_t = cublasStatus_t (*)(cublasHandle_t handle);
 using cublasSetStream_t = cublasStatus_t (*)(cublasHandle_t handle, cu::CUstream stream);
 using cublasGetVersion_t = cublasStatus_t (*)(cublasHandle_t handle, int* version);
-using cublasSgemm_t = cublasStatus_t (*)(cublasHandle_t handle, cublasOperation_t transa,
-                                         cublasOperation_t transb, int m, int n, int k,
-                                         const float* alpha, const float* A, int lda, const float* B,
-                                         int ldb, const float* beta, float* C, int ldc);
-using cublasDgemm_t = cublasStatus_t (*)(cublasHandle_t handle, cublasOperation_t transa,
-                                         cublasOperation_t transb, int m, int n, int k,
-                                         const double* alpha, const double* A, int lda,
-                                         const double* B, int ldb, const double* beta, double* C,
-                                         int ldc);
+using cublasSgemm_t = cublasStatus_t (*)(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const float* alpha, const float* A, int lda,
+                                         const float* B, int ldb, const float* beta, float* C, int ldc);
+using cublasDgemm_t = cublasStatus_t (*)(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const double* alpha, const double* A, int lda,
+                                         const double* B, int ldb, const double* beta, double* C, int ldc);
 using cublasGetStatusString_t = const char* (*)(cublasStatus_t status);
 }
 }  // namespace cublas
 
 // X(member, type, export, required)
-#define CB_NV_CUBLAS_ENTRY_POINTS(X)                                                        \
-    X(cublasCreate, cublas::cublasCreate_t, "cublasCreate_v2", true)                        \
-    X(cublasDestroy, cublas::cublasDestroy_t, "cublasDestroy_v2", true)                     \
-    X(cublasSetStream, cublas::cublasSetStream_t, "cublasSetStream_v2", true)               \
-    X(cublasSgemm, cublas::cublasSgemm_t, "cublasSgemm_v2", true)                           \
-    X(cublasDgemm, cublas::cublasDgemm_t, "cublasDgemm_v2", true)                           \
-    X(cublasGetVersion, cublas::cublasGetVersion_t, "cublasGetVersion_v2", false)           \
+#define CB_NV_CUBLAS_ENTRY_POINTS(X)                                              \
+    X(cublasCreate, cublas::cublasCreate_t, "cublasCreate_v2", true)              \
+    X(cublasDestroy, cublas::cublasDestroy_t, "cublasDestroy_v2", true)           \
+    X(cublasSetStream, cublas::cublasSetStream_t, "cublasSetStream_v2", true)     \
+    X(cublasSgemm, cublas::cublasSgemm_t, "cublasSgemm_v2", true)                 \
+    X(cublasDgemm, cublas::cublasDgemm_t, "cublasDgemm_v2", true)                 \
+    X(cublasGetVersion, cublas::cublasGetVersion_t, "cublasGetVersion_v2", false) \
     X(cublasGetStatusString, cublas::cublasGetStatusString_t, "cublasGetStatusString", false)
 
 struct cublas_api {

@@ -11,8 +11,7 @@ void cuda_driver::load(const std::string& library) {
     availability_ = {};
     if (!library_.open(library)) {
         availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason =
-            library + " not found (no NVIDIA driver installed): " + library_.error();
+        availability_.reason = library + " not found (no NVIDIA driver installed): " + library_.error();
         return;
     }
 
@@ -35,8 +34,8 @@ void cuda_driver::load(const std::string& library) {
     init_result_ = api_.cuInit(0);
     if (init_result_ == cu::CUDA_ERROR_STUB_LIBRARY) {
         availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason = "libcuda is the toolkit's stub (CUDA_ERROR_STUB_LIBRARY, 34): no driver (" +
-                               library + ")";
+        availability_.reason =
+            "libcuda is the toolkit's stub (CUDA_ERROR_STUB_LIBRARY, 34): no driver (" + library + ")";
         return;
     }
     if (init_result_ == cu::CUDA_ERROR_NO_DEVICE) {
@@ -61,9 +60,8 @@ void cuda_driver::load(const std::string& library) {
     int count = 0;
     if (cu::CUresult r = api_.cuDeviceGetCount(&count); r != cu::CUDA_SUCCESS) {
         availability_.status = cuda_to_status(r);
-        availability_.reason = r == cu::CUDA_ERROR_NO_DEVICE
-                                   ? "no CUDA device (CUDA_ERROR_NO_DEVICE, 100)"
-                                   : "cuDeviceGetCount failed: " + describe(r);
+        availability_.reason = r == cu::CUDA_ERROR_NO_DEVICE ? "no CUDA device (CUDA_ERROR_NO_DEVICE, 100)"
+                                                             : "cuDeviceGetCount failed: " + describe(r);
         return;
     }
     availability_.device_count = count;
@@ -83,15 +81,11 @@ std::string cuda_driver::describe(cu::CUresult result) const {
     std::string name;
     std::string text;
     const char* s = nullptr;
-    if (api_.cuGetErrorName != nullptr && api_.cuGetErrorName(result, &s) == cu::CUDA_SUCCESS &&
-        s != nullptr)
-        name = s;
+    if (api_.cuGetErrorName != nullptr && api_.cuGetErrorName(result, &s) == cu::CUDA_SUCCESS && s != nullptr) name = s;
     s = nullptr;
-    if (api_.cuGetErrorString != nullptr && api_.cuGetErrorString(result, &s) == cu::CUDA_SUCCESS &&
-        s != nullptr)
+    if (api_.cuGetErrorString != nullptr && api_.cuGetErrorString(result, &s) == cu::CUDA_SUCCESS && s != nullptr)
         text = s;
-    std::string label = name.empty() ? cuda_result_label(result)
-                                     : name + " (" + std::to_string(result) + ")";
+    std::string label = name.empty() ? cuda_result_label(result) : name + " (" + std::to_string(result) + ")";
     return text.empty() ? label : label + ": " + text;
 }
 

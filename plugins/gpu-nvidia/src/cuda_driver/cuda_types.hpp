@@ -125,30 +125,25 @@ using cuEventElapsedTime_t = CUresult (*)(float* ms, CUevent start, CUevent end)
 using cuModuleLoadData_t = CUresult (*)(CUmodule* module, const void* image);
 using cuModuleUnload_t = CUresult (*)(CUmodule module);
 using cuModuleGetFunction_t = CUresult (*)(CUfunction* fn, CUmodule module, const char* name);
-using cuLaunchKernel_t = CUresult (*)(CUfunction f, unsigned int gridX, unsigned int gridY,
-                                      unsigned int gridZ, unsigned int blockX, unsigned int blockY,
-                                      unsigned int blockZ, unsigned int sharedMemBytes,
-                                      CUstream stream, void** kernelParams, void** extra);
+using cuLaunchKernel_t = CUresult (*)(CUfunction f, unsigned int gridX, unsigned int gridY, unsigned int gridZ,
+                                      unsigned int blockX, unsigned int blockY, unsigned int blockZ,
+                                      unsigned int sharedMemBytes, CUstream stream, void** kernelParams, void** extra);
 using cuDeviceGetPCIBusId_t = CUresult (*)(char* pciBusId, int len, CUdevice dev);
 using cuCtxGetDevice_t = CUresult (*)(CUdevice* device);
 using cuMemHostAlloc_t = CUresult (*)(void** pp, std::size_t bytesize, unsigned int flags);
 using cuMemFreeHost_t = CUresult (*)(void* p);
-using cuMemcpyHtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes,
-                                            CUstream stream);
-using cuMemcpyDtoHAsync_v2_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes,
-                                            CUstream stream);
-using cuMemcpyDtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
-                                            CUstream stream);
-using cuMemsetD8Async_t = CUresult (*)(CUdeviceptr dst, unsigned char value, std::size_t n,
-                                       CUstream stream);
+using cuMemcpyHtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes, CUstream stream);
+using cuMemcpyDtoHAsync_v2_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes, CUstream stream);
+using cuMemcpyDtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes, CUstream stream);
+using cuMemsetD8Async_t = CUresult (*)(CUdeviceptr dst, unsigned char value, std::size_t n, CUstream stream);
 using cuMemGetAddressRange_v2_t = CUresult (*)(CUdeviceptr* base, std::size_t* size, CUdeviceptr dptr);
 using cuStreamQuery_t = CUresult (*)(CUstream stream);
 using cuEventQuery_t = CUresult (*)(CUevent event);
 using cuModuleLoadDataEx_t = CUresult (*)(CUmodule* module, const void* image, unsigned int numOptions,
                                           CUjit_option* options, void** optionValues);
 // Newer than the baseline driver: optional (CUDA 12.4 / 11.2).
-using cuFuncGetParamInfo_t = CUresult (*)(CUfunction func, std::size_t paramIndex,
-                                          std::size_t* paramOffset, std::size_t* paramSize);
+using cuFuncGetParamInfo_t = CUresult (*)(CUfunction func, std::size_t paramIndex, std::size_t* paramOffset,
+                                          std::size_t* paramSize);
 using cuMemAllocAsync_t = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, CUstream stream);
 using cuMemFreeAsync_t = CUresult (*)(CUdeviceptr dptr, CUstream stream);
 // Pinned host memory and cross-stream waits (bound when exported; every driver since CUDA 6.5 has

@@ -7,9 +7,7 @@
 namespace cudabridge::nv {
 
 dynamic_library::dynamic_library(dynamic_library&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      path_(std::move(other.path_)),
-      error_(std::move(other.error_)) {}
+    : handle_(std::exchange(other.handle_, nullptr)), path_(std::move(other.path_)), error_(std::move(other.error_)) {}
 
 dynamic_library& dynamic_library::operator=(dynamic_library&& other) noexcept {
     if (this != &other) {

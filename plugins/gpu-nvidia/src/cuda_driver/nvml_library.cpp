@@ -15,15 +15,13 @@ void nvml_library::load(const std::string& library) {
     availability_ = {};
     if (!library_.open(library)) {
         availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason =
-            library + " not found (no NVIDIA driver installed): " + library_.error();
+        availability_.reason = library + " not found (no NVIDIA driver installed): " + library_.error();
         return;
     }
 
     std::vector<std::string> missing;
-#define CB_NV_NVML_BIND(member, type, name, fallback, required)                    \
-    if (!bind_symbol(library_, api_.member, #member, name, fallback, bound_) && required) \
-        missing.emplace_back(name);
+#define CB_NV_NVML_BIND(member, type, name, fallback, required) \
+    if (!bind_symbol(library_, api_.member, #member, name, fallback, bound_) && required) missing.emplace_back(name);
     CB_NV_NVML_ENTRY_POINTS(CB_NV_NVML_BIND)
 #undef CB_NV_NVML_BIND
 
@@ -68,8 +66,7 @@ std::string nvml_library::describe(nvml::nvmlReturn_t result) const {
     return text != nullptr && *text != '\0' ? label + ": " + text : label;
 }
 
-cb_status nvml_library::check(nvml::nvmlReturn_t result, const char* what,
-                              std::string* message) const {
+cb_status nvml_library::check(nvml::nvmlReturn_t result, const char* what, std::string* message) const {
     cb_status status = nvml_to_status(result);
     if (status != CB_OK && message != nullptr) {
         std::string subject = what != nullptr ? what : "the setting";
@@ -80,8 +77,7 @@ cb_status nvml_library::check(nvml::nvmlReturn_t result, const char* what,
     return status;
 }
 
-cb_status nvml_library::device(unsigned int index, nvml::nvmlDevice_t& handle,
-                               std::string* message) const {
+cb_status nvml_library::device(unsigned int index, nvml::nvmlDevice_t& handle, std::string* message) const {
     handle = nullptr;
     if (!available()) {
         if (message != nullptr) *message = "NVML not available: " + availability_.reason;
@@ -93,8 +89,7 @@ cb_status nvml_library::device(unsigned int index, nvml::nvmlDevice_t& handle,
                        std::to_string(availability_.device_count) + ")";
         return CB_ERR_NOT_FOUND;
     }
-    return check(api_.nvmlDeviceGetHandleByIndex(index, &handle), "nvmlDeviceGetHandleByIndex_v2",
-                 message);
+    return check(api_.nvmlDeviceGetHandleByIndex(index, &handle), "nvmlDeviceGetHandleByIndex_v2", message);
 }
 
 namespace {
@@ -104,8 +99,7 @@ cb_status unsupported(const char* fn, std::string* message) {
 }
 }  // namespace
 
-cb_status nvml_library::set_power_limit_mw(unsigned int index, unsigned int milliwatts,
-                                           std::string* message) const {
+cb_status nvml_library::set_power_limit_mw(unsigned int index, unsigned int milliwatts, std::string* message) const {
     nvml::nvmlDevice_t dev = nullptr;
     if (cb_status s = device(index, dev, message); s != CB_OK) return s;
     if (api_.nvmlDeviceSetPowerManagementLimit == nullptr)
@@ -113,8 +107,8 @@ cb_status nvml_library::set_power_limit_mw(unsigned int index, unsigned int mill
     return check(api_.nvmlDeviceSetPowerManagementLimit(dev, milliwatts), "the power limit", message);
 }
 
-cb_status nvml_library::set_locked_clocks(unsigned int index, unsigned int min_mhz,
-                                          unsigned int max_mhz, std::string* message) const {
+cb_status nvml_library::set_locked_clocks(unsigned int index, unsigned int min_mhz, unsigned int max_mhz,
+                                          std::string* message) const {
     nvml::nvmlDevice_t dev = nullptr;
     if (cb_status s = device(index, dev, message); s != CB_OK) return s;
     if (min_mhz == 0 && max_mhz == 0) {
@@ -126,10 +120,8 @@ cb_status nvml_library::set_locked_clocks(unsigned int index, unsigned int min_m
         if (message != nullptr) *message = "locked clocks: min > max";
         return CB_ERR_INVALID_ARGUMENT;
     }
-    if (api_.nvmlDeviceSetGpuLockedClocks == nullptr)
-        return unsupported("nvmlDeviceSetGpuLockedClocks", message);
-    return check(api_.nvmlDeviceSetGpuLockedClocks(dev, min_mhz, max_mhz), "the locked GPU clocks",
-                 message);
+    if (api_.nvmlDeviceSetGpuLockedClocks == nullptr) return unsupported("nvmlDeviceSetGpuLockedClocks", message);
+    return check(api_.nvmlDeviceSetGpuLockedClocks(dev, min_mhz, max_mhz), "the locked GPU clocks", message);
 }
 
 }  // namespace cudabridge::nv

@@ -19,83 +19,65 @@
 namespace cudabridge::nv {
 
 // X(member, type, versioned export, fallback export or nullptr, required)
-#define CB_NV_NVML_ENTRY_POINTS(X)                                                              \
-    X(nvmlInit, nvml::nvmlInit_t, "nvmlInit_v2", "nvmlInit", true)                              \
-    X(nvmlShutdown, nvml::nvmlShutdown_t, "nvmlShutdown", nullptr, true)                        \
-    X(nvmlErrorString, nvml::nvmlErrorString_t, "nvmlErrorString", nullptr, true)               \
-    X(nvmlDeviceGetCount, nvml::nvmlDeviceGetCount_t, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount", \
-      true)                                                                                     \
-    X(nvmlDeviceGetHandleByIndex, nvml::nvmlDeviceGetHandleByIndex_t,                           \
-      "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex", true)                      \
-    X(nvmlDeviceGetName, nvml::nvmlDeviceGetName_t, "nvmlDeviceGetName", nullptr, false)        \
-    X(nvmlDeviceGetTemperature, nvml::nvmlDeviceGetTemperature_t, "nvmlDeviceGetTemperature",   \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetTemperatureThreshold, nvml::nvmlDeviceGetTemperatureThreshold_t,             \
-      "nvmlDeviceGetTemperatureThreshold", nullptr, false)                                      \
-    X(nvmlDeviceGetPowerUsage, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPowerUsage", nullptr, false) \
-    X(nvmlDeviceGetEnforcedPowerLimit, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetEnforcedPowerLimit", \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetPowerManagementLimitConstraints,                                             \
-      nvml::nvmlDeviceGetPowerManagementLimitConstraints_t,                                     \
-      "nvmlDeviceGetPowerManagementLimitConstraints", nullptr, false)                           \
-    X(nvmlDeviceGetFanSpeed, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetFanSpeed", nullptr, false) \
-    X(nvmlDeviceGetClockInfo, nvml::nvmlDeviceGetClockInfo_t, "nvmlDeviceGetClockInfo", nullptr, \
-      false)                                                                                    \
-    X(nvmlDeviceGetUtilizationRates, nvml::nvmlDeviceGetUtilizationRates_t,                     \
-      "nvmlDeviceGetUtilizationRates", nullptr, false)                                          \
-    X(nvmlDeviceGetMemoryInfo, nvml::nvmlDeviceGetMemoryInfo_t, "nvmlDeviceGetMemoryInfo",      \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetPerformanceState, nvml::nvmlDeviceGetPerformanceState_t,                     \
-      "nvmlDeviceGetPerformanceState", nullptr, false)                                          \
-    X(nvmlDeviceGetCurrPcieLinkGeneration, nvml::nvmlDeviceGetUInt_t,                           \
-      "nvmlDeviceGetCurrPcieLinkGeneration", nullptr, false)                                    \
-    X(nvmlDeviceGetCurrPcieLinkWidth, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetCurrPcieLinkWidth", \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetPcieReplayCounter, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPcieReplayCounter", \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetCurrentClocksEventReasons, nvml::nvmlDeviceGetReasons_t,                     \
-      "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons", false) \
-    X(nvmlDeviceSetPowerManagementLimit, nvml::nvmlDeviceSetPowerManagementLimit_t,             \
-      "nvmlDeviceSetPowerManagementLimit", nullptr, false)                                      \
-    X(nvmlDeviceSetGpuLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t,                       \
-      "nvmlDeviceSetGpuLockedClocks", nullptr, false)                                           \
-    X(nvmlDeviceResetGpuLockedClocks, nvml::nvmlDeviceReset_t, "nvmlDeviceResetGpuLockedClocks",     \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetHandleByUUID, nvml::nvmlDeviceGetHandleByUUID_t, "nvmlDeviceGetHandleByUUID",  \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetIndex, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetIndex", nullptr, false)      \
-    X(nvmlDeviceGetPciInfo, nvml::nvmlDeviceGetPciInfo_t, "nvmlDeviceGetPciInfo_v3",            \
-      "nvmlDeviceGetPciInfo_v2", false)                                                         \
-    X(nvmlDeviceGetPowerManagementLimit, nvml::nvmlDeviceGetUInt_t,                             \
-      "nvmlDeviceGetPowerManagementLimit", nullptr, false)                                      \
-    X(nvmlDeviceGetPowerManagementDefaultLimit, nvml::nvmlDeviceGetUInt_t,                      \
-      "nvmlDeviceGetPowerManagementDefaultLimit", nullptr, false)                               \
-    X(nvmlDeviceGetMaxClockInfo, nvml::nvmlDeviceGetClockInfo_t, "nvmlDeviceGetMaxClockInfo",   \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetMaxPcieLinkGeneration, nvml::nvmlDeviceGetUInt_t,                            \
-      "nvmlDeviceGetMaxPcieLinkGeneration", nullptr, false)                                     \
-    X(nvmlDeviceGetMaxPcieLinkWidth, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetMaxPcieLinkWidth", \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetPcieThroughput, nvml::nvmlDeviceGetCounter_t, "nvmlDeviceGetPcieThroughput", \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceGetTotalEnergyConsumption, nvml::nvmlDeviceGetULongLong_t,                      \
-      "nvmlDeviceGetTotalEnergyConsumption", nullptr, false)                                    \
-    X(nvmlDeviceGetTotalEccErrors, nvml::nvmlDeviceGetTotalEccErrors_t,                         \
-      "nvmlDeviceGetTotalEccErrors", nullptr, false)                                            \
-    X(nvmlDeviceGetNumFans, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetNumFans", nullptr, false)  \
-    X(nvmlDeviceGetFanSpeed_v2, nvml::nvmlDeviceGetFanSpeed_v2_t, "nvmlDeviceGetFanSpeed_v2",   \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceSetFanSpeed_v2, nvml::nvmlDeviceSetFanSpeed_v2_t, "nvmlDeviceSetFanSpeed_v2",   \
-      nullptr, false)                                                                           \
-    X(nvmlDeviceSetDefaultFanSpeed_v2, nvml::nvmlDeviceSetDefaultFanSpeed_v2_t,                 \
-      "nvmlDeviceSetDefaultFanSpeed_v2", nullptr, false)                                        \
-    X(nvmlDeviceSetMemoryLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t,                    \
-      "nvmlDeviceSetMemoryLockedClocks", nullptr, false)                                        \
-    X(nvmlDeviceResetMemoryLockedClocks, nvml::nvmlDeviceReset_t,                               \
-      "nvmlDeviceResetMemoryLockedClocks", nullptr, false)                                      \
-    X(nvmlDeviceGetSupportedMemoryClocks, nvml::nvmlDeviceGetSupportedMemoryClocks_t,           \
-      "nvmlDeviceGetSupportedMemoryClocks", nullptr, false)                                     \
-    X(nvmlDeviceGetSupportedGraphicsClocks, nvml::nvmlDeviceGetSupportedGraphicsClocks_t,       \
+#define CB_NV_NVML_ENTRY_POINTS(X)                                                                                     \
+    X(nvmlInit, nvml::nvmlInit_t, "nvmlInit_v2", "nvmlInit", true)                                                     \
+    X(nvmlShutdown, nvml::nvmlShutdown_t, "nvmlShutdown", nullptr, true)                                               \
+    X(nvmlErrorString, nvml::nvmlErrorString_t, "nvmlErrorString", nullptr, true)                                      \
+    X(nvmlDeviceGetCount, nvml::nvmlDeviceGetCount_t, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount", true)             \
+    X(nvmlDeviceGetHandleByIndex, nvml::nvmlDeviceGetHandleByIndex_t, "nvmlDeviceGetHandleByIndex_v2",                 \
+      "nvmlDeviceGetHandleByIndex", true)                                                                              \
+    X(nvmlDeviceGetName, nvml::nvmlDeviceGetName_t, "nvmlDeviceGetName", nullptr, false)                               \
+    X(nvmlDeviceGetTemperature, nvml::nvmlDeviceGetTemperature_t, "nvmlDeviceGetTemperature", nullptr, false)          \
+    X(nvmlDeviceGetTemperatureThreshold, nvml::nvmlDeviceGetTemperatureThreshold_t,                                    \
+      "nvmlDeviceGetTemperatureThreshold", nullptr, false)                                                             \
+    X(nvmlDeviceGetPowerUsage, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPowerUsage", nullptr, false)                   \
+    X(nvmlDeviceGetEnforcedPowerLimit, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetEnforcedPowerLimit", nullptr, false)   \
+    X(nvmlDeviceGetPowerManagementLimitConstraints, nvml::nvmlDeviceGetPowerManagementLimitConstraints_t,              \
+      "nvmlDeviceGetPowerManagementLimitConstraints", nullptr, false)                                                  \
+    X(nvmlDeviceGetFanSpeed, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetFanSpeed", nullptr, false)                       \
+    X(nvmlDeviceGetClockInfo, nvml::nvmlDeviceGetClockInfo_t, "nvmlDeviceGetClockInfo", nullptr, false)                \
+    X(nvmlDeviceGetUtilizationRates, nvml::nvmlDeviceGetUtilizationRates_t, "nvmlDeviceGetUtilizationRates", nullptr,  \
+      false)                                                                                                           \
+    X(nvmlDeviceGetMemoryInfo, nvml::nvmlDeviceGetMemoryInfo_t, "nvmlDeviceGetMemoryInfo", nullptr, false)             \
+    X(nvmlDeviceGetPerformanceState, nvml::nvmlDeviceGetPerformanceState_t, "nvmlDeviceGetPerformanceState", nullptr,  \
+      false)                                                                                                           \
+    X(nvmlDeviceGetCurrPcieLinkGeneration, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetCurrPcieLinkGeneration", nullptr,  \
+      false)                                                                                                           \
+    X(nvmlDeviceGetCurrPcieLinkWidth, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetCurrPcieLinkWidth", nullptr, false)     \
+    X(nvmlDeviceGetPcieReplayCounter, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPcieReplayCounter", nullptr, false)     \
+    X(nvmlDeviceGetCurrentClocksEventReasons, nvml::nvmlDeviceGetReasons_t, "nvmlDeviceGetCurrentClocksEventReasons",  \
+      "nvmlDeviceGetCurrentClocksThrottleReasons", false)                                                              \
+    X(nvmlDeviceSetPowerManagementLimit, nvml::nvmlDeviceSetPowerManagementLimit_t,                                    \
+      "nvmlDeviceSetPowerManagementLimit", nullptr, false)                                                             \
+    X(nvmlDeviceSetGpuLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t, "nvmlDeviceSetGpuLockedClocks", nullptr,     \
+      false)                                                                                                           \
+    X(nvmlDeviceResetGpuLockedClocks, nvml::nvmlDeviceReset_t, "nvmlDeviceResetGpuLockedClocks", nullptr, false)       \
+    X(nvmlDeviceGetHandleByUUID, nvml::nvmlDeviceGetHandleByUUID_t, "nvmlDeviceGetHandleByUUID", nullptr, false)       \
+    X(nvmlDeviceGetIndex, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetIndex", nullptr, false)                             \
+    X(nvmlDeviceGetPciInfo, nvml::nvmlDeviceGetPciInfo_t, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", false) \
+    X(nvmlDeviceGetPowerManagementLimit, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPowerManagementLimit", nullptr,      \
+      false)                                                                                                           \
+    X(nvmlDeviceGetPowerManagementDefaultLimit, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetPowerManagementDefaultLimit", \
+      nullptr, false)                                                                                                  \
+    X(nvmlDeviceGetMaxClockInfo, nvml::nvmlDeviceGetClockInfo_t, "nvmlDeviceGetMaxClockInfo", nullptr, false)          \
+    X(nvmlDeviceGetMaxPcieLinkGeneration, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetMaxPcieLinkGeneration", nullptr,    \
+      false)                                                                                                           \
+    X(nvmlDeviceGetMaxPcieLinkWidth, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetMaxPcieLinkWidth", nullptr, false)       \
+    X(nvmlDeviceGetPcieThroughput, nvml::nvmlDeviceGetCounter_t, "nvmlDeviceGetPcieThroughput", nullptr, false)        \
+    X(nvmlDeviceGetTotalEnergyConsumption, nvml::nvmlDeviceGetULongLong_t, "nvmlDeviceGetTotalEnergyConsumption",      \
+      nullptr, false)                                                                                                  \
+    X(nvmlDeviceGetTotalEccErrors, nvml::nvmlDeviceGetTotalEccErrors_t, "nvmlDeviceGetTotalEccErrors", nullptr, false) \
+    X(nvmlDeviceGetNumFans, nvml::nvmlDeviceGetUInt_t, "nvmlDeviceGetNumFans", nullptr, false)                         \
+    X(nvmlDeviceGetFanSpeed_v2, nvml::nvmlDeviceGetFanSpeed_v2_t, "nvmlDeviceGetFanSpeed_v2", nullptr, false)          \
+    X(nvmlDeviceSetFanSpeed_v2, nvml::nvmlDeviceSetFanSpeed_v2_t, "nvmlDeviceSetFanSpeed_v2", nullptr, false)          \
+    X(nvmlDeviceSetDefaultFanSpeed_v2, nvml::nvmlDeviceSetDefaultFanSpeed_v2_t, "nvmlDeviceSetDefaultFanSpeed_v2",     \
+      nullptr, false)                                                                                                  \
+    X(nvmlDeviceSetMemoryLockedClocks, nvml::nvmlDeviceSetGpuLockedClocks_t, "nvmlDeviceSetMemoryLockedClocks",        \
+      nullptr, false)                                                                                                  \
+    X(nvmlDeviceResetMemoryLockedClocks, nvml::nvmlDeviceReset_t, "nvmlDeviceResetMemoryLockedClocks", nullptr, false) \
+    X(nvmlDeviceGetSupportedMemoryClocks, nvml::nvmlDeviceGetSupportedMemoryClocks_t,                                  \
+      "nvmlDeviceGetSupportedMemoryClocks", nullptr, false)                                                            \
+    X(nvmlDeviceGetSupportedGraphicsClocks, nvml::nvmlDeviceGetSupportedGraphicsClocks_t,                              \
       "nvmlDeviceGetSupportedGraphicsClocks", nullptr, false)
 
 struct nvml_api {
@@ -129,8 +111,7 @@ public:
     cb_status device(unsigned int index, nvml::nvmlDevice_t& handle, std::string* message = nullptr) const;
 
     // Settings (root). Power limit in milliwatts; locked SM clocks in MHz (0, 0 = reset to default).
-    cb_status set_power_limit_mw(unsigned int index, unsigned int milliwatts,
-                                 std::string* message = nullptr) const;
+    cb_status set_power_limit_mw(unsigned int index, unsigned int milliwatts, std::string* message = nullptr) const;
     cb_status set_locked_clocks(unsigned int index, unsigned int min_mhz, unsigned int max_mhz,
                                 std::string* message = nullptr) const;
 

@@ -6,9 +6,8 @@
 namespace cudabridge::nv {
 
 namespace {
-constexpr uint32_t known_throttle_bits = CB_THROTTLE_IDLE | CB_THROTTLE_APP_CLOCKS |
-                                         CB_THROTTLE_SW_POWER_CAP | CB_THROTTLE_HW_SLOWDOWN |
-                                         CB_THROTTLE_SW_THERMAL | CB_THROTTLE_HW_THERMAL;
+constexpr uint32_t known_throttle_bits = CB_THROTTLE_IDLE | CB_THROTTLE_APP_CLOCKS | CB_THROTTLE_SW_POWER_CAP |
+                                         CB_THROTTLE_HW_SLOWDOWN | CB_THROTTLE_SW_THERMAL | CB_THROTTLE_HW_THERMAL;
 }
 
 cb_status read_nvml_telemetry(const nvml_library& nvml, unsigned int index, cb_gpu_telemetry& out,
@@ -22,16 +21,15 @@ cb_status read_nvml_telemetry(const nvml_library& nvml, unsigned int index, cb_g
     nvml::nvmlDevice_t dev = nullptr;
     if (cb_status s = nvml.device(index, dev, message); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
-    out.time_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            std::chrono::steady_clock::now().time_since_epoch())
-                                            .count());
+    out.time_ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
 
     unsigned int v = 0;
     if (api.nvmlDeviceGetTemperature != nullptr &&
         api.nvmlDeviceGetTemperature(dev, nvml::NVML_TEMPERATURE_GPU, &v) == nvml::NVML_SUCCESS)
         out.temperature_c = v;
-    if (api.nvmlDeviceGetPowerUsage != nullptr &&
-        api.nvmlDeviceGetPowerUsage(dev, &v) == nvml::NVML_SUCCESS)
+    if (api.nvmlDeviceGetPowerUsage != nullptr && api.nvmlDeviceGetPowerUsage(dev, &v) == nvml::NVML_SUCCESS)
         out.power_w = v / 1000.0;
     if (api.nvmlDeviceGetEnforcedPowerLimit != nullptr &&
         api.nvmlDeviceGetEnforcedPowerLimit(dev, &v) == nvml::NVML_SUCCESS)
@@ -39,10 +37,8 @@ cb_status read_nvml_telemetry(const nvml_library& nvml, unsigned int index, cb_g
     if (api.nvmlDeviceGetFanSpeed != nullptr && api.nvmlDeviceGetFanSpeed(dev, &v) == nvml::NVML_SUCCESS)
         out.fan_percent = v;
     if (api.nvmlDeviceGetClockInfo != nullptr) {
-        if (api.nvmlDeviceGetClockInfo(dev, nvml::NVML_CLOCK_SM, &v) == nvml::NVML_SUCCESS)
-            out.sm_clock_mhz = v;
-        if (api.nvmlDeviceGetClockInfo(dev, nvml::NVML_CLOCK_MEM, &v) == nvml::NVML_SUCCESS)
-            out.memory_clock_mhz = v;
+        if (api.nvmlDeviceGetClockInfo(dev, nvml::NVML_CLOCK_SM, &v) == nvml::NVML_SUCCESS) out.sm_clock_mhz = v;
+        if (api.nvmlDeviceGetClockInfo(dev, nvml::NVML_CLOCK_MEM, &v) == nvml::NVML_SUCCESS) out.memory_clock_mhz = v;
     }
     nvml::nvmlUtilization_t util{};
     if (api.nvmlDeviceGetUtilizationRates != nullptr &&
@@ -51,15 +47,13 @@ cb_status read_nvml_telemetry(const nvml_library& nvml, unsigned int index, cb_g
         out.memory_utilization = util.memory;
     }
     nvml::nvmlMemory_t mem{};
-    if (api.nvmlDeviceGetMemoryInfo != nullptr &&
-        api.nvmlDeviceGetMemoryInfo(dev, &mem) == nvml::NVML_SUCCESS) {
+    if (api.nvmlDeviceGetMemoryInfo != nullptr && api.nvmlDeviceGetMemoryInfo(dev, &mem) == nvml::NVML_SUCCESS) {
         out.memory_used = mem.used;
         out.memory_total = mem.total;
     }
     int pstate = 0;
     if (api.nvmlDeviceGetPerformanceState != nullptr &&
-        api.nvmlDeviceGetPerformanceState(dev, &pstate) == nvml::NVML_SUCCESS && pstate >= 0 &&
-        pstate <= 15)
+        api.nvmlDeviceGetPerformanceState(dev, &pstate) == nvml::NVML_SUCCESS && pstate >= 0 && pstate <= 15)
         out.performance_state = pstate;
     unsigned long long reasons = 0;
     if (api.nvmlDeviceGetCurrentClocksEventReasons != nullptr &&

@@ -85,11 +85,9 @@ using nvmlDeviceGetCount_t = nvmlReturn_t (*)(unsigned int* count);
 using nvmlDeviceGetHandleByIndex_t = nvmlReturn_t (*)(unsigned int index, nvmlDevice_t* device);
 using nvmlDeviceGetName_t = nvmlReturn_t (*)(nvmlDevice_t device, char* name, unsigned int length);
 using nvmlDeviceGetTemperature_t = nvmlReturn_t (*)(nvmlDevice_t device, int sensor, unsigned int* temp);
-using nvmlDeviceGetTemperatureThreshold_t = nvmlReturn_t (*)(nvmlDevice_t device, int threshold,
-                                                             unsigned int* temp);
+using nvmlDeviceGetTemperatureThreshold_t = nvmlReturn_t (*)(nvmlDevice_t device, int threshold, unsigned int* temp);
 using nvmlDeviceGetUInt_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* value);  // mW, %, gen...
-using nvmlDeviceGetPowerManagementLimitConstraints_t = nvmlReturn_t (*)(nvmlDevice_t device,
-                                                                        unsigned int* minLimit,
+using nvmlDeviceGetPowerManagementLimitConstraints_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* minLimit,
                                                                         unsigned int* maxLimit);
 using nvmlDeviceGetClockInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, int type, unsigned int* mhz);
 using nvmlDeviceGetUtilizationRates_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlUtilization_t* u);
@@ -102,21 +100,16 @@ using nvmlDeviceGetHandleByUUID_t = nvmlReturn_t (*)(const char* uuid, nvmlDevic
 using nvmlDeviceGetPciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlPciInfo_t* pci);
 using nvmlDeviceGetCounter_t = nvmlReturn_t (*)(nvmlDevice_t device, int which, unsigned int* value);
 using nvmlDeviceGetULongLong_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned long long* value);
-using nvmlDeviceGetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan,
-                                                    unsigned int* percent);
-using nvmlDeviceSetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan,
-                                                    unsigned int percent);
+using nvmlDeviceGetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan, unsigned int* percent);
+using nvmlDeviceSetFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan, unsigned int percent);
 using nvmlDeviceSetDefaultFanSpeed_v2_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int fan);
 using nvmlDeviceGetSupportedMemoryClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count,
                                                               unsigned int* clocksMHz);
-using nvmlDeviceGetSupportedGraphicsClocks_t = nvmlReturn_t (*)(nvmlDevice_t device,
-                                                                unsigned int memoryClockMHz,
-                                                                unsigned int* count,
-                                                                unsigned int* clocksMHz);
-using nvmlDeviceGetTotalEccErrors_t = nvmlReturn_t (*)(nvmlDevice_t device, int errorType,
-                                                       int counterType, unsigned long long* count);
-using nvmlDeviceSetGpuLockedClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int minMHz,
-                                                        unsigned int maxMHz);
+using nvmlDeviceGetSupportedGraphicsClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int memoryClockMHz,
+                                                                unsigned int* count, unsigned int* clocksMHz);
+using nvmlDeviceGetTotalEccErrors_t = nvmlReturn_t (*)(nvmlDevice_t device, int errorType, int counterType,
+                                                       unsigned long long* count);
+using nvmlDeviceSetGpuLockedClocks_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int minMHz, unsigned int maxMHz);
 }
 
 }  // namespace cudabridge::nv::nvml

@@ -11,9 +11,8 @@ std::vector<std::string> nvrtc_library::default_candidates() {
 }
 
 nvrtc_library::nvrtc_library(const std::vector<std::string>& candidates) {
-    auto result = load_first(candidates, "NVRTC", [this](const std::string& c, std::string& why) {
-        return try_load(c, why);
-    });
+    auto result =
+        load_first(candidates, "NVRTC", [this](const std::string& c, std::string& why) { return try_load(c, why); });
     if (!result.available) availability_ = result;
 }
 
@@ -103,8 +102,8 @@ struct program_guard {
 
 }  // namespace
 
-cb_status nvrtc_library::compile(std::string_view source, const std::string& name, int cc_major,
-                                 int cc_minor, nvrtc_output& out, std::string* message, bool ptx_only) const {
+cb_status nvrtc_library::compile(std::string_view source, const std::string& name, int cc_major, int cc_minor,
+                                 nvrtc_output& out, std::string* message, bool ptx_only) const {
     out = {};
     auto fail = [&](cb_status s, std::string text) {
         if (message != nullptr) *message = std::move(text);
@@ -115,8 +114,8 @@ cb_status nvrtc_library::compile(std::string_view source, const std::string& nam
     if (out.architecture.empty())
         return fail(CB_ERR_UNSUPPORTED, "NVRTC " + std::to_string(version() / 1000) + "." +
                                             std::to_string(version() % 1000 / 10) +
-                                            " cannot generate code for compute capability " +
-                                            std::to_string(cc_major) + "." + std::to_string(cc_minor));
+                                            " cannot generate code for compute capability " + std::to_string(cc_major) +
+                                            "." + std::to_string(cc_minor));
 
     const std::string text(source);  // NVRTC wants a NUL-terminated string
     program_guard guard{api_};
@@ -140,8 +139,8 @@ cb_status nvrtc_library::compile(std::string_view source, const std::string& nam
     }
     if (compiled != nvrtc::NVRTC_SUCCESS) return fail(CB_ERR_INTERNAL, "nvrtcCompileProgram: " + describe(compiled));
 
-    const bool cubin = out.architecture.rfind("sm_", 0) == 0 && api_.nvrtcGetCUBINSize != nullptr &&
-                       api_.nvrtcGetCUBIN != nullptr;
+    const bool cubin =
+        out.architecture.rfind("sm_", 0) == 0 && api_.nvrtcGetCUBINSize != nullptr && api_.nvrtcGetCUBIN != nullptr;
     std::size_t size = 0;
     r = cubin ? api_.nvrtcGetCUBINSize(guard.program, &size) : api_.nvrtcGetPTXSize(guard.program, &size);
     if (r != nvrtc::NVRTC_SUCCESS || size == 0)

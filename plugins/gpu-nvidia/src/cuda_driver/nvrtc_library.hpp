@@ -24,12 +24,10 @@ enum : nvrtcResult { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
 extern "C" {
 using nvrtcVersion_t = nvrtcResult (*)(int* major, int* minor);
 using nvrtcGetErrorString_t = const char* (*)(nvrtcResult result);
-using nvrtcCreateProgram_t = nvrtcResult (*)(nvrtcProgram* prog, const char* src, const char* name,
-                                             int numHeaders, const char* const* headers,
-                                             const char* const* includeNames);
+using nvrtcCreateProgram_t = nvrtcResult (*)(nvrtcProgram* prog, const char* src, const char* name, int numHeaders,
+                                             const char* const* headers, const char* const* includeNames);
 using nvrtcDestroyProgram_t = nvrtcResult (*)(nvrtcProgram* prog);
-using nvrtcCompileProgram_t = nvrtcResult (*)(nvrtcProgram prog, int numOptions,
-                                              const char* const* options);
+using nvrtcCompileProgram_t = nvrtcResult (*)(nvrtcProgram prog, int numOptions, const char* const* options);
 using nvrtcGetSize_t = nvrtcResult (*)(nvrtcProgram prog, std::size_t* size);
 using nvrtcGetBytes_t = nvrtcResult (*)(nvrtcProgram prog, char* out);
 using nvrtcGetNumSupportedArchs_t = nvrtcResult (*)(int* count);
@@ -38,20 +36,19 @@ using nvrtcGetSupportedArchs_t = nvrtcResult (*)(int* archs);
 }  // namespace nvrtc
 
 // X(member, type, export, required)
-#define CB_NV_NVRTC_ENTRY_POINTS(X)                                                             \
-    X(nvrtcVersion, nvrtc::nvrtcVersion_t, "nvrtcVersion", true)                                \
-    X(nvrtcGetErrorString, nvrtc::nvrtcGetErrorString_t, "nvrtcGetErrorString", true)           \
-    X(nvrtcCreateProgram, nvrtc::nvrtcCreateProgram_t, "nvrtcCreateProgram", true)             \
-    X(nvrtcDestroyProgram, nvrtc::nvrtcDestroyProgram_t, "nvrtcDestroyProgram", true)          \
-    X(nvrtcCompileProgram, nvrtc::nvrtcCompileProgram_t, "nvrtcCompileProgram", true)          \
-    X(nvrtcGetProgramLogSize, nvrtc::nvrtcGetSize_t, "nvrtcGetProgramLogSize", true)           \
-    X(nvrtcGetProgramLog, nvrtc::nvrtcGetBytes_t, "nvrtcGetProgramLog", true)                  \
-    X(nvrtcGetPTXSize, nvrtc::nvrtcGetSize_t, "nvrtcGetPTXSize", true)                         \
-    X(nvrtcGetPTX, nvrtc::nvrtcGetBytes_t, "nvrtcGetPTX", true)                                \
-    X(nvrtcGetCUBINSize, nvrtc::nvrtcGetSize_t, "nvrtcGetCUBINSize", false)                    \
-    X(nvrtcGetCUBIN, nvrtc::nvrtcGetBytes_t, "nvrtcGetCUBIN", false)                           \
-    X(nvrtcGetNumSupportedArchs, nvrtc::nvrtcGetNumSupportedArchs_t, "nvrtcGetNumSupportedArchs", \
-      false)                                                                                    \
+#define CB_NV_NVRTC_ENTRY_POINTS(X)                                                                      \
+    X(nvrtcVersion, nvrtc::nvrtcVersion_t, "nvrtcVersion", true)                                         \
+    X(nvrtcGetErrorString, nvrtc::nvrtcGetErrorString_t, "nvrtcGetErrorString", true)                    \
+    X(nvrtcCreateProgram, nvrtc::nvrtcCreateProgram_t, "nvrtcCreateProgram", true)                       \
+    X(nvrtcDestroyProgram, nvrtc::nvrtcDestroyProgram_t, "nvrtcDestroyProgram", true)                    \
+    X(nvrtcCompileProgram, nvrtc::nvrtcCompileProgram_t, "nvrtcCompileProgram", true)                    \
+    X(nvrtcGetProgramLogSize, nvrtc::nvrtcGetSize_t, "nvrtcGetProgramLogSize", true)                     \
+    X(nvrtcGetProgramLog, nvrtc::nvrtcGetBytes_t, "nvrtcGetProgramLog", true)                            \
+    X(nvrtcGetPTXSize, nvrtc::nvrtcGetSize_t, "nvrtcGetPTXSize", true)                                   \
+    X(nvrtcGetPTX, nvrtc::nvrtcGetBytes_t, "nvrtcGetPTX", true)                                          \
+    X(nvrtcGetCUBINSize, nvrtc::nvrtcGetSize_t, "nvrtcGetCUBINSize", false)                              \
+    X(nvrtcGetCUBIN, nvrtc::nvrtcGetBytes_t, "nvrtcGetCUBIN", false)                                     \
+    X(nvrtcGetNumSupportedArchs, nvrtc::nvrtcGetNumSupportedArchs_t, "nvrtcGetNumSupportedArchs", false) \
     X(nvrtcGetSupportedArchs, nvrtc::nvrtcGetSupportedArchs_t, "nvrtcGetSupportedArchs", false)
 
 struct nvrtc_api {
@@ -62,10 +59,10 @@ struct nvrtc_api {
 
 // What one compile produced.
 struct nvrtc_output {
-    std::string image;        // CUBIN bytes, or NUL-terminated PTX text
+    std::string image;  // CUBIN bytes, or NUL-terminated PTX text
     bool is_cubin = false;
-    std::string architecture; // the --gpu-architecture used: "sm_89" or "compute_90"
-    std::string log;          // the compiler's log (warnings too); kept on success and failure
+    std::string architecture;  // the --gpu-architecture used: "sm_89" or "compute_90"
+    std::string log;           // the compiler's log (warnings too); kept on success and failure
 };
 
 class nvrtc_library {
@@ -98,8 +95,8 @@ public:
     // Compiles `source` (name: the file name in diagnostics). Compilation errors return
     // CB_ERR_INVALID_ARGUMENT with the log in out.log and a one-line summary in `message`.
     // `ptx_only`: PTX for virtual_architecture_for (what the simulated GPU runs), never a CUBIN.
-    cb_status compile(std::string_view source, const std::string& name, int cc_major, int cc_minor,
-                      nvrtc_output& out, std::string* message = nullptr, bool ptx_only = false) const;
+    cb_status compile(std::string_view source, const std::string& name, int cc_major, int cc_minor, nvrtc_output& out,
+                      std::string* message = nullptr, bool ptx_only = false) const;
 
     [[nodiscard]] std::string describe(nvrtc::nvrtcResult result) const;
 

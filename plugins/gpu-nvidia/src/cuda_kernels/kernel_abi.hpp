@@ -37,9 +37,9 @@ struct nd_layout {
 };
 
 // The token of each kernels::binary_op / unary_op / reduce_op, in enum order (kernel names).
-inline constexpr const char* k_binary_tokens[] = {
-    "add", "subtract", "multiply", "divide", "floor_divide", "minimum", "maximum",
-    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+inline constexpr const char* k_binary_tokens[] = {"add",        "subtract", "multiply",     "divide",    "floor_divide",
+                                                  "minimum",    "maximum",  "equal",        "not_equal", "less",
+                                                  "less_equal", "greater",  "greater_equal"};
 inline constexpr const char* k_unary_tokens[] = {"negate", "absolute"};
 inline constexpr const char* k_reduce_tokens[] = {"sum", "mean", "max", "min"};
 

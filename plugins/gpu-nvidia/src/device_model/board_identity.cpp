@@ -35,10 +35,13 @@ uint32_t max_gen_of(uint32_t architecture) {
     switch (architecture) {
     case hw::arch_hopper:
     case hw::arch_blackwell:
-    case hw::arch_blackwell_dc: return 5;
+    case hw::arch_blackwell_dc:
+        return 5;
     case hw::arch_ampere:
-    case hw::arch_ada: return 4;
-    default: return 3;
+    case hw::arch_ada:
+        return 4;
+    default:
+        return 3;
     }
 }
 

@@ -11,17 +11,17 @@
 namespace cudabridge::nv {
 
 struct board_identity {
-    hw::chip_id chip;                 // architecture 0 when neither chip nor architecture is known
+    hw::chip_id chip;  // architecture 0 when neither chip nor architecture is known
     uint16_t device_id = 0;
-    uint32_t pci_class = 0;           // hw::pci_class_vga or hw::pci_class_3d
-    uint8_t revision = 0;             // PCI revision id: the chip's major/minor revision (0xA1)
+    uint32_t pci_class = 0;  // hw::pci_class_vga or hw::pci_class_3d
+    uint8_t revision = 0;    // PCI revision id: the chip's major/minor revision (0xA1)
     uint16_t subsystem_vendor = 0;
     uint16_t subsystem_id = 0;
     uint64_t vram_bytes = 0;
-    uint64_t bar1_size = 0;           // a power of two
-    uint32_t max_link_gen = 0;        // what the board supports: 3, 4 or 5
+    uint64_t bar1_size = 0;     // a power of two
+    uint32_t max_link_gen = 0;  // what the board supports: 3, 4 or 5
     uint32_t max_link_width = 16;
-    uint32_t link_gen = 0;            // what it trained to
+    uint32_t link_gen = 0;  // what it trained to
     uint32_t link_width = 0;
 };
 

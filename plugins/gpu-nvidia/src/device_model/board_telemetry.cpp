@@ -79,7 +79,8 @@ void board_telemetry::record(const command_record& r) {
 cb_status board_telemetry::apply(const cb_gpu_settings& request, std::string& error) {
     cb_status st = CB_OK;
     if (live_) {
-        live_->update([&](thermal_state& t, live_counters&) { st = apply_settings(profile_, t.settings, request, error); });
+        live_->update(
+            [&](thermal_state& t, live_counters&) { st = apply_settings(profile_, t.settings, request, error); });
         return st;
     }
     std::lock_guard lock(m_);

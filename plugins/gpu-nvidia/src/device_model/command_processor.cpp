@@ -108,7 +108,8 @@ command_result command_processor::execute(const hw::command& cmd, const abort_ch
                                           uint64_t& modeled_ns) {
     modeled_ns = 0;
     switch (cmd.op) {
-    case hw::opcode::nop: return command_result::success();
+    case hw::opcode::nop:
+        return command_result::success();
     case hw::opcode::copy_h2d: {
         const link_stopwatch link_time(dma_);
         auto r = copy_h2d(dma_, memory_, cmd.a, cmd.b, cmd.c, abort);

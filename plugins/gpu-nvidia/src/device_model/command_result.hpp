@@ -16,8 +16,8 @@ inline constexpr uint32_t xid_mmu_fault = 31;                  // access outside
 
 struct command_result {
     cb_status status = CB_OK;
-    uint32_t xid = 0;      // 0: none (host-side failures are the link's, not the GPU's)
-    std::string message;   // for the log
+    uint32_t xid = 0;          // 0: none (host-side failures are the link's, not the GPU's)
+    std::string message;       // for the log
     cb_status detail = CB_OK;  // reg::error_detail: what a failed host kernel returned
 
     bool ok() const noexcept { return status == CB_OK; }

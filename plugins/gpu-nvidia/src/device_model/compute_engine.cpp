@@ -16,8 +16,9 @@ namespace {
 
 command_result no_registry(const char* what) {
     return command_result::failure(CB_ERR_UNSUPPORTED, xid_graphics_engine_exception,
-                                   std::string(what) + ": this simulated GPU has no module registry (it was not "
-                                                       "created by the GPU family that loads the modules)");
+                                   std::string(what) +
+                                       ": this simulated GPU has no module registry (it was not "
+                                       "created by the GPU family that loads the modules)");
 }
 
 command_result not_loaded(const char* what, uint64_t module_id, uint32_t kernel_index) {
@@ -43,12 +44,12 @@ command_result compute_engine::fetch_block(const dma_port& dma, uint64_t block_i
                                            const abort_check& abort, std::vector<uint8_t>& out) const {
     if (block_bytes == 0 || block_bytes > max_launch_block_bytes)
         return command_result::failure(CB_ERR_INVALID_ARGUMENT, xid_graphics_engine_exception,
-                                       "launch: block of " + std::to_string(block_bytes) +
-                                           " bytes (1.." + std::to_string(max_launch_block_bytes) + " allowed)");
+                                       "launch: block of " + std::to_string(block_bytes) + " bytes (1.." +
+                                           std::to_string(max_launch_block_bytes) + " allowed)");
     out.resize(block_bytes);
     if (cb_status st = dma.read(block_iova, out.data(), out.size(), abort); st != CB_OK)
-        return command_result::failure(st, 0, "launch: fetching the launch block failed (status " +
-                                                  std::to_string(st) + ")");
+        return command_result::failure(st, 0,
+                                       "launch: fetching the launch block failed (status " + std::to_string(st) + ")");
     return command_result::success();
 }
 
@@ -74,8 +75,7 @@ command_result compute_engine::launch(const dma_port& dma, const vram& memory, u
 }
 
 command_result compute_engine::launch_host_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
-                                                  uint64_t block_bytes, const abort_check& abort,
-                                                  work_amount& work) {
+                                                  uint64_t block_bytes, const abort_check& abort, work_amount& work) {
     work = {};
     if (!modules_) return no_registry("host kernel");
     std::vector<uint8_t> block;
@@ -98,7 +98,8 @@ const uint8_t* compute_engine::page_map(uint64_t vram_size, const std::vector<ad
         if (r.first < hw::vram_base || r.end > hw::vram_base + vram_size) continue;  // not VRAM: nothing to unmap
         const uint64_t first = (r.first - hw::vram_base) >> ptx::vram_page_shift;
         const uint64_t end = (r.end - hw::vram_base) >> ptx::vram_page_shift;
-        std::fill(page_map_.begin() + static_cast<ptrdiff_t>(first), page_map_.begin() + static_cast<ptrdiff_t>(end), 0);
+        std::fill(page_map_.begin() + static_cast<ptrdiff_t>(first), page_map_.begin() + static_cast<ptrdiff_t>(end),
+                  0);
     }
     page_map_holes_ = unmapped;
     return page_map_.data();
@@ -127,14 +128,14 @@ command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram
                                     page_map(memory.size(), launch.unmapped)};
     kernels::engine& threads = engine();
     const ptx::block_runner run = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
-        threads.parallel_for(static_cast<int64_t>(count), 1, [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
+        threads.parallel_for(static_cast<int64_t>(count), 1,
+                             [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
     };
     const ptx::launch_outcome out = module->launch(r, device, run, abort);
     work = ptx_kernel_work(out.executed, out.bytes_moved);
     if (out.status == CB_OK) return command_result::success();
-    return command_result::failure(out.status,
-                                   out.status == CB_ERR_ILLEGAL_ADDRESS ? xid_mmu_fault : xid_graphics_engine_exception,
-                                   out.message);
+    return command_result::failure(
+        out.status, out.status == CB_ERR_ILLEGAL_ADDRESS ? xid_mmu_fault : xid_graphics_engine_exception, out.message);
 }
 
 }  // namespace cudabridge::nv

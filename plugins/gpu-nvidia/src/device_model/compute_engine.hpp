@@ -40,13 +40,13 @@ public:
                           const abort_check& abort, work_amount& work);
     command_result launch_host_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
                                       uint64_t block_bytes, const abort_check& abort, work_amount& work);
-    command_result launch_ptx_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova,
-                                     uint64_t block_bytes, const abort_check& abort, work_amount& work);
+    command_result launch_ptx_kernel(const dma_port& dma, const vram& memory, uint64_t block_iova, uint64_t block_bytes,
+                                     const abort_check& abort, work_amount& work);
 
 private:
     // Fetches a launch block of `block_bytes` into `out`; a failure result when it cannot.
-    command_result fetch_block(const dma_port& dma, uint64_t block_iova, uint64_t block_bytes,
-                               const abort_check& abort, std::vector<uint8_t>& out) const;
+    command_result fetch_block(const dma_port& dma, uint64_t block_iova, uint64_t block_bytes, const abort_check& abort,
+                               std::vector<uint8_t>& out) const;
     kernels::engine& engine();
     // The PTX engine's page map for VRAM with `unmapped` pages cleared; kept while they repeat.
     const uint8_t* page_map(uint64_t vram_size, const std::vector<address_range>& unmapped);

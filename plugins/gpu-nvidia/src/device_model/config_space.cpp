@@ -27,10 +27,14 @@ constexpr uint16_t device_control_flr = 1u << 15;
 
 uint64_t config_space::bar_size(const board_identity& board, uint32_t bar) {
     switch (bar) {
-    case 0: return hw::bar0_size;
-    case 1: return board.bar1_size;
-    case 3: return hw::bar3_size;
-    default: return 0;
+    case 0:
+        return hw::bar0_size;
+    case 1:
+        return board.bar1_size;
+    case 3:
+        return hw::bar3_size;
+    default:
+        return 0;
     }
 }
 
@@ -122,8 +126,8 @@ cb_status config_space::read(uint32_t offset, void* data, uint32_t size) const {
 
 cb_status config_space::write(uint32_t offset, const void* data, uint32_t size, config_effect& effect) {
     effect = config_effect::none;
-    if (data == nullptr || (size != 1 && size != 2 && size != 4) || offset % size != 0 ||
-        offset >= config_space_size || size > config_space_size - offset)
+    if (data == nullptr || (size != 1 && size != 2 && size != 4) || offset % size != 0 || offset >= config_space_size ||
+        size > config_space_size - offset)
         return CB_ERR_INVALID_ARGUMENT;
     const auto* in = static_cast<const uint8_t*>(data);
     for (uint32_t i = 0; i < size; ++i) {

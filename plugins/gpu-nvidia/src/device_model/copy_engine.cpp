@@ -22,8 +22,7 @@ command_result outside_vram(const char* what, uint64_t address, uint64_t bytes) 
 command_result host_failed(const char* what, cb_status status, uint64_t iova, uint64_t bytes) {
     return command_result::failure(status, 0,
                                    std::string(what) + ": host DMA at IOVA " + hex(iova) + " + " +
-                                       std::to_string(bytes) + " bytes failed (status " +
-                                       std::to_string(status) + ")");
+                                       std::to_string(bytes) + " bytes failed (status " + std::to_string(status) + ")");
 }
 
 // Device-side work in pieces of dma_piece_bytes, so an abort is seen between them.
@@ -85,9 +84,8 @@ command_result fill_bytes(const vram& memory, uint64_t device_address, uint8_t v
     if (bytes == 0) return command_result::success();
     uint8_t* dst = memory.translate(device_address, bytes);
     if (!dst) return outside_vram("memset8", device_address, bytes);
-    const bool finished = in_pieces(bytes, abort, [&](uint64_t done, uint64_t piece) {
-        std::memset(dst + done, value, piece);
-    });
+    const bool finished =
+        in_pieces(bytes, abort, [&](uint64_t done, uint64_t piece) { std::memset(dst + done, value, piece); });
     return finished ? command_result::success() : aborted("memset8");
 }
 

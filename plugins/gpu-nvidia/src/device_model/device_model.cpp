@@ -65,9 +65,12 @@ cb_status device_model::mmio_read(uint32_t bar, uint64_t offset, void* data, uin
         return CB_OK;
     }
     switch (bar) {
-    case 0: return bar0_read(offset, data, size);
-    case 1: return bar1_read(vram_, board_.bar1_size, registers_.bar1_window(), offset, data, size);
-    default: return bar3_read(instance_memory_, offset, data, size);
+    case 0:
+        return bar0_read(offset, data, size);
+    case 1:
+        return bar1_read(vram_, board_.bar1_size, registers_.bar1_window(), offset, data, size);
+    default:
+        return bar3_read(instance_memory_, offset, data, size);
     }
 }
 
@@ -77,9 +80,12 @@ cb_status device_model::mmio_write(uint32_t bar, uint64_t offset, const void* da
     if (bar != 0 && bar != 1 && bar != 3) return CB_ERR_INVALID_ARGUMENT;
     if (!config_.memory_space_enabled()) return CB_OK;  // dropped, as a posted write would be
     switch (bar) {
-    case 0: return bar0_write(offset, data, size);
-    case 1: return bar1_write(vram_, board_.bar1_size, registers_.bar1_window(), offset, data, size);
-    default: return bar3_write(instance_memory_, offset, data, size);
+    case 0:
+        return bar0_write(offset, data, size);
+    case 1:
+        return bar1_write(vram_, board_.bar1_size, registers_.bar1_window(), offset, data, size);
+    default:
+        return bar3_write(instance_memory_, offset, data, size);
     }
 }
 
@@ -141,18 +147,24 @@ cb_status device_model::reset(cb_reset_kind kind) {
     switch (kind) {
     case CB_RESET_FUNCTION:
     case CB_RESET_HOT:
-    case CB_RESET_HARD: hard_reset(); return CB_OK;
-    case CB_RESET_SOFT: soft_reset(); return CB_OK;
-    case CB_RESET_LINK_RETRAIN: return CB_OK;
-    default: return CB_ERR_INVALID_ARGUMENT;
+    case CB_RESET_HARD:
+        hard_reset();
+        return CB_OK;
+    case CB_RESET_SOFT:
+        soft_reset();
+        return CB_OK;
+    case CB_RESET_LINK_RETRAIN:
+        return CB_OK;
+    default:
+        return CB_ERR_INVALID_ARGUMENT;
     }
 }
 
 // ---- link -----------------------------------------------------------------------------------------
 
 cb_status device_model::attach(const cb_endpoint_host_ops& ops) {
-    const bool complete = ops.struct_size >= CB_ENDPOINT_HOST_OPS_SIZE_1_0 &&
-                          ops.dma_read && ops.dma_write && ops.raise_interrupt;
+    const bool complete =
+        ops.struct_size >= CB_ENDPOINT_HOST_OPS_SIZE_1_0 && ops.dma_read && ops.dma_write && ops.raise_interrupt;
     if (!complete) return CB_ERR_INVALID_ARGUMENT;
     return processor_.start(ops);
 }

@@ -33,11 +33,11 @@
 namespace cudabridge::nv {
 
 struct device_model_options {
-    unsigned compute_threads = 0;                // host threads of the compute engine; 0: all cores
-    std::filesystem::path live_state_file;       // shared live state; empty: private to this model
-    std::string device_id;                       // for log messages
-    uint32_t link_gen = 0;                       // PCIe generation trained to; 0: the board's maximum
-    uint32_t link_width = 0;                     // lanes trained to; 0: the board's maximum (x16)
+    unsigned compute_threads = 0;           // host threads of the compute engine; 0: all cores
+    std::filesystem::path live_state_file;  // shared live state; empty: private to this model
+    std::string device_id;                  // for log messages
+    uint32_t link_gen = 0;                  // PCIe generation trained to; 0: the board's maximum
+    uint32_t link_width = 0;                // lanes trained to; 0: the board's maximum (x16)
     // Where host-kernel and PTX launches find their modules (the family's registry, shared with the
     // userspace driver that loads them); null: host kernels fail with CB_ERR_UNSUPPORTED.
     std::shared_ptr<const module_registry> modules;

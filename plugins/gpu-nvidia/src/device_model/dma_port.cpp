@@ -48,9 +48,7 @@ cb_status dma_port::interrupt(uint32_t vector) const {
     return ops_.raise_interrupt(ops_.context, vector);
 }
 
-uint64_t dma_port::modeled_time_ns() const {
-    return ops_.modeled_time_ns ? ops_.modeled_time_ns(ops_.context) : 0;
-}
+uint64_t dma_port::modeled_time_ns() const { return ops_.modeled_time_ns ? ops_.modeled_time_ns(ops_.context) : 0; }
 
 link_stopwatch::link_stopwatch(const dma_port& port) : port_(port), start_(read()) {}
 

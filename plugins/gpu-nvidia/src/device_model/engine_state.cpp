@@ -201,9 +201,7 @@ void engine_state::hard_reset() {
 
 // ---- processor side -------------------------------------------------------------------------------
 
-bool engine_state::runnable_locked() const {
-    return (pmc_enable_ & 1u) && bus_master_ && ring_on_ && get_ != put_;
-}
+bool engine_state::runnable_locked() const { return (pmc_enable_ & 1u) && bus_master_ && ring_on_ && get_ != put_; }
 
 bool engine_state::record_error_locked(cb_status status, uint64_t fence, cb_status detail) {
     error_ = true;

@@ -34,11 +34,11 @@ struct ring_work {
 // How one command ended.
 struct completion {
     uint32_t next_get = 0;
-    bool fence = false;         // flag_fence: fence_value goes to fence_done
-    bool interrupt = false;     // flag_interrupt
+    bool fence = false;      // flag_fence: fence_value goes to fence_done
+    bool interrupt = false;  // flag_interrupt
     uint64_t fence_value = 0;
     cb_status status = CB_OK;
-    cb_status detail = CB_OK;   // reg::error_detail of a failure
+    cb_status detail = CB_OK;  // reg::error_detail of a failure
 };
 
 class engine_state {
@@ -50,19 +50,19 @@ public:
     uint32_t pmc_enable() const;
     void set_pmc_enable(uint32_t value);
     uint64_t ring_base() const;
-    void set_ring_base(uint64_t iova);       // ignored while the ring is on
+    void set_ring_base(uint64_t iova);  // ignored while the ring is on
     uint32_t ring_entries() const;
-    void set_ring_entries(uint32_t entries); // ignored while the ring is on
+    void set_ring_entries(uint32_t entries);  // ignored while the ring is on
     uint32_t ring_control() const;
-    void set_ring_control(uint32_t value);   // enabling checks base and size, starts at index 0
+    void set_ring_control(uint32_t value);  // enabling checks base and size, starts at index 0
     uint32_t put() const;
-    void doorbell(uint32_t put);             // out of range: refused as a ring error
+    void doorbell(uint32_t put);  // out of range: refused as a ring error
     uint32_t get() const;
     uint64_t fence_address() const;
     void set_fence_address(uint64_t iova);
     uint64_t fence_done() const;
     uint32_t intr_status() const;
-    void clear_intr_status(uint32_t bits);   // write-1-to-clear; clearing intr_error clears status_error
+    void clear_intr_status(uint32_t bits);  // write-1-to-clear; clearing intr_error clears status_error
     uint32_t intr_enable() const;
     void set_intr_enable(uint32_t bits);
     cb_status error_code() const;

@@ -99,12 +99,13 @@ command_result run_host_kernel(const host_kernel_launch& l, const host_kernel_en
             if (cb_status st = call_kernel(kernel.fn, call); st != CB_OK) failure.record(st, index);
         }
     });
-    if (failure.aborted) return command_result::failure(CB_ERR_DEVICE_LOST, 0, "host kernel '" + kernel.name +
-                                                                                    "': abandoned by a reset");
+    if (failure.aborted)
+        return command_result::failure(CB_ERR_DEVICE_LOST, 0,
+                                       "host kernel '" + kernel.name + "': abandoned by a reset");
     if (failure.returned != CB_OK)
-        return command_result::kernel_fault(
-            failure.returned, "host kernel '" + kernel.name + "' returned status " + std::to_string(failure.returned) +
-                                  " in block " + std::to_string(failure.block));
+        return command_result::kernel_fault(failure.returned, "host kernel '" + kernel.name + "' returned status " +
+                                                                  std::to_string(failure.returned) + " in block " +
+                                                                  std::to_string(failure.block));
     return command_result::success();
 }
 

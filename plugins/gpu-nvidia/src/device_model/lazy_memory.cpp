@@ -13,9 +13,9 @@ lazy_memory::lazy_memory(uint64_t size) : size_(size) {
     if (size == 0) return;
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
-        throw sdk::status_error(CB_ERR_OUT_OF_MEMORY, "cannot reserve " + std::to_string(size) +
-                                                          " bytes of address space for device memory: " +
-                                                          std::strerror(errno));
+        throw sdk::status_error(CB_ERR_OUT_OF_MEMORY,
+                                "cannot reserve " + std::to_string(size) +
+                                    " bytes of address space for device memory: " + std::strerror(errno));
     base_ = static_cast<uint8_t*>(p);
 }
 

@@ -43,7 +43,9 @@ double footprint_bytes(const cb_tensor_desc& t) {
 }
 
 // Rows and columns of a matmul operand (1-D: one row of k for a, one column of k for b).
-double dim_or_one(const cb_tensor_desc& t, int index_2d) { return t.ndim == 2 ? static_cast<double>(t.shape[index_2d]) : 1.0; }
+double dim_or_one(const cb_tensor_desc& t, int index_2d) {
+    return t.ndim == 2 ? static_cast<double>(t.shape[index_2d]) : 1.0;
+}
 
 }  // namespace
 
@@ -61,8 +63,8 @@ uint64_t modeled_duration_ns(const roofline& ceilings, const work_amount& work) 
     const double memory_ns = ceilings.bytes_per_ns > 0 ? work.bytes / ceilings.bytes_per_ns : 0;
     const double compute_ns = ceilings.flops_per_ns > 0 ? work.flops / ceilings.flops_per_ns : 0;
     const double issue_ns = ceilings.instructions_per_ns > 0 ? work.instructions / ceilings.instructions_per_ns : 0;
-    const double ns = std::ceil(std::max({memory_ns, compute_ns, issue_ns}) +
-                                (work.kernel ? ceilings.launch_latency_ns : 0));
+    const double ns =
+        std::ceil(std::max({memory_ns, compute_ns, issue_ns}) + (work.kernel ? ceilings.launch_latency_ns : 0));
     if (!(ns > 0)) return 0;
     return ns >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(ns);
 }
@@ -101,8 +103,7 @@ work_amount host_kernel_work(const host_kernel_launch& launch) {
     work_amount w;
     for (const host_kernel_arg& a : launch.args)
         if (a.type == CB_ARG_DEVICE_PTR) w.bytes += static_cast<double>(a.span);
-    const double threads_per_block =
-        static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
+    const double threads_per_block = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
     w.flops = static_cast<double>(launch.block_count()) * threads_per_block;
     w.kernel = true;
     return w;

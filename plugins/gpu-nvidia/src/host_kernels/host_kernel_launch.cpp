@@ -39,8 +39,8 @@ status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const
         if (grid[i] == 0 || block[i] == 0)
             return status::invalid(where + ": grid and block dimensions must all be at least 1");
         if (grid[i] > max_grid[i])
-            return status::invalid(where + ": grid " + axis_names[i] + " = " + std::to_string(grid[i]) +
-                                   " (at most " + std::to_string(max_grid[i]) + ")");
+            return status::invalid(where + ": grid " + axis_names[i] + " = " + std::to_string(grid[i]) + " (at most " +
+                                   std::to_string(max_grid[i]) + ")");
         if (block[i] > max_block[i])
             return status::invalid(where + ": block " + axis_names[i] + " = " + std::to_string(block[i]) +
                                    " (at most " + std::to_string(max_block[i]) + ")");
@@ -82,7 +82,9 @@ status convert_arg(const cb_kernel_arg& a, size_t i, const std::string& where, c
         return resolve(i, a.value.device_ptr, out.vram_offset, out.span);
     case CB_ARG_INT64:
     case CB_ARG_UINT64:
-    case CB_ARG_FLOAT64: out.value = scalar_bits(a); return status::success();
+    case CB_ARG_FLOAT64:
+        out.value = scalar_bits(a);
+        return status::success();
     case CB_ARG_BYTES:
         if (a.size == 0 || a.value.bytes == nullptr)
             return status::invalid(where + ": argument " + std::to_string(i) + ": CB_ARG_BYTES without bytes");
@@ -102,7 +104,8 @@ status check_record(const host_kernel_arg& a, size_t i, size_t payload) {
     const std::string where = "host kernel launch block: argument " + std::to_string(i) + ": ";
     switch (a.type) {
     case CB_ARG_DEVICE_PTR:
-        if (a.size != 0 || (a.value == 0) != (a.span == 0)) return status::invalid(where + "inconsistent device pointer");
+        if (a.size != 0 || (a.value == 0) != (a.span == 0))
+            return status::invalid(where + "inconsistent device pointer");
         return status::success();
     case CB_ARG_INT64:
     case CB_ARG_UINT64:
@@ -112,7 +115,8 @@ status check_record(const host_kernel_arg& a, size_t i, size_t payload) {
         if (a.size == 0 || a.value > payload || payload - a.value < a.size)
             return status::invalid(where + "bytes outside the block");
         return status::success();
-    default: return status::invalid(where + "unknown argument type " + std::to_string(a.type));
+    default:
+        return status::invalid(where + "unknown argument type " + std::to_string(a.type));
     }
 }
 

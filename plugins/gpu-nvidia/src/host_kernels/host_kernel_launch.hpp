@@ -37,8 +37,8 @@ struct host_kernel_arg {
 };
 
 struct host_kernel_launch {
-    uint64_t module_id = 0;    // in the family's module_registry
-    uint32_t kernel_index = 0; // in the module
+    uint64_t module_id = 0;     // in the family's module_registry
+    uint32_t kernel_index = 0;  // in the module
     uint32_t grid[3] = {1, 1, 1};
     uint32_t block[3] = {1, 1, 1};
     std::vector<host_kernel_arg> args;

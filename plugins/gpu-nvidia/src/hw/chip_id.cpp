@@ -15,9 +15,8 @@ struct family {
 
 // GA100 is "GA100" (impl 0), GA10x "GA10x" (impl x); GH100, GB100 likewise; GB20x impl x.
 constexpr family families[] = {
-    {"TU10", arch_turing, "Turing"},   {"GA10", arch_ampere, "Ampere"},
-    {"GH10", arch_hopper, "Hopper"},   {"AD10", arch_ada, "Ada Lovelace"},
-    {"GB10", arch_blackwell_dc, "Blackwell"}, {"GB20", arch_blackwell, "Blackwell"},
+    {"TU10", arch_turing, "Turing"},    {"GA10", arch_ampere, "Ampere"},          {"GH10", arch_hopper, "Hopper"},
+    {"AD10", arch_ada, "Ada Lovelace"}, {"GB10", arch_blackwell_dc, "Blackwell"}, {"GB20", arch_blackwell, "Blackwell"},
 };
 
 }  // namespace
@@ -50,13 +49,13 @@ std::string architecture_name(uint32_t architecture) {
 
 uint32_t encode_boot_0(const chip_id& id) {
     // [28:20] chip id = architecture << 4 | implementation; [7:4] major, [3:0] minor revision.
-    return ((id.architecture & 0x1F) << 24) | ((id.implementation & 0xF) << 20) |
-           ((id.major_revision & 0xF) << 4) | (id.minor_revision & 0xF);
+    return ((id.architecture & 0x1F) << 24) | ((id.implementation & 0xF) << 20) | ((id.major_revision & 0xF) << 4) |
+           (id.minor_revision & 0xF);
 }
 
 uint32_t encode_boot_42(const chip_id& id) {
-    return ((id.architecture & 0x3F) << 24) | ((id.implementation & 0xF) << 20) |
-           ((id.major_revision & 0xF) << 16) | ((id.minor_revision & 0xF) << 12);
+    return ((id.architecture & 0x3F) << 24) | ((id.implementation & 0xF) << 20) | ((id.major_revision & 0xF) << 16) |
+           ((id.minor_revision & 0xF) << 12);
 }
 
 chip_id decode_boot_42(uint32_t v) {

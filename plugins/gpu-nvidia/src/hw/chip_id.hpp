@@ -12,8 +12,8 @@
 namespace cudabridge::nv::hw {
 
 struct chip_id {
-    uint32_t architecture = 0;   // NV_PMC_BOOT_42_ARCHITECTURE
-    uint32_t implementation = 0; // NV_PMC_BOOT_42_IMPLEMENTATION
+    uint32_t architecture = 0;    // NV_PMC_BOOT_42_ARCHITECTURE
+    uint32_t implementation = 0;  // NV_PMC_BOOT_42_IMPLEMENTATION
     uint32_t major_revision = 0xA;
     uint32_t minor_revision = 0x1;
 };

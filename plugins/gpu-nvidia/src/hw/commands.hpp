@@ -16,14 +16,14 @@ namespace cudabridge::nv::hw {
 
 enum class opcode : uint32_t {
     nop = 0,
-    copy_h2d = 1,    // a = host IOVA, b = device address, c = bytes
-    copy_d2h = 2,    // a = device address, b = host IOVA, c = bytes
-    copy_d2d = 3,    // a = source device address, b = destination device address, c = bytes
-    memset8 = 4,     // a = device address, b = byte value, c = bytes
-    launch = 5,      // a = host IOVA of a launch block (device_model/compute_engine.hpp), c = its bytes
-    timestamp = 6,   // a = host IOVA of an 8-byte word: receives the PTIMER value when it runs
-    host_kernel = 7, // a = host IOVA of a host-kernel launch block (host_kernels/), c = its bytes
-    ptx_kernel = 8,  // a = host IOVA of a PTX launch block (sim/modules/ptx_launch.hpp), c = its bytes
+    copy_h2d = 1,     // a = host IOVA, b = device address, c = bytes
+    copy_d2h = 2,     // a = device address, b = host IOVA, c = bytes
+    copy_d2d = 3,     // a = source device address, b = destination device address, c = bytes
+    memset8 = 4,      // a = device address, b = byte value, c = bytes
+    launch = 5,       // a = host IOVA of a launch block (device_model/compute_engine.hpp), c = its bytes
+    timestamp = 6,    // a = host IOVA of an 8-byte word: receives the PTIMER value when it runs
+    host_kernel = 7,  // a = host IOVA of a host-kernel launch block (host_kernels/), c = its bytes
+    ptx_kernel = 8,   // a = host IOVA of a PTX launch block (sim/modules/ptx_launch.hpp), c = its bytes
 };
 
 inline constexpr uint32_t flag_fence = 1u << 0;

@@ -17,25 +17,25 @@ namespace cudabridge::nv::hw {
 
 // ---- PCI --------------------------------------------------------------------------------------
 inline constexpr uint16_t pci_vendor_nvidia = 0x10de;
-inline constexpr uint32_t pci_class_3d = 0x030200;       // 3D controller (datacenter boards)
-inline constexpr uint32_t pci_class_vga = 0x030000;      // VGA-compatible (GeForce / RTX pro)
+inline constexpr uint32_t pci_class_3d = 0x030200;   // 3D controller (datacenter boards)
+inline constexpr uint32_t pci_class_vga = 0x030000;  // VGA-compatible (GeForce / RTX pro)
 inline constexpr uint64_t bar0_size = 16ull << 20;
 inline constexpr uint64_t bar1_default_size = 256ull << 20;  // without resizable BAR
 inline constexpr uint64_t bar3_size = 32ull << 20;
 
 // ---- Identification (real offsets) -----------------------------------------------------------
-inline constexpr uint32_t pmc_boot_0 = 0x000000;    // [28:20] chip id (arch<<4 | impl), [7:0] rev
-inline constexpr uint32_t pmc_enable = 0x000200;    // bit 0: engines out of reset (0 holds them)
-inline constexpr uint32_t pmc_boot_42 = 0x000A00;   // [29:24] arch, [23:20] impl, [19:16] major,
-                                                    // [15:12] minor revision
-inline constexpr uint32_t ptimer_time_0 = 0x009400; // nanoseconds, low 32 bits (read first)
-inline constexpr uint32_t ptimer_time_1 = 0x009410; // high 32 bits, latched by the TIME_0 read
+inline constexpr uint32_t pmc_boot_0 = 0x000000;     // [28:20] chip id (arch<<4 | impl), [7:0] rev
+inline constexpr uint32_t pmc_enable = 0x000200;     // bit 0: engines out of reset (0 holds them)
+inline constexpr uint32_t pmc_boot_42 = 0x000A00;    // [29:24] arch, [23:20] impl, [19:16] major,
+                                                     // [15:12] minor revision
+inline constexpr uint32_t ptimer_time_0 = 0x009400;  // nanoseconds, low 32 bits (read first)
+inline constexpr uint32_t ptimer_time_1 = 0x009410;  // high 32 bits, latched by the TIME_0 read
 
 // NV_PMC_BOOT_42_ARCHITECTURE values.
 inline constexpr uint32_t arch_turing = 0x16;
-inline constexpr uint32_t arch_ampere = 0x17;   // GA100 / GA10x
-inline constexpr uint32_t arch_hopper = 0x18;   // GH100
-inline constexpr uint32_t arch_ada = 0x19;      // AD10x
+inline constexpr uint32_t arch_ampere = 0x17;        // GA100 / GA10x
+inline constexpr uint32_t arch_hopper = 0x18;        // GH100
+inline constexpr uint32_t arch_ada = 0x19;           // AD10x
 inline constexpr uint32_t arch_blackwell_dc = 0x1A;  // GB100
 inline constexpr uint32_t arch_blackwell = 0x1B;     // GB20x
 
@@ -45,11 +45,11 @@ inline constexpr uint32_t cb_magic_value = 0x43424750;  // "CBGP"
 inline constexpr uint32_t cb_interface_version = 1;
 
 namespace reg {
-inline constexpr uint32_t magic = cb_block + 0x000;          // R  cb_magic_value
-inline constexpr uint32_t version = cb_block + 0x004;        // R  cb_interface_version
-inline constexpr uint32_t reset = cb_block + 0x008;          // W  reset_soft / reset_hard
-inline constexpr uint32_t status = cb_block + 0x00C;         // R  status_* bits
-inline constexpr uint32_t ring_base_lo = cb_block + 0x010;   // RW IOVA of the ring (host memory)
+inline constexpr uint32_t magic = cb_block + 0x000;         // R  cb_magic_value
+inline constexpr uint32_t version = cb_block + 0x004;       // R  cb_interface_version
+inline constexpr uint32_t reset = cb_block + 0x008;         // W  reset_soft / reset_hard
+inline constexpr uint32_t status = cb_block + 0x00C;        // R  status_* bits
+inline constexpr uint32_t ring_base_lo = cb_block + 0x010;  // RW IOVA of the ring (host memory)
 inline constexpr uint32_t ring_base_hi = cb_block + 0x014;
 inline constexpr uint32_t ring_entries = cb_block + 0x018;   // RW power of two, 2..65536
 inline constexpr uint32_t ring_control = cb_block + 0x01C;   // RW bit 0 enable (checks base/size)
@@ -57,24 +57,24 @@ inline constexpr uint32_t ring_put = cb_block + 0x020;       // W  doorbell: nex
 inline constexpr uint32_t ring_get = cb_block + 0x024;       // R  next index the device reads
 inline constexpr uint32_t fence_addr_lo = cb_block + 0x028;  // RW IOVA of an 8-byte fence word
 inline constexpr uint32_t fence_addr_hi = cb_block + 0x02C;
-inline constexpr uint32_t fence_done_lo = cb_block + 0x030;  // R  last completed fence value
-inline constexpr uint32_t fence_done_hi = cb_block + 0x034;  //    (read LO first; HI latched)
-inline constexpr uint32_t intr_status = cb_block + 0x038;    // R/W1C intr_* bits
-inline constexpr uint32_t intr_enable = cb_block + 0x03C;    // RW intr_* bits (MSI vector 0)
-inline constexpr uint32_t error_code = cb_block + 0x040;     // R  cb_status of the failed command
-inline constexpr uint32_t error_fence_lo = cb_block + 0x044; // R  its fence value
+inline constexpr uint32_t fence_done_lo = cb_block + 0x030;   // R  last completed fence value
+inline constexpr uint32_t fence_done_hi = cb_block + 0x034;   //    (read LO first; HI latched)
+inline constexpr uint32_t intr_status = cb_block + 0x038;     // R/W1C intr_* bits
+inline constexpr uint32_t intr_enable = cb_block + 0x03C;     // RW intr_* bits (MSI vector 0)
+inline constexpr uint32_t error_code = cb_block + 0x040;      // R  cb_status of the failed command
+inline constexpr uint32_t error_fence_lo = cb_block + 0x044;  // R  its fence value
 inline constexpr uint32_t error_fence_hi = cb_block + 0x048;
-inline constexpr uint32_t error_detail = cb_block + 0x04C;   // R  what a failed host kernel returned
-inline constexpr uint32_t vram_size_lo = cb_block + 0x050;   // R  bytes of VRAM
+inline constexpr uint32_t error_detail = cb_block + 0x04C;  // R  what a failed host kernel returned
+inline constexpr uint32_t vram_size_lo = cb_block + 0x050;  // R  bytes of VRAM
 inline constexpr uint32_t vram_size_hi = cb_block + 0x054;
-inline constexpr uint32_t vram_base_lo = cb_block + 0x058;   // R  device address of VRAM byte 0
+inline constexpr uint32_t vram_base_lo = cb_block + 0x058;  // R  device address of VRAM byte 0
 inline constexpr uint32_t vram_base_hi = cb_block + 0x05C;
-inline constexpr uint32_t compute_threads = cb_block + 0x060; // R host threads of the compute engine
-inline constexpr uint32_t bar1_window_lo = cb_block + 0x068; // RW VRAM offset that BAR1 offset 0
-inline constexpr uint32_t bar1_window_hi = cb_block + 0x06C; //    shows (multiple of 64 KiB)
+inline constexpr uint32_t compute_threads = cb_block + 0x060;  // R host threads of the compute engine
+inline constexpr uint32_t bar1_window_lo = cb_block + 0x068;   // RW VRAM offset that BAR1 offset 0
+inline constexpr uint32_t bar1_window_hi = cb_block + 0x06C;   //    shows (multiple of 64 KiB)
 
 // Telemetry (R) — modeled values, integers in the units named.
-inline constexpr uint32_t temp_mc = cb_block + 0x100;        // milli-degrees C
+inline constexpr uint32_t temp_mc = cb_block + 0x100;  // milli-degrees C
 inline constexpr uint32_t power_mw = cb_block + 0x104;
 inline constexpr uint32_t fan_percent = cb_block + 0x108;    // 0xFFFFFFFF: no fan (passive)
 inline constexpr uint32_t sm_clock_mhz = cb_block + 0x10C;   // current
@@ -82,7 +82,7 @@ inline constexpr uint32_t mem_clock_mhz = cb_block + 0x110;  // current
 inline constexpr uint32_t throttle = cb_block + 0x114;       // CB_THROTTLE_* bits
 inline constexpr uint32_t gpu_util_permille = cb_block + 0x118;
 inline constexpr uint32_t mem_util_permille = cb_block + 0x11C;
-inline constexpr uint32_t pstate_current = cb_block + 0x120; // 0..15
+inline constexpr uint32_t pstate_current = cb_block + 0x120;  // 0..15
 inline constexpr uint32_t xid_count = cb_block + 0x124;
 inline constexpr uint32_t last_xid = cb_block + 0x128;
 
@@ -91,9 +91,9 @@ inline constexpr uint32_t last_xid = cb_block + 0x128;
 inline constexpr uint32_t power_limit_mw = cb_block + 0x180;
 inline constexpr uint32_t locked_sm_clock_mhz = cb_block + 0x184;   // 0: default (boost)
 inline constexpr uint32_t locked_mem_clock_mhz = cb_block + 0x188;  // 0: default
-inline constexpr uint32_t fan_control = cb_block + 0x18C;   // fan_auto or a percent 0..100
-inline constexpr uint32_t pstate_request = cb_block + 0x190;  // 0..15; 0 = fastest allowed
-inline constexpr uint32_t settings_error = cb_block + 0x194;  // R cb_status of the last write
+inline constexpr uint32_t fan_control = cb_block + 0x18C;           // fan_auto or a percent 0..100
+inline constexpr uint32_t pstate_request = cb_block + 0x190;        // 0..15; 0 = fastest allowed
+inline constexpr uint32_t settings_error = cb_block + 0x194;        // R cb_status of the last write
 
 // Bounds (R), from the model profile.
 inline constexpr uint32_t min_power_mw = cb_block + 0x1C0;
@@ -111,13 +111,13 @@ inline constexpr uint32_t max_operating_temp_mc = cb_block + 0x1E4;
 inline constexpr uint32_t reset_soft = 1;  // engines: ring disabled, GET/PUT/fences cleared
 inline constexpr uint32_t reset_hard = 2;  // soft + settings back to defaults + VRAM released
 
-inline constexpr uint32_t status_ready = 1u << 0;   // out of reset, PMC_ENABLE set
+inline constexpr uint32_t status_ready = 1u << 0;  // out of reset, PMC_ENABLE set
 inline constexpr uint32_t status_ring_on = 1u << 1;
-inline constexpr uint32_t status_busy = 1u << 2;    // commands pending or running
-inline constexpr uint32_t status_error = 1u << 3;   // a command failed: see error_code
+inline constexpr uint32_t status_busy = 1u << 2;   // commands pending or running
+inline constexpr uint32_t status_error = 1u << 3;  // a command failed: see error_code
 
-inline constexpr uint32_t intr_fence = 1u << 0;     // a command with flag_interrupt completed
-inline constexpr uint32_t intr_error = 1u << 1;     // a command failed
+inline constexpr uint32_t intr_fence = 1u << 0;  // a command with flag_interrupt completed
+inline constexpr uint32_t intr_error = 1u << 1;  // a command failed
 
 inline constexpr uint32_t fan_auto = 0xFFFFFFFFu;
 inline constexpr uint32_t no_fan = 0xFFFFFFFFu;

@@ -64,7 +64,10 @@ status prepare_image(const void* image, size_t size, cb_module_format format, st
         return {};
     }
     case CB_MODULE_CUBIN:
-        if (size < 4 || std::memcmp(bytes, "\x7f" "ELF", 4) != 0)
+        if (size < 4 || std::memcmp(bytes,
+                                    "\x7f"
+                                    "ELF",
+                                    4) != 0)
             return status::invalid("module_load: not a CUBIN (no ELF header)");
         return {};
     case CB_MODULE_FATBIN: {
@@ -74,9 +77,11 @@ status prepare_image(const void* image, size_t size, cb_module_format format, st
         return {};
     }
     case CB_MODULE_HOST_KERNELS:
-        return status::unsupported("module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
-                                   "source");
-    default: return status::invalid("module_load: unknown module format " + std::to_string(format));
+        return status::unsupported(
+            "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
+            "source");
+    default:
+        return status::invalid("module_load: unknown module format " + std::to_string(format));
     }
 }
 
@@ -118,7 +123,8 @@ status kernel_driver_backend::module_load(kd_device* device, const void* image, 
     nvrtc_output compiled;
     if (format == CB_MODULE_CUDA_SOURCE) {
         std::string message;
-        cb_status s = nvrtc().compile(text, "cudabridge_module.cu", device->cc_major, device->cc_minor, compiled, &message);
+        cb_status s =
+            nvrtc().compile(text, "cudabridge_module.cu", device->cc_major, device->cc_minor, compiled, &message);
         if (log != nullptr) *log = compiled.log;
         if (s != CB_OK) return {s, message};
         data = compiled.image.data();

@@ -227,7 +227,8 @@ status kernel_driver_backend::event_elapsed_ms(kd_event* start, kd_event* end, f
     out_ms = 0;
     if (status s = check_event(start); !s.ok()) return s;
     if (status s = check_event(end); !s.ok()) return s;
-    if (start->device != end->device) return status::invalid("event_elapsed_ms: the events belong to different devices");
+    if (start->device != end->device)
+        return status::invalid("event_elapsed_ms: the events belong to different devices");
     if (status s = current(start->device); !s.ok()) return s;
     cu::CUresult r = driver_.api().cuEventElapsedTime(&out_ms, start->event, end->event);
     if (r == cu::CUDA_ERROR_NOT_READY) return {CB_ERR_BUSY, "an event has not been reached yet"};

@@ -21,7 +21,8 @@ status kernel_driver_backend::host_unregister(kd_device* device, void* ptr) {
     if (status s = current(device); !s.ok()) return s;
     if (ptr == nullptr) return status::invalid("host_unregister: NULL pointer");
     const auto unreg = driver_.api().cuMemHostUnregister;
-    if (unreg == nullptr) return status::unsupported("host_unregister: this driver does not export cuMemHostUnregister");
+    if (unreg == nullptr)
+        return status::unsupported("host_unregister: this driver does not export cuMemHostUnregister");
     // Copies queued through the range must finish before it becomes pageable again.
     if (status s = cuda(driver_.api().cuCtxSynchronize(), "cuCtxSynchronize"); !s.ok()) return s;
     return cuda(unreg(ptr), "cuMemHostUnregister");

@@ -50,7 +50,8 @@ struct launcher {
     status launch(const std::string& name, unsigned grid_x, unsigned grid_y, void** params) const {
         cu::CUfunction fn = nullptr;
         if (status s = t.function(name, fn); !s.ok()) return s;
-        cu::CUresult r = api().cuLaunchKernel(fn, grid_x, grid_y, 1, k_block_threads, 1, 1, 0, t.stream, params, nullptr);
+        cu::CUresult r =
+            api().cuLaunchKernel(fn, grid_x, grid_y, 1, k_block_threads, 1, 1, 0, t.stream, params, nullptr);
         return r == cu::CUDA_SUCCESS ? status{} : fail(r, "cuLaunchKernel(" + name + ")");
     }
     status launch(const std::string& name, int64_t items, void** params) const {
@@ -148,8 +149,7 @@ status run_unary(launcher& l, const builtin_call& c) {
     nd_layout layout = make_nd_layout(views, 2);
     uint64_t o = launcher::address(out), pa = launcher::address(a);
     void* params[] = {&layout, &n, &o, &pa};
-    return l.launch(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[int(c.unary)] + "_" +
-                        dtype_token(a.dtype),
+    return l.launch(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[int(c.unary)] + "_" + dtype_token(a.dtype),
                     n, params);
 }
 
@@ -194,8 +194,9 @@ status run_reduce(launcher& l, const builtin_call& c) {
     if (outer * inner == 0) return {};
     if (n == 0) {  // sum of nothing is 0, mean of nothing NaN (0/0), as the CPU engine
         const bool mean = c.reduce == kernels::reduce_op::mean;
-        return fill_tensor(l, out, fill_bits(out.dtype, mean ? kernels::scalar::of(std::numeric_limits<double>::quiet_NaN())
-                                                              : kernels::scalar::of_int(0)));
+        return fill_tensor(l, out,
+                           fill_bits(out.dtype, mean ? kernels::scalar::of(std::numeric_limits<double>::quiet_NaN())
+                                                     : kernels::scalar::of_int(0)));
     }
     if (!kernels::is_contiguous(in))  // compacted once, as the CPU engine does
         if (status s = l.converted(tensor_view(in), in.dtype, in); !s.ok()) return s;
@@ -221,7 +222,8 @@ status run_reduce(launcher& l, const builtin_call& c) {
         if (status s = l.scratch.allocate(uint64_t(rows) * uint64_t(splits) * 8, partials); !s.ok()) return s;
     const unsigned grid_y = static_cast<unsigned>(std::min<int64_t>(rows, 65535));
     void* params[] = {&pin, &rows, &n, &chunk, &splits32, &partials, &pout};
-    if (status s = l.launch("cb_reduce_rows_" + suffix, static_cast<unsigned>(splits), grid_y, params); !s.ok()) return s;
+    if (status s = l.launch("cb_reduce_rows_" + suffix, static_cast<unsigned>(splits), grid_y, params); !s.ok())
+        return s;
     if (splits == 1) return {};
     void* finish[] = {&partials, &rows, &splits32, &n, &pout};
     return l.launch("cb_reduce_finish_" + suffix, rows, finish);
@@ -232,7 +234,8 @@ status run_reduce(launcher& l, const builtin_call& c) {
 status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint64_t c, int m, int n, int k) {
     const cublas_library& lib = *l.t.cublas;
     std::string message;
-    if (cb_status s = lib.check(lib.api().cublasSetStream(l.t.cublas_handle, l.t.stream), "cublasSetStream_v2", &message);
+    if (cb_status s =
+            lib.check(lib.api().cublasSetStream(l.t.cublas_handle, l.t.stream), "cublasSetStream_v2", &message);
         s != CB_OK)
         return {s, message};
     const int lda = std::max(k, 1), ldb = std::max(m, 1), ldc = std::max(m, 1);
@@ -240,8 +243,8 @@ status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint64_t
     if (dtype == CB_DTYPE_FLOAT32) {
         const float alpha = 1.0f, beta = 0.0f;
         r = lib.api().cublasSgemm(l.t.cublas_handle, cublas::CUBLAS_OP_N, cublas::CUBLAS_OP_N, m, n, k, &alpha,
-                                  reinterpret_cast<const float*>(b), ldb, reinterpret_cast<const float*>(a), lda,
-                                  &beta, reinterpret_cast<float*>(c), ldc);
+                                  reinterpret_cast<const float*>(b), ldb, reinterpret_cast<const float*>(a), lda, &beta,
+                                  reinterpret_cast<float*>(c), ldc);
     } else {
         const double alpha = 1.0, beta = 0.0;
         r = lib.api().cublasDgemm(l.t.cublas_handle, cublas::CUBLAS_OP_N, cublas::CUBLAS_OP_N, m, n, k, &alpha,
@@ -291,8 +294,8 @@ status check_operands(const cuda_driver& driver, const builtin_call& c) {
         const std::string where = "argument " + std::to_string(i) + ": ";
         const uint64_t size = kernels::dtype_size(t.dtype);
         if (t.device_ptr % size != 0)
-            return status::invalid(where + "device address " + std::to_string(t.device_ptr) + " is not aligned to its " +
-                                   std::to_string(size) + "-byte elements");
+            return status::invalid(where + "device address " + std::to_string(t.device_ptr) +
+                                   " is not aligned to its " + std::to_string(size) + "-byte elements");
         const uint64_t lo = t.device_ptr + static_cast<uint64_t>(first), hi = t.device_ptr + static_cast<uint64_t>(end);
         cu::CUdeviceptr base = 0;
         std::size_t bytes = 0;
@@ -318,8 +321,10 @@ status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& tar
     if (status s = check_operands(*target.driver, call); !s.ok()) return s;
     launcher l(target);
     switch (call.kind) {
-    case builtin_kind::binary: return run_binary(l, call);
-    case builtin_kind::unary: return run_unary(l, call);
+    case builtin_kind::binary:
+        return run_binary(l, call);
+    case builtin_kind::unary:
+        return run_unary(l, call);
     case builtin_kind::cast: {
         const tensor_view in = device_view(call.tensors[0]), out = device_view(call.tensors[1]);
         if (kernels::numel(out) == 0) return {};
@@ -329,11 +334,16 @@ status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& tar
         const tensor_view out = device_view(call.tensors[0]);
         return fill_tensor(l, out, fill_bits(out.dtype, call.value0));
     }
-    case builtin_kind::arange: return run_arange(l, call);
-    case builtin_kind::random_uniform: return run_random(l, call);
-    case builtin_kind::reduce: return run_reduce(l, call);
-    case builtin_kind::matmul: return run_matmul(l, call);
-    case builtin_kind::crc32c: return run_crc32c(l, call);
+    case builtin_kind::arange:
+        return run_arange(l, call);
+    case builtin_kind::random_uniform:
+        return run_random(l, call);
+    case builtin_kind::reduce:
+        return run_reduce(l, call);
+    case builtin_kind::matmul:
+        return run_matmul(l, call);
+    case builtin_kind::crc32c:
+        return run_crc32c(l, call);
     }
     return status::invalid("launch_builtin: unknown kernel kind");
 }

@@ -7,22 +7,27 @@ namespace cudabridge::nv {
 std::string format_gpu_uuid(const cu::CUuuid& uuid) {
     const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
     char text[64];
-    std::snprintf(text, sizeof text,
-                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     return text;
 }
 
 const char* architecture_name(int cc_major, int cc_minor) {
     switch (cc_major) {
-    case 6: return "Pascal";
-    case 7: return cc_minor >= 5 ? "Turing" : "Volta";
-    case 8: return cc_minor == 9 ? "Ada Lovelace" : "Ampere";
-    case 9: return "Hopper";
+    case 6:
+        return "Pascal";
+    case 7:
+        return cc_minor >= 5 ? "Turing" : "Volta";
+    case 8:
+        return cc_minor == 9 ? "Ada Lovelace" : "Ampere";
+    case 9:
+        return "Hopper";
     case 10:
     case 11:
-    case 12: return "Blackwell";
-    default: return "unknown";
+    case 12:
+        return "Blackwell";
+    default:
+        return "unknown";
     }
 }
 

@@ -25,7 +25,9 @@ bool narrow_integer(int64_t v, bool is_unsigned, std::size_t size, std::vector<u
         return v >= lo && (v < 0 || static_cast<uint64_t>(v) <= hi);
     };
     switch (size) {
-    case 8: out = bytes_of(v); return true;
+    case 8:
+        out = bytes_of(v);
+        return true;
     case 4:
         if (!fits(std::numeric_limits<int32_t>::min(), std::numeric_limits<uint32_t>::max())) return false;
         out = bytes_of(static_cast<uint32_t>(v));
@@ -38,7 +40,8 @@ bool narrow_integer(int64_t v, bool is_unsigned, std::size_t size, std::vector<u
         if (!fits(std::numeric_limits<int8_t>::min(), std::numeric_limits<uint8_t>::max())) return false;
         out = bytes_of(static_cast<uint8_t>(v));
         return true;
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -61,18 +64,23 @@ status packed_kernel_args::pack(const cb_kernel_launch& launch,
         std::vector<unsigned char> b;
         switch (a.type) {
         case CB_ARG_DEVICE_PTR:
-            if (size != 8) return status::invalid(where + "a device pointer for a " + std::to_string(size) + "-byte parameter");
+            if (size != 8)
+                return status::invalid(where + "a device pointer for a " + std::to_string(size) + "-byte parameter");
             b = bytes_of(a.value.device_ptr);
             break;
         case CB_ARG_INT64:
         case CB_ARG_UINT64:
             if (!narrow_integer(a.value.i64, a.type == CB_ARG_UINT64, size, b))
-                return status::invalid(where + "the integer does not fit the " + std::to_string(size) + "-byte parameter");
+                return status::invalid(where + "the integer does not fit the " + std::to_string(size) +
+                                       "-byte parameter");
             break;
         case CB_ARG_FLOAT64:
-            if (size == 8) b = bytes_of(a.value.f64);
-            else if (size == 4) b = bytes_of(static_cast<float>(a.value.f64));
-            else return status::invalid(where + "a floating value for a " + std::to_string(size) + "-byte parameter");
+            if (size == 8)
+                b = bytes_of(a.value.f64);
+            else if (size == 4)
+                b = bytes_of(static_cast<float>(a.value.f64));
+            else
+                return status::invalid(where + "a floating value for a " + std::to_string(size) + "-byte parameter");
             break;
         case CB_ARG_BYTES:
             if (a.size > 0 && a.value.bytes == nullptr) return status::invalid(where + "CB_ARG_BYTES without bytes");
@@ -83,7 +91,8 @@ status packed_kernel_args::pack(const cb_kernel_launch& launch,
                      static_cast<const unsigned char*>(a.value.bytes) + a.size);
             if (b.empty()) b.resize(1);  // a valid pointer even for an empty struct
             break;
-        default: return status::invalid(where + "unknown argument type " + std::to_string(a.type));
+        default:
+            return status::invalid(where + "unknown argument type " + std::to_string(a.type));
         }
         storage_.push_back(std::move(b));
     }

@@ -193,17 +193,20 @@ status kernel_driver_backend::close(kd_device* device) {
             if (it->first->device == device) {
                 (void)api.cuModuleUnload(it->first->module);
                 it = registry_->modules.erase(it);
-            } else ++it;
+            } else
+                ++it;
         for (auto it = registry_->events.begin(); it != registry_->events.end();)
             if (it->first->device == device) {
                 (void)api.cuEventDestroy(it->first->event);
                 it = registry_->events.erase(it);
-            } else ++it;
+            } else
+                ++it;
         for (auto it = registry_->streams.begin(); it != registry_->streams.end();)
             if (it->first->device == device) {
                 (void)api.cuStreamDestroy(it->first->stream);
                 it = registry_->streams.erase(it);
-            } else ++it;
+            } else
+                ++it;
         auto it = registry_->devices.find(device);
         owned = std::move(it->second);
         registry_->devices.erase(it);
@@ -237,7 +240,8 @@ status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& o
 
     auto attr = [&](cu::CUdevice_attribute a) {
         int v = 0;
-        return api.cuDeviceGetAttribute(&v, a, device->device) == cu::CUDA_SUCCESS && v > 0 ? static_cast<uint32_t>(v) : 0u;
+        return api.cuDeviceGetAttribute(&v, a, device->device) == cu::CUDA_SUCCESS && v > 0 ? static_cast<uint32_t>(v)
+                                                                                            : 0u;
     };
     out.compute_major = device->cc_major;
     out.compute_minor = device->cc_minor;
@@ -260,8 +264,7 @@ status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& o
 
     copy_text(out.architecture, sizeof out.architecture, architecture_name(device->cc_major, device->cc_minor));
     nvml::nvmlDevice_t handle = nullptr;
-    if (device->nvml_index >= 0 &&
-        nvml_.device(static_cast<unsigned>(device->nvml_index), handle) == CB_OK) {
+    if (device->nvml_index >= 0 && nvml_.device(static_cast<unsigned>(device->nvml_index), handle) == CB_OK) {
         const nvml_api& n = nvml_.api();
         nvml::nvmlPciInfo_t pci{};
         if (n.nvmlDeviceGetPciInfo != nullptr && n.nvmlDeviceGetPciInfo(handle, &pci) == nvml::NVML_SUCCESS) {
@@ -272,7 +275,8 @@ status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& o
         }
         unsigned int mhz = 0;
         if (n.nvmlDeviceGetMaxClockInfo != nullptr) {
-            if (out.clock_mhz == 0 && n.nvmlDeviceGetMaxClockInfo(handle, nvml::NVML_CLOCK_SM, &mhz) == nvml::NVML_SUCCESS)
+            if (out.clock_mhz == 0 &&
+                n.nvmlDeviceGetMaxClockInfo(handle, nvml::NVML_CLOCK_SM, &mhz) == nvml::NVML_SUCCESS)
                 out.clock_mhz = mhz;
             if (out.memory_clock_mhz == 0 &&
                 n.nvmlDeviceGetMaxClockInfo(handle, nvml::NVML_CLOCK_MEM, &mhz) == nvml::NVML_SUCCESS)

@@ -121,8 +121,8 @@ public:
     // CB_MODULE_CUDA_SOURCE is compiled with NVRTC for the device (kernels must be extern "C");
     // PTX, CUBIN and FATBIN go to cuModuleLoadDataEx. The compiler's or JIT's log goes to *log.
     // CB_MODULE_HOST_KERNELS (C functions for simulated GPUs) is CB_ERR_UNSUPPORTED.
-    status module_load(kd_device* device, const void* image, size_t size, cb_module_format format,
-                       kd_module*& out, std::string* log = nullptr);
+    status module_load(kd_device* device, const void* image, size_t size, cb_module_format format, kd_module*& out,
+                       std::string* log = nullptr);
     status module_unload(kd_module* module);
     // launch.name is the kernel's symbol; grid and block must be non-zero. Arguments are packed
     // by the kernel's parameter sizes when the driver reports them (cuFuncGetParamInfo): a

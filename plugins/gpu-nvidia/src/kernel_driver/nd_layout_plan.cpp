@@ -22,9 +22,12 @@ cuda_kernels::nd_layout from_plan(const kernels::tensor_view* const* views) {
 
 cuda_kernels::nd_layout make_nd_layout(const kernels::tensor_view* const* views, int count) {
     switch (count) {
-    case 1: return from_plan<1>(views);
-    case 2: return from_plan<2>(views);
-    default: return from_plan<3>(views);
+    case 1:
+        return from_plan<1>(views);
+    case 2:
+        return from_plan<2>(views);
+    default:
+        return from_plan<3>(views);
     }
 }
 

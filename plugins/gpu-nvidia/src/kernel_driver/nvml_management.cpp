@@ -66,7 +66,8 @@ status check_request(const cb_gpu_settings& r, const cb_gpu_setting_limits& lim)
             return out_of("SM clock", r.sm_clock_mhz, lim.min_sm_clock_mhz, lim.max_sm_clock_mhz, "MHz");
         if (r.memory_clock_mhz != 0 && lim.max_memory_clock_mhz != 0 &&
             (r.memory_clock_mhz < lim.min_memory_clock_mhz || r.memory_clock_mhz > lim.max_memory_clock_mhz))
-            return out_of("memory clock", r.memory_clock_mhz, lim.min_memory_clock_mhz, lim.max_memory_clock_mhz, "MHz");
+            return out_of("memory clock", r.memory_clock_mhz, lim.min_memory_clock_mhz, lim.max_memory_clock_mhz,
+                          "MHz");
     }
     if (r.fields & CB_SET_POWER_LIMIT) {
         if (!(r.power_limit_w > 0) || !std::isfinite(r.power_limit_w))
@@ -80,8 +81,9 @@ status check_request(const cb_gpu_settings& r, const cb_gpu_setting_limits& lim)
         if (!lim.fan_control) return status::unsupported("this GPU offers no fan control through NVML");
     }
     if (r.fields & CB_SET_PSTATE)
-        return status::unsupported("NVML has no call to force a performance state; lock the clocks instead "
-                                   "(the driver picks the P-state from the clocks and the load)");
+        return status::unsupported(
+            "NVML has no call to force a performance state; lock the clocks instead "
+            "(the driver picks the P-state from the clocks and the load)");
     return {};
 }
 
@@ -114,11 +116,14 @@ status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_teleme
     const nvml_api& api = nvml.api();
     unsigned int v = 0, lo = 0, hi = 0;
     if (api.nvmlDeviceGetTemperatureThreshold != nullptr) {
-        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &v) == nvml::NVML_SUCCESS)
+        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &v) ==
+            nvml::NVML_SUCCESS)
             out.slowdown_temp_c = v;
-        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &v) == nvml::NVML_SUCCESS)
+        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &v) ==
+            nvml::NVML_SUCCESS)
             out.shutdown_temp_c = v;
-        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_GPU_MAX, &v) == nvml::NVML_SUCCESS)
+        if (api.nvmlDeviceGetTemperatureThreshold(dev, nvml::NVML_TEMPERATURE_THRESHOLD_GPU_MAX, &v) ==
+            nvml::NVML_SUCCESS)
             out.max_operating_temp_c = v;
     }
     if (read_uint(api.nvmlDeviceGetPowerManagementDefaultLimit, dev, v)) out.power_limit_default_w = v / 1000.0;
@@ -129,7 +134,8 @@ status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_teleme
     }
     if (api.nvmlDeviceGetMaxClockInfo != nullptr) {
         if (api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_SM, &v) == nvml::NVML_SUCCESS) out.max_sm_clock_mhz = v;
-        if (api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_MEM, &v) == nvml::NVML_SUCCESS) out.max_memory_clock_mhz = v;
+        if (api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_MEM, &v) == nvml::NVML_SUCCESS)
+            out.max_memory_clock_mhz = v;
     }
     if (read_uint(api.nvmlDeviceGetMaxPcieLinkGeneration, dev, v)) out.pcie_max_link_gen = v;
     if (read_uint(api.nvmlDeviceGetMaxPcieLinkWidth, dev, v)) out.pcie_max_link_width = v;
@@ -165,7 +171,8 @@ status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_l
     }
     unsigned int v = 0, lo = 0, hi = 0;
     if (api.nvmlDeviceGetMaxClockInfo != nullptr) {
-        if (out.max_sm_clock_mhz == 0 && api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_SM, &v) == nvml::NVML_SUCCESS)
+        if (out.max_sm_clock_mhz == 0 &&
+            api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_SM, &v) == nvml::NVML_SUCCESS)
             out.max_sm_clock_mhz = v;
         if (out.max_memory_clock_mhz == 0 &&
             api.nvmlDeviceGetMaxClockInfo(dev, nvml::NVML_CLOCK_MEM, &v) == nvml::NVML_SUCCESS)
@@ -195,7 +202,8 @@ status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings&
     out.memory_clock_mhz = (applied.fields & CB_SET_CLOCKS) ? applied.memory_clock_mhz : 0;
     out.fan_percent = (applied.fields & CB_SET_FAN) ? applied.fan_percent : -1;
     unsigned int mw = 0;
-    if (read_uint(api.nvmlDeviceGetPowerManagementLimit, dev, mw) || read_uint(api.nvmlDeviceGetEnforcedPowerLimit, dev, mw)) {
+    if (read_uint(api.nvmlDeviceGetPowerManagementLimit, dev, mw) ||
+        read_uint(api.nvmlDeviceGetEnforcedPowerLimit, dev, mw)) {
         out.power_limit_w = mw / 1000.0;
         out.fields |= CB_SET_POWER_LIMIT;
     }
@@ -242,8 +250,8 @@ status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_sett
     }
     if (r.fields & CB_SET_POWER_LIMIT) {
         const auto mw = static_cast<unsigned int>(std::llround(r.power_limit_w * 1000.0));
-        if (status s = call(api.nvmlDeviceSetPowerManagementLimit, "nvmlDeviceSetPowerManagementLimit",
-                            "the power limit", mw);
+        if (status s =
+                call(api.nvmlDeviceSetPowerManagementLimit, "nvmlDeviceSetPowerManagementLimit", "the power limit", mw);
             !s.ok())
             return s;
         applied.fields |= CB_SET_POWER_LIMIT;
@@ -253,10 +261,10 @@ status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_sett
         const unsigned int fans = fan_count(api, dev);
         for (unsigned int fan = 0; fan < fans; ++fan) {
             // Manual speed makes the caller responsible for cooling; -1 hands control back.
-            status s = r.fan_percent < 0
-                           ? call(api.nvmlDeviceSetDefaultFanSpeed_v2, "nvmlDeviceSetDefaultFanSpeed_v2", "the fan speed", fan)
-                           : call(api.nvmlDeviceSetFanSpeed_v2, "nvmlDeviceSetFanSpeed_v2", "the fan speed", fan,
-                                  static_cast<unsigned int>(r.fan_percent));
+            status s = r.fan_percent < 0 ? call(api.nvmlDeviceSetDefaultFanSpeed_v2, "nvmlDeviceSetDefaultFanSpeed_v2",
+                                                "the fan speed", fan)
+                                         : call(api.nvmlDeviceSetFanSpeed_v2, "nvmlDeviceSetFanSpeed_v2",
+                                                "the fan speed", fan, static_cast<unsigned int>(r.fan_percent));
             if (!s.ok()) return s;
         }
         applied.fields |= CB_SET_FAN;

@@ -18,4 +18,4 @@ status broadcast_shapes(const tensor_view& a, const tensor_view& b, shape_t& out
 // A view of t stretched to `shape` (stride 0 on broadcast dims). Precondition: compatible.
 tensor_view broadcast_to(const tensor_view& t, const shape_t& shape);
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -36,9 +36,8 @@ status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out,
         return status::invalid("crc32c: the input must be a contiguous 1-D uint8 tensor");
     const std::int64_t n = in.shape[0], chunks = crc32c_chunk_count(n, chunk);
     if (out.dtype != CB_DTYPE_INT64 || !contiguous_1d(out) || out.shape[0] != chunks)
-        return status::invalid("crc32c: the output must be a contiguous 1-D int64 tensor of " +
-                               std::to_string(chunks) + " elements (ceil(" + std::to_string(n) + " / " +
-                               std::to_string(chunk) + "))");
+        return status::invalid("crc32c: the output must be a contiguous 1-D int64 tensor of " + std::to_string(chunks) +
+                               " elements (ceil(" + std::to_string(n) + " / " + std::to_string(chunk) + "))");
     const auto* data = static_cast<const std::uint8_t*>(in.data);
     auto* result = static_cast<std::int64_t*>(out.data);
     const std::int64_t grain = std::max<std::int64_t>(1, bytes_per_task / chunk);

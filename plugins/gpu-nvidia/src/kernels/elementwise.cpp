@@ -14,7 +14,9 @@ namespace {
 using detail::strided_plan;
 
 template <class T>
-T* at(const tensor_view& t, std::int64_t off) { return static_cast<T*>(t.data) + off; }
+T* at(const tensor_view& t, std::int64_t off) {
+    return static_cast<T*>(t.data) + off;
+}
 
 bool same_shape(const tensor_view& t, const shape_t& s) {
     if (t.ndim != s.ndim) return false;
@@ -52,8 +54,7 @@ shape_t shape_of(const tensor_view& t) {
 // One typed row: the branches pick a loop whose pointers advance by 1 (or stay put for a
 // broadcast scalar), which the compiler vectorizes.
 template <class T, class R, class F>
-void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb, R* o, std::int64_t so,
-                std::int64_t n, F f) {
+void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb, R* o, std::int64_t so, std::int64_t n, F f) {
     if (so == 1) {
         R* po = o;
         if (sa == 1 && sb == 1) {
@@ -83,34 +84,43 @@ void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& o
     const tensor_view* views[3] = {&out, &a, &b};
     strided_plan<3> plan(views);
     plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
-        binary_row<T, R>(at<const T>(a, off[1]), st[1], at<const T>(b, off[2]), st[2],
-                         at<R>(out, off[0]), st[0], n, F{});
+        binary_row<T, R>(at<const T>(a, off[1]), st[1], at<const T>(b, off[2]), st[2], at<R>(out, off[0]), st[0], n,
+                         F{});
     });
 }
 
 template <class T>
-void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b,
-                     const tensor_view& out, engine& eng) {
+void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
     switch (op) {
-    case binary_op::add: return run_binary<T, T, fn::add>(a, b, out, eng);
+    case binary_op::add:
+        return run_binary<T, T, fn::add>(a, b, out, eng);
     case binary_op::subtract:
         if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::subtract>(a, b, out, eng);
         return;
-    case binary_op::multiply: return run_binary<T, T, fn::multiply>(a, b, out, eng);
+    case binary_op::multiply:
+        return run_binary<T, T, fn::multiply>(a, b, out, eng);
     case binary_op::divide:
         if constexpr (std::is_floating_point_v<T>) return run_binary<T, T, fn::divide>(a, b, out, eng);
         return;
     case binary_op::floor_divide:
         if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
         return;
-    case binary_op::minimum: return run_binary<T, T, fn::minimum>(a, b, out, eng);
-    case binary_op::maximum: return run_binary<T, T, fn::maximum>(a, b, out, eng);
-    case binary_op::equal: return run_binary<T, bool, fn::equal>(a, b, out, eng);
-    case binary_op::not_equal: return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
-    case binary_op::less: return run_binary<T, bool, fn::less>(a, b, out, eng);
-    case binary_op::less_equal: return run_binary<T, bool, fn::less_equal>(a, b, out, eng);
-    case binary_op::greater: return run_binary<T, bool, fn::greater>(a, b, out, eng);
-    case binary_op::greater_equal: return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
+    case binary_op::minimum:
+        return run_binary<T, T, fn::minimum>(a, b, out, eng);
+    case binary_op::maximum:
+        return run_binary<T, T, fn::maximum>(a, b, out, eng);
+    case binary_op::equal:
+        return run_binary<T, bool, fn::equal>(a, b, out, eng);
+    case binary_op::not_equal:
+        return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
+    case binary_op::less:
+        return run_binary<T, bool, fn::less>(a, b, out, eng);
+    case binary_op::less_equal:
+        return run_binary<T, bool, fn::less_equal>(a, b, out, eng);
+    case binary_op::greater:
+        return run_binary<T, bool, fn::greater>(a, b, out, eng);
+    case binary_op::greater_equal:
+        return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
     }
 }
 
@@ -140,20 +150,20 @@ tensor converted(const tensor_view& t, cb_dtype dtype, engine& eng) {
 }
 
 template <class T>
-T scalar_as(const scalar& s) { return s.is_int ? fn::cast_value<T>(s.i) : fn::cast_value<T>(s.f); }
+T scalar_as(const scalar& s) {
+    return s.is_int ? fn::cast_value<T>(s.i) : fn::cast_value<T>(s.f);
+}
 
-} // namespace
+}  // namespace
 
-status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types,
-                   shape_t& shape) {
+status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape) {
     if (auto s = check_view(op_name(op), a); !s.ok()) return s;
     if (auto s = check_view(op_name(op), b); !s.ok()) return s;
     if (auto s = binary_types(op, a.dtype, b.dtype, types); !s.ok()) return s;
     return broadcast_shapes(a, b, shape);
 }
 
-status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
-              engine& eng) {
+status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
     op_types types{};
     shape_t shape;
     if (auto s = plan_binary(op, a, b, types, shape); !s.ok()) return s;
@@ -161,8 +171,14 @@ status binary(binary_op op, const tensor_view& a, const tensor_view& b, const te
     if (numel(out) == 0) return status::success();
     tensor ta, tb;
     tensor_view va = a, vb = b;
-    if (a.dtype != types.compute) { ta = converted(a, types.compute, eng); va = ta.view(); }
-    if (b.dtype != types.compute) { tb = converted(b, types.compute, eng); vb = tb.view(); }
+    if (a.dtype != types.compute) {
+        ta = converted(a, types.compute, eng);
+        va = ta.view();
+    }
+    if (b.dtype != types.compute) {
+        tb = converted(b, types.compute, eng);
+        vb = tb.view();
+    }
     va = broadcast_to(va, shape);
     vb = broadcast_to(vb, shape);
     dispatch(types.compute, [&](auto tag) {
@@ -194,8 +210,10 @@ status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& 
                     for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = f(x[i * st[1]]);
                 }
             };
-            if (op == unary_op::abs) loop(fn::absolute{});
-            else if constexpr (!std::is_same_v<T, bool>) loop(fn::negate{});
+            if (op == unary_op::abs)
+                loop(fn::absolute{});
+            else if constexpr (!std::is_same_v<T, bool>)
+                loop(fn::negate{});
         });
     });
     return status::success();
@@ -206,8 +224,8 @@ status cast(const tensor_view& in, const tensor_view& out, engine& eng) {
     if (auto s = check_view("cast", out); !s.ok()) return s;
     shape_t shape;
     if (auto s = broadcast_shapes(in, out, shape); !s.ok() || !same_shape(out, shape))
-        return status::invalid("could not broadcast input array from shape " + shape_string(in) +
-                               " into shape " + shape_string(out));
+        return status::invalid("could not broadcast input array from shape " + shape_string(in) + " into shape " +
+                               shape_string(out));
     if (numel(out) == 0) return status::success();
     tensor_view vin = broadcast_to(in, shape);
     dispatch(out.dtype, [&](auto to) {
@@ -251,8 +269,7 @@ status arange(const tensor_view& out, scalar start, scalar step, engine& eng) {
     return status::success();
 }
 
-status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset,
-                      engine& eng) {
+status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, engine& eng) {
     if (auto s = check_view("random_uniform", out); !s.ok()) return s;
     if (!is_float_dtype(out.dtype))
         return status::unsupported(std::string("random_uniform: dtype ") + dtype_name(out.dtype) +
@@ -271,12 +288,11 @@ status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t 
                 for (int j = 0; j < 4 && i0 + j < n; ++j) o[i0 + j] = philox::to_float(r.v[j]);
             } else {
                 double* o = static_cast<double*>(out.data);
-                for (int j = 0; j < 2 && i0 + j < n; ++j)
-                    o[i0 + j] = philox::to_double(r.v[2 * j], r.v[2 * j + 1]);
+                for (int j = 0; j < 2 && i0 + j < n; ++j) o[i0 + j] = philox::to_double(r.v[2 * j], r.v[2 * j + 1]);
             }
         }
     });
     return status::success();
 }
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

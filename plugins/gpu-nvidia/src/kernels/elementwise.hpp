@@ -25,13 +25,11 @@ struct scalar {
 };
 
 // Result dtype and shape of `a op b`, or numpy's error.
-status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types,
-                   shape_t& shape);
+status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape);
 
 status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
               engine& eng = default_engine());
-status unary(unary_op op, const tensor_view& a, const tensor_view& out,
-             engine& eng = default_engine());
+status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng = default_engine());
 
 // out = in.astype(out.dtype); in is broadcast to out's shape.
 status cast(const tensor_view& in, const tensor_view& out, engine& eng = default_engine());
@@ -43,7 +41,6 @@ status arange(const tensor_view& out, scalar start, scalar step, engine& eng = d
 
 // Uniform [0,1) float32/float64 from Philox4x32-10 (see philox.hpp for the stream layout);
 // out.flat[i] depends only on (seed, offset, i). out must be contiguous.
-status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset,
-                      engine& eng = default_engine());
+status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, engine& eng = default_engine());
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -95,4 +95,4 @@ engine& default_engine() {
     return e;
 }
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

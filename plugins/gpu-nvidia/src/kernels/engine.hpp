@@ -25,8 +25,7 @@ public:
     // Calls fn(begin, end) over [0, n) in chunks of at least `grain` items, on up to threads()
     // threads (the caller is one of them). Returns when every chunk is done. Calls from several
     // threads at once are serialised.
-    void parallel_for(std::int64_t n, std::int64_t grain,
-                      const std::function<void(std::int64_t, std::int64_t)>& fn);
+    void parallel_for(std::int64_t n, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)>& fn);
 
 private:
     void worker_loop();
@@ -34,14 +33,14 @@ private:
 
     unsigned threads_;
     std::vector<std::thread> workers_;
-    std::mutex call_mutex_; // one parallel_for at a time
+    std::mutex call_mutex_;  // one parallel_for at a time
 
     std::mutex m_;
     std::condition_variable wake_;
     std::condition_variable done_cv_;
     std::uint64_t generation_ = 0;
     bool stop_ = false;
-    int active_ = 0; // workers inside run_chunks for the current generation
+    int active_ = 0;  // workers inside run_chunks for the current generation
 
     // The current job.
     const std::function<void(std::int64_t, std::int64_t)>* fn_ = nullptr;
@@ -55,4 +54,4 @@ private:
 // The process-wide default engine (all cores), for callers that do not manage their own.
 engine& default_engine();
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -21,41 +21,55 @@ template <class T>
 using wide_unsigned_t = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
 
 template <class T>
-CB_NV_HD constexpr T wrap(wide_unsigned_t<T> v) { return static_cast<T>(v); } // modular since C++20
+CB_NV_HD constexpr T wrap(wide_unsigned_t<T> v) {
+    return static_cast<T>(v);
+}  // modular since C++20
 
 // The most negative value of a signed type (std::numeric_limits is host-only under nvcc).
 template <class T>
-CB_NV_HD constexpr T lowest_signed() { return wrap<T>(wide_unsigned_t<T>(1) << (sizeof(T) * 8 - 1)); }
+CB_NV_HD constexpr T lowest_signed() {
+    return wrap<T>(wide_unsigned_t<T>(1) << (sizeof(T) * 8 - 1));
+}
 
 struct add {
     template <class T>
     CB_NV_HD constexpr T operator()(T a, T b) const {
-        if constexpr (is_bool_v<T>) return a || b;
-        else if constexpr (is_int_v<T>) return wrap<T>(wide_unsigned_t<T>(a) + wide_unsigned_t<T>(b));
-        else return a + b;
+        if constexpr (is_bool_v<T>)
+            return a || b;
+        else if constexpr (is_int_v<T>)
+            return wrap<T>(wide_unsigned_t<T>(a) + wide_unsigned_t<T>(b));
+        else
+            return a + b;
     }
 };
 
-struct subtract { // never called with bool (refused by the type rules)
+struct subtract {  // never called with bool (refused by the type rules)
     template <class T>
     CB_NV_HD constexpr T operator()(T a, T b) const {
-        if constexpr (is_int_v<T>) return wrap<T>(wide_unsigned_t<T>(a) - wide_unsigned_t<T>(b));
-        else return static_cast<T>(a - b);
+        if constexpr (is_int_v<T>)
+            return wrap<T>(wide_unsigned_t<T>(a) - wide_unsigned_t<T>(b));
+        else
+            return static_cast<T>(a - b);
     }
 };
 
 struct multiply {
     template <class T>
     CB_NV_HD constexpr T operator()(T a, T b) const {
-        if constexpr (is_bool_v<T>) return a && b;
-        else if constexpr (is_int_v<T>) return wrap<T>(wide_unsigned_t<T>(a) * wide_unsigned_t<T>(b));
-        else return a * b;
+        if constexpr (is_bool_v<T>)
+            return a && b;
+        else if constexpr (is_int_v<T>)
+            return wrap<T>(wide_unsigned_t<T>(a) * wide_unsigned_t<T>(b));
+        else
+            return a * b;
     }
 };
 
-struct divide { // compute type is always floating (ints are promoted to float64 first)
+struct divide {  // compute type is always floating (ints are promoted to float64 first)
     template <class T>
-    CB_NV_HD constexpr T operator()(T a, T b) const { return a / b; }
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        return a / b;
+    }
 };
 
 struct floor_divide {
@@ -76,7 +90,7 @@ struct floor_divide {
         } else {
             if (b == 0) return T(0);
             if constexpr (std::is_signed_v<T>) {
-                if (a == lowest_signed<T>() && b == T(-1)) return a; // MIN // -1 wraps to MIN
+                if (a == lowest_signed<T>() && b == T(-1)) return a;  // MIN // -1 wraps to MIN
                 T q = static_cast<T>(a / b);
                 if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
                 return q;
@@ -111,44 +125,60 @@ struct maximum {
 
 struct equal {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a == b; }
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a == b;
+    }
 };
 struct not_equal {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a != b; }
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a != b;
+    }
 };
 struct less {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a < b; }
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a < b;
+    }
 };
 struct less_equal {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a <= b; }
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a <= b;
+    }
 };
 struct greater {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a > b; }
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a > b;
+    }
 };
 struct greater_equal {
     template <class T>
-    CB_NV_HD constexpr bool operator()(T a, T b) const { return a >= b; }
-};
-
-struct negate { // never called with bool
-    template <class T>
-    CB_NV_HD constexpr T operator()(T a) const {
-        if constexpr (is_int_v<T>) return wrap<T>(wide_unsigned_t<T>(0) - wide_unsigned_t<T>(a));
-        else return -a;
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a >= b;
     }
 };
 
-struct absolute { // abs(INT_MIN) wraps to INT_MIN, as in numpy
+struct negate {  // never called with bool
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a) const {
+        if constexpr (is_int_v<T>)
+            return wrap<T>(wide_unsigned_t<T>(0) - wide_unsigned_t<T>(a));
+        else
+            return -a;
+    }
+};
+
+struct absolute {  // abs(INT_MIN) wraps to INT_MIN, as in numpy
     template <class T>
     CB_NV_HD T operator()(T a) const {
-        if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+        if constexpr (std::is_floating_point_v<T>)
+            return std::fabs(a);
         else if constexpr (is_int_v<T> && std::is_signed_v<T>)
             return a < 0 ? wrap<T>(wide_unsigned_t<T>(0) - wide_unsigned_t<T>(a)) : a;
-        else return a;
+        else
+            return a;
     }
 };
 
@@ -171,7 +201,7 @@ CB_NV_HD constexpr To cast_value(From v) {
             i = static_cast<std::int64_t>(v);
         return static_cast<To>(i);
     } else {
-        return static_cast<To>(v); // integer -> integer: modular
+        return static_cast<To>(v);  // integer -> integer: modular
     }
 }
 
@@ -194,8 +224,10 @@ struct sum_reducer {
     using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
     CB_NV_HD static constexpr acc_t identity() { return acc_t(0); }
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) {
-        if constexpr (std::is_floating_point_v<acc_t>) return a + b;
-        else return static_cast<acc_t>(std::uint64_t(a) + std::uint64_t(b));
+        if constexpr (std::is_floating_point_v<acc_t>)
+            return a + b;
+        else
+            return static_cast<acc_t>(std::uint64_t(a) + std::uint64_t(b));
     }
     CB_NV_HD static constexpr acc_t lift(T v) { return static_cast<acc_t>(v); }
     // float32 is first summed in float over short runs (as numpy's pairwise blocks are), the run
@@ -204,8 +236,10 @@ struct sum_reducer {
     using run_t = std::conditional_t<std::is_same_v<T, float>, float, acc_t>;
     static constexpr int run_length = 128;
     CB_NV_HD static constexpr run_t add_to_run(run_t r, T v) {
-        if constexpr (std::is_same_v<run_t, acc_t>) return combine(r, lift(v));
-        else return r + v;
+        if constexpr (std::is_same_v<run_t, acc_t>)
+            return combine(r, lift(v));
+        else
+            return r + v;
     }
 };
 
@@ -225,8 +259,10 @@ struct max_reducer {
     CB_NV_HD static constexpr acc_t lift(T v) { return v; }
     // combine() for inputs known to hold no NaN: a plain select the compiler vectorizes. Engines
     // may use it lane-wise with a separate NaN check, giving the same result as combine().
-    template <class V> // V: acc_t, or a CPU SIMD vector of acc_t (GCC vector extension)
-    CB_NV_HD static constexpr V combine_ordered(V a, V b) { return a < b ? b : a; }
+    template <class V>  // V: acc_t, or a CPU SIMD vector of acc_t (GCC vector extension)
+    CB_NV_HD static constexpr V combine_ordered(V a, V b) {
+        return a < b ? b : a;
+    }
 };
 template <class T>
 struct min_reducer {
@@ -234,7 +270,9 @@ struct min_reducer {
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return minimum{}(a, b); }
     CB_NV_HD static constexpr acc_t lift(T v) { return v; }
     template <class V>
-    CB_NV_HD static constexpr V combine_ordered(V a, V b) { return b < a ? b : a; }
+    CB_NV_HD static constexpr V combine_ordered(V a, V b) {
+        return b < a ? b : a;
+    }
 };
 
-} // namespace cudabridge::nv::kernels::fn
+}  // namespace cudabridge::nv::kernels::fn

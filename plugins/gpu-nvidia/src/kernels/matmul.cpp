@@ -33,19 +33,20 @@ template <class T>
 void int_matmul(const T* a, const T* b, T* c, const dims& d, engine& eng) {
     eng.parallel_for(d.n, std::max<std::int64_t>(1, (1 << 14) / std::max<std::int64_t>(1, d.k * d.m)),
                      [&](std::int64_t r0, std::int64_t r1) {
-        for (std::int64_t i = r0; i < r1; ++i) {
-            T* __restrict ci = c + i * d.m;
-            for (std::int64_t j = 0; j < d.m; ++j) ci[j] = T(0);
-            for (std::int64_t p = 0; p < d.k; ++p) {
-                const T aip = a[i * d.k + p];
-                const T* __restrict bp = b + p * d.m;
-                for (std::int64_t j = 0; j < d.m; ++j) ci[j] = fn::add{}(ci[j], fn::multiply{}(aip, bp[j]));
-            }
-        }
-    });
+                         for (std::int64_t i = r0; i < r1; ++i) {
+                             T* __restrict ci = c + i * d.m;
+                             for (std::int64_t j = 0; j < d.m; ++j) ci[j] = T(0);
+                             for (std::int64_t p = 0; p < d.k; ++p) {
+                                 const T aip = a[i * d.k + p];
+                                 const T* __restrict bp = b + p * d.m;
+                                 for (std::int64_t j = 0; j < d.m; ++j)
+                                     ci[j] = fn::add{}(ci[j], fn::multiply{}(aip, bp[j]));
+                             }
+                         }
+                     });
 }
 
-} // namespace
+}  // namespace
 
 status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape) {
     if (!is_valid_dtype(a.dtype) || !is_valid_dtype(b.dtype)) return status::invalid("matmul: invalid dtype");
@@ -55,14 +56,14 @@ status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, 
             return status::invalid("matmul: Input operand " + std::to_string(i) +
                                    " does not have enough dimensions (has 0, gufunc core with signature " +
                                    k_signature + " requires 1)");
-        if (ops[i]->ndim > 2)
-            return status::unsupported("matmul: stacked (more than 2-D) operands are not supported");
+        if (ops[i]->ndim > 2) return status::unsupported("matmul: stacked (more than 2-D) operands are not supported");
     }
     dims d = core_dims(a, b);
     if (d.k != d.kb)
-        return status::invalid("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
-                               std::string(k_signature) + " (size " + std::to_string(d.kb) +
-                               " is different from " + std::to_string(d.k) + ")");
+        return status::invalid(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
+            std::string(k_signature) + " (size " + std::to_string(d.kb) + " is different from " + std::to_string(d.k) +
+            ")");
     dtype = promote(a.dtype, b.dtype);
     shape = {};
     if (a.ndim == 2) shape.dims[shape.ndim++] = d.n;
@@ -98,11 +99,11 @@ status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out
     const int n = static_cast<int>(d.n), m = static_cast<int>(d.m), k = static_cast<int>(d.k);
     const int lda = std::max(k, 1), ldb = std::max(m, 1), ldc = std::max(m, 1);
     if (dtype == CB_DTYPE_FLOAT32) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, static_cast<const float*>(pa),
-                    lda, static_cast<const float*>(pb), ldb, 0.0f, static_cast<float*>(out.data), ldc);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, static_cast<const float*>(pa), lda,
+                    static_cast<const float*>(pb), ldb, 0.0f, static_cast<float*>(out.data), ldc);
     } else if (dtype == CB_DTYPE_FLOAT64) {
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0, static_cast<const double*>(pa),
-                    lda, static_cast<const double*>(pb), ldb, 0.0, static_cast<double*>(out.data), ldc);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0, static_cast<const double*>(pa), lda,
+                    static_cast<const double*>(pb), ldb, 0.0, static_cast<double*>(out.data), ldc);
     } else {
         dispatch(dtype, [&](auto tag) {
             using T = typename decltype(tag)::type;
@@ -113,4 +114,4 @@ status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out
     return status::success();
 }
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -14,7 +14,6 @@ namespace cudabridge::nv::kernels {
 status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape);
 
 // out must be contiguous with the planned dtype and shape.
-status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out,
-              engine& eng = default_engine());
+status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng = default_engine());
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -24,8 +24,8 @@ inline constexpr std::uint32_t k_weyl1 = 0xBB67AE85u;
 CB_NV_HD constexpr u32x4 round(u32x4 c, u32x2 k) {
     std::uint64_t p0 = std::uint64_t(k_mul0) * c.v[0];
     std::uint64_t p1 = std::uint64_t(k_mul1) * c.v[2];
-    return {{std::uint32_t(p1 >> 32) ^ c.v[1] ^ k.v[0], std::uint32_t(p1),
-             std::uint32_t(p0 >> 32) ^ c.v[3] ^ k.v[1], std::uint32_t(p0)}};
+    return {{std::uint32_t(p1 >> 32) ^ c.v[1] ^ k.v[0], std::uint32_t(p1), std::uint32_t(p0 >> 32) ^ c.v[3] ^ k.v[1],
+             std::uint32_t(p0)}};
 }
 
 CB_NV_HD constexpr u32x4 philox4x32_10(u32x4 c, u32x2 k) {
@@ -41,9 +41,9 @@ CB_NV_HD constexpr u32x4 philox4x32_10(u32x4 c, u32x2 k) {
 // float32 element i uses word i%4 of block i/4; float64 element i uses words 2(i%2), 2(i%2)+1
 // of block i/2.
 CB_NV_HD constexpr u32x4 block(std::uint64_t seed, std::uint64_t offset, std::uint64_t b) {
-    return philox4x32_10({{std::uint32_t(b), std::uint32_t(b >> 32), std::uint32_t(offset),
-                           std::uint32_t(offset >> 32)}},
-                         {{std::uint32_t(seed), std::uint32_t(seed >> 32)}});
+    return philox4x32_10(
+        {{std::uint32_t(b), std::uint32_t(b >> 32), std::uint32_t(offset), std::uint32_t(offset >> 32)}},
+        {{std::uint32_t(seed), std::uint32_t(seed >> 32)}});
 }
 
 // [0,1) with all 24 / 53 mantissa bits random.
@@ -52,4 +52,4 @@ CB_NV_HD constexpr double to_double(std::uint32_t hi, std::uint32_t lo) {
     return double(((std::uint64_t(hi) << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-} // namespace cudabridge::nv::kernels::philox
+}  // namespace cudabridge::nv::kernels::philox

@@ -29,4 +29,4 @@ cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b);
 // (numpy's platform long on Linux); mean of integers and bool is float64.
 cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in);
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

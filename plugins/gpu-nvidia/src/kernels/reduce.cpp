@@ -13,7 +13,6 @@ namespace cudabridge::nv::kernels {
 
 namespace {
 
-
 // Reduces a contiguous run with kLanes independent accumulators, so the loop carries no single
 // dependency chain and the compiler can keep the lanes in vector registers.
 // max/min over a contiguous run: R::combine_ordered applied to 16-byte vectors (GCC's vector
@@ -23,7 +22,7 @@ namespace {
 template <class R, class T>
 T reduce_ordered(const T* p, std::int64_t n) {
     typedef T vec __attribute__((vector_size(16)));
-    constexpr int kW = 16 / sizeof(T), kU = 4; // elements per vector, vectors in flight
+    constexpr int kW = 16 / sizeof(T), kU = 4;  // elements per vector, vectors in flight
     vec m[kU], probe[kU];
     for (int u = 0; u < kU; ++u) {
         std::memcpy(&m[u], p + u * kW, sizeof(vec));
@@ -58,7 +57,7 @@ template <class R, class T>
 typename R::acc_t reduce_run(const T* p, std::int64_t n) {
     using A = typename R::acc_t;
     constexpr int kLanes = 16;
-    if constexpr (requires { typename R::run_t; }) { // sums: lanes of runs, run totals combined
+    if constexpr (requires { typename R::run_t; }) {  // sums: lanes of runs, run totals combined
         using U = typename R::run_t;
         constexpr std::int64_t kRun = std::int64_t(kLanes) * R::run_length;
         A total = R::identity();
@@ -72,7 +71,7 @@ typename R::acc_t reduce_run(const T* p, std::int64_t n) {
         for (; i < n; ++i) total = R::combine(total, R::lift(p[i]));
         return total;
     }
-    if constexpr (requires { R::combine_ordered(A{}, A{}); } && !std::is_same_v<T, bool>) { // max/min
+    if constexpr (requires { R::combine_ordered(A{}, A{}); } && !std::is_same_v<T, bool>) {  // max/min
         if (n >= 64) return reduce_ordered<R>(p, n);
     }
     if (n < kLanes) {
@@ -93,20 +92,21 @@ typename R::acc_t reduce_run(const T* p, std::int64_t n) {
 
 template <class R, class T, class O>
 O finish(typename R::acc_t acc, std::int64_t n) {
-    if constexpr (std::is_same_v<R, fn::mean_reducer<T>>) return static_cast<O>(double(acc) / double(n));
-    else return fn::cast_value<O>(acc);
+    if constexpr (std::is_same_v<R, fn::mean_reducer<T>>)
+        return static_cast<O>(double(acc) / double(n));
+    else
+        return fn::cast_value<O>(acc);
 }
 
 template <class R, class T, class O>
-void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, O* out,
-                engine& eng) {
+void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, O* out, engine& eng) {
     using A = typename R::acc_t;
-    if (n == 0) { // only sum/mean get here
+    if (n == 0) {  // only sum/mean get here
         for (std::int64_t i = 0; i < outer * inner; ++i) out[i] = finish<R, T, O>(A(0), 0);
         return;
     }
     constexpr std::int64_t grain = 1 << 16;
-    if (outer == 1 && inner == 1) { // everything: per-chunk partials, combined in order
+    if (outer == 1 && inner == 1) {  // everything: per-chunk partials, combined in order
         std::int64_t parts = std::min<std::int64_t>(eng.threads(), (n + grain - 1) / grain);
         if (parts < 1) parts = 1;
         std::int64_t chunk = (n + parts - 1) / parts;
@@ -123,7 +123,7 @@ void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t in
         out[0] = finish<R, T, O>(acc, n);
         return;
     }
-    if (inner == 1) { // contiguous rows
+    if (inner == 1) {  // contiguous rows
         eng.parallel_for(outer, std::max<std::int64_t>(1, grain / n), [&](std::int64_t b, std::int64_t e) {
             for (std::int64_t o = b; o < e; ++o) out[o] = finish<R, T, O>(reduce_run<R>(in + o * n, n), n);
         });
@@ -134,22 +134,23 @@ void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t in
     const std::int64_t blocks = (inner + kBlock - 1) / kBlock;
     eng.parallel_for(outer * blocks, std::max<std::int64_t>(1, grain / (n * kBlock)),
                      [&](std::int64_t b, std::int64_t e) {
-        A acc[kBlock];
-        for (std::int64_t w = b; w < e; ++w) {
-            std::int64_t o = w / blocks, j0 = (w % blocks) * kBlock;
-            std::int64_t len = std::min(kBlock, inner - j0);
-            const T* base = in + o * n * inner + j0;
-            for (std::int64_t j = 0; j < len; ++j) acc[j] = R::lift(base[j]);
-            for (std::int64_t k = 1; k < n; ++k) {
-                const T* row = base + k * inner;
-                for (std::int64_t j = 0; j < len; ++j) acc[j] = R::combine(acc[j], R::lift(row[j]));
-            }
-            for (std::int64_t j = 0; j < len; ++j) out[o * inner + j0 + j] = finish<R, T, O>(acc[j], n);
-        }
-    });
+                         A acc[kBlock];
+                         for (std::int64_t w = b; w < e; ++w) {
+                             std::int64_t o = w / blocks, j0 = (w % blocks) * kBlock;
+                             std::int64_t len = std::min(kBlock, inner - j0);
+                             const T* base = in + o * n * inner + j0;
+                             for (std::int64_t j = 0; j < len; ++j) acc[j] = R::lift(base[j]);
+                             for (std::int64_t k = 1; k < n; ++k) {
+                                 const T* row = base + k * inner;
+                                 for (std::int64_t j = 0; j < len; ++j) acc[j] = R::combine(acc[j], R::lift(row[j]));
+                             }
+                             for (std::int64_t j = 0; j < len; ++j)
+                                 out[o * inner + j0 + j] = finish<R, T, O>(acc[j], n);
+                         }
+                     });
 }
 
-} // namespace
+}  // namespace
 
 status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape) {
     if (!is_valid_dtype(in.dtype) || in.ndim < 0 || in.ndim > k_max_dims)
@@ -171,8 +172,8 @@ status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& 
     shape_t shape;
     if (auto s = plan_reduce(op, in, axis, dtype, shape); !s.ok()) return s;
     if (out.dtype != dtype || out.ndim != shape.ndim || !is_contiguous(out))
-        return status::invalid(std::string(op_name(op)) + ": output must be a contiguous " +
-                               dtype_name(dtype) + " array of shape " + shape_string(shape.ndim, shape.dims));
+        return status::invalid(std::string(op_name(op)) + ": output must be a contiguous " + dtype_name(dtype) +
+                               " array of shape " + shape_string(shape.ndim, shape.dims));
     for (int i = 0; i < shape.ndim; ++i)
         if (out.shape[i] != shape.dims[i])
             return status::invalid(std::string(op_name(op)) + ": output shape " + shape_string(out) +
@@ -188,7 +189,7 @@ status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& 
         return status::invalid(std::string("zero-size array to reduction operation ") + op_name(op) +
                                " which has no identity");
     if (outer * inner == 0) return status::success();
-    tensor copy; // reductions walk contiguous memory; strided inputs are compacted once
+    tensor copy;  // reductions walk contiguous memory; strided inputs are compacted once
     const tensor_view* src = &in;
     if (!is_contiguous(in)) {
         copy = tensor(in.dtype, in.ndim, in.shape);
@@ -202,14 +203,18 @@ status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& 
             using O = typename decltype(otag)::type;
             O* o = static_cast<O*>(out.data);
             switch (op) {
-            case reduce_op::sum: return run_reduce<fn::sum_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::mean: return run_reduce<fn::mean_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::max: return run_reduce<fn::max_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::min: return run_reduce<fn::min_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::sum:
+                return run_reduce<fn::sum_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::mean:
+                return run_reduce<fn::mean_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::max:
+                return run_reduce<fn::max_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::min:
+                return run_reduce<fn::min_reducer<T>, T, O>(p, outer, n, inner, o, eng);
             }
         });
     });
     return status::success();
 }
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

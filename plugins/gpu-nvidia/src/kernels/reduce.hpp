@@ -9,7 +9,7 @@
 
 namespace cudabridge::nv::kernels {
 
-inline constexpr int k_all_axes = -1000; // reduce everything to a 0-d result
+inline constexpr int k_all_axes = -1000;  // reduce everything to a 0-d result
 
 // Result dtype (reduce_result_dtype) and shape; axis may be negative as in numpy.
 status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape);
@@ -17,7 +17,6 @@ status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtyp
 // out must be contiguous with the planned dtype and shape. max/min of an empty range fail with
 // numpy's "zero-size array to reduction operation maximum which has no identity"; mean of an
 // empty range is NaN.
-status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out,
-              engine& eng = default_engine());
+status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, engine& eng = default_engine());
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

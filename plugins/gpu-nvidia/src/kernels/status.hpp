@@ -18,4 +18,4 @@ struct status {
     static status unsupported(std::string msg) { return {CB_ERR_UNSUPPORTED, std::move(msg)}; }
 };
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -20,10 +20,9 @@ struct strided_plan {
     explicit strided_plan(const tensor_view* const* views) {
         const tensor_view& v0 = *views[0];
         for (int d = 0; d < v0.ndim; ++d) {
-            if (v0.shape[d] == 1) continue; // extent-1 dims contribute nothing
+            if (v0.shape[d] == 1) continue;  // extent-1 dims contribute nothing
             bool merge = ndim > 0;
-            for (int k = 0; k < N && merge; ++k)
-                merge = strides[k][ndim - 1] == views[k]->strides[d] * v0.shape[d];
+            for (int k = 0; k < N && merge; ++k) merge = strides[k][ndim - 1] == views[k]->strides[d] * v0.shape[d];
             if (merge) {
                 shape[ndim - 1] *= v0.shape[d];
                 for (int k = 0; k < N; ++k) strides[k][ndim - 1] = views[k]->strides[d];
@@ -33,7 +32,7 @@ struct strided_plan {
                 ++ndim;
             }
         }
-        if (ndim == 0) { // a scalar or all-ones shape: one row of one element
+        if (ndim == 0) {  // a scalar or all-ones shape: one row of one element
             ndim = 1;
             shape[0] = 1;
             for (int k = 0; k < N; ++k) strides[k][0] = 0;
@@ -51,7 +50,7 @@ struct strided_plan {
     // the row itself is split into chunks.
     template <class Row>
     void run(engine& eng, Row&& row) const {
-        constexpr std::int64_t grain = 1 << 15; // elements per chunk: amortises the hand-off
+        constexpr std::int64_t grain = 1 << 15;  // elements per chunk: amortises the hand-off
         const std::int64_t len = inner();
         const std::int64_t nrows = rows();
         std::int64_t is[N];
@@ -80,4 +79,4 @@ struct strided_plan {
     }
 };
 
-} // namespace cudabridge::nv::kernels::detail
+}  // namespace cudabridge::nv::kernels::detail

@@ -26,7 +26,9 @@ public:
     const tensor_view& view() const { return view_; }
     void* data() const { return view_.data; }
     template <class T>
-    T* as() const { return static_cast<T*>(view_.data); }
+    T* as() const {
+        return static_cast<T*>(view_.data);
+    }
     std::int64_t size() const { return numel(view_); }
     std::size_t bytes() const { return static_cast<std::size_t>(size()) * dtype_size(view_.dtype); }
 
@@ -44,4 +46,4 @@ private:
     tensor_view view_;
 };
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

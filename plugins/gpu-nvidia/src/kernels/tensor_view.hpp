@@ -17,7 +17,7 @@ struct tensor_view {
     cb_dtype dtype;
     int ndim;
     std::int64_t shape[k_max_dims];
-    std::int64_t strides[k_max_dims]; // elements
+    std::int64_t strides[k_max_dims];  // elements
 };
 
 inline std::int64_t numel(const tensor_view& t) {
@@ -78,4 +78,4 @@ inline std::string shape_string(int ndim, const std::int64_t* shape) {
 }
 inline std::string shape_string(const tensor_view& t) { return shape_string(t.ndim, t.shape); }
 
-} // namespace cudabridge::nv::kernels
+}  // namespace cudabridge::nv::kernels

@@ -59,15 +59,24 @@ const std::map<std::string, entry, std::less<>>& table() {
 // 'i' INT64 axis, 'c' INT64 chunk (> 0).
 const char* signature(builtin_kind k) {
     switch (k) {
-    case builtin_kind::binary: return "ttt";
-    case builtin_kind::unary: return "tt";
-    case builtin_kind::cast: return "tt";
-    case builtin_kind::fill: return "tn";
-    case builtin_kind::arange: return "tnn";
-    case builtin_kind::random_uniform: return "tuu";
-    case builtin_kind::reduce: return "tti";
-    case builtin_kind::matmul: return "ttt";
-    case builtin_kind::crc32c: return "ttc";
+    case builtin_kind::binary:
+        return "ttt";
+    case builtin_kind::unary:
+        return "tt";
+    case builtin_kind::cast:
+        return "tt";
+    case builtin_kind::fill:
+        return "tn";
+    case builtin_kind::arange:
+        return "tnn";
+    case builtin_kind::random_uniform:
+        return "tuu";
+    case builtin_kind::reduce:
+        return "tti";
+    case builtin_kind::matmul:
+        return "ttt";
+    case builtin_kind::crc32c:
+        return "ttc";
     }
     return "";
 }
@@ -99,8 +108,7 @@ status check_desc(std::string_view name, size_t index, const cb_tensor_desc& d) 
     int64_t n = 1;
     for (int i = 0; i < d.ndim; ++i) {
         if (d.shape[i] < 0) return status::invalid(where() + "negative dimension");
-        if (d.shape[i] != 0 && n > (int64_t{1} << 62) / d.shape[i])
-            return status::invalid(where() + "shape too large");
+        if (d.shape[i] != 0 && n > (int64_t{1} << 62) / d.shape[i]) return status::invalid(where() + "shape too large");
         n *= d.shape[i];
     }
     int64_t first = 0, end = 0;
@@ -116,11 +124,10 @@ bool same_shape(const cb_tensor_desc& d, const kernels::shape_t& s) {
     return true;
 }
 
-status check_output(const std::string& name, const cb_tensor_desc& out, cb_dtype dtype,
-                    const kernels::shape_t& shape) {
+status check_output(const std::string& name, const cb_tensor_desc& out, cb_dtype dtype, const kernels::shape_t& shape) {
     if (out.dtype != dtype)
-        return status::invalid(name + ": output dtype " + kernels::dtype_name(out.dtype) +
-                               " where the result is " + kernels::dtype_name(dtype));
+        return status::invalid(name + ": output dtype " + kernels::dtype_name(out.dtype) + " where the result is " +
+                               kernels::dtype_name(dtype));
     if (!same_shape(out, shape))
         return status::invalid(name + ": output shape " + kernels::shape_string(out.ndim, out.shape) +
                                " where the result is " + kernels::shape_string(shape.ndim, shape.dims));
@@ -156,7 +163,8 @@ status plan(const std::string& name, const builtin_call& c) {
     case builtin_kind::binary: {
         kernels::op_types types{};
         kernels::shape_t shape;
-        if (auto s = kernels::plan_binary(c.binary, view_of(t[0], nullptr), view_of(t[1], nullptr), types, shape); !s.ok())
+        if (auto s = kernels::plan_binary(c.binary, view_of(t[0], nullptr), view_of(t[1], nullptr), types, shape);
+            !s.ok())
             return s;
         return check_output(name, t[2], types.result, shape);
     }
@@ -167,13 +175,15 @@ status plan(const std::string& name, const builtin_call& c) {
     }
     case builtin_kind::cast: {
         kernels::shape_t shape;
-        if (auto s = kernels::broadcast_shapes(view_of(t[0], nullptr), view_of(t[1], nullptr), shape); !s.ok()) return s;
+        if (auto s = kernels::broadcast_shapes(view_of(t[0], nullptr), view_of(t[1], nullptr), shape); !s.ok())
+            return s;
         return check_output(name, t[1], t[1].dtype, shape_of(t[1])).ok() && same_shape(t[1], shape)
                    ? status::success()
                    : status::invalid(name + ": cannot broadcast " + kernels::shape_string(t[0].ndim, t[0].shape) +
                                      " to " + kernels::shape_string(t[1].ndim, t[1].shape));
     }
-    case builtin_kind::fill: return status::success();
+    case builtin_kind::fill:
+        return status::success();
     case builtin_kind::arange:
     case builtin_kind::random_uniform:
         if (!contiguous(t[0])) return status::invalid(name + ": the output must be contiguous");
@@ -191,11 +201,13 @@ status plan(const std::string& name, const builtin_call& c) {
     case builtin_kind::matmul: {
         cb_dtype dtype{};
         kernels::shape_t shape;
-        if (auto s = kernels::plan_matmul(view_of(t[0], nullptr), view_of(t[1], nullptr), dtype, shape); !s.ok()) return s;
+        if (auto s = kernels::plan_matmul(view_of(t[0], nullptr), view_of(t[1], nullptr), dtype, shape); !s.ok())
+            return s;
         if (!contiguous(t[2])) return status::invalid(name + ": the output must be contiguous");
         return check_output(name, t[2], dtype, shape);
     }
-    case builtin_kind::crc32c: return plan_crc32c(name, c);
+    case builtin_kind::crc32c:
+        return plan_crc32c(name, c);
     }
     return status::invalid(name + ": unknown kernel kind");
 }
@@ -265,7 +277,8 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
             (number++ == 0 ? c.value0 : c.value1) = number_of(a);
             break;
         case 'u':
-            if (a.type != CB_ARG_UINT64 && a.type != CB_ARG_INT64) return status::invalid(where() + "expected a UINT64 scalar");
+            if (a.type != CB_ARG_UINT64 && a.type != CB_ARG_INT64)
+                return status::invalid(where() + "expected a UINT64 scalar");
             (unsigned_arg++ == 0 ? c.seed : c.offset) = a.value.u64;
             break;
         case 'i':
@@ -313,10 +326,14 @@ struct block_header {
 
 int op_of(const builtin_call& c) {
     switch (c.kind) {
-    case builtin_kind::binary: return int(c.binary);
-    case builtin_kind::unary: return int(c.unary);
-    case builtin_kind::reduce: return int(c.reduce);
-    default: return 0;
+    case builtin_kind::binary:
+        return int(c.binary);
+    case builtin_kind::unary:
+        return int(c.unary);
+    case builtin_kind::reduce:
+        return int(c.reduce);
+    default:
+        return 0;
     }
 }
 
@@ -341,7 +358,8 @@ std::vector<uint8_t> encode(const builtin_call& c) {
     h.chunk = c.chunk;
     std::vector<uint8_t> bytes(sizeof h + c.tensors.size() * sizeof(cb_tensor_desc));
     std::memcpy(bytes.data(), &h, sizeof h);
-    if (!c.tensors.empty()) std::memcpy(bytes.data() + sizeof h, c.tensors.data(), c.tensors.size() * sizeof(cb_tensor_desc));
+    if (!c.tensors.empty())
+        std::memcpy(bytes.data() + sizeof h, c.tensors.data(), c.tensors.size() * sizeof(cb_tensor_desc));
     return bytes;
 }
 
@@ -371,7 +389,8 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     c.chunk = h.chunk;
     if (c.kind == builtin_kind::crc32c && c.chunk <= 0) return status::invalid("launch block: crc32c chunk <= 0");
     c.tensors.resize(h.tensor_count);
-    std::memcpy(c.tensors.data(), static_cast<const uint8_t*>(data) + sizeof h, h.tensor_count * sizeof(cb_tensor_desc));
+    std::memcpy(c.tensors.data(), static_cast<const uint8_t*>(data) + sizeof h,
+                h.tensor_count * sizeof(cb_tensor_desc));
     if (std::string_view(signature(c.kind)).find_last_of('t') + 1 != c.tensors.size())
         return status::invalid("launch block: wrong tensor count for the kernel");
     for (size_t i = 0; i < c.tensors.size(); ++i)
@@ -393,22 +412,31 @@ kernels::status run_on_cpu(const builtin_call& c, const address_resolver& resolv
             const uint64_t lo = d.device_ptr + static_cast<uint64_t>(first);
             auto* p = static_cast<uint8_t*>(resolve(lo, static_cast<uint64_t>(end - first)));
             if (!p)
-                return status::invalid("argument " + std::to_string(i) + ": device range " + std::to_string(lo) +
-                                       "+" + std::to_string(end - first) + " is not allocated device memory");
+                return status::invalid("argument " + std::to_string(i) + ": device range " + std::to_string(lo) + "+" +
+                                       std::to_string(end - first) + " is not allocated device memory");
             base = p - first;
         }
         v[i] = view_of(d, base);
     }
     switch (c.kind) {
-    case builtin_kind::binary: return kernels::binary(c.binary, v[0], v[1], v[2], eng);
-    case builtin_kind::unary: return kernels::unary(c.unary, v[0], v[1], eng);
-    case builtin_kind::cast: return kernels::cast(v[0], v[1], eng);
-    case builtin_kind::fill: return kernels::fill(v[0], c.value0, eng);
-    case builtin_kind::arange: return kernels::arange(v[0], c.value0, c.value1, eng);
-    case builtin_kind::random_uniform: return kernels::random_uniform(v[0], c.seed, c.offset, eng);
-    case builtin_kind::reduce: return kernels::reduce(c.reduce, v[0], c.axis, v[1], eng);
-    case builtin_kind::matmul: return kernels::matmul(v[0], v[1], v[2], eng);
-    case builtin_kind::crc32c: return kernels::crc32c(v[0], c.chunk, v[1], eng);
+    case builtin_kind::binary:
+        return kernels::binary(c.binary, v[0], v[1], v[2], eng);
+    case builtin_kind::unary:
+        return kernels::unary(c.unary, v[0], v[1], eng);
+    case builtin_kind::cast:
+        return kernels::cast(v[0], v[1], eng);
+    case builtin_kind::fill:
+        return kernels::fill(v[0], c.value0, eng);
+    case builtin_kind::arange:
+        return kernels::arange(v[0], c.value0, c.value1, eng);
+    case builtin_kind::random_uniform:
+        return kernels::random_uniform(v[0], c.seed, c.offset, eng);
+    case builtin_kind::reduce:
+        return kernels::reduce(c.reduce, v[0], c.axis, v[1], eng);
+    case builtin_kind::matmul:
+        return kernels::matmul(v[0], v[1], v[2], eng);
+    case builtin_kind::crc32c:
+        return kernels::crc32c(v[0], c.chunk, v[1], eng);
     }
     return status::invalid("unknown kernel kind");
 }

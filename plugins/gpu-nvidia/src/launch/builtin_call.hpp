@@ -51,13 +51,13 @@ struct builtin_call {
     kernels::binary_op binary = kernels::binary_op::add;
     kernels::unary_op unary = kernels::unary_op::negate;
     kernels::reduce_op reduce = kernels::reduce_op::sum;
-    cb_dtype dtype = CB_DTYPE_FLOAT32;       // the output's dtype
-    int32_t axis = CB_REDUCE_ALL_AXES;       // reduce
-    kernels::scalar value0, value1;          // fill: value0; arange: start, step
-    uint64_t seed = 0, offset = 0;           // random_uniform
-    int64_t chunk = 0;                       // crc32c: bytes per CRC (> 0)
-    tensor_operands tensors;                 // operands in argument order; the output is last
-                                             // (reduce: in, out)
+    cb_dtype dtype = CB_DTYPE_FLOAT32;  // the output's dtype
+    int32_t axis = CB_REDUCE_ALL_AXES;  // reduce
+    kernels::scalar value0, value1;     // fill: value0; arange: start, step
+    uint64_t seed = 0, offset = 0;      // random_uniform
+    int64_t chunk = 0;                  // crc32c: bytes per CRC (> 0)
+    tensor_operands tensors;            // operands in argument order; the output is last
+                                        // (reduce: in, out)
 
     const cb_tensor_desc& output() const { return tensors.back(); }
 };
@@ -81,7 +81,6 @@ bool tensor_extent(const cb_tensor_desc& t, int64_t& first_byte, int64_t& end_by
 // Runs the call on the CPU engine. `resolve(device_address, bytes)` returns the host pointer
 // backing that device range, or nullptr when it is not valid memory (→ CB_ERR_INVALID_ARGUMENT).
 using address_resolver = std::function<void*(uint64_t device_address, uint64_t bytes)>;
-kernels::status run_on_cpu(const builtin_call& call, const address_resolver& resolve,
-                           kernels::engine& engine);
+kernels::status run_on_cpu(const builtin_call& call, const address_resolver& resolve, kernels::engine& engine);
 
 }  // namespace cudabridge::nv

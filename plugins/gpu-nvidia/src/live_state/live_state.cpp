@@ -156,11 +156,11 @@ void initialise(const std::filesystem::path& path, shared_file& f, const gpu_pro
 void validate_header(const std::filesystem::path& path, const file_header& h, const gpu_profile& profile) {
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) fail(path, "not a live state file (wrong magic)");
     if (h.layout_version != kLayoutVersion)
-        fail(path, "layout version " + std::to_string(h.layout_version) + ", expected " +
-                       std::to_string(kLayoutVersion));
+        fail(path,
+             "layout version " + std::to_string(h.layout_version) + ", expected " + std::to_string(kLayoutVersion));
     if (h.file_size != sizeof(shared_file))
-        fail(path, "recorded size " + std::to_string(h.file_size) + ", expected " +
-                       std::to_string(sizeof(shared_file)));
+        fail(path,
+             "recorded size " + std::to_string(h.file_size) + ", expected " + std::to_string(sizeof(shared_file)));
     const std::string key(h.profile_key, strnlen(h.profile_key, kKeyBytes));
     if (h.pci_device_id != profile.pci_device_id || key != profile.key.substr(0, kKeyBytes - 1))
         fail(path, "made for another model (" + key + "), not " + profile.key);
@@ -250,17 +250,17 @@ live_state::live_state(const std::filesystem::path& path, const gpu_profile& pro
     fd_guard fd{::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)};
     if (fd.fd < 0) fail_errno(path, "cannot open", errno);
     int r;
-    while ((r = flock(fd.fd, LOCK_EX)) != 0 && errno == EINTR) {}
+    while ((r = flock(fd.fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
     if (r != 0) fail_errno(path, "cannot lock the file", errno);
 
-    struct stat st{};
+    struct stat st {};
     if (fstat(fd.fd, &st) != 0) fail_errno(path, "cannot stat", errno);
     if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
     const bool fresh = st.st_size == 0;
     if (fresh && ftruncate(fd.fd, sizeof(shared_file)) != 0) fail_errno(path, "cannot size", errno);
     if (!fresh && static_cast<uint64_t>(st.st_size) != sizeof(shared_file))
-        fail(path, "size " + std::to_string(st.st_size) + " bytes, expected " +
-                       std::to_string(sizeof(shared_file)));
+        fail(path, "size " + std::to_string(st.st_size) + " bytes, expected " + std::to_string(sizeof(shared_file)));
     s.map(fd.fd);
     try {
         if (fresh || is_all_zero(&s.file->header, sizeof(file_header))) {
@@ -323,8 +323,10 @@ void live_state::tick() {
     if (c.busy_ns - c.busy_ns_at_last_update > kMaxBusyCarryNs) c.busy_ns_at_last_update = c.busy_ns - kMaxBusyCarryNs;
     c.last_update_ns = now;
     c.gpu_utilization = 100.0 * f.thermal.activity;
-    c.memory_utilization = c.memory_total
-        ? std::min(100.0, 100.0 * static_cast<double>(c.memory_used) / static_cast<double>(c.memory_total)) : 0.0;
+    c.memory_utilization =
+        c.memory_total
+            ? std::min(100.0, 100.0 * static_cast<double>(c.memory_used) / static_cast<double>(c.memory_total))
+            : 0.0;
     if (now - c.last_prune_ns >= kPruneIntervalNs) prune_dead(f, now);
 }
 
@@ -348,8 +350,8 @@ void live_state::add_memory_used(int64_t delta_bytes) {
 std::filesystem::path live_state_path(const std::filesystem::path& state_dir, const std::string& device_id) {
     std::string safe = device_id.empty() ? "_" : device_id;
     for (char& ch : safe) {
-        const bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-                        ch == '.' || ch == '_' || ch == '-';
+        const bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                        ch == '_' || ch == '-';
         if (!ok) ch = '_';
     }
     return state_dir / ("gpu-" + safe + ".live");

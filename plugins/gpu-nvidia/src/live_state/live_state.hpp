@@ -26,9 +26,9 @@
 namespace cudabridge::nv {
 
 struct live_counters {
-    uint64_t busy_ns = 0;             // engine busy time, all processes, since the file was made
-    uint64_t last_update_ns = 0;      // CLOCK_MONOTONIC of the last thermal advance
-    uint64_t memory_used = 0;         // bytes allocated, all attached processes
+    uint64_t busy_ns = 0;         // engine busy time, all processes, since the file was made
+    uint64_t last_update_ns = 0;  // CLOCK_MONOTONIC of the last thermal advance
+    uint64_t memory_used = 0;     // bytes allocated, all attached processes
     uint64_t memory_total = 0;
     uint64_t bytes_h2d = 0, bytes_d2h = 0;
     uint64_t kernels_launched = 0;
@@ -37,10 +37,10 @@ struct live_counters {
     uint64_t xid_count = 0;
     uint32_t last_xid = 0;
     uint32_t attached_processes = 0;
-    double gpu_utilization = 0;       // percent, smoothed
-    double memory_utilization = 0;    // percent of VRAM in use
+    double gpu_utilization = 0;           // percent, smoothed
+    double memory_utilization = 0;        // percent of VRAM in use
     uint64_t busy_ns_at_last_update = 0;  // busy_ns the thermal advances have consumed so far
-    uint64_t last_prune_ns = 0;       // when attachments of dead processes were last dropped
+    uint64_t last_prune_ns = 0;           // when attachments of dead processes were last dropped
 };
 
 // What one snapshot holds.

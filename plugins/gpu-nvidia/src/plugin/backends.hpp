@@ -16,8 +16,7 @@ class module_registry;
 
 // The userspace driver over params.transport / params.link: probes, resets and initialises the GPU.
 // `modules`: the family's registry, shared with the simulated GPUs it creates.
-std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params,
-                                                      const family_options& options,
+std::unique_ptr<device_backend> open_userspace_device(const cb_gpu_open_params& params, const family_options& options,
                                                       std::shared_ptr<module_registry> modules);
 
 // A GPU the CUDA driver sees, by ordinal.

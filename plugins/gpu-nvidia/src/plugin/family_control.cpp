@@ -45,7 +45,8 @@ std::string handle_family_control(const std::string& request, const std::functio
         return "{\"profile\":" + to_json(request_model.profile) + "}";
     }
     if (op == "drivers") return drivers();
-    refuse(CB_ERR_UNSUPPORTED, "control: unknown op '" + op + "' (the nvidia family knows: profiles, profile, drivers)");
+    refuse(CB_ERR_UNSUPPORTED,
+           "control: unknown op '" + op + "' (the nvidia family knows: profiles, profile, drivers)");
 }
 
 }  // namespace cudabridge::nv

@@ -10,13 +10,13 @@
 namespace cudabridge::nv {
 
 struct family_options {
-    unsigned compute_threads = 0;           // simulator compute engine; 0 = all cores
+    unsigned compute_threads = 0;  // simulator compute engine; 0 = all cores
     std::string cuda_library = "libcuda.so.1";
     std::string nvml_library = "libnvidia-ml.so.1";
-    uint64_t timeout_ms = 30000;            // userspace driver: longest wait for the device
+    uint64_t timeout_ms = 30000;  // userspace driver: longest wait for the device
     uint64_t staging_chunk_bytes = 64ull << 20;
-    bool use_interrupts = true;             // userspace driver: else poll the fence
-    bool live_state = true;                 // simulator: share live state through a file
+    bool use_interrupts = true;  // userspace driver: else poll the fence
+    bool live_state = true;      // simulator: share live state through a file
 };
 
 // Declares every parameter, then reads the effective values.

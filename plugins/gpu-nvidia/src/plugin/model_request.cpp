@@ -67,7 +67,8 @@ model_request parse_model_request(std::string_view json) {
             if (!found) refuse(CB_ERR_NOT_FOUND, "no GPU model profile with key '" + key + "'");
         } else {
             auto v = obj->get("pci_device_id");
-            if (v.isBoolean() || !v.isInteger()) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" must be an integer");
+            if (v.isBoolean() || !v.isInteger())
+                refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" must be an integer");
             const auto id = integer_within(v, 0, 0xFFFF);
             if (!id) refuse(CB_ERR_INVALID_ARGUMENT, "\"pci_device_id\" outside 0..0xffff");
             found = find_profile_by_pci_id(static_cast<uint16_t>(*id));

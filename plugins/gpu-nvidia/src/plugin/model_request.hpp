@@ -14,7 +14,7 @@ namespace cudabridge::nv {
 
 struct model_request {
     gpu_profile profile;
-    std::string device_id;  // "" when not given: the profile key is used
+    std::string device_id;         // "" when not given: the profile key is used
     uint32_t pcie_link_gen = 0;    // 0: the board's maximum
     uint32_t pcie_link_width = 0;  // 0: the board's maximum
 };

@@ -59,7 +59,9 @@ public:
         run([&](std::string& e) { return device_.mem_alloc(size, p, e); });
         return p;
     }
-    void mem_free(uint64_t ptr) override { run([&](std::string& e) { return device_.mem_free(ptr, e); }); }
+    void mem_free(uint64_t ptr) override {
+        run([&](std::string& e) { return device_.mem_free(ptr, e); });
+    }
     void mem_info(uint64_t& free, uint64_t& total) override {
         run([&](std::string& e) { return device_.mem_info(free, total, e); });
     }
@@ -79,37 +81,49 @@ public:
     void host_register(void* ptr, size_t size) override {
         run([&](std::string& e) { return device_.host_register(ptr, size, e); });
     }
-    void host_unregister(void* ptr) override { run([&](std::string& e) { return device_.host_unregister(ptr, e); }); }
+    void host_unregister(void* ptr) override {
+        run([&](std::string& e) { return device_.host_unregister(ptr, e); });
+    }
 
     void* stream_create() override {
         userspace_stream* s = nullptr;
         run([&](std::string& e) { return device_.stream_create(s, e); });
         return s;
     }
-    void stream_destroy(void* s) override { run([&](std::string& e) { return device_.stream_destroy(stream(s), e); }); }
+    void stream_destroy(void* s) override {
+        run([&](std::string& e) { return device_.stream_destroy(stream(s), e); });
+    }
     void stream_synchronize(void* s) override {
         run([&](std::string& e) { return device_.stream_synchronize(stream(s), e); });
     }
-    bool stream_done(void* s) override { return done([&](std::string& e) { return device_.stream_query(stream(s), e); }); }
+    bool stream_done(void* s) override {
+        return done([&](std::string& e) { return device_.stream_query(stream(s), e); });
+    }
     void* event_create() override {
         userspace_event* ev = nullptr;
         run([&](std::string& e) { return device_.event_create(ev, e); });
         return ev;
     }
-    void event_destroy(void* ev) override { run([&](std::string& e) { return device_.event_destroy(event(ev), e); }); }
+    void event_destroy(void* ev) override {
+        run([&](std::string& e) { return device_.event_destroy(event(ev), e); });
+    }
     void event_record(void* ev, void* s) override {
         run([&](std::string& e) { return device_.event_record(event(ev), stream(s), e); });
     }
     void event_synchronize(void* ev) override {
         run([&](std::string& e) { return device_.event_synchronize(event(ev), e); });
     }
-    bool event_done(void* ev) override { return done([&](std::string& e) { return device_.event_query(event(ev), e); }); }
+    bool event_done(void* ev) override {
+        return done([&](std::string& e) { return device_.event_query(event(ev), e); });
+    }
     float event_elapsed_ms(void* start, void* end) override {
         float ms = 0;
         run([&](std::string& e) { return device_.event_elapsed_ms(event(start), event(end), ms, e); });
         return ms;
     }
-    void synchronize() override { run([&](std::string& e) { return device_.device_synchronize(e); }); }
+    void synchronize() override {
+        run([&](std::string& e) { return device_.device_synchronize(e); });
+    }
     void stream_wait_event(void* s, void* ev) override {
         run([&](std::string& e) { return device_.stream_wait_event(stream(s), event(ev), e); });
     }
@@ -122,20 +136,28 @@ public:
         run([&](std::string& e) { return device_.module_load(image, size, format, m, log, e); });
         return m;
     }
-    void module_unload(void* m) override { run([&](std::string& e) { return device_.module_unload(module(m), e); }); }
+    void module_unload(void* m) override {
+        run([&](std::string& e) { return device_.module_unload(module(m), e); });
+    }
     void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& e) { return device_.launch_kernel(module(m), launch, stream(s), e); });
     }
 
-    void telemetry(cb_gpu_telemetry& out) override { run([&](std::string& e) { return device_.get_telemetry(out, e); }); }
-    void settings(cb_gpu_settings& out) override { run([&](std::string& e) { return device_.get_settings(out, e); }); }
+    void telemetry(cb_gpu_telemetry& out) override {
+        run([&](std::string& e) { return device_.get_telemetry(out, e); });
+    }
+    void settings(cb_gpu_settings& out) override {
+        run([&](std::string& e) { return device_.get_settings(out, e); });
+    }
     void setting_limits(cb_gpu_setting_limits& out) override {
         run([&](std::string& e) { return device_.get_setting_limits(out, e); });
     }
     void apply_settings(const cb_gpu_settings& s) override {
         run([&](std::string& e) { return device_.apply_settings(s, e); });
     }
-    void reset(cb_reset_kind kind) override { run([&](std::string& e) { return device_.reset(kind, e); }); }
+    void reset(cb_reset_kind kind) override {
+        run([&](std::string& e) { return device_.reset(kind, e); });
+    }
     uint64_t heartbeat() override {
         uint64_t counter = 0;
         run([&](std::string& e) { return device_.heartbeat(counter, e); });

@@ -7,14 +7,36 @@
 namespace cudabridge::nv {
 
 const std::vector<std::string>& profile_field_names() {
-    static const std::vector<std::string> names = {
-        "key", "name", "pci_device_id", "alias_pci_device_ids", "architecture", "chip",
-        "compute_major", "compute_minor", "sm_count", "cuda_cores", "vram_bytes", "memory_type",
-        "memory_bus_width_bits", "memory_bandwidth_gbps", "power_default_w", "power_min_w",
-        "power_max_w", "base_clock_mhz", "boost_clock_mhz", "max_clock_mhz", "memory_clock_mhz",
-        "max_operating_temp_c", "slowdown_temp_c", "shutdown_temp_c", "fan_curve",
-        "thermal_resistance_c_per_w", "ambient_temp_c", "min_link_bandwidth_gbps", "resizable_bar",
-        "sources"};
+    static const std::vector<std::string> names = {"key",
+                                                   "name",
+                                                   "pci_device_id",
+                                                   "alias_pci_device_ids",
+                                                   "architecture",
+                                                   "chip",
+                                                   "compute_major",
+                                                   "compute_minor",
+                                                   "sm_count",
+                                                   "cuda_cores",
+                                                   "vram_bytes",
+                                                   "memory_type",
+                                                   "memory_bus_width_bits",
+                                                   "memory_bandwidth_gbps",
+                                                   "power_default_w",
+                                                   "power_min_w",
+                                                   "power_max_w",
+                                                   "base_clock_mhz",
+                                                   "boost_clock_mhz",
+                                                   "max_clock_mhz",
+                                                   "memory_clock_mhz",
+                                                   "max_operating_temp_c",
+                                                   "slowdown_temp_c",
+                                                   "shutdown_temp_c",
+                                                   "fan_curve",
+                                                   "thermal_resistance_c_per_w",
+                                                   "ambient_temp_c",
+                                                   "min_link_bandwidth_gbps",
+                                                   "resizable_bar",
+                                                   "sources"};
     return names;
 }
 
@@ -46,9 +68,8 @@ void check_range(std::vector<std::string>& problems, const char* field, T value,
 
 bool valid_key(std::string_view key) {
     if (key.empty() || key.size() > 64 || key.front() == '-' || key.back() == '-') return false;
-    return std::all_of(key.begin(), key.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    });
+    return std::all_of(key.begin(), key.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
 }  // namespace
@@ -59,14 +80,16 @@ std::vector<std::string> validate(const gpu_profile& p) {
 
     if (!valid_key(p.key)) problem("key", "'" + p.key + "' must be 1-64 characters of a-z, 0-9 and '-'");
     if (p.name.empty()) problem("name", "must not be empty");
-    if (p.pci_device_id == 0 || p.pci_device_id == 0xffff) problem("pci_device_id", "0x0000 and 0xffff are not device ids");
+    if (p.pci_device_id == 0 || p.pci_device_id == 0xffff)
+        problem("pci_device_id", "0x0000 and 0xffff are not device ids");
     for (uint16_t id : p.alias_pci_device_ids)
         if (id == 0 || id == 0xffff || id == p.pci_device_id)
             problem("alias_pci_device_ids", "invalid or repeated id " + std::to_string(id));
     static const std::set<std::string, std::less<>> architectures = {"Turing", "Ampere", "Ada Lovelace", "Hopper",
                                                                      "Blackwell"};
     if (!architectures.contains(p.architecture))
-        problem("architecture", "'" + p.architecture + "' is not one of Turing, Ampere, Ada Lovelace, Hopper, Blackwell");
+        problem("architecture",
+                "'" + p.architecture + "' is not one of Turing, Ampere, Ada Lovelace, Hopper, Blackwell");
     if (p.chip.empty()) problem("chip", "must not be empty");
     check_range(problems, "compute_major", p.compute_major, 7, 15, "");
     check_range(problems, "compute_minor", p.compute_minor, 0, 9, "");
@@ -104,7 +127,8 @@ std::vector<std::string> validate(const gpu_profile& p) {
         if (!(pt.percent >= 0 && pt.percent <= 100)) problem(at, "percent outside 0..100 %");
         if (i > 0 && !(pt.temperature_c > p.fan_curve[i - 1].temperature_c))
             problem(at, "temperatures must increase along the curve");
-        if (i > 0 && !(pt.percent >= p.fan_curve[i - 1].percent)) problem(at, "percent must not decrease along the curve");
+        if (i > 0 && !(pt.percent >= p.fan_curve[i - 1].percent))
+            problem(at, "percent must not decrease along the curve");
     }
     check_range(problems, "thermal_resistance_c_per_w", p.thermal_resistance_c_per_w, 0.005, 5.0, "C/W");
     check_range(problems, "ambient_temp_c", p.ambient_temp_c, -20.0, 60.0, "C");

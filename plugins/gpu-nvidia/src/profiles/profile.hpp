@@ -25,18 +25,18 @@ struct fan_point {
 };
 
 struct gpu_profile {
-    std::string key;                           // "rtx-5090"
-    std::string name;                          // "NVIDIA GeForce RTX 5090"
-    uint16_t pci_device_id = 0;                // vendor 0x10de
+    std::string key;                             // "rtx-5090"
+    std::string name;                            // "NVIDIA GeForce RTX 5090"
+    uint16_t pci_device_id = 0;                  // vendor 0x10de
     std::vector<uint16_t> alias_pci_device_ids;  // same-spec variants (LHR, Rev.2, ...)
-    std::string architecture;                  // "Ampere", "Ada Lovelace", "Hopper", "Blackwell"
-    std::string chip;                          // "GB202"
+    std::string architecture;                    // "Ampere", "Ada Lovelace", "Hopper", "Blackwell"
+    std::string chip;                            // "GB202"
     int compute_major = 0;
     int compute_minor = 0;
     uint32_t sm_count = 0;
     uint32_t cuda_cores = 0;
     uint64_t vram_bytes = 0;
-    std::string memory_type;                   // "GDDR7", "HBM2e", ...
+    std::string memory_type;  // "GDDR7", "HBM2e", ...
     uint32_t memory_bus_width_bits = 0;
     double memory_bandwidth_gbps = 0;
     double power_default_w = 0;
@@ -45,15 +45,15 @@ struct gpu_profile {
     uint32_t base_clock_mhz = 0;
     uint32_t boost_clock_mhz = 0;
     uint32_t max_clock_mhz = 0;
-    uint32_t memory_clock_mhz = 0;             // as nvidia-smi reports it (data rate per pin / 2)
+    uint32_t memory_clock_mhz = 0;  // as nvidia-smi reports it (data rate per pin / 2)
     double max_operating_temp_c = 0;
     double slowdown_temp_c = 0;
     double shutdown_temp_c = 0;
-    std::vector<fan_point> fan_curve;          // empty: passively cooled (no fan readout)
-    double thermal_resistance_c_per_w = 0;     // model: steady temp = ambient + power * this
-    double ambient_temp_c = 0;                 // model
-    double min_link_bandwidth_gbps = 0;        // the slowest host link it should run on
-    bool resizable_bar = false;                // BAR1 may span all of VRAM (else 256 MiB)
+    std::vector<fan_point> fan_curve;            // empty: passively cooled (no fan readout)
+    double thermal_resistance_c_per_w = 0;       // model: steady temp = ambient + power * this
+    double ambient_temp_c = 0;                   // model
+    double min_link_bandwidth_gbps = 0;          // the slowest host link it should run on
+    bool resizable_bar = false;                  // BAR1 may span all of VRAM (else 256 MiB)
     std::map<std::string, std::string> sources;  // field name -> where the figure comes from
 
     bool passive() const noexcept { return fan_curve.empty(); }

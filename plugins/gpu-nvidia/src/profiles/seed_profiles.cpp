@@ -52,7 +52,7 @@ struct seed_row {
     double bandwidth_gbps;
     double power_w;
     uint32_t base_mhz, boost_mhz;
-    double max_temp_c;     // 0: the reference has none
+    double max_temp_c;  // 0: the reference has none
     bool passive;
     // Per-field source overrides: the reference's own marks and remarks.
     std::initializer_list<std::pair<const char*, const char*>> notes;
@@ -165,9 +165,9 @@ gpu_profile make_profile(const seed_row& r) {
     s["name"] = spec;
     s["pci_device_id"] = cite(std::string("pci.ids 2026.08.22, ") + r.pci_note);
     s["alias_pci_device_ids"] = s["pci_device_id"];
-    for (const char* f : {"architecture", "chip", "compute_major", "compute_minor", "cuda_cores", "vram_bytes",
-                          "memory_type", "memory_bus_width_bits", "memory_bandwidth_gbps", "power_default_w",
-                          "base_clock_mhz", "boost_clock_mhz"})
+    for (const char* f :
+         {"architecture", "chip", "compute_major", "compute_minor", "cuda_cores", "vram_bytes", "memory_type",
+          "memory_bus_width_bits", "memory_bandwidth_gbps", "power_default_w", "base_clock_mhz", "boost_clock_mhz"})
         s[f] = spec;
     if (r.seg == segment::geforce && std::string_view(r.architecture) == "Blackwell")
         for (const char* f : {"cuda_cores", "memory_bandwidth_gbps", "base_clock_mhz", "boost_clock_mhz"})
@@ -209,7 +209,8 @@ gpu_profile make_profile(const seed_row& r) {
     }
     // R5: memory clock.
     p.memory_clock_mhz = static_cast<uint32_t>(std::lround(r.bandwidth_gbps * 8.0 / r.bus_bits * 1000.0 / 2.0));
-    s["memory_clock_mhz"] = "derived: R5 bandwidth x 8 / bus width / 2 (matches the 4080 SUPER, L40S, H100 SXM captures)";
+    s["memory_clock_mhz"] =
+        "derived: R5 bandwidth x 8 / bus width / 2 (matches the 4080 SUPER, L40S, H100 SXM captures)";
 
     // Model choices.
     if (!r.passive) {
@@ -228,8 +229,9 @@ gpu_profile make_profile(const seed_row& r) {
     s["min_link_bandwidth_gbps"] = hbm ? "model choice: PCIe 4.0 x4 (USB4 v2 / TB5 tunnel) for HBM boards"
                                        : "model choice: PCIe 3.0 x4 (what Thunderbolt 3/4 tunnel)";
     p.resizable_bar = true;
-    s["resizable_bar"] = "(?) general knowledge, not in the reference: Resizable BAR on RTX 30 (VBIOS update) and "
-                         "later, large BAR1 on professional / datacenter boards";
+    s["resizable_bar"] =
+        "(?) general knowledge, not in the reference: Resizable BAR on RTX 30 (VBIOS update) and "
+        "later, large BAR1 on professional / datacenter boards";
 
     for (const auto& [field, text] : r.notes) s[field] = text;
     return p;

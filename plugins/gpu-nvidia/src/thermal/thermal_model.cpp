@@ -68,9 +68,7 @@ double idle_power(const gpu_profile& profile, double limit) {
     return std::min(kIdlePowerFraction * profile.power_default_w, limit);
 }
 
-uint32_t idle_sm_clock(const gpu_profile& profile) {
-    return std::min(kIdleSmClockMhz, profile.base_clock_mhz);
-}
+uint32_t idle_sm_clock(const gpu_profile& profile) { return std::min(kIdleSmClockMhz, profile.base_clock_mhz); }
 
 double fan_curve_percent(const std::vector<fan_point>& curve, double temperature_c) {
     if (temperature_c <= curve.front().temperature_c) return curve.front().percent;
@@ -125,18 +123,18 @@ struct operating_point {
     double power_clock_ratio = 0;
 };
 
-operating_point operating_point_of(const gpu_profile& profile, const thermal_settings& settings,
-                                   bool busy, double temperature_c, double power_w) {
+operating_point operating_point_of(const gpu_profile& profile, const thermal_settings& settings, bool busy,
+                                   double temperature_c, double power_w) {
     operating_point op;
     const int32_t requested = std::clamp(settings.performance_state, 0, kMaxPState);
     op.performance_state = std::max(busy ? kBusyPState : kIdlePState, requested);
-    op.mem_clock_mhz = settings.locked_mem_clock_mhz ? settings.locked_mem_clock_mhz
-                                                     : profile.memory_clock_mhz;
+    op.mem_clock_mhz = settings.locked_mem_clock_mhz ? settings.locked_mem_clock_mhz : profile.memory_clock_mhz;
     if (!busy) {
         op.sm_clock_mhz = idle_sm_clock(profile);
         op.throttle_reasons = CB_THROTTLE_IDLE;
         op.power_clock_ratio = profile.boost_clock_mhz
-            ? std::min(1.0, static_cast<double>(op.sm_clock_mhz) / profile.boost_clock_mhz) : 1.0;
+                                   ? std::min(1.0, static_cast<double>(op.sm_clock_mhz) / profile.boost_clock_mhz)
+                                   : 1.0;
         return op;
     }
     double clock = settings.locked_sm_clock_mhz ? settings.locked_sm_clock_mhz : profile.boost_clock_mhz;
@@ -169,8 +167,7 @@ void substep(const gpu_profile& profile, thermal_state& state, double dt, double
     const double limit = power_limit_of(profile, state.settings);
     const double idle = idle_power(profile, limit);
     const bool busy = activity > 0;
-    const operating_point op = operating_point_of(profile, state.settings, busy, state.temperature_c,
-                                                  state.power_w);
+    const operating_point op = operating_point_of(profile, state.settings, busy, state.temperature_c, state.power_w);
     const double target = idle + activity * (limit - idle) * op.power_clock_ratio;
     const double p0 = std::min(state.power_w, limit);
     const double r = profile.thermal_resistance_c_per_w;
@@ -200,8 +197,8 @@ thermal_state initial_thermal_state(const gpu_profile& profile) {
     state.temperature_c = profile.ambient_temp_c;
     state.power_w = idle_power(profile, profile.power_default_w);
     state.activity = 0;
-    apply_operating_point(state, operating_point_of(profile, state.settings, false, state.temperature_c,
-                                                    state.power_w));
+    apply_operating_point(state,
+                          operating_point_of(profile, state.settings, false, state.temperature_c, state.power_w));
     state.fan_percent = fan_readout(profile, state);
     return state;
 }
@@ -216,8 +213,7 @@ void advance(const gpu_profile& profile, thermal_state& state, double dt_seconds
     }
     state.power_w = std::min(state.power_w, power_limit_of(profile, state.settings));
     const bool busy = state.activity >= kIdleActivity;
-    apply_operating_point(state, operating_point_of(profile, state.settings, busy, state.temperature_c,
-                                                    state.power_w));
+    apply_operating_point(state, operating_point_of(profile, state.settings, busy, state.temperature_c, state.power_w));
     state.fan_percent = fan_readout(profile, state);
 }
 
@@ -237,8 +233,8 @@ cb_gpu_setting_limits setting_limits(const gpu_profile& profile) {
     return limits;
 }
 
-cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings,
-                         const cb_gpu_settings& request, std::string& error) {
+cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings, const cb_gpu_settings& request,
+                         std::string& error) {
     constexpr uint32_t known = CB_SET_CLOCKS | CB_SET_POWER_LIMIT | CB_SET_FAN | CB_SET_PSTATE;
     if (request.fields & ~known) {
         char buf[80];
@@ -256,13 +252,12 @@ cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings,
         if (sm && (sm < limits.min_sm_clock_mhz || sm > limits.max_sm_clock_mhz))
             return refuse(format_range("SM clock", sm, limits.min_sm_clock_mhz, limits.max_sm_clock_mhz, " MHz"));
         if (mem && (mem < limits.min_memory_clock_mhz || mem > limits.max_memory_clock_mhz))
-            return refuse(format_range("memory clock", mem, limits.min_memory_clock_mhz,
-                                       limits.max_memory_clock_mhz, " MHz"));
+            return refuse(
+                format_range("memory clock", mem, limits.min_memory_clock_mhz, limits.max_memory_clock_mhz, " MHz"));
     }
     if ((request.fields & CB_SET_POWER_LIMIT) &&
         !finite_in(request.power_limit_w, limits.min_power_w, limits.max_power_w))
-        return refuse(format_range("power limit", request.power_limit_w, limits.min_power_w,
-                                   limits.max_power_w, " W"));
+        return refuse(format_range("power limit", request.power_limit_w, limits.min_power_w, limits.max_power_w, " W"));
     if (request.fields & CB_SET_FAN) {
         // "Automatic" is what a passive board does anyway, so a read-modify-write of every field
         // (settings_of) still works on one; a fixed speed cannot be had.
@@ -273,9 +268,8 @@ cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings,
         if (request.fan_percent != -1 && (request.fan_percent < 0 || request.fan_percent > 100))
             return refuse(format_range("fan speed", request.fan_percent, 0, 100, "%") + " (-1: automatic)");
     }
-    if ((request.fields & CB_SET_PSTATE) &&
-        (request.performance_state < limits.min_performance_state ||
-         request.performance_state > limits.max_performance_state)) {
+    if ((request.fields & CB_SET_PSTATE) && (request.performance_state < limits.min_performance_state ||
+                                             request.performance_state > limits.max_performance_state)) {
         char buf[80];
         std::snprintf(buf, sizeof buf, "performance state P%d outside P%d..P%d", request.performance_state,
                       limits.min_performance_state, limits.max_performance_state);

@@ -34,12 +34,12 @@ struct thermal_state {
     thermal_settings settings;
     double temperature_c = 0;
     double power_w = 0;
-    double fan_percent = 0;           // < 0: passively cooled board
+    double fan_percent = 0;  // < 0: passively cooled board
     uint32_t sm_clock_mhz = 0;
     uint32_t mem_clock_mhz = 0;
-    uint32_t throttle_reasons = 0;    // CB_THROTTLE_* bits
-    int32_t performance_state = 8;    // current P-state
-    double activity = 0;              // smoothed engine activity 0..1 (for utilization)
+    uint32_t throttle_reasons = 0;  // CB_THROTTLE_* bits
+    int32_t performance_state = 8;  // current P-state
+    double activity = 0;            // smoothed engine activity 0..1 (for utilization)
 };
 
 // The state of an idle board at ambient temperature with default settings.
@@ -55,8 +55,8 @@ cb_gpu_setting_limits setting_limits(const gpu_profile& profile);
 // Applies the fields named in `request.fields` (CB_SET_*). Out of bounds: CB_ERR_INVALID_ARGUMENT
 // with `error` naming the field and the allowed range, and nothing changes. A fan setting on a
 // passive board is CB_ERR_UNSUPPORTED.
-cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings,
-                         const cb_gpu_settings& request, std::string& error);
+cb_status apply_settings(const gpu_profile& profile, thermal_settings& settings, const cb_gpu_settings& request,
+                         std::string& error);
 
 // The current settings in the ABI's form (fields = all CB_SET_* bits).
 cb_gpu_settings settings_of(const thermal_settings& settings);

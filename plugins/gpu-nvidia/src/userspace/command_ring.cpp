@@ -24,8 +24,8 @@ cb_status command_ring::create(uint32_t entries, uint64_t page_size, std::string
         return CB_ERR_OUT_OF_MEMORY;
     }
     dma_mapping mapping;
-    if (cb_status st = dma_mapping::map(port_, memory.data(), bytes, CB_DMA_TO_DEVICE, "the command ring", mapping,
-                                        error);
+    if (cb_status st =
+            dma_mapping::map(port_, memory.data(), bytes, CB_DMA_TO_DEVICE, "the command ring", mapping, error);
         st != CB_OK)
         return st;
     mapping_ = std::move(mapping);
@@ -84,8 +84,8 @@ cb_status command_ring::wait_for_space(std::string& error) {
     };
     if ((((put_ - get_) & (entries_ - 1)) + 1) < entries_) return CB_OK;  // room by the last GET read
     return tracker_.wait_until(
-        has_space, [&] { return "room in the command ring (PUT " + std::to_string(put_) + ", GET " +
-                                std::to_string(get_) + ")"; },
+        has_space,
+        [&] { return "room in the command ring (PUT " + std::to_string(put_) + ", GET " + std::to_string(get_) + ")"; },
         error);
 }
 

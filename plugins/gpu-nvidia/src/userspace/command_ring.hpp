@@ -54,8 +54,8 @@ private:
     host_buffer memory_;
     dma_mapping mapping_;
     uint32_t entries_ = 0;
-    uint32_t put_ = 0;   // next slot the driver writes
-    uint32_t get_ = 0;   // last GET read back
+    uint32_t put_ = 0;  // next slot the driver writes
+    uint32_t get_ = 0;  // last GET read back
 };
 
 }  // namespace cudabridge::nv

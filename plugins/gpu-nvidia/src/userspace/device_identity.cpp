@@ -62,8 +62,9 @@ cb_status check_block(register_access& regs, device_identity& out, std::string& 
         return CB_ERR_NO_DEVICE;
     }
     if (magic != hw::cb_magic_value) {
-        error = "BAR0 at " + hex(hw::reg::magic, 8) + " reads " + hex(magic, 8) + " where the CudaBridge block's magic " +
-                hex(hw::cb_magic_value, 8) + " (\"CBGP\") belongs: this GPU is not one the userspace driver can drive";
+        error = "BAR0 at " + hex(hw::reg::magic, 8) + " reads " + hex(magic, 8) +
+                " where the CudaBridge block's magic " + hex(hw::cb_magic_value, 8) +
+                " (\"CBGP\") belongs: this GPU is not one the userspace driver can drive";
         return CB_ERR_UNSUPPORTED;
     }
     if (cb_status st = regs.read(hw::reg::version, out.interface_version, error); st != CB_OK) return st;

@@ -20,16 +20,16 @@ struct device_identity {
     uint16_t device_id = 0;
     uint16_t subsystem_vendor_id = 0;
     uint16_t subsystem_id = 0;
-    uint32_t class_code = 0;          // 24 bits: class, subclass, prog-if
+    uint32_t class_code = 0;  // 24 bits: class, subclass, prog-if
     uint32_t interface_version = 0;
     hw::chip_id chip;
-    std::string chip_name;            // "GB202"
-    std::string architecture;         // "Blackwell"
+    std::string chip_name;     // "GB202"
+    std::string architecture;  // "Blackwell"
     uint64_t vram_base = 0;
     uint64_t vram_size = 0;
     uint32_t max_sm_clock_mhz = 0;
     uint32_t max_mem_clock_mhz = 0;
-    bool simulated = false;           // the link's figures are modeled
+    bool simulated = false;                // the link's figures are modeled
     const gpu_profile* profile = nullptr;  // by PCI device id; null when none matches
 };
 

@@ -69,12 +69,18 @@ cb_status userspace_device::get_telemetry(cb_gpu_telemetry& out, std::string& er
         uint32_t* value;
         bool sane;  // all ones is impossible on a live device
     } reads[] = {
-        {hw::reg::temp_mc, &temp, true},          {hw::reg::power_mw, &power, true},
-        {hw::reg::fan_percent, &fan, false},      {hw::reg::sm_clock_mhz, &sm, true},
-        {hw::reg::mem_clock_mhz, &mem, true},     {hw::reg::throttle, &throttle, true},
-        {hw::reg::gpu_util_permille, &gpu_util, true}, {hw::reg::mem_util_permille, &mem_util, true},
-        {hw::reg::pstate_current, &pstate, true}, {hw::reg::xid_count, &xids, true},
-        {hw::reg::last_xid, &last_xid, true},     {hw::reg::power_limit_mw, &limit, true},
+        {hw::reg::temp_mc, &temp, true},
+        {hw::reg::power_mw, &power, true},
+        {hw::reg::fan_percent, &fan, false},
+        {hw::reg::sm_clock_mhz, &sm, true},
+        {hw::reg::mem_clock_mhz, &mem, true},
+        {hw::reg::throttle, &throttle, true},
+        {hw::reg::gpu_util_permille, &gpu_util, true},
+        {hw::reg::mem_util_permille, &mem_util, true},
+        {hw::reg::pstate_current, &pstate, true},
+        {hw::reg::xid_count, &xids, true},
+        {hw::reg::last_xid, &last_xid, true},
+        {hw::reg::power_limit_mw, &limit, true},
     };
     for (const auto& r : reads) {
         cb_status st = r.sane ? regs_.read_sane(r.reg, *r.value, error) : regs_.read(r.reg, *r.value, error);
@@ -141,7 +147,8 @@ cb_status userspace_device::get_setting_limits(cb_gpu_setting_limits& out, std::
           std::pair{hw::reg::default_power_mw, &b.default_power_mw}, std::pair{hw::reg::min_sm_clock, &b.min_sm},
           std::pair{hw::reg::max_sm_clock, &b.max_sm}, std::pair{hw::reg::min_mem_clock, &b.min_mem},
           std::pair{hw::reg::max_mem_clock, &b.max_mem}}) {
-        if (cb_status st = regs_.read_sane(reg, *value, error); st != CB_OK) return loss_.lost() ? lost_status(error) : st;
+        if (cb_status st = regs_.read_sane(reg, *value, error); st != CB_OK)
+            return loss_.lost() ? lost_status(error) : st;
     }
     if (cb_status st = regs_.read(hw::reg::fan_percent, fan, error); st != CB_OK)
         return loss_.lost() ? lost_status(error) : st;
@@ -188,8 +195,8 @@ cb_status userspace_device::apply_settings(const cb_gpu_settings& settings, std:
                           limits.max_memory_clock_mhz);
     }
     const double power_mw = std::round(settings.power_limit_w * 1000.0);
-    if ((f & CB_SET_POWER_LIMIT) && !(power_mw >= std::round(limits.min_power_w * 1000.0) &&
-                                      power_mw <= std::round(limits.max_power_w * 1000.0)))
+    if ((f & CB_SET_POWER_LIMIT) &&
+        !(power_mw >= std::round(limits.min_power_w * 1000.0) && power_mw <= std::round(limits.max_power_w * 1000.0)))
         return out_of("power_limit_w", settings.power_limit_w, limits.min_power_w, limits.max_power_w);
     if (f & CB_SET_FAN) {
         if (!limits.fan_control) {
@@ -217,14 +224,16 @@ cb_status userspace_device::apply_settings(const cb_gpu_settings& settings, std:
         return CB_OK;
     };
     cb_status st = CB_OK;
-    if (st == CB_OK && (f & CB_SET_CLOCKS)) st = write(hw::reg::locked_sm_clock_mhz, settings.sm_clock_mhz, "sm_clock_mhz");
+    if (st == CB_OK && (f & CB_SET_CLOCKS))
+        st = write(hw::reg::locked_sm_clock_mhz, settings.sm_clock_mhz, "sm_clock_mhz");
     if (st == CB_OK && (f & CB_SET_CLOCKS))
         st = write(hw::reg::locked_mem_clock_mhz, settings.memory_clock_mhz, "memory_clock_mhz");
     if (st == CB_OK && (f & CB_SET_POWER_LIMIT))
         st = write(hw::reg::power_limit_mw, static_cast<uint32_t>(power_mw), "power_limit_mw");
     if (st == CB_OK && (f & CB_SET_FAN))
-        st = write(hw::reg::fan_control,
-                   settings.fan_percent < 0 ? hw::fan_auto : static_cast<uint32_t>(settings.fan_percent), "fan_control");
+        st =
+            write(hw::reg::fan_control,
+                  settings.fan_percent < 0 ? hw::fan_auto : static_cast<uint32_t>(settings.fan_percent), "fan_control");
     if (st == CB_OK && (f & CB_SET_PSTATE))
         st = write(hw::reg::pstate_request, static_cast<uint32_t>(settings.performance_state), "pstate_request");
     if (st != CB_OK && loss_.lost()) return lost_status(error);

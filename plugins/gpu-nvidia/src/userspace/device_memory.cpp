@@ -24,9 +24,9 @@ cb_status userspace_device::mem_alloc(uint64_t size, uint64_t& out_ptr, std::str
     cb_status st = vram_->allocate(size, out_ptr);
     if (st == CB_ERR_OUT_OF_MEMORY) {
         const vram_stats s = vram_->stats();
-        error = "mem_alloc: out of device memory: " + std::to_string(size) + " bytes asked, " +
-                std::to_string(s.free) + " of " + std::to_string(s.total) + " free (largest free block " +
-                std::to_string(s.largest_free_block) + ")";
+        error = "mem_alloc: out of device memory: " + std::to_string(size) + " bytes asked, " + std::to_string(s.free) +
+                " of " + std::to_string(s.total) + " free (largest free block " + std::to_string(s.largest_free_block) +
+                ")";
     } else if (st != CB_OK) {
         error = "mem_alloc: " + std::to_string(size) + " bytes refused: " + status_name(st);
     }

@@ -45,15 +45,16 @@ bool userspace_device::runs_user_modules() {
     return registry_ && port_.link_status(link) == CB_OK && link.is_simulated != 0;
 }
 
-cb_status userspace_device::module_load(const void* image, size_t size, cb_module_format format,
-                                        userspace_module*& out, std::string& log, std::string& error) {
+cb_status userspace_device::module_load(const void* image, size_t size, cb_module_format format, userspace_module*& out,
+                                        std::string& log, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     if (!runs_user_modules()) {
-        error = format == CB_MODULE_HOST_KERNELS
-                    ? "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA source on a real one"
-                    : "module_load: PTX, CUBIN, fatbin and CUDA source need NVIDIA's compiler and kernel driver on a "
-                      "real GPU; the userspace driver runs the built-in kernels there";
+        error =
+            format == CB_MODULE_HOST_KERNELS
+                ? "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA source on a real one"
+                : "module_load: PTX, CUBIN, fatbin and CUDA source need NVIDIA's compiler and kernel driver on a "
+                  "real GPU; the userspace driver runs the built-in kernels there";
         return CB_ERR_UNSUPPORTED;
     }
     auto m = std::make_shared<userspace_module>();
@@ -154,8 +155,8 @@ cb_status userspace_device::launch_kernel(userspace_module* module, const cb_ker
         return st;
     uint64_t fence = 0;
     const std::string what = std::string(m->ptx ? "kernel '" : "host kernel '") + name + "'";
-    if (cb_status st = queue_launch_block(m->ptx ? hw::opcode::ptx_kernel : hw::opcode::host_kernel, block, what,
-                                          sink, fence, error);
+    if (cb_status st = queue_launch_block(m->ptx ? hw::opcode::ptx_kernel : hw::opcode::host_kernel, block, what, sink,
+                                          fence, error);
         st != CB_OK)
         return st;
     raise_to(m->last_fence, fence);
@@ -164,8 +165,7 @@ cb_status userspace_device::launch_kernel(userspace_module* module, const cb_ker
 }
 
 cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
-                                             const std::string& name, std::vector<uint8_t>& block,
-                                             std::string& error) {
+                                             const std::string& name, std::vector<uint8_t>& block, std::string& error) {
     ptx_launch planned;
     planned.module_id = m.registry_id;
     planned.kernel_index = index;

@@ -17,7 +17,7 @@
 namespace cudabridge::nv {
 
 struct userspace_stream {
-    std::atomic<uint64_t> last_fence{0};                          // the last command it queued
+    std::atomic<uint64_t> last_fence{0};                                  // the last command it queued
     std::shared_ptr<error_sink> errors = std::make_shared<error_sink>();  // its failures
 };
 

@@ -10,9 +10,7 @@ namespace cudabridge::nv {
 
 namespace {
 
-std::string range_text(uintptr_t start, size_t size) {
-    return "[" + hex(start) + ", +" + std::to_string(size) + ")";
-}
+std::string range_text(uintptr_t start, size_t size) { return "[" + hex(start) + ", +" + std::to_string(size) + ")"; }
 
 // A registration sharing a byte with [start, start + size). Registrations never overlap, so only
 // the last one starting at or before `start` and the first one after it can.
@@ -105,8 +103,8 @@ cb_status userspace_device::host_unregister(void* ptr, std::string& error) {
     return CB_OK;
 }
 
-cb_status userspace_device::pinned_copy(host_direction direction, uint64_t device_address, std::byte* host,
-                                        size_t size, userspace_stream* stream, bool& used, std::string& error) {
+cb_status userspace_device::pinned_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
+                                        userspace_stream* stream, bool& used, std::string& error) {
     used = false;
     std::shared_ptr<userspace_stream> s;
     if (cb_status st = stream_or_error(stream, s, error); st != CB_OK) return st;

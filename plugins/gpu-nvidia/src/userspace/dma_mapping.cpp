@@ -19,14 +19,14 @@ dma_mapping& dma_mapping::operator=(dma_mapping&& other) noexcept {
     return *this;
 }
 
-cb_status dma_mapping::map(link_port& port, const void* host, size_t size, cb_dma_direction direction,
-                           const char* what, dma_mapping& out, std::string& error) {
+cb_status dma_mapping::map(link_port& port, const void* host, size_t size, cb_dma_direction direction, const char* what,
+                           dma_mapping& out, std::string& error) {
     out.release();
     uint64_t iova = 0;
     cb_status st = port.dma_map(host, size, direction, iova);
     if (st != CB_OK) {
-        error = std::string("mapping ") + what + " (" + std::to_string(size) + " bytes) for DMA failed: " +
-                status_name(st);
+        error =
+            std::string("mapping ") + what + " (" + std::to_string(size) + " bytes) for DMA failed: " + status_name(st);
         return st;
     }
     out.port_ = &port;

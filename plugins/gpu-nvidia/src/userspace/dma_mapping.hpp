@@ -20,8 +20,8 @@ public:
     dma_mapping& operator=(const dma_mapping&) = delete;
 
     // Maps [host, host + size); `what` names the buffer in the message of a refusal.
-    static cb_status map(link_port& port, const void* host, size_t size, cb_dma_direction direction,
-                         const char* what, dma_mapping& out, std::string& error);
+    static cb_status map(link_port& port, const void* host, size_t size, cb_dma_direction direction, const char* what,
+                         dma_mapping& out, std::string& error);
 
     // Unmaps now; the transport's status (a lost device's IOMMU may have dropped it already).
     cb_status release();

@@ -52,8 +52,7 @@ uint64_t fence_tracker::submitted() const {
 cb_status fence_tracker::refresh(std::string& error) {
     std::lock_guard lock(progress_mutex_);
     uint64_t reg = 0;
-    if (cb_status st = regs_.read64(hw::reg::fence_done_lo, hw::reg::fence_done_hi, reg, error); st != CB_OK)
-        return st;
+    if (cb_status st = regs_.read64(hw::reg::fence_done_lo, hw::reg::fence_done_hi, reg, error); st != CB_OK) return st;
     if (cb_status st = read_errors(error); st != CB_OK) return st;
     // A value past anything submitted is not a completion (a register left over from before a
     // reset, say).
@@ -142,8 +141,8 @@ void fence_tracker::forget_completed() {
 }
 
 const fence_tracker::owner* fence_tracker::find_owner(uint64_t fence) const {
-    auto it = std::lower_bound(owners_.begin(), owners_.end(), fence,
-                               [](const owner& o, uint64_t f) { return o.fence < f; });
+    auto it =
+        std::lower_bound(owners_.begin(), owners_.end(), fence, [](const owner& o, uint64_t f) { return o.fence < f; });
     return it != owners_.end() && it->fence == fence ? &*it : nullptr;
 }
 

@@ -67,8 +67,8 @@ public:
     cb_status wait_fence(uint64_t fence, std::string& error);
     // Waits until `check` returns CB_OK; CB_ERR_BUSY means "not yet", anything else ends the wait
     // with check's message. `what` describes the wait in a timeout's message.
-    cb_status wait_until(const std::function<cb_status(std::string&)>& check,
-                         const std::function<std::string()>& what, std::string& error);
+    cb_status wait_until(const std::function<cb_status(std::string&)>& check, const std::function<std::string()>& what,
+                         std::string& error);
 
     // After a reset or a loss: every fence up to `fence` counts as completed, and their owners
     // are told `code` with `message`.
@@ -85,10 +85,10 @@ private:
         std::string what;
     };
 
-    cb_status read_errors(std::string& error);   // progress_mutex_ held
+    cb_status read_errors(std::string& error);                                            // progress_mutex_ held
     void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on);  // progress_mutex_ held
-    void acknowledge_interrupts();              // progress_mutex_ held
-    void forget_completed();                    // progress_mutex_ held
+    void acknowledge_interrupts();                                                        // progress_mutex_ held
+    void forget_completed();                                                              // progress_mutex_ held
     const owner* find_owner(uint64_t fence) const;  // progress_mutex_ held; null when untracked
 
     register_access& regs_;
@@ -101,12 +101,12 @@ private:
     uint64_t completed_ = 0;
     uint64_t submitted_ = 0;
     uint64_t last_error_fence_ = 0;
-    std::deque<owner> owners_;                         // who submitted each fence, in fence order
+    std::deque<owner> owners_;  // who submitted each fence, in fence order
     error_sink unclaimed_;
 
     std::mutex wake_mutex_;
     std::condition_variable wake_;
-    uint64_t wake_seq_ = 0;                            // guarded by wake_mutex_
+    uint64_t wake_seq_ = 0;  // guarded by wake_mutex_
     std::atomic<bool> interrupt_seen_{false};
 };
 

@@ -12,8 +12,8 @@ cb_status launch_arena::create(link_port& port, size_t bytes, size_t page_size, 
         return CB_ERR_OUT_OF_MEMORY;
     }
     dma_mapping mapping;
-    if (cb_status st = dma_mapping::map(port, memory.data(), memory.size(), CB_DMA_TO_DEVICE,
-                                        "the launch block arena", mapping, error);
+    if (cb_status st = dma_mapping::map(port, memory.data(), memory.size(), CB_DMA_TO_DEVICE, "the launch block arena",
+                                        mapping, error);
         st != CB_OK)
         return st;
     memory_ = std::move(memory);

@@ -14,10 +14,9 @@ cb_status link_port::seen(cb_status status, const char* call) {
 }
 
 // One transport entry, or CB_ERR_UNSUPPORTED when the table lacks it.
-#define CB_US_CALL(entry, ...)                                                \
-    (CB_HAS_FIELD(table_, cb_transport_table, entry)                          \
-         ? seen(table_->entry(instance_, link_, __VA_ARGS__), #entry)         \
-         : CB_ERR_UNSUPPORTED)
+#define CB_US_CALL(entry, ...)                                                                                    \
+    (CB_HAS_FIELD(table_, cb_transport_table, entry) ? seen(table_->entry(instance_, link_, __VA_ARGS__), #entry) \
+                                                     : CB_ERR_UNSUPPORTED)
 
 cb_status link_port::config_read(uint32_t offset, void* data, uint32_t size) {
     return CB_US_CALL(config_read, offset, data, size);

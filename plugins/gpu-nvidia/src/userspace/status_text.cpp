@@ -5,12 +5,23 @@
 namespace cudabridge::nv {
 
 std::string status_name(cb_status status) {
-    static constexpr const char* names[] = {
-        "CB_OK",          "CB_ERR_INVALID_ARGUMENT", "CB_ERR_UNSUPPORTED",   "CB_ERR_NOT_FOUND",
-        "CB_ERR_NO_DEVICE", "CB_ERR_DEVICE_LOST",    "CB_ERR_LINK_DOWN",     "CB_ERR_TIMEOUT",
-        "CB_ERR_OUT_OF_MEMORY", "CB_ERR_DMA_LIMIT",  "CB_ERR_INTEGRITY",     "CB_ERR_THERMAL_LIMIT",
-        "CB_ERR_PERMISSION", "CB_ERR_ABI_MISMATCH",  "CB_ERR_BUSY",          "CB_ERR_INTERNAL",
-        "CB_ERR_ILLEGAL_ADDRESS"};
+    static constexpr const char* names[] = {"CB_OK",
+                                            "CB_ERR_INVALID_ARGUMENT",
+                                            "CB_ERR_UNSUPPORTED",
+                                            "CB_ERR_NOT_FOUND",
+                                            "CB_ERR_NO_DEVICE",
+                                            "CB_ERR_DEVICE_LOST",
+                                            "CB_ERR_LINK_DOWN",
+                                            "CB_ERR_TIMEOUT",
+                                            "CB_ERR_OUT_OF_MEMORY",
+                                            "CB_ERR_DMA_LIMIT",
+                                            "CB_ERR_INTEGRITY",
+                                            "CB_ERR_THERMAL_LIMIT",
+                                            "CB_ERR_PERMISSION",
+                                            "CB_ERR_ABI_MISMATCH",
+                                            "CB_ERR_BUSY",
+                                            "CB_ERR_INTERNAL",
+                                            "CB_ERR_ILLEGAL_ADDRESS"};
     // A status the SDK adds must get its name here: a short table would hand out null.
     static_assert(std::size(names) == CB_STATUS_COUNT);
     if (status <= 0 && -status < CB_STATUS_COUNT) return names[-status];

@@ -19,8 +19,7 @@ cb_status timestamp_slots::acquire(timestamp_slot& out, std::string& error) {
             return st;
         auto* words = reinterpret_cast<uint64_t*>(s->memory.data());
         const size_t count = s->memory.size() / sizeof(uint64_t);
-        for (size_t i = count; i-- > 0;)
-            free_.push_back({words + i, s->mapping.iova() + i * sizeof(uint64_t)});
+        for (size_t i = count; i-- > 0;) free_.push_back({words + i, s->mapping.iova() + i * sizeof(uint64_t)});
         slabs_.push_back(std::move(s));
     }
     out = free_.back();
@@ -41,8 +40,6 @@ void timestamp_slots::release_all() {
     slabs_.clear();
 }
 
-uint64_t timestamp_slots::read(const timestamp_slot& slot) {
-    return slot.word ? read_device_word(slot.word) : 0;
-}
+uint64_t timestamp_slots::read(const timestamp_slot& slot) { return slot.word ? read_device_word(slot.word) : 0; }
 
 }  // namespace cudabridge::nv

@@ -198,8 +198,14 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
     cb_status st = CB_OK;
     const char* name = "";
     switch (kind) {
-    case CB_RESET_SOFT: name = "soft reset"; st = regs_.write(hw::reg::reset, hw::reset_soft, error); break;
-    case CB_RESET_HARD: name = "hard reset"; st = regs_.write(hw::reg::reset, hw::reset_hard, error); break;
+    case CB_RESET_SOFT:
+        name = "soft reset";
+        st = regs_.write(hw::reg::reset, hw::reset_soft, error);
+        break;
+    case CB_RESET_HARD:
+        name = "hard reset";
+        st = regs_.write(hw::reg::reset, hw::reset_hard, error);
+        break;
     case CB_RESET_FUNCTION:
     case CB_RESET_HOT:
     case CB_RESET_LINK_RETRAIN:

@@ -210,8 +210,7 @@ private:
     cb_status host_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
                         userspace_stream* stream, std::string& error);
     // Submits one device-only command: asynchronous on a stream, waited for on the null stream.
-    cb_status device_command(const hw::command& cmd, const char* what, userspace_stream* stream,
-                             std::string& error);
+    cb_status device_command(const hw::command& cmd, const char* what, userspace_stream* stream, std::string& error);
     cb_status wait_and_collect(uint64_t fence, error_sink& sink, std::string& error);
     // After a submission: on a stream, its fence moves up and the call returns; on the null
     // stream (s null) the call waits for `fence` and reports its failure.
@@ -229,7 +228,7 @@ private:
     std::shared_ptr<userspace_module> find_module(userspace_module* module) const;
     void release_pinned_locked();   // lifecycle_ held exclusively
     void release_modules_locked();  // lifecycle_ held exclusively
-    bool runs_user_modules();        // a registry and a simulated GPU behind the link
+    bool runs_user_modules();       // a registry and a simulated GPU behind the link
     cb_status ptx_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
                                const std::string& name, std::vector<uint8_t>& block, std::string& error);
     cb_status host_kernel_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
@@ -254,7 +253,7 @@ private:
     uint64_t vram_base_ = 0;
     uint64_t vram_size_ = 0;
     uint64_t page_size_ = 4096;
-    std::unique_ptr<vram_allocator> vram_;   // replaced by resets that release VRAM
+    std::unique_ptr<vram_allocator> vram_;  // replaced by resets that release VRAM
     host_buffer fence_word_;
     dma_mapping fence_mapping_;
 

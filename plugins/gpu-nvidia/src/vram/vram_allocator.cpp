@@ -128,8 +128,7 @@ vram_stats vram_allocator::stats() const {
     s.free = size_ - used_;
     s.largest_free_block = free_by_size_.empty() ? 0 : free_by_size_.rbegin()->first;
     s.free_block_count = free_by_address_.size();
-    s.fragmentation = s.free == 0 ? 0.0
-        : 1.0 - static_cast<double>(s.largest_free_block) / static_cast<double>(s.free);
+    s.fragmentation = s.free == 0 ? 0.0 : 1.0 - static_cast<double>(s.largest_free_block) / static_cast<double>(s.free);
     s.peak_used = peak_used_;
     s.allocation_count = allocated_.size();
     s.allocations_total = allocations_total_;

@@ -22,13 +22,13 @@
 namespace cudabridge::nv {
 
 struct vram_stats {
-    uint64_t total = 0;               // bytes in the managed range
-    uint64_t used = 0;                // bytes reserved by live allocations (granule-rounded)
-    uint64_t requested = 0;           // bytes the live allocations asked for
-    uint64_t free = 0;                // total - used
+    uint64_t total = 0;      // bytes in the managed range
+    uint64_t used = 0;       // bytes reserved by live allocations (granule-rounded)
+    uint64_t requested = 0;  // bytes the live allocations asked for
+    uint64_t free = 0;       // total - used
     uint64_t largest_free_block = 0;
     uint64_t free_block_count = 0;
-    double fragmentation = 0.0;       // 1 - largest_free_block / free (0 when nothing is free)
+    double fragmentation = 0.0;  // 1 - largest_free_block / free (0 when nothing is free)
     uint64_t peak_used = 0;
     uint64_t allocation_count = 0;    // live allocations
     uint64_t allocations_total = 0;   // successful allocate() calls since construction
@@ -68,8 +68,8 @@ public:
     bool find(uint64_t address, vram_block& allocation) const;
 
     vram_stats stats() const;
-    std::vector<vram_block> free_blocks() const;   // by address
-    std::vector<vram_block> allocations() const;   // by address; sizes as reserved (rounded)
+    std::vector<vram_block> free_blocks() const;  // by address
+    std::vector<vram_block> allocations() const;  // by address; sizes as reserved (rounded)
 
     uint64_t base() const noexcept { return base_; }
     uint64_t size() const noexcept { return size_; }
@@ -81,7 +81,7 @@ private:
         uint64_t requested = 0;  // what the caller asked for
     };
 
-    void insert_free(uint64_t address, uint64_t size);   // no coalescing; caller holds mutex_
+    void insert_free(uint64_t address, uint64_t size);  // no coalescing; caller holds mutex_
     void erase_free(std::map<uint64_t, uint64_t>::iterator it);
 
     const uint64_t base_;
@@ -89,9 +89,9 @@ private:
     const uint64_t granule_;
 
     mutable std::mutex mutex_;
-    std::map<uint64_t, uint64_t> free_by_address_;            // address -> size
-    std::set<std::pair<uint64_t, uint64_t>> free_by_size_;     // (size, address)
-    std::map<uint64_t, live> allocated_;                       // address -> allocation
+    std::map<uint64_t, uint64_t> free_by_address_;          // address -> size
+    std::set<std::pair<uint64_t, uint64_t>> free_by_size_;  // (size, address)
+    std::map<uint64_t, live> allocated_;                    // address -> allocation
     uint64_t used_ = 0;
     uint64_t requested_ = 0;
     uint64_t peak_used_ = 0;

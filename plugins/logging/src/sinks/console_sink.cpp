@@ -30,8 +30,7 @@ bool console_sink::decide_color(const std::string& mode) {
     return term == nullptr || std::strcmp(term, "dumb") != 0;
 }
 
-console_sink::console_sink(const sdk::host& h, const sdk::config& c)
-    : spdlog_backed_sink(h, "console sink") {
+console_sink::console_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "console sink") {
     sink_params p(h, c, name);
     p.declare_choice("color", "auto",
                      "colour the level of each line: auto (only when stderr is a terminal and "
@@ -44,8 +43,8 @@ console_sink::console_sink(const sdk::host& h, const sdk::config& c)
                      {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"});
     set_min_level(parse_level(p.choice("level")));
 
-    auto sink = std::make_shared<spdlog::sinks::ansicolor_stderr_sink_mt>(
-        color ? spdlog::color_mode::always : spdlog::color_mode::never);
+    auto sink = std::make_shared<spdlog::sinks::ansicolor_stderr_sink_mt>(color ? spdlog::color_mode::always
+                                                                                : spdlog::color_mode::never);
     sink->set_formatter(std::make_unique<line_formatter>());
     attach(std::move(sink));
 }

@@ -14,13 +14,12 @@ namespace cudabridge::plugins::logging {
 file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "file sink") {
     sink_params p(h, c, name);
     p.declare_directory("dir", h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR),
-                   "folder of the log files, created (0755) when missing; default: the host's "
-                   "log folder");
+                        "folder of the log files, created (0755) when missing; default: the host's "
+                        "log folder");
     p.declare_text("name", "cudabridge.log",
                    "name of the current log file; rotated files insert .1, .2, ... before the "
                    "extension");
-    p.declare_int("max_size", default_max_size, 1024, 1LL << 40,
-                  "bytes a log file may reach before it is rotated");
+    p.declare_int("max_size", default_max_size, 1024, 1LL << 40, "bytes a log file may reach before it is rotated");
     p.declare_int("max_files", default_max_files, 0, 10000,
                   "rotated files kept besides the current one (the oldest is deleted)");
 
@@ -29,8 +28,7 @@ file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_s
     const auto max_size = static_cast<size_t>(p.integer("max_size"));
     const auto max_files = static_cast<size_t>(p.integer("max_files"));
     if (file.empty() || file.find('/') != std::string::npos) {
-        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
-                                "file sink: name = '" + file + "' must be a plain file name");
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "file sink: name = '" + file + "' must be a plain file name");
     }
 
     ensure_directory(dir, "file sink");
@@ -40,8 +38,7 @@ file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_s
         errno = 0;
         sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path, max_size, max_files);
     } catch (const spdlog::spdlog_ex& e) {
-        throw sdk::status_error(status_from_errno(errno),
-                                "file sink: cannot open '" + path + "': " + e.what());
+        throw sdk::status_error(status_from_errno(errno), "file sink: cannot open '" + path + "': " + e.what());
     }
     sink->set_formatter(std::make_unique<line_formatter>());
     attach(std::move(sink));

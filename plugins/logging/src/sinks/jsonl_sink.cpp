@@ -17,21 +17,19 @@ namespace cudabridge::plugins::logging {
 jsonl_sink::jsonl_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
     sink_params p(h, c, name);
     const std::string log_dir = h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR);
-    p.declare_text("path", log_dir + (log_dir.empty() || log_dir.back() != '/' ? "/" : "") +
-                               "cudabridge.jsonl",
+    p.declare_text("path", log_dir + (log_dir.empty() || log_dir.back() != '/' ? "/" : "") + "cudabridge.jsonl",
                    "file the JSON lines are appended to (its folder is created, 0755, when "
                    "missing); default: cudabridge.jsonl in the host's log folder");
     path_ = p.text("path");
     if (path_.empty() || path_.back() == '/') {
-        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
-                                "jsonl sink: path = '" + path_ + "' is not a file path");
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "jsonl sink: path = '" + path_ + "' is not a file path");
     }
     ensure_directory(parent_of(path_), "jsonl sink");
     file_ = std::fopen(path_.c_str(), "ae");
     if (file_ == nullptr) {
         const int err = errno;
-        throw sdk::status_error(status_from_errno(err), "jsonl sink: cannot open '" + path_ +
-                                                            "' for appending: " + std::strerror(err));
+        throw sdk::status_error(status_from_errno(err),
+                                "jsonl sink: cannot open '" + path_ + "' for appending: " + std::strerror(err));
     }
 }
 
@@ -70,13 +68,11 @@ cb_status jsonl_sink::write_batch(const cb_log_record* records, size_t count) {
             buffer_ += '\n';
         }
     } catch (const Poco::Exception& e) {
-        throw sdk::status_error(CB_ERR_INTERNAL, "jsonl sink: cannot encode a record: " +
-                                                     e.displayText());
+        throw sdk::status_error(CB_ERR_INTERNAL, "jsonl sink: cannot encode a record: " + e.displayText());
     }
     if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
         const int err = errno;
-        throw sdk::status_error(CB_ERR_INTERNAL,
-                                "jsonl sink: cannot write to '" + path_ + "': " + std::strerror(err));
+        throw sdk::status_error(CB_ERR_INTERNAL, "jsonl sink: cannot write to '" + path_ + "': " + std::strerror(err));
     }
     return CB_OK;
 }
@@ -86,8 +82,7 @@ cb_status jsonl_sink::flush() {
     if (file_ == nullptr) throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "jsonl sink is closed");
     if (std::fflush(file_) != 0) {
         const int err = errno;
-        throw sdk::status_error(CB_ERR_INTERNAL,
-                                "jsonl sink: cannot flush '" + path_ + "': " + std::strerror(err));
+        throw sdk::status_error(CB_ERR_INTERNAL, "jsonl sink: cannot flush '" + path_ + "': " + std::strerror(err));
     }
     return CB_OK;
 }

@@ -19,17 +19,23 @@ constexpr const char* insert_sql =
 
 cb_status status_from_sqlite(int rc) noexcept {
     switch (rc & 0xff) {
-        case SQLITE_BUSY:
-        case SQLITE_LOCKED: return CB_ERR_BUSY;
-        case SQLITE_READONLY:
-        case SQLITE_PERM:
-        case SQLITE_AUTH: return CB_ERR_PERMISSION;
-        case SQLITE_CANTOPEN:
-        case SQLITE_NOTFOUND: return CB_ERR_NOT_FOUND;
-        case SQLITE_NOMEM: return CB_ERR_OUT_OF_MEMORY;
-        case SQLITE_NOTADB:
-        case SQLITE_CORRUPT: return CB_ERR_INTEGRITY;
-        default: return CB_ERR_INTERNAL;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return CB_ERR_BUSY;
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+        return CB_ERR_PERMISSION;
+    case SQLITE_CANTOPEN:
+    case SQLITE_NOTFOUND:
+        return CB_ERR_NOT_FOUND;
+    case SQLITE_NOMEM:
+        return CB_ERR_OUT_OF_MEMORY;
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        return CB_ERR_INTEGRITY;
+    default:
+        return CB_ERR_INTERNAL;
     }
 }
 }  // namespace
@@ -52,31 +58,28 @@ sqlite_sink::sqlite_sink(const sdk::host& h, const sdk::config& c) : logsink(h) 
     if (::stat(path_.c_str(), &st) != 0) {
         const int err = errno;
         throw sdk::status_error(err == ENOENT ? CB_ERR_NOT_FOUND : CB_ERR_PERMISSION,
-                                "sqlite sink: database '" + path_ + "' is not reachable: " +
-                                    std::strerror(err) +
+                                "sqlite sink: database '" + path_ + "' is not reachable: " + std::strerror(err) +
                                     " (the host creates and migrates it before creating sinks)");
     }
 
     try {
-        const int rc = sqlite3_open_v2(path_.c_str(), &db_,
-                                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+        const int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK) fail(rc, "open");
         sqlite3_extended_result_codes(db_, 1);
         sqlite3_busy_timeout(db_, static_cast<int>(busy_ms));
         exec("PRAGMA journal_mode=WAL", "switch to WAL");
         exec("PRAGMA synchronous=NORMAL", "set synchronous=NORMAL");
 
-        sqlite3_stmt* probe = prepare(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='logs'", "look for logs");
+        sqlite3_stmt* probe =
+            prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='logs'", "look for logs");
         const int rc2 = sqlite3_step(probe);
         sqlite3_finalize(probe);
         if (rc2 != SQLITE_ROW) {
             if (rc2 != SQLITE_DONE) fail(rc2, "look for the logs table");
-            throw sdk::status_error(
-                CB_ERR_NOT_FOUND,
-                "sqlite sink: database '" + path_ +
-                    "' has no logs table (the host migrates the database before creating sinks; "
-                    "run cudabridge-cli once or pass --db with a migrated database)");
+            throw sdk::status_error(CB_ERR_NOT_FOUND,
+                                    "sqlite sink: database '" + path_ +
+                                        "' has no logs table (the host migrates the database before creating sinks; "
+                                        "run cudabridge-cli once or pass --db with a migrated database)");
         }
         insert_ = prepare(insert_sql, "prepare the insert into logs (schema mismatch?)");
         begin_ = prepare("BEGIN IMMEDIATE", "prepare BEGIN");
@@ -92,8 +95,7 @@ sqlite_sink::~sqlite_sink() { release(); }
 
 void sqlite_sink::fail(int rc, const std::string& action) const {
     const char* detail = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    throw sdk::status_error(status_from_sqlite(rc), "sqlite sink: cannot " + action + " on '" +
-                                                        path_ + "': " + detail);
+    throw sdk::status_error(status_from_sqlite(rc), "sqlite sink: cannot " + action + " on '" + path_ + "': " + detail);
 }
 
 void sqlite_sink::exec(const char* sql, const std::string& action) {
@@ -130,17 +132,14 @@ cb_status sqlite_sink::write_batch(const cb_log_record* records, size_t count) {
             const std::string_view message = message_of(r);
             sqlite3_bind_int64(insert_, 1, time_of(r));
             sqlite3_bind_int(insert_, 2, r.level);
-            sqlite3_bind_text(insert_, 3, category.data(), static_cast<int>(category.size()),
-                              SQLITE_STATIC);
+            sqlite3_bind_text(insert_, 3, category.data(), static_cast<int>(category.size()), SQLITE_STATIC);
             sqlite3_bind_int64(insert_, 4, static_cast<sqlite3_int64>(r.thread_id));
             if (r.device == nullptr) {
                 sqlite3_bind_null(insert_, 5);
             } else {
-                sqlite3_bind_text(insert_, 5, device.data(), static_cast<int>(device.size()),
-                                  SQLITE_STATIC);
+                sqlite3_bind_text(insert_, 5, device.data(), static_cast<int>(device.size()), SQLITE_STATIC);
             }
-            sqlite3_bind_text64(insert_, 6, message.data(), message.size(), SQLITE_STATIC,
-                                SQLITE_UTF8);
+            sqlite3_bind_text64(insert_, 6, message.data(), message.size(), SQLITE_STATIC, SQLITE_UTF8);
             step_done(insert_, "insert into logs");
         }
         step_done(commit_, "commit");

@@ -10,8 +10,7 @@ public:
     static constexpr const char* name = "syslog";
     static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
     static constexpr const char* license = "MIT";
-    static constexpr const char* description =
-        "records to the system log (syslog(3)); ident and facility configurable";
+    static constexpr const char* description = "records to the system log (syslog(3)); ident and facility configurable";
 
     syslog_sink(const sdk::host& h, const sdk::config& c);
 

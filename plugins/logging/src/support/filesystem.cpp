@@ -13,16 +13,18 @@ namespace cudabridge::plugins::logging {
 
 cb_status status_from_errno(int err) noexcept {
     switch (err) {
-        case EACCES:
-        case EPERM:
-        case EROFS: return CB_ERR_PERMISSION;
-        default: return CB_ERR_INVALID_ARGUMENT;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return CB_ERR_PERMISSION;
+    default:
+        return CB_ERR_INVALID_ARGUMENT;
     }
 }
 
 namespace {
-[[noreturn]] void fail(const std::string& what, const std::string& action, const std::string& path,
-                       int err, const std::string& wanted = {}) {
+[[noreturn]] void fail(const std::string& what, const std::string& action, const std::string& path, int err,
+                       const std::string& wanted = {}) {
     std::string msg = what + ": cannot " + action + " '" + path + "'";
     if (!wanted.empty() && wanted != path) msg += " (for '" + wanted + "')";
     throw sdk::status_error(status_from_errno(err), msg + ": " + std::strerror(err));

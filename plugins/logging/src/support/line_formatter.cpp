@@ -14,16 +14,12 @@
 namespace cudabridge::plugins::logging {
 
 namespace {
-void append(spdlog::memory_buf_t& dest, std::string_view text) {
-    dest.append(text.data(), text.data() + text.size());
-}
+void append(spdlog::memory_buf_t& dest, std::string_view text) { dest.append(text.data(), text.data() + text.size()); }
 }  // namespace
 
 void line_formatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
     if (opts_.time) {
-        const int64_t ns =
-            std::chrono::duration_cast<std::chrono::nanoseconds>(msg.time.time_since_epoch())
-                .count();
+        const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(msg.time.time_since_epoch()).count();
         const split_time t = split(ns);
         if (t.seconds != cached_second_) {
             const std::time_t secs = static_cast<std::time_t>(t.seconds);
@@ -50,9 +46,7 @@ void line_formatter::format(const spdlog::details::log_msg& msg, spdlog::memory_
     if (opts_.eol) dest.push_back('\n');
 }
 
-std::unique_ptr<spdlog::formatter> line_formatter::clone() const {
-    return std::make_unique<line_formatter>(opts_);
-}
+std::unique_ptr<spdlog::formatter> line_formatter::clone() const { return std::make_unique<line_formatter>(opts_); }
 
 void feed(spdlog::sinks::sink& sink, const cb_log_record& record) {
     const std::string_view message = message_of(record);
@@ -68,12 +62,9 @@ void feed(spdlog::sinks::sink& sink, const cb_log_record& record) {
     }
 
     const auto time = spdlog::log_clock::time_point(
-        std::chrono::duration_cast<spdlog::log_clock::duration>(
-            std::chrono::nanoseconds(time_of(record))));
-    spdlog::details::log_msg msg(time, spdlog::source_loc{},
-                                 spdlog::string_view_t(category.data(), category.size()),
-                                 to_spdlog_level(record.level),
-                                 spdlog::string_view_t(payload.data(), payload.size()));
+        std::chrono::duration_cast<spdlog::log_clock::duration>(std::chrono::nanoseconds(time_of(record))));
+    spdlog::details::log_msg msg(time, spdlog::source_loc{}, spdlog::string_view_t(category.data(), category.size()),
+                                 to_spdlog_level(record.level), spdlog::string_view_t(payload.data(), payload.size()));
     msg.thread_id = static_cast<size_t>(record.thread_id);
     sink.log(msg);
 }

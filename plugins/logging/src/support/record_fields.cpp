@@ -10,8 +10,7 @@
 namespace cudabridge::plugins::logging {
 
 namespace {
-constexpr std::array<std::string_view, 6> level_names = {"TRACE", "DEBUG", "INFO",
-                                                         "WARN",  "ERROR", "FATAL"};
+constexpr std::array<std::string_view, 6> level_names = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
 }
 
 std::string_view level_name(cb_log_level level) noexcept {
@@ -21,25 +20,39 @@ std::string_view level_name(cb_log_level level) noexcept {
 
 spdlog::level::level_enum to_spdlog_level(cb_log_level level) noexcept {
     switch (level) {
-        case CB_LOG_TRACE: return spdlog::level::trace;
-        case CB_LOG_DEBUG: return spdlog::level::debug;
-        case CB_LOG_INFO: return spdlog::level::info;
-        case CB_LOG_WARN: return spdlog::level::warn;
-        case CB_LOG_ERROR: return spdlog::level::err;
-        case CB_LOG_FATAL: return spdlog::level::critical;
-        default: return level < CB_LOG_TRACE ? spdlog::level::trace : spdlog::level::critical;
+    case CB_LOG_TRACE:
+        return spdlog::level::trace;
+    case CB_LOG_DEBUG:
+        return spdlog::level::debug;
+    case CB_LOG_INFO:
+        return spdlog::level::info;
+    case CB_LOG_WARN:
+        return spdlog::level::warn;
+    case CB_LOG_ERROR:
+        return spdlog::level::err;
+    case CB_LOG_FATAL:
+        return spdlog::level::critical;
+    default:
+        return level < CB_LOG_TRACE ? spdlog::level::trace : spdlog::level::critical;
     }
 }
 
 cb_log_level from_spdlog_level(spdlog::level::level_enum level) noexcept {
     switch (level) {
-        case spdlog::level::trace: return CB_LOG_TRACE;
-        case spdlog::level::debug: return CB_LOG_DEBUG;
-        case spdlog::level::info: return CB_LOG_INFO;
-        case spdlog::level::warn: return CB_LOG_WARN;
-        case spdlog::level::err: return CB_LOG_ERROR;
-        case spdlog::level::critical: return CB_LOG_FATAL;
-        default: return CB_LOG_OFF;
+    case spdlog::level::trace:
+        return CB_LOG_TRACE;
+    case spdlog::level::debug:
+        return CB_LOG_DEBUG;
+    case spdlog::level::info:
+        return CB_LOG_INFO;
+    case spdlog::level::warn:
+        return CB_LOG_WARN;
+    case spdlog::level::err:
+        return CB_LOG_ERROR;
+    case spdlog::level::critical:
+        return CB_LOG_FATAL;
+    default:
+        return CB_LOG_OFF;
     }
 }
 
@@ -60,8 +73,7 @@ std::string_view device_of(const cb_log_record& r) noexcept {
 
 int64_t time_of(const cb_log_record& r) noexcept {
     if (r.time_ns != 0) return r.time_ns;
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
@@ -81,8 +93,8 @@ std::string iso8601_utc(int64_t time_ns) {
     const std::time_t secs = static_cast<std::time_t>(t.seconds);
     std::tm tm{};
     gmtime_r(&secs, &tm);
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:09}Z", tm.tm_year + 1900,
-                       tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, t.nanos);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:09}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                       tm.tm_hour, tm.tm_min, tm.tm_sec, t.nanos);
 }
 
 }  // namespace cudabridge::plugins::logging

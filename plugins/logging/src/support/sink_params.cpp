@@ -8,8 +8,7 @@ namespace cudabridge::plugins::logging {
 sink_params::sink_params(const sdk::host& h, const sdk::config& c, std::string sink_name)
     : host_(h), config_(c), sink_(std::move(sink_name)) {}
 
-void sink_params::declare_text(const char* name, const std::string& default_value,
-                               const char* help) {
+void sink_params::declare_text(const char* name, const std::string& default_value, const char* help) {
     host_.declare(CB_PARAM_STRING, name, default_value.c_str(), help);
     declared_[name] = declared{default_value, false, 0, 0, {}};
 }
@@ -31,8 +30,8 @@ void sink_params::declare_directory(const char* name, const std::string& default
     declared_[name] = declared{default_value, false, 0, 0, {}};
 }
 
-void sink_params::declare_int(const char* name, long long default_value, long long min,
-                              long long max, const char* help) {
+void sink_params::declare_int(const char* name, long long default_value, long long min, long long max,
+                              const char* help) {
     const std::string text = std::to_string(default_value);
     host_.declare_range(CB_PARAM_INT, name, text.c_str(), help, true, static_cast<double>(min),
                         static_cast<double>(max));
@@ -42,8 +41,7 @@ void sink_params::declare_int(const char* name, long long default_value, long lo
 const sink_params::declared& sink_params::find(const char* name) const {
     auto it = declared_.find(std::string_view(name));
     if (it == declared_.end()) {
-        throw sdk::status_error(CB_ERR_INTERNAL, sink_ + " sink: parameter '" + name +
-                                                     "' read before it was declared");
+        throw sdk::status_error(CB_ERR_INTERNAL, sink_ + " sink: parameter '" + name + "' read before it was declared");
     }
     return it->second;
 }
@@ -63,8 +61,8 @@ std::string sink_params::choice(const char* name) const {
         if (!accepted.empty()) accepted += ", ";
         accepted += c;
     }
-    throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, sink_ + " sink: " + name + " = '" + value +
-                                                         "' is not one of " + accepted);
+    throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
+                            sink_ + " sink: " + name + " = '" + value + "' is not one of " + accepted);
 }
 
 long long sink_params::integer(const char* name) const {

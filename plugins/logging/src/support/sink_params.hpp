@@ -24,8 +24,7 @@ public:
                         std::initializer_list<const char*> choices);
     // A folder; the host refuses one it cannot create or write when it is set.
     void declare_directory(const char* name, const std::string& default_value, const char* help);
-    void declare_int(const char* name, long long default_value, long long min, long long max,
-                     const char* help);
+    void declare_int(const char* name, long long default_value, long long min, long long max, const char* help);
 
     // The effective text value of a declared parameter.
     std::string text(const char* name) const;

@@ -18,7 +18,6 @@ void declare_parameters(const sdk::host& host, const parameters& defaults);
 // The effective values; a parameter the host does not answer for keeps its default. Throws
 // sdk::status_error (CB_ERR_INVALID_ARGUMENT) naming "<plugin>.<name>", the value and what is
 // accepted when a value does not parse or is out of range.
-parameters read_parameters(const sdk::host& host, const parameters& defaults,
-                           std::string_view plugin_name);
+parameters read_parameters(const sdk::host& host, const parameters& defaults, std::string_view plugin_name);
 
 }  // namespace cudabridge::plugins::safety

@@ -19,15 +19,13 @@ namespace {
 template <class Record>
 uint32_t output_size(const Record& out, const char* what) {
     if (out.struct_size == 0 || out.struct_size >= sizeof(Record)) return sizeof(Record);
-    throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
-                            printf_text("%s struct_size %u is smaller than %zu", what,
-                                        out.struct_size, sizeof(Record)));
+    throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, printf_text("%s struct_size %u is smaller than %zu", what,
+                                                                 out.struct_size, sizeof(Record)));
 }
 
 }  // namespace
 
-policy_instance::policy_instance(const sdk::host& h, std::string plugin_name,
-                                 const parameters& defaults)
+policy_instance::policy_instance(const sdk::host& h, std::string plugin_name, const parameters& defaults)
     : null_checked_policy(h), plugin_name_(std::move(plugin_name)) {
     declare_parameters(h, defaults);
     params_ = read_parameters(h, defaults, plugin_name_);
@@ -35,9 +33,8 @@ policy_instance::policy_instance(const sdk::host& h, std::string plugin_name,
 
 cb_status policy_instance::check_compatibility(const cb_device_facts& facts, cb_verdict& out) {
     if (facts.struct_size < sizeof(cb_device_facts))
-        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
-                                printf_text("device facts struct_size %u is smaller than %zu",
-                                            facts.struct_size, sizeof(cb_device_facts)));
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, printf_text("device facts struct_size %u is smaller than %zu",
+                                                                     facts.struct_size, sizeof(cb_device_facts)));
     const uint32_t size = output_size(out, "verdict");
     const verdict v = safety::check_compatibility(facts, params_);
     cb_verdict r{};
@@ -66,7 +63,6 @@ cb_status policy_instance::evaluate(const cb_health_history& history, cb_safety_
 standard_policy::standard_policy(const sdk::host& h, const sdk::config&)
     : policy_instance(h, name, standard_defaults()) {}
 
-strict_policy::strict_policy(const sdk::host& h, const sdk::config&)
-    : policy_instance(h, name, strict_defaults()) {}
+strict_policy::strict_policy(const sdk::host& h, const sdk::config&) : policy_instance(h, name, strict_defaults()) {}
 
 }  // namespace cudabridge::plugins::safety

@@ -79,28 +79,23 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
     if (s.heartbeat_age_ms > p.heartbeat_timeout_ms)
         faults.push_back({CB_ACTION_HARD_RESET,
                           printf_text("no heartbeat for %llu ms (timeout %u ms)",
-                                      static_cast<unsigned long long>(s.heartbeat_age_ms),
-                                      p.heartbeat_timeout_ms)});
+                                      static_cast<unsigned long long>(s.heartbeat_age_ms), p.heartbeat_timeout_ms)});
     if (oldest_pending_ms > p.heartbeat_timeout_ms)
         faults.push_back({CB_ACTION_HARD_RESET,
                           printf_text("work pending for %llu ms (timeout %u ms): engine hung",
-                                      static_cast<unsigned long long>(oldest_pending_ms),
-                                      p.heartbeat_timeout_ms)});
-    if (s.integrity_failure != 0)
-        faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
+                                      static_cast<unsigned long long>(oldest_pending_ms), p.heartbeat_timeout_ms)});
+    if (s.integrity_failure != 0) faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
     if (in.previous && s.ecc_uncorrected > in.previous->ecc_uncorrected) {
         const auto added = static_cast<unsigned long long>(s.ecc_uncorrected - in.previous->ecc_uncorrected);
-        faults.push_back({CB_ACTION_HARD_RESET,
-                          count_text(added, "new uncorrected ECC error", "new uncorrected ECC errors")});
+        faults.push_back(
+            {CB_ACTION_HARD_RESET, count_text(added, "new uncorrected ECC error", "new uncorrected ECC errors")});
     }
     if (s.error_rate > p.error_rate_threshold)  // false for NaN: no figure, no fault
         faults.push_back({CB_ACTION_SOFT_RESET,
-                          printf_text("error rate %s over the %s threshold",
-                                      percent_text(s.error_rate).c_str(),
+                          printf_text("error rate %s over the %s threshold", percent_text(s.error_rate).c_str(),
                                       percent_text(p.error_rate_threshold).c_str())});
 
-    std::stable_sort(faults.begin(), faults.end(),
-                     [](const fault& a, const fault& b) { return a.entry > b.entry; });
+    std::stable_sort(faults.begin(), faults.end(), [](const fault& a, const fault& b) { return a.entry > b.entry; });
     return faults;
 }
 

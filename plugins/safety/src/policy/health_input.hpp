@@ -22,10 +22,10 @@ inline constexpr size_t history_size_v1_0 = offsetof(cb_health_history, emergenc
 inline constexpr size_t sample_size_limit = 4096;
 
 struct health_input {
-    uint32_t recovery_attempts = 0;   // consecutive attempts already made
-    bool emergency_stopped = false;   // ABI 1.3
-    bool failed = false;              // ABI 1.3
-    cb_health_sample current{};       // the last sample
+    uint32_t recovery_attempts = 0;            // consecutive attempts already made
+    bool emergency_stopped = false;            // ABI 1.3
+    bool failed = false;                       // ABI 1.3
+    cb_health_sample current{};                // the last sample
     std::optional<cb_health_sample> previous;  // the one before, when there is one
 };
 

@@ -30,16 +30,15 @@ void set_field(parameters& p, double v) {
 
 const std::array<parameter_spec, 10> specs = {{
     {"max_retry_count", CB_PARAM_INT,
-     "recovery attempts in a row before the device is marked failed (0: mark failed at once)", 0,
-     100, CB_SAFETY_FIELD(max_retry_count)},
-    {"retry_delay_ms", CB_PARAM_INT, "milliseconds to wait before each repeated recovery attempt",
-     0, 600000, CB_SAFETY_FIELD(retry_delay_ms)},
-    {"heartbeat_interval_ms", CB_PARAM_INT,
-     "milliseconds between health samples (heartbeat, telemetry, link counters)", 10, 3600000,
-     CB_SAFETY_FIELD(heartbeat_interval_ms)},
+     "recovery attempts in a row before the device is marked failed (0: mark failed at once)", 0, 100,
+     CB_SAFETY_FIELD(max_retry_count)},
+    {"retry_delay_ms", CB_PARAM_INT, "milliseconds to wait before each repeated recovery attempt", 0, 600000,
+     CB_SAFETY_FIELD(retry_delay_ms)},
+    {"heartbeat_interval_ms", CB_PARAM_INT, "milliseconds between health samples (heartbeat, telemetry, link counters)",
+     10, 3600000, CB_SAFETY_FIELD(heartbeat_interval_ms)},
     {"heartbeat_timeout_ms", CB_PARAM_INT,
-     "milliseconds without a heartbeat, or with work stuck, before the device counts as hung",
-     10, 3600000, CB_SAFETY_FIELD(heartbeat_timeout_ms)},
+     "milliseconds without a heartbeat, or with work stuck, before the device counts as hung", 10, 3600000,
+     CB_SAFETY_FIELD(heartbeat_timeout_ms)},
     {"error_rate_threshold", CB_PARAM_DOUBLE,
      "link errors per packet over one interval above which the device gets a soft reset "
      "(0.01 = 1%); half of it warns",
@@ -47,13 +46,11 @@ const std::array<parameter_spec, 10> specs = {{
     {"thermal_limit", CB_PARAM_DOUBLE,
      "GPU temperature in degrees C at which all work stops (emergency stop); as low as 20, "
      "below a board's idle temperature, for fault drills",
-     20, 120,
-     CB_SAFETY_FIELD(thermal_limit_c)},
+     20, 120, CB_SAFETY_FIELD(thermal_limit_c)},
     {"enable_auto_recovery", CB_PARAM_BOOL,
      "recover from faults on its own (soft reset, hard reset, reconnect); off: only warn", 0, 1,
      CB_SAFETY_FIELD(enable_auto_recovery)},
-    {"enable_data_integrity", CB_PARAM_BOOL,
-     "check transfers (CRC) and treat a mismatch as a fault", 0, 1,
+    {"enable_data_integrity", CB_PARAM_BOOL, "check transfers (CRC) and treat a mismatch as a fault", 0, 1,
      CB_SAFETY_FIELD(enable_data_integrity)},
     {"thermal_hysteresis_c", CB_PARAM_DOUBLE,
      "degrees C below thermal_limit the GPU must cool to before work resumes; warnings start "
@@ -93,8 +90,10 @@ std::span<const parameter_spec> parameter_specs() { return specs; }
 std::string default_text(const parameter_spec& spec, const parameters& defaults) {
     const double v = spec.get(defaults);
     switch (spec.type) {
-    case CB_PARAM_BOOL: return v != 0 ? "1" : "0";
-    case CB_PARAM_INT: return printf_text("%lld", static_cast<long long>(v));
+    case CB_PARAM_BOOL:
+        return v != 0 ? "1" : "0";
+    case CB_PARAM_INT:
+        return printf_text("%lld", static_cast<long long>(v));
     default: {
         // Shortest text that reads back as the same double: "0.01", not "0.010000000000000000".
         char buf[32];
@@ -104,8 +103,7 @@ std::string default_text(const parameter_spec& spec, const parameters& defaults)
     }
 }
 
-std::optional<std::string> assign_parameter(parameters& p, const parameter_spec& spec,
-                                            std::string_view text) {
+std::optional<std::string> assign_parameter(parameters& p, const parameter_spec& spec, std::string_view text) {
     const std::string shown(text);
     double value = 0;
     if (spec.type == CB_PARAM_BOOL) {

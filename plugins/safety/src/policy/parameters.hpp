@@ -14,16 +14,16 @@
 namespace cudabridge::plugins::safety {
 
 struct parameters {
-    uint32_t max_retry_count = 3;        // recovery attempts before the device is marked failed
-    uint32_t retry_delay_ms = 500;       // wait before a repeated attempt
+    uint32_t max_retry_count = 3;           // recovery attempts before the device is marked failed
+    uint32_t retry_delay_ms = 500;          // wait before a repeated attempt
     uint32_t heartbeat_interval_ms = 1000;  // read by the host (supervisor period)
     uint32_t heartbeat_timeout_ms = 5000;   // no heartbeat / stuck work for longer is a hang
-    double error_rate_threshold = 0.01;  // link errors per packet over one interval
-    double thermal_limit_c = 90;         // emergency stop at or above this
-    bool enable_auto_recovery = true;    // off: faults only warn
-    bool enable_data_integrity = true;   // read by the host (it runs the checks)
-    double thermal_hysteresis_c = 5;     // restart only below thermal_limit - hysteresis
-    double min_link_bandwidth_gbs = 0;   // floor on top of the profile's minimum; 0 = none
+    double error_rate_threshold = 0.01;     // link errors per packet over one interval
+    double thermal_limit_c = 90;            // emergency stop at or above this
+    bool enable_auto_recovery = true;       // off: faults only warn
+    bool enable_data_integrity = true;      // read by the host (it runs the checks)
+    double thermal_hysteresis_c = 5;        // restart only below thermal_limit - hysteresis
+    double min_link_bandwidth_gbs = 0;      // floor on top of the profile's minimum; 0 = none
 };
 
 // The seed's values.
@@ -48,7 +48,6 @@ std::span<const parameter_spec> parameter_specs();
 std::string default_text(const parameter_spec& spec, const parameters& defaults);
 
 // Parses `text` into p; on failure p is unchanged and the reason is returned.
-std::optional<std::string> assign_parameter(parameters& p, const parameter_spec& spec,
-                                            std::string_view text);
+std::optional<std::string> assign_parameter(parameters& p, const parameter_spec& spec, std::string_view text);
 
 }  // namespace cudabridge::plugins::safety

@@ -44,11 +44,9 @@ cb_status iommu::fault(std::string* why, cb_status status, const std::string& re
     return status;
 }
 
-cb_status iommu::map(void* host, size_t size, cb_dma_direction direction, uint64_t& out_iova,
-                     std::string* why) {
+cb_status iommu::map(void* host, size_t size, cb_dma_direction direction, uint64_t& out_iova, std::string* why) {
     const auto addr = reinterpret_cast<uintptr_t>(host);
-    if (host == nullptr || size == 0 || !valid_direction(direction) ||
-        addr + size < addr) {
+    if (host == nullptr || size == 0 || !valid_direction(direction) || addr + size < addr) {
         if (why) *why = "dma map: null address, zero size, bad direction or a range that wraps";
         return CB_ERR_INVALID_ARGUMENT;
     }
@@ -63,13 +61,12 @@ cb_status iommu::map(void* host, size_t size, cb_dma_direction direction, uint64
                                std::to_string(profile_.max_mappings) + " mappings");
     if (span > profile_.max_mapped_bytes - stats_.mapped_bytes)
         return refuse(why, std::string(profile_.name) + ": mapping " + std::to_string(span) +
-                               " more bytes would pass its limit of " +
-                               std::to_string(profile_.max_mapped_bytes) + " mapped at once (" +
-                               std::to_string(stats_.mapped_bytes) + " in use)");
+                               " more bytes would pass its limit of " + std::to_string(profile_.max_mapped_bytes) +
+                               " mapped at once (" + std::to_string(stats_.mapped_bytes) + " in use)");
     const auto base = iova_.allocate(span);
     if (!base)
-        return refuse(why, std::string(profile_.name) + ": no free device address range of " +
-                               std::to_string(span) + " bytes");
+        return refuse(
+            why, std::string(profile_.name) + ": no free device address range of " + std::to_string(span) + " bytes");
 
     mappings_.emplace(*base, mapping{*base, span, *base + offset, size, addr, direction});
     stats_.mappings += 1;
@@ -110,9 +107,7 @@ size_t iommu::unmap_all() {
 }
 
 const iommu::mapping* iommu::find(uint64_t iova) {
-    const auto contains = [iova](const mapping& m) {
-        return iova >= m.iova && iova - m.iova < m.size;
-    };
+    const auto contains = [iova](const mapping& m) { return iova >= m.iova && iova - m.iova < m.size; };
     if (last_hit_ && contains(*last_hit_)) return last_hit_;
     auto it = mappings_.upper_bound(iova);  // first mapping starting after iova
     if (it == mappings_.begin()) return nullptr;
@@ -122,8 +117,8 @@ const iommu::mapping* iommu::find(uint64_t iova) {
     return last_hit_;
 }
 
-cb_status iommu::translate(uint64_t iova, size_t size, bool device_writes,
-                           std::vector<host_span>& out, std::string* why) {
+cb_status iommu::translate(uint64_t iova, size_t size, bool device_writes, std::vector<host_span>& out,
+                           std::string* why) {
     out.clear();
     if (size == 0) {
         if (why) *why = "dma access of zero bytes";
@@ -139,15 +134,14 @@ cb_status iommu::translate(uint64_t iova, size_t size, bool device_writes,
         if (m == nullptr) {
             out.clear();
             return fault(why, CB_ERR_NOT_FOUND,
-                         "dma fault: " + hex(at) + " is not mapped (access of " +
-                             std::to_string(size) + " bytes at " + hex(iova) + ")");
+                         "dma fault: " + hex(at) + " is not mapped (access of " + std::to_string(size) + " bytes at " +
+                             hex(iova) + ")");
         }
         if (!allows(m->direction, device_writes)) {
             out.clear();
             return fault(why, CB_ERR_PERMISSION,
-                         std::string("dma fault: device ") + (device_writes ? "write to" : "read of") +
-                             " a " + (device_writes ? "to-device" : "from-device") +
-                             " mapping at " + hex(at));
+                         std::string("dma fault: device ") + (device_writes ? "write to" : "read of") + " a " +
+                             (device_writes ? "to-device" : "from-device") + " mapping at " + hex(at));
         }
         const uint64_t n = std::min(left, m->iova + m->size - at);
         out.push_back({reinterpret_cast<std::byte*>(m->host + (at - m->iova)), n});

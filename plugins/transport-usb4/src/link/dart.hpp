@@ -36,16 +36,16 @@ struct host_span {
 };
 
 struct dma_stats {
-    uint64_t mappings = 0;           // in use now
+    uint64_t mappings = 0;  // in use now
     uint64_t peak_mappings = 0;
-    uint64_t mapped_bytes = 0;       // whole pages in use now
+    uint64_t mapped_bytes = 0;  // whole pages in use now
     uint64_t peak_mapped_bytes = 0;
-    uint64_t maps = 0;               // successful map calls
-    uint64_t unmaps = 0;             // successful unmap calls (unmap_all counts each mapping)
-    uint64_t map_failures = 0;       // maps refused for a limit, a full aperture or exhaustion
-    uint64_t translation_faults = 0; // = unmapped_faults + permission_faults
-    uint64_t unmapped_faults = 0;    // access to an address no mapping covers
-    uint64_t permission_faults = 0;  // access against a mapping's direction
+    uint64_t maps = 0;                // successful map calls
+    uint64_t unmaps = 0;              // successful unmap calls (unmap_all counts each mapping)
+    uint64_t map_failures = 0;        // maps refused for a limit, a full aperture or exhaustion
+    uint64_t translation_faults = 0;  // = unmapped_faults + permission_faults
+    uint64_t unmapped_faults = 0;     // access to an address no mapping covers
+    uint64_t permission_faults = 0;   // access against a mapping's direction
 };
 
 class iommu {
@@ -59,8 +59,7 @@ public:
     // CB_ERR_DMA_LIMIT (mapping count or mapped bytes would pass the profile's limit, no IOVA
     // range left, or exhaustion injected) — counted as a map failure. `why`, when given, receives
     // the reason of a refusal.
-    cb_status map(void* host, size_t size, cb_dma_direction direction, uint64_t& out_iova,
-                  std::string* why = nullptr);
+    cb_status map(void* host, size_t size, cb_dma_direction direction, uint64_t& out_iova, std::string* why = nullptr);
     // Undo one map: iova and size exactly as returned and requested, else CB_ERR_INVALID_ARGUMENT.
     cb_status unmap(uint64_t iova, size_t size, std::string* why = nullptr);
     // Drop every mapping at once (surprise removal, reset). Returns how many there were.
@@ -86,10 +85,10 @@ public:
 
 private:
     struct mapping {
-        uint64_t base;       // first IOVA page (the map key)
-        uint64_t span;       // IOVA bytes taken, whole pages
-        uint64_t iova;       // base + the host address's page offset: what map returned
-        uint64_t size;       // bytes asked for
+        uint64_t base;  // first IOVA page (the map key)
+        uint64_t span;  // IOVA bytes taken, whole pages
+        uint64_t iova;  // base + the host address's page offset: what map returned
+        uint64_t size;  // bytes asked for
         uintptr_t host;
         cb_dma_direction direction;
     };

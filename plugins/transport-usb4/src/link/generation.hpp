@@ -28,10 +28,10 @@ enum class generation {
 
 // How a lane turns symbols into bits.
 enum class line_encoding {
-    nrz_64b66b,    // TB3 legacy and USB4 Gen2
-    nrz_128b132b,  // USB4 Gen3
-    pam3_11b7t,    // USB4 v2 Gen4: 11 bits in 7 ternary symbols
-    pcie_128b130b, // PCIe Gen3 and later (OCuLink; the enclosure side of every tunnel)
+    nrz_64b66b,     // TB3 legacy and USB4 Gen2
+    nrz_128b132b,   // USB4 Gen3
+    pam3_11b7t,     // USB4 v2 Gen4: 11 bits in 7 ternary symbols
+    pcie_128b130b,  // PCIe Gen3 and later (OCuLink; the enclosure side of every tunnel)
 };
 
 struct generation_spec {
@@ -39,13 +39,13 @@ struct generation_spec {
     const char* key;   // what parse_generation accepts; stable, used in settings and the CLI
     const char* name;  // for people
     cb_link_generation abi_generation;
-    bool tunnelled;    // false: a direct PCIe cable
+    bool tunnelled;  // false: a direct PCIe cable
 
     // The USB4 link (for OCuLink: the PCIe lanes). Per direction, as seen from the host.
     uint32_t lanes_h2d;
     uint32_t lanes_d2h;
-    double lane_speed_gbps;      // nominal per-lane speed, as sysfs rx_speed/tx_speed report it
-    double symbol_rate_gbaud;    // what the lane really signals at
+    double lane_speed_gbps;    // nominal per-lane speed, as sysfs rx_speed/tx_speed report it
+    double symbol_rate_gbaud;  // what the lane really signals at
     line_encoding encoding;
 
     // The PCIe link between the enclosure's controller and the GPU (for OCuLink: the link).

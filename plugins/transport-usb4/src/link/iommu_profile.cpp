@@ -29,8 +29,7 @@ constexpr uint64_t kX86IovaEnd = 1ull << 48;
 }  // namespace
 
 iommu_profile apple_dart() noexcept {
-    return {"apple-dart", kDartPageSize, kDartMaxMappedBytes, kDartMaxMappings, kDartIovaBase,
-            kDartIovaEnd};
+    return {"apple-dart", kDartPageSize, kDartMaxMappedBytes, kDartMaxMappings, kDartIovaBase, kDartIovaEnd};
 }
 
 iommu_profile x86_iommu() noexcept {

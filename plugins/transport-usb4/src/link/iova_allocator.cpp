@@ -6,10 +6,8 @@
 
 namespace cudabridge::usb4 {
 
-iova_allocator::iova_allocator(uint64_t base, uint64_t end, uint64_t page)
-    : base_(base), end_(end), page_(page) {
-    if (page == 0 || (page & (page - 1)) != 0 || base % page != 0 || end % page != 0 ||
-        base == 0 || end <= base)
+iova_allocator::iova_allocator(uint64_t base, uint64_t end, uint64_t page) : base_(base), end_(end), page_(page) {
+    if (page == 0 || (page & (page - 1)) != 0 || base % page != 0 || end % page != 0 || base == 0 || end <= base)
         throw std::invalid_argument("iova_allocator: bad aperture or page size");
     reset();
 }

@@ -32,30 +32,27 @@ bool known_generation(generation gen) noexcept {
     return i < all_generations().size();
 }
 
-uint32_t nominal_lanes(const generation_spec& s) noexcept {
-    return std::max(s.lanes_h2d, s.lanes_d2h);
-}
+uint32_t nominal_lanes(const generation_spec& s) noexcept { return std::max(s.lanes_h2d, s.lanes_d2h); }
 
 // One direction. `lanes` already capped by the link's lanes that way.
-direction_figures direction(const generation_spec& s, uint32_t lanes, uint32_t pcie_width,
-                            const tlp_shape& tlp, double read_efficiency) {
+direction_figures direction(const generation_spec& s, uint32_t lanes, uint32_t pcie_width, const tlp_shape& tlp,
+                            double read_efficiency) {
     direction_figures d;
     d.lanes = lanes;
     d.tlp = tlp;
     d.read_efficiency = read_efficiency;
 
-    const double pcie_gbps = pcie_width * pcie_lane_data_gbps(s.pcie_gen) * tlp.payload /
-                             tlp.link_bytes * kPcieLinkEfficiency;
+    const double pcie_gbps =
+        pcie_width * pcie_lane_data_gbps(s.pcie_gen) * tlp.payload / tlp.link_bytes * kPcieLinkEfficiency;
     double gbps = pcie_gbps;
     d.limit = bottleneck::pcie_link;
     if (s.tunnelled) {
         d.line_gbps = lanes * s.symbol_rate_gbaud * data_bits_per_symbol(s.encoding);
         // TLP bytes per second the tunnel moves: the lanes less tunnel headers, or the cap.
-        const double line_tlp_gbps =
-            d.line_gbps * tlp.tunnel_bytes / static_cast<double>(tlp.tunnel_wire_bytes);
+        const double line_tlp_gbps = d.line_gbps * tlp.tunnel_bytes / static_cast<double>(tlp.tunnel_wire_bytes);
         const bool cap_binds = s.tunnel_cap_gbps < line_tlp_gbps;
-        const double tunnel_gbps = (cap_binds ? s.tunnel_cap_gbps : line_tlp_gbps) *
-                                   tlp.payload / tlp.tunnel_bytes * s.controller_efficiency;
+        const double tunnel_gbps =
+            (cap_binds ? s.tunnel_cap_gbps : line_tlp_gbps) * tlp.payload / tlp.tunnel_bytes * s.controller_efficiency;
         if (tunnel_gbps < gbps) {
             gbps = tunnel_gbps;
             d.limit = cap_binds ? bottleneck::tunnel_cap : bottleneck::usb4_lanes;
@@ -71,21 +68,21 @@ direction_figures direction(const generation_spec& s, uint32_t lanes, uint32_t p
 
 const char* bottleneck_name(bottleneck b) noexcept {
     switch (b) {
-    case bottleneck::usb4_lanes: return "usb4 lanes";
-    case bottleneck::tunnel_cap: return "pcie tunnel cap";
-    case bottleneck::pcie_link: return "pcie link";
+    case bottleneck::usb4_lanes:
+        return "usb4 lanes";
+    case bottleneck::tunnel_cap:
+        return "pcie tunnel cap";
+    case bottleneck::pcie_link:
+        return "pcie link";
     }
     return "?";
 }
 
 std::string check_link_params(const link_params& p) {
     if (!known_generation(p.gen)) return "unknown link generation";
-    if (std::find(std::begin(kMpsChoices), std::end(kMpsChoices), p.max_payload) ==
-        std::end(kMpsChoices))
-        return "max payload size " + std::to_string(p.max_payload) +
-               " is not one of 128, 256, 512 bytes";
-    if (!is_power_of_two(p.max_read_request) || p.max_read_request < kMinMrrs ||
-        p.max_read_request > kMaxMrrs)
+    if (std::find(std::begin(kMpsChoices), std::end(kMpsChoices), p.max_payload) == std::end(kMpsChoices))
+        return "max payload size " + std::to_string(p.max_payload) + " is not one of 128, 256, 512 bytes";
+    if (!is_power_of_two(p.max_read_request) || p.max_read_request < kMinMrrs || p.max_read_request > kMaxMrrs)
         return "max read request size " + std::to_string(p.max_read_request) +
                " is not a power of two from 128 to 4096 bytes";
     const generation_spec& s = spec_of(p.gen);
@@ -126,8 +123,8 @@ link_figures compute_link(const link_params& p) {
     f.lanes = std::max(lanes_h2d, lanes_d2h);
 
     const double read_eff = p.max_read_request / (p.max_read_request + kReadTurnaroundBytes);
-    f.h2d = direction(s, lanes_h2d, f.pcie_width,
-                      read_completion_tlp(p.max_payload, p.max_read_request, s.pcie_gen), read_eff);
+    f.h2d = direction(s, lanes_h2d, f.pcie_width, read_completion_tlp(p.max_payload, p.max_read_request, s.pcie_gen),
+                      read_eff);
     f.d2h = direction(s, lanes_d2h, f.pcie_width, posted_write_tlp(p.max_payload, s.pcie_gen), 1.0);
     f.h2d_gbs = f.h2d.gbs;
     f.d2h_gbs = f.d2h.gbs;

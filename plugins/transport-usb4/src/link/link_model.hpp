@@ -57,18 +57,18 @@ struct link_figures {
     const char* name = "";
     cb_link_generation abi_generation = CB_LINK_UNKNOWN;
     bool tunnelled = true;
-    uint32_t lanes = 0;            // the wider direction's lanes
-    double lane_speed_gbps = 0;    // nominal per lane (OCuLink: GT/s per PCIe lane)
+    uint32_t lanes = 0;          // the wider direction's lanes
+    double lane_speed_gbps = 0;  // nominal per lane (OCuLink: GT/s per PCIe lane)
     const char* encoding = "";
-    uint32_t pcie_gen = 0;         // the enclosure's PCIe link (OCuLink: the link)
+    uint32_t pcie_gen = 0;  // the enclosure's PCIe link (OCuLink: the link)
     uint32_t pcie_width = 0;
-    double tunnel_cap_gbps = 0;    // 0 when not tunnelled
+    double tunnel_cap_gbps = 0;  // 0 when not tunnelled
     double controller_efficiency = 1;
     uint32_t max_payload = 0;
     uint32_t max_read_request = 0;
-    double h2d_gbs = 0;            // = h2d.gbs
-    double d2h_gbs = 0;            // = d2h.gbs
-    uint64_t latency_ns = 0;       // fixed cost of one transfer
+    double h2d_gbs = 0;       // = h2d.gbs
+    double d2h_gbs = 0;       // = d2h.gbs
+    uint64_t latency_ns = 0;  // fixed cost of one transfer
     direction_figures h2d;
     direction_figures d2h;
 };

@@ -15,8 +15,7 @@ struct located {
     const tb_domain* domain = nullptr;
 };
 
-cb_status locate(const std::filesystem::path& root, std::string_view id, located& out,
-                 std::string& error) {
+cb_status locate(const std::filesystem::path& root, std::string_view id, located& out, std::string& error) {
     out.fabric = scan_thunderbolt(root);
     out.router = out.fabric.find_router(id);
     if (!out.router) {
@@ -40,19 +39,21 @@ std::string label(const tb_router& r) {
 bool pcie_forbidden(const tb_domain* d, std::string& why) {
     if (!d) return false;
     if (d->security == CB_SECURITY_DPONLY)
-        why = d->name + " is at security level dponly: only DisplayPort and USB are tunnelled, no "
-                        "PCIe, so an eGPU cannot be authorized; set the Thunderbolt security level "
-                        "to user or secure in the firmware setup";
+        why = d->name +
+              " is at security level dponly: only DisplayPort and USB are tunnelled, no "
+              "PCIe, so an eGPU cannot be authorized; set the Thunderbolt security level "
+              "to user or secure in the firmware setup";
     else if (d->security == CB_SECURITY_NOPCIE)
-        why = d->name + " is at security level nopcie: PCIe tunnelling is disabled in the firmware "
-                        "setup; enable it there to use an eGPU";
+        why = d->name +
+              " is at security level nopcie: PCIe tunnelling is disabled in the firmware "
+              "setup; enable it there to use an eGPU";
     else
         return false;
     return true;
 }
 
-cb_status write_or_explain(const std::filesystem::path& file, std::string_view value,
-                           sysfs_operation op, const tb_router& r, std::string& error) {
+cb_status write_or_explain(const std::filesystem::path& file, std::string_view value, sysfs_operation op,
+                           const tb_router& r, std::string& error) {
     const int e = write_attribute(file, value);
     if (e == 0) return CB_OK;
     auto failure = describe_write_error(e, op, r.id(), file);
@@ -73,8 +74,8 @@ std::string key_hex(std::span<const std::uint8_t> key) {
     return hex;
 }
 
-cb_status authorize(const std::filesystem::path& root, std::string_view device_id,
-                    cb_auth_state level, std::span<const std::uint8_t> key, std::string& error) {
+cb_status authorize(const std::filesystem::path& root, std::string_view device_id, cb_auth_state level,
+                    std::span<const std::uint8_t> key, std::string& error) {
     if (level != CB_AUTH_AUTHORIZED && level != CB_AUTH_SECURE) {
         error = "authorization level must be 1 (authorize / enroll a key) or 2 (challenge a key)";
         return CB_ERR_INVALID_ARGUMENT;
@@ -105,28 +106,27 @@ cb_status authorize(const std::filesystem::path& root, std::string_view device_i
                     ", or the device lacks secure connect): authorize it without a key";
             return CB_ERR_UNSUPPORTED;
         }
-        if (cb_status s = write_or_explain(r.dir / "key", key_hex(key), sysfs_operation::store_key,
-                                           r, error);
+        if (cb_status s = write_or_explain(r.dir / "key", key_hex(key), sysfs_operation::store_key, r, error);
             s != CB_OK)
             return s;
     }
     const bool challenge = level == CB_AUTH_SECURE;
     return write_or_explain(r.dir / "authorized", challenge ? "2" : "1",
-                            challenge ? sysfs_operation::challenge : sysfs_operation::authorize, r,
-                            error);
+                            challenge ? sysfs_operation::challenge : sysfs_operation::authorize, r, error);
 }
 
-cb_status deauthorize(const std::filesystem::path& root, std::string_view device_id,
-                      std::string& error) {
+cb_status deauthorize(const std::filesystem::path& root, std::string_view device_id, std::string& error) {
     located at_device;
     if (cb_status s = locate(root, device_id, at_device, error); s != CB_OK) return s;
     const tb_router& r = *at_device.router;
     if (pcie_forbidden(at_device.domain, error)) return CB_ERR_UNSUPPORTED;
     if (!at_device.domain || !at_device.domain->deauthorization) {
         const std::string name = at_device.domain ? at_device.domain->name : "its domain";
-        error = name + " does not support deauthorization (needs Linux 5.12+, the software "
-                       "connection manager and security level user or secure): remove the PCI "
-                       "functions and unplug " + label(r) + " instead";
+        error = name +
+                " does not support deauthorization (needs Linux 5.12+, the software "
+                "connection manager and security level user or secure): remove the PCI "
+                "functions and unplug " +
+                label(r) + " instead";
         return CB_ERR_UNSUPPORTED;
     }
     if (!r.has_authorized) {

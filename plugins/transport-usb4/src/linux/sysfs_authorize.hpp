@@ -25,14 +25,13 @@ namespace cudabridge::usb4::linux_sysfs {
 // exist and the kernel hides `authorized`, or a key where the device has no `key` attribute
 // (CB_ERR_UNSUPPORTED). Already authorized: CB_OK without a write (the kernel would answer
 // EINVAL). Write failures carry the advice of describe_write_error.
-cb_status authorize(const std::filesystem::path& root, std::string_view device_id,
-                    cb_auth_state level, std::span<const std::uint8_t> key, std::string& error);
+cb_status authorize(const std::filesystem::path& root, std::string_view device_id, cb_auth_state level,
+                    std::span<const std::uint8_t> key, std::string& error);
 
 // Writes "0" where the domain's `deauthorization` is 1 (Linux 5.12+, software connection
 // manager, levels user and secure); else CB_ERR_UNSUPPORTED saying why. Not authorized: CB_OK.
 // The kernel tears down the PCIe tunnel at once: remove the PCI functions first (safe_remove).
-cb_status deauthorize(const std::filesystem::path& root, std::string_view device_id,
-                      std::string& error);
+cb_status deauthorize(const std::filesystem::path& root, std::string_view device_id, std::string& error);
 
 // 64 lowercase hex digits for a 32-byte key, as the kernel's key attribute takes it.
 std::string key_hex(std::span<const std::uint8_t> key);

@@ -12,8 +12,10 @@ bool has_thunderbolt(const std::filesystem::path& root, std::string& why) {
         return false;
     }
     if (fabric.domains.empty()) {
-        why = "/sys/bus/thunderbolt has no domain: no Thunderbolt/USB4 host controller is bound "
-              "to the thunderbolt driver" + where;
+        why =
+            "/sys/bus/thunderbolt has no domain: no Thunderbolt/USB4 host controller is bound "
+            "to the thunderbolt driver" +
+            where;
         return false;
     }
     why.clear();

@@ -51,8 +51,7 @@ cb_endpoint_info function_endpoint(const tb_fabric& fabric, const tunnelled_func
     copy_fixed(e.id, d.address);
     if (f.router) copy_fixed(e.parent_id, f.router->id());
     char ids[32];
-    std::snprintf(ids, sizeof ids, " [%04x:%04x]", static_cast<unsigned>(d.vendor),
-                  static_cast<unsigned>(d.device));
+    std::snprintf(ids, sizeof ids, " [%04x:%04x]", static_cast<unsigned>(d.vendor), static_cast<unsigned>(d.device));
     copy_fixed(e.name, pci_class_name(d.class_code) + ids);
     copy_fixed(e.vendor_name, pci_vendor_name(d.vendor));
     if (f.domain) {

@@ -36,8 +36,8 @@ struct fabric_view {
 
     tb_fabric fabric;
     pci_map pci;
-    std::vector<std::string> nhis;                // PCI addresses of the domains' host interfaces
-    std::vector<tunnelled_function> functions;    // endpoints only (bridges are plumbing), by address
+    std::vector<std::string> nhis;              // PCI addresses of the domains' host interfaces
+    std::vector<tunnelled_function> functions;  // endpoints only (bridges are plumbing), by address
 
     // The tunnelled function (or enclosure bridge) at `address`, if it is behind a tunnel.
     std::optional<tunnelled_function> tunnelled(const std::string& address) const;

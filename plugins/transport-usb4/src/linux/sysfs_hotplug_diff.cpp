@@ -15,11 +15,16 @@ std::string_view field128(const char (&text)[128]) { return {text, strnlen(text,
 
 const char* kind_name(cb_endpoint_kind kind) {
     switch (kind) {
-    case CB_ENDPOINT_DOMAIN: return "domain";
-    case CB_ENDPOINT_HOST_ROUTER: return "host router";
-    case CB_ENDPOINT_DEVICE_ROUTER: return "device";
-    case CB_ENDPOINT_PCI_FUNCTION: return "PCI function";
-    default: return "endpoint";
+    case CB_ENDPOINT_DOMAIN:
+        return "domain";
+    case CB_ENDPOINT_HOST_ROUTER:
+        return "host router";
+    case CB_ENDPOINT_DEVICE_ROUTER:
+        return "device";
+    case CB_ENDPOINT_PCI_FUNCTION:
+        return "PCI function";
+    default:
+        return "endpoint";
     }
 }
 
@@ -41,8 +46,7 @@ std::string describe(const cb_endpoint_info& e) {
     return s;
 }
 
-cb_transport_event make(cb_transport_event_type type, const cb_endpoint_info& e,
-                        const std::string& message) {
+cb_transport_event make(cb_transport_event_type type, const cb_endpoint_info& e, const std::string& message) {
     cb_transport_event ev{};
     ev.struct_size = sizeof ev;
     ev.type = type;
@@ -79,14 +83,11 @@ std::vector<cb_transport_event> diff_endpoints(std::span<const cb_endpoint_info>
             events.push_back(make(CB_TRANSPORT_AUTHORIZED, e, "authorized: " + describe(e)));
         else if (old.authorized != CB_AUTH_NONE && e.authorized == CB_AUTH_NONE)
             events.push_back(make(CB_TRANSPORT_DEAUTHORIZED, e, "deauthorized: " + describe(e)));
-        if (e.kind == CB_ENDPOINT_PCI_FUNCTION && old.pcie_link_gen && old.pcie_link_width &&
-            e.pcie_link_gen && e.pcie_link_width &&
-            (e.pcie_link_gen < old.pcie_link_gen || e.pcie_link_width < old.pcie_link_width))
+        if (e.kind == CB_ENDPOINT_PCI_FUNCTION && old.pcie_link_gen && old.pcie_link_width && e.pcie_link_gen &&
+            e.pcie_link_width && (e.pcie_link_gen < old.pcie_link_gen || e.pcie_link_width < old.pcie_link_width))
             events.push_back(make(CB_TRANSPORT_LINK_ERROR, e,
-                                  "link downtrained from " +
-                                      link_text(old.pcie_link_gen, old.pcie_link_width) + " to " +
-                                      link_text(e.pcie_link_gen, e.pcie_link_width) + ": " +
-                                      describe(e)));
+                                  "link downtrained from " + link_text(old.pcie_link_gen, old.pcie_link_width) +
+                                      " to " + link_text(e.pcie_link_gen, e.pcie_link_width) + ": " + describe(e)));
     }
     return events;
 }

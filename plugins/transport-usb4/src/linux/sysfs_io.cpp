@@ -44,8 +44,8 @@ std::optional<std::string> read_attribute(const fs::path& file) {
     }
     ::close(fd);
     if (failed) return std::nullopt;
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' ||
-                             text.back() == '\r' || text.back() == '\0'))
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' || text.back() == '\r' ||
+                             text.back() == '\0'))
         text.pop_back();
     return text;
 }
@@ -121,8 +121,7 @@ std::string uevent_value(const fs::path& device_dir, std::string_view key) {
     std::istringstream lines(*text);
     std::string line;
     while (std::getline(lines, line)) {
-        if (line.size() > key.size() && line.compare(0, key.size(), key) == 0 &&
-            line[key.size()] == '=')
+        if (line.size() > key.size() && line.compare(0, key.size(), key) == 0 && line[key.size()] == '=')
             return line.substr(key.size() + 1);
     }
     return {};

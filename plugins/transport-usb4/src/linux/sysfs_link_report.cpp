@@ -4,8 +4,8 @@
 
 namespace cudabridge::usb4::linux_sysfs {
 
-cb_status read_link_report(const std::filesystem::path& root, std::string_view pci_id,
-                           pci_link_report& out, std::string& error) {
+cb_status read_link_report(const std::filesystem::path& root, std::string_view pci_id, pci_link_report& out,
+                           std::string& error) {
     const std::string address(pci_id);
     if (!is_pci_address(address)) {
         error = "'" + address + "' is not a PCI address (DDDD:BB:DD.F)";
@@ -34,8 +34,7 @@ cb_status read_link_report(const std::filesystem::path& root, std::string_view p
     r.current_speed_gts = link.current.speed_gts;
     r.max_speed_gts = link.max.speed_gts;
     r.downgraded = link.downgraded();
-    if (auto port = view.pci.find(r.port); port != view.pci.end())
-        r.port_aer = read_aer_counters(port->second.dir);
+    if (auto port = view.pci.find(r.port); port != view.pci.end()) r.port_aer = read_aer_counters(port->second.dir);
     r.function_aer = read_aer_counters(it->second.dir);
     r.function_link = read_pcie_link(it->second.dir);
     out = std::move(r);

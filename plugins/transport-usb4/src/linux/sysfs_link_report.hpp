@@ -17,9 +17,9 @@
 namespace cudabridge::usb4::linux_sysfs {
 
 struct pci_link_report {
-    std::string function;        // the function asked about
-    std::string port;            // the enclosure's upstream port, where the link is read
-    std::string tunnel_bridge;   // the host's tunnel port (its own figures are not real)
+    std::string function;       // the function asked about
+    std::string port;           // the enclosure's upstream port, where the link is read
+    std::string tunnel_bridge;  // the host's tunnel port (its own figures are not real)
     std::uint32_t current_gen = 0;
     std::uint32_t current_width = 0;
     std::uint32_t max_gen = 0;
@@ -36,7 +36,7 @@ struct pci_link_report {
 
 // CB_ERR_NOT_FOUND when there is no such PCI function; CB_ERR_INVALID_ARGUMENT when it is not
 // behind a Thunderbolt tunnel or the address is malformed.
-cb_status read_link_report(const std::filesystem::path& root, std::string_view pci_id,
-                           pci_link_report& out, std::string& error);
+cb_status read_link_report(const std::filesystem::path& root, std::string_view pci_id, pci_link_report& out,
+                           std::string& error);
 
 }  // namespace cudabridge::usb4::linux_sysfs

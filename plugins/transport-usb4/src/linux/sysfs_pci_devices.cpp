@@ -9,9 +9,8 @@ namespace cudabridge::usb4::linux_sysfs {
 namespace {
 
 bool all_hex(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-    });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 std::uint16_t id16(const fs::path& file) {
@@ -24,9 +23,8 @@ bool is_pci_address(std::string_view s) {
     const auto c1 = s.find(':');
     if (c1 == std::string_view::npos || c1 < 4 || c1 > 8) return false;
     const auto rest = s.substr(c1 + 1);
-    return rest.size() == 7 && all_hex(s.substr(0, c1)) && all_hex(rest.substr(0, 2)) &&
-           rest[2] == ':' && all_hex(rest.substr(3, 2)) && rest[5] == '.' && rest[6] >= '0' &&
-           rest[6] <= '7';
+    return rest.size() == 7 && all_hex(s.substr(0, c1)) && all_hex(rest.substr(0, 2)) && rest[2] == ':' &&
+           all_hex(rest.substr(3, 2)) && rest[5] == '.' && rest[6] >= '0' && rest[6] <= '7';
 }
 
 pci_map scan_pci_devices(const fs::path& root) {
@@ -74,8 +72,7 @@ std::vector<const pci_device*> pci_path(const pci_map& devices, const std::strin
     return path;
 }
 
-bool pci_is_at_or_above(const pci_map& devices, const std::string& ancestor,
-                        const std::string& address) {
+bool pci_is_at_or_above(const pci_map& devices, const std::string& ancestor, const std::string& address) {
     for (const auto* d : pci_path(devices, address))
         if (d->address == ancestor) return true;
     return false;

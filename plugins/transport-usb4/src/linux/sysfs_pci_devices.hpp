@@ -17,15 +17,15 @@ bool is_pci_address(std::string_view text);
 
 struct pci_device {
     std::string address;
-    std::filesystem::path dir;   // canonical folder under /sys/devices
-    std::string parent;          // address of the upstream bridge; "" on a root bus
+    std::filesystem::path dir;  // canonical folder under /sys/devices
+    std::string parent;         // address of the upstream bridge; "" on a root bus
     std::uint16_t vendor = 0;
     std::uint16_t device = 0;
     std::uint16_t subsystem_vendor = 0;
     std::uint16_t subsystem_device = 0;
-    std::uint32_t class_code = 0;  // 24-bit class / subclass / prog-if
-    std::string driver;            // basename of the `driver` symlink; "" when unbound
-    std::string removable;         // "removable", "fixed", "unknown", or "" when absent
+    std::uint32_t class_code = 0;        // 24-bit class / subclass / prog-if
+    std::string driver;                  // basename of the `driver` symlink; "" when unbound
+    std::string removable;               // "removable", "fixed", "unknown", or "" when absent
     std::vector<std::string> suppliers;  // PCI addresses from `supplier:pci:<addr>` device links
 
     bool is_bridge() const { return (class_code >> 8) == 0x0604; }  // PCI-to-PCI bridge
@@ -39,7 +39,6 @@ pci_map scan_pci_devices(const std::filesystem::path& root);
 std::vector<const pci_device*> pci_path(const pci_map& devices, const std::string& address);
 
 // True when `ancestor` is `address` or lies above it.
-bool pci_is_at_or_above(const pci_map& devices, const std::string& ancestor,
-                        const std::string& address);
+bool pci_is_at_or_above(const pci_map& devices, const std::string& ancestor, const std::string& address);
 
 }  // namespace cudabridge::usb4::linux_sysfs

@@ -10,12 +10,18 @@ std::string pci_class_name(std::uint32_t class_code) {
         const char* name;
     };
     static constexpr entry names[] = {
-        {0x0100, "SCSI storage controller"}, {0x0106, "SATA controller"},
-        {0x0108, "Non-Volatile memory controller"}, {0x0200, "Ethernet controller"},
-        {0x0280, "Network controller"}, {0x0300, "VGA compatible controller"},
-        {0x0302, "3D controller"}, {0x0380, "Display controller"},
-        {0x0403, "Audio device"}, {0x0604, "PCI bridge"},
-        {0x0c03, "USB controller"}, {0x0c80, "Serial bus controller"},
+        {0x0100, "SCSI storage controller"},
+        {0x0106, "SATA controller"},
+        {0x0108, "Non-Volatile memory controller"},
+        {0x0200, "Ethernet controller"},
+        {0x0280, "Network controller"},
+        {0x0300, "VGA compatible controller"},
+        {0x0302, "3D controller"},
+        {0x0380, "Display controller"},
+        {0x0403, "Audio device"},
+        {0x0604, "PCI bridge"},
+        {0x0c03, "USB controller"},
+        {0x0c80, "Serial bus controller"},
         {0x1200, "Processing accelerator"},
     };
     const std::uint32_t cs = (class_code >> 8) & 0xffffu;
@@ -28,13 +34,20 @@ std::string pci_class_name(std::uint32_t class_code) {
 
 std::string pci_vendor_name(std::uint16_t vendor) {
     switch (vendor) {
-    case 0x10de: return "NVIDIA Corporation";
-    case 0x1002: return "Advanced Micro Devices, Inc. [AMD/ATI]";
-    case 0x1022: return "Advanced Micro Devices, Inc. [AMD]";
-    case 0x8086: return "Intel Corporation";
-    case 0x1b21: return "ASMedia Technology Inc.";
-    case 0x106b: return "Apple Inc.";
-    default: break;
+    case 0x10de:
+        return "NVIDIA Corporation";
+    case 0x1002:
+        return "Advanced Micro Devices, Inc. [AMD/ATI]";
+    case 0x1022:
+        return "Advanced Micro Devices, Inc. [AMD]";
+    case 0x8086:
+        return "Intel Corporation";
+    case 0x1b21:
+        return "ASMedia Technology Inc.";
+    case 0x106b:
+        return "Apple Inc.";
+    default:
+        break;
     }
     char buf[16];
     std::snprintf(buf, sizeof buf, "%04x", static_cast<unsigned>(vendor));

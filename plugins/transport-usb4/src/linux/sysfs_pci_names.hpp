@@ -9,6 +9,6 @@
 namespace cudabridge::usb4::linux_sysfs {
 
 std::string pci_class_name(std::uint32_t class_code);  // 0x030000 -> "VGA compatible controller"
-std::string pci_vendor_name(std::uint16_t vendor);      // 0x10de -> "NVIDIA Corporation"
+std::string pci_vendor_name(std::uint16_t vendor);     // 0x10de -> "NVIDIA Corporation"
 
 }  // namespace cudabridge::usb4::linux_sysfs

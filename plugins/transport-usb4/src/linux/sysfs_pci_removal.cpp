@@ -13,16 +13,15 @@ namespace {
 // A driver name taken from a symlink becomes a path component: keep it to what kernel module
 // and driver names use.
 bool is_safe_driver_name(const std::string& name) {
-    return !name.empty() && name != "." && name != ".." &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-           });
+    return !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
 }
 
 std::string slot_of(const std::string& address) { return address.substr(0, address.size() - 2); }
 
-cb_status remove_one(const std::filesystem::path& root, const pci_device& d,
-                     std::vector<std::string>& steps, std::string& error) {
+cb_status remove_one(const std::filesystem::path& root, const pci_device& d, std::vector<std::string>& steps,
+                     std::string& error) {
     const std::string driver = link_target_name(d.dir / "driver");
     if (!driver.empty()) {
         if (!is_safe_driver_name(driver)) {
@@ -51,8 +50,8 @@ cb_status remove_one(const std::filesystem::path& root, const pci_device& d,
 
 }  // namespace
 
-cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id,
-                      std::vector<std::string>& steps, std::string& error) {
+cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id, std::vector<std::string>& steps,
+                      std::string& error) {
     const std::string address(pci_id);
     if (!is_pci_address(address)) {
         error = "'" + address + "' is not a PCI address (DDDD:BB:DD.F)";
@@ -66,8 +65,7 @@ cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id
         return CB_ERR_NOT_FOUND;
     }
     if (!view.tunnelled(address)) {
-        error = "refusing to remove " + address +
-                ": it is not behind a Thunderbolt/USB4 tunnel (an internal device)";
+        error = "refusing to remove " + address + ": it is not behind a Thunderbolt/USB4 tunnel (an internal device)";
         return CB_ERR_INVALID_ARGUMENT;
     }
     // Every function of the same device, the one asked for last.
@@ -81,8 +79,7 @@ cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id
     return CB_OK;
 }
 
-cb_status rescan(const std::filesystem::path& root, std::vector<std::string>& steps,
-                 std::string& error) {
+cb_status rescan(const std::filesystem::path& root, std::vector<std::string>& steps, std::string& error) {
     const auto file = at(root, "/sys/bus/pci/rescan");
     if (int e = write_attribute(file, "1")) {
         auto f = describe_write_error(e, sysfs_operation::rescan_bus, "the PCI buses", file);

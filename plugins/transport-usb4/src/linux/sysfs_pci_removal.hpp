@@ -22,11 +22,10 @@ namespace cudabridge::usb4::linux_sysfs {
 // behind a Thunderbolt/USB4 tunnel (CB_ERR_INVALID_ARGUMENT): removing an internal device is
 // never what this is for. `steps` receives one line per thing done; the first failure stops the
 // sequence and `error` says which step failed and what to do.
-cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id,
-                      std::vector<std::string>& steps, std::string& error);
+cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id, std::vector<std::string>& steps,
+                      std::string& error);
 
 // Writes 1 to /sys/bus/pci/rescan: the kernel re-discovers removed devices.
-cb_status rescan(const std::filesystem::path& root, std::vector<std::string>& steps,
-                 std::string& error);
+cb_status rescan(const std::filesystem::path& root, std::vector<std::string>& steps, std::string& error);
 
 }  // namespace cudabridge::usb4::linux_sysfs

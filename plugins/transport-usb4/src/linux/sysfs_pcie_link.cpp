@@ -28,8 +28,7 @@ std::uint32_t pcie_generation(double gts) {
 
 namespace {
 
-pcie_link_figures read_figures(const std::filesystem::path& dir, const char* speed_name,
-                               const char* width_name) {
+pcie_link_figures read_figures(const std::filesystem::path& dir, const char* speed_name, const char* width_name) {
     pcie_link_figures f;
     if (auto speed = read_attribute(dir / speed_name)) {
         f.speed_gts = parse_link_speed_gts(*speed);
@@ -45,8 +44,8 @@ pcie_link_state read_pcie_link(const std::filesystem::path& device_dir) {
     pcie_link_state state;
     state.current = read_figures(device_dir, "current_link_speed", "current_link_width");
     state.max = read_figures(device_dir, "max_link_speed", "max_link_width");
-    state.available = state.current.speed_gts > 0 || state.current.width > 0 ||
-                      state.max.speed_gts > 0 || state.max.width > 0;
+    state.available =
+        state.current.speed_gts > 0 || state.current.width > 0 || state.max.speed_gts > 0 || state.max.width > 0;
     return state;
 }
 

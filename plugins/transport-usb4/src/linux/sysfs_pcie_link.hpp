@@ -27,8 +27,7 @@ struct pcie_link_state {
     pcie_link_figures max;
     // Running below what the port can do, in speed or width.
     bool downgraded() const {
-        return available && ((current.generation && max.generation &&
-                              current.generation < max.generation) ||
+        return available && ((current.generation && max.generation && current.generation < max.generation) ||
                              (current.width && max.width && current.width < max.width));
     }
 };

@@ -46,8 +46,7 @@ std::uint32_t route_depth(std::uint64_t route) {
 
 bool iequal(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
            });
 }
 
@@ -59,9 +58,8 @@ cb_security_level parse_security_level(std::string_view text, bool& known) {
         cb_security_level value;
     };
     static constexpr level levels[] = {
-        {"none", CB_SECURITY_NONE},       {"user", CB_SECURITY_USER},
-        {"secure", CB_SECURITY_SECURE},   {"dponly", CB_SECURITY_DPONLY},
-        {"usbonly", CB_SECURITY_USBONLY}, {"nopcie", CB_SECURITY_NOPCIE},
+        {"none", CB_SECURITY_NONE},     {"user", CB_SECURITY_USER},       {"secure", CB_SECURITY_SECURE},
+        {"dponly", CB_SECURITY_DPONLY}, {"usbonly", CB_SECURITY_USBONLY}, {"nopcie", CB_SECURITY_NOPCIE},
     };
     for (const auto& l : levels)
         if (text == l.name) {
@@ -81,12 +79,13 @@ double parse_gbps(std::string_view text) {
 
 cb_link_generation link_generation_of(const tb_router& r) {
     switch (r.generation) {
-    case 3: return CB_LINK_TB3;
+    case 3:
+        return CB_LINK_TB3;
     case 4:
-        if (r.usb4_version.rfind("2", 0) == 0 || r.rx_speed_gbps >= 40 || r.tx_speed_gbps >= 40)
-            return CB_LINK_USB4_V2;
+        if (r.usb4_version.rfind("2", 0) == 0 || r.rx_speed_gbps >= 40 || r.tx_speed_gbps >= 40) return CB_LINK_USB4_V2;
         return CB_LINK_USB4_V1;
-    default: return CB_LINK_UNKNOWN;
+    default:
+        return CB_LINK_UNKNOWN;
     }
 }
 

@@ -39,12 +39,12 @@ struct tb_router {
     std::string vendor_name;
     std::uint32_t vendor = 0;
     std::uint32_t device = 0;
-    bool has_authorized = false;  // hidden at the dponly and nopcie levels (no PCIe tunnel allowed)
-    std::uint32_t authorized = 0; // 0 no, 1 yes, 2 yes by key challenge
-    bool has_key = false;         // the device supports secure connect in a secure domain
-    std::uint32_t generation = 0; // 1-3 Thunderbolt, 4 USB4 (v1 and v2 alike)
-    std::string usb4_version;     // "1.0" / "2.0" from the uevent, "" for Thunderbolt 1-3
-    double rx_speed_gbps = 0;     // per lane
+    bool has_authorized = false;   // hidden at the dponly and nopcie levels (no PCIe tunnel allowed)
+    std::uint32_t authorized = 0;  // 0 no, 1 yes, 2 yes by key challenge
+    bool has_key = false;          // the device supports secure connect in a secure domain
+    std::uint32_t generation = 0;  // 1-3 Thunderbolt, 4 USB4 (v1 and v2 alike)
+    std::string usb4_version;      // "1.0" / "2.0" from the uevent, "" for Thunderbolt 1-3
+    double rx_speed_gbps = 0;      // per lane
     double tx_speed_gbps = 0;
     std::uint32_t rx_lanes = 0;
     std::uint32_t tx_lanes = 0;

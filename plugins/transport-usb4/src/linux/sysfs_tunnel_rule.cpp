@@ -28,8 +28,7 @@ const std::string* linked_nhi(const pci_device& d, const std::vector<std::string
 
 // The NHI whose own chain shares the most bridges with `path` (the controller the tunnel came
 // from); with a single NHI, that one.
-std::string nearest_nhi(const pci_map& devices, const std::vector<std::string>& nhis,
-                        const path_t& path) {
+std::string nearest_nhi(const pci_map& devices, const std::vector<std::string>& nhis, const path_t& path) {
     std::string best;
     std::size_t best_shared = 0;
     for (const auto& n : nhis) {
@@ -45,29 +44,30 @@ std::string nearest_nhi(const pci_map& devices, const std::vector<std::string>& 
     return best;
 }
 
-bool above_an_nhi(const pci_map& devices, const std::vector<std::string>& nhis,
-                  const std::string& address) {
-    return std::any_of(nhis.begin(), nhis.end(), [&](const std::string& n) {
-        return pci_is_at_or_above(devices, address, n);
-    });
+bool above_an_nhi(const pci_map& devices, const std::vector<std::string>& nhis, const std::string& address) {
+    return std::any_of(nhis.begin(), nhis.end(),
+                       [&](const std::string& n) { return pci_is_at_or_above(devices, address, n); });
 }
 
 std::optional<tunnel_path> make(const path_t& path, std::size_t bridge_index, std::string nhi,
                                 tunnel_evidence evidence) {
-    if (bridge_index + 1 >= path.size()) return std::nullopt;  // nothing below the bridge
+    if (bridge_index + 1 >= path.size()) return std::nullopt;       // nothing below the bridge
     if (!path[bridge_index + 1]->is_bridge()) return std::nullopt;  // not an enclosure's switch
-    return tunnel_path{path[bridge_index]->address, path[bridge_index + 1]->address, std::move(nhi),
-                       evidence};
+    return tunnel_path{path[bridge_index]->address, path[bridge_index + 1]->address, std::move(nhi), evidence};
 }
 
 }  // namespace
 
 const char* to_string(tunnel_evidence evidence) {
     switch (evidence) {
-    case tunnel_evidence::nhi_device_link: return "device link to the Thunderbolt NHI";
-    case tunnel_evidence::integrated_root_port: return "integrated Thunderbolt root port";
-    case tunnel_evidence::removable: return "removable below an external-facing port";
-    case tunnel_evidence::controller_topology: return "downstream port of the Thunderbolt controller";
+    case tunnel_evidence::nhi_device_link:
+        return "device link to the Thunderbolt NHI";
+    case tunnel_evidence::integrated_root_port:
+        return "integrated Thunderbolt root port";
+    case tunnel_evidence::removable:
+        return "removable below an external-facing port";
+    case tunnel_evidence::controller_topology:
+        return "downstream port of the Thunderbolt controller";
     }
     return "?";
 }
@@ -79,12 +79,10 @@ std::optional<tunnel_path> find_tunnel(const pci_map& devices, const std::vector
 
     // 1. A bridge the kernel tied to an NHI, or one of the listed integrated root ports.
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-        if (const auto* nhi = linked_nhi(*path[i], nhis))
-            return make(path, i, *nhi, tunnel_evidence::nhi_device_link);
+        if (const auto* nhi = linked_nhi(*path[i], nhis)) return make(path, i, *nhi, tunnel_evidence::nhi_device_link);
         if (!path[i]->parent.empty()) continue;  // root ports sit on a root bus
         if (is_listed_integrated_root_port(*path[i]))
-            return make(path, i, nearest_nhi(devices, nhis, {path[i]}),
-                        tunnel_evidence::integrated_root_port);
+            return make(path, i, nearest_nhi(devices, nhis, {path[i]}), tunnel_evidence::integrated_root_port);
     }
 
     // 2. The topmost removable device.
@@ -102,8 +100,8 @@ std::optional<tunnel_path> find_tunnel(const pci_map& devices, const std::vector
 
     // 3. A downstream port of the switch that also leads to an NHI.
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
-        if (above_an_nhi(devices, nhis, path[i - 1]->address) &&
-            !above_an_nhi(devices, nhis, path[i]->address) && path[i]->is_bridge())
+        if (above_an_nhi(devices, nhis, path[i - 1]->address) && !above_an_nhi(devices, nhis, path[i]->address) &&
+            path[i]->is_bridge())
             return make(path, i, nearest_nhi(devices, nhis, path), tunnel_evidence::controller_topology);
     }
     return std::nullopt;

@@ -153,8 +153,8 @@ std::string usb4_transport::handle_control(const std::string& request) {
             }
         reply->set("posted", posted);
         if (applied == 0 && !shared)
-            throw sdk::status_error(CB_ERR_NOT_FOUND, "no open link" + (id ? " to " + *id : std::string()) +
-                                                          " to inject a fault into");
+            throw sdk::status_error(CB_ERR_NOT_FOUND,
+                                    "no open link" + (id ? " to " + *id : std::string()) + " to inject a fault into");
         reply->set("links", applied);
         return stringify(reply);
     }
@@ -171,8 +171,8 @@ std::string usb4_transport::handle_control(const std::string& request) {
     }
     if (op == "safe_remove" || op == "rescan" || op == "link_report") {
         if (backend_.simulated)
-            throw sdk::status_error(CB_ERR_UNSUPPORTED, op + " acts on real hardware; the simulated fabric runs (" +
-                                                            backend_.reason + ")");
+            throw sdk::status_error(CB_ERR_UNSUPPORTED,
+                                    op + " acts on real hardware; the simulated fabric runs (" + backend_.reason + ")");
         std::vector<std::string> steps;
         std::string error;
         cb_status st = CB_OK;
@@ -193,9 +193,11 @@ std::string usb4_transport::handle_control(const std::string& request) {
         reply->set("steps", steps_json(steps));
         return stringify(reply);
     }
-    throw sdk::status_error(CB_ERR_UNSUPPORTED, "unknown control op '" + op +
-                                                    "' (backend, layout, set_layout, reset_layout, plug, unplug, fault, links, safe_remove, rescan, "
-                                                    "link_report)");
+    throw sdk::status_error(
+        CB_ERR_UNSUPPORTED,
+        "unknown control op '" + op +
+            "' (backend, layout, set_layout, reset_layout, plug, unplug, fault, links, safe_remove, rescan, "
+            "link_report)");
 }
 
 }  // namespace cudabridge::usb4

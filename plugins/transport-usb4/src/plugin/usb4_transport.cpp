@@ -32,18 +32,18 @@ usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transpo
                      "auto,sim,linux");
     h.declare(CB_PARAM_STRING, "sysfs_root", "",
               "root of the sysfs tree to read (tests use fixture trees); empty: $CUDABRIDGE_SYSFS_ROOT or /");
-    h.declare_range(CB_PARAM_BOOL, "pace", "0", "simulator: sleep so wall time follows the modeled link time",
-                    false, 0, 0);
+    h.declare_range(CB_PARAM_BOOL, "pace", "0", "simulator: sleep so wall time follows the modeled link time", false, 0,
+                    0);
     h.declare_range(CB_PARAM_INT, "seed", "1", "simulator: seed of the fault-injection stream", true, 0, 9.2e18);
-    h.declare_range(CB_PARAM_DOUBLE, "bit_error_rate", "0", "simulator: bit errors per bit on every packet", true,
-                    0, 1);
+    h.declare_range(CB_PARAM_DOUBLE, "bit_error_rate", "0", "simulator: bit errors per bit on every packet", true, 0,
+                    1);
     h.declare_checked(CB_PARAM_INT, "max_payload", "256", "simulator: PCIe Max Payload Size (128, 256 or 512)", true,
                       128, 512, "128,256,512", 0);
     h.declare_checked(CB_PARAM_INT, "max_read_request", "512",
                       "simulator: PCIe Max Read Request (a power of two, 128..4096)", true, 128, 4096,
                       "128,256,512,1024,2048,4096", 0);
-    h.declare_range(CB_PARAM_INT, "poll_ms", "1000", "Linux backend: how often sysfs is read for hot-plug events",
-                    true, 50, 60000);
+    h.declare_range(CB_PARAM_INT, "poll_ms", "1000", "Linux backend: how often sysfs is read for hot-plug events", true,
+                    50, 60000);
     sysfs_root_ = sysfs_root_from(h);
     poll_period_ = std::chrono::milliseconds(h.param_int("poll_ms", 1000));
     backend_ = choose_backend(h.param_or("backend", "auto"), sysfs_root_);
@@ -52,8 +52,8 @@ usb4_transport::usb4_transport(const sdk::host& h, const sdk::config&) : transpo
     options_.bit_error_rate = h.param_double("bit_error_rate", 0);
     options_.max_payload = static_cast<uint32_t>(h.param_int("max_payload", 256));
     options_.max_read_request = static_cast<uint32_t>(h.param_int("max_read_request", 512));
-    h.log(CB_LOG_INFO, "USB4", std::string(backend_.simulated ? "simulated fabric: " : "Linux backend: ") +
-                                   backend_.reason);
+    h.log(CB_LOG_INFO, "USB4",
+          std::string(backend_.simulated ? "simulated fabric: " : "Linux backend: ") + backend_.reason);
     if (backend_.simulated) {
         layout_storage storage;
         sdk::host services = h;
@@ -74,8 +74,9 @@ usb4_transport::~usb4_transport() {
 
 fabric& usb4_transport::sim_fabric() {
     if (!fabric_)
-        throw sdk::status_error(CB_ERR_UNSUPPORTED, "this operation needs the simulated fabric; the Linux backend runs (" +
-                                                        backend_.reason + ")");
+        throw sdk::status_error(
+            CB_ERR_UNSUPPORTED,
+            "this operation needs the simulated fabric; the Linux backend runs (" + backend_.reason + ")");
     return *fabric_;
 }
 
@@ -112,8 +113,8 @@ cb_status usb4_transport::authorize(const char* id, cb_auth_state level, const u
 cb_status usb4_transport::deauthorize(const char* id) {
     if (id == nullptr) return CB_ERR_INVALID_ARGUMENT;
     std::string message;
-    cb_status st = backend_.simulated ? sim_fabric().deauthorize(id, message)
-                                      : linux_deauthorize(sysfs_root_, id, message);
+    cb_status st =
+        backend_.simulated ? sim_fabric().deauthorize(id, message) : linux_deauthorize(sysfs_root_, id, message);
     if (st != CB_OK) throw sdk::status_error(st, message);
     if (backend_.simulated) for_links_of(id, true);  // the tunnel is gone
     host_.log(CB_LOG_INFO, "USB4", message);
@@ -128,7 +129,8 @@ cb_status usb4_transport::set_event_handler(cb_transport_event_handler handler, 
     poller_.reset();  // the old handler is not called after this
     if (handler != nullptr) {
         const std::filesystem::path root = sysfs_root_;
-        poller_ = std::make_unique<hotplug_poller>([root] { return linux_enumerate(root); }, poll_period_, handler, user);
+        poller_ =
+            std::make_unique<hotplug_poller>([root] { return linux_enumerate(root); }, poll_period_, handler, user);
     }
     return CB_OK;
 }
@@ -253,7 +255,8 @@ void usb4_transport::sync_with_stored_fabric(sim_link& link) {
     link.set_seen_fault_seq(enc->fault_seq);
     try {
         link.inject(fault_from(parse_request(enc->fault_json)));
-        host_.log(CB_LOG_WARN, "USB4", "posted fault applied to the link to " + link.enclosure_id() + ": " + enc->fault_json);
+        host_.log(CB_LOG_WARN, "USB4",
+                  "posted fault applied to the link to " + link.enclosure_id() + ": " + enc->fault_json);
     } catch (const std::exception& e) {
         host_.log(CB_LOG_ERROR, "USB4", std::string("posted fault not applied: ") + e.what());
     }
@@ -313,8 +316,8 @@ cb_status usb4_transport::detach_endpoint_model(const char* enclosure_id) {
         std::lock_guard lock(links_mutex_);
         for (const auto& [handle, link] : links_)
             if (link->enclosure_id() == enclosure_id)
-                throw sdk::status_error(CB_ERR_BUSY, std::string("close the links to ") + enclosure_id +
-                                                         " before detaching its model");
+                throw sdk::status_error(
+                    CB_ERR_BUSY, std::string("close the links to ") + enclosure_id + " before detaching its model");
     }
     return sim_fabric().detach_model(enclosure_id);
 }

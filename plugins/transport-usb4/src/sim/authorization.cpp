@@ -32,8 +32,8 @@ bool pcie_allowed(const domain_layout& domain, const enclosure_layout& enclosure
     return domain.security == CB_SECURITY_NONE || enclosure.authorized != CB_AUTH_NONE;
 }
 
-auth_result apply_authorization(const domain_layout& domain, enclosure_layout& enclosure,
-                                cb_auth_state level, const uint8_t* key, size_t key_len) {
+auth_result apply_authorization(const domain_layout& domain, enclosure_layout& enclosure, cb_auth_state level,
+                                const uint8_t* key, size_t key_len) {
     const std::string who = "device " + enclosure.id;
     if (!enclosure.plugged) return refuse(CB_ERR_NO_DEVICE, who + " is not plugged in");
     if (!tunnels_pcie(domain.security))
@@ -52,7 +52,8 @@ auth_result apply_authorization(const domain_layout& domain, enclosure_layout& e
     case CB_SECURITY_USER:
         enclosure.authorized = CB_AUTH_AUTHORIZED;
         return {CB_OK, who + " authorized"};
-    default: break;  // secure
+    default:
+        break;  // secure
     }
     if (level == CB_AUTH_AUTHORIZED) {
         if (key == nullptr)
@@ -63,8 +64,7 @@ auth_result apply_authorization(const domain_layout& domain, enclosure_layout& e
         enclosure.authorized = CB_AUTH_AUTHORIZED;
         return {CB_OK, who + " enrolled: its key is stored and later connections challenge it"};
     }
-    if (enclosure.key_hex.empty())
-        return refuse(CB_ERR_PERMISSION, who + " has no key (ENOKEY): enroll it first");
+    if (enclosure.key_hex.empty()) return refuse(CB_ERR_PERMISSION, who + " has no key (ENOKEY): enroll it first");
     if (key == nullptr || key_to_hex(key, key_len) != enclosure.key_hex)
         return refuse(CB_ERR_PERMISSION,
                       "the key was rejected by " + who + " (EKEYREJECTED): forget and re-enroll the device");

@@ -22,8 +22,8 @@ struct auth_result {
 //   device NVM); level 2 challenges the stored key (EKEYREJECTED on mismatch, ENOKEY when none
 //   was enrolled);
 // - dponly, usbonly, nopcie: no PCIe tunnel may be made, so every request is refused.
-auth_result apply_authorization(const domain_layout& domain, enclosure_layout& enclosure,
-                                cb_auth_state level, const uint8_t* key, size_t key_len);
+auth_result apply_authorization(const domain_layout& domain, enclosure_layout& enclosure, cb_auth_state level,
+                                const uint8_t* key, size_t key_len);
 
 // Deauthorize: only where the domain supports it (the kernel's `deauthorization` attribute).
 auth_result apply_deauthorization(const domain_layout& domain, enclosure_layout& enclosure);

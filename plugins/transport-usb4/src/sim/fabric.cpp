@@ -151,51 +151,51 @@ cb_status fabric::update_enclosure(const std::string& id, std::string& message, 
 
 cb_status fabric::authorize(const std::string& id, cb_auth_state level, const uint8_t* key, size_t key_len,
                             std::string& message) {
-    const cb_status st = update_enclosure(id, message, [&](const domain_layout& d, enclosure_layout& enc,
-                                                           std::string& msg, bool& save) {
-        auth_result r = apply_authorization(d, enc, level, key, key_len);
-        msg = r.message;
-        save = r.status == CB_OK;
-        return r.status;
-    });
+    const cb_status st =
+        update_enclosure(id, message, [&](const domain_layout& d, enclosure_layout& enc, std::string& msg, bool& save) {
+            auth_result r = apply_authorization(d, enc, level, key, key_len);
+            msg = r.message;
+            save = r.status == CB_OK;
+            return r.status;
+        });
     if (st == CB_OK) emit(CB_TRANSPORT_AUTHORIZED, id, message);
     return st;
 }
 
 cb_status fabric::deauthorize(const std::string& id, std::string& message) {
-    const cb_status st = update_enclosure(id, message, [](const domain_layout& d, enclosure_layout& enc,
-                                                          std::string& msg, bool& save) {
-        auth_result r = apply_deauthorization(d, enc);
-        msg = r.message;
-        save = r.status == CB_OK;
-        return r.status;
-    });
+    const cb_status st =
+        update_enclosure(id, message, [](const domain_layout& d, enclosure_layout& enc, std::string& msg, bool& save) {
+            auth_result r = apply_deauthorization(d, enc);
+            msg = r.message;
+            save = r.status == CB_OK;
+            return r.status;
+        });
     if (st == CB_OK) emit(CB_TRANSPORT_DEAUTHORIZED, id, message);
     return st;
 }
 
 cb_status fabric::set_plugged(const std::string& id, bool plugged, std::string& message) {
     bool changed = false;
-    const cb_status st = update_enclosure(id, message, [&](const domain_layout&, enclosure_layout& enc,
-                                                           std::string& msg, bool& save) {
-        if (enc.plugged == plugged) {
-            msg = "device " + id + (plugged ? " is already plugged in" : " is already unplugged");
+    const cb_status st =
+        update_enclosure(id, message, [&](const domain_layout&, enclosure_layout& enc, std::string& msg, bool& save) {
+            if (enc.plugged == plugged) {
+                msg = "device " + id + (plugged ? " is already plugged in" : " is already unplugged");
+                return CB_OK;
+            }
+            enc.plugged = plugged;
+            // Unplugging ends the authorization, as the kernel removes the device; a secure
+            // domain's device keeps its key in its own NVM.
+            if (!plugged) enc.authorized = CB_AUTH_NONE;
+            msg = "device " + id + (plugged ? " plugged in" : " unplugged");
+            changed = save = true;
             return CB_OK;
-        }
-        enc.plugged = plugged;
-        // Unplugging ends the authorization, as the kernel removes the device; a secure
-        // domain's device keeps its key in its own NVM.
-        if (!plugged) enc.authorized = CB_AUTH_NONE;
-        msg = "device " + id + (plugged ? " plugged in" : " unplugged");
-        changed = save = true;
-        return CB_OK;
-    });
+        });
     if (changed) emit(plugged ? CB_TRANSPORT_PLUGGED : CB_TRANSPORT_UNPLUGGED, id, message);
     return st;
 }
 
 cb_status fabric::post_fault(const std::string& id, const std::string& fault_json, size_t& posted,
-                            std::string& message) {
+                             std::string& message) {
     std::lock_guard lock(mutex_);
     fabric_layout l = load_locked();
     posted = 0;

@@ -33,7 +33,8 @@ static_assert(counter::is_always_lock_free, "shared counters need lock-free 64-b
 
 int lock_file(int fd, int how) {
     int r;
-    while ((r = flock(fd, how)) != 0 && errno == EINTR) {}
+    while ((r = flock(fd, how)) != 0 && errno == EINTR) {
+    }
     return r;
 }
 
@@ -82,7 +83,7 @@ shared_link_counters::shared_link_counters(const std::filesystem::path& path) {
     if (fd_ < 0) fail_errno(path, "cannot open", errno);
     try {
         if (lock_file(fd_, LOCK_EX) != 0) fail_errno(path, "cannot lock", errno);
-        struct stat st{};
+        struct stat st {};
         if (fstat(fd_, &st) != 0) fail_errno(path, "cannot stat", errno);
         if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
         const bool fresh = st.st_size == 0;

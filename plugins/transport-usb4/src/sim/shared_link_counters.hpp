@@ -30,7 +30,7 @@ struct link_traffic {
 link_traffic operator-(const link_traffic& now, const link_traffic& before) noexcept;
 
 struct shared_link_totals {
-    link_traffic total;        // every process, since the file was made
+    link_traffic total;            // every process, since the file was made
     double recent_error_rate = 0;  // CRC failures per packet sent, this window and the last
 };
 

@@ -42,14 +42,13 @@ sim_link::sim_link(const fabric::function_target& target, const sim_options& opt
                                                        " is not authorized for a PCIe tunnel (security level " +
                                                        security_key(target.domain.security) + ")");
     if (!target.model)
-        throw sdk::status_error(CB_ERR_NO_DEVICE, "no endpoint model is attached to device " + enclosure_id_ +
-                                                      " in this process");
+        throw sdk::status_error(CB_ERR_NO_DEVICE,
+                                "no endpoint model is attached to device " + enclosure_id_ + " in this process");
     model_ = *target.model;
     auto gen = parse_generation(target.enclosure.generation);
     if (!gen)
-        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
-                                "device " + enclosure_id_ + " has unknown link generation '" +
-                                    target.enclosure.generation + "'");
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, "device " + enclosure_id_ + " has unknown link generation '" +
+                                                             target.enclosure.generation + "'");
     link_params params;
     params.gen = *gen;
     params.max_payload = options.max_payload;
@@ -259,11 +258,12 @@ std::optional<shared_link_totals> sim_link::publish_traffic() {
 
 cb_status sim_link::status(cb_link_status& out) {
     // Write only what the caller's record holds (0: all of it): an older host's is shorter.
-    const size_t size = out.struct_size == 0 ? sizeof(cb_link_status)
-                                             : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
+    const size_t size =
+        out.struct_size == 0 ? sizeof(cb_link_status) : std::min<size_t>(out.struct_size, sizeof(cb_link_status));
     const std::optional<shared_link_totals> shared = publish_traffic();
     const link_traffic traffic = shared ? shared->total : own_traffic();
-    const double recent_rate = shared ? shared->recent_error_rate : crc_failure_rate(traffic.packets, traffic.crc_errors);
+    const double recent_rate =
+        shared ? shared->recent_error_rate : crc_failure_rate(traffic.packets, traffic.crc_errors);
     cb_link_status s{};
     s.struct_size = static_cast<uint32_t>(size);
     s.up = (!removed_.load() && wire_->plugged() && wire_->link_up()) ? 1 : 0;

@@ -35,21 +35,21 @@ struct link_counters {
 };
 
 struct sim_options {
-    bool pace = false;             // sleep so wall time follows the modeled link time
-    uint64_t seed = 1;             // fault-injection stream
-    double bit_error_rate = 0;     // per bit, on every packet
-    uint32_t max_payload = 256;    // negotiated PCIe Max Payload Size
+    bool pace = false;           // sleep so wall time follows the modeled link time
+    uint64_t seed = 1;           // fault-injection stream
+    double bit_error_rate = 0;   // per bit, on every packet
+    uint32_t max_payload = 256;  // negotiated PCIe Max Payload Size
     uint32_t max_read_request = 512;
 };
 
 // A fault to inject into an open link (the control entry's "fault" operation).
 struct fault_request {
     std::optional<double> bit_error_rate;
-    std::optional<uint64_t> link_drop_ns;       // link down for this long (modeled clock)
-    std::optional<uint64_t> unplug_after_bytes; // surprise removal after this many DMA bytes
+    std::optional<uint64_t> link_drop_ns;        // link down for this long (modeled clock)
+    std::optional<uint64_t> unplug_after_bytes;  // surprise removal after this many DMA bytes
     std::optional<bool> unplug_now;
-    std::optional<bool> dart_exhausted;         // every dma_map refused with CB_ERR_DMA_LIMIT
-    std::optional<bool> stuck;                  // MMIO reads return all ones, writes are lost
+    std::optional<bool> dart_exhausted;  // every dma_map refused with CB_ERR_DMA_LIMIT
+    std::optional<bool> stuck;           // MMIO reads return all ones, writes are lost
 };
 
 class sim_link {
@@ -124,8 +124,8 @@ private:
     std::atomic<bool> removed_{false};
     std::atomic<bool> surprise_cut_{false};
     std::atomic<bool> stuck_{false};
-    std::atomic<uint64_t> mmio_ns_{0};      // modeled time of config and MMIO cycles
-    std::atomic<uint64_t> dma_faults_{0};   // IOMMU translation faults and failed DMA
+    std::atomic<uint64_t> mmio_ns_{0};     // modeled time of config and MMIO cycles
+    std::atomic<uint64_t> dma_faults_{0};  // IOMMU translation faults and failed DMA
     std::atomic<uint64_t> seen_fault_seq_{0};
     std::atomic<uint64_t> next_sync_ns_{0};
     std::mutex publish_mutex_;

@@ -19,8 +19,6 @@ uint32_t crc32c_raw(uint32_t reg, const void* data, size_t size) noexcept {
     return reg;
 }
 
-uint32_t crc32c(const void* data, size_t size, uint32_t crc) noexcept {
-    return ~crc32c_raw(~crc, data, size);
-}
+uint32_t crc32c(const void* data, size_t size, uint32_t crc) noexcept { return ~crc32c_raw(~crc, data, size); }
 
 }  // namespace cudabridge::usb4

@@ -18,16 +18,14 @@ constexpr size_t kCacheLine = 64;
 
 inline uint32_t packet_crc(uint32_t header, const unsigned char* payload, uint32_t len) noexcept {
     // CRC-32C over header ++ payload: the 4 header bytes by table, the payload by ISA-L.
-    return ~detail::isal_crc32c_raw(crc32c_raw_u32le(kCrc32cRawInit, header), payload,
-                                    static_cast<int>(len));
+    return ~detail::isal_crc32c_raw(crc32c_raw_u32le(kCrc32cRawInit, header), payload, static_cast<int>(len));
 }
 
 // The slow path, taken only when a packet arrived corrupted (or failed its check): replay it
 // from the sender's bytes until it checks out or the retry limit runs out.
-[[gnu::noinline]] bool settle_packet(const packet_engine_config& config, uint32_t header,
-                                     uint32_t sent_crc, const unsigned char* src, unsigned char* dst,
-                                     uint32_t len, uint32_t flips, uint32_t received_crc,
-                                     bit_error_injector& injector, packet_run& run) noexcept {
+[[gnu::noinline]] bool settle_packet(const packet_engine_config& config, uint32_t header, uint32_t sent_crc,
+                                     const unsigned char* src, unsigned char* dst, uint32_t len, uint32_t flips,
+                                     uint32_t received_crc, bit_error_injector& injector, packet_run& run) noexcept {
     for (uint32_t replays = 0;; ++replays) {
         if (flips != 0) ++run.corrupted_packets;
         if (received_crc == sent_crc) {
@@ -47,9 +45,8 @@ inline uint32_t packet_crc(uint32_t header, const unsigned char* payload, uint32
 
 }  // namespace
 
-void move_packets(const packet_engine_config& config, const unsigned char* src, unsigned char* dst,
-                  size_t size, uint32_t& sequence, bit_error_injector& injector,
-                  packet_run& run) noexcept {
+void move_packets(const packet_engine_config& config, const unsigned char* src, unsigned char* dst, size_t size,
+                  uint32_t& sequence, bit_error_injector& injector, packet_run& run) noexcept {
     const size_t payload = config.payload_bytes;
     const size_t block_bytes = payload * kBlockPackets;
     uint32_t seq = sequence;
@@ -89,8 +86,8 @@ void move_packets(const packet_engine_config& config, const unsigned char* src, 
         for (size_t i = 0; i < count; ++i) {
             if (flips[i] != 0 || received_crc[i] != sent_crc[i]) [[unlikely]] {
                 const size_t at = done + i * payload;
-                if (!settle_packet(config, headers[i], sent_crc[i], src + at, dst + at, len_of(i),
-                                   flips[i], received_crc[i], injector, run)) {
+                if (!settle_packet(config, headers[i], sent_crc[i], src + at, dst + at, len_of(i), flips[i],
+                                   received_crc[i], injector, run)) {
                     run.integrity_failed = true;
                     run.wire_bytes += (packets + i + 1) * kTunnelPacketHeaderBytes + (at + len_of(i));
                     run.packets += packets + i;

@@ -40,8 +40,7 @@ struct packet_run {
 
 // Moves `size` bytes from src to dst (which must not overlap) as packets, advancing the
 // direction's sequence tag. Stops at the first packet that exhausts its replays.
-void move_packets(const packet_engine_config& config, const unsigned char* src, unsigned char* dst,
-                  size_t size, uint32_t& sequence, bit_error_injector& injector,
-                  packet_run& run) noexcept;
+void move_packets(const packet_engine_config& config, const unsigned char* src, unsigned char* dst, size_t size,
+                  uint32_t& sequence, bit_error_injector& injector, packet_run& run) noexcept;
 
 }  // namespace cudabridge::usb4

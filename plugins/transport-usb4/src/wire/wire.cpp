@@ -20,8 +20,7 @@ void add(std::atomic<uint64_t>& counter, uint64_t n) noexcept {
 }  // namespace
 
 cb_status wire::validate(const wire_config& config) noexcept {
-    if (!wire_timing_valid(config.timing) || !payload_valid(config.payload_bytes))
-        return CB_ERR_INVALID_ARGUMENT;
+    if (!wire_timing_valid(config.timing) || !payload_valid(config.payload_bytes)) return CB_ERR_INVALID_ARGUMENT;
     return CB_OK;
 }
 
@@ -30,8 +29,7 @@ wire::wire(const wire_config& config) : config_(config), injector_(config.seed) 
         throw std::invalid_argument("usb4 wire: rates must be positive and finite, payload 1..256 bytes");
 }
 
-cb_status wire::transfer(direction dir, const void* src, void* dst, size_t size,
-                         uint64_t& modeled_ns) noexcept {
+cb_status wire::transfer(direction dir, const void* src, void* dst, size_t size, uint64_t& modeled_ns) noexcept {
     modeled_ns = 0;
     if (size != 0 && (src == nullptr || dst == nullptr)) return CB_ERR_INVALID_ARGUMENT;
 
@@ -40,8 +38,7 @@ cb_status wire::transfer(direction dir, const void* src, void* dst, size_t size,
     packet_run run;
 
     if (unplugged_) return finish(dir, CB_ERR_DEVICE_LOST, run, config_.timing.latency_ns, modeled_ns);
-    if (link_down_locked())
-        return finish(dir, CB_ERR_LINK_DOWN, run, config_.timing.latency_ns, modeled_ns);
+    if (link_down_locked()) return finish(dir, CB_ERR_LINK_DOWN, run, config_.timing.latency_ns, modeled_ns);
     if (size == 0) return finish(dir, CB_OK, run, 0, modeled_ns);
 
     // An armed unplug_after() cut inside this transfer: only whole packets before it cross.
@@ -53,8 +50,8 @@ cb_status wire::transfer(direction dir, const void* src, void* dst, size_t size,
     }
 
     const packet_engine_config engine{config_.payload_bytes, config_.retry_limit, kPcieHopId};
-    move_packets(engine, static_cast<const unsigned char*>(src), static_cast<unsigned char*>(dst),
-                 deliver, sequence_[index_of(dir)], injector_, run);
+    move_packets(engine, static_cast<const unsigned char*>(src), static_cast<unsigned char*>(dst), deliver,
+                 sequence_[index_of(dir)], injector_, run);
 
     cb_status status = CB_OK;
     if (run.integrity_failed) status = CB_ERR_INTEGRITY;
@@ -178,9 +175,7 @@ void wire::advance_clock(uint64_t ns) noexcept {
     counters_.clock_ns.store(clock_, std::memory_order_relaxed);
 }
 
-uint64_t wire::clock_ns() const noexcept {
-    return counters_.clock_ns.load(std::memory_order_relaxed);
-}
+uint64_t wire::clock_ns() const noexcept { return counters_.clock_ns.load(std::memory_order_relaxed); }
 
 wire_stats wire::stats() const noexcept {
     const auto& c = counters_;

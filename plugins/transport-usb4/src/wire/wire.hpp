@@ -59,8 +59,7 @@ public:
     //                            no result the caller may use.
     // A refused transfer (unplugged, link down) still charges one latency to the clock: the time
     // it takes to learn the link is gone.
-    cb_status transfer(direction dir, const void* src, void* dst, size_t size,
-                       uint64_t& modeled_ns) noexcept;
+    cb_status transfer(direction dir, const void* src, void* dst, size_t size, uint64_t& modeled_ns) noexcept;
 
     // Link renegotiation (e.g. a downgraded link).
     cb_status set_timing(const wire_timing& timing) noexcept;

@@ -4,8 +4,7 @@
 
 namespace cudabridge::usb4 {
 
-uint64_t modeled_transfer_ns(const wire_timing& t, direction d, uint64_t wire_bytes,
-                             uint64_t replays) noexcept {
+uint64_t modeled_transfer_ns(const wire_timing& t, direction d, uint64_t wire_bytes, uint64_t replays) noexcept {
     const double serialise = std::ceil(static_cast<double>(wire_bytes) / wire_rate(t, d));
     return t.latency_ns + static_cast<uint64_t>(serialise) + replays * t.latency_ns;
 }

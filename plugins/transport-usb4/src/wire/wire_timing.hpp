@@ -24,8 +24,7 @@ constexpr double wire_rate(const wire_timing& t, direction d) noexcept {
 
 // latency + ceil(wire_bytes / rate) + replays * latency. wire_bytes counts every packet sent,
 // replays included, headers included.
-uint64_t modeled_transfer_ns(const wire_timing& t, direction d, uint64_t wire_bytes,
-                             uint64_t replays) noexcept;
+uint64_t modeled_transfer_ns(const wire_timing& t, direction d, uint64_t wire_bytes, uint64_t replays) noexcept;
 
 // True when both rates are positive and finite.
 bool wire_timing_valid(const wire_timing& t) noexcept;

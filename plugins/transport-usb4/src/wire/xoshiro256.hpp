@@ -36,9 +36,7 @@ public:
     }
 
     // Uniform in (0, 1]: never 0, so log() of it is finite.
-    double uniform_open0() noexcept {
-        return static_cast<double>(((*this)() >> 11) + 1) * 0x1.0p-53;
-    }
+    double uniform_open0() noexcept { return static_cast<double>(((*this)() >> 11) + 1) * 0x1.0p-53; }
 
 private:
     static constexpr uint64_t rotl(uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }

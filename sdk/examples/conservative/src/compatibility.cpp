@@ -25,11 +25,11 @@ verdict check_compatibility(const cb_device_facts& f, const parameters& p) {
         return {false, std::string("the Thunderbolt security level allows no PCIe tunnel.")};
     const double needed = std::max(f.min_link_bandwidth_gbs, p.min_link_bandwidth_gbs);
     if (!(f.link_bandwidth_gbs >= needed))
-        return {false, format_text("link bandwidth %.2f GB/s is below the %.2f GB/s needed.",
-                                   f.link_bandwidth_gbs, needed)};
+        return {false,
+                format_text("link bandwidth %.2f GB/s is below the %.2f GB/s needed.", f.link_bandwidth_gbs, needed)};
     if (f.enclosure_power_w > 0 && f.enclosure_power_w < f.board_power_w)
-        return {false, format_text("the enclosure delivers %.0f W, less than the card's %.0f W.",
-                                   f.enclosure_power_w, f.board_power_w)};
+        return {false, format_text("the enclosure delivers %.0f W, less than the card's %.0f W.", f.enclosure_power_w,
+                                   f.board_power_w)};
     return {true, format_text("compatible; emergency stop at %.0f C, no automatic recovery.", p.thermal_limit_c)};
 }
 

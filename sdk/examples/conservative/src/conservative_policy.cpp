@@ -18,8 +18,8 @@ namespace sdk = cudabridge::sdk;
 template <class Record>
 void check_output(const Record& out, const char* what) {
     if (out.struct_size < sizeof(Record))
-        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT, format_text("%s struct_size %u is too small", what,
-                                                                     out.struct_size));
+        throw sdk::status_error(CB_ERR_INVALID_ARGUMENT,
+                                format_text("%s struct_size %u is too small", what, out.struct_size));
 }
 
 class conservative_policy final : public sdk::safety_policy {

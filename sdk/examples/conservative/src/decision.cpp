@@ -54,11 +54,11 @@ decision decide(const health_view& h, const parameters& p) {
                                             "is below %.0f C, %s.",
                                             p.thermal_limit_c, manual)};
     if (auto fault = fault_of(h, p))
-        return {CB_ACTION_MARK_FAILED, format_text("%s: marked failed instead of recovering automatically; %s.",
-                                                   fault->c_str(), manual)};
+        return {CB_ACTION_MARK_FAILED,
+                format_text("%s: marked failed instead of recovering automatically; %s.", fault->c_str(), manual)};
     if (s.temperature_c >= p.thermal_limit_c - p.warn_margin_c)
-        return {CB_ACTION_WARN, format_text("temperature within %.0f C of the %.0f C limit.", p.warn_margin_c,
-                                            p.thermal_limit_c)};
+        return {CB_ACTION_WARN,
+                format_text("temperature within %.0f C of the %.0f C limit.", p.warn_margin_c, p.thermal_limit_c)};
     if (s.error_rate > p.error_rate_threshold / 2)
         return {CB_ACTION_WARN, format_text("link error rate over half the %.3g threshold.", p.error_rate_threshold)};
     return {CB_ACTION_NONE, format_text("healthy: %.1f C.", s.temperature_c)};

@@ -2,7 +2,6 @@
 
 #include "utc_time.hpp"
 
-
 namespace csv_sink {
 
 namespace {

@@ -59,8 +59,9 @@ cb_status endpoint_link::mmio_read(uint32_t bar, uint64_t offset, void* data, si
     auto* bytes = static_cast<unsigned char*>(data);
     for (size_t done = 0; done < size;) {
         const auto n = static_cast<uint32_t>(std::min(size - done, max_piece));
-        const cb_status st = with_model(
-            [&](const cb_endpoint_model_table& t, void* m) { return t.mmio_read(m, bar, offset + done, bytes + done, n); });
+        const cb_status st = with_model([&](const cb_endpoint_model_table& t, void* m) {
+            return t.mmio_read(m, bar, offset + done, bytes + done, n);
+        });
         if (st != CB_OK) return st;
         done += n;
     }
@@ -71,8 +72,9 @@ cb_status endpoint_link::mmio_write(uint32_t bar, uint64_t offset, const void* d
     const auto* bytes = static_cast<const unsigned char*>(data);
     for (size_t done = 0; done < size;) {
         const auto n = static_cast<uint32_t>(std::min(size - done, max_piece));
-        const cb_status st = with_model(
-            [&](const cb_endpoint_model_table& t, void* m) { return t.mmio_write(m, bar, offset + done, bytes + done, n); });
+        const cb_status st = with_model([&](const cb_endpoint_model_table& t, void* m) {
+            return t.mmio_write(m, bar, offset + done, bytes + done, n);
+        });
         if (st != CB_OK) return st;
         done += n;
     }

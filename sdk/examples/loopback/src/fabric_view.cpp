@@ -23,7 +23,7 @@ cb_endpoint_info endpoint(cb_endpoint_kind kind, const char* id, const char* par
     put(e.vendor_name, "CudaBridge SDK example");
     e.security_level = CB_SECURITY_NONE;  // nothing to authorize: the device is in this process
     e.authorized = CB_AUTH_AUTHORIZED;
-    e.iommu_dma_protection = 1;           // the model reaches only mapped memory
+    e.iommu_dma_protection = 1;  // the model reaches only mapped memory
     e.is_simulated = 1;
     return e;
 }
@@ -47,16 +47,18 @@ std::vector<cb_endpoint_info> endpoints(const std::string& gpu_model, const host
 }
 
 std::string layout_json(const std::string& gpu_model, const hosted_model* model) {
-    std::string e = "{\"id\":" + json_string(enclosure_id) + ",\"name\":" +
-                    json_string("Loopback enclosure (" + gpu_model + ")") +
+    std::string e = "{\"id\":" + json_string(enclosure_id) +
+                    ",\"name\":" + json_string("Loopback enclosure (" + gpu_model + ")") +
                     ",\"vendor\":\"CudaBridge SDK example\",\"domain\":0,\"generation\":\"loopback\""
-                    ",\"power_budget_w\":0,\"plugged\":true,\"gpu_model\":" + json_string(gpu_model);
+                    ",\"power_budget_w\":0,\"plugged\":true,\"gpu_model\":" +
+                    json_string(gpu_model);
     if (model != nullptr)
-        e += ",\"gpu_vendor_id\":" + std::to_string(model->vendor_id) + ",\"gpu_device_id\":" +
-             std::to_string(model->device_id);
+        e += ",\"gpu_vendor_id\":" + std::to_string(model->vendor_id) +
+             ",\"gpu_device_id\":" + std::to_string(model->device_id);
     e += "}";
     return "{\"op\":\"layout\",\"layout\":{\"host\":\"loopback\",\"domains\":[{\"index\":0,\"security\":\"none\","
-           "\"iommu_dma_protection\":true,\"deauthorization\":false}],\"enclosures\":[" + e + "]}}";
+           "\"iommu_dma_protection\":true,\"deauthorization\":false}],\"enclosures\":[" +
+           e + "]}}";
 }
 
 }  // namespace loopback

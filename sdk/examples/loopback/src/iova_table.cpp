@@ -48,7 +48,8 @@ cb_status iova_table::walk(uint64_t iova, size_t size, bool device_writes, Copy 
 
 cb_status iova_table::device_read(uint64_t iova, void* dst, size_t size) {
     auto* out = static_cast<unsigned char*>(dst);
-    return walk(iova, size, false, [&](unsigned char* host, size_t done, size_t n) { std::memcpy(out + done, host, n); });
+    return walk(iova, size, false,
+                [&](unsigned char* host, size_t done, size_t n) { std::memcpy(out + done, host, n); });
 }
 
 cb_status iova_table::device_write(uint64_t iova, const void* src, size_t size) {

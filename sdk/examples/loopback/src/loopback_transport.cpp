@@ -31,7 +31,8 @@ uint32_t config_dword(hosted_model& m, uint32_t offset) {
 }
 
 bool complete(const cb_endpoint_model_table* t) {
-    return CB_HAS_FIELD(t, cb_endpoint_model_table, config_read) && CB_HAS_FIELD(t, cb_endpoint_model_table, config_write) &&
+    return CB_HAS_FIELD(t, cb_endpoint_model_table, config_read) &&
+           CB_HAS_FIELD(t, cb_endpoint_model_table, config_write) &&
            CB_HAS_FIELD(t, cb_endpoint_model_table, bar_info) && CB_HAS_FIELD(t, cb_endpoint_model_table, mmio_read) &&
            CB_HAS_FIELD(t, cb_endpoint_model_table, mmio_write) && CB_HAS_FIELD(t, cb_endpoint_model_table, reset) &&
            CB_HAS_FIELD(t, cb_endpoint_model_table, attach) && CB_HAS_FIELD(t, cb_endpoint_model_table, detach);

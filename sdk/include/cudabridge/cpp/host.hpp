@@ -17,8 +17,7 @@ namespace cudabridge::sdk {
 // Throw this from plugin code to return a specific status; the firewall converts it.
 class status_error : public std::runtime_error {
 public:
-    status_error(cb_status status, const std::string& message)
-        : std::runtime_error(message), status_(status) {}
+    status_error(cb_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
     cb_status status() const noexcept { return status_; }
 
 private:
@@ -36,36 +35,31 @@ public:
         if (CB_HAS_FIELD(s_, cb_host_services, log)) s_->log(s_->host, level, category, message.c_str());
     }
 
-    cb_status record_event(const char* category, cb_severity severity, const char* kind,
-                           const std::string& message, const char* device = nullptr,
-                           const char* data_json = nullptr) const noexcept {
+    cb_status record_event(const char* category, cb_severity severity, const char* kind, const std::string& message,
+                           const char* device = nullptr, const char* data_json = nullptr) const noexcept {
         if (!CB_HAS_FIELD(s_, cb_host_services, record_event)) return CB_ERR_UNSUPPORTED;
-        return s_->record_event(s_->host, device, category, severity, kind, message.c_str(),
-                                data_json);
+        return s_->record_event(s_->host, device, category, severity, kind, message.c_str(), data_json);
     }
 
     // Declare a parameter; throws status_error when the host refuses it.
-    void declare(cb_param_type type, const char* name, const char* default_value,
-                 const char* help) const {
+    void declare(cb_param_type type, const char* name, const char* default_value, const char* help) const {
         declare_range(type, name, default_value, help, false, 0, 0);
     }
-    void declare_range(cb_param_type type, const char* name, const char* default_value,
-                       const char* help, bool has_range, double min, double max) const {
+    void declare_range(cb_param_type type, const char* name, const char* default_value, const char* help,
+                       bool has_range, double min, double max) const {
         declare_checked(type, name, default_value, help, has_range, min, max, nullptr, 0);
     }
     // One of `choices` ("auto,sim,linux"): the host refuses any other value when it is set.
-    void declare_choice(cb_param_type type, const char* name, const char* default_value,
-                        const char* help, const char* choices) const {
+    void declare_choice(cb_param_type type, const char* name, const char* default_value, const char* help,
+                        const char* choices) const {
         declare_checked(type, name, default_value, help, false, 0, 0, choices, 0);
     }
     // A folder: the host refuses a value it cannot create or write when it is set.
     void declare_directory(const char* name, const char* default_value, const char* help) const {
-        declare_checked(CB_PARAM_STRING, name, default_value, help, false, 0, 0, nullptr,
-                        CB_PARAM_FLAG_DIRECTORY);
+        declare_checked(CB_PARAM_STRING, name, default_value, help, false, 0, 0, nullptr, CB_PARAM_FLAG_DIRECTORY);
     }
-    void declare_checked(cb_param_type type, const char* name, const char* default_value,
-                         const char* help, bool has_range, double min, double max,
-                         const char* choices, uint32_t flags) const {
+    void declare_checked(cb_param_type type, const char* name, const char* default_value, const char* help,
+                         bool has_range, double min, double max, const char* choices, uint32_t flags) const {
         if (!CB_HAS_FIELD(s_, cb_host_services, param_declare)) return;
         cb_param_decl d{};
         d.struct_size = sizeof d;
@@ -85,9 +79,8 @@ public:
     // A declared parameter's effective value as text; nullopt when the host does not know it.
     std::optional<std::string> param(const char* name) const {
         if (!CB_HAS_FIELD(s_, cb_host_services, param_get)) return std::nullopt;
-        return read_text([&](char* buf, size_t size, size_t* needed) {
-            return s_->param_get(s_->host, name, buf, size, needed);
-        });
+        return read_text(
+            [&](char* buf, size_t size, size_t* needed) { return s_->param_get(s_->host, name, buf, size, needed); });
     }
     std::string param_or(const char* name, const std::string& fallback) const {
         auto v = param(name);
@@ -131,9 +124,8 @@ public:
 
     std::optional<std::string> path(cb_host_path which) const {
         if (!CB_HAS_FIELD(s_, cb_host_services, get_path)) return std::nullopt;
-        return read_text([&](char* buf, size_t size, size_t* needed) {
-            return s_->get_path(s_->host, which, buf, size, needed);
-        });
+        return read_text(
+            [&](char* buf, size_t size, size_t* needed) { return s_->get_path(s_->host, which, buf, size, needed); });
     }
 
     uint64_t monotonic_ns() const noexcept {
@@ -174,9 +166,7 @@ public:
         }
         return std::nullopt;
     }
-    std::string instance_name() const {
-        return c_ && c_->instance_name ? c_->instance_name : "";
-    }
+    std::string instance_name() const { return c_ && c_->instance_name ? c_->instance_name : ""; }
 
 private:
     const cb_config* c_;

@@ -25,8 +25,8 @@ protected:
 };
 
 // Adapter body: cast, then run the member call behind the firewall.
-#define CB_SDK_CALL(Base, call)                        \
-    auto* self = static_cast<Base*>(instance);         \
+#define CB_SDK_CALL(Base, call)                \
+    auto* self = static_cast<Base*>(instance); \
     return guard(self->host_services(), [&]() -> cb_status { return self->call; })
 
 // ---------------------------------------------------------------------------------------------
@@ -48,8 +48,7 @@ public:
     }
 
     static const cb_logsink_table* table() {
-        static const cb_logsink_table t = {sizeof(cb_logsink_table), &write_, &flush_, &close_,
-                                           &write_batch_};
+        static const cb_logsink_table t = {sizeof(cb_logsink_table), &write_, &flush_, &close_, &write_batch_};
         return &t;
     }
 
@@ -92,8 +91,7 @@ private:
         if (f == nullptr || out == nullptr) return CB_ERR_INVALID_ARGUMENT;
         CB_SDK_CALL(safety_policy, check_compatibility(*f, *out));
     }
-    static cb_status evaluate_(void* instance, const cb_health_history* h,
-                               cb_safety_decision* out) noexcept {
+    static cb_status evaluate_(void* instance, const cb_health_history* h, cb_safety_decision* out) noexcept {
         if (h == nullptr || out == nullptr) return CB_ERR_INVALID_ARGUMENT;
         CB_SDK_CALL(safety_policy, evaluate(*h, *out));
     }
@@ -115,9 +113,15 @@ public:
     virtual void detach() {}
 
     static const cb_endpoint_model_table* table() {
-        static const cb_endpoint_model_table t = {
-            sizeof(cb_endpoint_model_table), &config_read_, &config_write_, &bar_info_,
-            &mmio_read_, &mmio_write_, &reset_, &attach_, &detach_};
+        static const cb_endpoint_model_table t = {sizeof(cb_endpoint_model_table),
+                                                  &config_read_,
+                                                  &config_write_,
+                                                  &bar_info_,
+                                                  &mmio_read_,
+                                                  &mmio_write_,
+                                                  &reset_,
+                                                  &attach_,
+                                                  &detach_};
         return &t;
     }
 
@@ -132,17 +136,13 @@ private:
         if (out == nullptr) return CB_ERR_INVALID_ARGUMENT;
         CB_SDK_CALL(endpoint_model, bar_info(bar, *out));
     }
-    static cb_status mmio_read_(void* instance, uint32_t bar, uint64_t o, void* d,
-                                uint32_t s) noexcept {
+    static cb_status mmio_read_(void* instance, uint32_t bar, uint64_t o, void* d, uint32_t s) noexcept {
         CB_SDK_CALL(endpoint_model, mmio_read(bar, o, d, s));
     }
-    static cb_status mmio_write_(void* instance, uint32_t bar, uint64_t o, const void* d,
-                                 uint32_t s) noexcept {
+    static cb_status mmio_write_(void* instance, uint32_t bar, uint64_t o, const void* d, uint32_t s) noexcept {
         CB_SDK_CALL(endpoint_model, mmio_write(bar, o, d, s));
     }
-    static cb_status reset_(void* instance, cb_reset_kind k) noexcept {
-        CB_SDK_CALL(endpoint_model, reset(k));
-    }
+    static cb_status reset_(void* instance, cb_reset_kind k) noexcept { CB_SDK_CALL(endpoint_model, reset(k)); }
     static cb_status attach_(void* instance, const cb_endpoint_host_ops* ops) noexcept {
         if (ops == nullptr) return CB_ERR_INVALID_ARGUMENT;
         CB_SDK_CALL(endpoint_model, attach(*ops));
@@ -180,8 +180,9 @@ public:
     virtual cb_status mmio_write32(cb_link*, uint32_t, uint64_t, uint32_t) { return unsupported; }
     virtual cb_status mmio_read64(cb_link*, uint32_t, uint64_t, uint64_t&) { return unsupported; }
     virtual cb_status mmio_write64(cb_link*, uint32_t, uint64_t, uint64_t) { return unsupported; }
-    virtual cb_status mmio_write_block(cb_link*, uint32_t, uint64_t, const void*, size_t,
-                                       cb_mmio_mapping) { return unsupported; }
+    virtual cb_status mmio_write_block(cb_link*, uint32_t, uint64_t, const void*, size_t, cb_mmio_mapping) {
+        return unsupported;
+    }
     virtual cb_status mmio_read_block(cb_link*, uint32_t, uint64_t, void*, size_t) { return unsupported; }
     virtual cb_status dma_map(cb_link*, void*, size_t, cb_dma_direction, uint64_t&) { return unsupported; }
     virtual cb_status dma_unmap(cb_link*, uint64_t, size_t) { return unsupported; }
@@ -209,7 +210,9 @@ inline cb_status deauthorize(void* instance, const char* id) noexcept { CB_SDK_C
 inline cb_status set_event_handler(void* instance, cb_transport_event_handler h, void* u) noexcept {
     CB_SDK_CALL(T, set_event_handler(h, u));
 }
-inline cb_status open_link(void* instance, const char* id, cb_link** out) noexcept { CB_SDK_CALL(T, open_link(id, out)); }
+inline cb_status open_link(void* instance, const char* id, cb_link** out) noexcept {
+    CB_SDK_CALL(T, open_link(id, out));
+}
 inline cb_status close_link(void* instance, cb_link* l) noexcept { CB_SDK_CALL(T, close_link(l)); }
 inline cb_status config_read(void* instance, cb_link* l, uint32_t o, void* d, uint32_t s) noexcept {
     CB_SDK_CALL(T, config_read(l, o, d, s));
@@ -273,13 +276,31 @@ inline cb_status control(void* instance, const char* request, char* reply, size_
 
 inline const cb_transport_table* transport::table() {
     namespace a = detail::transport_adapters;
-    static const cb_transport_table t = {
-        sizeof(cb_transport_table), &a::enumerate, &a::authorize, &a::deauthorize,
-        &a::set_event_handler, &a::open_link, &a::close_link, &a::config_read, &a::config_write,
-        &a::bar_info, &a::mmio_read32, &a::mmio_write32, &a::mmio_read64, &a::mmio_write64,
-        &a::mmio_write_block, &a::mmio_read_block, &a::dma_map, &a::dma_unmap, &a::dma_limits,
-        &a::set_interrupt_handler, &a::link_status, &a::reset_link, &a::attach_model,
-        &a::detach_model, &a::control};
+    static const cb_transport_table t = {sizeof(cb_transport_table),
+                                         &a::enumerate,
+                                         &a::authorize,
+                                         &a::deauthorize,
+                                         &a::set_event_handler,
+                                         &a::open_link,
+                                         &a::close_link,
+                                         &a::config_read,
+                                         &a::config_write,
+                                         &a::bar_info,
+                                         &a::mmio_read32,
+                                         &a::mmio_write32,
+                                         &a::mmio_read64,
+                                         &a::mmio_write64,
+                                         &a::mmio_write_block,
+                                         &a::mmio_read_block,
+                                         &a::dma_map,
+                                         &a::dma_unmap,
+                                         &a::dma_limits,
+                                         &a::set_interrupt_handler,
+                                         &a::link_status,
+                                         &a::reset_link,
+                                         &a::attach_model,
+                                         &a::detach_model,
+                                         &a::control};
     return &t;
 }
 
@@ -295,7 +316,10 @@ public:
     using stream = cb_gpu_stream*;
 
     virtual cb_status claim(const cb_endpoint_info& endpoint, cb_bool& out) = 0;
-    virtual cb_status device_count(uint32_t& out) { out = 0; return CB_OK; }
+    virtual cb_status device_count(uint32_t& out) {
+        out = 0;
+        return CB_OK;
+    }
     virtual cb_status open_device(const cb_gpu_open_params& params, cb_gpu_device** out) = 0;
     virtual cb_status close_device(dev) = 0;
     virtual cb_status get_properties(dev, cb_gpu_properties& out) = 0;
@@ -318,8 +342,9 @@ public:
     virtual cb_status event_elapsed_ms(cb_gpu_event*, cb_gpu_event*, float&) { return unsupported; }
     virtual cb_status device_synchronize(dev) { return unsupported; }
     virtual cb_status launch_builtin(dev, const cb_kernel_launch&, stream) { return unsupported; }
-    virtual cb_status module_load(dev, const void*, size_t, cb_module_format, cb_gpu_module**, char*,
-                                  size_t) { return unsupported; }
+    virtual cb_status module_load(dev, const void*, size_t, cb_module_format, cb_gpu_module**, char*, size_t) {
+        return unsupported;
+    }
     virtual cb_status module_unload(cb_gpu_module*) { return unsupported; }
     virtual cb_status launch_kernel(cb_gpu_module*, const cb_kernel_launch&, stream) { return unsupported; }
     virtual cb_status get_telemetry(dev, cb_gpu_telemetry&) { return unsupported; }
@@ -328,11 +353,14 @@ public:
     virtual cb_status apply_settings(dev, const cb_gpu_settings&) { return unsupported; }
     virtual cb_status reset(dev, cb_reset_kind) { return unsupported; }
     virtual cb_status heartbeat(dev, uint64_t&) { return unsupported; }
-    virtual cb_status create_endpoint_model(const char*, void**, const cb_endpoint_model_table**) { return unsupported; }
+    virtual cb_status create_endpoint_model(const char*, void**, const cb_endpoint_model_table**) {
+        return unsupported;
+    }
     virtual cb_status destroy_endpoint_model(void*) { return unsupported; }
     // ABI 1.2: JSON request, reply written like a string getter (see cb_gpu_table.control).
-    virtual cb_status control(const char* /*request*/, char* /*reply*/, size_t /*reply_size*/,
-                              size_t* /*needed*/) { return unsupported; }
+    virtual cb_status control(const char* /*request*/, char* /*reply*/, size_t /*reply_size*/, size_t* /*needed*/) {
+        return unsupported;
+    }
     // ABI 1.3: pinned host memory and cross-stream waits.
     virtual cb_status host_register(dev, void*, size_t) { return unsupported; }
     virtual cb_status host_unregister(dev, void*) { return unsupported; }
@@ -348,24 +376,33 @@ using stream = cb_gpu_stream*;
 #define CB_SDK_NONNULL(p) \
     if ((p) == nullptr) return CB_ERR_INVALID_ARGUMENT
 inline cb_status claim(void* instance, const cb_endpoint_info* e, cb_bool* out) noexcept {
-    CB_SDK_NONNULL(e); CB_SDK_NONNULL(out);
+    CB_SDK_NONNULL(e);
+    CB_SDK_NONNULL(out);
     CB_SDK_CALL(T, claim(*e, *out));
 }
-inline cb_status device_count(void* instance, uint32_t* out) noexcept { CB_SDK_NONNULL(out); CB_SDK_CALL(T, device_count(*out)); }
+inline cb_status device_count(void* instance, uint32_t* out) noexcept {
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, device_count(*out));
+}
 inline cb_status open_device(void* instance, const cb_gpu_open_params* p, dev* out) noexcept {
-    CB_SDK_NONNULL(p); CB_SDK_NONNULL(out);
+    CB_SDK_NONNULL(p);
+    CB_SDK_NONNULL(out);
     CB_SDK_CALL(T, open_device(*p, out));
 }
 inline cb_status close_device(void* instance, dev d) noexcept { CB_SDK_CALL(T, close_device(d)); }
 inline cb_status get_properties(void* instance, dev d, cb_gpu_properties* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, get_properties(d, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, get_properties(d, *out));
 }
 inline cb_status mem_alloc(void* instance, dev d, uint64_t s, uint64_t* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, mem_alloc(d, s, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, mem_alloc(d, s, *out));
 }
 inline cb_status mem_free(void* instance, dev d, uint64_t p) noexcept { CB_SDK_CALL(T, mem_free(d, p)); }
 inline cb_status mem_info(void* instance, dev d, uint64_t* f, uint64_t* t) noexcept {
-    CB_SDK_NONNULL(f); CB_SDK_NONNULL(t); CB_SDK_CALL(T, mem_info(d, *f, *t));
+    CB_SDK_NONNULL(f);
+    CB_SDK_NONNULL(t);
+    CB_SDK_CALL(T, mem_info(d, *f, *t));
 }
 inline cb_status memcpy_h2d(void* instance, dev d, uint64_t dst, const void* src, size_t n, stream s) noexcept {
     CB_SDK_CALL(T, memcpy_h2d(d, dst, src, n, s));
@@ -379,75 +416,130 @@ inline cb_status memcpy_d2d(void* instance, dev d, uint64_t dst, uint64_t src, s
 inline cb_status memset8(void* instance, dev d, uint64_t dst, uint8_t v, size_t n, stream s) noexcept {
     CB_SDK_CALL(T, memset8(d, dst, v, n, s));
 }
-inline cb_status stream_create(void* instance, dev d, stream* out) noexcept { CB_SDK_NONNULL(out); CB_SDK_CALL(T, stream_create(d, out)); }
+inline cb_status stream_create(void* instance, dev d, stream* out) noexcept {
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, stream_create(d, out));
+}
 inline cb_status stream_destroy(void* instance, stream s) noexcept { CB_SDK_CALL(T, stream_destroy(s)); }
 inline cb_status stream_synchronize(void* instance, stream s) noexcept { CB_SDK_CALL(T, stream_synchronize(s)); }
 inline cb_status stream_query(void* instance, stream s) noexcept { CB_SDK_CALL(T, stream_query(s)); }
-inline cb_status event_create(void* instance, dev d, cb_gpu_event** out) noexcept { CB_SDK_NONNULL(out); CB_SDK_CALL(T, event_create(d, out)); }
+inline cb_status event_create(void* instance, dev d, cb_gpu_event** out) noexcept {
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, event_create(d, out));
+}
 inline cb_status event_destroy(void* instance, cb_gpu_event* e) noexcept { CB_SDK_CALL(T, event_destroy(e)); }
-inline cb_status event_record(void* instance, cb_gpu_event* e, stream s) noexcept { CB_SDK_CALL(T, event_record(e, s)); }
+inline cb_status event_record(void* instance, cb_gpu_event* e, stream s) noexcept {
+    CB_SDK_CALL(T, event_record(e, s));
+}
 inline cb_status event_synchronize(void* instance, cb_gpu_event* e) noexcept { CB_SDK_CALL(T, event_synchronize(e)); }
 inline cb_status event_query(void* instance, cb_gpu_event* e) noexcept { CB_SDK_CALL(T, event_query(e)); }
 inline cb_status event_elapsed_ms(void* instance, cb_gpu_event* a, cb_gpu_event* b, float* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, event_elapsed_ms(a, b, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, event_elapsed_ms(a, b, *out));
 }
 inline cb_status device_synchronize(void* instance, dev d) noexcept { CB_SDK_CALL(T, device_synchronize(d)); }
 inline cb_status launch_builtin(void* instance, dev d, const cb_kernel_launch* l, stream s) noexcept {
-    CB_SDK_NONNULL(l); CB_SDK_CALL(T, launch_builtin(d, *l, s));
+    CB_SDK_NONNULL(l);
+    CB_SDK_CALL(T, launch_builtin(d, *l, s));
 }
-inline cb_status module_load(void* instance, dev d, const void* img, size_t n, cb_module_format f,
-                             cb_gpu_module** out, char* log, size_t log_size) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, module_load(d, img, n, f, out, log, log_size));
+inline cb_status module_load(void* instance, dev d, const void* img, size_t n, cb_module_format f, cb_gpu_module** out,
+                             char* log, size_t log_size) noexcept {
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, module_load(d, img, n, f, out, log, log_size));
 }
 inline cb_status module_unload(void* instance, cb_gpu_module* m) noexcept { CB_SDK_CALL(T, module_unload(m)); }
 inline cb_status launch_kernel(void* instance, cb_gpu_module* m, const cb_kernel_launch* l, stream s) noexcept {
-    CB_SDK_NONNULL(l); CB_SDK_CALL(T, launch_kernel(m, *l, s));
+    CB_SDK_NONNULL(l);
+    CB_SDK_CALL(T, launch_kernel(m, *l, s));
 }
 inline cb_status get_telemetry(void* instance, dev d, cb_gpu_telemetry* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, get_telemetry(d, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, get_telemetry(d, *out));
 }
 inline cb_status get_settings(void* instance, dev d, cb_gpu_settings* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, get_settings(d, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, get_settings(d, *out));
 }
 inline cb_status get_setting_limits(void* instance, dev d, cb_gpu_setting_limits* out) noexcept {
-    CB_SDK_NONNULL(out); CB_SDK_CALL(T, get_setting_limits(d, *out));
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, get_setting_limits(d, *out));
 }
 inline cb_status apply_settings(void* instance, dev d, const cb_gpu_settings* s) noexcept {
-    CB_SDK_NONNULL(s); CB_SDK_CALL(T, apply_settings(d, *s));
+    CB_SDK_NONNULL(s);
+    CB_SDK_CALL(T, apply_settings(d, *s));
 }
 inline cb_status reset(void* instance, dev d, cb_reset_kind k) noexcept { CB_SDK_CALL(T, reset(d, k)); }
-inline cb_status heartbeat(void* instance, dev d, uint64_t* out) noexcept { CB_SDK_NONNULL(out); CB_SDK_CALL(T, heartbeat(d, *out)); }
+inline cb_status heartbeat(void* instance, dev d, uint64_t* out) noexcept {
+    CB_SDK_NONNULL(out);
+    CB_SDK_CALL(T, heartbeat(d, *out));
+}
 inline cb_status create_model(void* instance, const char* p, void** m, const cb_endpoint_model_table** t) noexcept {
-    CB_SDK_NONNULL(m); CB_SDK_NONNULL(t); CB_SDK_CALL(T, create_endpoint_model(p, m, t));
+    CB_SDK_NONNULL(m);
+    CB_SDK_NONNULL(t);
+    CB_SDK_CALL(T, create_endpoint_model(p, m, t));
 }
 inline cb_status destroy_model(void* instance, void* m) noexcept { CB_SDK_CALL(T, destroy_endpoint_model(m)); }
 inline cb_status control(void* instance, const char* request, char* reply, size_t size, size_t* needed) noexcept {
-    CB_SDK_NONNULL(request); CB_SDK_CALL(T, control(request, reply, size, needed));
+    CB_SDK_NONNULL(request);
+    CB_SDK_CALL(T, control(request, reply, size, needed));
 }
 inline cb_status host_register(void* instance, dev d, void* p, size_t n) noexcept {
-    CB_SDK_NONNULL(p); CB_SDK_CALL(T, host_register(d, p, n));
+    CB_SDK_NONNULL(p);
+    CB_SDK_CALL(T, host_register(d, p, n));
 }
 inline cb_status host_unregister(void* instance, dev d, void* p) noexcept {
-    CB_SDK_NONNULL(p); CB_SDK_CALL(T, host_unregister(d, p));
+    CB_SDK_NONNULL(p);
+    CB_SDK_CALL(T, host_unregister(d, p));
 }
 inline cb_status stream_wait_event(void* instance, stream s, cb_gpu_event* e) noexcept {
-    CB_SDK_NONNULL(e); CB_SDK_CALL(T, stream_wait_event(s, e));
+    CB_SDK_NONNULL(e);
+    CB_SDK_CALL(T, stream_wait_event(s, e));
 }
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
 inline const cb_gpu_table* gpu_family::table() {
     namespace a = detail::gpu_adapters;
-    static const cb_gpu_table t = {
-        sizeof(cb_gpu_table), &a::claim, &a::device_count, &a::open_device, &a::close_device,
-        &a::get_properties, &a::mem_alloc, &a::mem_free, &a::mem_info, &a::memcpy_h2d,
-        &a::memcpy_d2h, &a::memcpy_d2d, &a::memset8, &a::stream_create, &a::stream_destroy,
-        &a::stream_synchronize, &a::stream_query, &a::event_create, &a::event_destroy,
-        &a::event_record, &a::event_synchronize, &a::event_query, &a::event_elapsed_ms,
-        &a::device_synchronize, &a::launch_builtin, &a::module_load, &a::module_unload,
-        &a::launch_kernel, &a::get_telemetry, &a::get_settings, &a::get_setting_limits,
-        &a::apply_settings, &a::reset, &a::heartbeat, &a::create_model, &a::destroy_model,
-        &a::control, &a::host_register, &a::host_unregister, &a::stream_wait_event};
+    static const cb_gpu_table t = {sizeof(cb_gpu_table),
+                                   &a::claim,
+                                   &a::device_count,
+                                   &a::open_device,
+                                   &a::close_device,
+                                   &a::get_properties,
+                                   &a::mem_alloc,
+                                   &a::mem_free,
+                                   &a::mem_info,
+                                   &a::memcpy_h2d,
+                                   &a::memcpy_d2h,
+                                   &a::memcpy_d2d,
+                                   &a::memset8,
+                                   &a::stream_create,
+                                   &a::stream_destroy,
+                                   &a::stream_synchronize,
+                                   &a::stream_query,
+                                   &a::event_create,
+                                   &a::event_destroy,
+                                   &a::event_record,
+                                   &a::event_synchronize,
+                                   &a::event_query,
+                                   &a::event_elapsed_ms,
+                                   &a::device_synchronize,
+                                   &a::launch_builtin,
+                                   &a::module_load,
+                                   &a::module_unload,
+                                   &a::launch_kernel,
+                                   &a::get_telemetry,
+                                   &a::get_settings,
+                                   &a::get_setting_limits,
+                                   &a::apply_settings,
+                                   &a::reset,
+                                   &a::heartbeat,
+                                   &a::create_model,
+                                   &a::destroy_model,
+                                   &a::control,
+                                   &a::host_register,
+                                   &a::host_unregister,
+                                   &a::stream_wait_event};
     return &t;
 }
 

@@ -76,11 +76,16 @@ cb_kernel_arg device_pointer(uint64_t p) {
 
 const char* kind_name(value_kind k) {
     switch (k) {
-        case value_kind::b32: return "b32";
-        case value_kind::b64: return "b64";
-        case value_kind::f32: return "f32";
-        case value_kind::f64: return "f64";
-        default: return "pred";
+    case value_kind::b32:
+        return "b32";
+    case value_kind::b64:
+        return "b64";
+    case value_kind::f32:
+        return "f32";
+    case value_kind::f64:
+        return "f64";
+    default:
+        return "pred";
     }
 }
 
@@ -153,7 +158,9 @@ private:
     std::vector<uint8_t> reference_bytes_;
     const block_runner inline_runner_ = [](uint64_t n, const std::function<void(uint64_t, uint64_t)>& fn) { fn(0, n); };
 
-    void fail(uint64_t seed, const std::string& what, const std::string& ptx) { t.failures.push_back({seed, what, ptx}); }
+    void fail(uint64_t seed, const std::string& what, const std::string& ptx) {
+        t.failures.push_back({seed, what, ptx});
+    }
 
     // A module that does not load: each program alone names the culprit.
     void locate_load_failure(const std::vector<generated_kernel>& kernels, const std::string& module_error) {
@@ -186,7 +193,8 @@ private:
         const reference_memory memory{reference_bytes_.data(), fake_vram::base, reference_bytes_.size()};
         for (uint32_t th = 0; th < threads_per_block; ++th) {
             const std::string why = reference->run({out, in}, th, threads_per_block, memory);
-            if (!why.empty()) return {"the reference evaluator stopped in thread " + std::to_string(th) + ": " + why, {}, {}};
+            if (!why.empty())
+                return {"the reference evaluator stopped in thread " + std::to_string(th) + ": " + why, {}, {}};
         }
         if (std::string why = launch(engine, k, in, out); !why.empty()) return {why, {}, {}};
         const uint64_t at = out - fake_vram::base;
@@ -232,7 +240,8 @@ private:
     bool compare_slots(const generated_kernel& k, uint32_t th, const outcome& o, size_t at) {
         const generated_program& p = k.program;
         for (size_t s = 0; s < output_slots; ++s) {
-            const uint64_t expected = word(o.expected, at + s * slot_bytes), actual = word(o.actual, at + s * slot_bytes);
+            const uint64_t expected = word(o.expected, at + s * slot_bytes),
+                           actual = word(o.actual, at + s * slot_bytes);
             const value_kind kind = s < p.outputs.size() ? p.outputs[s] : value_kind::b64;
             ++t.words;
             if (slot_matches(kind, expected, actual)) {
@@ -317,16 +326,17 @@ TEST_P(PtxDifferentialFuzzShard, RandomStraightLineProgramsMatchTheReferenceEval
     tally all = campaign(output_mode::every_register, first, every);
     all.add(campaign(output_mode::digest, first + every, count - every));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::cout << "[ fuzz     ] " << all.programs << " programs (seeds " << first << ".." << first + count - 1 << ", the first "
-              << every << " storing every register), " << all.words << " words compared (" << all.nan_words
-              << " NaN on both sides), " << seconds << " s\n[ fuzz     ] NaN bits the engine stored:";
+    std::cout << "[ fuzz     ] " << all.programs << " programs (seeds " << first << ".." << first + count - 1
+              << ", the first " << every << " storing every register), " << all.words << " words compared ("
+              << all.nan_words << " NaN on both sides), " << seconds << " s\n[ fuzz     ] NaN bits the engine stored:";
     for (const auto& nan : all.engine_nans) std::cout << " " << nan;
     std::cout << "\n";
     EXPECT_EQ(all.programs, count) << "every program ran";
     const uint64_t shown = setting("CB_PTX_FUZZ_SHOW", 3);  // failures printed with their PTX
     for (size_t i = 0; i < all.failures.size() && i < shown; ++i)
         ADD_FAILURE() << "seed " << all.failures[i].seed << ": " << all.failures[i].what << "\n" << all.failures[i].ptx;
-    EXPECT_TRUE(all.failures.empty()) << all.failures.size() << " programs differ; rerun one with CB_PTX_FUZZ_FIRST_SEED=<seed> "
+    EXPECT_TRUE(all.failures.empty()) << all.failures.size()
+                                      << " programs differ; rerun one with CB_PTX_FUZZ_FIRST_SEED=<seed> "
                                       << "CB_PTX_FUZZ_PROGRAMS=1 (shard 0)";
 }
 
@@ -338,7 +348,8 @@ std::vector<std::string> body_forms(const std::string& text) {
     const std::string prologue_end = "add.s64 %rd7, %rd3, %rd6;\n";
     const size_t begin = text.find(prologue_end) + prologue_end.size();
     size_t end = text.find("    ret;", begin);
-    for (const char* tail : {"    st.global", ", 1, 0, %p", "0xCBF29CE484222325"}) end = std::min(end, text.find(tail, begin));
+    for (const char* tail : {"    st.global", ", 1, 0, %p", "0xCBF29CE484222325"})
+        end = std::min(end, text.find(tail, begin));
     end = text.rfind('\n', end);
     return instruction_forms(text.substr(begin, end - begin));
 }
@@ -350,7 +361,8 @@ TEST(PtxDifferentialFuzz, ASeedMakesTheSameProgramAndInputsInEitherOutputMode) {
         EXPECT_EQ(every.text, generate_kernel(seed, output_mode::every_register).text);
         EXPECT_EQ(body_forms(every.text), body_forms(digest.text));
         EXPECT_EQ(thread_inputs(every.program, 2), thread_inputs(digest.program, 2));
-        EXPECT_NE(thread_inputs(every.program, 0), thread_inputs(every.program, 1)) << "each thread reads different data";
+        EXPECT_NE(thread_inputs(every.program, 0), thread_inputs(every.program, 1))
+            << "each thread reads different data";
     }
     EXPECT_NE(generate_kernel(1, output_mode::digest).text, generate_kernel(2, output_mode::digest).text);
 }
@@ -360,14 +372,16 @@ TEST(PtxDifferentialFuzz, ProgramsRunTwentyToSixtyInstructionsAndStoreEveryRegis
         const auto k = generate_kernel(seed, output_mode::every_register);
         const generated_program& p = k.program;
         const auto forms = body_forms(k.text);
-        const auto last_load = std::find_if(forms.rbegin(), forms.rend(), [](const std::string& f) { return f.rfind("ld.", 0) == 0; });
+        const auto last_load =
+            std::find_if(forms.rbegin(), forms.rend(), [](const std::string& f) { return f.rfind("ld.", 0) == 0; });
         // After the loads, three movs reinterpret integer lanes as floats.
         const long body = long(last_load - forms.rbegin()) - 3;
         EXPECT_GE(body, 20) << seed;
         EXPECT_LE(body, 60 + 6) << seed << ": the last instruction may bring its divisor's guard";
         const auto all = instruction_forms(k.text);
-        EXPECT_EQ(size_t(std::count_if(all.begin(), all.end(), [](const std::string& f) { return f.rfind("st.", 0) == 0; })),
-                  p.outputs.size())
+        EXPECT_EQ(
+            size_t(std::count_if(all.begin(), all.end(), [](const std::string& f) { return f.rfind("st.", 0) == 0; })),
+            p.outputs.size())
             << seed;
         EXPECT_LE(p.outputs.size(), size_t(output_slots)) << seed;
         for (const auto& f : p.inputs) EXPECT_LE(f.offset + f.bytes, input_stride) << seed;
@@ -378,21 +392,102 @@ TEST(PtxDifferentialFuzz, TheFirstThousandProgramsCoverEveryInstructionFamily) {
     std::set<std::string> seen;
     for (uint64_t seed = 0; seed < 1000; ++seed)
         for (const auto& f : instruction_forms(generate_kernel(seed, output_mode::digest).text)) seen.insert(f);
-    for (const char* f : {
-             "add.s32", "add.sat.s32", "sub.u64", "mul.lo.s64", "mul.hi.u32", "mul.hi.s64", "mul.wide.s32",
-             "mad.lo.u32", "mad.hi.s64", "mad.wide.u32", "div.s32", "div.u64", "rem.s64", "rem.u32", "and.b32",
-             "or.b64", "xor.b32", "not.b64", "cnot.b32", "shl.b32", "shl.b64", "shr.s32", "shr.u64", "shr.b32",
-             "min.s32", "max.u64", "abs.s32", "neg.s64", "popc.b64", "clz.b32", "brev.b64", "bfe.s32", "bfe.u64",
-             "bfi.b32", "bfi.b64", "selp.s64", "selp.f32", "setp.lt.s32", "setp.hi.u64", "setp.ne.b64",
-             "setp.ltu.f32", "setp.nan.f64", "setp.ge.and.s32", "and.pred", "xor.pred", "not.pred",
-             "testp.finite.f32", "testp.subnormal.f64", "testp.notanumber.f64", "cvt.u32.u64", "cvt.s64.s32", "cvt.s32.s8", "cvt.u8.u32",
-             "cvt.sat.s32.s64", "cvt.sat.u32.s32", "cvt.rni.s32.f32", "cvt.rzi.u64.f64", "cvt.rmi.s64.f32",
-             "cvt.rpi.u32.f64", "cvt.rn.f32.s64", "cvt.rn.f64.u32", "cvt.f64.f32", "cvt.rn.f32.f64",
-             "cvt.rni.f32.f32", "cvt.rzi.f64.f64", "add.rn.f32", "sub.rn.f32", "mul.rz.f32", "mul.rm.f32", "mul.rp.f32",
-             "add.rn.f64", "mul.rn.f64", "div.rn.f32", "div.rn.f64", "fma.rn.f32", "fma.rn.f64", "setp.nan.f32",
-             "mad.rn.f32", "sqrt.rn.f32", "sqrt.rn.f64", "rcp.rn.f32", "rcp.rn.f64", "min.f32", "max.f64",
-             "abs.f32", "neg.f64", "mov.b64", "mov.b32", "mov.f32", "ld.global.s8", "ld.global.u16",
-             "ld.global.f64", "ld.global.v4.u32", "ld.global.v2.f32", "ld.global.v2.s64", "ld.global.v2.f64"})
+    for (const char* f : {"add.s32",
+                          "add.sat.s32",
+                          "sub.u64",
+                          "mul.lo.s64",
+                          "mul.hi.u32",
+                          "mul.hi.s64",
+                          "mul.wide.s32",
+                          "mad.lo.u32",
+                          "mad.hi.s64",
+                          "mad.wide.u32",
+                          "div.s32",
+                          "div.u64",
+                          "rem.s64",
+                          "rem.u32",
+                          "and.b32",
+                          "or.b64",
+                          "xor.b32",
+                          "not.b64",
+                          "cnot.b32",
+                          "shl.b32",
+                          "shl.b64",
+                          "shr.s32",
+                          "shr.u64",
+                          "shr.b32",
+                          "min.s32",
+                          "max.u64",
+                          "abs.s32",
+                          "neg.s64",
+                          "popc.b64",
+                          "clz.b32",
+                          "brev.b64",
+                          "bfe.s32",
+                          "bfe.u64",
+                          "bfi.b32",
+                          "bfi.b64",
+                          "selp.s64",
+                          "selp.f32",
+                          "setp.lt.s32",
+                          "setp.hi.u64",
+                          "setp.ne.b64",
+                          "setp.ltu.f32",
+                          "setp.nan.f64",
+                          "setp.ge.and.s32",
+                          "and.pred",
+                          "xor.pred",
+                          "not.pred",
+                          "testp.finite.f32",
+                          "testp.subnormal.f64",
+                          "testp.notanumber.f64",
+                          "cvt.u32.u64",
+                          "cvt.s64.s32",
+                          "cvt.s32.s8",
+                          "cvt.u8.u32",
+                          "cvt.sat.s32.s64",
+                          "cvt.sat.u32.s32",
+                          "cvt.rni.s32.f32",
+                          "cvt.rzi.u64.f64",
+                          "cvt.rmi.s64.f32",
+                          "cvt.rpi.u32.f64",
+                          "cvt.rn.f32.s64",
+                          "cvt.rn.f64.u32",
+                          "cvt.f64.f32",
+                          "cvt.rn.f32.f64",
+                          "cvt.rni.f32.f32",
+                          "cvt.rzi.f64.f64",
+                          "add.rn.f32",
+                          "sub.rn.f32",
+                          "mul.rz.f32",
+                          "mul.rm.f32",
+                          "mul.rp.f32",
+                          "add.rn.f64",
+                          "mul.rn.f64",
+                          "div.rn.f32",
+                          "div.rn.f64",
+                          "fma.rn.f32",
+                          "fma.rn.f64",
+                          "setp.nan.f32",
+                          "mad.rn.f32",
+                          "sqrt.rn.f32",
+                          "sqrt.rn.f64",
+                          "rcp.rn.f32",
+                          "rcp.rn.f64",
+                          "min.f32",
+                          "max.f64",
+                          "abs.f32",
+                          "neg.f64",
+                          "mov.b64",
+                          "mov.b32",
+                          "mov.f32",
+                          "ld.global.s8",
+                          "ld.global.u16",
+                          "ld.global.f64",
+                          "ld.global.v4.u32",
+                          "ld.global.v2.f32",
+                          "ld.global.v2.s64",
+                          "ld.global.v2.f64"})
         EXPECT_TRUE(seen.count(f)) << f;
     std::string text;
     for (uint64_t seed = 0; seed < 50; ++seed) text += generate_kernel(seed, output_mode::digest).text;
@@ -407,11 +502,12 @@ protected:
     // Runs `body` (which reads %rd1 and writes %rd2: in and out) in one thread and returns the
     // first 8 output words.
     std::vector<uint64_t> run(const std::string& body, const std::vector<uint64_t>& in = {}) {
-        const std::string text = ".visible .entry t(.param .u64 out, .param .u64 in)\n{\n"
-                                 "    .reg .pred %p<8>;\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n"
-                                 "    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n"
-                                 "    ld.param.u64 %rd2, [out];\n    ld.param.u64 %rd1, [in];\n" +
-                                 body + "    ret;\n}\n";
+        const std::string text =
+            ".visible .entry t(.param .u64 out, .param .u64 in)\n{\n"
+            "    .reg .pred %p<8>;\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n"
+            "    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n"
+            "    ld.param.u64 %rd2, [out];\n    ld.param.u64 %rd1, [in];\n" +
+            body + "    ret;\n}\n";
         std::string error;
         auto k = reference_kernel::decode(text, error);
         EXPECT_TRUE(k) << error;
@@ -427,13 +523,14 @@ protected:
 };
 
 TEST_F(ReferenceEvaluator, ShiftAmountsPastTheWidthClampToTheWidth) {
-    const auto out = run("    mov.b32 %r1, 0x80000010;\n"
-                         "    shl.b32 %r2, %r1, 32;\n    st.global.u32 [%rd2], %r2;\n"
-                         "    shr.s32 %r3, %r1, 40;\n    st.global.u32 [%rd2+8], %r3;\n"
-                         "    shr.u32 %r4, %r1, 0xFFFFFFFF;\n    st.global.u32 [%rd2+16], %r4;\n"
-                         "    mov.b64 %rd3, 0x8000000000000000;\n    shr.s64 %rd4, %rd3, 64;\n"
-                         "    st.global.u64 [%rd2+24], %rd4;\n    shr.s32 %r5, %r1, 4;\n"
-                         "    st.global.u32 [%rd2+32], %r5;\n");
+    const auto out =
+        run("    mov.b32 %r1, 0x80000010;\n"
+            "    shl.b32 %r2, %r1, 32;\n    st.global.u32 [%rd2], %r2;\n"
+            "    shr.s32 %r3, %r1, 40;\n    st.global.u32 [%rd2+8], %r3;\n"
+            "    shr.u32 %r4, %r1, 0xFFFFFFFF;\n    st.global.u32 [%rd2+16], %r4;\n"
+            "    mov.b64 %rd3, 0x8000000000000000;\n    shr.s64 %rd4, %rd3, 64;\n"
+            "    st.global.u64 [%rd2+24], %rd4;\n    shr.s32 %r5, %r1, 4;\n"
+            "    st.global.u32 [%rd2+32], %r5;\n");
     EXPECT_EQ(out[0], 0u);
     EXPECT_EQ(out[1], 0xFFFFFFFFu);
     EXPECT_EQ(out[2], 0u);
@@ -442,12 +539,13 @@ TEST_F(ReferenceEvaluator, ShiftAmountsPastTheWidthClampToTheWidth) {
 }
 
 TEST_F(ReferenceEvaluator, BitFieldExtractFillsWithTheFieldsSignBitAndInsertStopsAtTheMsb) {
-    const auto out = run("    mov.b32 %r1, 0x00000F00;\n"
-                         "    bfe.s32 %r2, %r1, 8, 4;\n    st.global.u32 [%rd2], %r2;\n"
-                         "    bfe.u32 %r3, %r1, 8, 4;\n    st.global.u32 [%rd2+8], %r3;\n"
-                         "    bfe.s32 %r4, %r1, 264, 0;\n    st.global.u32 [%rd2+16], %r4;\n"
-                         "    mov.b32 %r5, 0x80000000;\n    bfe.s32 %r6, %r5, 30, 10;\n    st.global.u32 [%rd2+24], %r6;\n"
-                         "    bfi.b32 %r7, 0xFF, 0, 28, 8;\n    st.global.u32 [%rd2+32], %r7;\n");
+    const auto out =
+        run("    mov.b32 %r1, 0x00000F00;\n"
+            "    bfe.s32 %r2, %r1, 8, 4;\n    st.global.u32 [%rd2], %r2;\n"
+            "    bfe.u32 %r3, %r1, 8, 4;\n    st.global.u32 [%rd2+8], %r3;\n"
+            "    bfe.s32 %r4, %r1, 264, 0;\n    st.global.u32 [%rd2+16], %r4;\n"
+            "    mov.b32 %r5, 0x80000000;\n    bfe.s32 %r6, %r5, 30, 10;\n    st.global.u32 [%rd2+24], %r6;\n"
+            "    bfi.b32 %r7, 0xFF, 0, 28, 8;\n    st.global.u32 [%rd2+32], %r7;\n");
     EXPECT_EQ(out[0], 0xFFFFFFFFu) << "the field 0xF is negative as 4 bits";
     EXPECT_EQ(out[1], 0xFu);
     EXPECT_EQ(out[2], 0u) << "length 0 extracts nothing";
@@ -456,23 +554,25 @@ TEST_F(ReferenceEvaluator, BitFieldExtractFillsWithTheFieldsSignBitAndInsertStop
 }
 
 TEST_F(ReferenceEvaluator, FloatMinAndMaxPreferNumbersAndOrderNegativeZeroFirst) {
-    const auto out = run("    mov.f32 %f1, 0f80000000;\n    mov.f32 %f2, 0f00000000;\n    mov.f32 %f3, 0f7FC00000;\n"
-                         "    min.f32 %f4, %f2, %f1;\n    st.global.f32 [%rd2], %f4;\n"
-                         "    max.f32 %f5, %f1, %f2;\n    st.global.f32 [%rd2+8], %f5;\n"
-                         "    max.f32 %f6, %f3, 0f3F800000;\n    st.global.f32 [%rd2+16], %f6;\n");
+    const auto out =
+        run("    mov.f32 %f1, 0f80000000;\n    mov.f32 %f2, 0f00000000;\n    mov.f32 %f3, 0f7FC00000;\n"
+            "    min.f32 %f4, %f2, %f1;\n    st.global.f32 [%rd2], %f4;\n"
+            "    max.f32 %f5, %f1, %f2;\n    st.global.f32 [%rd2+8], %f5;\n"
+            "    max.f32 %f6, %f3, 0f3F800000;\n    st.global.f32 [%rd2+16], %f6;\n");
     EXPECT_EQ(out[0], 0x80000000u);
     EXPECT_EQ(out[1], 0u);
     EXPECT_EQ(out[2], 0x3F800000u);
 }
 
 TEST_F(ReferenceEvaluator, FloatToIntegerSaturatesAndANanBecomesZeroOrTheTopBit) {
-    const auto out = run("    mov.f32 %f1, 0f7FC00000;\n    mov.f64 %fd1, 0d7FF8000000000000;\n"
-                         "    cvt.rzi.s32.f32 %r1, %f1;\n    st.global.u32 [%rd2], %r1;\n"
-                         "    cvt.rzi.s32.f64 %r2, %fd1;\n    st.global.u32 [%rd2+8], %r2;\n"
-                         "    cvt.rzi.u64.f32 %rd3, %f1;\n    st.global.u64 [%rd2+16], %rd3;\n"
-                         "    cvt.rni.s8.f32 %r4, 0fC3200000;\n    st.global.u32 [%rd2+24], %r4;\n"
-                         "    cvt.rmi.u32.f32 %r5, 0fBF000000;\n    st.global.u32 [%rd2+32], %r5;\n"
-                         "    cvt.rni.s32.f32 %r6, 0f40200000;\n    st.global.u32 [%rd2+40], %r6;\n");
+    const auto out =
+        run("    mov.f32 %f1, 0f7FC00000;\n    mov.f64 %fd1, 0d7FF8000000000000;\n"
+            "    cvt.rzi.s32.f32 %r1, %f1;\n    st.global.u32 [%rd2], %r1;\n"
+            "    cvt.rzi.s32.f64 %r2, %fd1;\n    st.global.u32 [%rd2+8], %r2;\n"
+            "    cvt.rzi.u64.f32 %rd3, %f1;\n    st.global.u64 [%rd2+16], %rd3;\n"
+            "    cvt.rni.s8.f32 %r4, 0fC3200000;\n    st.global.u32 [%rd2+24], %r4;\n"
+            "    cvt.rmi.u32.f32 %r5, 0fBF000000;\n    st.global.u32 [%rd2+32], %r5;\n"
+            "    cvt.rni.s32.f32 %r6, 0f40200000;\n    st.global.u32 [%rd2+40], %r6;\n");
     EXPECT_EQ(out[0], 0u) << "f32 NaN into a 32-bit integer";
     EXPECT_EQ(out[1], 0x80000000u) << "f64 NaN: 1 << (width - 1)";
     EXPECT_EQ(out[2], 0x8000000000000000u) << "NaN into a 64-bit integer: 1 << 63";
@@ -483,12 +583,13 @@ TEST_F(ReferenceEvaluator, FloatToIntegerSaturatesAndANanBecomesZeroOrTheTopBit)
 
 TEST_F(ReferenceEvaluator, DirectedRoundingOfF32ArithmeticIsExact) {
     // 1 - 2^-60 lies just below 1: towards zero and down it is the float below 1.
-    const auto out = run("    add.rz.f32 %f1, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2], %f1;\n"
-                         "    add.rm.f32 %f2, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2+8], %f2;\n"
-                         "    add.rp.f32 %f3, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2+16], %f3;\n"
-                         "    sub.rm.f32 %f4, 0f3F800000, 0f3F800000;\n    st.global.f32 [%rd2+24], %f4;\n"
-                         "    mul.rz.f32 %f5, 0f7F7FFFFF, 0f40000000;\n    st.global.f32 [%rd2+32], %f5;\n"
-                         "    fma.rp.f32 %f6, 0f3F800001, 0f3F800001, 0fBF800000;\n    st.global.f32 [%rd2+40], %f6;\n");
+    const auto out =
+        run("    add.rz.f32 %f1, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2], %f1;\n"
+            "    add.rm.f32 %f2, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2+8], %f2;\n"
+            "    add.rp.f32 %f3, 0f3F800000, 0fA1800000;\n    st.global.f32 [%rd2+16], %f3;\n"
+            "    sub.rm.f32 %f4, 0f3F800000, 0f3F800000;\n    st.global.f32 [%rd2+24], %f4;\n"
+            "    mul.rz.f32 %f5, 0f7F7FFFFF, 0f40000000;\n    st.global.f32 [%rd2+32], %f5;\n"
+            "    fma.rp.f32 %f6, 0f3F800001, 0f3F800001, 0fBF800000;\n    st.global.f32 [%rd2+40], %f6;\n");
     EXPECT_EQ(out[0], 0x3F7FFFFFu);
     EXPECT_EQ(out[1], 0x3F7FFFFFu);
     EXPECT_EQ(out[2], 0x3F800000u);
@@ -498,13 +599,14 @@ TEST_F(ReferenceEvaluator, DirectedRoundingOfF32ArithmeticIsExact) {
 }
 
 TEST_F(ReferenceEvaluator, PredicatesCombineGuardAndCountZeroAsANormalNumber) {
-    const auto out = run("    testp.normal.f32 %p1, 0f80000000;\n    selp.u32 %r1, 1, 0, %p1;\n    st.global.u32 [%rd2], %r1;\n"
-                         "    setp.lt.or.s32 %p2|%p3, 5, 3, %p1;\n    selp.u32 %r2, 1, 0, %p2;\n"
-                         "    selp.u32 %r3, 1, 0, %p3;\n    st.global.u32 [%rd2+8], %r2;\n    st.global.u32 [%rd2+16], %r3;\n"
-                         "    mov.u32 %r4, 7;\n    @!%p1 mov.u32 %r4, 9;\n    @%p1 add.s32 %r4, %r4, 1;\n"
-                         "    st.global.u32 [%rd2+24], %r4;\n"
-                         "    setp.neu.f32 %p4, 0f7FC00000, 0f7FC00000;\n    selp.u32 %r5, 1, 0, %p4;\n"
-                         "    st.global.u32 [%rd2+32], %r5;\n");
+    const auto out =
+        run("    testp.normal.f32 %p1, 0f80000000;\n    selp.u32 %r1, 1, 0, %p1;\n    st.global.u32 [%rd2], %r1;\n"
+            "    setp.lt.or.s32 %p2|%p3, 5, 3, %p1;\n    selp.u32 %r2, 1, 0, %p2;\n"
+            "    selp.u32 %r3, 1, 0, %p3;\n    st.global.u32 [%rd2+8], %r2;\n    st.global.u32 [%rd2+16], %r3;\n"
+            "    mov.u32 %r4, 7;\n    @!%p1 mov.u32 %r4, 9;\n    @%p1 add.s32 %r4, %r4, 1;\n"
+            "    st.global.u32 [%rd2+24], %r4;\n"
+            "    setp.neu.f32 %p4, 0f7FC00000, 0f7FC00000;\n    selp.u32 %r5, 1, 0, %p4;\n"
+            "    st.global.u32 [%rd2+32], %r5;\n");
     EXPECT_EQ(out[0], 1u);
     EXPECT_EQ(out[1], 1u) << "(5 < 3) or true";
     EXPECT_EQ(out[2], 1u) << "!(5 < 3) or true";
@@ -513,13 +615,14 @@ TEST_F(ReferenceEvaluator, PredicatesCombineGuardAndCountZeroAsANormalNumber) {
 }
 
 TEST_F(ReferenceEvaluator, IntegerConversionsExtendBySourceTypeAndSaturateOnlyWhenAsked) {
-    const auto out = run("    mov.b32 %r1, 0x000001F0;\n"
-                         "    cvt.s32.s8 %r2, %r1;\n    st.global.u32 [%rd2], %r2;\n"
-                         "    cvt.u64.s32 %rd3, -2;\n    st.global.u64 [%rd2+8], %rd3;\n"
-                         "    cvt.sat.u8.s32 %r4, %r1;\n    st.global.u32 [%rd2+16], %r4;\n"
-                         "    cvt.s16.u32 %r5, 0x18000;\n    st.global.u32 [%rd2+24], %r5;\n"
-                         "    mov.b64 %rd6, {%r1, %r2};\n    st.global.u64 [%rd2+32], %rd6;\n"
-                         "    mul.hi.s64 %rd7, -3, 0x4000000000000000;\n    st.global.u64 [%rd2+40], %rd7;\n");
+    const auto out =
+        run("    mov.b32 %r1, 0x000001F0;\n"
+            "    cvt.s32.s8 %r2, %r1;\n    st.global.u32 [%rd2], %r2;\n"
+            "    cvt.u64.s32 %rd3, -2;\n    st.global.u64 [%rd2+8], %rd3;\n"
+            "    cvt.sat.u8.s32 %r4, %r1;\n    st.global.u32 [%rd2+16], %r4;\n"
+            "    cvt.s16.u32 %r5, 0x18000;\n    st.global.u32 [%rd2+24], %r5;\n"
+            "    mov.b64 %rd6, {%r1, %r2};\n    st.global.u64 [%rd2+32], %rd6;\n"
+            "    mul.hi.s64 %rd7, -3, 0x4000000000000000;\n    st.global.u64 [%rd2+40], %rd7;\n");
     EXPECT_EQ(out[0], 0xFFFFFFF0u);
     EXPECT_EQ(out[1], 0xFFFFFFFFFFFFFFFEu);
     EXPECT_EQ(out[2], 0xFFu);

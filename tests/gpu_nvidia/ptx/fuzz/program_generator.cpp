@@ -33,33 +33,58 @@ struct rng {
 uint32_t edge_u32(rng& r) {
     static constexpr std::array<uint32_t, 8> fixed = {0, 1, 2, 0xFFFFFFFF, 0xFFFFFFFE, 0x80000000, 0x7FFFFFFF, 31};
     switch (r.below(8)) {
-        case 0: return r.pick(fixed);
-        case 1: return uint32_t(int32_t(r.below(41)) - 20);
-        case 2: return 1u << r.below(32);
-        case 3: return (1u << r.below(32)) - 1;
-        case 4: return uint32_t(r.below(300));
-        default: return uint32_t(r.next());
+    case 0:
+        return r.pick(fixed);
+    case 1:
+        return uint32_t(int32_t(r.below(41)) - 20);
+    case 2:
+        return 1u << r.below(32);
+    case 3:
+        return (1u << r.below(32)) - 1;
+    case 4:
+        return uint32_t(r.below(300));
+    default:
+        return uint32_t(r.next());
     }
 }
 
 uint64_t edge_u64(rng& r) {
-    static constexpr std::array<uint64_t, 8> fixed = {0, 1, ~0ull, 0x8000000000000000ull, 0x7FFFFFFFFFFFFFFFull,
-                                                      0xFFFFFFFFull, 0x100000000ull, 63};
+    static constexpr std::array<uint64_t, 8> fixed = {
+        0, 1, ~0ull, 0x8000000000000000ull, 0x7FFFFFFFFFFFFFFFull, 0xFFFFFFFFull, 0x100000000ull, 63};
     switch (r.below(8)) {
-        case 0: return r.pick(fixed);
-        case 1: return uint64_t(int64_t(r.below(41)) - 20);
-        case 2: return 1ull << r.below(64);
-        case 3: return uint64_t(int64_t(int32_t(edge_u32(r))));  // a sign-extended 32-bit value
-        case 4: return edge_u32(r);
-        default: return r.next();
+    case 0:
+        return r.pick(fixed);
+    case 1:
+        return uint64_t(int64_t(r.below(41)) - 20);
+    case 2:
+        return 1ull << r.below(64);
+    case 3:
+        return uint64_t(int64_t(int32_t(edge_u32(r))));  // a sign-extended 32-bit value
+    case 4:
+        return edge_u32(r);
+    default:
+        return r.next();
     }
 }
 
 // Integral values, halves (ties for .rni), and the neighbours of the integer ranges' ends, where
 // float-to-integer conversions saturate.
-constexpr std::array<double, 16> interesting_reals = {
-    0.5, 1.5, 2.5, -0.5, -2.5, 2147483647.0, 2147483648.0, 4294967295.0, 4294967296.0, -2147483648.0,
-    -2147483649.0, 9223372036854775807.0, 18446744073709551616.0, -9223372036854775808.0, 255.5, -128.5};
+constexpr std::array<double, 16> interesting_reals = {0.5,
+                                                      1.5,
+                                                      2.5,
+                                                      -0.5,
+                                                      -2.5,
+                                                      2147483647.0,
+                                                      2147483648.0,
+                                                      4294967295.0,
+                                                      4294967296.0,
+                                                      -2147483648.0,
+                                                      -2147483649.0,
+                                                      9223372036854775807.0,
+                                                      18446744073709551616.0,
+                                                      -9223372036854775808.0,
+                                                      255.5,
+                                                      -128.5};
 
 uint32_t f32_bits(float f) {
     uint32_t b;
@@ -74,22 +99,32 @@ uint64_t f64_bits(double d) {
 
 uint32_t edge_f32(rng& r) {
     const uint32_t sign = r.percent(50) ? 0x80000000u : 0u;
-    static constexpr std::array<uint32_t, 6> nans = {0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FFFFFFF, 0xFFBFFFFF, 0x7FA00000};
+    static constexpr std::array<uint32_t, 6> nans = {0x7FC00000, 0xFFC00000, 0x7F800001,
+                                                     0x7FFFFFFF, 0xFFBFFFFF, 0x7FA00000};
     switch (r.below(14)) {
-        case 0: return sign;                                    // ±0
-        case 1: return sign | 0x7F800000u;                      // ±inf
-        case 2: return r.pick(nans);                            // quiet, signalling, negative NaNs
-        case 3: return sign | uint32_t(1 + r.below(0x7FFFFF));  // subnormals
-        case 4: return sign | (r.percent(50) ? 0x00800000u : 0x7F7FFFFFu);  // FLT_MIN, FLT_MAX
-        case 5: return sign | f32_bits(float(r.below(21)));
-        case 6: return f32_bits(float(r.pick(interesting_reals)));
-        case 7: return sign | (0x3F800000u + uint32_t(r.below(3)) - 1);  // 1 and its neighbours
-        case 8:
-        case 9: {  // a short mantissa at a moderate exponent: sums and products round less often
-            const float m = float(int32_t(r.below(1u << 12)) - (1 << 11));
-            return f32_bits(std::ldexp(m, int(r.below(40)) - 20));
-        }
-        default: return uint32_t(r.next());
+    case 0:
+        return sign;  // ±0
+    case 1:
+        return sign | 0x7F800000u;  // ±inf
+    case 2:
+        return r.pick(nans);  // quiet, signalling, negative NaNs
+    case 3:
+        return sign | uint32_t(1 + r.below(0x7FFFFF));  // subnormals
+    case 4:
+        return sign | (r.percent(50) ? 0x00800000u : 0x7F7FFFFFu);  // FLT_MIN, FLT_MAX
+    case 5:
+        return sign | f32_bits(float(r.below(21)));
+    case 6:
+        return f32_bits(float(r.pick(interesting_reals)));
+    case 7:
+        return sign | (0x3F800000u + uint32_t(r.below(3)) - 1);  // 1 and its neighbours
+    case 8:
+    case 9: {  // a short mantissa at a moderate exponent: sums and products round less often
+        const float m = float(int32_t(r.below(1u << 12)) - (1 << 11));
+        return f32_bits(std::ldexp(m, int(r.below(40)) - 20));
+    }
+    default:
+        return uint32_t(r.next());
     }
 }
 
@@ -98,20 +133,30 @@ uint64_t edge_f64(rng& r) {
     static constexpr std::array<uint64_t, 4> nans = {0x7FF8000000000000ull, 0xFFF8000000000000ull,
                                                      0x7FF0000000000001ull, 0x7FFFFFFFFFFFFFFFull};
     switch (r.below(14)) {
-        case 0: return sign;
-        case 1: return sign | 0x7FF0000000000000ull;
-        case 2: return r.pick(nans);
-        case 3: return sign | (1 + r.below(0x000FFFFFFFFFFFFFull));
-        case 4: return sign | (r.percent(50) ? 0x0010000000000000ull : 0x7FEFFFFFFFFFFFFFull);
-        case 5: return sign | f64_bits(double(r.below(21)));
-        case 6: return f64_bits(r.pick(interesting_reals));
-        case 7: return sign | (0x3FF0000000000000ull + r.below(3) - 1);
-        case 8: return f64_bits(double(std::bit_cast<float>(edge_f32(r))));  // exactly a float
-        case 9: {
-            const double m = double(int64_t(r.below(1u << 20)) - (1 << 19));
-            return f64_bits(std::ldexp(m, int(r.below(80)) - 40));
-        }
-        default: return r.next();
+    case 0:
+        return sign;
+    case 1:
+        return sign | 0x7FF0000000000000ull;
+    case 2:
+        return r.pick(nans);
+    case 3:
+        return sign | (1 + r.below(0x000FFFFFFFFFFFFFull));
+    case 4:
+        return sign | (r.percent(50) ? 0x0010000000000000ull : 0x7FEFFFFFFFFFFFFFull);
+    case 5:
+        return sign | f64_bits(double(r.below(21)));
+    case 6:
+        return f64_bits(r.pick(interesting_reals));
+    case 7:
+        return sign | (0x3FF0000000000000ull + r.below(3) - 1);
+    case 8:
+        return f64_bits(double(std::bit_cast<float>(edge_f32(r))));  // exactly a float
+    case 9: {
+        const double m = double(int64_t(r.below(1u << 20)) - (1 << 19));
+        return f64_bits(std::ldexp(m, int(r.below(80)) - 40));
+    }
+    default:
+        return r.next();
     }
 }
 
@@ -155,8 +200,7 @@ bool can_saturate(const std::string& d, const std::string& a) {
 class emitter {
 public:
     emitter(uint64_t seed, std::array<int, 5>& next, std::ostringstream& out)
-        : seed_(seed), next_(next), body_(out),
-          r_{seed * 0x2545F4914F6CDD1Dull + 0x5DEECE66Dull} {}
+        : seed_(seed), next_(next), body_(out), r_{seed * 0x2545F4914F6CDD1Dull + 0x5DEECE66Dull} {}
 
     generated_program run(output_mode mode) {
         load_inputs();
@@ -225,9 +269,7 @@ private:
         const uint32_t v = edge_u32(r_);
         return is_signed ? std::to_string(int32_t(v)) : hex(v);
     }
-    std::string int_operand(const std::string& type) {
-        return r_.percent(20) ? int_imm(type) : src(int_kind(type));
-    }
+    std::string int_operand(const std::string& type) { return r_.percent(20) ? int_imm(type) : src(int_kind(type)); }
     std::string float_operand(const std::string& type) {
         if (!r_.percent(15)) return src(float_kind(type));
         return type == "f64" ? f64_literal(edge_f64(r_)) : f32_literal(edge_f32(r_));
@@ -251,12 +293,14 @@ private:
         static constexpr std::array<const char*, 3> b64_types = {"u64", "s64", "b64"};
         std::string w[4];
         for (auto& x : w) x = fresh(value_kind::b32);
-        body_ << "    ld.global.v4." << r_.pick(b32_types) << " {" << w[0] << ", " << w[1] << ", " << w[2] << ", " << w[3]
-              << "}, " << input_at(0) << ";\n";
-        inputs_.insert(inputs_.end(), {{value_kind::b32, 0, 4}, {value_kind::b32, 4, 4}, {value_kind::f32, 8, 4},
-                                       {value_kind::f32, 12, 4}});
+        body_ << "    ld.global.v4." << r_.pick(b32_types) << " {" << w[0] << ", " << w[1] << ", " << w[2] << ", "
+              << w[3] << "}, " << input_at(0) << ";\n";
+        inputs_.insert(
+            inputs_.end(),
+            {{value_kind::b32, 0, 4}, {value_kind::b32, 4, 4}, {value_kind::f32, 8, 4}, {value_kind::f32, 12, 4}});
         const std::string d0 = fresh(value_kind::b64), d1 = fresh(value_kind::b64);
-        body_ << "    ld.global.v2." << r_.pick(b64_types) << " {" << d0 << ", " << d1 << "}, " << input_at(16) << ";\n";
+        body_ << "    ld.global.v2." << r_.pick(b64_types) << " {" << d0 << ", " << d1 << "}, " << input_at(16)
+              << ";\n";
         inputs_.insert(inputs_.end(), {{value_kind::b64, 16, 8}, {value_kind::f64, 24, 8}});
         uint32_t offset = 32;
         if (r_.percent(50)) typed_vector_load(offset), offset += 16;
@@ -281,8 +325,8 @@ private:
     }
 
     void scalar_load(uint32_t offset) {
-        static constexpr std::array<const char*, 12> types = {"u8", "s8", "u16", "s16", "u32", "s32",
-                                                               "b32", "u64", "s64", "b64", "f32", "f64"};
+        static constexpr std::array<const char*, 12> types = {"u8",  "s8",  "u16", "s16", "u32", "s32",
+                                                              "b32", "u64", "s64", "b64", "f32", "f64"};
         const std::string type = r_.pick(types);
         const value_kind k = type[0] == 'f' ? float_kind(type) : int_kind(type);
         inputs_.push_back({k, offset, uint32_t(width(type) / 8)});
@@ -291,27 +335,72 @@ private:
 
     void one_instruction() {
         switch (r_.below(24)) {
-            case 0: case 1: int_arith(); break;
-            case 2: logic(); break;
-            case 3: mul_wide_or_mad(); break;
-            case 4: divide(); break;
-            case 5: shift(); break;
-            case 6: int_unary(); break;
-            case 7: bit_field(); break;
-            case 8: select(); break;
-            case 9: int_compare(); break;
-            case 10: float_compare(); break;
-            case 11: pred_logic(); break;
-            case 12: test_property(); break;
-            case 13: convert_int(); break;
-            case 14: convert_float_to_int(); break;
-            case 15: convert_int_to_float(); break;
-            case 16: convert_float(); break;
-            case 17: case 18: case 19: float_arith(); break;
-            case 20: float_fma(); break;
-            case 21: float_unary(); break;
-            case 22: float_min_max(); break;
-            default: move(); break;
+        case 0:
+        case 1:
+            int_arith();
+            break;
+        case 2:
+            logic();
+            break;
+        case 3:
+            mul_wide_or_mad();
+            break;
+        case 4:
+            divide();
+            break;
+        case 5:
+            shift();
+            break;
+        case 6:
+            int_unary();
+            break;
+        case 7:
+            bit_field();
+            break;
+        case 8:
+            select();
+            break;
+        case 9:
+            int_compare();
+            break;
+        case 10:
+            float_compare();
+            break;
+        case 11:
+            pred_logic();
+            break;
+        case 12:
+            test_property();
+            break;
+        case 13:
+            convert_int();
+            break;
+        case 14:
+            convert_float_to_int();
+            break;
+        case 15:
+            convert_int_to_float();
+            break;
+        case 16:
+            convert_float();
+            break;
+        case 17:
+        case 18:
+        case 19:
+            float_arith();
+            break;
+        case 20:
+            float_fma();
+            break;
+        case 21:
+            float_unary();
+            break;
+        case 22:
+            float_min_max();
+            break;
+        default:
+            move();
+            break;
         }
     }
 
@@ -342,24 +431,24 @@ private:
     void mul_wide_or_mad() {
         const std::string half = r_.percent(50) ? "s32" : "u32";
         switch (r_.below(3)) {
-            case 0: {
-                const std::string a = src(value_kind::b32), b = int_operand(half), g = guard();
-                emit(g, "mul.wide." + half, {dest(value_kind::b64, g), a, b});
-                return;
-            }
-            case 1: {
-                const std::string a = src(value_kind::b32), b = int_operand(half), c = src(value_kind::b64);
-                const std::string g = guard();
-                emit(g, "mad.wide." + half, {dest(value_kind::b64, g), a, b, c});
-                return;
-            }
-            default: {
-                static constexpr std::array<const char*, 4> types = {"s32", "u32", "s64", "u64"};
-                const std::string type = r_.pick(types), mode = r_.percent(50) ? "lo" : "hi";
-                const value_kind k = int_kind(type);
-                const std::string a = src(k), b = int_operand(type), c = int_operand(type), g = guard();
-                emit(g, "mad." + mode + "." + type, {dest(k, g), a, b, c});
-            }
+        case 0: {
+            const std::string a = src(value_kind::b32), b = int_operand(half), g = guard();
+            emit(g, "mul.wide." + half, {dest(value_kind::b64, g), a, b});
+            return;
+        }
+        case 1: {
+            const std::string a = src(value_kind::b32), b = int_operand(half), c = src(value_kind::b64);
+            const std::string g = guard();
+            emit(g, "mad.wide." + half, {dest(value_kind::b64, g), a, b, c});
+            return;
+        }
+        default: {
+            static constexpr std::array<const char*, 4> types = {"s32", "u32", "s64", "u64"};
+            const std::string type = r_.pick(types), mode = r_.percent(50) ? "lo" : "hi";
+            const value_kind k = int_kind(type);
+            const std::string a = src(k), b = int_operand(type), c = int_operand(type), g = guard();
+            emit(g, "mad." + mode + "." + type, {dest(k, g), a, b, c});
+        }
         }
     }
 
@@ -471,10 +560,10 @@ private:
     void int_compare() {
         static constexpr std::array<const char*, 6> signed_cmps = {"eq", "ne", "lt", "le", "gt", "ge"};
         static constexpr std::array<const char*, 10> unsigned_cmps = {"eq", "ne", "lt", "le", "gt",
-                                                                       "ge", "lo", "ls", "hi", "hs"};
+                                                                      "ge", "lo", "ls", "hi", "hs"};
         static constexpr std::array<const char*, 6> types = {"s32", "u32", "b32", "s64", "u64", "b64"};
         const std::string type = r_.pick(types);
-        const std::string cmp = type[0] == 's' ? r_.pick(signed_cmps)
+        const std::string cmp = type[0] == 's'   ? r_.pick(signed_cmps)
                                 : type[0] == 'u' ? r_.pick(unsigned_cmps)
                                                  : (r_.percent(50) ? "eq" : "ne");
         const std::string a = src(int_kind(type)), b = int_operand(type);
@@ -482,8 +571,8 @@ private:
     }
 
     void float_compare() {
-        static constexpr std::array<const char*, 14> cmps = {"eq", "ne", "lt", "le", "gt", "ge", "equ",
-                                                              "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+        static constexpr std::array<const char*, 14> cmps = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "equ",
+                                                             "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
         const std::string type = r_.percent(50) ? "f32" : "f64";
         const std::string a = src(float_kind(type)), b = float_operand(type);
         compare(r_.pick(cmps), type, a, b);
@@ -502,8 +591,8 @@ private:
     }
 
     void test_property() {
-        static constexpr std::array<const char*, 6> props = {"finite", "infinite", "number",
-                                                              "notanumber", "normal", "subnormal"};
+        static constexpr std::array<const char*, 6> props = {"finite",     "infinite", "number",
+                                                             "notanumber", "normal",   "subnormal"};
         const std::string prop = r_.pick(props);
         const std::string type = r_.percent(50) ? "f32" : "f64";
         const std::string a = src(float_kind(type)), g = guard();
@@ -535,22 +624,21 @@ private:
     void convert_float() {
         static constexpr std::array<const char*, 4> modes = {"rni", "rzi", "rmi", "rpi"};
         switch (r_.below(3)) {
-            case 0: {
-                const std::string s = src(value_kind::f32), g = guard();
-                emit(g, "cvt.f64.f32", {dest(value_kind::f64, g), s});
-                return;
-            }
-            case 1: {
-                const std::string s = src(value_kind::f64), g = guard();
-                emit(g, "cvt.rn.f32.f64", {dest(value_kind::f32, g), s});
-                return;
-            }
-            default: {
-                const std::string type = r_.percent(50) ? "f32" : "f64";
-                const std::string s = src(float_kind(type)), g = guard();
-                emit(g, std::string("cvt.") + r_.pick(modes) + "." + type + "." + type,
-                     {dest(float_kind(type), g), s});
-            }
+        case 0: {
+            const std::string s = src(value_kind::f32), g = guard();
+            emit(g, "cvt.f64.f32", {dest(value_kind::f64, g), s});
+            return;
+        }
+        case 1: {
+            const std::string s = src(value_kind::f64), g = guard();
+            emit(g, "cvt.rn.f32.f64", {dest(value_kind::f32, g), s});
+            return;
+        }
+        default: {
+            const std::string type = r_.percent(50) ? "f32" : "f64";
+            const std::string s = src(float_kind(type)), g = guard();
+            emit(g, std::string("cvt.") + r_.pick(modes) + "." + type + "." + type, {dest(float_kind(type), g), s});
+        }
         }
     }
 
@@ -594,46 +682,46 @@ private:
     // casts: a NaN's payload is not specified, so its bits must not reach an integer output.
     void move() {
         switch (r_.below(7)) {
-            case 0: {
-                const std::string type = r_.percent(50) ? "s32" : "u32";
-                const std::string v = int_imm(type), g = guard();
-                emit(g, "mov." + std::string(type == "s32" ? "s32" : "b32"), {dest(value_kind::b32, g), v});
-                return;
-            }
-            case 1: {
-                const std::string v = int_imm(r_.percent(50) ? "s64" : "u64"), g = guard();
-                emit(g, "mov.b64", {dest(value_kind::b64, g), v});
-                return;
-            }
-            case 2: {
-                const bool wide = r_.percent(50);
-                const std::string v = wide ? f64_literal(edge_f64(r_)) : f32_literal(edge_f32(r_)), g = guard();
-                emit(g, wide ? "mov.f64" : "mov.f32", {dest(wide ? value_kind::f64 : value_kind::f32, g), v});
-                return;
-            }
-            case 3: {
-                const bool wide = r_.percent(50);
-                const std::string s = src(wide ? value_kind::b64 : value_kind::b32), g = guard();
-                emit(g, wide ? "mov.b64" : "mov.b32", {dest(wide ? value_kind::f64 : value_kind::f32, g), s});
-                return;
-            }
-            case 4: {
-                const bool wide = r_.percent(50);
-                const value_kind k = wide ? value_kind::b64 : value_kind::b32;
-                const std::string s = src(k), g = guard();
-                emit(g, wide ? "mov.u64" : "mov.u32", {dest(k, g), s});
-                return;
-            }
-            case 5: {
-                const std::string lo = src(value_kind::b32), hi = src(value_kind::b32), g = guard();
-                emit(g, "mov.b64", {dest(value_kind::b64, g), "{" + lo + ", " + hi + "}"});
-                return;
-            }
-            default: {
-                const std::string s = src(value_kind::b64);
-                const std::string lo = fresh(value_kind::b32), hi = fresh(value_kind::b32);
-                emit("", "mov.b64", {"{" + lo + ", " + hi + "}", s});
-            }
+        case 0: {
+            const std::string type = r_.percent(50) ? "s32" : "u32";
+            const std::string v = int_imm(type), g = guard();
+            emit(g, "mov." + std::string(type == "s32" ? "s32" : "b32"), {dest(value_kind::b32, g), v});
+            return;
+        }
+        case 1: {
+            const std::string v = int_imm(r_.percent(50) ? "s64" : "u64"), g = guard();
+            emit(g, "mov.b64", {dest(value_kind::b64, g), v});
+            return;
+        }
+        case 2: {
+            const bool wide = r_.percent(50);
+            const std::string v = wide ? f64_literal(edge_f64(r_)) : f32_literal(edge_f32(r_)), g = guard();
+            emit(g, wide ? "mov.f64" : "mov.f32", {dest(wide ? value_kind::f64 : value_kind::f32, g), v});
+            return;
+        }
+        case 3: {
+            const bool wide = r_.percent(50);
+            const std::string s = src(wide ? value_kind::b64 : value_kind::b32), g = guard();
+            emit(g, wide ? "mov.b64" : "mov.b32", {dest(wide ? value_kind::f64 : value_kind::f32, g), s});
+            return;
+        }
+        case 4: {
+            const bool wide = r_.percent(50);
+            const value_kind k = wide ? value_kind::b64 : value_kind::b32;
+            const std::string s = src(k), g = guard();
+            emit(g, wide ? "mov.u64" : "mov.u32", {dest(k, g), s});
+            return;
+        }
+        case 5: {
+            const std::string lo = src(value_kind::b32), hi = src(value_kind::b32), g = guard();
+            emit(g, "mov.b64", {dest(value_kind::b64, g), "{" + lo + ", " + hi + "}"});
+            return;
+        }
+        default: {
+            const std::string s = src(value_kind::b64);
+            const std::string lo = fresh(value_kind::b32), hi = fresh(value_kind::b32);
+            emit("", "mov.b64", {"{" + lo + ", " + hi + "}", s});
+        }
         }
     }
 
@@ -641,13 +729,17 @@ private:
         generated_program p;
         p.seed = seed_;
         p.inputs = inputs_;
-        if (mode == output_mode::digest) store_digest();
-        else store_every_register(p);
+        if (mode == output_mode::digest)
+            store_digest();
+        else
+            store_every_register(p);
         return p;
     }
 
     // In the thread's output slice (%rd5).
-    static std::string output_at(uint64_t offset) { return offset ? "[%rd5+" + std::to_string(offset) + "]" : "[%rd5]"; }
+    static std::string output_at(uint64_t offset) {
+        return offset ? "[%rd5+" + std::to_string(offset) + "]" : "[%rd5]";
+    }
 
     void store_every_register(generated_program& p) {
         static constexpr std::array<const char*, 3> b32_stores = {"u32", "s32", "b32"};
@@ -662,7 +754,7 @@ private:
                     reg = bit;
                     type = "u32";
                 } else {
-                    type = kind == value_kind::b32 ? r_.pick(b32_stores)
+                    type = kind == value_kind::b32   ? r_.pick(b32_stores)
                            : kind == value_kind::b64 ? "u64"
                            : kind == value_kind::f32 ? "f32"
                                                      : "f64";
@@ -756,25 +848,31 @@ std::vector<uint8_t> thread_inputs(const generated_program& program, uint32_t th
     rng r{(program.seed + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t(thread) << 40)};
     std::vector<uint8_t> slice(input_stride);
     for (auto& b : slice) b = uint8_t(r.next());  // bytes no field covers still hold something
-    std::vector<uint64_t> floats32, floats64;  // earlier float values, for exact cancellations
+    std::vector<uint64_t> floats32, floats64;     // earlier float values, for exact cancellations
     for (const input_field& f : program.inputs) {
         uint64_t v = 0;
         switch (f.kind) {
-            case value_kind::b32: v = edge_u32(r); break;
-            case value_kind::b64: v = edge_u64(r); break;
-            case value_kind::f32:
-                // Sometimes ±(an earlier input): x - x, x + (-x), equal operands.
-                v = (!floats32.empty() && r.percent(15)) ? floats32[r.below(floats32.size())] ^ (r.percent(50) ? 0x80000000u : 0)
-                                                         : edge_f32(r);
-                floats32.push_back(v);
-                break;
-            case value_kind::f64:
-                v = (!floats64.empty() && r.percent(15))
-                        ? floats64[r.below(floats64.size())] ^ (r.percent(50) ? 0x8000000000000000ull : 0)
-                        : edge_f64(r);
-                floats64.push_back(v);
-                break;
-            case value_kind::pred: break;
+        case value_kind::b32:
+            v = edge_u32(r);
+            break;
+        case value_kind::b64:
+            v = edge_u64(r);
+            break;
+        case value_kind::f32:
+            // Sometimes ±(an earlier input): x - x, x + (-x), equal operands.
+            v = (!floats32.empty() && r.percent(15))
+                    ? floats32[r.below(floats32.size())] ^ (r.percent(50) ? 0x80000000u : 0)
+                    : edge_f32(r);
+            floats32.push_back(v);
+            break;
+        case value_kind::f64:
+            v = (!floats64.empty() && r.percent(15))
+                    ? floats64[r.below(floats64.size())] ^ (r.percent(50) ? 0x8000000000000000ull : 0)
+                    : edge_f64(r);
+            floats64.push_back(v);
+            break;
+        case value_kind::pred:
+            break;
         }
         std::memcpy(slice.data() + f.offset, &v, f.bytes);
     }

@@ -32,7 +32,7 @@ enum class output_mode {
 inline constexpr uint32_t input_stride = 128;  // bytes of input per thread
 inline constexpr uint32_t output_slots = 128;  // every_register: 8-byte slots per thread
 inline constexpr uint32_t slot_bytes = 8;
-uint32_t output_stride(output_mode mode);      // bytes of output per thread
+uint32_t output_stride(output_mode mode);  // bytes of output per thread
 
 // Where a program reads one input value within its input slice.
 struct input_field {

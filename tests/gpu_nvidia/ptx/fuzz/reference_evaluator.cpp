@@ -45,27 +45,59 @@ std::optional<type_info> parse_type(const std::string& m) {
 struct operand {
     enum class kind { reg, imm, tid, ntid, param, address, vector, pair } k = kind::reg;
     int reg = -1;
-    bool negated = false;  // !%p
-    uint64_t imm = 0;      // integer literals as 64-bit two's complement, float literals as bits
-    int param = -1;        // [name] of a .param
-    int64_t offset = 0;    // [%rd+offset]
-    std::vector<int> regs; // {%r1, %r2} or p|q
+    bool negated = false;   // !%p
+    uint64_t imm = 0;       // integer literals as 64-bit two's complement, float literals as bits
+    int param = -1;         // [name] of a .param
+    int64_t offset = 0;     // [%rd+offset]
+    std::vector<int> regs;  // {%r1, %r2} or p|q
 };
 
 enum class op_code {
-    mov, ld, st, cvta, ret, add, sub, mul, mad, fma, div, rem, and_, or_, xor_, not_, cnot, shl, shr, min, max,
-    abs, neg, popc, clz, brev, bfe, bfi, selp, setp, testp, cvt, sqrt, rcp
+    mov,
+    ld,
+    st,
+    cvta,
+    ret,
+    add,
+    sub,
+    mul,
+    mad,
+    fma,
+    div,
+    rem,
+    and_,
+    or_,
+    xor_,
+    not_,
+    cnot,
+    shl,
+    shr,
+    min,
+    max,
+    abs,
+    neg,
+    popc,
+    clz,
+    brev,
+    bfe,
+    bfi,
+    selp,
+    setp,
+    testp,
+    cvt,
+    sqrt,
+    rcp
 };
 
 op_code parse_opcode(const std::string& s) {
     static const std::unordered_map<std::string, op_code> ops = {
-        {"mov", op_code::mov},   {"ld", op_code::ld},     {"st", op_code::st},     {"cvta", op_code::cvta},
-        {"ret", op_code::ret},   {"add", op_code::add},   {"sub", op_code::sub},   {"mul", op_code::mul},
-        {"mad", op_code::mad},   {"fma", op_code::fma},   {"div", op_code::div},   {"rem", op_code::rem},
-        {"and", op_code::and_},  {"or", op_code::or_},    {"xor", op_code::xor_},  {"not", op_code::not_},
-        {"cnot", op_code::cnot}, {"shl", op_code::shl},   {"shr", op_code::shr},   {"min", op_code::min},
-        {"max", op_code::max},   {"abs", op_code::abs},   {"neg", op_code::neg},   {"popc", op_code::popc},
-        {"clz", op_code::clz},   {"brev", op_code::brev}, {"bfe", op_code::bfe},   {"bfi", op_code::bfi},
+        {"mov", op_code::mov},   {"ld", op_code::ld},     {"st", op_code::st},       {"cvta", op_code::cvta},
+        {"ret", op_code::ret},   {"add", op_code::add},   {"sub", op_code::sub},     {"mul", op_code::mul},
+        {"mad", op_code::mad},   {"fma", op_code::fma},   {"div", op_code::div},     {"rem", op_code::rem},
+        {"and", op_code::and_},  {"or", op_code::or_},    {"xor", op_code::xor_},    {"not", op_code::not_},
+        {"cnot", op_code::cnot}, {"shl", op_code::shl},   {"shr", op_code::shr},     {"min", op_code::min},
+        {"max", op_code::max},   {"abs", op_code::abs},   {"neg", op_code::neg},     {"popc", op_code::popc},
+        {"clz", op_code::clz},   {"brev", op_code::brev}, {"bfe", op_code::bfe},     {"bfi", op_code::bfi},
         {"selp", op_code::selp}, {"setp", op_code::setp}, {"testp", op_code::testp}, {"cvt", op_code::cvt},
         {"sqrt", op_code::sqrt}, {"rcp", op_code::rcp}};
     const auto it = ops.find(s);
@@ -78,8 +110,8 @@ struct instruction {
     int guard = -1;
     bool guard_negated = false;
     op_code op = op_code::ret;
-    std::vector<std::string> mods;   // every modifier, types included, in order
-    std::vector<type_info> types;    // the modifiers that are types, in order
+    std::vector<std::string> mods;  // every modifier, types included, in order
+    std::vector<type_info> types;   // the modifiers that are types, in order
     std::vector<operand> operands;
 
     bool has(const char* m) const {
@@ -284,9 +316,7 @@ int128 as_integer(uint64_t v, const type_info& t) {
     return t.k == 's' ? int128(sext(v, t.bits)) : int128(v & mask(t.bits));
 }
 int128 int_min(const type_info& t) { return t.k == 's' ? -(int128(1) << (t.bits - 1)) : 0; }
-int128 int_max(const type_info& t) {
-    return t.k == 's' ? (int128(1) << (t.bits - 1)) - 1 : (int128(1) << t.bits) - 1;
-}
+int128 int_max(const type_info& t) { return t.k == 's' ? (int128(1) << (t.bits - 1)) - 1 : (int128(1) << t.bits) - 1; }
 int128 clamp(int128 v, const type_info& t) { return v < int_min(t) ? int_min(t) : v > int_max(t) ? int_max(t) : v; }
 
 uint64_t bit_reverse(uint64_t v, int bits) {
@@ -325,13 +355,26 @@ T rounded(char op, T a, T b, T c, const std::string& rnd) {
     volatile T r;
     rounding_scope scope(host_rounding(rnd));
     switch (op) {
-        case '+': r = x + y; break;
-        case '-': r = x - y; break;
-        case '*': r = x * y; break;
-        case '/': r = x / y; break;
-        case 'f': r = std::fma(T(x), T(y), T(z)); break;
-        case 's': r = std::sqrt(T(x)); break;
-        default: throw bad("bad float operation");
+    case '+':
+        r = x + y;
+        break;
+    case '-':
+        r = x - y;
+        break;
+    case '*':
+        r = x * y;
+        break;
+    case '/':
+        r = x / y;
+        break;
+    case 'f':
+        r = std::fma(T(x), T(y), T(z));
+        break;
+    case 's':
+        r = std::sqrt(T(x));
+        break;
+    default:
+        throw bad("bad float operation");
     }
     return r;
 }
@@ -417,14 +460,18 @@ private:
     // The low `bits` of an operand's value.
     uint64_t read(const operand& o, int bits) const {
         switch (o.k) {
-            case operand::kind::reg: {
-                const uint64_t v = regs_[size_t(o.reg)] & mask(bits);
-                return o.negated ? uint64_t(v == 0) : v;
-            }
-            case operand::kind::imm: return o.imm & mask(bits);
-            case operand::kind::tid: return tid_;
-            case operand::kind::ntid: return ntid_;
-            default: throw bad("operand is not a value");
+        case operand::kind::reg: {
+            const uint64_t v = regs_[size_t(o.reg)] & mask(bits);
+            return o.negated ? uint64_t(v == 0) : v;
+        }
+        case operand::kind::imm:
+            return o.imm & mask(bits);
+        case operand::kind::tid:
+            return tid_;
+        case operand::kind::ntid:
+            return ntid_;
+        default:
+            throw bad("operand is not a value");
         }
     }
     // Writes the low `t.bits` of v, extended to the register's width as t's signedness says
@@ -447,24 +494,31 @@ private:
 
     void step(const instruction& in) {
         switch (in.op) {
-            case op_code::mov: return move(in);
-            case op_code::ld: return load(in);
-            case op_code::st: return store(in);
-            case op_code::cvta: return write(arg(in, 0), read(arg(in, 1), 64), in.type());
-            case op_code::cvt: return convert(in);
-            case op_code::selp: {
-                const type_info& t = in.type();
-                return write(arg(in, 0), pred(arg(in, 3)) ? read(arg(in, 1), t.bits) : read(arg(in, 2), t.bits), t);
-            }
-            case op_code::setp: return set_predicate(in);
-            case op_code::testp: {
-                const type_info& t = in.type();
-                const std::string& p = in.mods.at(0);
-                const uint64_t a = read(arg(in, 1), t.bits);
-                return write(arg(in, 0), t.bits == 32 ? test_property(p, as_f32(a)) : test_property(p, as_f64(a)),
-                             type_info{'p', 1});
-            }
-            default: break;
+        case op_code::mov:
+            return move(in);
+        case op_code::ld:
+            return load(in);
+        case op_code::st:
+            return store(in);
+        case op_code::cvta:
+            return write(arg(in, 0), read(arg(in, 1), 64), in.type());
+        case op_code::cvt:
+            return convert(in);
+        case op_code::selp: {
+            const type_info& t = in.type();
+            return write(arg(in, 0), pred(arg(in, 3)) ? read(arg(in, 1), t.bits) : read(arg(in, 2), t.bits), t);
+        }
+        case op_code::setp:
+            return set_predicate(in);
+        case op_code::testp: {
+            const type_info& t = in.type();
+            const std::string& p = in.mods.at(0);
+            const uint64_t a = read(arg(in, 1), t.bits);
+            return write(arg(in, 0), t.bits == 32 ? test_property(p, as_f32(a)) : test_property(p, as_f64(a)),
+                         type_info{'p', 1});
+        }
+        default:
+            break;
         }
         if (in.types.empty()) throw bad("missing type");
         if (in.type().k == 'f') return float_op(in);
@@ -576,11 +630,16 @@ private:
         const bool a = pred(arg(in, 1));
         const type_info p{'p', 1};
         switch (in.op) {
-            case op_code::not_: return write(arg(in, 0), !a, p);
-            case op_code::and_: return write(arg(in, 0), a && pred(arg(in, 2)), p);
-            case op_code::or_: return write(arg(in, 0), a || pred(arg(in, 2)), p);
-            case op_code::xor_: return write(arg(in, 0), a != pred(arg(in, 2)), p);
-            default: throw bad("not a predicate operation");
+        case op_code::not_:
+            return write(arg(in, 0), !a, p);
+        case op_code::and_:
+            return write(arg(in, 0), a && pred(arg(in, 2)), p);
+        case op_code::or_:
+            return write(arg(in, 0), a || pred(arg(in, 2)), p);
+        case op_code::xor_:
+            return write(arg(in, 0), a != pred(arg(in, 2)), p);
+        default:
+            throw bad("not a predicate operation");
         }
     }
 
@@ -594,79 +653,90 @@ private:
         auto b = [&] { return read(arg(in, 2), n); };
         auto c = [&](int bits) { return read(arg(in, 3), bits); };
         switch (in.op) {
-            case op_code::add:
-            case op_code::sub: {
-                const int128 x = as_integer(a, t), y = as_integer(b(), t);
-                const int128 r = in.op == op_code::add ? x + y : x - y;
-                if (in.has("sat")) return write(d, uint64_t(clamp(r, t)), t);
-                return write(d, uint64_t(r) & m, t);
+        case op_code::add:
+        case op_code::sub: {
+            const int128 x = as_integer(a, t), y = as_integer(b(), t);
+            const int128 r = in.op == op_code::add ? x + y : x - y;
+            if (in.has("sat")) return write(d, uint64_t(clamp(r, t)), t);
+            return write(d, uint64_t(r) & m, t);
+        }
+        case op_code::mul:
+        case op_code::mad: {
+            // The product modulo 2^128 has the right low 2n bits for signed and unsigned.
+            const uint128 product = uint128(as_integer(a, t)) * uint128(as_integer(b(), t));
+            const bool wide = in.has("wide"), hi = in.has("hi");
+            if (wide) {
+                const type_info w{t.k, 2 * n};
+                const uint64_t add = in.op == op_code::mad ? c(2 * n) : 0;
+                return write(d, uint64_t(product) + add, w);
             }
-            case op_code::mul:
-            case op_code::mad: {
-                // The product modulo 2^128 has the right low 2n bits for signed and unsigned.
-                const uint128 product = uint128(as_integer(a, t)) * uint128(as_integer(b(), t));
-                const bool wide = in.has("wide"), hi = in.has("hi");
-                if (wide) {
-                    const type_info w{t.k, 2 * n};
-                    const uint64_t add = in.op == op_code::mad ? c(2 * n) : 0;
-                    return write(d, uint64_t(product) + add, w);
-                }
-                const uint64_t half = hi ? uint64_t(product >> n) & m : uint64_t(product) & m;
-                const uint64_t add = in.op == op_code::mad ? c(n) : 0;
-                return write(d, (half + add) & m, t);
+            const uint64_t half = hi ? uint64_t(product >> n) & m : uint64_t(product) & m;
+            const uint64_t add = in.op == op_code::mad ? c(n) : 0;
+            return write(d, (half + add) & m, t);
+        }
+        case op_code::div:
+        case op_code::rem: {
+            const uint64_t y = b();
+            if ((y & m) == 0) throw bad("division by zero (unspecified in PTX)");
+            if (is_signed) {
+                const int64_t sx = sext(a, n), sy = sext(y, n);
+                if (sy == -1 && sx == int64_t(int_min(t))) throw bad("INT_MIN / -1 (unspecified in PTX)");
+                return write(d, uint64_t(in.op == op_code::div ? sx / sy : sx % sy) & m, t);
             }
-            case op_code::div:
-            case op_code::rem: {
-                const uint64_t y = b();
-                if ((y & m) == 0) throw bad("division by zero (unspecified in PTX)");
-                if (is_signed) {
-                    const int64_t sx = sext(a, n), sy = sext(y, n);
-                    if (sy == -1 && sx == int64_t(int_min(t))) throw bad("INT_MIN / -1 (unspecified in PTX)");
-                    return write(d, uint64_t(in.op == op_code::div ? sx / sy : sx % sy) & m, t);
-                }
-                return write(d, in.op == op_code::div ? a / y : a % y, t);
+            return write(d, in.op == op_code::div ? a / y : a % y, t);
+        }
+        case op_code::and_:
+            return write(d, a & b(), t);
+        case op_code::or_:
+            return write(d, a | b(), t);
+        case op_code::xor_:
+            return write(d, a ^ b(), t);
+        case op_code::not_:
+            return write(d, ~a & m, t);
+        case op_code::cnot:
+            return write(d, a == 0 ? 1 : 0, t);
+        case op_code::shl:
+        case op_code::shr: {
+            // The amount is an unsigned 32-bit value; amounts past the width clamp to it.
+            const uint64_t k = read(arg(in, 2), 32);
+            if (in.op == op_code::shl) return write(d, k >= uint64_t(n) ? 0 : (a << k) & m, t);
+            if (is_signed) {
+                const int64_t sa = sext(a, n);
+                return write(d, uint64_t(k >= uint64_t(n) ? (sa < 0 ? -1 : 0) : sa >> k) & m, t);
             }
-            case op_code::and_: return write(d, a & b(), t);
-            case op_code::or_: return write(d, a | b(), t);
-            case op_code::xor_: return write(d, a ^ b(), t);
-            case op_code::not_: return write(d, ~a & m, t);
-            case op_code::cnot: return write(d, a == 0 ? 1 : 0, t);
-            case op_code::shl:
-            case op_code::shr: {
-                // The amount is an unsigned 32-bit value; amounts past the width clamp to it.
-                const uint64_t k = read(arg(in, 2), 32);
-                if (in.op == op_code::shl) return write(d, k >= uint64_t(n) ? 0 : (a << k) & m, t);
-                if (is_signed) {
-                    const int64_t sa = sext(a, n);
-                    return write(d, uint64_t(k >= uint64_t(n) ? (sa < 0 ? -1 : 0) : sa >> k) & m, t);
-                }
-                return write(d, k >= uint64_t(n) ? 0 : a >> k, t);
-            }
-            case op_code::min:
-            case op_code::max: {
-                const int128 x = as_integer(a, t), y = as_integer(b(), t);
-                const bool take_a = in.op == op_code::min ? x < y : x > y;
-                return write(d, take_a ? a : b(), t);
-            }
-            case op_code::abs: return write(d, sext(a, n) < 0 ? (0 - a) & m : a, t);
-            case op_code::neg: return write(d, (0 - a) & m, t);
-            case op_code::popc: return write(d, uint64_t(std::popcount(a)), type_info{'u', 32});
-            case op_code::clz: {
-                const int lz = n == 32 ? std::countl_zero(uint32_t(a)) : std::countl_zero(a);
-                return write(d, uint64_t(lz), type_info{'u', 32});
-            }
-            case op_code::brev: return write(d, bit_reverse(a, n), t);
-            case op_code::bfe: return write(d, bit_field_extract(t, a, read(arg(in, 2), 32), c(32)), t);
-            case op_code::bfi: {
-                // bfi.type f, a, b, c (position), d (length): a's low bits into b.
-                const uint64_t base = b();
-                const uint64_t pos = read(arg(in, 3), 32) & 0xFF, len = read(arg(in, 4), 32) & 0xFF;
-                uint64_t f = base;
-                for (uint64_t i = 0; i < len && pos + i <= uint64_t(n - 1); ++i)
-                    f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
-                return write(d, f, t);
-            }
-            default: throw bad("not an integer operation");
+            return write(d, k >= uint64_t(n) ? 0 : a >> k, t);
+        }
+        case op_code::min:
+        case op_code::max: {
+            const int128 x = as_integer(a, t), y = as_integer(b(), t);
+            const bool take_a = in.op == op_code::min ? x < y : x > y;
+            return write(d, take_a ? a : b(), t);
+        }
+        case op_code::abs:
+            return write(d, sext(a, n) < 0 ? (0 - a) & m : a, t);
+        case op_code::neg:
+            return write(d, (0 - a) & m, t);
+        case op_code::popc:
+            return write(d, uint64_t(std::popcount(a)), type_info{'u', 32});
+        case op_code::clz: {
+            const int lz = n == 32 ? std::countl_zero(uint32_t(a)) : std::countl_zero(a);
+            return write(d, uint64_t(lz), type_info{'u', 32});
+        }
+        case op_code::brev:
+            return write(d, bit_reverse(a, n), t);
+        case op_code::bfe:
+            return write(d, bit_field_extract(t, a, read(arg(in, 2), 32), c(32)), t);
+        case op_code::bfi: {
+            // bfi.type f, a, b, c (position), d (length): a's low bits into b.
+            const uint64_t base = b();
+            const uint64_t pos = read(arg(in, 3), 32) & 0xFF, len = read(arg(in, 4), 32) & 0xFF;
+            uint64_t f = base;
+            for (uint64_t i = 0; i < len && pos + i <= uint64_t(n - 1); ++i)
+                f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+            return write(d, f, t);
+        }
+        default:
+            throw bad("not an integer operation");
         }
     }
 
@@ -679,7 +749,8 @@ private:
         if (t.k == 's' && len != 0) sbit = (a >> std::min<uint64_t>(pos + len - 1, uint64_t(msb))) & 1;
         uint64_t d = 0;
         for (int i = 0; i <= msb; ++i) {
-            const uint64_t bit = (uint64_t(i) < len && pos + uint64_t(i) <= uint64_t(msb)) ? (a >> (pos + i)) & 1 : sbit;
+            const uint64_t bit =
+                (uint64_t(i) < len && pos + uint64_t(i) <= uint64_t(msb)) ? (a >> (pos + i)) & 1 : sbit;
             d |= bit << i;
         }
         return d;
@@ -688,8 +759,10 @@ private:
     template <typename T>
     T float_value(const instruction& in, size_t i) const {
         const uint64_t b = read(arg(in, i), sizeof(T) * 8);
-        if constexpr (sizeof(T) == 4) return as_f32(b);
-        else return as_f64(b);
+        if constexpr (sizeof(T) == 4)
+            return as_f32(b);
+        else
+            return as_f64(b);
     }
 
     void float_op(const instruction& in) {
@@ -707,20 +780,41 @@ private:
         const uint64_t sign = 1ull << (t.bits - 1);
         T r;
         switch (in.op) {
-            case op_code::add: r = rounded<T>('+', a, b(), 0, rnd); break;
-            case op_code::sub: r = rounded<T>('-', a, b(), 0, rnd); break;
-            case op_code::mul: r = rounded<T>('*', a, b(), 0, rnd); break;
-            case op_code::div: r = rounded<T>('/', a, b(), 0, rnd); break;
-            case op_code::fma:
-            case op_code::mad: r = rounded<T>('f', a, b(), float_value<T>(in, 3), rnd); break;
-            case op_code::sqrt: r = rounded<T>('s', a, 0, 0, rnd); break;
-            case op_code::rcp: r = rounded<T>('/', T(1), a, 0, rnd); break;
-            case op_code::min: r = float_min_max<T>(true, a, b()); break;
-            case op_code::max: r = float_min_max<T>(false, a, b()); break;
-            // abs and neg act on the sign bit alone.
-            case op_code::abs: return write(d, read(arg(in, 1), t.bits) & ~sign, t);
-            case op_code::neg: return write(d, read(arg(in, 1), t.bits) ^ sign, t);
-            default: throw bad("not a float operation");
+        case op_code::add:
+            r = rounded<T>('+', a, b(), 0, rnd);
+            break;
+        case op_code::sub:
+            r = rounded<T>('-', a, b(), 0, rnd);
+            break;
+        case op_code::mul:
+            r = rounded<T>('*', a, b(), 0, rnd);
+            break;
+        case op_code::div:
+            r = rounded<T>('/', a, b(), 0, rnd);
+            break;
+        case op_code::fma:
+        case op_code::mad:
+            r = rounded<T>('f', a, b(), float_value<T>(in, 3), rnd);
+            break;
+        case op_code::sqrt:
+            r = rounded<T>('s', a, 0, 0, rnd);
+            break;
+        case op_code::rcp:
+            r = rounded<T>('/', T(1), a, 0, rnd);
+            break;
+        case op_code::min:
+            r = float_min_max<T>(true, a, b());
+            break;
+        case op_code::max:
+            r = float_min_max<T>(false, a, b());
+            break;
+        // abs and neg act on the sign bit alone.
+        case op_code::abs:
+            return write(d, read(arg(in, 1), t.bits) & ~sign, t);
+        case op_code::neg:
+            return write(d, read(arg(in, 1), t.bits) ^ sign, t);
+        default:
+            throw bad("not a float operation");
         }
         write(d, bits_of(r), t);
     }
@@ -739,8 +833,7 @@ private:
         if (at.k != 'f') {  // integer to float, rounded to nearest (the only mode generated)
             if (in.one_of({"rn"}).empty()) throw bad("only cvt.rn from integers");
             const int128 v = as_integer(a, at);
-            if (dt.bits == 32)
-                return write(d, bits_of(at.k == 's' ? float(int64_t(v)) : float(uint64_t(v))), dt);
+            if (dt.bits == 32) return write(d, bits_of(at.k == 's' ? float(int64_t(v)) : float(uint64_t(v))), dt);
             return write(d, bits_of(at.k == 's' ? double(int64_t(v)) : double(uint64_t(v))), dt);
         }
         const std::string irnd = in.one_of({"rni", "rzi", "rmi", "rpi"});
@@ -787,8 +880,10 @@ std::unique_ptr<reference_kernel> reference_kernel::decode(std::string_view entr
         dec.header(text.substr(open + 1, close - open - 1));
         for (const auto& s : split_top_level(text.substr(body + 1, end - body - 1), ';')) {
             if (s.empty()) continue;
-            if (s.rfind(".reg", 0) == 0) dec.declaration(s);
-            else dec.statement(s);
+            if (s.rfind(".reg", 0) == 0)
+                dec.declaration(s);
+            else
+                dec.statement(s);
         }
     } catch (const std::exception& e) {
         error = e.what();

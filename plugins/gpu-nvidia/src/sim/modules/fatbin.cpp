@@ -11,7 +11,7 @@ namespace {
 
 constexpr uint32_t container_magic = 0xBA55ED50u;
 constexpr size_t container_header_bytes = 16;
-constexpr size_t entry_header_bytes = 64;           // the fields read here; sm_120 entries are longer
+constexpr size_t entry_header_bytes = 64;                // the fields read here; sm_120 entries are longer
 constexpr uint64_t max_ptx_bytes = uint64_t{256} << 20;  // far above any real module
 
 template <typename T>

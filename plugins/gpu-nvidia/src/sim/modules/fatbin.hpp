@@ -19,8 +19,8 @@ namespace cudabridge::nv {
 enum class fatbin_kind : uint16_t { ptx = 1, elf = 2 };
 
 struct fatbin_entry {
-    uint16_t kind = 0;           // fatbin_kind, or another value this reader skips
-    uint32_t arch = 0;           // 75 for sm_75 / compute_75
+    uint16_t kind = 0;  // fatbin_kind, or another value this reader skips
+    uint32_t arch = 0;  // 75 for sm_75 / compute_75
     uint16_t ptx_major = 0, ptx_minor = 0;
     uint64_t flags = 0;
     size_t payload = 0;          // offset of the payload in the image

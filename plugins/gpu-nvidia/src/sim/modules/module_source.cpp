@@ -75,9 +75,12 @@ cb_status module_ptx(const void* image, size_t size, cb_module_format format, in
         return CB_ERR_INVALID_ARGUMENT;
     }
     switch (format) {
-    case CB_MODULE_PTX: return text_of(image, size, out.ptx, error);
-    case CB_MODULE_FATBIN: return newest_fatbin_ptx(image, size, out.ptx, error);
-    case CB_MODULE_CUDA_SOURCE: return compile_cuda_source(process_nvrtc(), image, size, cc_major, cc_minor, out, error);
+    case CB_MODULE_PTX:
+        return text_of(image, size, out.ptx, error);
+    case CB_MODULE_FATBIN:
+        return newest_fatbin_ptx(image, size, out.ptx, error);
+    case CB_MODULE_CUDA_SOURCE:
+        return compile_cuda_source(process_nvrtc(), image, size, cc_major, cc_minor, out, error);
     case CB_MODULE_CUBIN:
         error = "module_load: a CUBIN holds no PTX; " + build_with_ptx;
         return CB_ERR_UNSUPPORTED;

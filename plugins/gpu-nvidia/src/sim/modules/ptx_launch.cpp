@@ -64,10 +64,12 @@ std::vector<address_range> unmapped_pages(const std::vector<address_range>& free
         if (first < end) pages.push_back({first, end});
     }
     if (pages.size() > max_unmapped_ranges) {
-        std::nth_element(pages.begin(), pages.begin() + max_unmapped_ranges, pages.end(),
-                         [](const address_range& a, const address_range& b) { return a.end - a.first > b.end - b.first; });
+        std::nth_element(
+            pages.begin(), pages.begin() + max_unmapped_ranges, pages.end(),
+            [](const address_range& a, const address_range& b) { return a.end - a.first > b.end - b.first; });
         pages.resize(max_unmapped_ranges);
-        std::sort(pages.begin(), pages.end(), [](const address_range& a, const address_range& b) { return a.first < b.first; });
+        std::sort(pages.begin(), pages.end(),
+                  [](const address_range& a, const address_range& b) { return a.first < b.first; });
     }
     return pages;
 }

@@ -27,7 +27,7 @@ enum thread_status : uint32_t { runnable = 0, at_barrier = 1, at_warp_op = 2, ex
 
 // The warp-wide instructions a thread can park at (thread_state::warp_op).
 enum warp_op : uint32_t {
-    warp_sync = 0,      // bar.warp.sync
+    warp_sync = 0,  // bar.warp.sync
     shfl_up = 1,
     shfl_down = 2,
     shfl_bfly = 3,
@@ -51,8 +51,8 @@ enum warp_op : uint32_t {
 
 // One thread's record; the register save area and the thread's local memory follow it.
 struct thread_state {
-    uint32_t status;     // thread_status
-    uint32_t resume;     // the resume point; 0 = the kernel's first instruction
+    uint32_t status;  // thread_status
+    uint32_t resume;  // the resume point; 0 = the kernel's first instruction
     uint32_t tid[3];
     uint32_t warp_op;    // what the thread parked at (status at_warp_op)
     uint64_t warp_a;     // shfl: value; vote: predicate; match/redux: value
@@ -78,15 +78,15 @@ struct launch_fault {
 inline constexpr uint32_t vram_page_shift = 16;
 
 struct block_env {
-    uint8_t* vram_host;     // VRAM offset 0 on the host
-    uint64_t vram_base;     // its device address
+    uint8_t* vram_host;  // VRAM offset 0 on the host
+    uint64_t vram_base;  // its device address
     uint64_t vram_size;
     const uint8_t* page_map;  // per VRAM page (vram_page_shift), nonzero when mapped
-    uint8_t* globals_host;  // the module's .global variables
+    uint8_t* globals_host;    // the module's .global variables
     uint64_t globals_size;
     const uint8_t* const_host;  // the module's .const variables
     uint64_t const_size;
-    uint8_t* shared;        // this block's shared memory (static, then dynamic)
+    uint8_t* shared;  // this block's shared memory (static, then dynamic)
     uint64_t shared_size;
     uint64_t local_size;    // bytes of local memory per thread (after the register area)
     uint32_t local_offset;  // where local memory starts in a thread's record
@@ -97,8 +97,8 @@ struct block_env {
     uint32_t ctaid[3];
     uint32_t dynamic_shared;
     launch_fault* fault;
-    uint64_t executed;      // instructions executed by the block (counted per basic block)
-    uint64_t bytes_moved;   // bytes loaded and stored in global memory
+    uint64_t executed;     // instructions executed by the block (counted per basic block)
+    uint64_t bytes_moved;  // bytes loaded and stored in global memory
     // Between the executor's passes over a block's threads: nonzero when the threads parked at a
     // barrier run too (the barrier is released), and how many threads the pass parked at a
     // barrier and at a warp-wide instruction, so the executor need not look at every record.

@@ -33,8 +33,8 @@ struct operand {
         vector,     // {%f1, %f2, ...}: `elements`
         discard,    // _ (a sink)
     } k = kind::reg;
-    std::string name;       // reg, symbol, address base
-    int64_t value = 0;      // imm_int, imm_float bits, address offset
+    std::string name;          // reg, symbol, address base
+    int64_t value = 0;         // imm_int, imm_float bits, address offset
     bool negate_pred = false;  // !%p as a predicate source (selp, setp's combine, vote)
     bool base_is_reg = false;  // address: the base is a register
     int float_bits = 0;        // imm_float: 32 or 64
@@ -43,12 +43,12 @@ struct operand {
 
 struct instruction {
     int line = 0;
-    std::string guard;          // predicate register name, or empty
+    std::string guard;  // predicate register name, or empty
     bool guard_negated = false;
-    std::string opcode;         // e.g. "ld"
+    std::string opcode;             // e.g. "ld"
     std::vector<std::string> mods;  // e.g. {"global", "nc", "v4", "f32"} in source order
     std::vector<operand> operands;
-    std::string label;          // a label definition: the instruction is a label only
+    std::string label;  // a label definition: the instruction is a label only
     // call: the return parameters, the callee and the arguments.
     std::vector<operand> call_returns, call_args;
     std::string callee;
@@ -67,8 +67,8 @@ struct variable {
     scalar_type type;
     std::string name;
     uint32_t align = 0;
-    uint64_t array_count = 0;   // [N]; 0 for a scalar
-    bool unsized_array = false; // [] (extern .shared)
+    uint64_t array_count = 0;    // [N]; 0 for a scalar
+    bool unsized_array = false;  // [] (extern .shared)
     bool is_extern = false;
     int vector_width = 1;       // .v2/.v4 declarations
     int reg_count = -1;         // %r<N>: N registers %r0..%r(N-1); -1 for one named register
@@ -79,15 +79,15 @@ struct variable {
 
 struct function {
     int line = 0;
-    bool is_entry = false;  // .entry (a kernel) or .func
-    bool is_extern = false; // declared only (vprintf)
+    bool is_entry = false;   // .entry (a kernel) or .func
+    bool is_extern = false;  // declared only (vprintf)
     bool visible = false;
     std::string name;
     std::vector<variable> params;   // .param list
     std::vector<variable> returns;  // .func return parameters
     std::vector<variable> locals;   // .reg/.local/.shared/.param declared in the body
     std::vector<instruction> body;
-    uint32_t reqntid[3] = {0, 0, 0}; // .reqntid/.maxntid, informational
+    uint32_t reqntid[3] = {0, 0, 0};  // .reqntid/.maxntid, informational
 };
 
 struct module {

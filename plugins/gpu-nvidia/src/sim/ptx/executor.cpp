@@ -5,7 +5,6 @@
 // the threads it parks, so the executor reads the records only for warp instructions.
 #include "sim/ptx/program.hpp"
 
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -33,7 +32,8 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
         const uint32_t members = s.warp_mask & present;
         s.warp_pred = 1;
         switch (op) {
-        case warp_sync: break;
+        case warp_sync:
+            break;
         case shfl_up:
         case shfl_down:
         case shfl_bfly:
@@ -45,10 +45,14 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
             const int32_t max_lane = (l & seg) | (clamp & ~seg), min_lane = l & seg;
             int32_t j;
             bool in_range;
-            if (op == shfl_up) j = l - b, in_range = j >= max_lane;
-            else if (op == shfl_down) j = l + b, in_range = j <= max_lane;
-            else if (op == shfl_bfly) j = l ^ b, in_range = j <= max_lane;
-            else j = min_lane | (b & ~seg), in_range = j <= max_lane;
+            if (op == shfl_up)
+                j = l - b, in_range = j >= max_lane;
+            else if (op == shfl_down)
+                j = l + b, in_range = j <= max_lane;
+            else if (op == shfl_bfly)
+                j = l ^ b, in_range = j <= max_lane;
+            else
+                j = min_lane | (b & ~seg), in_range = j <= max_lane;
             if (!in_range) j = l;
             const thread_state* from = (j >= 0 && j < 32) ? lane_state(static_cast<uint32_t>(j)) : nullptr;
             s.warp_result = (from ? from->warp_a : s.warp_a) & 0xFFFFFFFFu;
@@ -64,13 +68,19 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
                 const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
                 if (lane_state(other)->warp_a & 1) ballot |= 1u << other;
             }
-            if (op == vote_ballot) s.warp_result = ballot;
-            else if (op == vote_all) s.warp_pred = ballot == members;
-            else if (op == vote_any) s.warp_pred = ballot != 0;
-            else s.warp_pred = ballot == 0 || ballot == members;
+            if (op == vote_ballot)
+                s.warp_result = ballot;
+            else if (op == vote_all)
+                s.warp_pred = ballot == members;
+            else if (op == vote_any)
+                s.warp_pred = ballot != 0;
+            else
+                s.warp_pred = ballot == 0 || ballot == members;
             break;
         }
-        case active_mask: s.warp_result = present; break;
+        case active_mask:
+            s.warp_result = present;
+            break;
         case match_any:
         case match_all: {
             uint32_t same = 0;
@@ -78,8 +88,10 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
                 const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
                 if (lane_state(other)->warp_a == s.warp_a) same |= 1u << other;
             }
-            if (op == match_any) s.warp_result = same;
-            else s.warp_result = same == members ? members : 0, s.warp_pred = same == members;
+            if (op == match_any)
+                s.warp_result = same;
+            else
+                s.warp_result = same == members ? members : 0, s.warp_pred = same == members;
             break;
         }
         default: {  // redux.sync
@@ -89,15 +101,24 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
                 const uint64_t v = lane_state(static_cast<uint32_t>(__builtin_ctz(m)))->warp_a;
                 const auto sv = static_cast<int32_t>(v), sa = static_cast<int32_t>(acc);
                 const auto uv = static_cast<uint32_t>(v), ua = static_cast<uint32_t>(acc);
-                if (first) acc = v, first = false;
-                else if (op == redux_add) acc = ua + uv;
-                else if (op == redux_min) acc = static_cast<uint32_t>(std::min(sa, sv));
-                else if (op == redux_max) acc = static_cast<uint32_t>(std::max(sa, sv));
-                else if (op == redux_umin) acc = std::min(ua, uv);
-                else if (op == redux_umax) acc = std::max(ua, uv);
-                else if (op == redux_and) acc = ua & uv;
-                else if (op == redux_or) acc = ua | uv;
-                else acc = ua ^ uv;
+                if (first)
+                    acc = v, first = false;
+                else if (op == redux_add)
+                    acc = ua + uv;
+                else if (op == redux_min)
+                    acc = static_cast<uint32_t>(std::min(sa, sv));
+                else if (op == redux_max)
+                    acc = static_cast<uint32_t>(std::max(sa, sv));
+                else if (op == redux_umin)
+                    acc = std::min(ua, uv);
+                else if (op == redux_umax)
+                    acc = std::max(ua, uv);
+                else if (op == redux_and)
+                    acc = ua & uv;
+                else if (op == redux_or)
+                    acc = ua | uv;
+                else
+                    acc = ua ^ uv;
             }
             s.warp_result = acc & 0xFFFFFFFFu;
         }
@@ -156,12 +177,13 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     const block_function fn = code_->kernel(r.kernel);
     const uint32_t threads = r.block[0] * r.block[1] * r.block[2];
     const uint64_t blocks = uint64_t{r.grid[0]} * r.grid[1] * r.grid[2];
-    const uint64_t shared_bytes = uint64_t{(k.static_shared + k.dynamic_shared_align - 1) / k.dynamic_shared_align *
-                                           k.dynamic_shared_align} + r.dynamic_shared;
+    const uint64_t shared_bytes =
+        uint64_t{(k.static_shared + k.dynamic_shared_align - 1) / k.dynamic_shared_align * k.dynamic_shared_align} +
+        r.dynamic_shared;
     if (r.params.size() != k.param_bytes) {
         out.status = CB_ERR_INVALID_ARGUMENT;
-        out.message = "kernel '" + k.name + "': a parameter buffer of " + std::to_string(r.params.size()) + " bytes for " +
-                      std::to_string(k.param_bytes);
+        out.message = "kernel '" + k.name + "': a parameter buffer of " + std::to_string(r.params.size()) +
+                      " bytes for " + std::to_string(k.param_bytes);
         return out;
     }
     launch_fault fault;
@@ -239,8 +261,9 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         out.status = fault.kind == 3 ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
         out.message = "kernel '" + k.name + "': " +
-                      (fault.kind == 3 ? std::string("trap") : "illegal address " + std::string(addr) + " (" +
-                                                                   std::to_string(fault.bytes) + " bytes)") +
+                      (fault.kind == 3
+                           ? std::string("trap")
+                           : "illegal address " + std::string(addr) + " (" + std::to_string(fault.bytes) + " bytes)") +
                       " in block " + std::to_string(blk);
     }
     return out;

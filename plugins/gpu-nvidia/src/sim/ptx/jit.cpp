@@ -90,7 +90,8 @@ std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const
     llvm::orc::MangleAndInterner mangle(j.getExecutionSession(), j.getDataLayout());
     llvm::orc::SymbolMap helpers;
     auto add = [&](const char* name, void* fn) {
-        helpers[mangle(name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(fn), llvm::JITSymbolFlags::Exported);
+        helpers[mangle(name)] =
+            llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(fn), llvm::JITSymbolFlags::Exported);
     };
     add("cb_ptx_resolve", reinterpret_cast<void*>(&cb_ptx_resolve));
     add("cb_ptx_vprintf", reinterpret_cast<void*>(&cb_ptx_vprintf));

@@ -33,10 +33,10 @@ struct launch_request {
 };
 
 struct launch_outcome {
-    cb_status status = CB_OK;   // CB_ERR_ILLEGAL_ADDRESS for a fault, CB_ERR_INTERNAL for a trap
-    std::string message;        // what failed: the kernel, the block, the address
-    uint64_t executed = 0;      // instructions executed, all threads
-    uint64_t bytes_moved = 0;   // global memory bytes loaded and stored
+    cb_status status = CB_OK;  // CB_ERR_ILLEGAL_ADDRESS for a fault, CB_ERR_INTERNAL for a trap
+    std::string message;       // what failed: the kernel, the block, the address
+    uint64_t executed = 0;     // instructions executed, all threads
+    uint64_t bytes_moved = 0;  // global memory bytes loaded and stored
     uint64_t threads = 0;
 };
 
@@ -55,8 +55,8 @@ public:
     // The parameter buffer for `args`: scalars narrowed to each .param's type when the value
     // fits, device pointers where a .u64/.b64 address is expected, CB_ARG_BYTES for structs by
     // value. CB_ERR_INVALID_ARGUMENT with a message naming the parameter otherwise.
-    virtual cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count,
-                                     std::vector<uint8_t>& out, std::string& error) const = 0;
+    virtual cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count, std::vector<uint8_t>& out,
+                                     std::string& error) const = 0;
 
     // Runs every block of the grid through `run`; `abort` (may be empty) is asked between blocks.
     virtual launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,

@@ -21,12 +21,15 @@ uint32_t natural_align(const variable& v) {
 // Opcodes the lowering handles; anything else is refused at load, by name and line.
 const std::set<std::string>& supported_opcodes() {
     static const std::set<std::string> ops = {
-        "mov", "ld", "ldu", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg",
-        "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi",
-        "prmt", "lop3", "setp", "selp", "set", "slct", "copysign", "testp", "rcp", "sqrt", "rsqrt", "sin", "cos",
-        "ex2", "lg2", "tanh", "bra", "ret", "exit", "trap", "bar", "barrier", "membar", "fence", "atom", "red",
-        "shfl", "vote", "activemask", "match", "redux", "call", "prefetch", "prefetchu", "nanosleep", "mul24",
-        "mad24", "sad", "discard", "applypriority", "pmevent", "isspacep", "cp", "shf"};
+        "mov",       "ld",    "ldu",   "st",         "cvta",    "cvt",           "add",     "sub",      "mul",
+        "mad",       "fma",   "div",   "rem",        "abs",     "neg",           "min",     "max",      "and",
+        "or",        "xor",   "not",   "cnot",       "shl",     "shr",           "popc",    "clz",      "brev",
+        "bfe",       "bfi",   "prmt",  "lop3",       "setp",    "selp",          "set",     "slct",     "copysign",
+        "testp",     "rcp",   "sqrt",  "rsqrt",      "sin",     "cos",           "ex2",     "lg2",      "tanh",
+        "bra",       "ret",   "exit",  "trap",       "bar",     "barrier",       "membar",  "fence",    "atom",
+        "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
+        "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
+        "shf"};
     return ops;
 }
 
@@ -50,35 +53,39 @@ std::string full_opcode(const instruction& in) {
 std::string check_instruction(const instruction& in, const module& m, bool in_func) {
     if (!in.label.empty()) return {};
     const std::string name = full_opcode(in);
-    if (!supported_opcodes().count(in.opcode))
-        return at(in) + "'" + name + "': " + why_not(in.opcode);
+    if (!supported_opcodes().count(in.opcode)) return at(in) + "'" + name + "': " + why_not(in.opcode);
     if (in.opcode == "cp") return at(in) + "'" + name + "': asynchronous copies (cp.async) are not supported";
     if (in.opcode == "barrier" && (in.has("cluster") || in.has("arrive")))
         return at(in) + "'" + name + "': cluster barriers and split arrive/wait are not supported";
     if ((in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp")) {
-        if (in.has("arrive") || in.has("red")) return at(in) + "'" + name + "': bar.arrive and bar.red are not supported";
+        if (in.has("arrive") || in.has("red"))
+            return at(in) + "'" + name + "': bar.arrive and bar.red are not supported";
         if (in.operands.size() > 1) return at(in) + "'" + name + "': barriers with a thread count are not supported";
     }
     if (in.opcode == "call") {
         if (in.callee == "vprintf") return {};
         if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
             in.callee == "cudaGetParameterBuffer")
-            return at(in) + "'call " + in.callee + "': dynamic parallelism (kernels launching kernels) is not supported";
+            return at(in) + "'call " + in.callee +
+                   "': dynamic parallelism (kernels launching kernels) is not supported";
         const function* f = m.find_function(in.callee);
         if (!f) return at(in) + "'call " + in.callee + "': no such function in the module";
         if (f->is_extern) return at(in) + "'call " + in.callee + "': an external function the engine does not provide";
         if (f->is_entry) return at(in) + "'call " + in.callee + "': a kernel cannot be called";
     }
     if (in_func && parks_thread(in))
-        return at(in) + "'" + name + "': barriers and warp-wide instructions inside a called .func are not supported "
-                        "(mark the device function __forceinline__)";
+        return at(in) + "'" + name +
+               "': barriers and warp-wide instructions inside a called .func are not supported "
+               "(mark the device function __forceinline__)";
     for (const auto& mod : in.mods)
         if (mod == "rz" || mod == "rm" || mod == "rp") {
             const bool f32_arith = (in.opcode == "add" || in.opcode == "sub" || in.opcode == "mul" ||
-                                    in.opcode == "fma" || in.opcode == "mad") && in.has("f32");
+                                    in.opcode == "fma" || in.opcode == "mad") &&
+                                   in.has("f32");
             if (!f32_arith)
-                return at(in) + "'" + name + "': directed rounding (." + mod + ") is only supported for f32 add, sub, "
-                                             "mul and fma";
+                return at(in) + "'" + name + "': directed rounding (." + mod +
+                       ") is only supported for f32 add, sub, "
+                       "mul and fma";
         }
     for (const auto& mod : in.mods)
         if (mod == "f16x2" || mod == "bf16" || mod == "bf16x2" || mod == "tf32" || mod == "e4m3" || mod == "e5m2")
@@ -148,8 +155,9 @@ std::string lay_out_globals(const module& m, module_layout& l) {
         } else if (v.where == space::constant) {
             place_variable(v, l.const_offsets, l.const_init);
         } else if (v.where != space::shared) {
-            return "line " + std::to_string(v.line) + ": '" + v.name + "': a module-scope variable of this state space "
-                                                                     "is not supported";
+            return "line " + std::to_string(v.line) + ": '" + v.name +
+                   "': a module-scope variable of this state space "
+                   "is not supported";
         }
     }
     return {};
@@ -187,7 +195,8 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
         for (const auto& v : f->locals) place(v);
     uint32_t dyn_align = 16;
     for (const auto& v : m.globals)
-        if (v.where == space::shared && (v.is_extern || v.unsized_array)) dyn_align = std::max(dyn_align, natural_align(v));
+        if (v.where == space::shared && (v.is_extern || v.unsized_array))
+            dyn_align = std::max(dyn_align, natural_align(v));
     kl.static_shared = sh;
     kl.dynamic_shared_align = dyn_align;
     const uint32_t dyn_at = align_up(sh, dyn_align);

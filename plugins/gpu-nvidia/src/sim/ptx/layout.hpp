@@ -46,8 +46,8 @@ struct module_layout {
     std::vector<uint8_t> globals_init;
     std::map<std::string, uint64_t> const_offsets;
     std::vector<uint8_t> const_init;
-    std::map<std::string, uint32_t> local_frame;     // a function's local depot bytes (incl. callees)
-    std::map<std::string, uint32_t> own_frame;       // its own depot: where its callees' frames start
+    std::map<std::string, uint32_t> local_frame;  // a function's local depot bytes (incl. callees)
+    std::map<std::string, uint32_t> own_frame;    // its own depot: where its callees' frames start
     std::map<std::string, std::map<std::string, uint32_t>> depot_offsets;  // per function
     std::vector<kernel_layout> kernels;
 };

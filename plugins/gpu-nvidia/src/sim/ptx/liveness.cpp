@@ -13,11 +13,11 @@ namespace {
 // taken to read all its register operands: a wrong guess keeps a register, it never drops one.
 bool writes_first_operand(const std::string& op) {
     static const std::set<std::string> ops = {
-        "mov", "ld", "ldu", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg",
-        "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "shf", "popc", "clz", "brev", "bfe",
-        "bfi", "prmt", "lop3", "setp", "selp", "set", "slct", "copysign", "testp", "rcp", "sqrt", "rsqrt",
-        "sin", "cos", "ex2", "lg2", "tanh", "atom", "shfl", "vote", "activemask", "match", "redux", "mul24",
-        "mad24", "sad", "isspacep"};
+        "mov",  "ld",   "ldu",      "cvta",  "cvt",        "add",   "sub",   "mul",   "mad",   "fma",  "div",
+        "rem",  "abs",  "neg",      "min",   "max",        "and",   "or",    "xor",   "not",   "cnot", "shl",
+        "shr",  "shf",  "popc",     "clz",   "brev",       "bfe",   "bfi",   "prmt",  "lop3",  "setp", "selp",
+        "set",  "slct", "copysign", "testp", "rcp",        "sqrt",  "rsqrt", "sin",   "cos",   "ex2",  "lg2",
+        "tanh", "atom", "shfl",     "vote",  "activemask", "match", "redux", "mul24", "mad24", "sad",  "isspacep"};
     return ops.count(op) != 0;
 }
 
@@ -64,8 +64,10 @@ uses_and_defs uses_and_defs_of(const instruction& in, const register_index& regs
     const bool writes = writes_first_operand(in.opcode) && !in.operands.empty();
     for (size_t i = 0; i < in.operands.size(); ++i) {
         // A guarded write may not happen, so it kills nothing.
-        if (i == 0 && writes) registers_of(in.operands[0], regs, in.guard.empty() ? u.def : u.use);
-        else registers_of(in.operands[i], regs, u.use);
+        if (i == 0 && writes)
+            registers_of(in.operands[0], regs, in.guard.empty() ? u.def : u.use);
+        else
+            registers_of(in.operands[i], regs, u.use);
     }
     for (const auto& o : in.call_args) registers_of(o, regs, u.use);
     for (const auto& o : in.call_returns) registers_of(o, regs, u.use);
@@ -76,8 +78,8 @@ uses_and_defs uses_and_defs_of(const instruction& in, const register_index& regs
 std::vector<size_t> successors(const function& f, size_t i, const std::unordered_map<std::string, size_t>& labels) {
     const instruction& in = f.body[i];
     std::vector<size_t> next;
-    const bool ends = in.guard.empty() && (in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" ||
-                                           in.opcode == "trap");
+    const bool ends =
+        in.guard.empty() && (in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" || in.opcode == "trap");
     if (in.label.empty() && in.opcode == "bra" && !in.operands.empty()) {
         if (auto it = labels.find(in.operands[0].name); it != labels.end()) next.push_back(it->second);
     }

@@ -72,9 +72,12 @@ space space_of(const instruction& in) {
 
 int vector_width(const instruction& in) {
     for (const auto& m : in.mods)
-        if (m == "v2") return 2;
-        else if (m == "v4") return 4;
-        else if (m == "v8") return 8;
+        if (m == "v2")
+            return 2;
+        else if (m == "v4")
+            return 4;
+        else if (m == "v8")
+            return 8;
     return 1;
 }
 
@@ -110,7 +113,8 @@ struct module_context {
         i64 = llvm::Type::getInt64Ty(c);
         ptr = llvm::PointerType::get(c, 0);
         auto* vd = llvm::Type::getVoidTy(c);
-        resolve = m.getOrInsertFunction("cb_ptx_resolve", llvm::FunctionType::get(ptr, {ptr, ptr, i64, i32, i32}, false));
+        resolve =
+            m.getOrInsertFunction("cb_ptx_resolve", llvm::FunctionType::get(ptr, {ptr, ptr, i64, i32, i32}, false));
         vprintf = m.getOrInsertFunction("cb_ptx_vprintf", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false));
         clock64 = m.getOrInsertFunction("cb_ptx_clock64", llvm::FunctionType::get(i64, {ptr}, false));
         trap = m.getOrInsertFunction("cb_ptx_trap", llvm::FunctionType::get(vd, {ptr}, false));
@@ -138,9 +142,12 @@ public:
         declare_registers();
         declare_call_params();
         create_labels();
-        if (kernel_) open_thread_loop();
-        else open_function_body();
-        for (current_index_ = 0; current_index_ < f_.body.size(); ++current_index_) lower_statement(f_.body[current_index_]);
+        if (kernel_)
+            open_thread_loop();
+        else
+            open_function_body();
+        for (current_index_ = 0; current_index_ < f_.body.size(); ++current_index_)
+            lower_statement(f_.body[current_index_]);
         close_body();
         return fn_;
     }
@@ -167,7 +174,7 @@ private:
     Value* vram_base_ = nullptr;
     Value* vram_size_ = nullptr;
     Value* page_map_ = nullptr;
-    Value* release_ = nullptr;     // block_env::release_barrier, read once per pass
+    Value* release_ = nullptr;  // block_env::release_barrier, read once per pass
     std::map<std::string, reg_slot> regs_;
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
@@ -224,7 +231,8 @@ private:
         };
         for (const auto& v : f_.locals) {
             if (v.where != space::reg) continue;
-            if (v.vector_width != 1) throw lowering_error("line " + std::to_string(v.line) + ": vector registers are not supported");
+            if (v.vector_width != 1)
+                throw lowering_error("line " + std::to_string(v.line) + ": vector registers are not supported");
             if (v.reg_count >= 0)
                 for (int i = 0; i < v.reg_count; ++i) add(v.name + std::to_string(i), v);
             else
@@ -243,7 +251,8 @@ private:
     void declare_call_params() {
         std::map<std::string, uint64_t> sizes;
         for (const auto& v : f_.locals)
-            if (v.where == space::param) sizes[v.name] = std::max<uint64_t>(sizes[v.name], std::max<uint64_t>(v.size_bytes(), 8));
+            if (v.where == space::param)
+                sizes[v.name] = std::max<uint64_t>(sizes[v.name], std::max<uint64_t>(v.size_bytes(), 8));
         for (const auto& [name, size] : sizes) call_params_[name] = entry_alloca(mc_.i8, name, (size + 15) / 16 * 16);
     }
 
@@ -310,7 +319,8 @@ private:
             b_.SetInsertPoint(first_);
             llvm::IRBuilder<> lb(latch_);
             Value* nx = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid)));
-            Value* ny = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
+            Value* ny =
+                lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
             Value* x1 = lb.CreateAdd(tx, lb.getInt32(1));
             Value* wrap_x = lb.CreateICmpEQ(x1, nx);
             Value* y1 = lb.CreateSelect(wrap_x, lb.CreateAdd(ty, lb.getInt32(1)), ty);
@@ -335,8 +345,8 @@ private:
         b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, skip);
         b_.SetInsertPoint(skip);
         // Runnable, or parked at a barrier the executor released for this pass.
-        Value* released = b_.CreateAnd(b_.CreateICmpEQ(status, b_.getInt32(at_barrier)),
-                                       b_.CreateICmpNE(release_, b_.getInt32(0)));
+        Value* released =
+            b_.CreateAnd(b_.CreateICmpEQ(status, b_.getInt32(at_barrier)), b_.CreateICmpNE(release_, b_.getInt32(0)));
         b_.CreateCondBr(b_.CreateOr(b_.CreateICmpEQ(status, b_.getInt32(runnable)), released), go, latch_);
         b_.SetInsertPoint(go);
         auto* resume = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, resume)));
@@ -353,7 +363,8 @@ private:
         tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
         lb.CreateBr(head);
         llvm::IRBuilder<> db(dead_);
-        db.CreateStore(db.getInt32(exited), db.CreateConstInBoundsGEP1_64(mc_.i8, state_, offsetof(thread_state, status)));
+        db.CreateStore(db.getInt32(exited),
+                       db.CreateConstInBoundsGEP1_64(mc_.i8, state_, offsetof(thread_state, status)));
         db.CreateBr(latch_);
     }
 
@@ -416,9 +427,7 @@ private:
     }
 
     // A new block for the code after a terminator (unreachable unless a label follows).
-    void continue_in_new_block(const char* name = "cont") {
-        b_.SetInsertPoint(BasicBlock::Create(mc_.ctx, name, fn_));
-    }
+    void continue_in_new_block(const char* name = "cont") { b_.SetInsertPoint(BasicBlock::Create(mc_.ctx, name, fn_)); }
 
     // ---- registers and operands --------------------------------------------------------------
 
@@ -434,8 +443,10 @@ private:
         const unsigned fb = from->getPrimitiveSizeInBits(), tb = to->getPrimitiveSizeInBits();
         if (!from->isIntegerTy()) v = b_.CreateBitCast(v, mc_.int_type(static_cast<int>(fb)));
         llvm::Type* to_int = to->isIntegerTy() ? to : mc_.int_type(static_cast<int>(tb));
-        if (fb > tb) v = b_.CreateTrunc(v, to_int);
-        else if (fb < tb) v = sign_extend ? b_.CreateSExt(v, to_int) : b_.CreateZExt(v, to_int);
+        if (fb > tb)
+            v = b_.CreateTrunc(v, to_int);
+        else if (fb < tb)
+            v = sign_extend ? b_.CreateSExt(v, to_int) : b_.CreateZExt(v, to_int);
         if (to_int != to) v = b_.CreateBitCast(v, to);
         return v;
     }
@@ -474,12 +485,18 @@ private:
             Value* lane = b_.CreateAnd(linear_tid(in), 31);
             Value* bit = b_.CreateShl(b_.getInt32(1), lane);
             const std::string kind = name.substr(10);
-            if (kind == "eq") v = bit;
-            else if (kind == "lt") v = b_.CreateSub(bit, b_.getInt32(1));
-            else if (kind == "le") v = b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1)));
-            else if (kind == "gt") v = b_.CreateNot(b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1))));
-            else if (kind == "ge") v = b_.CreateNot(b_.CreateSub(bit, b_.getInt32(1)));
-            else refuse(in, "unknown special register " + name);
+            if (kind == "eq")
+                v = bit;
+            else if (kind == "lt")
+                v = b_.CreateSub(bit, b_.getInt32(1));
+            else if (kind == "le")
+                v = b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1)));
+            else if (kind == "gt")
+                v = b_.CreateNot(b_.CreateOr(bit, b_.CreateSub(bit, b_.getInt32(1))));
+            else if (kind == "ge")
+                v = b_.CreateNot(b_.CreateSub(bit, b_.getInt32(1)));
+            else
+                refuse(in, "unknown special register " + name);
         } else if (name == "%dynamic_smem_size") {
             v = env_field(offsetof(block_env, dynamic_shared), mc_.i32);
         } else if (name == "%total_smem_size") {
@@ -513,11 +530,11 @@ private:
         case operand::kind::reg:
             if (!regs_.count(o.name) && o.name[0] == '%' && o.name.find('.') != std::string::npos)
                 v = special_register(in, o.name, want);
-            else if (!regs_.count(o.name) && (o.name.rfind("%lanemask", 0) == 0 || o.name == "%laneid" ||
-                                               o.name == "%warpid" || o.name == "%clock64" || o.name == "%clock" ||
-                                               o.name == "%globaltimer" || o.name == "%smid" || o.name == "%nsmid" ||
-                                               o.name == "%nwarpid" || o.name == "%gridid" ||
-                                               o.name == "%dynamic_smem_size" || o.name == "%total_smem_size"))
+            else if (!regs_.count(o.name) &&
+                     (o.name.rfind("%lanemask", 0) == 0 || o.name == "%laneid" || o.name == "%warpid" ||
+                      o.name == "%clock64" || o.name == "%clock" || o.name == "%globaltimer" || o.name == "%smid" ||
+                      o.name == "%nsmid" || o.name == "%nwarpid" || o.name == "%gridid" ||
+                      o.name == "%dynamic_smem_size" || o.name == "%total_smem_size"))
                 v = special_register(in, o.name, want);
             else {
                 reg_slot& r = reg(in, o.name);
@@ -525,9 +542,12 @@ private:
             }
             break;
         case operand::kind::imm_int:
-            if (t.is_float()) v = llvm::ConstantFP::get(want, static_cast<double>(o.value));
-            else if (t.k == scalar_type::kind::pred) v = b_.getInt1(o.value != 0);
-            else v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));
+            if (t.is_float())
+                v = llvm::ConstantFP::get(want, static_cast<double>(o.value));
+            else if (t.k == scalar_type::kind::pred)
+                v = b_.getInt1(o.value != 0);
+            else
+                v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));
             break;
         case operand::kind::imm_float: {
             double value;
@@ -543,12 +563,17 @@ private:
             } else {
                 std::memcpy(&value, &o.value, 8);
             }
-            if (t.is_float()) v = llvm::ConstantFP::get(want, value);
-            else v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));  // bits as an integer
+            if (t.is_float())
+                v = llvm::ConstantFP::get(want, value);
+            else
+                v = llvm::ConstantInt::get(want, static_cast<uint64_t>(o.value));  // bits as an integer
             break;
         }
-        case operand::kind::symbol: v = convert_bits(symbol_address(in, o.name, space::none), want); break;
-        default: refuse(in, "an unexpected operand");
+        case operand::kind::symbol:
+            v = convert_bits(symbol_address(in, o.name, space::none), want);
+            break;
+        default:
+            refuse(in, "an unexpected operand");
         }
         if (o.negate_pred) v = b_.CreateNot(v);
         return v;
@@ -589,7 +614,8 @@ private:
         if (kernel_) {
             for (const auto& p : kl_.params)
                 if (p.name == a.name) {
-                    if (a.value < 0 || uint64_t(a.value) + bytes > p.size) refuse(in, "an access past parameter " + a.name);
+                    if (a.value < 0 || uint64_t(a.value) + bytes > p.size)
+                        refuse(in, "an access past parameter " + a.name);
                     Value* base = env_field(offsetof(block_env, params), mc_.ptr);
                     return b_.CreateConstInBoundsGEP1_64(mc_.i8, base, p.offset + static_cast<uint64_t>(a.value));
                 }
@@ -603,9 +629,12 @@ private:
 
     Value* address_value(const instruction& in, const operand& a, space sp) {
         Value* base;
-        if (a.name.empty()) base = b_.getInt64(0);
-        else if (a.base_is_reg) base = src(in, named(operand::kind::reg, a.name), scalar_type{scalar_type::kind::uint, 64});
-        else base = symbol_address(in, a.name, sp);
+        if (a.name.empty())
+            base = b_.getInt64(0);
+        else if (a.base_is_reg)
+            base = src(in, named(operand::kind::reg, a.name), scalar_type{scalar_type::kind::uint, 64});
+        else
+            base = symbol_address(in, a.name, sp);
         return a.value ? b_.CreateAdd(base, b_.getInt64(static_cast<uint64_t>(a.value))) : base;
     }
 
@@ -616,15 +645,19 @@ private:
     // A range-checked host pointer for `bytes` at address `addr` of space `sp`.
     Value* host_pointer(space sp, Value* addr, uint32_t bytes) {
         if (sp == space::shared || sp == space::local || sp == space::constant) {
-            Value* size = sp == space::shared   ? env_field(offsetof(block_env, shared_size), mc_.i64)
+            Value* size = sp == space::shared  ? env_field(offsetof(block_env, shared_size), mc_.i64)
                           : sp == space::local ? env_field(offsetof(block_env, local_size), mc_.i64)
                                                : env_field(offsetof(block_env, const_size), mc_.i64);
             Value* ok = b_.CreateAnd(b_.CreateICmpUGE(size, b_.getInt64(bytes)),
                                      b_.CreateICmpULE(addr, b_.CreateSub(size, b_.getInt64(bytes))));
             Value* base;
-            if (sp == space::shared) base = env_field(offsetof(block_env, shared), mc_.ptr);
-            else if (sp == space::constant) base = env_field(offsetof(block_env, const_host), mc_.ptr);
-            else base = b_.CreateGEP(mc_.i8, state_, b_.CreateZExt(env_field(offsetof(block_env, local_offset), mc_.i32), mc_.i64));
+            if (sp == space::shared)
+                base = env_field(offsetof(block_env, shared), mc_.ptr);
+            else if (sp == space::constant)
+                base = env_field(offsetof(block_env, const_host), mc_.ptr);
+            else
+                base = b_.CreateGEP(mc_.i8, state_,
+                                    b_.CreateZExt(env_field(offsetof(block_env, local_offset), mc_.i32), mc_.i64));
             auto* good = BasicBlock::Create(mc_.ctx, "in.range", fn_);
             auto* bad = BasicBlock::Create(mc_.ctx, "out.of.range", fn_);
             b_.CreateCondBr(ok, good, bad, likely());
@@ -654,7 +687,8 @@ private:
         Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
         b_.CreateBr(join);
         b_.SetInsertPoint(slow);
-        Value* p2 = b_.CreateCall(mc_.resolve, {env_, state_, addr, b_.getInt32(bytes), b_.getInt32(sp == space::generic ? 1 : 0)});
+        Value* p2 = b_.CreateCall(mc_.resolve,
+                                  {env_, state_, addr, b_.getInt32(bytes), b_.getInt32(sp == space::generic ? 1 : 0)});
         auto* resolved = BasicBlock::Create(mc_.ctx, "resolved", fn_);
         b_.CreateCondBr(b_.CreateIsNull(p2), dead_, resolved);
         b_.SetInsertPoint(resolved);
@@ -874,14 +908,20 @@ void function_lowering::lower_cvta(const instruction& in) {
     const bool to = in.has("to");
     space sp = space_of(in);
     Value* a;
-    if (in.operands[1].k == operand::kind::symbol) a = symbol_address(in, in.operands[1].name, to ? sp : space::none);
-    else a = src(in, in.operands[1], scalar_type{scalar_type::kind::uint, 64});
+    if (in.operands[1].k == operand::kind::symbol)
+        a = symbol_address(in, in.operands[1].name, to ? sp : space::none);
+    else
+        a = src(in, in.operands[1], scalar_type{scalar_type::kind::uint, 64});
     if (t.bits == 32) a = b_.CreateZExt(b_.CreateTrunc(a, mc_.i32), mc_.i64);
     uint64_t tag = 0;
-    if (sp == space::shared) tag = shared_window;
-    else if (sp == space::local) tag = local_window;
-    else if (sp == space::constant) tag = const_window;
-    else if (sp != space::global) refuse(in, "cvta of this state space is not supported");
+    if (sp == space::shared)
+        tag = shared_window;
+    else if (sp == space::local)
+        tag = local_window;
+    else if (sp == space::constant)
+        tag = const_window;
+    else if (sp != space::global)
+        refuse(in, "cvta of this state space is not supported");
     Value* r = a;
     if (tag) r = to ? b_.CreateAnd(a, b_.getInt64(~window_mask)) : b_.CreateOr(a, b_.getInt64(tag));
     set(in, in.operands[0], r);
@@ -905,9 +945,12 @@ void function_lowering::lower_cvt(const instruction& in) {
     };
     if (st.is_float() && dt.is_float()) {
         if (Value* rounded = int_round(a)) a = rounded;
-        if (st.bits > dt.bits) r = b_.CreateFPTrunc(a, dty);
-        else if (st.bits < dt.bits) r = b_.CreateFPExt(a, dty);
-        else r = a;
+        if (st.bits > dt.bits)
+            r = b_.CreateFPTrunc(a, dty);
+        else if (st.bits < dt.bits)
+            r = b_.CreateFPExt(a, dty);
+        else
+            r = a;
         if (sat) {
             r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, llvm::ConstantFP::get(dty, 0.0));
             r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, r, llvm::ConstantFP::get(dty, 1.0));
@@ -921,7 +964,8 @@ void function_lowering::lower_cvt(const instruction& in) {
         // PTX 9: NaN converts to 0, except from .f64 or to a 64-bit integer: 1 << (width - 1).
         if (st.bits == 64 || dt.bits == 64)
             r = b_.CreateSelect(b_.CreateFCmpUNO(rounded, rounded),
-                                llvm::ConstantInt::get(dty, llvm::APInt::getSignMask(static_cast<unsigned>(dt.bits))), r);
+                                llvm::ConstantInt::get(dty, llvm::APInt::getSignMask(static_cast<unsigned>(dt.bits))),
+                                r);
     } else if (dt.is_float()) {
         r = st.is_signed() ? b_.CreateSIToFP(a, dty) : b_.CreateUIToFP(a, dty);
         if (sat) {
@@ -933,10 +977,14 @@ void function_lowering::lower_cvt(const instruction& in) {
             const int w = std::max(st.bits, dt.bits) + 1;
             llvm::Type* wt = mc_.int_type(w);
             Value* x = st.is_signed() ? b_.CreateSExt(a, wt) : b_.CreateZExt(a, wt);
-            llvm::APInt lo = dt.is_signed() ? llvm::APInt::getSignedMinValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
-                                            : llvm::APInt::getZero(static_cast<unsigned>(w));
-            llvm::APInt hi = dt.is_signed() ? llvm::APInt::getSignedMaxValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
-                                            : llvm::APInt::getMaxValue(static_cast<unsigned>(dt.bits)).zext(static_cast<unsigned>(w));
+            llvm::APInt lo =
+                dt.is_signed()
+                    ? llvm::APInt::getSignedMinValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
+                    : llvm::APInt::getZero(static_cast<unsigned>(w));
+            llvm::APInt hi =
+                dt.is_signed()
+                    ? llvm::APInt::getSignedMaxValue(static_cast<unsigned>(dt.bits)).sext(static_cast<unsigned>(w))
+                    : llvm::APInt::getMaxValue(static_cast<unsigned>(dt.bits)).zext(static_cast<unsigned>(w));
             x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::get(wt, lo));
             x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, llvm::ConstantInt::get(wt, hi));
             r = b_.CreateTrunc(x, dty);
@@ -952,22 +1000,21 @@ void function_lowering::lower_cvt(const instruction& in) {
 Value* function_lowering::compare(const instruction& in, const std::string& c, scalar_type t, Value* a, Value* b) {
     using P = llvm::CmpInst::Predicate;
     if (t.is_float()) {
-        static const std::map<std::string, P> f = {
-            {"eq", P::FCMP_OEQ}, {"ne", P::FCMP_ONE}, {"lt", P::FCMP_OLT}, {"le", P::FCMP_OLE},
-            {"gt", P::FCMP_OGT}, {"ge", P::FCMP_OGE}, {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE},
-            {"ltu", P::FCMP_ULT}, {"leu", P::FCMP_ULE}, {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE},
-            {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
+        static const std::map<std::string, P> f = {{"eq", P::FCMP_OEQ},  {"ne", P::FCMP_ONE},  {"lt", P::FCMP_OLT},
+                                                   {"le", P::FCMP_OLE},  {"gt", P::FCMP_OGT},  {"ge", P::FCMP_OGE},
+                                                   {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE}, {"ltu", P::FCMP_ULT},
+                                                   {"leu", P::FCMP_ULE}, {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE},
+                                                   {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
         auto it = f.find(c);
         if (it == f.end()) refuse(in, "unknown comparison " + c);
         return b_.CreateFCmp(it->second, a, b);
     }
     const bool s = t.is_signed();
     static const std::map<std::string, std::pair<P, P>> i = {
-        {"eq", {P::ICMP_EQ, P::ICMP_EQ}}, {"ne", {P::ICMP_NE, P::ICMP_NE}},
-        {"lt", {P::ICMP_SLT, P::ICMP_ULT}}, {"le", {P::ICMP_SLE, P::ICMP_ULE}},
-        {"gt", {P::ICMP_SGT, P::ICMP_UGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE}},
-        {"lo", {P::ICMP_ULT, P::ICMP_ULT}}, {"ls", {P::ICMP_ULE, P::ICMP_ULE}},
-        {"hi", {P::ICMP_UGT, P::ICMP_UGT}}, {"hs", {P::ICMP_UGE, P::ICMP_UGE}}};
+        {"eq", {P::ICMP_EQ, P::ICMP_EQ}},   {"ne", {P::ICMP_NE, P::ICMP_NE}},   {"lt", {P::ICMP_SLT, P::ICMP_ULT}},
+        {"le", {P::ICMP_SLE, P::ICMP_ULE}}, {"gt", {P::ICMP_SGT, P::ICMP_UGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE}},
+        {"lo", {P::ICMP_ULT, P::ICMP_ULT}}, {"ls", {P::ICMP_ULE, P::ICMP_ULE}}, {"hi", {P::ICMP_UGT, P::ICMP_UGT}},
+        {"hs", {P::ICMP_UGE, P::ICMP_UGE}}};
     auto it = i.find(c);
     if (it == i.end()) refuse(in, "unknown comparison " + c);
     return b_.CreateICmp(s ? it->second.first : it->second.second, a, b);
@@ -1005,7 +1052,9 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
     auto a = [&](size_t i, scalar_type ty) { return src(in, in.operands.at(i), ty); };
     llvm::Type* ty = mc_.llvm_type(t);
     const bool s = t.is_signed();
-    auto wide = [&](Value* x) { return s ? b_.CreateSExt(x, mc_.int_type(t.bits * 2)) : b_.CreateZExt(x, mc_.int_type(t.bits * 2)); };
+    auto wide = [&](Value* x) {
+        return s ? b_.CreateSExt(x, mc_.int_type(t.bits * 2)) : b_.CreateZExt(x, mc_.int_type(t.bits * 2));
+    };
     auto hi = [&](Value* x, Value* y) {
         Value* p = b_.CreateMul(wide(x), wide(y));
         return b_.CreateTrunc(b_.CreateLShr(p, static_cast<uint64_t>(t.bits)), ty);
@@ -1014,7 +1063,10 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         need(in, 3);
         Value* x = a(1, t);
         Value* y = a(2, t);
-        if (in.has("sat")) return set(in, d, b_.CreateBinaryIntrinsic(op == "add" ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat, x, y));
+        if (in.has("sat"))
+            return set(
+                in, d,
+                b_.CreateBinaryIntrinsic(op == "add" ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat, x, y));
         return set(in, d, op == "add" ? b_.CreateAdd(x, y) : b_.CreateSub(x, y));
     }
     if (op == "mul" || op == "mul24") {
@@ -1024,7 +1076,8 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         if (op == "mul24") {  // the low 24 bits of each, as a 48-bit product
             Value* x24 = s ? b_.CreateAShr(b_.CreateShl(x, 8), 8) : b_.CreateAnd(x, 0xFFFFFF);
             Value* y24 = s ? b_.CreateAShr(b_.CreateShl(y, 8), 8) : b_.CreateAnd(y, 0xFFFFFF);
-            if (in.has("hi")) return set(in, d, b_.CreateTrunc(b_.CreateLShr(b_.CreateMul(wide(x24), wide(y24)), 16), ty));
+            if (in.has("hi"))
+                return set(in, d, b_.CreateTrunc(b_.CreateLShr(b_.CreateMul(wide(x24), wide(y24)), 16), ty));
             return set(in, d, b_.CreateMul(x24, y24));
         }
         if (in.has("wide")) return set(in, d, b_.CreateMul(wide(x), wide(y)));
@@ -1052,7 +1105,8 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         need(in, 4);
         Value* x = a(1, t);
         Value* y = a(2, t);
-        Value* diff = b_.CreateSelect(s ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y), b_.CreateSub(y, x), b_.CreateSub(x, y));
+        Value* diff = b_.CreateSelect(s ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y), b_.CreateSub(y, x),
+                                      b_.CreateSub(x, y));
         return set(in, d, b_.CreateAdd(diff, a(3, t)));
     }
     if (op == "div" || op == "rem") {
@@ -1086,7 +1140,10 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         auto ts = types_of(in);
         const scalar_type st = ts.back(), dt = ts.front();
         Value* r = compare(in, in.mods[0], st, a(1, st), a(2, st));
-        if (dt.is_float()) return set(in, d, b_.CreateSelect(r, llvm::ConstantFP::get(mc_.llvm_type(dt), 1.0), llvm::ConstantFP::get(mc_.llvm_type(dt), 0.0)));
+        if (dt.is_float())
+            return set(in, d,
+                       b_.CreateSelect(r, llvm::ConstantFP::get(mc_.llvm_type(dt), 1.0),
+                                       llvm::ConstantFP::get(mc_.llvm_type(dt), 0.0)));
         return set(in, d, b_.CreateSExt(r, mc_.llvm_type(dt)));
     }
     if (op == "slct") {
@@ -1100,10 +1157,14 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         Value* x = a(1, scalar_type{scalar_type::kind::uint, 64});
         Value* tag = b_.CreateAnd(x, b_.getInt64(window_mask));
         Value* r;
-        if (in.has("shared")) r = b_.CreateICmpEQ(tag, b_.getInt64(shared_window));
-        else if (in.has("local")) r = b_.CreateICmpEQ(tag, b_.getInt64(local_window));
-        else if (in.has("const")) r = b_.CreateICmpEQ(tag, b_.getInt64(const_window));
-        else r = b_.CreateICmpULT(tag, b_.getInt64(const_window));
+        if (in.has("shared"))
+            r = b_.CreateICmpEQ(tag, b_.getInt64(shared_window));
+        else if (in.has("local"))
+            r = b_.CreateICmpEQ(tag, b_.getInt64(local_window));
+        else if (in.has("const"))
+            r = b_.CreateICmpEQ(tag, b_.getInt64(const_window));
+        else
+            r = b_.CreateICmpULT(tag, b_.getInt64(const_window));
         return set(in, d, r);
     }
     if (op == "testp" || op == "copysign") return lower_float_arith(in, t);
@@ -1127,24 +1188,32 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
         Value* n = convert_bits(a(2, u32), ty);
         Value* big = b_.CreateICmpUGE(n, llvm::ConstantInt::get(ty, w));
         if (op == "shl") return set(in, d, b_.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b_.CreateShl(x, n)));
-        if (t.is_signed()) return set(in, d, b_.CreateAShr(x, b_.CreateSelect(big, llvm::ConstantInt::get(ty, w - 1), n)));
+        if (t.is_signed())
+            return set(in, d, b_.CreateAShr(x, b_.CreateSelect(big, llvm::ConstantInt::get(ty, w - 1), n)));
         return set(in, d, b_.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b_.CreateLShr(x, n)));
     }
-    if (op == "popc") return set(in, d, convert_bits(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a(1, t)), mc_.i32));
-    if (op == "clz") return set(in, d, convert_bits(b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a(1, t), b_.getFalse()), mc_.i32));
+    if (op == "popc")
+        return set(in, d, convert_bits(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a(1, t)), mc_.i32));
+    if (op == "clz")
+        return set(in, d,
+                   convert_bits(b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a(1, t), b_.getFalse()), mc_.i32));
     if (op == "brev") return set(in, d, b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, a(1, t)));
     if (op == "bfe") {
         Value* x = a(1, t);
         Value* pos = convert_bits(b_.CreateAnd(a(2, u32), 0xFF), ty);
         Value* len = convert_bits(b_.CreateAnd(a(3, u32), 0xFF), ty);
         Value* wm1 = llvm::ConstantInt::get(ty, w - 1);
-        Value* top = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b_.CreateSub(b_.CreateAdd(pos, len), llvm::ConstantInt::get(ty, 1)), wm1);
+        Value* top = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                              b_.CreateSub(b_.CreateAdd(pos, len), llvm::ConstantInt::get(ty, 1)), wm1);
         Value* up = b_.CreateSub(wm1, top);
         Value* p = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, pos, wm1);
         Value* r = t.is_signed() ? b_.CreateAShr(b_.CreateAShr(b_.CreateShl(x, up), up), p)
                                  : b_.CreateLShr(b_.CreateLShr(b_.CreateShl(x, up), up), p);
-        if (!t.is_signed()) r = b_.CreateSelect(b_.CreateICmpUGE(pos, llvm::ConstantInt::get(ty, w)), llvm::ConstantInt::get(ty, 0), r);
-        return set(in, d, b_.CreateSelect(b_.CreateICmpEQ(len, llvm::ConstantInt::get(ty, 0)), llvm::ConstantInt::get(ty, 0), r));
+        if (!t.is_signed())
+            r = b_.CreateSelect(b_.CreateICmpUGE(pos, llvm::ConstantInt::get(ty, w)), llvm::ConstantInt::get(ty, 0), r);
+        return set(
+            in, d,
+            b_.CreateSelect(b_.CreateICmpEQ(len, llvm::ConstantInt::get(ty, 0)), llvm::ConstantInt::get(ty, 0), r));
     }
     if (op == "bfi") {
         Value* f = a(1, t);
@@ -1153,7 +1222,9 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
         Value* len = convert_bits(b_.CreateAnd(a(4, u32), 0xFF), ty);
         Value* wc = llvm::ConstantInt::get(ty, w);
         Value* ones = llvm::ConstantInt::get(ty, static_cast<uint64_t>(-1), true);
-        Value* field = b_.CreateSelect(b_.CreateICmpUGE(len, wc), ones, b_.CreateSub(b_.CreateShl(llvm::ConstantInt::get(ty, 1), len), llvm::ConstantInt::get(ty, 1)));
+        Value* field = b_.CreateSelect(
+            b_.CreateICmpUGE(len, wc), ones,
+            b_.CreateSub(b_.CreateShl(llvm::ConstantInt::get(ty, 1), len), llvm::ConstantInt::get(ty, 1)));
         Value* mask = b_.CreateShl(field, pos);
         Value* r = b_.CreateOr(b_.CreateAnd(base, b_.CreateNot(mask)), b_.CreateAnd(b_.CreateShl(f, pos), mask));
         return set(in, d, b_.CreateSelect(b_.CreateICmpUGE(pos, wc), base, r));
@@ -1184,7 +1255,8 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
         Value* r = llvm::ConstantInt::get(ty, 0);
         for (int i = 0; i < 8; ++i) {
             if (!((lut >> i) & 1)) continue;
-            Value* m = b_.CreateAnd(b_.CreateAnd(i & 4 ? x : b_.CreateNot(x), i & 2 ? y : b_.CreateNot(y)), i & 1 ? z : b_.CreateNot(z));
+            Value* m = b_.CreateAnd(b_.CreateAnd(i & 4 ? x : b_.CreateNot(x), i & 2 ? y : b_.CreateNot(y)),
+                                    i & 1 ? z : b_.CreateNot(z));
             r = b_.CreateOr(r, m);
         }
         return set(in, d, r);
@@ -1213,13 +1285,16 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
     if (op == "div") return set(in, d, b_.CreateFDiv(a(1), a(2)));
     if (op == "rcp") return set(in, d, b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), a(1)));
     if (op == "sqrt") return unary(llvm::Intrinsic::sqrt);
-    if (op == "rsqrt") return set(in, d, b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a(1))));
+    if (op == "rsqrt")
+        return set(in, d,
+                   b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a(1))));
     if (op == "sin") return unary(llvm::Intrinsic::sin);
     if (op == "cos") return unary(llvm::Intrinsic::cos);
     if (op == "ex2") return unary(llvm::Intrinsic::exp2);
     if (op == "lg2") return unary(llvm::Intrinsic::log2);
     if (op == "tanh") {
-        auto callee = mc_.mod.getOrInsertFunction(t.bits == 64 ? "tanh" : "tanhf", llvm::FunctionType::get(ty, {ty}, false));
+        auto callee =
+            mc_.mod.getOrInsertFunction(t.bits == 64 ? "tanh" : "tanhf", llvm::FunctionType::get(ty, {ty}, false));
         return set(in, d, b_.CreateCall(callee, {a(1)}));
     }
     if (op == "abs") return unary(llvm::Intrinsic::fabs);
@@ -1241,8 +1316,10 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
         Value* r = b_.CreateSelect(first, x, b_.CreateSelect(second, y, tie));
         Value* x_nan = b_.CreateFCmpUNO(x, x);
         Value* y_nan = b_.CreateFCmpUNO(y, y);
-        if (in.has("NaN")) r = b_.CreateSelect(b_.CreateOr(x_nan, y_nan), llvm::ConstantFP::getNaN(ty), r);
-        else r = b_.CreateSelect(x_nan, y, b_.CreateSelect(y_nan, x, r));
+        if (in.has("NaN"))
+            r = b_.CreateSelect(b_.CreateOr(x_nan, y_nan), llvm::ConstantFP::getNaN(ty), r);
+        else
+            r = b_.CreateSelect(x_nan, y, b_.CreateSelect(y_nan, x, r));
         return set(in, d, r);
     }
     if (op == "copysign") return set(in, d, b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, a(2), a(1)));
@@ -1253,16 +1330,23 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
         const llvm::fltSemantics& sem = ty->getFltSemantics();
         Value* smallest_normal = llvm::ConstantFP::get(ty, llvm::APFloat::getSmallestNormalized(sem));
         Value* r;
-        if (in.has("finite")) r = b_.CreateFCmpOLT(mag, inf);
-        else if (in.has("infinite")) r = b_.CreateFCmpOEQ(mag, inf);
-        else if (in.has("number")) r = b_.CreateFCmpORD(x, x);
-        else if (in.has("notanumber")) r = b_.CreateFCmpUNO(x, x);
+        if (in.has("finite"))
+            r = b_.CreateFCmpOLT(mag, inf);
+        else if (in.has("infinite"))
+            r = b_.CreateFCmpOEQ(mag, inf);
+        else if (in.has("number"))
+            r = b_.CreateFCmpORD(x, x);
+        else if (in.has("notanumber"))
+            r = b_.CreateFCmpUNO(x, x);
         // The PTX ISA counts +0 and -0 as normal numbers.
         else if (in.has("normal"))
             r = b_.CreateOr(b_.CreateAnd(b_.CreateFCmpOGE(mag, smallest_normal), b_.CreateFCmpOLT(mag, inf)),
                             b_.CreateFCmpOEQ(mag, llvm::ConstantFP::get(ty, 0.0)));
-        else if (in.has("subnormal")) r = b_.CreateAnd(b_.CreateFCmpOLT(mag, smallest_normal), b_.CreateFCmpONE(mag, llvm::ConstantFP::get(ty, 0.0)));
-        else refuse(in, "unknown testp property");
+        else if (in.has("subnormal"))
+            r = b_.CreateAnd(b_.CreateFCmpOLT(mag, smallest_normal),
+                             b_.CreateFCmpONE(mag, llvm::ConstantFP::get(ty, 0.0)));
+        else
+            refuse(in, "unknown testp property");
         return set(in, d, r);
     }
     if (op == "set" || op == "slct") return lower_int_arith(in, t);
@@ -1282,10 +1366,14 @@ Value* function_lowering::directed_f32(const instruction& in) {
     Value* zero = llvm::ConstantFP::get(dt, 0.0);
     Value* p;  // the exact first term, and the second (zero for mul)
     Value* c = zero;
-    if (in.opcode == "mul") p = b_.CreateFMul(a(1), a(2));
-    else if (in.opcode == "add") p = a(1), c = a(2);
-    else if (in.opcode == "sub") p = a(1), c = b_.CreateFNeg(a(2));
-    else p = b_.CreateFMul(a(1), a(2)), c = a(3);
+    if (in.opcode == "mul")
+        p = b_.CreateFMul(a(1), a(2));
+    else if (in.opcode == "add")
+        p = a(1), c = a(2);
+    else if (in.opcode == "sub")
+        p = a(1), c = b_.CreateFNeg(a(2));
+    else
+        p = b_.CreateFMul(a(1), a(2)), c = a(3);
     Value* x = in.opcode == "mul" ? p : b_.CreateFAdd(p, c);
     Value* e = zero;
     if (in.opcode != "mul") {  // TwoSum (Knuth): e = (p - (x - bb)) + (c - bb), bb = x - p
@@ -1295,8 +1383,10 @@ Value* function_lowering::directed_f32(const instruction& in) {
     Value* r = b_.CreateFPTrunc(x, ft);
     Value* back = b_.CreateFPExt(r, dt);
     // back above / below the exact x + e
-    Value* above = b_.CreateOr(b_.CreateFCmpOGT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOLT(e, zero)));
-    Value* below = b_.CreateOr(b_.CreateFCmpOLT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOGT(e, zero)));
+    Value* above =
+        b_.CreateOr(b_.CreateFCmpOGT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOLT(e, zero)));
+    Value* below =
+        b_.CreateOr(b_.CreateFCmpOLT(back, x), b_.CreateAnd(b_.CreateFCmpOEQ(back, x), b_.CreateFCmpOGT(e, zero)));
     auto next = mc_.mod.getOrInsertFunction("nextafterf", llvm::FunctionType::get(ft, {ft, ft}, false));
     Value* toward;
     Value* wrong;
@@ -1312,9 +1402,9 @@ Value* function_lowering::directed_f32(const instruction& in) {
     if (!in.has("rm") || in.opcode == "mul") return out;
     // Rounding down, an exact zero sum is -0 unless both terms are +0.
     Value* exact_zero = b_.CreateAnd(b_.CreateFCmpOEQ(x, zero), b_.CreateFCmpOEQ(e, zero));
-    Value* both_plus_zero = b_.CreateAnd(
-        b_.CreateAnd(b_.CreateFCmpOEQ(p, zero), b_.CreateFCmpOEQ(c, zero)),
-        b_.CreateNot(b_.CreateOr(b_.CreateIsNeg(b_.CreateBitCast(p, mc_.i64)), b_.CreateIsNeg(b_.CreateBitCast(c, mc_.i64)))));
+    Value* both_plus_zero = b_.CreateAnd(b_.CreateAnd(b_.CreateFCmpOEQ(p, zero), b_.CreateFCmpOEQ(c, zero)),
+                                         b_.CreateNot(b_.CreateOr(b_.CreateIsNeg(b_.CreateBitCast(p, mc_.i64)),
+                                                                  b_.CreateIsNeg(b_.CreateBitCast(c, mc_.i64)))));
     Value* minus_zero = llvm::ConstantFP::get(ft, -0.0);
     return b_.CreateSelect(b_.CreateAnd(exact_zero, b_.CreateNot(both_plus_zero)), minus_zero, out);
 }
@@ -1381,9 +1471,11 @@ void function_lowering::lower_atom(const instruction& in) {
         auto* cur = b_.CreatePHI(ity, 2);
         cur->addIncoming(first, pre);
         Value* one = llvm::ConstantInt::get(ity, 1);
-        Value* next = inc ? b_.CreateSelect(b_.CreateICmpUGE(cur, v), llvm::ConstantInt::get(ity, 0), b_.CreateAdd(cur, one))
-                          : b_.CreateSelect(b_.CreateOr(b_.CreateICmpEQ(cur, llvm::ConstantInt::get(ity, 0)), b_.CreateICmpUGT(cur, v)), v,
-                                            b_.CreateSub(cur, one));
+        Value* next =
+            inc ? b_.CreateSelect(b_.CreateICmpUGE(cur, v), llvm::ConstantInt::get(ity, 0), b_.CreateAdd(cur, one))
+                : b_.CreateSelect(
+                      b_.CreateOr(b_.CreateICmpEQ(cur, llvm::ConstantInt::get(ity, 0)), b_.CreateICmpUGT(cur, v)), v,
+                      b_.CreateSub(cur, one));
         Value* pair = b_.CreateAtomicCmpXchg(p, cur, next, align, order, order);
         Value* seen = b_.CreateExtractValue(pair, 0);
         cur->addIncoming(seen, b_.GetInsertBlock());
@@ -1504,8 +1596,10 @@ void function_lowering::lower_park(const instruction& in) {
             store64(offsetof(thread_state, warp_a), b_.CreateZExt(src(in, in.operands[1], pred), mc_.i64));
             store32(offsetof(thread_state, warp_mask), src(in, in.operands[2], b32));
         });
-        if (code == vote_ballot) result(in.operands[0], b32);
-        else result_pred(in.operands[0]);
+        if (code == vote_ballot)
+            result(in.operands[0], b32);
+        else
+            result_pred(in.operands[0]);
         return;
     }
     if (op == "activemask") {
@@ -1530,13 +1624,20 @@ void function_lowering::lower_park(const instruction& in) {
         need(in, 3);
         const scalar_type t = type1(in);
         uint32_t code;
-        if (in.has("add")) code = redux_add;
-        else if (in.has("min")) code = t.is_signed() ? redux_min : redux_umin;
-        else if (in.has("max")) code = t.is_signed() ? redux_max : redux_umax;
-        else if (in.has("and")) code = redux_and;
-        else if (in.has("or")) code = redux_or;
-        else if (in.has("xor")) code = redux_xor;
-        else refuse(in, "unknown redux operation");
+        if (in.has("add"))
+            code = redux_add;
+        else if (in.has("min"))
+            code = t.is_signed() ? redux_min : redux_umin;
+        else if (in.has("max"))
+            code = t.is_signed() ? redux_max : redux_umax;
+        else if (in.has("and"))
+            code = redux_and;
+        else if (in.has("or"))
+            code = redux_or;
+        else if (in.has("xor"))
+            code = redux_xor;
+        else
+            refuse(in, "unknown redux operation");
         park(at_warp_op, [&] {
             op_code(code);
             store64(offsetof(thread_state, warp_a), src(in, in.operands[1], t, t.is_signed()));

@@ -126,7 +126,8 @@ private:
     }
     [[noreturn]] void fail(const std::string& what) const {
         const token& t = peek();
-        throw syntax_error(t.line, what + (t.k == token::kind::end ? " at the end of the text" : " near '" + t.text + "'"));
+        throw syntax_error(t.line,
+                           what + (t.k == token::kind::end ? " at the end of the text" : " near '" + t.text + "'"));
     }
     bool is_punct(const char* p) const { return peek().k == token::kind::punct && peek().text == p; }
     bool is_word(const char* w) const { return peek().k == token::kind::word && peek().text == w; }
@@ -174,10 +175,14 @@ private:
     void declaration_or_function(module& m) {
         bool is_extern = false, visible = false;
         for (;;) {
-            if (accept(".extern")) is_extern = true;
-            else if (accept(".visible")) visible = true;
-            else if (accept(".weak") || accept(".common")) visible = true;
-            else break;
+            if (accept(".extern"))
+                is_extern = true;
+            else if (accept(".visible"))
+                visible = true;
+            else if (accept(".weak") || accept(".common"))
+                visible = true;
+            else
+                break;
         }
         if (is_word(".entry") || is_word(".func")) return function_decl(m, is_extern, visible);
         variable v = variable_decl();
@@ -192,21 +197,29 @@ private:
         v.line = line();
         for (;;) {
             const std::string w = peek().k == token::kind::word ? peek().text : "";
-            if (w == ".reg") v.where = space::reg;
-            else if (w == ".param") v.where = space::param;
-            else if (w == ".global") v.where = space::global;
-            else if (w == ".shared") v.where = space::shared;
-            else if (w == ".local") v.where = space::local;
-            else if (w == ".const") v.where = space::constant;
+            if (w == ".reg")
+                v.where = space::reg;
+            else if (w == ".param")
+                v.where = space::param;
+            else if (w == ".global")
+                v.where = space::global;
+            else if (w == ".shared")
+                v.where = space::shared;
+            else if (w == ".local")
+                v.where = space::local;
+            else if (w == ".const")
+                v.where = space::constant;
             else if (w == ".align") {
                 next();
                 v.align = static_cast<uint32_t>(integer());
                 continue;
-            } else if (w == ".v2" || w == ".v4" || w == ".v8") v.vector_width = w[2] - '0';
+            } else if (w == ".v2" || w == ".v4" || w == ".v8")
+                v.vector_width = w[2] - '0';
             else if (w == ".ptr" || w == ".restrict") {
             } else if (w.size() > 1 && w[0] == '.' && type_from_word(w.substr(1)).valid()) {
                 v.type = type_from_word(w.substr(1));
-            } else break;
+            } else
+                break;
             next();
         }
         if (v.where == space::none) fail("expected a declaration");
@@ -428,8 +441,10 @@ private:
         if (peek().k == token::kind::word && !std::isdigit(static_cast<unsigned char>(peek().text[0]))) {
             o.name = next().text;
             o.base_is_reg = o.name[0] == '%';
-            if (accept("+")) o.value = integer();
-            else if (accept("-")) o.value = -integer();
+            if (accept("+"))
+                o.value = integer();
+            else if (accept("-"))
+                o.value = -integer();
         } else {
             o.value = integer();
         }
@@ -454,19 +469,33 @@ scalar_type type_from_word(std::string_view w) {
     if (w.size() < 2) return {};
     k kind = k::none;
     switch (w[0]) {
-    case 'b': kind = k::bits; break;
-    case 'u': kind = k::uint; break;
-    case 's': kind = k::sint; break;
-    case 'f': kind = k::flt; break;
-    default: return {};
+    case 'b':
+        kind = k::bits;
+        break;
+    case 'u':
+        kind = k::uint;
+        break;
+    case 's':
+        kind = k::sint;
+        break;
+    case 'f':
+        kind = k::flt;
+        break;
+    default:
+        return {};
     }
     const std::string_view digits = w.substr(1);
     int bits = 0;
-    if (digits == "8") bits = 8;
-    else if (digits == "16") bits = 16;
-    else if (digits == "32") bits = 32;
-    else if (digits == "64") bits = 64;
-    else return {};
+    if (digits == "8")
+        bits = 8;
+    else if (digits == "16")
+        bits = 16;
+    else if (digits == "32")
+        bits = 32;
+    else if (digits == "64")
+        bits = 64;
+    else
+        return {};
     if (kind == k::flt && bits == 8) return {};
     return {kind, bits};
 }

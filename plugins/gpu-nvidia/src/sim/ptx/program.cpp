@@ -9,9 +9,7 @@
 namespace cudabridge::nv::ptx {
 namespace {
 
-std::string describe(const param_slot& p, size_t i) {
-    return "parameter " + std::to_string(i) + " (" + p.name + ")";
-}
+std::string describe(const param_slot& p, size_t i) { return "parameter " + std::to_string(i) + " (" + p.name + ")"; }
 
 template <typename T>
 void put(std::vector<uint8_t>& out, uint32_t offset, T v) {
@@ -26,7 +24,8 @@ bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& o
         double v = is_float_arg ? a.value.f64 : a.type == CB_ARG_UINT64 ? double(a.value.u64) : double(a.value.i64);
         if (t.bits == 64) return put(out, p.offset, v), true;
         if (t.bits == 32) {
-            if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max()) return why = "is too large for .f32", false;
+            if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max())
+                return why = "is too large for .f32", false;
             return put(out, p.offset, static_cast<float>(v)), true;
         }
         if (t.bits == 16) {
@@ -38,7 +37,8 @@ bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& o
     }
     if (is_float_arg) return why = "is a float where an integer or pointer is expected", false;
     const int bits = t.bits;
-    if (a.type == CB_ARG_DEVICE_PTR && bits != 64) return why = "is a pointer where a " + std::to_string(bits) + "-bit value is expected", false;
+    if (a.type == CB_ARG_DEVICE_PTR && bits != 64)
+        return why = "is a pointer where a " + std::to_string(bits) + "-bit value is expected", false;
     // Representable in the parameter's width: a negative value as its two's complement (nvcc
     // declares int parameters .u32), a non-negative one within the type's range. Any value fits
     // 64 bits.
@@ -49,7 +49,10 @@ bool narrow(const cb_kernel_arg& a, const param_slot& p, std::vector<uint8_t>& o
                                    : u <= (uint64_t(1) << (t.is_signed() ? bits - 1 : bits)) - 1;
         if (!fits)
             return why = "value " + (negative ? std::to_string(a.value.i64) : std::to_string(u)) + " does not fit ." +
-                         (t.is_signed() ? "s" : t.k == scalar_type::kind::uint ? "u" : "b") + std::to_string(bits),
+                         (t.is_signed()                    ? "s"
+                          : t.k == scalar_type::kind::uint ? "u"
+                                                           : "b") +
+                         std::to_string(bits),
                    false;
     }
     std::memcpy(out.data() + p.offset, &u, static_cast<size_t>(bits / 8));
@@ -123,8 +126,8 @@ cb_status program::pack_arguments(size_t kernel, const cb_kernel_arg* args, size
         std::string why;
         if (p.is_array) {
             if (a.type != CB_ARG_BYTES || a.size != p.size || !a.value.bytes) {
-                error = "launch_kernel " + k.name + ": " + describe(p, i) + " is a struct of " + std::to_string(p.size) +
-                        " bytes; pass CB_ARG_BYTES of that size";
+                error = "launch_kernel " + k.name + ": " + describe(p, i) + " is a struct of " +
+                        std::to_string(p.size) + " bytes; pass CB_ARG_BYTES of that size";
                 return CB_ERR_INVALID_ARGUMENT;
             }
             std::memcpy(out.data() + p.offset, a.value.bytes, p.size);
@@ -139,8 +142,10 @@ cb_status program::pack_arguments(size_t kernel, const cb_kernel_arg* args, size
             std::memcpy(out.data() + p.offset, a.value.bytes, p.size);
             continue;
         }
-        if (a.type != CB_ARG_DEVICE_PTR && a.type != CB_ARG_INT64 && a.type != CB_ARG_UINT64 && a.type != CB_ARG_FLOAT64) {
-            error = "launch_kernel " + k.name + ": " + describe(p, i) + ": unknown argument type " + std::to_string(a.type);
+        if (a.type != CB_ARG_DEVICE_PTR && a.type != CB_ARG_INT64 && a.type != CB_ARG_UINT64 &&
+            a.type != CB_ARG_FLOAT64) {
+            error =
+                "launch_kernel " + k.name + ": " + describe(p, i) + ": unknown argument type " + std::to_string(a.type);
             return CB_ERR_INVALID_ARGUMENT;
         }
         if (!narrow(a, p, out, why)) {

@@ -36,7 +36,8 @@ uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t
     if (address >= env->vram_base) {
         const uint64_t at = address - env->vram_base;
         uint8_t* p = within(env->vram_host, env->vram_size, at, bytes);
-        const bool mapped = p && env->page_map[at >> vram_page_shift] && env->page_map[(at + bytes - 1) >> vram_page_shift];
+        const bool mapped =
+            p && env->page_map[at >> vram_page_shift] && env->page_map[(at + bytes - 1) >> vram_page_shift];
         return mapped ? p : nullptr;
     }
     return nullptr;
@@ -84,9 +85,9 @@ extern "C" void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes) {
 extern "C" void cb_ptx_trap(block_env* env) { raise(env, 0, 0, 3); }
 
 extern "C" uint64_t cb_ptx_clock64(block_env*) {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     std::chrono::steady_clock::now().time_since_epoch())
-                                     .count());
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
 }
 
 // Formats like printf: each conversion takes its argument (ints 4 bytes unless l/ll/z, doubles
@@ -105,7 +106,9 @@ extern "C" int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t
         while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
         while (j < fmt.size() && (std::isdigit(static_cast<unsigned char>(fmt[j])) || fmt[j] == '.')) ++j;
         int longs = 0;
-        while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) longs += fmt[j] == 'l' || fmt[j] == 'L' || fmt[j] == 'q' || fmt[j] == 'j' || fmt[j] == 'z' || fmt[j] == 't', ++j;
+        while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j]))
+            longs += fmt[j] == 'l' || fmt[j] == 'L' || fmt[j] == 'q' || fmt[j] == 'j' || fmt[j] == 'z' || fmt[j] == 't',
+                ++j;
         if (j >= fmt.size()) return -1;
         const char conv = fmt[j];
         std::string spec = fmt.substr(i, j - i);
@@ -117,10 +120,15 @@ extern "C" int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t
             out.push_back('%');
         } else if (std::strchr("diouxXc", conv)) {
             if (!next_argument(env, thread, args, at, longs ? 8 : 4, v)) return -1;
-            if (conv == 'c') std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+            if (conv == 'c')
+                std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
             else if (conv == 'd' || conv == 'i')
-                std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), longs ? static_cast<long long>(v) : static_cast<long long>(static_cast<int32_t>(v)));
-            else std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), longs ? static_cast<unsigned long long>(v) : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
+                std::snprintf(buf, sizeof buf, (spec + "lld").c_str(),
+                              longs ? static_cast<long long>(v) : static_cast<long long>(static_cast<int32_t>(v)));
+            else
+                std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(),
+                              longs ? static_cast<unsigned long long>(v)
+                                    : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
             out += buf;
         } else if (std::strchr("fFeEgGaA", conv)) {
             if (!next_argument(env, thread, args, at, 8, v)) return -1;
