@@ -87,11 +87,11 @@ size_t simulated_fabric_wiring::wire() {
         }
         st = transport_->attach_endpoint_model(transport_instance_, id.c_str(), table, model);
         if (st != CB_OK) {
-            if (st != CB_ERR_UNSUPPORTED)  // absent: a transport that hosts no models, quietly
-                report_(CB_LOG_WARN, "simulated enclosure " + id + ": cannot host the model: " + core::last_error());
+            const std::string why = core::last_error();  // before the destroy can replace it
             if (CB_HAS_FIELD(gpu_, cb_gpu_table, destroy_endpoint_model))
                 gpu_->destroy_endpoint_model(gpu_instance_, model);
-            if (st == CB_ERR_UNSUPPORTED) return models_.size();
+            if (st == CB_ERR_UNSUPPORTED) return models_.size();  // absent: a transport that hosts no models
+            report_(CB_LOG_WARN, "simulated enclosure " + id + ": cannot host the model: " + why);
             continue;
         }
         report_(CB_LOG_DEBUG, "simulated enclosure " + id + " holds a modeled " + model_key);
