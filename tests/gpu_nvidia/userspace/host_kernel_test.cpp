@@ -230,6 +230,37 @@ TEST(UserspaceHostKernels, BadModuleImagesAndNoRegistry) {
     EXPECT_NE(error.find("simulated GPUs only"), std::string::npos) << error;
 }
 
+// A reset stops the command engine, but a command already running finishes first (a host
+// kernel cannot be interrupted inside a block). The driver reprograms the ring, and its owner may
+// free host buffers, only once the engine is idle: reset returns after the running kernel did.
+TEST(UserspaceHostKernels, SoftResetReturnsOnlyOnceTheRunningCommandHasFinished) {
+    sim_bench bench;
+    auto& gpu = bench.gpu();
+    nv::userspace_module* m = load(gpu);
+    std::string error;
+    const uint64_t out = upload(gpu, std::vector<int32_t>(64, 0));
+    nv::userspace_stream* s = nullptr;
+    ASSERT_EQ(gpu.stream_create(s, error), CB_OK);
+    tk::gate gate;
+    const std::vector<cb_kernel_arg> args = {u64(reinterpret_cast<uintptr_t>(&gate)), ptr(out), i64(64)};
+    ASSERT_EQ(gpu.launch_kernel(m, launch("wait_for_gate", args, 1), s, error), CB_OK) << error;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!gate.kernel_started.load() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(gate.kernel_started.load());
+    std::thread opener([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        gate.open.store(true);
+    });
+    const cb_status reset = gpu.reset(CB_RESET_SOFT, error);
+    const bool done_at_return = gate.kernel_done.load();
+    opener.join();
+    ASSERT_EQ(reset, CB_OK) << error;
+    EXPECT_TRUE(done_at_return);
+    const auto values = download<int32_t>(gpu, out, 64);  // and the ring works after the reset
+    EXPECT_EQ(values[63], 64);
+}
+
 TEST(UserspaceHostKernels, UnloadWaitsForQueuedLaunchesAndCloseUnregisters) {
     bench_options options;
     auto registry = options.modules;

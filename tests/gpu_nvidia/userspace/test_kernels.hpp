@@ -70,6 +70,7 @@ inline cb_status throws(const cb_host_kernel_call*) { throw 42; }
 // Something a kernel waits for: opened by the test (or a helper thread) while the kernel holds
 // the device's queue. The kernel gets its address as a UINT64 argument (same process).
 struct gate {
+    std::atomic<bool> kernel_started{false};
     std::atomic<bool> open{false};
     std::atomic<bool> kernel_saw_open{false};
     std::atomic<bool> kernel_done{false};
@@ -79,6 +80,7 @@ struct gate {
 // n = args[2]) and records what it saw.
 inline cb_status wait_for_gate(const cb_host_kernel_call* call) {
     auto* g = reinterpret_cast<gate*>(static_cast<uintptr_t>(call->args[0].value.u64));
+    g->kernel_started.store(true);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (!g->open.load() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -135,6 +135,7 @@ void device_model::soft_reset() {
 // PCIDriverKit do, and the simulated fabric has no enumeration to redo it.
 void device_model::hard_reset() {
     engines_.hard_reset();
+    engines_.wait_until_idle();  // the kernel or copy in flight stops before its VRAM goes
     registers_.hard_reset();
     telemetry_.reset_settings();
     vram_.release();

@@ -257,6 +257,12 @@ void engine_state::idle() {
     std::lock_guard lock(m_);
     running_ = false;
     update_clock_locked();
+    idled_.notify_all();
+}
+
+void engine_state::wait_until_idle() {
+    std::unique_lock lock(m_);
+    idled_.wait(lock, [&] { return !running_; });
 }
 
 bool engine_state::current(uint64_t generation) const noexcept {

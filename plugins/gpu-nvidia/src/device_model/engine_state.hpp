@@ -87,6 +87,9 @@ public:
     bool fetch_failed(const ring_work& work, cb_status status);
     // The processor finished its stretch (status_busy may clear).
     void idle();
+    // Blocks until the processor is out of its stretch: after a reset it stops at its next abort
+    // check, and what that stretch touched (VRAM, host buffers) may then be released.
+    void wait_until_idle();
     // True while work taken at `generation` is still wanted (no reset, no stop since).
     bool current(uint64_t generation) const noexcept;
 
@@ -105,6 +108,7 @@ private:
 
     mutable std::mutex m_;
     std::condition_variable wake_;
+    std::condition_variable idled_;
     std::atomic<uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 

@@ -62,6 +62,15 @@ cb_status command_ring::stop(std::string& error) {
     return regs_.write(hw::reg::ring_control, 0, error);
 }
 
+cb_status command_ring::wait_until_idle(const std::string& after, std::string& error) {
+    auto idle = [&](std::string& message) -> cb_status {
+        uint32_t status = 0;
+        if (cb_status st = regs_.read_sane(hw::reg::status, status, message); st != CB_OK) return st;
+        return (status & hw::status_busy) ? CB_ERR_BUSY : CB_OK;
+    };
+    return tracker_.wait_until(idle, [&] { return "the command engine to go idle after the " + after; }, error);
+}
+
 void command_ring::release() {
     std::lock_guard lock(submit_mutex_);
     mapping_.release();

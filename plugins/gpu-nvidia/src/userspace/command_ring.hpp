@@ -32,6 +32,10 @@ public:
     cb_status start(std::string& error);
     // Disables the ring (close).
     cb_status stop(std::string& error);
+    // Waits until the device reports its command engine idle (status_busy clear). After a reset
+    // or stop() the engine finishes the command in flight first, reading the ring and the host
+    // buffers it copies: neither may be rewritten or freed before. `after` names the cause.
+    cb_status wait_until_idle(const std::string& after, std::string& error);
     // Unmaps and frees the ring.
     void release();
 

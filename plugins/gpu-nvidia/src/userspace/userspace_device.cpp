@@ -231,6 +231,7 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
         return lost_status(error);
     }
     loss_.clear();
+    if (st = ring_.wait_until_idle(name, error); st != CB_OK) return st;
     if (kind != CB_RESET_SOFT) {  // VRAM was released with everything in it
         vram_ = std::make_unique<vram_allocator>(vram_base_, vram_size_);
     }
@@ -252,6 +253,7 @@ cb_status userspace_device::close(std::string& error) {
         }
         ring_.stop(why);
         regs_.write(hw::reg::intr_enable, 0, why);
+        ring_.wait_until_idle("close", why);
     }
     release_dma_locked();
     phase_ = phase::closed;
