@@ -12,10 +12,10 @@
 
 #include <cblas.h>
 
-#include "kernels/elementwise.hpp"
-#include "kernels/matmul.hpp"
-#include "kernels/reduce.hpp"
-#include "kernels/tensor.hpp"
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/matmul.hpp"
+#include "common/kernels/reduce.hpp"
+#include "common/kernels/tensor.hpp"
 
 using namespace cudabridge::nv::kernels;
 

@@ -4,7 +4,7 @@
 //   usage: bench_ptx_engine CORPUS_DIR [elements] [repeats]
 #include "sim/ptx/program.hpp"
 
-#include "kernels/engine.hpp"
+#include "common/kernels/engine.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 

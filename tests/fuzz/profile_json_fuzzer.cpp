@@ -5,7 +5,7 @@
 //    import unchanged: profile_from_json(to_json(p)) == p;
 //  - host::parse_gpu_profiles_reply, which may throw core::error only;
 //  - core::apply_gpu_profile_overrides with the input as profile and as override, likewise.
-#include "profiles/profile.hpp"
+#include "common/profiles/profile.hpp"
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>

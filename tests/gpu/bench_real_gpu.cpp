@@ -14,7 +14,7 @@
 
 #include <cudabridge/builtin_kernels.h>
 
-#include "kernel_driver/kernel_driver_backend.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
 using namespace cudabridge::nv;
 using clock_type = std::chrono::steady_clock;

@@ -7,8 +7,8 @@
 #include <memory>
 #include <sstream>
 
-#include "kernels/engine.hpp"
-#include "launch/builtin_call.hpp"
+#include "common/kernels/engine.hpp"
+#include "common/launch/builtin_call.hpp"
 
 namespace real_gpu {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel_driver/kernel_driver_backend.hpp"
-#include "kernels/dtype.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
+#include "common/kernels/dtype.hpp"
 
 namespace real_gpu {
 

@@ -9,8 +9,8 @@
 #include <cudabridge/cpp/builtin_args.hpp>
 
 #include "../gpu_nvidia/common/crc32c_reference.hpp"
-#include "kernels/broadcast.hpp"
-#include "kernels/promotion.hpp"
+#include "common/kernels/broadcast.hpp"
+#include "common/kernels/promotion.hpp"
 #include "real_gpu_fixture.hpp"
 
 namespace kernels = cudabridge::nv::kernels;

@@ -5,7 +5,7 @@
 // correctly rounded float arithmetic); float atomics and approximate math differ by design.
 #include "real_gpu_fixture.hpp"
 
-#include "kernels/engine.hpp"
+#include "common/kernels/engine.hpp"
 #include "sim/ptx/program.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>

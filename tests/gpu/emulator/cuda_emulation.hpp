@@ -1,4 +1,4 @@
-// Just enough of CUDA C++ for the built-in kernels (plugins/gpu-nvidia/src/cuda_kernels) to
+// Just enough of CUDA C++ for the built-in kernels (plugins/gpu-nvidia/src/nvidia_driver/cuda_kernels) to
 // compile as host C++: the qualifiers vanish, __shared__ becomes a static shared by the block's
 // threads (blocks run one after another), and the built-in indices are per-thread globals the
 // emulated libcuda sets before calling a kernel. Test-only: it lets the real-GPU test suite run

@@ -2,4 +2,4 @@
 // libcuda: the very code nvcc puts in the fatbin, so the emulated runs check it too.
 #include "cuda_emulation.hpp"
 
-#include "cuda_kernels/builtin_kernels.cu"
+#include "nvidia_driver/cuda_kernels/builtin_kernels.cu"

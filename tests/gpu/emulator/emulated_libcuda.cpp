@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cuda_emulation.hpp"
-#include "cuda_kernels/kernel_abi.hpp"
+#include "nvidia_driver/cuda_kernels/kernel_abi.hpp"
 
 thread_local cb_emulated_dim3 threadIdx;
 thread_local cb_emulated_dim3 blockIdx;

@@ -1,7 +1,7 @@
 // No driver: a missing library is "not available" with a reason, never a crash.
 #include <gtest/gtest.h>
 
-#include "cuda_driver/cuda_driver.hpp"
+#include "nvidia_driver/cuda_driver/cuda_driver.hpp"
 
 using namespace cudabridge::nv;
 

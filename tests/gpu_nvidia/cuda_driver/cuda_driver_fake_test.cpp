@@ -2,7 +2,7 @@
 // and a "working" driver that exercises the success path and the same-ABI fallback.
 #include <gtest/gtest.h>
 
-#include "cuda_driver/cuda_driver.hpp"
+#include "nvidia_driver/cuda_driver/cuda_driver.hpp"
 
 using namespace cudabridge::nv;
 

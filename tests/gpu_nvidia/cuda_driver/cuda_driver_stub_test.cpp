@@ -2,7 +2,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include "cuda_driver/cuda_driver.hpp"
+#include "nvidia_driver/cuda_driver/cuda_driver.hpp"
 
 using namespace cudabridge::nv;
 

@@ -1,8 +1,8 @@
 // CUresult → cb_status and names, and NVML codes → cb_status.
 #include <gtest/gtest.h>
 
-#include "cuda_driver/cuda_result.hpp"
-#include "cuda_driver/nvml_result.hpp"
+#include "nvidia_driver/cuda_driver/cuda_result.hpp"
+#include "nvidia_driver/cuda_driver/nvml_result.hpp"
 
 using namespace cudabridge::nv;
 

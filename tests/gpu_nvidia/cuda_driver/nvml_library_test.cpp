@@ -2,7 +2,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include "cuda_driver/nvml_library.hpp"
+#include "nvidia_driver/cuda_driver/nvml_library.hpp"
 
 using namespace cudabridge::nv;
 

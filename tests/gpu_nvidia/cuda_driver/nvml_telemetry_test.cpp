@@ -1,7 +1,7 @@
 // cb_gpu_telemetry filled from a fake NVML.
 #include <gtest/gtest.h>
 
-#include "cuda_driver/nvml_telemetry.hpp"
+#include "nvidia_driver/cuda_driver/nvml_telemetry.hpp"
 
 using namespace cudabridge::nv;
 

@@ -5,10 +5,10 @@
 
 #include "fake_link.hpp"
 
-#include "device_model/device_model.hpp"
-#include "hw/commands.hpp"
-#include "hw/registers.hpp"
-#include "profiles/profile.hpp"
+#include "sim/device_model/device_model.hpp"
+#include "common/hw/commands.hpp"
+#include "common/hw/registers.hpp"
+#include "common/profiles/profile.hpp"
 
 #include <gtest/gtest.h>
 

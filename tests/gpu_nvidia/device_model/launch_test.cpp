@@ -4,7 +4,7 @@
 #include <cudabridge/cpp/builtin_args.hpp>
 #include "gpu_harness.hpp"
 
-#include "launch/builtin_call.hpp"
+#include "common/launch/builtin_call.hpp"
 
 #include <cudabridge/builtin_kernels.h>
 

@@ -1,7 +1,7 @@
 // The modeled device clock on a wall clock the test moves: idle it follows the wall clock, busy it
 // is frozen but for the modeled durations it is advanced by, and it never goes backwards, even
 // under concurrent readers.
-#include "device_model/modeled_clock.hpp"
+#include "sim/device_model/modeled_clock.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // (the engines stay busy, so no idle wall time enters).
 #include "gpu_harness.hpp"
 
-#include "device_model/dma_port.hpp"
-#include "device_model/work_cost.hpp"
-#include "launch/builtin_call.hpp"
+#include "sim/device_model/dma_port.hpp"
+#include "sim/device_model/work_cost.hpp"
+#include "common/launch/builtin_call.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 

@@ -2,7 +2,7 @@
 // lazily reserved VRAM.
 #include "gpu_harness.hpp"
 
-#include "hw/chip_id.hpp"
+#include "common/hw/chip_id.hpp"
 
 #include <fstream>
 #include <string>

@@ -3,7 +3,7 @@
 // shared between two models of the same device.
 #include "gpu_harness.hpp"
 
-#include "thermal/thermal_model.hpp"
+#include "sim/thermal/thermal_model.hpp"
 
 #include <filesystem>
 #include <unistd.h>

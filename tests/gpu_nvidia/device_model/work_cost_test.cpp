@@ -1,6 +1,6 @@
 // The roofline prices of device-only work, against figures computed here from the profile's
 // published numbers (memory bandwidth, CUDA cores, boost clock).
-#include "device_model/work_cost.hpp"
+#include "sim/device_model/work_cost.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 

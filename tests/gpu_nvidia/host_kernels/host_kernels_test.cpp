@@ -1,8 +1,8 @@
 // Host-kernel modules and launches as plain data: what a bad module image is refused for, the
 // registry's ids and lifetimes, CUDA's grid and block limits, device pointers resolved by the
 // caller, and launch blocks that round-trip while corrupt ones are refused.
-#include "host_kernels/host_kernel_launch.hpp"
-#include "host_kernels/host_kernel_module.hpp"
+#include "common/host_kernels/host_kernel_launch.hpp"
+#include "common/host_kernels/host_kernel_module.hpp"
 #include "sim/modules/module_registry.hpp"
 
 #include <gtest/gtest.h>

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "cuda_kernels/kernel_abi.hpp"
-#include "kernel_driver/builtin_launcher.hpp"
-#include "kernels/dtype.hpp"
-#include "kernels/promotion.hpp"
+#include "nvidia_driver/cuda_kernels/kernel_abi.hpp"
+#include "nvidia_driver/kernel_driver/builtin_launcher.hpp"
+#include "common/kernels/dtype.hpp"
+#include "common/kernels/promotion.hpp"
 
 using namespace cudabridge::nv;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_driver/kernel_driver_backend.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
 namespace kd_test {
 

@@ -7,8 +7,8 @@
 #include <iterator>
 #include <vector>
 
-#include "cuda_kernels/embedded_fatbin.hpp"
-#include "kernel_driver/kernel_driver_backend.hpp"
+#include "nvidia_driver/cuda_kernels/embedded_fatbin.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
 using namespace cudabridge::nv;
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "kernel_driver/kernel_args.hpp"
+#include "nvidia_driver/kernel_driver/kernel_args.hpp"
 
 using namespace cudabridge::nv;
 

@@ -5,9 +5,9 @@
 
 #include <cstring>
 
-#include "cuda_driver/cublas_library.hpp"
-#include "cuda_driver/nvrtc_library.hpp"
-#include "kernel_driver/kernel_driver_backend.hpp"
+#include "nvidia_driver/cuda_driver/cublas_library.hpp"
+#include "nvidia_driver/cuda_driver/nvrtc_library.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
 using namespace cudabridge::nv;
 

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "../common/crc32c_reference.hpp"
-#include "kernels/crc32c.hpp"
-#include "kernels/crc32c_bitwise.hpp"
+#include "common/kernels/crc32c.hpp"
+#include "common/kernels/crc32c_bitwise.hpp"
 
 using namespace cudabridge::nv::kernels;
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/elementwise.hpp"
+#include "common/kernels/elementwise.hpp"
 #include "test_util.hpp"
 
 using namespace kt;

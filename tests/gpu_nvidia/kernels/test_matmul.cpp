@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "kernels/matmul.hpp"
+#include "common/kernels/matmul.hpp"
 #include "test_util.hpp"
 
 using namespace kt;

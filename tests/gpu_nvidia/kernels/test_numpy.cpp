@@ -15,9 +15,9 @@
 
 #include <unistd.h>
 
-#include "kernels/elementwise.hpp"
-#include "kernels/matmul.hpp"
-#include "kernels/reduce.hpp"
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/matmul.hpp"
+#include "common/kernels/reduce.hpp"
 #include "test_util.hpp"
 
 using namespace kt;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "kernels/promotion.hpp"
+#include "common/kernels/promotion.hpp"
 
 using namespace cudabridge::nv::kernels;
 

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "kernels/elementwise.hpp"
-#include "kernels/philox.hpp"
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/philox.hpp"
 #include "test_util.hpp"
 
 using namespace kt;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/promotion.hpp"
-#include "kernels/reduce.hpp"
+#include "common/kernels/promotion.hpp"
+#include "common/kernels/reduce.hpp"
 #include "test_util.hpp"
 
 using namespace kt;

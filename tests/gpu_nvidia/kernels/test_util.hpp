@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/dtype.hpp"
-#include "kernels/tensor.hpp"
+#include "common/kernels/dtype.hpp"
+#include "common/kernels/tensor.hpp"
 
 namespace kt {
 

@@ -1,6 +1,6 @@
 // The built-in calling convention: parsing (names, argument kinds, NumPy shape/dtype rules), the
 // ring's launch block codec, and CPU execution against a device address range.
-#include "launch/builtin_call.hpp"
+#include "common/launch/builtin_call.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 

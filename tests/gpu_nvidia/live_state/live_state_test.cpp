@@ -1,7 +1,7 @@
 // The shared live state file: objects in one process and in forked processes see each other's
 // changes; foreign or damaged files are refused with the path and reason; a process that dies
 // holding the lock leaves a usable file; tick() turns busy time into activity.
-#include "live_state/live_state.hpp"
+#include "sim/live_state/live_state.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 #include "gpu_fixture.hpp"
 
 #include "../kernels/test_util.hpp"
-#include "kernels/broadcast.hpp"
-#include "kernels/elementwise.hpp"
-#include "kernels/matmul.hpp"
-#include "kernels/promotion.hpp"
-#include "kernels/reduce.hpp"
+#include "common/kernels/broadcast.hpp"
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/matmul.hpp"
+#include "common/kernels/promotion.hpp"
+#include "common/kernels/reduce.hpp"
 
 #include <cudabridge/core/error.hpp>
 

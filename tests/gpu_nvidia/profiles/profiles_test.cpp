@@ -1,4 +1,4 @@
-#include "profiles/profile.hpp"
+#include "common/profiles/profile.hpp"
 
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>

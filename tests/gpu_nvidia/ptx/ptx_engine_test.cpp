@@ -3,7 +3,7 @@
 // reference computed here; and what must be refused or must fail.
 #include "sim/ptx/program.hpp"
 
-#include "kernels/engine.hpp"
+#include "common/kernels/engine.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 

@@ -2,7 +2,7 @@
 // through NVRTC (when this machine has it), and a CUBIN refused with how to build with PTX.
 #include "sim/modules/module_source.hpp"
 
-#include "cuda_driver/nvrtc_library.hpp"
+#include "nvidia_driver/cuda_driver/nvrtc_library.hpp"
 #include "corpus_files.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The thermal / power / fan / clock model against closed forms computed here from the documented
 // model choices of thermal_model.cpp.
-#include "thermal/thermal_model.hpp"
+#include "sim/thermal/thermal_model.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The staging chunk size: the preferred size when the IOMMU has room for two, smaller (whole
 // pages) when it does not, never below a page.
-#include "userspace/chunk_plan.hpp"
+#include "userspace/driver/chunk_plan.hpp"
 
 #include <gtest/gtest.h>
 

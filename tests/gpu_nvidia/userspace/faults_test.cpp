@@ -5,7 +5,7 @@
 #include "sim_bench.hpp"
 #include "test_pattern.hpp"
 
-#include "hw/registers.hpp"
+#include "common/hw/registers.hpp"
 
 #include <algorithm>
 #include <chrono>

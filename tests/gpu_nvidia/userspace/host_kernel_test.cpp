@@ -5,7 +5,7 @@
 #include "sim_bench.hpp"
 #include "test_kernels.hpp"
 
-#include "userspace/device_objects.hpp"
+#include "userspace/driver/device_objects.hpp"
 
 #include <gtest/gtest.h>
 

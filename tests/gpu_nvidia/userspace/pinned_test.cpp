@@ -7,7 +7,7 @@
 #include "test_kernels.hpp"
 #include "test_pattern.hpp"
 
-#include "userspace/device_objects.hpp"
+#include "userspace/driver/device_objects.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // device of another vendor and of one that does not answer.
 #include "sim_bench.hpp"
 
-#include "hw/registers.hpp"
+#include "common/hw/registers.hpp"
 
 #include <cstring>
 

@@ -6,10 +6,10 @@
 
 #include "sim_transport.hpp"
 
-#include "device_model/device_model.hpp"
+#include "sim/device_model/device_model.hpp"
 #include "sim/modules/module_registry.hpp"
 #include "sim/sim_link.hpp"
-#include "userspace/userspace_device.hpp"
+#include "userspace/driver/userspace_device.hpp"
 
 #include <cudabridge/cpp/host.hpp>
 

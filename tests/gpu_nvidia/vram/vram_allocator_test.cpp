@@ -1,4 +1,4 @@
-#include "vram/vram_allocator.hpp"
+#include "userspace/vram/vram_allocator.hpp"
 
 #include <gtest/gtest.h>
 

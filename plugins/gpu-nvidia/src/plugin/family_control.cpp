@@ -1,7 +1,7 @@
 #include "plugin/family_control.hpp"
 
 #include "plugin/model_request.hpp"
-#include "profiles/profile.hpp"
+#include "common/profiles/profile.hpp"
 
 #include <cudabridge/cpp/host.hpp>
 

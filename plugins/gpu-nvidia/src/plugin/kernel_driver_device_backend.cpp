@@ -2,7 +2,7 @@
 // NVML): each call forwards to kernel_driver_backend for one opened ordinal.
 #include "plugin/backends.hpp"
 
-#include "kernel_driver/kernel_driver_backend.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
 #include <cudabridge/cpp/host.hpp>
 

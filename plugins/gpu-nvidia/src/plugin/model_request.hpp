@@ -5,7 +5,7 @@
 // (default: the board's maximum). Anything else is refused with the reason.
 #pragma once
 
-#include "profiles/profile.hpp"
+#include "common/profiles/profile.hpp"
 
 #include <string>
 #include <string_view>

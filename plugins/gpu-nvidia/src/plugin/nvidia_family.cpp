@@ -1,9 +1,9 @@
 #include "plugin/nvidia_family.hpp"
 
-#include "device_model/device_model.hpp"
+#include "sim/device_model/device_model.hpp"
 #include "sim/modules/module_registry.hpp"
-#include "kernel_driver/kernel_driver_backend.hpp"
-#include "live_state/live_state.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
+#include "sim/live_state/live_state.hpp"
 #include "plugin/backends.hpp"
 #include "plugin/family_control.hpp"
 #include "plugin/model_request.hpp"

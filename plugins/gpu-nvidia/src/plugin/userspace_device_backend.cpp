@@ -2,7 +2,7 @@
 // failed status into sdk::status_error carrying the driver's message.
 #include "plugin/backends.hpp"
 
-#include "userspace/userspace_device.hpp"
+#include "userspace/driver/userspace_device.hpp"
 
 #include <cudabridge/cpp/host.hpp>
 

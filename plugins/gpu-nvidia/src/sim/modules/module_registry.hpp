@@ -11,7 +11,7 @@
 // driver still waits for queued launches before removing (module_unload).
 #pragma once
 
-#include "host_kernels/host_kernel_module.hpp"
+#include "common/host_kernels/host_kernel_module.hpp"
 #include "sim/ptx/kernel_module.hpp"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "sim/modules/module_source.hpp"
 
-#include "cuda_driver/nvrtc_library.hpp"
+#include "nvidia_driver/cuda_driver/nvrtc_library.hpp"
 #include "sim/modules/fatbin.hpp"
 
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #include "sim/modules/ptx_engine_library.hpp"
 
-#include "cuda_driver/dynamic_library.hpp"
+#include "nvidia_driver/cuda_driver/dynamic_library.hpp"
 
 #include <dlfcn.h>
 

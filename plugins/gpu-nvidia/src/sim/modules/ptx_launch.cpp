@@ -1,6 +1,6 @@
 #include "sim/modules/ptx_launch.hpp"
 
-#include "host_kernels/host_kernel_launch.hpp"
+#include "common/host_kernels/host_kernel_launch.hpp"
 
 #include <algorithm>
 #include <cstring>

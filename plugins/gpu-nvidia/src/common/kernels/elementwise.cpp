@@ -1,0 +1,298 @@
+#include "common/kernels/elementwise.hpp"
+
+#include <string>
+
+#include "common/kernels/functors.hpp"
+#include "common/kernels/philox.hpp"
+#include "common/kernels/strided.hpp"
+#include "common/kernels/tensor.hpp"
+
+namespace cudabridge::nv::kernels {
+
+namespace {
+
+using detail::strided_plan;
+
+template <class T>
+T* at(const tensor_view& t, std::int64_t off) {
+    return static_cast<T*>(t.data) + off;
+}
+
+bool same_shape(const tensor_view& t, const shape_t& s) {
+    if (t.ndim != s.ndim) return false;
+    for (int i = 0; i < s.ndim; ++i)
+        if (t.shape[i] != s.dims[i]) return false;
+    return true;
+}
+
+status check_out(const char* what, const tensor_view& out, cb_dtype dtype, const shape_t& shape) {
+    if (out.data == nullptr && numel(out) != 0) return status::invalid(std::string(what) + ": output has no data");
+    if (out.dtype != dtype)
+        return status::invalid(std::string(what) + ": output dtype " + dtype_name(out.dtype) +
+                               " does not match the result dtype " + dtype_name(dtype));
+    if (!same_shape(out, shape))
+        return status::invalid(std::string(what) + ": output shape " + shape_string(out) +
+                               " does not match the result shape " + shape_string(shape.ndim, shape.dims));
+    return status::success();
+}
+
+status check_view(const char* what, const tensor_view& t) {
+    if (!is_valid_dtype(t.dtype)) return status::invalid(std::string(what) + ": invalid dtype");
+    if (t.ndim < 0 || t.ndim > k_max_dims) return status::invalid(std::string(what) + ": bad ndim");
+    for (int i = 0; i < t.ndim; ++i)
+        if (t.shape[i] < 0) return status::invalid(std::string(what) + ": negative dimension");
+    return status::success();
+}
+
+shape_t shape_of(const tensor_view& t) {
+    shape_t s;
+    s.ndim = t.ndim;
+    for (int i = 0; i < t.ndim; ++i) s.dims[i] = t.shape[i];
+    return s;
+}
+
+// One typed row: the branches pick a loop whose pointers advance by 1 (or stay put for a
+// broadcast scalar), which the compiler vectorizes.
+template <class T, class R, class F>
+void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb, R* o, std::int64_t so, std::int64_t n, F f) {
+    if (so == 1) {
+        R* po = o;
+        if (sa == 1 && sb == 1) {
+            const T* pa = a;
+            const T* pb = b;
+            for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+            return;
+        }
+        if (sa == 1 && sb == 0) {
+            const T* pa = a;
+            const T y = *b;
+            for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], y);
+            return;
+        }
+        if (sa == 0 && sb == 1) {
+            const T x = *a;
+            const T* pb = b;
+            for (std::int64_t i = 0; i < n; ++i) po[i] = f(x, pb[i]);
+            return;
+        }
+    }
+    for (std::int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
+}
+
+template <class T, class R, class F>
+void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    const tensor_view* views[3] = {&out, &a, &b};
+    strided_plan<3> plan(views);
+    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+        binary_row<T, R>(at<const T>(a, off[1]), st[1], at<const T>(b, off[2]), st[2], at<R>(out, off[0]), st[0], n,
+                         F{});
+    });
+}
+
+template <class T>
+void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    switch (op) {
+    case binary_op::add:
+        return run_binary<T, T, fn::add>(a, b, out, eng);
+    case binary_op::subtract:
+        if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::subtract>(a, b, out, eng);
+        return;
+    case binary_op::multiply:
+        return run_binary<T, T, fn::multiply>(a, b, out, eng);
+    case binary_op::divide:
+        if constexpr (std::is_floating_point_v<T>) return run_binary<T, T, fn::divide>(a, b, out, eng);
+        return;
+    case binary_op::floor_divide:
+        if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
+        return;
+    case binary_op::minimum:
+        return run_binary<T, T, fn::minimum>(a, b, out, eng);
+    case binary_op::maximum:
+        return run_binary<T, T, fn::maximum>(a, b, out, eng);
+    case binary_op::equal:
+        return run_binary<T, bool, fn::equal>(a, b, out, eng);
+    case binary_op::not_equal:
+        return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
+    case binary_op::less:
+        return run_binary<T, bool, fn::less>(a, b, out, eng);
+    case binary_op::less_equal:
+        return run_binary<T, bool, fn::less_equal>(a, b, out, eng);
+    case binary_op::greater:
+        return run_binary<T, bool, fn::greater>(a, b, out, eng);
+    case binary_op::greater_equal:
+        return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
+    }
+}
+
+template <class To, class From>
+void run_cast(const tensor_view& in, const tensor_view& out, engine& eng) {
+    const tensor_view* views[2] = {&out, &in};
+    strided_plan<2> plan(views);
+    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+        const From* a = at<const From>(in, off[1]);
+        To* o = at<To>(out, off[0]);
+        if (st[0] == 1 && st[1] == 1) {
+            const From* pa = a;
+            To* po = o;
+            for (std::int64_t i = 0; i < n; ++i) po[i] = fn::cast_value<To>(pa[i]);
+        } else {
+            for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = fn::cast_value<To>(a[i * st[1]]);
+        }
+    });
+}
+
+// A contiguous copy of t converted to `dtype` (same shape): mixed-dtype operands are converted
+// once up front so the arithmetic loops stay single-typed.
+tensor converted(const tensor_view& t, cb_dtype dtype, engine& eng) {
+    tensor r(dtype, t.ndim, t.shape);
+    (void)cast(t, r.view(), eng);
+    return r;
+}
+
+template <class T>
+T scalar_as(const scalar& s) {
+    return s.is_int ? fn::cast_value<T>(s.i) : fn::cast_value<T>(s.f);
+}
+
+}  // namespace
+
+status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape) {
+    if (auto s = check_view(op_name(op), a); !s.ok()) return s;
+    if (auto s = check_view(op_name(op), b); !s.ok()) return s;
+    if (auto s = binary_types(op, a.dtype, b.dtype, types); !s.ok()) return s;
+    return broadcast_shapes(a, b, shape);
+}
+
+status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    op_types types{};
+    shape_t shape;
+    if (auto s = plan_binary(op, a, b, types, shape); !s.ok()) return s;
+    if (auto s = check_out(op_name(op), out, types.result, shape); !s.ok()) return s;
+    if (numel(out) == 0) return status::success();
+    tensor ta, tb;
+    tensor_view va = a, vb = b;
+    if (a.dtype != types.compute) {
+        ta = converted(a, types.compute, eng);
+        va = ta.view();
+    }
+    if (b.dtype != types.compute) {
+        tb = converted(b, types.compute, eng);
+        vb = tb.view();
+    }
+    va = broadcast_to(va, shape);
+    vb = broadcast_to(vb, shape);
+    dispatch(types.compute, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        dispatch_binary<T>(op, va, vb, out, eng);
+    });
+    return status::success();
+}
+
+status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+    if (auto s = check_view(op_name(op), a); !s.ok()) return s;
+    op_types types{};
+    if (auto s = unary_types(op, a.dtype, types); !s.ok()) return s;
+    if (auto s = check_out(op_name(op), out, types.result, shape_of(a)); !s.ok()) return s;
+    if (numel(out) == 0) return status::success();
+    dispatch(a.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const tensor_view* views[2] = {&out, &a};
+        strided_plan<2> plan(views);
+        plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+            const T* x = at<const T>(a, off[1]);
+            T* o = at<T>(out, off[0]);
+            auto loop = [&](auto f) {
+                if (st[0] == 1 && st[1] == 1) {
+                    const T* px = x;
+                    T* po = o;
+                    for (std::int64_t i = 0; i < n; ++i) po[i] = f(px[i]);
+                } else {
+                    for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = f(x[i * st[1]]);
+                }
+            };
+            if (op == unary_op::abs)
+                loop(fn::absolute{});
+            else if constexpr (!std::is_same_v<T, bool>)
+                loop(fn::negate{});
+        });
+    });
+    return status::success();
+}
+
+status cast(const tensor_view& in, const tensor_view& out, engine& eng) {
+    if (auto s = check_view("cast", in); !s.ok()) return s;
+    if (auto s = check_view("cast", out); !s.ok()) return s;
+    shape_t shape;
+    if (auto s = broadcast_shapes(in, out, shape); !s.ok() || !same_shape(out, shape))
+        return status::invalid("could not broadcast input array from shape " + shape_string(in) + " into shape " +
+                               shape_string(out));
+    if (numel(out) == 0) return status::success();
+    tensor_view vin = broadcast_to(in, shape);
+    dispatch(out.dtype, [&](auto to) {
+        dispatch(in.dtype, [&](auto from) {
+            run_cast<typename decltype(to)::type, typename decltype(from)::type>(vin, out, eng);
+        });
+    });
+    return status::success();
+}
+
+status fill(const tensor_view& out, scalar value, engine& eng) {
+    if (auto s = check_view("fill", out); !s.ok()) return s;
+    if (numel(out) == 0) return status::success();
+    dispatch(out.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T v = scalar_as<T>(value);
+        const tensor_view* views[1] = {&out};
+        strided_plan<1> plan(views);
+        plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+            T* o = at<T>(out, off[0]);
+            for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = v;
+        });
+    });
+    return status::success();
+}
+
+status arange(const tensor_view& out, scalar start, scalar step, engine& eng) {
+    if (auto s = check_view("arange", out); !s.ok()) return s;
+    if (!is_contiguous(out)) return status::invalid("arange: output must be contiguous");
+    dispatch(out.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* o = static_cast<T*>(out.data);
+        bool int_math = start.is_int && step.is_int && !std::is_floating_point_v<T>;
+        eng.parallel_for(numel(out), 1 << 15, [&](std::int64_t b, std::int64_t e) {
+            for (std::int64_t i = b; i < e; ++i)
+                o[i] = int_math ? fn::arange_value_int<T>(start.i, step.i, i)
+                                : fn::arange_value<T>(start.is_int ? double(start.i) : start.f,
+                                                      step.is_int ? double(step.i) : step.f, i);
+        });
+    });
+    return status::success();
+}
+
+status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, engine& eng) {
+    if (auto s = check_view("random_uniform", out); !s.ok()) return s;
+    if (!is_float_dtype(out.dtype))
+        return status::unsupported(std::string("random_uniform: dtype ") + dtype_name(out.dtype) +
+                                   " is not supported (float32 or float64)");
+    if (!is_contiguous(out)) return status::invalid("random_uniform: output must be contiguous");
+    const std::int64_t n = numel(out);
+    const bool f32 = out.dtype == CB_DTYPE_FLOAT32;
+    const std::int64_t per_block = f32 ? 4 : 2;
+    const std::int64_t blocks = (n + per_block - 1) / per_block;
+    eng.parallel_for(blocks, 1 << 13, [&](std::int64_t b, std::int64_t e) {
+        for (std::int64_t blk = b; blk < e; ++blk) {
+            philox::u32x4 r = philox::block(seed, offset, std::uint64_t(blk));
+            std::int64_t i0 = blk * per_block;
+            if (f32) {
+                float* o = static_cast<float*>(out.data);
+                for (int j = 0; j < 4 && i0 + j < n; ++j) o[i0 + j] = philox::to_float(r.v[j]);
+            } else {
+                double* o = static_cast<double*>(out.data);
+                for (int j = 0; j < 2 && i0 + j < n; ++j) o[i0 + j] = philox::to_double(r.v[2 * j], r.v[2 * j + 1]);
+            }
+        }
+    });
+    return status::success();
+}
+
+}  // namespace cudabridge::nv::kernels

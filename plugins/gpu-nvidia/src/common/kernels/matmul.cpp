@@ -1,0 +1,117 @@
+#include "common/kernels/matmul.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <cblas.h>
+
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/functors.hpp"
+#include "common/kernels/promotion.hpp"
+#include "common/kernels/tensor.hpp"
+
+namespace cudabridge::nv::kernels {
+
+namespace {
+
+constexpr const char* k_signature = "(n?,k),(k,m?)->(n?,m?)";
+
+struct dims {
+    std::int64_t n, k, kb, m;
+};
+
+dims core_dims(const tensor_view& a, const tensor_view& b) {
+    dims d{};
+    d.n = a.ndim == 2 ? a.shape[0] : 1;
+    d.k = a.shape[a.ndim - 1];
+    d.kb = b.shape[0];
+    d.m = b.ndim == 2 ? b.shape[1] : 1;
+    return d;
+}
+
+template <class T>
+void int_matmul(const T* a, const T* b, T* c, const dims& d, engine& eng) {
+    eng.parallel_for(d.n, std::max<std::int64_t>(1, (1 << 14) / std::max<std::int64_t>(1, d.k * d.m)),
+                     [&](std::int64_t r0, std::int64_t r1) {
+                         for (std::int64_t i = r0; i < r1; ++i) {
+                             T* __restrict ci = c + i * d.m;
+                             for (std::int64_t j = 0; j < d.m; ++j) ci[j] = T(0);
+                             for (std::int64_t p = 0; p < d.k; ++p) {
+                                 const T aip = a[i * d.k + p];
+                                 const T* __restrict bp = b + p * d.m;
+                                 for (std::int64_t j = 0; j < d.m; ++j)
+                                     ci[j] = fn::add{}(ci[j], fn::multiply{}(aip, bp[j]));
+                             }
+                         }
+                     });
+}
+
+}  // namespace
+
+status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape) {
+    if (!is_valid_dtype(a.dtype) || !is_valid_dtype(b.dtype)) return status::invalid("matmul: invalid dtype");
+    const tensor_view* ops[2] = {&a, &b};
+    for (int i = 0; i < 2; ++i) {
+        if (ops[i]->ndim < 1)
+            return status::invalid("matmul: Input operand " + std::to_string(i) +
+                                   " does not have enough dimensions (has 0, gufunc core with signature " +
+                                   k_signature + " requires 1)");
+        if (ops[i]->ndim > 2) return status::unsupported("matmul: stacked (more than 2-D) operands are not supported");
+    }
+    dims d = core_dims(a, b);
+    if (d.k != d.kb)
+        return status::invalid(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
+            std::string(k_signature) + " (size " + std::to_string(d.kb) + " is different from " + std::to_string(d.k) +
+            ")");
+    dtype = promote(a.dtype, b.dtype);
+    shape = {};
+    if (a.ndim == 2) shape.dims[shape.ndim++] = d.n;
+    if (b.ndim == 2) shape.dims[shape.ndim++] = d.m;
+    return status::success();
+}
+
+status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    cb_dtype dtype{};
+    shape_t shape;
+    if (auto s = plan_matmul(a, b, dtype, shape); !s.ok()) return s;
+    bool shape_ok = out.ndim == shape.ndim;
+    for (int i = 0; shape_ok && i < shape.ndim; ++i) shape_ok = out.shape[i] == shape.dims[i];
+    if (out.dtype != dtype || !shape_ok || !is_contiguous(out))
+        return status::invalid(std::string("matmul: output must be a contiguous ") + dtype_name(dtype) +
+                               " array of shape " + shape_string(shape.ndim, shape.dims));
+    dims d = core_dims(a, b);
+    if (d.n == 0 || d.m == 0) return status::success();
+    // BLAS and the loop want contiguous operands of the result dtype: convert once if needed.
+    tensor ta, tb;
+    const void* pa = a.data;
+    const void* pb = b.data;
+    if (a.dtype != dtype || !is_contiguous(a)) {
+        ta = tensor(dtype, a.ndim, a.shape);
+        (void)cast(a, ta.view(), eng);
+        pa = ta.data();
+    }
+    if (b.dtype != dtype || !is_contiguous(b)) {
+        tb = tensor(dtype, b.ndim, b.shape);
+        (void)cast(b, tb.view(), eng);
+        pb = tb.data();
+    }
+    const int n = static_cast<int>(d.n), m = static_cast<int>(d.m), k = static_cast<int>(d.k);
+    const int lda = std::max(k, 1), ldb = std::max(m, 1), ldc = std::max(m, 1);
+    if (dtype == CB_DTYPE_FLOAT32) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, static_cast<const float*>(pa), lda,
+                    static_cast<const float*>(pb), ldb, 0.0f, static_cast<float*>(out.data), ldc);
+    } else if (dtype == CB_DTYPE_FLOAT64) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0, static_cast<const double*>(pa), lda,
+                    static_cast<const double*>(pb), ldb, 0.0, static_cast<double*>(out.data), ldc);
+    } else {
+        dispatch(dtype, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            if constexpr (!std::is_floating_point_v<T>)
+                int_matmul<T>(static_cast<const T*>(pa), static_cast<const T*>(pb), static_cast<T*>(out.data), d, eng);
+        });
+    }
+    return status::success();
+}
+
+}  // namespace cudabridge::nv::kernels

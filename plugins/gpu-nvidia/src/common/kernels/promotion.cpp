@@ -1,0 +1,106 @@
+#include "common/kernels/promotion.hpp"
+
+#include <string>
+
+namespace cudabridge::nv::kernels {
+
+namespace {
+
+// Signed-integer ladder position (bool below everything); unsigned uint8 handled separately.
+int int_rank(cb_dtype d) {
+    switch (d) {
+    case CB_DTYPE_INT8:
+        return 1;
+    case CB_DTYPE_INT16:
+        return 2;
+    case CB_DTYPE_INT32:
+        return 3;
+    case CB_DTYPE_INT64:
+        return 4;
+    default:
+        return 0;
+    }
+}
+cb_dtype int_of_rank(int r) {
+    switch (r) {
+    case 1:
+        return CB_DTYPE_INT8;
+    case 2:
+        return CB_DTYPE_INT16;
+    case 3:
+        return CB_DTYPE_INT32;
+    default:
+        return CB_DTYPE_INT64;
+    }
+}
+
+// The smallest float that holds an integer/bool dtype exactly (numpy's "can cast safely").
+cb_dtype float_for(cb_dtype d) {
+    if (d == CB_DTYPE_INT32 || d == CB_DTYPE_INT64) return CB_DTYPE_FLOAT64;
+    return CB_DTYPE_FLOAT32;  // bool, int8, uint8, int16
+}
+
+}  // namespace
+
+cb_dtype promote(cb_dtype a, cb_dtype b) {
+    if (a == b) return a;
+    if (a == CB_DTYPE_BOOL) return b;
+    if (b == CB_DTYPE_BOOL) return a;
+    if (is_float_dtype(a) || is_float_dtype(b)) {
+        if (a == CB_DTYPE_FLOAT64 || b == CB_DTYPE_FLOAT64) return CB_DTYPE_FLOAT64;
+        cb_dtype other = is_float_dtype(a) ? b : a;  // a float32 with an integer
+        return float_for(other);
+    }
+    if (a == CB_DTYPE_UINT8 || b == CB_DTYPE_UINT8) {
+        cb_dtype s = a == CB_DTYPE_UINT8 ? b : a;  // signed partner needs room for 0..255
+        return int_of_rank(int_rank(s) < 2 ? 2 : int_rank(s));
+    }
+    return int_of_rank(int_rank(a) > int_rank(b) ? int_rank(a) : int_rank(b));
+}
+
+status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out) {
+    if (!is_valid_dtype(a) || !is_valid_dtype(b)) return status::invalid(std::string(op_name(op)) + ": invalid dtype");
+    cb_dtype p = promote(a, b);
+    out = {p, p};
+    if (is_comparison(op)) {
+        out.result = CB_DTYPE_BOOL;
+    } else if (op == binary_op::divide) {
+        if (!is_float_dtype(p)) out = {CB_DTYPE_FLOAT64, CB_DTYPE_FLOAT64};
+    } else if (op == binary_op::floor_divide) {
+        if (p == CB_DTYPE_BOOL) out = {CB_DTYPE_INT8, CB_DTYPE_INT8};
+    } else if (op == binary_op::subtract && p == CB_DTYPE_BOOL) {
+        return status::unsupported(
+            "numpy boolean subtract, the `-` operator, is not supported, "
+            "use the bitwise_xor, the `^` operator, or the logical_xor "
+            "function instead.");
+    }
+    return status::success();
+}
+
+status unary_types(unary_op op, cb_dtype a, op_types& out) {
+    if (!is_valid_dtype(a)) return status::invalid(std::string(op_name(op)) + ": invalid dtype");
+    if (op == unary_op::negate && a == CB_DTYPE_BOOL)
+        return status::unsupported(
+            "The numpy boolean negative, the `-` operator, is not supported, "
+            "use the `~` operator or the logical_not function instead.");
+    out = {a, a};
+    return status::success();
+}
+
+cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b) {
+    op_types t{};
+    return binary_types(op, a, b, t).ok() ? t.result : -1;
+}
+
+cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in) {
+    switch (op) {
+    case reduce_op::sum:
+        return is_float_dtype(in) ? in : CB_DTYPE_INT64;
+    case reduce_op::mean:
+        return is_float_dtype(in) ? in : CB_DTYPE_FLOAT64;
+    default:
+        return in;
+    }
+}
+
+}  // namespace cudabridge::nv::kernels

@@ -1,0 +1,32 @@
+// NumPy 1.24 type promotion for the eight dtypes (array-with-array rules; 0-d operands are treated
+// like arrays, i.e. without numpy 1.x value-based casting — the NEP 50 behaviour of numpy 2).
+#pragma once
+
+#include "common/kernels/dtype.hpp"
+#include "common/kernels/ops.hpp"
+#include "common/kernels/status.hpp"
+
+namespace cudabridge::nv::kernels {
+
+// np.result_type(a, b) for two array dtypes.
+cb_dtype promote(cb_dtype a, cb_dtype b);
+
+// The dtype the operands are converted to before the per-element function runs, and the dtype of
+// the result. They differ only for comparisons (result bool). Errors as numpy's: bool - bool and
+// -bool are refused (CB_ERR_UNSUPPORTED).
+struct op_types {
+    cb_dtype compute;
+    cb_dtype result;
+};
+status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out);
+status unary_types(unary_op op, cb_dtype a, op_types& out);
+
+// Shorthand: the result dtype, or -1 when the op is refused for these dtypes.
+cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b);
+
+// Result dtype of a reduction. numpy gives uint64 for sum(uint8); we have no uint64, so sum of
+// uint8 is int64 (exact for fewer than 2^55 elements). sum of bool/int8/int16/int32 is int64
+// (numpy's platform long on Linux); mean of integers and bool is float64.
+cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in);
+
+}  // namespace cudabridge::nv::kernels

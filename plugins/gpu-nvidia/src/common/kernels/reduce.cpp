@@ -1,0 +1,220 @@
+#include "common/kernels/reduce.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/kernels/elementwise.hpp"
+#include "common/kernels/functors.hpp"
+#include "common/kernels/promotion.hpp"
+#include "common/kernels/tensor.hpp"
+
+namespace cudabridge::nv::kernels {
+
+namespace {
+
+// Reduces a contiguous run with kLanes independent accumulators, so the loop carries no single
+// dependency chain and the compiler can keep the lanes in vector registers.
+// max/min over a contiguous run: R::combine_ordered applied to 16-byte vectors (GCC's vector
+// extension; the auto-vectorizer will not if-convert this select), plus a probe vector that turns
+// NaN when any input is NaN (or infinite: x * 0). Only then is the NaN-aware combine() rerun, so
+// the result is exactly combine()'s. Precondition: n >= 64.
+template <class R, class T>
+T reduce_ordered(const T* p, std::int64_t n) {
+    typedef T vec __attribute__((vector_size(16)));
+    constexpr int kW = 16 / sizeof(T), kU = 4;  // elements per vector, vectors in flight
+    vec m[kU], probe[kU];
+    for (int u = 0; u < kU; ++u) {
+        std::memcpy(&m[u], p + u * kW, sizeof(vec));
+        probe[u] = m[u] * T(0);
+    }
+    std::int64_t i = kW * kU;
+    for (; i + kW * kU <= n; i += kW * kU)
+        for (int u = 0; u < kU; ++u) {
+            vec v;
+            std::memcpy(&v, p + i + u * kW, sizeof(vec));
+            m[u] = R::combine_ordered(m[u], v);
+            if constexpr (std::is_floating_point_v<T>) probe[u] += v * T(0);
+        }
+    T acc = m[0][0];
+    bool suspect = false;
+    for (int u = 0; u < kU; ++u)
+        for (int w = 0; w < kW; ++w) {
+            acc = R::combine_ordered(acc, m[u][w]);
+            if constexpr (std::is_floating_point_v<T>) suspect |= probe[u][w] != probe[u][w];
+        }
+    for (; i < n; ++i) {
+        acc = R::combine_ordered(acc, p[i]);
+        if constexpr (std::is_floating_point_v<T>) suspect |= p[i] != p[i];
+    }
+    if (!suspect) return acc;
+    acc = p[0];
+    for (std::int64_t k = 1; k < n; ++k) acc = R::combine(acc, p[k]);
+    return acc;
+}
+
+template <class R, class T>
+typename R::acc_t reduce_run(const T* p, std::int64_t n) {
+    using A = typename R::acc_t;
+    constexpr int kLanes = 16;
+    if constexpr (requires { typename R::run_t; }) {  // sums: lanes of runs, run totals combined
+        using U = typename R::run_t;
+        constexpr std::int64_t kRun = std::int64_t(kLanes) * R::run_length;
+        A total = R::identity();
+        std::int64_t i = 0;
+        for (; i + kRun <= n; i += kRun) {
+            U lane[kLanes] = {};
+            for (int r = 0; r < R::run_length; ++r)
+                for (int j = 0; j < kLanes; ++j) lane[j] = R::add_to_run(lane[j], p[i + r * kLanes + j]);
+            for (int j = 0; j < kLanes; ++j) total = R::combine(total, static_cast<A>(lane[j]));
+        }
+        for (; i < n; ++i) total = R::combine(total, R::lift(p[i]));
+        return total;
+    }
+    if constexpr (requires { R::combine_ordered(A{}, A{}); } && !std::is_same_v<T, bool>) {  // max/min
+        if (n >= 64) return reduce_ordered<R>(p, n);
+    }
+    if (n < kLanes) {
+        A acc = R::lift(p[0]);
+        for (std::int64_t i = 1; i < n; ++i) acc = R::combine(acc, R::lift(p[i]));
+        return acc;
+    }
+    A lane[kLanes];
+    for (int j = 0; j < kLanes; ++j) lane[j] = R::lift(p[j]);
+    std::int64_t i = kLanes;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int j = 0; j < kLanes; ++j) lane[j] = R::combine(lane[j], R::lift(p[i + j]));
+    for (; i < n; ++i) lane[0] = R::combine(lane[0], R::lift(p[i]));
+    A acc = lane[0];
+    for (int j = 1; j < kLanes; ++j) acc = R::combine(acc, lane[j]);
+    return acc;
+}
+
+template <class R, class T, class O>
+O finish(typename R::acc_t acc, std::int64_t n) {
+    if constexpr (std::is_same_v<R, fn::mean_reducer<T>>)
+        return static_cast<O>(double(acc) / double(n));
+    else
+        return fn::cast_value<O>(acc);
+}
+
+template <class R, class T, class O>
+void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, O* out, engine& eng) {
+    using A = typename R::acc_t;
+    if (n == 0) {  // only sum/mean get here
+        for (std::int64_t i = 0; i < outer * inner; ++i) out[i] = finish<R, T, O>(A(0), 0);
+        return;
+    }
+    constexpr std::int64_t grain = 1 << 16;
+    if (outer == 1 && inner == 1) {  // everything: per-chunk partials, combined in order
+        std::int64_t parts = std::min<std::int64_t>(eng.threads(), (n + grain - 1) / grain);
+        if (parts < 1) parts = 1;
+        std::int64_t chunk = (n + parts - 1) / parts;
+        parts = (n + chunk - 1) / chunk;
+        std::vector<A> partial(static_cast<std::size_t>(parts));
+        eng.parallel_for(parts, 1, [&](std::int64_t b, std::int64_t e) {
+            for (std::int64_t c = b; c < e; ++c) {
+                std::int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
+                partial[static_cast<std::size_t>(c)] = reduce_run<R>(in + lo, hi - lo);
+            }
+        });
+        A acc = partial[0];
+        for (std::size_t c = 1; c < partial.size(); ++c) acc = R::combine(acc, partial[c]);
+        out[0] = finish<R, T, O>(acc, n);
+        return;
+    }
+    if (inner == 1) {  // contiguous rows
+        eng.parallel_for(outer, std::max<std::int64_t>(1, grain / n), [&](std::int64_t b, std::int64_t e) {
+            for (std::int64_t o = b; o < e; ++o) out[o] = finish<R, T, O>(reduce_run<R>(in + o * n, n), n);
+        });
+        return;
+    }
+    // Reduce the middle axis: walk its rows, accumulating a block of the inner axis at a time.
+    constexpr std::int64_t kBlock = 1024;
+    const std::int64_t blocks = (inner + kBlock - 1) / kBlock;
+    eng.parallel_for(outer * blocks, std::max<std::int64_t>(1, grain / (n * kBlock)),
+                     [&](std::int64_t b, std::int64_t e) {
+                         A acc[kBlock];
+                         for (std::int64_t w = b; w < e; ++w) {
+                             std::int64_t o = w / blocks, j0 = (w % blocks) * kBlock;
+                             std::int64_t len = std::min(kBlock, inner - j0);
+                             const T* base = in + o * n * inner + j0;
+                             for (std::int64_t j = 0; j < len; ++j) acc[j] = R::lift(base[j]);
+                             for (std::int64_t k = 1; k < n; ++k) {
+                                 const T* row = base + k * inner;
+                                 for (std::int64_t j = 0; j < len; ++j) acc[j] = R::combine(acc[j], R::lift(row[j]));
+                             }
+                             for (std::int64_t j = 0; j < len; ++j)
+                                 out[o * inner + j0 + j] = finish<R, T, O>(acc[j], n);
+                         }
+                     });
+}
+
+}  // namespace
+
+status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape) {
+    if (!is_valid_dtype(in.dtype) || in.ndim < 0 || in.ndim > k_max_dims)
+        return status::invalid(std::string(op_name(op)) + ": invalid input");
+    dtype = reduce_result_dtype(op, in.dtype);
+    shape = {};
+    if (axis == k_all_axes) return status::success();
+    int ax = axis < 0 ? axis + in.ndim : axis;
+    if (ax < 0 || ax >= in.ndim)
+        return status::invalid("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                               std::to_string(in.ndim));
+    for (int i = 0; i < in.ndim; ++i)
+        if (i != ax) shape.dims[shape.ndim++] = in.shape[i];
+    return status::success();
+}
+
+status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, engine& eng) {
+    cb_dtype dtype{};
+    shape_t shape;
+    if (auto s = plan_reduce(op, in, axis, dtype, shape); !s.ok()) return s;
+    if (out.dtype != dtype || out.ndim != shape.ndim || !is_contiguous(out))
+        return status::invalid(std::string(op_name(op)) + ": output must be a contiguous " + dtype_name(dtype) +
+                               " array of shape " + shape_string(shape.ndim, shape.dims));
+    for (int i = 0; i < shape.ndim; ++i)
+        if (out.shape[i] != shape.dims[i])
+            return status::invalid(std::string(op_name(op)) + ": output shape " + shape_string(out) +
+                                   " does not match " + shape_string(shape.ndim, shape.dims));
+    std::int64_t outer = 1, n = numel(in), inner = 1;
+    if (axis != k_all_axes) {
+        int ax = axis < 0 ? axis + in.ndim : axis;
+        n = in.shape[ax];
+        for (int i = 0; i < ax; ++i) outer *= in.shape[i];
+        for (int i = ax + 1; i < in.ndim; ++i) inner *= in.shape[i];
+    }
+    if (n == 0 && (op == reduce_op::max || op == reduce_op::min) && outer * inner > 0)
+        return status::invalid(std::string("zero-size array to reduction operation ") + op_name(op) +
+                               " which has no identity");
+    if (outer * inner == 0) return status::success();
+    tensor copy;  // reductions walk contiguous memory; strided inputs are compacted once
+    const tensor_view* src = &in;
+    if (!is_contiguous(in)) {
+        copy = tensor(in.dtype, in.ndim, in.shape);
+        (void)cast(in, copy.view(), eng);
+        src = &copy.view();
+    }
+    dispatch(in.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* p = static_cast<const T*>(src->data);
+        dispatch(dtype, [&](auto otag) {
+            using O = typename decltype(otag)::type;
+            O* o = static_cast<O*>(out.data);
+            switch (op) {
+            case reduce_op::sum:
+                return run_reduce<fn::sum_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::mean:
+                return run_reduce<fn::mean_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::max:
+                return run_reduce<fn::max_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::min:
+                return run_reduce<fn::min_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            }
+        });
+    });
+    return status::success();
+}
+
+}  // namespace cudabridge::nv::kernels

@@ -1,0 +1,204 @@
+// Built-in kernels, user modules and user kernel launches of the kernel-driver backend.
+#include <cstring>
+
+#include "nvidia_driver/cuda_kernels/embedded_fatbin.hpp"
+#include "nvidia_driver/kernel_driver/backend_registry.hpp"
+#include "nvidia_driver/kernel_driver/builtin_launcher.hpp"
+#include "nvidia_driver/kernel_driver/kernel_args.hpp"
+#include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
+#include "common/launch/builtin_call.hpp"
+
+namespace cudabridge::nv {
+
+using status = kernels::status;
+
+namespace {
+
+status lookup(const cuda_driver& driver, cu::CUmodule module, function_cache& cache, const std::string& name,
+              cu::CUfunction& out) {
+    std::lock_guard lock(cache.mutex);
+    if (auto it = cache.functions.find(name); it != cache.functions.end()) {
+        out = it->second;
+        return {};
+    }
+    cu::CUresult r = driver.api().cuModuleGetFunction(&out, module, name.c_str());
+    if (r != cu::CUDA_SUCCESS) {
+        std::string message;
+        cb_status s = driver.check(r, ("cuModuleGetFunction(" + name + ")").c_str(), &message);
+        if (r == cu::CUDA_ERROR_NOT_FOUND) s = CB_ERR_NOT_FOUND;
+        return {s, message};
+    }
+    cache.functions.emplace(name, out);
+    return {};
+}
+
+// The device's cuBLAS handle, created on first use in its context; null when cuBLAS is missing
+// or refuses this GPU (the matmul kernel then runs instead).
+cublas::cublasHandle_t cublas_handle(const cublas_library& lib, kd_device& d) {
+    std::lock_guard lock(d.mutex);
+    if (!d.cublas_tried) {
+        d.cublas_tried = true;
+        if (lib.available()) {
+            std::string message;
+            if (lib.check(lib.api().cublasCreate(&d.cublas), "cublasCreate_v2", &message) != CB_OK) {
+                d.cublas = nullptr;
+                d.cublas_status = {CB_ERR_UNSUPPORTED, message};
+            }
+        } else {
+            d.cublas_status = {CB_ERR_UNSUPPORTED, lib.status().reason};
+        }
+    }
+    return d.cublas;
+}
+
+// The bytes of a module image as the driver wants them: PTX NUL-terminated, binaries checked.
+status prepare_image(const void* image, size_t size, cb_module_format format, std::string& text) {
+    const auto* bytes = static_cast<const unsigned char*>(image);
+    switch (format) {
+    case CB_MODULE_PTX:
+    case CB_MODULE_CUDA_SOURCE: {
+        std::size_t n = size;
+        while (n > 0 && bytes[n - 1] == '\0') --n;
+        text.assign(reinterpret_cast<const char*>(bytes), n);
+        if (text.find('\0') != std::string::npos) return status::invalid("module_load: text holds a NUL byte");
+        return {};
+    }
+    case CB_MODULE_CUBIN:
+        if (size < 4 || std::memcmp(bytes,
+                                    "\x7f"
+                                    "ELF",
+                                    4) != 0)
+            return status::invalid("module_load: not a CUBIN (no ELF header)");
+        return {};
+    case CB_MODULE_FATBIN: {
+        uint32_t magic = 0;
+        if (size >= 4) std::memcpy(&magic, bytes, 4);
+        if (magic != cuda_kernels::k_fatbin_magic) return status::invalid("module_load: not a fatbin (bad magic)");
+        return {};
+    }
+    case CB_MODULE_HOST_KERNELS:
+        return status::unsupported(
+            "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
+            "source");
+    default:
+        return status::invalid("module_load: unknown module format " + std::to_string(format));
+    }
+}
+
+}  // namespace
+
+status kernel_driver_backend::launch_builtin(kd_device* device, const cb_kernel_launch& launch, kd_stream* stream) {
+    cu::CUstream st = nullptr;
+    if (status s = current(device); !s.ok()) return s;
+    if (status s = stream_of(device, stream, st); !s.ok()) return s;
+    builtin_call call;
+    if (status s = parse_builtin(launch, call); !s.ok()) return s;
+    if (device->builtins == nullptr) return device->builtins_status;
+
+    gpu_launch_target target;
+    target.driver = &driver_;
+    target.stream = st;
+    target.sm_count = device->sm_count;
+    target.function = [&](const std::string& name, cu::CUfunction& out) {
+        return lookup(driver_, device->builtins, device->builtin_functions, name, out);
+    };
+    if (call.kind == builtin_kind::matmul && kernels::is_float_dtype(call.dtype)) {
+        target.cublas = &cublas();
+        target.cublas_handle = cublas_handle(*target.cublas, *device);
+    }
+    if (status s = run_builtin_on_gpu(call, target); !s.ok()) return s;
+    return finish_sync(device, stream, launch.name);
+}
+
+status kernel_driver_backend::module_load(kd_device* device, const void* image, size_t size, cb_module_format format,
+                                          kd_module*& out, std::string* log) {
+    out = nullptr;
+    if (log != nullptr) log->clear();
+    if (status s = current(device); !s.ok()) return s;
+    if (image == nullptr || size == 0) return status::invalid("module_load: empty image");
+    std::string text;
+    if (status s = prepare_image(image, size, format, text); !s.ok()) return s;
+
+    const void* data = image;
+    nvrtc_output compiled;
+    if (format == CB_MODULE_CUDA_SOURCE) {
+        std::string message;
+        cb_status s =
+            nvrtc().compile(text, "cudabridge_module.cu", device->cc_major, device->cc_minor, compiled, &message);
+        if (log != nullptr) *log = compiled.log;
+        if (s != CB_OK) return {s, message};
+        data = compiled.image.data();
+    } else if (format == CB_MODULE_PTX) {
+        data = text.c_str();
+    }
+
+    // The JIT's logs (PTX, or a fatbin without this GPU's code, is compiled on load).
+    char error_log[8192] = {}, info_log[8192] = {};
+    cu::CUjit_option options[] = {cu::CU_JIT_ERROR_LOG_BUFFER, cu::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                                  cu::CU_JIT_INFO_LOG_BUFFER, cu::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {error_log, reinterpret_cast<void*>(static_cast<uintptr_t>(sizeof error_log - 1)), info_log,
+                      reinterpret_cast<void*>(static_cast<uintptr_t>(sizeof info_log - 1))};
+    auto mod = std::make_unique<kd_module>();
+    mod->device = device;
+    cu::CUresult r = driver_.api().cuModuleLoadDataEx(&mod->module, data, 4, options, values);
+    if (log != nullptr) {
+        for (const char* part : {info_log, error_log})
+            if (*part != '\0') *log += (log->empty() ? "" : "\n") + std::string(part);
+    }
+    if (status s = cuda(r, "cuModuleLoadDataEx"); !s.ok()) {
+        if (*error_log != '\0') s.message += ": " + std::string(error_log);
+        return s;
+    }
+    out = mod.get();
+    std::lock_guard lock(registry_->mutex);
+    registry_->modules.emplace(out, std::move(mod));
+    return {};
+}
+
+status kernel_driver_backend::module_unload(kd_module* module) {
+    if (status s = check_module(module); !s.ok()) return s;
+    if (status s = current(module->device); !s.ok()) return s;
+    std::unique_ptr<kd_module> owned;
+    {
+        std::lock_guard lock(registry_->mutex);
+        auto it = registry_->modules.find(module);
+        if (it == registry_->modules.end()) return status::invalid("unknown or unloaded module handle");
+        owned = std::move(it->second);
+        registry_->modules.erase(it);
+    }
+    return cuda(driver_.api().cuModuleUnload(owned->module), "cuModuleUnload");
+}
+
+status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kernel_launch& launch, kd_stream* stream) {
+    if (status s = check_module(module); !s.ok()) return s;
+    kd_device* device = module->device;
+    cu::CUstream st = nullptr;
+    if (status s = current(device); !s.ok()) return s;
+    if (status s = stream_of(device, stream, st); !s.ok()) return s;
+    if (launch.name == nullptr || *launch.name == '\0') return status::invalid("launch_kernel: no kernel name");
+    for (int i = 0; i < 3; ++i)
+        if (launch.grid[i] == 0 || launch.block[i] == 0)
+            return status::invalid(std::string("launch_kernel(") + launch.name +
+                                   "): grid and block dimensions must all be at least 1");
+    cu::CUfunction fn = nullptr;
+    if (status s = lookup(driver_, module->module, module->functions, launch.name, fn); !s.ok()) return s;
+
+    // The kernel's parameter sizes, when this driver can tell (CUDA 12.4+).
+    std::optional<std::vector<std::size_t>> sizes;
+    if (const auto info = driver_.api().cuFuncGetParamInfo; info != nullptr) {
+        std::vector<std::size_t> found;
+        std::size_t offset = 0, size = 0;
+        while (found.size() <= launch.arg_count && info(fn, found.size(), &offset, &size) == cu::CUDA_SUCCESS)
+            found.push_back(size);
+        sizes = std::move(found);
+    }
+    packed_kernel_args args;
+    if (status s = args.pack(launch, sizes); !s.ok()) return s;
+    cu::CUresult r = driver_.api().cuLaunchKernel(fn, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+                                                  launch.block[1], launch.block[2], launch.shared_memory_bytes, st,
+                                                  args.params(), nullptr);
+    if (status s = cuda(r, (std::string("cuLaunchKernel(") + launch.name + ")").c_str()); !s.ok()) return s;
+    return finish_sync(device, stream, launch.name);
+}
+
+}  // namespace cudabridge::nv

@@ -1,0 +1,34 @@
+// The CUDA launcher of the built-in kernels: a builtin_call (parsed once by parse_builtin, the
+// parser every backend shares) becomes launches of the embedded fatbin's entry points on one
+// stream, with the CPU engine's plan: mixed-dtype operands converted to the compute dtype first,
+// broadcasting through strides, reductions over contiguous data, float matmul through cuBLAS.
+// Work is only queued; the caller synchronizes when the call was synchronous.
+#pragma once
+
+#include <functional>
+
+#include "nvidia_driver/cuda_driver/cublas_library.hpp"
+#include "nvidia_driver/cuda_driver/cuda_driver.hpp"
+#include "common/kernels/status.hpp"
+#include "common/launch/builtin_call.hpp"
+
+namespace cudabridge::nv {
+
+struct gpu_launch_target {
+    const cuda_driver* driver = nullptr;
+    cu::CUstream stream = nullptr;
+    int sm_count = 0;  // sizes grids; 0 when unknown
+    // Resolves one of the fatbin's entry points (names: cuda_kernels/kernel_abi.hpp).
+    std::function<kernels::status(const std::string& name, cu::CUfunction& out)> function;
+    // float32/float64 matmul goes to cuBLAS when both are set, else to the simple kernel.
+    const cublas_library* cublas = nullptr;
+    cublas::cublasHandle_t cublas_handle = nullptr;
+};
+
+kernels::status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& target);
+
+// The fatbin entry point a kernel of this kind uses (for tests and listings).
+std::string binary_kernel_name(kernels::binary_op op, cb_dtype compute);
+std::string cast_kernel_name(cb_dtype to, cb_dtype from);
+
+}  // namespace cudabridge::nv

@@ -1,0 +1,116 @@
+#include "sim/device_model/board_telemetry.hpp"
+
+#include "sim/device_model/host_wall_clock.hpp"
+
+#include <algorithm>
+
+namespace cudabridge::nv {
+namespace {
+
+// Busy time carried past one advance at most (work recorded late counts once, not forever).
+constexpr uint64_t max_busy_carry_ns = 1'000'000'000;
+
+void count(live_counters& c, const command_record& r) {
+    c.bytes_h2d += r.bytes_h2d;
+    c.bytes_d2h += r.bytes_d2h;
+    if (r.kernel) ++c.kernels_launched;
+    ++c.commands_completed;
+    if (r.failed) ++c.command_errors;
+    if (r.xid) {
+        ++c.xid_count;
+        c.last_xid = r.xid;
+    }
+}
+
+}  // namespace
+
+board_telemetry::board_telemetry(const gpu_profile& profile, const std::filesystem::path& live_file)
+    : profile_(profile), thermal_(initial_thermal_state(profile)), last_advance_ns_(monotonic_ns()) {
+    if (!live_file.empty()) live_ = std::make_unique<live_state>(live_file, profile);
+}
+
+board_telemetry::~board_telemetry() = default;
+
+void board_telemetry::advance_private_locked(uint64_t now_ns) {
+    if (now_ns <= last_advance_ns_) return;
+    const uint64_t elapsed = now_ns - last_advance_ns_;
+    const uint64_t busy = std::min(busy_pending_ns_, elapsed);
+    advance(profile_, thermal_, static_cast<double>(elapsed) * 1e-9,
+            static_cast<double>(busy) / static_cast<double>(elapsed));
+    busy_pending_ns_ = std::min(busy_pending_ns_ - busy, max_busy_carry_ns);
+    last_advance_ns_ = now_ns;
+}
+
+telemetry_sample board_telemetry::sample() {
+    telemetry_sample s;
+    if (live_) {
+        live_->tick();
+        const live_snapshot snap = live_->snapshot();
+        s.thermal = snap.thermal;
+        s.gpu_utilization_percent = snap.counters.gpu_utilization;
+        s.memory_utilization_percent = snap.counters.memory_utilization;
+        s.xid_count = snap.counters.xid_count;
+        s.last_xid = snap.counters.last_xid;
+        return s;
+    }
+    std::lock_guard lock(m_);
+    advance_private_locked(monotonic_ns());
+    s.thermal = thermal_;
+    s.gpu_utilization_percent = 100.0 * thermal_.activity;
+    s.xid_count = xid_count_;
+    s.last_xid = last_xid_;
+    return s;
+}
+
+void board_telemetry::record(const command_record& r) {
+    if (live_) {
+        if (r.busy_ns) live_->add_busy(r.busy_ns);
+        live_->update([&](thermal_state&, live_counters& c) { count(c, r); });
+        return;
+    }
+    std::lock_guard lock(m_);
+    busy_pending_ns_ += r.busy_ns;
+    if (r.xid) {
+        ++xid_count_;
+        last_xid_ = r.xid;
+    }
+}
+
+cb_status board_telemetry::apply(const cb_gpu_settings& request, std::string& error) {
+    cb_status st = CB_OK;
+    if (live_) {
+        live_->update(
+            [&](thermal_state& t, live_counters&) { st = apply_settings(profile_, t.settings, request, error); });
+        return st;
+    }
+    std::lock_guard lock(m_);
+    return apply_settings(profile_, thermal_.settings, request, error);
+}
+
+thermal_settings board_telemetry::settings() {
+    if (live_) return live_->snapshot().thermal.settings;
+    std::lock_guard lock(m_);
+    return thermal_.settings;
+}
+
+void board_telemetry::reset_settings() {
+    const thermal_settings defaults = initial_thermal_state(profile_).settings;
+    if (live_) {
+        live_->update([&](thermal_state& t, live_counters&) { t.settings = defaults; });
+        return;
+    }
+    std::lock_guard lock(m_);
+    thermal_.settings = defaults;
+}
+
+void board_telemetry::simulate_elapsed(double seconds, double activity) {
+    if (live_) {
+        live_->update([&](thermal_state& t, live_counters&) { advance(profile_, t, seconds, activity); });
+        return;
+    }
+    std::lock_guard lock(m_);
+    advance_private_locked(monotonic_ns());
+    advance(profile_, thermal_, seconds, activity);
+}
+
+}  // namespace cudabridge::nv
