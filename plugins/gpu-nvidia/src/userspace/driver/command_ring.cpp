@@ -68,7 +68,8 @@ cb_status command_ring::wait_until_idle(const std::string& after, std::string& e
         if (cb_status st = regs_.read_sane(hw::reg::status, status, message); st != CB_OK) return st;
         return (status & hw::status_busy) ? CB_ERR_BUSY : CB_OK;
     };
-    return tracker_.wait_until(idle, [&] { return "the command engine to go idle after the " + after; }, error);
+    return tracker_.wait_until(
+        idle, [&] { return "the command engine to go idle after the " + after; }, error);
 }
 
 void command_ring::release() {
