@@ -5,20 +5,12 @@
 
 #include <filesystem>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "read_file.hpp"
 
 namespace cudabridge::test {
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 std::map<std::string, std::string> results(const Poco::JSON::Object::Ptr& o) {
     std::map<std::string, std::string> out;
@@ -137,14 +129,11 @@ TEST_F(cli_test, DiagLevelThreeStressOutlastsTheHangDetectorWithoutAReset) {
     const auto r = run({"diag", "-r", "3", "--duration", "7"}, o);
     EXPECT_NE(r.out.find("PASS  compute_stress"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
-    // Everything passes, except that pcie_latency may warn on a busy machine: the device's clock
-    // follows the wall clock while it idles between the host's synchronous copies, as a real
-    // GPU's does, so a slow host adds to that figure. Exit 8 means "passed or warned".
-    for (const std::string& line : lines_of(r.out))
-        if (line.find("  WARN  ") == 0) {
-            EXPECT_EQ(line.find("  WARN  pcie_latency"), 0u) << r.out;
-        }
-    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 8) << r.out << r.err;
+    // Everything passes, pcie_latency too on a busy machine: the device's clock runs on while it
+    // idles between the host's commands (as a real GPU's does), so diag takes the best of 100
+    // copies, each timed alone, not their sum.
+    EXPECT_EQ(r.out.find("  WARN  "), std::string::npos) << r.out;
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     run({"disconnect", "--force"});
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -68,21 +69,28 @@ void latency(diag_context& c, bool simulated) {
     pinned_buffer host_word(rt, 4);
     device_buffer dev(rt, 4);
     const int reps = 100;
-    const double dev_s = device_seconds(
-        rt, reps, [&] { host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, true)); });
+    // The best of `reps` copies, each between its own pair of events. A busy host leaves the
+    // device idle between commands, and the device's clock runs on while it idles (a real GPU's
+    // does too), so timing back-to-back copies together would measure the host, not the link.
+    double dev_s = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < reps; ++i)
+        dev_s = std::min(dev_s, device_seconds(rt, 1, [&] {
+                             host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, true));
+                         }));
     const auto t0 = steady::now();
     for (int i = 0; i < reps; ++i)
         host::check(rt.memcpy(dev.get(), host_word.get(), 4, cbMemcpyHostToDevice, nullptr, false));
     const double wall_us = std::chrono::duration<double, std::micro>(steady::now() - t0).count() / reps;
-    const double dev_us = dev_s / reps * 1e6;
+    const double dev_us = dev_s * 1e6;
     auto det = make_object();
     det->set("device_us", dev_us);
     det->set("wall_us", wall_us);
     det->set("figures", std::string(provenance(simulated)));
     const verdict v = dev_us <= 50 ? verdict::pass : dev_us <= 1000 ? verdict::warn : verdict::fail;
     emit(c, 2, "pcie_latency", v,
-         "a 4-byte copy takes " + fixed(dev_us, 2) + " us on the device's clock (" + provenance(simulated) + "), " +
-             fixed(wall_us, 1) + " us synchronous on the wall clock (measured); pass up to 50 us",
+         "a 4-byte copy takes " + fixed(dev_us, 2) + " us on the device's clock (best of " + std::to_string(reps) +
+             ", " + provenance(simulated) + "), " + fixed(wall_us, 1) +
+             " us synchronous on the wall clock (measured); pass up to 50 us",
          det);
 }
 
