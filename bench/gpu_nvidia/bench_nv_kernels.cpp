@@ -34,6 +34,7 @@ double best_seconds(int reps, const std::function<void()>& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::string error;
     const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 16 * 1024 * 1024;
     const int mm = argc > 2 ? std::atoi(argv[2]) : 1024;
     const int reps = argc > 3 ? std::atoi(argv[3]) : 10;
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
         static_cast<long long>(n), mib, reps, eng.threads());
 
     tensor a(CB_DTYPE_FLOAT32, {n}), b(CB_DTYPE_FLOAT32, {n}), c(CB_DTYPE_FLOAT32, {n});
-    if (!random_uniform(a.view(), 1, 0, eng).ok() || !random_uniform(b.view(), 2, 0, eng).ok()) return 1;
+    if (random_uniform(a.view(), 1, 0, error, eng) != CB_OK || random_uniform(b.view(), 2, 0, error, eng) != CB_OK)
+        return 1;
     const std::size_t bytes = a.bytes();
 
     // The bound: memcpy, single-threaded and split across the engine's threads; the faster wins.
@@ -63,7 +65,7 @@ int main(int argc, char** argv) {
                 t_memcpy1 * 1e3, eng.threads(), t_memcpyN * 1e3, memcpy_gbs);
 
     // add touches 3 arrays (2 read, 1 written); the memcpy bound moves the same bytes.
-    double t_add = best_seconds(reps, [&] { (void)binary(binary_op::add, a.view(), b.view(), c.view(), eng); });
+    double t_add = best_seconds(reps, [&] { (void)binary(binary_op::add, a.view(), b.view(), c.view(), error, eng); });
     double bound_add = 3.0 * double(bytes) / (memcpy_gbs * 1e9);
     if (c.as<float>()[n / 2] != a.as<float>()[n / 2] + b.as<float>()[n / 2]) {
         std::puts("add: wrong result");
@@ -73,7 +75,8 @@ int main(int argc, char** argv) {
                 3.0 * double(bytes) / t_add / 1e9, bound_add * 1e3, bound_add / t_add);
 
     tensor s(CB_DTYPE_FLOAT32, {});
-    double t_sum = best_seconds(reps, [&] { (void)reduce(reduce_op::sum, a.view(), k_all_axes, s.view(), eng); });
+    double t_sum =
+        best_seconds(reps, [&] { (void)reduce(reduce_op::sum, a.view(), k_all_axes, s.view(), error, eng); });
     double bound_sum = double(bytes) / (memcpy_gbs * 1e9);
     if (!(std::fabs(s.as<float>()[0] - 0.5 * double(n)) < 0.01 * double(n) + 10)) {
         std::puts("sum: wrong result");
@@ -82,7 +85,8 @@ int main(int argc, char** argv) {
     std::printf("sum:    %.3f ms, %.2f GB/s; memcpy-read bound %.3f ms -> ratio %.2f (goal >= 0.8)\n", t_sum * 1e3,
                 double(bytes) / t_sum / 1e9, bound_sum * 1e3, bound_sum / t_sum);
 
-    double t_max = best_seconds(reps, [&] { (void)reduce(reduce_op::max, a.view(), k_all_axes, s.view(), eng); });
+    double t_max =
+        best_seconds(reps, [&] { (void)reduce(reduce_op::max, a.view(), k_all_axes, s.view(), error, eng); });
     if (!(s.as<float>()[0] < 1.0f && s.as<float>()[0] > 0.5f)) {
         std::puts("max: wrong result");
         return 1;
@@ -92,15 +96,15 @@ int main(int argc, char** argv) {
 
     tensor x(CB_DTYPE_FLOAT32, {mm, mm}), y(CB_DTYPE_FLOAT32, {mm, mm}), z(CB_DTYPE_FLOAT32, {mm, mm}),
         zd(CB_DTYPE_FLOAT32, {mm, mm});
-    (void)random_uniform(x.view(), 3, 0, eng);
-    (void)random_uniform(y.view(), 4, 0, eng);
+    (void)random_uniform(x.view(), 3, 0, error, eng);
+    (void)random_uniform(y.view(), 4, 0, error, eng);
     auto direct = [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mm, mm, mm, 1.0f, x.as<float>(), mm, y.as<float>(), mm,
                     0.0f, zd.as<float>(), mm);
     };
     direct();  // warm OpenBLAS's threads
     double t_direct = best_seconds(reps, direct);
-    double t_lib = best_seconds(reps, [&] { (void)matmul(x.view(), y.view(), z.view(), eng); });
+    double t_lib = best_seconds(reps, [&] { (void)matmul(x.view(), y.view(), z.view(), error, eng); });
     if (std::memcmp(z.data(), zd.data(), z.bytes()) != 0) {
         std::puts("matmul: differs from cblas_sgemm");
         return 1;

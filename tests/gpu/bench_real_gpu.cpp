@@ -23,9 +23,11 @@ namespace {
 
 int failures = 0;
 
-bool ok(const kernels::status& s, const char* what) {
-    if (s.ok()) return true;
-    std::printf("bench_real_gpu: %s failed: %s\n", what, s.message.c_str());
+std::string last_error;  // the message of the backend call just made (read only when it failed)
+
+bool ok(cb_status s, const char* what) {
+    if (s == CB_OK) return true;
+    std::printf("bench_real_gpu: %s failed: %s\n", what, last_error.c_str());
     ++failures;
     return false;
 }
@@ -88,67 +90,70 @@ int main(int argc, char** argv) {
         return 0;
     }
     kd_device* device = nullptr;
-    if (!ok(backend.open(0, device), "open device 0")) return 1;
+    if (!ok(backend.open(0, device, last_error), "open device 0")) return 1;
     cb_gpu_properties props{};
-    (void)backend.properties(device, props);
+    (void)backend.properties(device, props, last_error);
     std::printf("bench_real_gpu: %s (compute %d.%d, %u SMs, bus %s)\n", props.name, props.compute_major,
                 props.compute_minor, props.sm_count, props.pci_bus_id);
     const cuda_driver& driver = backend.driver();
     const cuda_api& api = driver.api();
-    if (!ok(backend.make_current(device), "make_current")) return 1;
+    if (!ok(backend.make_current(device, last_error), "make_current")) return 1;
 
     // ---- copies from pinned memory ----
     void* pinned = nullptr;
     uint64_t dbuf = 0;
     if (ok(api.cuMemHostAlloc(&pinned, copy_bytes, cu::CU_MEMHOSTALLOC_PORTABLE), driver, "cuMemHostAlloc") &&
-        ok(backend.mem_alloc(device, copy_bytes, dbuf), "mem_alloc")) {
+        ok(backend.mem_alloc(device, copy_bytes, dbuf, last_error), "mem_alloc")) {
         std::vector<unsigned char> pageable(copy_bytes, 1);
         const double gb = double(copy_bytes) / 1e9;
         std::printf("copies of %zu MiB, %d repetitions each (GB/s):\n", copy_bytes >> 20, reps);
-        const double h2d_backend = gb / seconds_per(reps, [&] {
-                                       ok(backend.memcpy_h2d(device, dbuf, pinned, copy_bytes, nullptr), "memcpy_h2d");
-                                   });
+        const double h2d_backend =
+            gb / seconds_per(reps, [&] {
+                ok(backend.memcpy_h2d(device, dbuf, pinned, copy_bytes, nullptr, last_error), "memcpy_h2d");
+            });
         const double h2d_raw =
             gb / seconds_per(reps, [&] { ok(api.cuMemcpyHtoD(dbuf, pinned, copy_bytes), driver, "cuMemcpyHtoD_v2"); });
-        const double d2h_backend = gb / seconds_per(reps, [&] {
-                                       ok(backend.memcpy_d2h(device, pinned, dbuf, copy_bytes, nullptr), "memcpy_d2h");
-                                   });
+        const double d2h_backend =
+            gb / seconds_per(reps, [&] {
+                ok(backend.memcpy_d2h(device, pinned, dbuf, copy_bytes, nullptr, last_error), "memcpy_d2h");
+            });
         const double d2h_raw =
             gb / seconds_per(reps, [&] { ok(api.cuMemcpyDtoH(pinned, dbuf, copy_bytes), driver, "cuMemcpyDtoH_v2"); });
         const double h2d_pageable =
             gb / seconds_per(reps, [&] {
-                ok(backend.memcpy_h2d(device, dbuf, pageable.data(), copy_bytes, nullptr), "memcpy_h2d pageable");
+                ok(backend.memcpy_h2d(device, dbuf, pageable.data(), copy_bytes, nullptr, last_error),
+                   "memcpy_h2d pageable");
             });
         report("host->device (pinned)", h2d_backend, h2d_raw, "GB/s");
         report("device->host (pinned)", d2h_backend, d2h_raw, "GB/s");
         std::printf("  %-34s backend %9.2f GB/s   (for reference: pageable memory is staged by the driver)\n",
                     "host->device (pageable)", h2d_pageable);
     }
-    if (dbuf != 0) (void)backend.mem_free(device, dbuf);
+    if (dbuf != 0) (void)backend.mem_free(device, dbuf, last_error);
     if (pinned != nullptr) (void)api.cuMemFreeHost(pinned);
 
     // ---- sgemm ----
     const std::size_t mat_bytes = std::size_t(n) * std::size_t(n) * sizeof(float);
     uint64_t a = 0, b = 0, c1 = 0, c2 = 0;
-    if (ok(backend.mem_alloc(device, mat_bytes, a), "mem_alloc A") &&
-        ok(backend.mem_alloc(device, mat_bytes, b), "mem_alloc B") &&
-        ok(backend.mem_alloc(device, mat_bytes, c1), "mem_alloc C") &&
-        ok(backend.mem_alloc(device, mat_bytes, c2), "mem_alloc C'")) {
+    if (ok(backend.mem_alloc(device, mat_bytes, a, last_error), "mem_alloc A") &&
+        ok(backend.mem_alloc(device, mat_bytes, b, last_error), "mem_alloc B") &&
+        ok(backend.mem_alloc(device, mat_bytes, c1, last_error), "mem_alloc C") &&
+        ok(backend.mem_alloc(device, mat_bytes, c2, last_error), "mem_alloc C'")) {
         const cb_tensor_desc da = matrix(a, n), db = matrix(b, n), dc = matrix(c1, n);
         for (const auto* d : {&da, &db}) {  // uniform [0,1) inputs from the built-in generator
             cb_kernel_arg args[] = {bytes_arg(*d), {}, {}};
             args[1].type = args[2].type = CB_ARG_UINT64;
             args[1].value.u64 = d == &da ? 1 : 2;
             cb_kernel_launch l{sizeof(cb_kernel_launch), 0, "random_uniform", CB_DTYPE_FLOAT32, {}, {}, 0, args, 3};
-            ok(backend.launch_builtin(device, l, nullptr), "random_uniform");
+            ok(backend.launch_builtin(device, l, nullptr, last_error), "random_uniform");
         }
         const double flop = 2.0 * double(n) * double(n) * double(n);
         std::printf("float32 matmul %lld x %lld x %lld, %d repetitions (TFLOP/s):\n", static_cast<long long>(n),
                     static_cast<long long>(n), static_cast<long long>(n), reps);
         cb_kernel_arg margs[] = {bytes_arg(da), bytes_arg(db), bytes_arg(dc)};
         cb_kernel_launch ml{sizeof(cb_kernel_launch), 0, "matmul", CB_DTYPE_FLOAT32, {}, {}, 0, margs, 3};
-        const double builtin_s =
-            seconds_per(reps, [&] { ok(backend.launch_builtin(device, ml, nullptr), "launch_builtin matmul"); });
+        const double builtin_s = seconds_per(
+            reps, [&] { ok(backend.launch_builtin(device, ml, nullptr, last_error), "launch_builtin matmul"); });
 
         const cublas_library& blas = backend.cublas();
         double direct_s = 0;
@@ -158,7 +163,7 @@ int main(int argc, char** argv) {
         } else {
             cublas::cublasHandle_t h = nullptr;
             std::string message;
-            (void)backend.make_current(device);
+            (void)backend.make_current(device, last_error);
             if (blas.check(blas.api().cublasCreate(&h), "cublasCreate_v2", &message) != CB_OK) {
                 std::printf("  %s\n", message.c_str());
                 ++failures;
@@ -179,8 +184,8 @@ int main(int argc, char** argv) {
         report("sgemm", flop / builtin_s / 1e12, direct_s > 0 ? flop / direct_s / 1e12 : 0.0, "TFLOP/s");
         if (direct_s > 0) {  // the two products must agree
             std::vector<float> r1(std::size_t(n) * n), r2(std::size_t(n) * n);
-            ok(backend.memcpy_d2h(device, r1.data(), c1, mat_bytes, nullptr), "memcpy_d2h C");
-            ok(backend.memcpy_d2h(device, r2.data(), c2, mat_bytes, nullptr), "memcpy_d2h C'");
+            ok(backend.memcpy_d2h(device, r1.data(), c1, mat_bytes, nullptr, last_error), "memcpy_d2h C");
+            ok(backend.memcpy_d2h(device, r2.data(), c2, mat_bytes, nullptr, last_error), "memcpy_d2h C'");
             double worst = 0;
             for (std::size_t i = 0; i < r1.size(); ++i)
                 worst = std::max(worst, double(std::fabs(r1[i] - r2[i])) / (1.0 + std::fabs(r2[i])));
@@ -190,8 +195,8 @@ int main(int argc, char** argv) {
         }
     }
     for (uint64_t p : {a, b, c1, c2})
-        if (p != 0) (void)backend.mem_free(device, p);
-    (void)backend.close(device);
+        if (p != 0) (void)backend.mem_free(device, p, last_error);
+    (void)backend.close(device, last_error);
     std::printf("bench_real_gpu: %s\n", failures == 0 ? "done" : "FAILED");
     return failures == 0 ? 0 : 1;
 }

@@ -12,9 +12,10 @@ using cudabridge::nv::kd_event;
 using cudabridge::nv::kd_stream;
 
 TEST_F(RealGpu, Properties) {
+    std::string error;
     cb_gpu_properties p{};
-    auto s = backend().properties(device(), p);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = backend().properties(device(), p, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(p.is_simulated, 0);
     EXPECT_STREQ(p.backend, "kernel-driver");
     EXPECT_GT(std::strlen(p.name), 0u);
@@ -28,12 +29,13 @@ TEST_F(RealGpu, Properties) {
 }
 
 TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
+    std::string error;
     kd_stream* stream = nullptr;
-    ASSERT_TRUE(backend().stream_create(device(), stream).ok());
+    ASSERT_EQ(backend().stream_create(device(), stream, error), CB_OK);
     const std::size_t big = std::size_t{64} << 20;
     uint64_t d = 0, e = 0;
-    ASSERT_TRUE(backend().mem_alloc(device(), big + 64, d).ok());
-    ASSERT_TRUE(backend().mem_alloc(device(), big + 64, e).ok());
+    ASSERT_EQ(backend().mem_alloc(device(), big + 64, d, error), CB_OK);
+    ASSERT_EQ(backend().mem_alloc(device(), big + 64, e, error), CB_OK);
     std::vector<unsigned char> src(big + 64), dst(big + 64);
     std::iota(src.begin(), src.end(), static_cast<unsigned char>(1));
     struct copy_case {
@@ -46,14 +48,17 @@ TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
             SCOPED_TRACE(std::to_string(c.size) + " bytes at +" + std::to_string(c.device_offset) +
                          (st != nullptr ? " on a stream" : " synchronous"));
             std::fill(dst.begin(), dst.end(), 0xEE);
-            ASSERT_TRUE(backend().memset8(device(), d, 0, big + 64, st).ok());
-            ASSERT_TRUE(
-                backend().memcpy_h2d(device(), d + c.device_offset, src.data() + c.host_offset, c.size, st).ok());
-            ASSERT_TRUE(backend().memcpy_d2d(device(), e + c.device_offset, d + c.device_offset, c.size, st).ok());
-            ASSERT_TRUE(
-                backend().memcpy_d2h(device(), dst.data() + c.host_offset, e + c.device_offset, c.size, st).ok());
+            ASSERT_EQ(backend().memset8(device(), d, 0, big + 64, st, error), CB_OK);
+            ASSERT_EQ(
+                backend().memcpy_h2d(device(), d + c.device_offset, src.data() + c.host_offset, c.size, st, error),
+                CB_OK);
+            ASSERT_EQ(backend().memcpy_d2d(device(), e + c.device_offset, d + c.device_offset, c.size, st, error),
+                      CB_OK);
+            ASSERT_EQ(
+                backend().memcpy_d2h(device(), dst.data() + c.host_offset, e + c.device_offset, c.size, st, error),
+                CB_OK);
             if (st != nullptr) {
-                ASSERT_TRUE(backend().stream_synchronize(st).ok());
+                ASSERT_EQ(backend().stream_synchronize(st, error), CB_OK);
             }
             EXPECT_EQ(std::memcmp(dst.data() + c.host_offset, src.data() + c.host_offset, c.size), 0);
             if (c.host_offset > 0) {
@@ -62,106 +67,110 @@ TEST_F(RealGpu, CopiesOfEverySizeAndAlignment) {
             EXPECT_EQ(dst[c.host_offset + c.size], 0xEE);  // nothing after
         }
     // memset8 at an odd address and length.
-    ASSERT_TRUE(backend().memset8(device(), d, 0, 1010, nullptr).ok());
-    ASSERT_TRUE(backend().memset8(device(), d + 5, 0xA5, 999, nullptr).ok());
+    ASSERT_EQ(backend().memset8(device(), d, 0, 1010, nullptr, error), CB_OK);
+    ASSERT_EQ(backend().memset8(device(), d + 5, 0xA5, 999, nullptr, error), CB_OK);
     std::vector<unsigned char> back(1010);
-    ASSERT_TRUE(backend().memcpy_d2h(device(), back.data(), d, back.size(), nullptr).ok());
+    ASSERT_EQ(backend().memcpy_d2h(device(), back.data(), d, back.size(), nullptr, error), CB_OK);
     EXPECT_EQ(back[4], 0);
     EXPECT_EQ(back[5], 0xA5);
     EXPECT_EQ(back[1003], 0xA5);
     EXPECT_EQ(back[1004], 0);
-    EXPECT_TRUE(backend().mem_free(device(), d).ok());
-    EXPECT_TRUE(backend().mem_free(device(), e).ok());
-    EXPECT_TRUE(backend().stream_destroy(stream).ok());
+    EXPECT_EQ(backend().mem_free(device(), d, error), CB_OK);
+    EXPECT_EQ(backend().mem_free(device(), e, error), CB_OK);
+    EXPECT_EQ(backend().stream_destroy(stream, error), CB_OK);
 }
 
 TEST_F(RealGpu, AllocateUntilOutOfMemory) {
+    std::string error;
     uint64_t free = 0, total = 0;
-    ASSERT_TRUE(backend().mem_info(device(), free, total).ok());
+    ASSERT_EQ(backend().mem_info(device(), free, total, error), CB_OK);
     ASSERT_GT(total, 0u);
     const uint64_t chunk = std::max<uint64_t>(total / 64, uint64_t{256} << 20);
     std::vector<uint64_t> held;
-    kernel_driver_backend::status last;
+    cb_status last = CB_OK;
     for (int i = 0; i < 4096; ++i) {
         uint64_t p = 0;
-        last = backend().mem_alloc(device(), chunk, p);
-        if (!last.ok()) break;
+        last = backend().mem_alloc(device(), chunk, p, error);
+        if (last != CB_OK) break;
         held.push_back(p);
     }
-    EXPECT_EQ(last.code, CB_ERR_OUT_OF_MEMORY) << last.message;
-    EXPECT_NE(last.message.find("bytes requested"), std::string::npos) << last.message;
+    EXPECT_EQ(last, CB_ERR_OUT_OF_MEMORY) << error;
+    EXPECT_NE(error.find("bytes requested"), std::string::npos) << error;
     EXPECT_GE(held.size() * chunk, free / 2) << "out of memory long before the free memory was used";
-    for (uint64_t p : held) EXPECT_TRUE(backend().mem_free(device(), p).ok());
+    for (uint64_t p : held) EXPECT_EQ(backend().mem_free(device(), p, error), CB_OK);
     // Everything came back: a large allocation works again.
     uint64_t p = 0;
-    EXPECT_TRUE(backend().mem_alloc(device(), chunk, p).ok());
-    EXPECT_TRUE(backend().mem_free(device(), p).ok());
+    EXPECT_EQ(backend().mem_alloc(device(), chunk, p, error), CB_OK);
+    EXPECT_EQ(backend().mem_free(device(), p, error), CB_OK);
 }
 
 TEST_F(RealGpu, StreamsAndEvents) {
+    std::string error;
     kd_stream* stream = nullptr;
     kd_event *start = nullptr, *end = nullptr;
-    ASSERT_TRUE(backend().stream_create(device(), stream).ok());
-    ASSERT_TRUE(backend().event_create(device(), start).ok());
-    ASSERT_TRUE(backend().event_create(device(), end).ok());
+    ASSERT_EQ(backend().stream_create(device(), stream, error), CB_OK);
+    ASSERT_EQ(backend().event_create(device(), start, error), CB_OK);
+    ASSERT_EQ(backend().event_create(device(), end, error), CB_OK);
     const std::size_t size = std::size_t{32} << 20;
     uint64_t d = 0;
-    ASSERT_TRUE(backend().mem_alloc(device(), size, d).ok());
-    ASSERT_TRUE(backend().event_record(start, stream).ok());
-    for (int i = 0; i < 8; ++i) ASSERT_TRUE(backend().memset8(device(), d, uint8_t(i), size, stream).ok());
-    ASSERT_TRUE(backend().event_record(end, stream).ok());
-    const auto q = backend().stream_query(stream);
-    EXPECT_TRUE(q.ok() || q.code == CB_ERR_BUSY) << q.message;
-    ASSERT_TRUE(backend().event_synchronize(end).ok());
-    EXPECT_TRUE(backend().event_query(end).ok());
-    EXPECT_TRUE(backend().stream_query(stream).ok());
+    ASSERT_EQ(backend().mem_alloc(device(), size, d, error), CB_OK);
+    ASSERT_EQ(backend().event_record(start, stream, error), CB_OK);
+    for (int i = 0; i < 8; ++i) ASSERT_EQ(backend().memset8(device(), d, uint8_t(i), size, stream, error), CB_OK);
+    ASSERT_EQ(backend().event_record(end, stream, error), CB_OK);
+    cb_status q = backend().stream_query(stream, error);
+    EXPECT_TRUE(q == CB_OK || q == CB_ERR_BUSY) << error;
+    ASSERT_EQ(backend().event_synchronize(end, error), CB_OK);
+    EXPECT_EQ(backend().event_query(end, error), CB_OK);
+    EXPECT_EQ(backend().stream_query(stream, error), CB_OK);
     float ms = -1;
-    ASSERT_TRUE(backend().event_elapsed_ms(start, end, ms).ok());
+    ASSERT_EQ(backend().event_elapsed_ms(start, end, ms, error), CB_OK);
     EXPECT_GE(ms, 0.0f);
     unsigned char last = 0;
-    ASSERT_TRUE(backend().memcpy_d2h(device(), &last, d + size - 1, 1, nullptr).ok());
+    ASSERT_EQ(backend().memcpy_d2h(device(), &last, d + size - 1, 1, nullptr, error), CB_OK);
     EXPECT_EQ(last, 7);
-    EXPECT_TRUE(backend().synchronize(device()).ok());
-    EXPECT_TRUE(backend().mem_free(device(), d).ok());
-    EXPECT_TRUE(backend().event_destroy(start).ok());
-    EXPECT_TRUE(backend().event_destroy(end).ok());
-    EXPECT_TRUE(backend().stream_destroy(stream).ok());
+    EXPECT_EQ(backend().synchronize(device(), error), CB_OK);
+    EXPECT_EQ(backend().mem_free(device(), d, error), CB_OK);
+    EXPECT_EQ(backend().event_destroy(start, error), CB_OK);
+    EXPECT_EQ(backend().event_destroy(end, error), CB_OK);
+    EXPECT_EQ(backend().stream_destroy(stream, error), CB_OK);
 }
 
 // ABI 1.3: copies from and to pinned memory on two streams, the second ordered after the first by
 // stream_wait_event only (created streams do not wait for each other).
 TEST_F(RealGpu, PinnedCopiesOrderedAcrossStreamsByAnEvent) {
+    std::string error;
     const std::size_t size = std::size_t{16} << 20;
     std::vector<unsigned char> src(size), dst(size, 0);
     for (std::size_t i = 0; i < size; ++i) src[i] = static_cast<unsigned char>(i * 7 + (i >> 12));
-    ASSERT_TRUE(backend().host_register(device(), src.data(), size).ok());
-    ASSERT_TRUE(backend().host_register(device(), dst.data(), size).ok());
-    auto overlap = backend().host_register(device(), src.data() + 4096, 4096);
-    EXPECT_EQ(overlap.code, CB_ERR_INVALID_ARGUMENT) << overlap.message;
+    ASSERT_EQ(backend().host_register(device(), src.data(), size, error), CB_OK);
+    ASSERT_EQ(backend().host_register(device(), dst.data(), size, error), CB_OK);
+    cb_status overlap = backend().host_register(device(), src.data() + 4096, 4096, error);
+    EXPECT_EQ(overlap, CB_ERR_INVALID_ARGUMENT) << error;
     kd_stream *a = nullptr, *b = nullptr;
     kd_event* copied = nullptr;
-    ASSERT_TRUE(backend().stream_create(device(), a).ok());
-    ASSERT_TRUE(backend().stream_create(device(), b).ok());
-    ASSERT_TRUE(backend().event_create(device(), copied).ok());
+    ASSERT_EQ(backend().stream_create(device(), a, error), CB_OK);
+    ASSERT_EQ(backend().stream_create(device(), b, error), CB_OK);
+    ASSERT_EQ(backend().event_create(device(), copied, error), CB_OK);
     uint64_t d = 0;
-    ASSERT_TRUE(backend().mem_alloc(device(), size, d).ok());
-    ASSERT_TRUE(backend().memset8(device(), d, 0, size, nullptr).ok());
-    ASSERT_TRUE(backend().memcpy_h2d(device(), d, src.data(), size, a).ok());
-    ASSERT_TRUE(backend().event_record(copied, a).ok());
-    ASSERT_TRUE(backend().stream_wait_event(device(), b, copied).ok());
-    ASSERT_TRUE(backend().memcpy_d2h(device(), dst.data(), d, size, b).ok());
-    ASSERT_TRUE(backend().stream_synchronize(b).ok());
+    ASSERT_EQ(backend().mem_alloc(device(), size, d, error), CB_OK);
+    ASSERT_EQ(backend().memset8(device(), d, 0, size, nullptr, error), CB_OK);
+    ASSERT_EQ(backend().memcpy_h2d(device(), d, src.data(), size, a, error), CB_OK);
+    ASSERT_EQ(backend().event_record(copied, a, error), CB_OK);
+    ASSERT_EQ(backend().stream_wait_event(device(), b, copied, error), CB_OK);
+    ASSERT_EQ(backend().memcpy_d2h(device(), dst.data(), d, size, b, error), CB_OK);
+    ASSERT_EQ(backend().stream_synchronize(b, error), CB_OK);
     EXPECT_EQ(std::memcmp(dst.data(), src.data(), size), 0);
-    ASSERT_TRUE(backend().host_unregister(device(), src.data()).ok());
-    ASSERT_TRUE(backend().host_unregister(device(), dst.data()).ok());
-    EXPECT_EQ(backend().host_unregister(device(), dst.data()).code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_TRUE(backend().mem_free(device(), d).ok());
-    EXPECT_TRUE(backend().event_destroy(copied).ok());
-    EXPECT_TRUE(backend().stream_destroy(a).ok());
-    EXPECT_TRUE(backend().stream_destroy(b).ok());
+    ASSERT_EQ(backend().host_unregister(device(), src.data(), error), CB_OK);
+    ASSERT_EQ(backend().host_unregister(device(), dst.data(), error), CB_OK);
+    EXPECT_EQ(backend().host_unregister(device(), dst.data(), error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(backend().mem_free(device(), d, error), CB_OK);
+    EXPECT_EQ(backend().event_destroy(copied, error), CB_OK);
+    EXPECT_EQ(backend().stream_destroy(a, error), CB_OK);
+    EXPECT_EQ(backend().stream_destroy(b, error), CB_OK);
 }
 
 TEST_F(RealGpu, UserKernelFromCudaSource) {
+    std::string error;
     if (gpu().emulated) GTEST_SKIP() << "the emulated driver runs only the built-in kernels";
     const std::string source =
         "extern \"C\" __global__ void axpy(float a, const float* x, float* y, int n) {\n"
@@ -170,8 +179,9 @@ TEST_F(RealGpu, UserKernelFromCudaSource) {
         "}\n";
     cudabridge::nv::kd_module* module = nullptr;
     std::string log;
-    auto s = backend().module_load(device(), source.data(), source.size(), CB_MODULE_CUDA_SOURCE, module, &log);
-    ASSERT_TRUE(s.ok()) << s.message << "\n" << log;
+    cb_status s =
+        backend().module_load(device(), source.data(), source.size(), CB_MODULE_CUDA_SOURCE, module, error, &log);
+    ASSERT_EQ(s, CB_OK) << error << "\n" << log;
     const int n = 1000;
     std::vector<float> x(n), y(n);
     for (int i = 0; i < n; ++i) {
@@ -179,10 +189,10 @@ TEST_F(RealGpu, UserKernelFromCudaSource) {
         y[i] = 1.0f;
     }
     uint64_t dx = 0, dy = 0;
-    ASSERT_TRUE(backend().mem_alloc(device(), n * sizeof(float), dx).ok());
-    ASSERT_TRUE(backend().mem_alloc(device(), n * sizeof(float), dy).ok());
-    ASSERT_TRUE(backend().memcpy_h2d(device(), dx, x.data(), n * sizeof(float), nullptr).ok());
-    ASSERT_TRUE(backend().memcpy_h2d(device(), dy, y.data(), n * sizeof(float), nullptr).ok());
+    ASSERT_EQ(backend().mem_alloc(device(), n * sizeof(float), dx, error), CB_OK);
+    ASSERT_EQ(backend().mem_alloc(device(), n * sizeof(float), dy, error), CB_OK);
+    ASSERT_EQ(backend().memcpy_h2d(device(), dx, x.data(), n * sizeof(float), nullptr, error), CB_OK);
+    ASSERT_EQ(backend().memcpy_h2d(device(), dy, y.data(), n * sizeof(float), nullptr, error), CB_OK);
     std::vector<cb_kernel_arg> args = {float_arg(2.0), {}, {}, int_arg(n)};
     args[1].type = args[2].type = CB_ARG_DEVICE_PTR;
     args[1].value.device_ptr = dx;
@@ -196,38 +206,39 @@ TEST_F(RealGpu, UserKernelFromCudaSource) {
     l.block[1] = l.block[2] = 1;
     l.args = args.data();
     l.arg_count = args.size();
-    s = backend().launch_kernel(module, l, nullptr);
-    ASSERT_TRUE(s.ok()) << s.message;
-    ASSERT_TRUE(backend().memcpy_d2h(device(), y.data(), dy, n * sizeof(float), nullptr).ok());
+    s = backend().launch_kernel(module, l, nullptr, error);
+    ASSERT_EQ(s, CB_OK) << error;
+    ASSERT_EQ(backend().memcpy_d2h(device(), y.data(), dy, n * sizeof(float), nullptr, error), CB_OK);
     for (int i = 0; i < n; i += 97) EXPECT_FLOAT_EQ(y[i], 2.0f * float(i) + 1.0f) << i;
-    EXPECT_TRUE(backend().module_unload(module).ok());
+    EXPECT_EQ(backend().module_unload(module, error), CB_OK);
 
     const std::string broken = "extern \"C\" __global__ void k(float* p) { p[0] = missing_symbol; }\n";
-    s = backend().module_load(device(), broken.data(), broken.size(), CB_MODULE_CUDA_SOURCE, module, &log);
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
+    s = backend().module_load(device(), broken.data(), broken.size(), CB_MODULE_CUDA_SOURCE, module, error, &log);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(log.find("missing_symbol"), std::string::npos) << log;
-    EXPECT_TRUE(backend().mem_free(device(), dx).ok());
-    EXPECT_TRUE(backend().mem_free(device(), dy).ok());
+    EXPECT_EQ(backend().mem_free(device(), dx, error), CB_OK);
+    EXPECT_EQ(backend().mem_free(device(), dy, error), CB_OK);
 }
 
 TEST_F(RealGpu, TelemetryHeartbeatAndReset) {
+    std::string error;
     uint64_t counter = 0;
-    auto s = backend().heartbeat(device(), counter);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = backend().heartbeat(device(), counter, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_GT(counter, 0u);
     cb_gpu_telemetry t{};
-    s = backend().telemetry(device(), t);
+    s = backend().telemetry(device(), t, error);
     if (gpu().emulated || !backend().nvml().available()) {
-        EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);  // no NVML: said so, no crash
+        EXPECT_EQ(s, CB_ERR_UNSUPPORTED);  // no NVML: said so, no crash
     } else {
-        ASSERT_TRUE(s.ok()) << s.message;
+        ASSERT_EQ(s, CB_OK) << error;
         EXPECT_EQ(t.is_simulated, 0);
         EXPECT_GT(t.memory_total, 0u);
         EXPECT_GT(t.temperature_c, 0.0);
         cudabridge::nv::kd_telemetry_details d;
-        ASSERT_TRUE(backend().telemetry_details(device(), d).ok());
+        ASSERT_EQ(backend().telemetry_details(device(), d, error), CB_OK);
         cb_gpu_setting_limits lim{};
-        ASSERT_TRUE(backend().setting_limits(device(), lim).ok());
+        ASSERT_EQ(backend().setting_limits(device(), lim, error), CB_OK);
         std::printf(
             "telemetry: %.0f C, %.1f W of %.0f W (range %.0f..%.0f), SM %u MHz (max %u), PCIe gen %u x%u "
             "(max gen %u x%u), P%d, energy %llu mJ\n",
@@ -240,18 +251,19 @@ TEST_F(RealGpu, TelemetryHeartbeatAndReset) {
         req.fields = CB_SET_POWER_LIMIT;
         req.power_limit_w = lim.max_power_w + 1000;
         if (lim.max_power_w > 0) {
-            EXPECT_EQ(backend().apply_settings(device(), req).code, CB_ERR_INVALID_ARGUMENT);
+            EXPECT_EQ(backend().apply_settings(device(), req, error), CB_ERR_INVALID_ARGUMENT);
         }
     }
-    s = backend().reset(device(), CB_RESET_SOFT);
-    EXPECT_EQ(s.code, CB_ERR_UNSUPPORTED);
-    EXPECT_NE(s.message.find("nvidia-smi -r"), std::string::npos) << s.message;
+    s = backend().reset(device(), CB_RESET_SOFT, error);
+    EXPECT_EQ(s, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(error.find("nvidia-smi -r"), std::string::npos) << error;
 }
 
 TEST_F(RealGpu, BadOperandsAreRefusedBeforeTheyReachTheGpu) {
+    std::string error;
     if (!kernel_driver_backend::has_builtin_kernels()) GTEST_SKIP() << "no built-in GPU kernels in this build";
     uint64_t d = 0;
-    ASSERT_TRUE(backend().mem_alloc(device(), 64, d).ok());
+    ASSERT_EQ(backend().mem_alloc(device(), 64, d, error), CB_OK);
     auto fill = [&](uint64_t ptr, int64_t n) {
         cb_tensor_desc t{};
         t.device_ptr = ptr;
@@ -269,20 +281,20 @@ TEST_F(RealGpu, BadOperandsAreRefusedBeforeTheyReachTheGpu) {
         l.dtype = CB_DTYPE_FLOAT32;
         l.args = args;
         l.arg_count = 2;
-        return backend().launch_builtin(device(), l, nullptr);
+        return backend().launch_builtin(device(), l, nullptr, error);
     };
-    auto s = fill(d, 32);  // 128 bytes in a 64-byte allocation
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("not inside one device allocation"), std::string::npos) << s.message;
+    cb_status s = fill(d, 32);  // 128 bytes in a 64-byte allocation
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("not inside one device allocation"), std::string::npos) << error;
     s = fill(d + 2, 4);  // a float at an odd address would fault on the GPU
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("not aligned"), std::string::npos) << s.message;
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("not aligned"), std::string::npos) << error;
     // The context is still healthy.
-    ASSERT_TRUE(fill(d, 16).ok());
+    ASSERT_EQ(fill(d, 16), CB_OK) << error;
     float back[16] = {};
-    ASSERT_TRUE(backend().memcpy_d2h(device(), back, d, sizeof back, nullptr).ok());
+    ASSERT_EQ(backend().memcpy_d2h(device(), back, d, sizeof back, nullptr, error), CB_OK);
     EXPECT_FLOAT_EQ(back[15], 2.5f);
     uint64_t counter = 0;
-    EXPECT_TRUE(backend().heartbeat(device(), counter).ok());
-    EXPECT_TRUE(backend().mem_free(device(), d).ok());
+    EXPECT_EQ(backend().heartbeat(device(), counter, error), CB_OK);
+    EXPECT_EQ(backend().mem_free(device(), d, error), CB_OK);
 }

@@ -161,11 +161,12 @@ struct owned_environment {
             env.skip_reason = "no NVIDIA GPU with a working driver: " + backend->availability_status().reason;
             return;
         }
-        auto s = backend->open(0, env.device);
-        if (!s.ok()) env.skip_reason = "cannot open CUDA device 0: " + s.message;
+        std::string error;
+        if (backend->open(0, env.device, error) != CB_OK) env.skip_reason = "cannot open CUDA device 0: " + error;
     }
     ~owned_environment() {
-        if (env.device != nullptr) (void)backend->close(env.device);
+        std::string ignored;
+        if (env.device != nullptr) (void)backend->close(env.device, ignored);
     }
 };
 
@@ -202,15 +203,17 @@ struct device_arena {
             offsets.push_back(size);
             size += (t->storage.size() + 255) / 256 * 256;
         }
-        auto s = b.mem_alloc(d, size, base);
-        EXPECT_TRUE(s.ok()) << s.message;
-        for (std::size_t i = 0; i < tensors.size() && base != 0; ++i) {
-            s = b.memcpy_h2d(d, base + offsets[i], tensors[i]->storage.data(), tensors[i]->storage.size(), nullptr);
-            EXPECT_TRUE(s.ok()) << s.message;
-        }
+        std::string error;
+        EXPECT_EQ(b.mem_alloc(d, size, base, error), CB_OK) << error;
+        for (std::size_t i = 0; i < tensors.size() && base != 0; ++i)
+            EXPECT_EQ(b.memcpy_h2d(d, base + offsets[i], tensors[i]->storage.data(), tensors[i]->storage.size(),
+                                   nullptr, error),
+                      CB_OK)
+                << error;
     }
     ~device_arena() {
-        if (base != 0) (void)b.mem_free(d, base);
+        std::string ignored;
+        if (base != 0) (void)b.mem_free(d, base, ignored);
     }
 };
 
@@ -287,11 +290,15 @@ void expect_same_as_cpu(const std::string& name, const std::vector<const host_te
         gpu_args.push_back(a);
     }
     gpu_args.insert(gpu_args.end(), scalars.begin(), scalars.end());
-    const auto gpu_status = env.backend->launch_builtin(env.device, launch_of(name, out.dtype, gpu_args), nullptr);
+    std::string gpu_error;
+    const cb_status gpu_status =
+        env.backend->launch_builtin(env.device, launch_of(name, out.dtype, gpu_args), nullptr, gpu_error);
     std::vector<unsigned char> gpu_result(out.storage.size());
-    auto s = env.backend->memcpy_d2h(env.device, gpu_result.data(), arena.base + arena.offsets.back(),
-                                     gpu_result.size(), nullptr);
-    ASSERT_TRUE(s.ok()) << s.message;
+    std::string error;
+    ASSERT_EQ(env.backend->memcpy_d2h(env.device, gpu_result.data(), arena.base + arena.offsets.back(),
+                                      gpu_result.size(), nullptr, error),
+              CB_OK)
+        << error;
 
     // CPU engine, same call, on copies of the same bytes.
     std::vector<std::vector<unsigned char>> copies;
@@ -309,14 +316,15 @@ void expect_same_as_cpu(const std::string& name, const std::vector<const host_te
     }
     cpu_args.insert(cpu_args.end(), scalars.begin(), scalars.end());
     nv::builtin_call call;
-    kernels::status cpu_status = nv::parse_builtin(launch_of(name, out.dtype, cpu_args), call);
-    if (cpu_status.ok())
+    std::string cpu_error;
+    cb_status cpu_status = nv::parse_builtin(launch_of(name, out.dtype, cpu_args), call, cpu_error);
+    if (cpu_status == CB_OK)
         cpu_status = nv::run_on_cpu(
             call, [](uint64_t address, uint64_t) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); },
-            kernels::default_engine());
+            kernels::default_engine(), cpu_error);
 
-    ASSERT_EQ(gpu_status.code, cpu_status.code) << "gpu: " << gpu_status.message << " | cpu: " << cpu_status.message;
-    if (!gpu_status.ok()) return;
+    ASSERT_EQ(gpu_status, cpu_status) << "gpu: " << gpu_error << " | cpu: " << cpu_error;
+    if (gpu_status != CB_OK) return;
     const std::string diff = differences(out.dtype, gpu_result, copies.back(), tol);
     EXPECT_TRUE(diff.empty()) << diff;
 }

@@ -234,6 +234,7 @@ TEST_F(RealGpuKernels, Matmul) {
 // crc32c (ABI 1.3) against the tests' own non-reflected CRC-32C, across chunk boundaries; the
 // device buffers are sized exactly, so a kernel reading past its chunk would fault on a GPU.
 TEST_F(RealGpuKernels, Crc32cMatchesAnIndependentCrc) {
+    std::string error;
     struct crc_case {
         int64_t chunk, n;
     };
@@ -253,21 +254,21 @@ TEST_F(RealGpuKernels, Crc32cMatchesAnIndependentCrc) {
         const auto data = cb_test::test_bytes(static_cast<size_t>(c.n), static_cast<uint64_t>(c.n * 31 + c.chunk));
         const auto expected = cb_test::crc32c_chunks_reference(data, c.chunk);
         uint64_t in = 0, out = 0;
-        ASSERT_TRUE(backend().mem_alloc(device(), std::max<int64_t>(c.n, 1), in).ok());
-        ASSERT_TRUE(backend().mem_alloc(device(), std::max<size_t>(expected.size(), 1) * 8, out).ok());
-        ASSERT_TRUE(backend().memcpy_h2d(device(), in, data.data(), data.size(), nullptr).ok());
+        ASSERT_EQ(backend().mem_alloc(device(), std::max<int64_t>(c.n, 1), in, error), CB_OK);
+        ASSERT_EQ(backend().mem_alloc(device(), std::max<size_t>(expected.size(), 1) * 8, out, error), CB_OK);
+        ASSERT_EQ(backend().memcpy_h2d(device(), in, data.data(), data.size(), nullptr, error), CB_OK);
         const cb_tensor_desc tin = cudabridge::sdk::contiguous_tensor(in, CB_DTYPE_UINT8, {c.n});
         const cb_tensor_desc tout =
             cudabridge::sdk::contiguous_tensor(out, CB_DTYPE_INT64, {static_cast<int64_t>(expected.size())});
         const std::vector<cb_kernel_arg> args = {cudabridge::sdk::tensor_arg(tin), cudabridge::sdk::tensor_arg(tout),
                                                  int_arg(c.chunk)};
-        auto s = backend().launch_builtin(device(), cudabridge::sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args),
-                                          nullptr);
-        ASSERT_TRUE(s.ok()) << s.message;
+        cb_status s = backend().launch_builtin(
+            device(), cudabridge::sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), nullptr, error);
+        ASSERT_EQ(s, CB_OK) << error;
         std::vector<int64_t> got(expected.size());
-        ASSERT_TRUE(backend().memcpy_d2h(device(), got.data(), out, got.size() * 8, nullptr).ok());
+        ASSERT_EQ(backend().memcpy_d2h(device(), got.data(), out, got.size() * 8, nullptr, error), CB_OK);
         EXPECT_EQ(got, expected);
-        ASSERT_TRUE(backend().mem_free(device(), in).ok());
-        ASSERT_TRUE(backend().mem_free(device(), out).ok());
+        ASSERT_EQ(backend().mem_free(device(), in, error), CB_OK);
+        ASSERT_EQ(backend().mem_free(device(), out, error), CB_OK);
     }
 }

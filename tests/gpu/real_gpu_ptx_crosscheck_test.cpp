@@ -222,10 +222,10 @@ std::vector<std::vector<unsigned char>> run_on_gpu(kernel_driver_backend& b, kd_
                                                    const crosscheck_case& c, const std::string& text,
                                                    const std::string& name) {
     cudabridge::nv::kd_module* module = nullptr;
-    std::string log;
-    auto s = b.module_load(device, text.data(), text.size() + 1, CB_MODULE_PTX, module, &log);
-    EXPECT_TRUE(s.ok()) << s.message << "\n" << log;
-    if (!s.ok()) return {};
+    std::string log, error;
+    cb_status s = b.module_load(device, text.data(), text.size() + 1, CB_MODULE_PTX, module, error, &log);
+    EXPECT_EQ(s, CB_OK) << error << "\n" << log;
+    if (s != CB_OK) return {};
     std::vector<cb_kernel_arg> args;
     std::vector<uint64_t> at;
     for (const arg_spec& a : c.args) {
@@ -234,23 +234,23 @@ std::vector<std::vector<unsigned char>> run_on_gpu(kernel_driver_backend& b, kd_
             continue;
         }
         uint64_t d = 0;
-        EXPECT_TRUE(b.mem_alloc(device, a.buffer.size(), d).ok());
-        EXPECT_TRUE(b.memcpy_h2d(device, d, a.buffer.data(), a.buffer.size(), nullptr).ok());
+        EXPECT_EQ(b.mem_alloc(device, a.buffer.size(), d, error), CB_OK);
+        EXPECT_EQ(b.memcpy_h2d(device, d, a.buffer.data(), a.buffer.size(), nullptr, error), CB_OK);
         at.push_back(d);
         args.push_back(cudabridge::sdk::device_ptr_arg(d));
     }
-    s = b.launch_kernel(module, launch_of(c, name, args), nullptr);
-    EXPECT_TRUE(s.ok()) << s.message;
+    s = b.launch_kernel(module, launch_of(c, name, args), nullptr, error);
+    EXPECT_EQ(s, CB_OK) << error;
     std::vector<std::vector<unsigned char>> buffers;
     size_t k = 0;
     for (const arg_spec& a : c.args) {
         if (!a.is_buffer) continue;
         buffers.emplace_back(a.buffer.size());
-        EXPECT_TRUE(b.memcpy_d2h(device, buffers.back().data(), at[k], a.buffer.size(), nullptr).ok());
-        EXPECT_TRUE(b.mem_free(device, at[k]).ok());
+        EXPECT_EQ(b.memcpy_d2h(device, buffers.back().data(), at[k], a.buffer.size(), nullptr, error), CB_OK);
+        EXPECT_EQ(b.mem_free(device, at[k], error), CB_OK);
         ++k;
     }
-    EXPECT_TRUE(b.module_unload(module).ok());
+    EXPECT_EQ(b.module_unload(module, error), CB_OK);
     return buffers;
 }
 

@@ -33,8 +33,9 @@ protected:
         l.args = args.data();
         l.arg_count = args.size();
         nv::builtin_call call;
-        const auto parsed = nv::parse_builtin(l, call);
-        EXPECT_TRUE(parsed.ok()) << parsed.message;
+        std::string error;
+        cb_status parsed = nv::parse_builtin(l, call, error);
+        EXPECT_EQ(parsed, CB_OK) << error;
         const std::vector<uint8_t> block = nv::encode(call);
         std::memcpy(g.link.at(block_iova), block.data(), block.size());
         g.wr(hw::reg::intr_status, hw::intr_error);

@@ -86,7 +86,8 @@ TEST_F(DeviceModelModeledTime, DeviceWorkTakesItsRooflineEstimate) {
     const std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)};
     const cb_kernel_launch l = sdk::builtin_launch("matmul", CB_DTYPE_FLOAT32, args);
     nv::builtin_call call;
-    ASSERT_TRUE(nv::parse_builtin(l, call).ok());
+    std::string error;
+    ASSERT_EQ(nv::parse_builtin(l, call, error), CB_OK) << error;
     const std::vector<uint8_t> block = nv::encode(call);
     std::memcpy(g.link.at(block_iova), block.data(), block.size());
     const double peak_flops_per_ns = static_cast<double>(p.cuda_cores) * p.boost_clock_mhz * 2 / 1000;

@@ -14,10 +14,11 @@ namespace {
 const nv::gpu_profile& rtx_5090() { return *nv::find_profile_by_key("rtx-5090"); }
 
 nv::builtin_call parse(const char* name, cb_dtype dtype, std::vector<cb_kernel_arg> args) {
+    std::string error;
     cb_kernel_launch l = sdk::builtin_launch(name, dtype, args);
     nv::builtin_call call;
-    const auto parsed = nv::parse_builtin(l, call);
-    EXPECT_TRUE(parsed.ok()) << parsed.message;
+    cb_status parsed = nv::parse_builtin(l, call, error);
+    EXPECT_EQ(parsed, CB_OK) << error;
     return call;
 }
 

@@ -26,16 +26,17 @@ cb_host_kernel_module module_of(const std::vector<cb_host_kernel>& kernels) {
     return m;
 }
 
-kernels::status parse(const cb_host_kernel_module& m, host_kernel_module& out,
-                      size_t size = sizeof(cb_host_kernel_module)) {
-    return parse_host_kernel_module(&m, size, out);
+cb_status parse(const cb_host_kernel_module& m, host_kernel_module& out, std::string& error,
+                size_t size = sizeof(cb_host_kernel_module)) {
+    return parse_host_kernel_module(&m, size, out, error);
 }
 
 TEST(HostKernelModule, CopiesAValidTable) {
+    std::string error;
     std::vector<cb_host_kernel> table = {{"a", &kernel_a}, {"b", &kernel_b}};
     host_kernel_module out;
-    auto s = parse(module_of(table), out);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = parse(module_of(table), out, error);
+    ASSERT_EQ(s, CB_OK) << error;
     ASSERT_EQ(out.kernels.size(), 2u);
     EXPECT_EQ(out.find("a"), 0);
     EXPECT_EQ(out.find("b"), 1);
@@ -46,11 +47,12 @@ TEST(HostKernelModule, CopiesAValidTable) {
 }
 
 TEST(HostKernelModule, RefusesBadImages) {
-    auto refused = [](const cb_host_kernel_module& m, const char* text, size_t size = sizeof(cb_host_kernel_module)) {
+    std::string error;
+    auto refused = [&](const cb_host_kernel_module& m, const char* text, size_t size = sizeof(cb_host_kernel_module)) {
         host_kernel_module out;
-        auto s = parse(m, out, size);
-        EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT) << text;
-        EXPECT_NE(s.message.find(text), std::string::npos) << s.message;
+        cb_status s = parse(m, out, error, size);
+        EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT) << text;
+        EXPECT_NE(error.find(text), std::string::npos) << error;
     };
     std::vector<cb_host_kernel> good = {{"a", &kernel_a}};
     refused(module_of(good), "smaller than a cb_host_kernel_module", 8);
@@ -70,7 +72,7 @@ TEST(HostKernelModule, RefusesBadImages) {
     std::vector<cb_host_kernel> twice = {{"a", &kernel_a}, {"a", &kernel_b}};
     refused(module_of(twice), "'a' is named twice");
     host_kernel_module out;
-    EXPECT_EQ(parse_host_kernel_module(nullptr, 32, out).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_host_kernel_module(nullptr, 32, out, error), CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(ModuleRegistry, IdsLookupsAndRemoval) {
@@ -113,14 +115,16 @@ cb_kernel_launch launch_of(const std::vector<cb_kernel_arg>& args, std::array<ui
 }
 
 // Pointers in [0x1000, 0x2000) are "allocated": offset = p - 0x1000, span to 0x2000.
-kernels::status resolve(size_t i, uint64_t p, uint64_t& offset, uint64_t& span) {
-    if (p < 0x1000 || p >= 0x2000) return kernels::status::invalid("argument " + std::to_string(i) + " unallocated");
+cb_status resolve(size_t i, uint64_t p, uint64_t& offset, uint64_t& span, std::string& error) {
+    if (p < 0x1000 || p >= 0x2000)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "argument " + std::to_string(i) + " unallocated");
     offset = p - 0x1000;
     span = 0x2000 - p;
-    return kernels::status::success();
+    return CB_OK;
 }
 
 TEST(HostKernelLaunch, BuildsEncodesAndDecodes) {
+    std::string error;
     const double scale = 2.5;
     struct {
         int32_t a;
@@ -135,8 +139,8 @@ TEST(HostKernelLaunch, BuildsEncodesAndDecodes) {
     f.value.f64 = scale;
     const std::vector<cb_kernel_arg> args = {ptr_arg(0x1800), f, bytes, ptr_arg(0)};
     host_kernel_launch l;
-    auto s = make_host_kernel_launch(launch_of(args, {3, 2, 1}, {32, 1, 1}), "k", 9, 1, resolve, l);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = make_host_kernel_launch(launch_of(args, {3, 2, 1}, {32, 1, 1}), "k", 9, 1, resolve, l, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(l.block_count(), 6u);
     EXPECT_EQ(l.args[0].vram_offset, 0x800u);
     EXPECT_EQ(l.args[0].span, 0x800u);
@@ -144,7 +148,7 @@ TEST(HostKernelLaunch, BuildsEncodesAndDecodes) {
 
     const auto block = encode_host_kernel_launch(l);
     host_kernel_launch d;
-    ASSERT_TRUE(decode_host_kernel_launch(block.data(), block.size(), d).ok());
+    ASSERT_EQ(decode_host_kernel_launch(block.data(), block.size(), d, error), CB_OK);
     EXPECT_EQ(d.module_id, 9u);
     EXPECT_EQ(d.kernel_index, 1u);
     EXPECT_EQ(d.grid[0], 3u);
@@ -159,23 +163,24 @@ TEST(HostKernelLaunch, BuildsEncodesAndDecodes) {
     EXPECT_EQ(0, std::memcmp(d.payload.data() + d.args[2].value, &by_value, sizeof by_value));
 
     // Corrupt blocks are refused.
-    EXPECT_FALSE(decode_host_kernel_launch(block.data(), block.size() - 1, d).ok());
+    EXPECT_NE(decode_host_kernel_launch(block.data(), block.size() - 1, d, error), CB_OK);
     auto bad = block;
     bad[0] ^= 1;
-    EXPECT_FALSE(decode_host_kernel_launch(bad.data(), bad.size(), d).ok());
+    EXPECT_NE(decode_host_kernel_launch(bad.data(), bad.size(), d, error), CB_OK);
     bad = block;
     bad[16] = 0;  // grid x = 0
     bad[17] = bad[18] = bad[19] = 0;
-    EXPECT_FALSE(decode_host_kernel_launch(bad.data(), bad.size(), d).ok());
-    EXPECT_FALSE(decode_host_kernel_launch(nullptr, 0, d).ok());
+    EXPECT_NE(decode_host_kernel_launch(bad.data(), bad.size(), d, error), CB_OK);
+    EXPECT_NE(decode_host_kernel_launch(nullptr, 0, d, error), CB_OK);
 }
 
 TEST(HostKernelLaunch, RefusesBadShapesAndArguments) {
+    std::string error;
     host_kernel_launch l;
     auto refused = [&](const cb_kernel_launch& launch, const char* text) {
-        auto s = make_host_kernel_launch(launch, "k", 1, 0, resolve, l);
-        EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT) << text;
-        EXPECT_NE(s.message.find(text), std::string::npos) << s.message;
+        cb_status s = make_host_kernel_launch(launch, "k", 1, 0, resolve, l, error);
+        EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT) << text;
+        EXPECT_NE(error.find(text), std::string::npos) << error;
     };
     const std::vector<cb_kernel_arg> none;
     refused(launch_of(none, {0, 1, 1}), "at least 1");
@@ -205,9 +210,9 @@ TEST(HostKernelLaunch, RefusesBadShapesAndArguments) {
     no_args.arg_count = 2;
     refused(no_args, "args is NULL");
     // The largest block CUDA allows passes.
-    EXPECT_TRUE(
-        make_host_kernel_launch(launch_of(none, {0x7FFFFFFFu, 65535, 65535}, {1024, 1, 1}), "k", 1, 0, resolve, l)
-            .ok());
+    EXPECT_EQ(make_host_kernel_launch(launch_of(none, {0x7FFFFFFFu, 65535, 65535}, {1024, 1, 1}), "k", 1, 0, resolve, l,
+                                      error),
+              CB_OK);
 }
 
 }  // namespace

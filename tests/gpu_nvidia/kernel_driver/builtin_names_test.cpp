@@ -18,18 +18,19 @@ namespace {
 
 // The names builtin_launcher.cpp builds, over every dtype the type rules allow.
 std::set<std::string> launcher_names() {
+    std::string error;
     std::set<std::string> names;
     for (int op = 0; op <= int(kernels::binary_op::greater_equal); ++op)
         for (cb_dtype a = 0; a < kernels::k_dtype_count; ++a)
             for (cb_dtype b = 0; b < kernels::k_dtype_count; ++b) {
                 kernels::op_types t{};
-                if (kernels::binary_types(kernels::binary_op(op), a, b, t).ok())
+                if (kernels::binary_types(kernels::binary_op(op), a, b, t, error) == CB_OK)
                     names.insert(binary_kernel_name(kernels::binary_op(op), t.compute));
             }
     for (int op = 0; op <= int(kernels::unary_op::abs); ++op)
         for (cb_dtype a = 0; a < kernels::k_dtype_count; ++a) {
             kernels::op_types t{};
-            if (kernels::unary_types(kernels::unary_op(op), a, t).ok())
+            if (kernels::unary_types(kernels::unary_op(op), a, t, error) == CB_OK)
                 names.insert(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[op] + "_" +
                              kernels::dtype_name(a));
         }

@@ -29,6 +29,7 @@ T read(void* p) {
 }  // namespace
 
 TEST(KernelArgs, NarrowedToParameterSizes) {
+    std::string error;
     struct pair {
         int32_t a, b;
     } bytes{3, 4};
@@ -47,7 +48,7 @@ TEST(KernelArgs, NarrowedToParameterSizes) {
     args[5].type = CB_ARG_FLOAT64;
     args[5].value.f64 = 2.25;
     packed_kernel_args packed;
-    ASSERT_TRUE(packed.pack(launch_with(args), std::vector<std::size_t>{8, 4, 4, 1, 8, 8}).ok());
+    ASSERT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{8, 4, 4, 1, 8, 8}, error), CB_OK);
     void** p = packed.params();
     EXPECT_EQ(read<uint64_t>(p[0]), 0xABCDEFu);
     EXPECT_EQ(read<int32_t>(p[1]), -5);
@@ -58,37 +59,39 @@ TEST(KernelArgs, NarrowedToParameterSizes) {
 }
 
 TEST(KernelArgs, RefusedWhenTheyCannotFit) {
+    std::string error;
     std::vector<cb_kernel_arg> args(1);
     args[0].type = CB_ARG_INT64;
     args[0].value.i64 = 70000;
     packed_kernel_args packed;
-    auto s = packed.pack(launch_with(args), std::vector<std::size_t>{2});
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("does not fit the 2-byte parameter"), std::string::npos) << s.message;
+    cb_status s = packed.pack(launch_with(args), std::vector<std::size_t>{2}, error);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("does not fit the 2-byte parameter"), std::string::npos) << error;
     args[0].type = CB_ARG_DEVICE_PTR;
-    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{4}).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{4}, error), CB_ERR_INVALID_ARGUMENT);
     args[0].type = CB_ARG_BYTES;
     args[0].size = 3;
     args[0].value.bytes = "abc";
-    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{4}).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{4}, error), CB_ERR_INVALID_ARGUMENT);
     args[0].value.bytes = nullptr;
-    EXPECT_EQ(packed.pack(launch_with(args), std::nullopt).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(packed.pack(launch_with(args), std::nullopt, error), CB_ERR_INVALID_ARGUMENT);
     args[0].type = 99;
-    EXPECT_EQ(packed.pack(launch_with(args), std::nullopt).code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{}).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(packed.pack(launch_with(args), std::nullopt, error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(packed.pack(launch_with(args), std::vector<std::size_t>{}, error), CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(KernelArgs, EightBytesWithoutParameterInfo) {
+    std::string error;
     std::vector<cb_kernel_arg> args(2);
     args[0].type = CB_ARG_INT64;
     args[0].value.i64 = -1;
     args[1].type = CB_ARG_FLOAT64;
     args[1].value.f64 = 0.125;
     packed_kernel_args packed;
-    ASSERT_TRUE(packed.pack(launch_with(args), std::nullopt).ok());
+    ASSERT_EQ(packed.pack(launch_with(args), std::nullopt, error), CB_OK);
     EXPECT_EQ(read<int64_t>(packed.params()[0]), -1);
     EXPECT_DOUBLE_EQ(read<double>(packed.params()[1]), 0.125);
     packed_kernel_args empty;
-    ASSERT_TRUE(empty.pack(launch_with({}), std::nullopt).ok());
+    ASSERT_EQ(empty.pack(launch_with({}), std::nullopt, error), CB_OK);
     EXPECT_EQ(empty.params(), nullptr);
 }

@@ -11,21 +11,22 @@ using namespace kt;
 namespace {
 
 void check(cb_dtype da, cb_dtype db, std::vector<std::int64_t> sa, std::vector<std::int64_t> sb) {
+    std::string error;
     tensor a(da, int(sa.size()), sa.data()), b(db, int(sb.size()), sb.data());
     tensor ra = random_tensor(da, {a.size()}, 1), rb = random_tensor(db, {b.size()}, 2);
     std::memcpy(a.data(), ra.data(), a.bytes());
     std::memcpy(b.data(), rb.data(), b.bytes());
     cb_dtype rd{};
     shape_t shape;
-    ASSERT_TRUE(plan_matmul(a.view(), b.view(), rd, shape).ok());
+    ASSERT_EQ(plan_matmul(a.view(), b.view(), rd, shape, error), CB_OK);
     std::int64_t n = sa.size() == 2 ? sa[0] : 1, k = sa.back(), m = sb.size() == 2 ? sb[1] : 1;
     std::vector<std::int64_t> so;
     if (sa.size() == 2) so.push_back(n);
     if (sb.size() == 2) so.push_back(m);
     ASSERT_EQ(shape.ndim, int(so.size()));
     tensor out(rd, int(so.size()), so.data());
-    status s = matmul(a.view(), b.view(), out.view());
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = matmul(a.view(), b.view(), out.view(), error);
+    ASSERT_EQ(s, CB_OK) << error;
     for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = 0; j < m; ++j) {
             long double acc = 0;
@@ -54,16 +55,17 @@ TEST(Matmul, ShapesAndDtypes) {
 }
 
 TEST(Matmul, Errors) {
+    std::string error;
     tensor a(CB_DTYPE_FLOAT64, {2, 3}), b(CB_DTYPE_FLOAT64, {4}), o(CB_DTYPE_FLOAT64, {2});
-    status s = matmul(a.view(), b.view(), o.view());
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(s.message,
+    cb_status s = matmul(a.view(), b.view(), o.view(), error);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(error,
               "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
               "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
     tensor sc(CB_DTYPE_FLOAT64, {});
-    EXPECT_EQ(matmul(sc.view(), b.view(), o.view()).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(matmul(sc.view(), b.view(), o.view(), error), CB_ERR_INVALID_ARGUMENT);
     tensor c(CB_DTYPE_FLOAT64, {2, 2, 2});
-    EXPECT_EQ(matmul(c.view(), c.view(), o.view()).code, CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(matmul(c.view(), c.view(), o.view(), error), CB_ERR_UNSUPPORTED);
     tensor a2(CB_DTYPE_FLOAT64, {2, 3}), b2(CB_DTYPE_FLOAT64, {3, 2}), wrong(CB_DTYPE_FLOAT32, {2, 2});
-    EXPECT_EQ(matmul(a2.view(), b2.view(), wrong.view()).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(matmul(a2.view(), b2.view(), wrong.view(), error), CB_ERR_INVALID_ARGUMENT);
 }

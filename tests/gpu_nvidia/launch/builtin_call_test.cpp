@@ -15,13 +15,14 @@ namespace {
 constexpr uint64_t base = 0x10000000000ull;  // where the test's "device memory" starts
 
 TEST(BuiltinCall, ParsesAddWithBroadcasting) {
+    std::string error;
     auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {2, 3});
     auto b = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT32, {3});
     auto out = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT64, {2, 3});  // float32 + int32 -> float64
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)};
     builtin_call c;
-    auto s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(c.kind, builtin_kind::binary);
     EXPECT_EQ(c.binary, kernels::binary_op::add);
     ASSERT_EQ(c.tensors.size(), 3u);
@@ -29,63 +30,65 @@ TEST(BuiltinCall, ParsesAddWithBroadcasting) {
 }
 
 TEST(BuiltinCall, RefusesWrongOutputDtypeShapeAndNames) {
+    std::string error;
     auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {2, 3});
     auto bad_shape = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT32, {3, 2});
     auto bad_dtype = sdk::contiguous_tensor(base + 128, CB_DTYPE_INT32, {2, 3});
     builtin_call c;
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(a), sdk::tensor_arg(bad_shape)};
-    auto s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c);
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("shape"), std::string::npos) << s.message;
+    cb_status s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("shape"), std::string::npos) << error;
     args[2] = sdk::tensor_arg(bad_dtype);
-    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_INT32, args), c);
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("dtype"), std::string::npos) << s.message;
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("no_such_kernel", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_NOT_FOUND);
+    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_INT32, args), c, error);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("dtype"), std::string::npos) << error;
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("no_such_kernel", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_NOT_FOUND);
     // Launch dtype differs from the output's.
     args[2] = sdk::tensor_arg(a);
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT64, args), c, error), CB_ERR_INVALID_ARGUMENT);
     // Broadcast failure carries numpy's message.
     auto b = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {4});
     args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(a)};
-    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c);
-    EXPECT_EQ(s.code, CB_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(s.message.find("could not be broadcast"), std::string::npos) << s.message;
+    s = parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error);
+    EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("could not be broadcast"), std::string::npos) << error;
 }
 
 TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
+    std::string error;
     auto a = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {4});
     builtin_call c;
     // Too few arguments.
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     // A scalar where a tensor belongs.
     args = {sdk::int64_arg(1), sdk::tensor_arg(a), sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     // Bad ndim, bad dtype, null pointer.
     auto bad = a;
     bad.ndim = 9;
     args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     bad = a;
     bad.dtype = 42;
     args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     bad = a;
     bad.device_ptr = 0;
     args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     // Strides whose extent overflows.
     bad = a;
     bad.strides[0] = INT64_MAX / 2;
     args = {sdk::tensor_arg(bad), sdk::tensor_arg(a), sdk::tensor_arg(a)};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c).code, CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("add", CB_DTYPE_FLOAT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
     // random_uniform only makes floats.
     auto ints = sdk::contiguous_tensor(base, CB_DTYPE_INT32, {4});
     cb_kernel_arg seed{};
     seed.type = CB_ARG_UINT64;
     args = {sdk::tensor_arg(ints), seed, seed};
-    EXPECT_EQ(parse_builtin(sdk::builtin_launch("random_uniform", CB_DTYPE_INT32, args), c).code, CB_ERR_UNSUPPORTED);
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("random_uniform", CB_DTYPE_INT32, args), c, error), CB_ERR_UNSUPPORTED);
 }
 
 TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
@@ -94,15 +97,16 @@ TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
 }
 
 TEST(BuiltinCall, LaunchBlockRoundTrips) {
+    std::string error;
     auto in = sdk::contiguous_tensor(base, CB_DTYPE_INT16, {3, 5});
     auto out = sdk::contiguous_tensor(base + 4096, CB_DTYPE_INT64, {5});
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(0)};
     builtin_call c;
-    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("sum", CB_DTYPE_INT64, args), c).ok());
+    ASSERT_EQ(parse_builtin(sdk::builtin_launch("sum", CB_DTYPE_INT64, args), c, error), CB_OK);
     auto bytes = encode(c);
     builtin_call d;
-    auto s = decode(bytes.data(), bytes.size(), d);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = decode(bytes.data(), bytes.size(), d, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(d.kind, builtin_kind::reduce);
     EXPECT_EQ(d.reduce, kernels::reduce_op::sum);
     EXPECT_EQ(d.axis, 0);
@@ -111,17 +115,18 @@ TEST(BuiltinCall, LaunchBlockRoundTrips) {
     EXPECT_EQ(0, std::memcmp(&d.tensors[0], &in, sizeof in));
     EXPECT_EQ(0, std::memcmp(&d.tensors[1], &out, sizeof out));
     // Truncated, corrupted and oversized blocks are refused.
-    EXPECT_FALSE(decode(bytes.data(), bytes.size() - 1, d).ok());
+    EXPECT_NE(decode(bytes.data(), bytes.size() - 1, d, error), CB_OK);
     auto bad = bytes;
     bad[0] ^= 0xFF;
-    EXPECT_FALSE(decode(bad.data(), bad.size(), d).ok());
+    EXPECT_NE(decode(bad.data(), bad.size(), d, error), CB_OK);
     bad = bytes;
     bad[4] = 99;  // kind
-    EXPECT_FALSE(decode(bad.data(), bad.size(), d).ok());
-    EXPECT_FALSE(decode(nullptr, 0, d).ok());
+    EXPECT_NE(decode(bad.data(), bad.size(), d, error), CB_OK);
+    EXPECT_NE(decode(nullptr, 0, d, error), CB_OK);
 }
 
 TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
+    std::string error;
     // Device memory: 3 float64 at base, 3 float64 at base+64, output at base+128.
     std::vector<double> memory(32, 0.0);
     memory[0] = 1.5;
@@ -139,39 +144,40 @@ TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
     auto out = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT64, {3});
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(a), sdk::tensor_arg(b), sdk::tensor_arg(out)};
     builtin_call c;
-    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c).ok());
+    ASSERT_EQ(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c, error), CB_OK);
     kernels::engine eng(1);
-    auto s = run_on_cpu(c, resolve, eng);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = run_on_cpu(c, resolve, eng, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(memory[16], 15.0);
     EXPECT_EQ(memory[17], -40.0);
     EXPECT_EQ(memory[18], 127.5);
     // An output beyond device memory is refused, not written.
     auto far = sdk::contiguous_tensor(base + 8 * 31, CB_DTYPE_FLOAT64, {3});
     args[2] = sdk::tensor_arg(far);
-    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c).ok());
-    EXPECT_EQ(run_on_cpu(c, resolve, eng).code, CB_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ(parse_builtin(sdk::builtin_launch("multiply", CB_DTYPE_FLOAT64, args), c, error), CB_OK);
+    EXPECT_EQ(run_on_cpu(c, resolve, eng, error), CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(BuiltinCall, Crc32cParsesChecksAndRoundTrips) {
+    std::string error;
     auto in = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {10});
     auto out = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {3});  // ceil(10 / 4)
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(4)};
     builtin_call c;
-    auto s = parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c);
-    ASSERT_TRUE(s.ok()) << s.message;
+    cb_status s = parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c, error);
+    ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(c.kind, builtin_kind::crc32c);
     EXPECT_EQ(c.chunk, 4);
     auto bytes = encode(c);
     builtin_call d;
-    ASSERT_TRUE(decode(bytes.data(), bytes.size(), d).ok());
+    ASSERT_EQ(decode(bytes.data(), bytes.size(), d, error), CB_OK);
     EXPECT_EQ(d.kind, builtin_kind::crc32c);
     EXPECT_EQ(d.chunk, 4);
 
     auto refused = [&](std::vector<cb_kernel_arg> a, const char* text, cb_dtype dtype = CB_DTYPE_INT64) {
-        auto r = parse_builtin(sdk::builtin_launch("crc32c", dtype, a), c);
-        EXPECT_EQ(r.code, CB_ERR_INVALID_ARGUMENT) << text;
-        EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+        cb_status r = parse_builtin(sdk::builtin_launch("crc32c", dtype, a), c, error);
+        EXPECT_EQ(r, CB_ERR_INVALID_ARGUMENT) << text;
+        EXPECT_NE(error.find(text), std::string::npos) << error;
     };
     refused({sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(0)}, "chunk size must be > 0");
     refused({sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(-3)}, "chunk size must be > 0");
@@ -192,13 +198,14 @@ TEST(BuiltinCall, Crc32cParsesChecksAndRoundTrips) {
     // Empty input: no output elements.
     auto empty = sdk::contiguous_tensor(base, CB_DTYPE_UINT8, {0});
     auto none = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {0});
-    EXPECT_TRUE(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64,
-                                                  {sdk::tensor_arg(empty), sdk::tensor_arg(none), sdk::int64_arg(8)}),
-                              c)
-                    .ok());
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64,
+                                                {sdk::tensor_arg(empty), sdk::tensor_arg(none), sdk::int64_arg(8)}),
+                            c, error),
+              CB_OK);
 }
 
 TEST(BuiltinCall, Crc32cRunsOnTheCpu) {
+    std::string error;
     std::vector<uint8_t> memory(64, 0);
     std::memcpy(memory.data(), "123456789", 9);
     auto resolve = [&](uint64_t addr, uint64_t bytes) -> void* {
@@ -209,9 +216,9 @@ TEST(BuiltinCall, Crc32cRunsOnTheCpu) {
     auto out = sdk::contiguous_tensor(base + 16, CB_DTYPE_INT64, {1});
     std::vector<cb_kernel_arg> args = {sdk::tensor_arg(in), sdk::tensor_arg(out), sdk::int64_arg(9)};
     builtin_call c;
-    ASSERT_TRUE(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c).ok());
+    ASSERT_EQ(parse_builtin(sdk::builtin_launch("crc32c", CB_DTYPE_INT64, args), c, error), CB_OK);
     kernels::engine eng(1);
-    ASSERT_TRUE(run_on_cpu(c, resolve, eng).ok());
+    ASSERT_EQ(run_on_cpu(c, resolve, eng, error), CB_OK);
     int64_t crc = 0;
     std::memcpy(&crc, memory.data() + 16, sizeof crc);
     EXPECT_EQ(crc, 0xE3069283ll);

@@ -12,7 +12,7 @@
 // parameter space) and 512 arguments.
 #pragma once
 
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 #include <cudabridge/gpu.h>
 
@@ -48,20 +48,22 @@ struct host_kernel_launch {
 };
 
 // Resolves argument `index`, a non-null device pointer, to its VRAM offset and the bytes to the
-// end of its allocation; CB_ERR_INVALID_ARGUMENT (with a message) when no live allocation holds it.
-using device_pointer_resolver =
-    std::function<kernels::status(size_t index, uint64_t device_ptr, uint64_t& vram_offset, uint64_t& span)>;
+// end of its allocation; CB_ERR_INVALID_ARGUMENT (the message in `error`) when no live allocation
+// holds it.
+using device_pointer_resolver = std::function<cb_status(size_t index, uint64_t device_ptr, uint64_t& vram_offset,
+                                                        uint64_t& span, std::string& error)>;
 
 // CUDA's limits on a launch's grid and block (above); `where` starts the message.
-kernels::status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where);
+cb_status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where,
+                             std::string& error);
 
 // Checks grid, block and arguments (`name` for messages) and builds the launch.
-kernels::status make_host_kernel_launch(const cb_kernel_launch& launch, const std::string& name, uint64_t module_id,
-                                        uint32_t kernel_index, const device_pointer_resolver& resolve,
-                                        host_kernel_launch& out);
+cb_status make_host_kernel_launch(const cb_kernel_launch& launch, const std::string& name, uint64_t module_id,
+                                  uint32_t kernel_index, const device_pointer_resolver& resolve,
+                                  host_kernel_launch& out, std::string& error);
 
 std::vector<uint8_t> encode_host_kernel_launch(const host_kernel_launch& launch);
 // Checks everything a corrupt block could get wrong (sizes, kinds, payload ranges, limits).
-kernels::status decode_host_kernel_launch(const void* data, size_t size, host_kernel_launch& out);
+cb_status decode_host_kernel_launch(const void* data, size_t size, host_kernel_launch& out, std::string& error);
 
 }  // namespace cudabridge::nv

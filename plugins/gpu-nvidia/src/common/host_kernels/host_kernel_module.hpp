@@ -3,7 +3,7 @@
 // points into the caller's table once loaded (only the functions themselves must stay loaded).
 #pragma once
 
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 #include <cudabridge/host_kernels.h>
 
@@ -29,6 +29,6 @@ struct host_kernel_module {
 // Checks `image` (a cb_host_kernel_module, `size` its struct_size): the size covers the fields
 // this build reads, a non-empty table, every name non-empty and unique, every function non-null.
 // CB_ERR_INVALID_ARGUMENT with what is wrong otherwise.
-kernels::status parse_host_kernel_module(const void* image, size_t size, host_kernel_module& out);
+cb_status parse_host_kernel_module(const void* image, size_t size, host_kernel_module& out, std::string& error);
 
 }  // namespace cudabridge::nv

@@ -2,18 +2,19 @@
 
 namespace cudabridge::nv::kernels {
 
-status broadcast_shapes(const tensor_view& a, const tensor_view& b, shape_t& out) {
+cb_status broadcast_shapes(const tensor_view& a, const tensor_view& b, shape_t& out, std::string& error) {
     int n = a.ndim > b.ndim ? a.ndim : b.ndim;
     out.ndim = n;
     for (int i = 0; i < n; ++i) {  // i counts from the right
         std::int64_t da = i < a.ndim ? a.shape[a.ndim - 1 - i] : 1;
         std::int64_t db = i < b.ndim ? b.shape[b.ndim - 1 - i] : 1;
         if (da != db && da != 1 && db != 1)
-            return status::invalid("operands could not be broadcast together with shapes " + shape_string(a) + " " +
-                                   shape_string(b));
+            return fail(
+                error, CB_ERR_INVALID_ARGUMENT,
+                "operands could not be broadcast together with shapes " + shape_string(a) + " " + shape_string(b));
         out.dims[n - 1 - i] = da == 1 ? db : da;
     }
-    return status::success();
+    return CB_OK;
 }
 
 tensor_view broadcast_to(const tensor_view& t, const shape_t& shape) {

@@ -1,7 +1,7 @@
 // NumPy broadcasting: shapes aligned from the right, extent-1 dims stretch.
 #pragma once
 
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/kernels/tensor_view.hpp"
 
 namespace cudabridge::nv::kernels {
@@ -13,7 +13,7 @@ struct shape_t {
 
 // The broadcast shape of a and b, or CB_ERR_INVALID_ARGUMENT with numpy's message
 // "operands could not be broadcast together with shapes (2,3) (4,)".
-status broadcast_shapes(const tensor_view& a, const tensor_view& b, shape_t& out);
+cb_status broadcast_shapes(const tensor_view& a, const tensor_view& b, shape_t& out, std::string& error);
 
 // A view of t stretched to `shape` (stride 0 on broadcast dims). Precondition: compatible.
 tensor_view broadcast_to(const tensor_view& t, const shape_t& shape);

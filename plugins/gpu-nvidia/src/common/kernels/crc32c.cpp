@@ -30,14 +30,16 @@ std::uint32_t crc32c_of(const std::uint8_t* data, std::uint64_t n) {
     return ~reg;
 }
 
-status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out, engine& eng) {
-    if (chunk <= 0) return status::invalid("crc32c: chunk must be > 0, got " + std::to_string(chunk));
+cb_status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out, std::string& error, engine& eng) {
+    if (chunk <= 0)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "crc32c: chunk must be > 0, got " + std::to_string(chunk));
     if (in.dtype != CB_DTYPE_UINT8 || !contiguous_1d(in))
-        return status::invalid("crc32c: the input must be a contiguous 1-D uint8 tensor");
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "crc32c: the input must be a contiguous 1-D uint8 tensor");
     const std::int64_t n = in.shape[0], chunks = crc32c_chunk_count(n, chunk);
     if (out.dtype != CB_DTYPE_INT64 || !contiguous_1d(out) || out.shape[0] != chunks)
-        return status::invalid("crc32c: the output must be a contiguous 1-D int64 tensor of " + std::to_string(chunks) +
-                               " elements (ceil(" + std::to_string(n) + " / " + std::to_string(chunk) + "))");
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    "crc32c: the output must be a contiguous 1-D int64 tensor of " + std::to_string(chunks) +
+                        " elements (ceil(" + std::to_string(n) + " / " + std::to_string(chunk) + "))");
     const auto* data = static_cast<const std::uint8_t*>(in.data);
     auto* result = static_cast<std::int64_t*>(out.data);
     const std::int64_t grain = std::max<std::int64_t>(1, bytes_per_task / chunk);
@@ -47,7 +49,7 @@ status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out,
             result[i] = crc32c_of(data + first, static_cast<std::uint64_t>(length));
         }
     });
-    return status::success();
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv::kernels

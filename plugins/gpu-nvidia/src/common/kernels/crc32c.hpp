@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "common/kernels/engine.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/kernels/tensor_view.hpp"
 
 namespace cudabridge::nv::kernels {
@@ -16,7 +16,8 @@ namespace cudabridge::nv::kernels {
 std::int64_t crc32c_chunk_count(std::int64_t n, std::int64_t chunk);
 
 // in: uint8, 1-D, contiguous; out: int64, 1-D, contiguous, crc32c_chunk_count elements.
-status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out, engine& eng = default_engine());
+cb_status crc32c(const tensor_view& in, std::int64_t chunk, const tensor_view& out, std::string& error,
+                 engine& eng = default_engine());
 
 // The standard CRC-32C of one buffer (any length), through ISA-L.
 std::uint32_t crc32c_of(const std::uint8_t* data, std::uint64_t n);

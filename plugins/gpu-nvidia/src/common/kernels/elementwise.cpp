@@ -25,23 +25,28 @@ bool same_shape(const tensor_view& t, const shape_t& s) {
     return true;
 }
 
-status check_out(const char* what, const tensor_view& out, cb_dtype dtype, const shape_t& shape) {
-    if (out.data == nullptr && numel(out) != 0) return status::invalid(std::string(what) + ": output has no data");
+cb_status check_out(const char* what, const tensor_view& out, cb_dtype dtype, const shape_t& shape,
+                    std::string& error) {
+    if (out.data == nullptr && numel(out) != 0)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(what) + ": output has no data");
     if (out.dtype != dtype)
-        return status::invalid(std::string(what) + ": output dtype " + dtype_name(out.dtype) +
-                               " does not match the result dtype " + dtype_name(dtype));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string(what) + ": output dtype " + dtype_name(out.dtype) +
+                        " does not match the result dtype " + dtype_name(dtype));
     if (!same_shape(out, shape))
-        return status::invalid(std::string(what) + ": output shape " + shape_string(out) +
-                               " does not match the result shape " + shape_string(shape.ndim, shape.dims));
-    return status::success();
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string(what) + ": output shape " + shape_string(out) + " does not match the result shape " +
+                        shape_string(shape.ndim, shape.dims));
+    return CB_OK;
 }
 
-status check_view(const char* what, const tensor_view& t) {
-    if (!is_valid_dtype(t.dtype)) return status::invalid(std::string(what) + ": invalid dtype");
-    if (t.ndim < 0 || t.ndim > k_max_dims) return status::invalid(std::string(what) + ": bad ndim");
+cb_status check_view(const char* what, const tensor_view& t, std::string& error) {
+    if (!is_valid_dtype(t.dtype)) return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(what) + ": invalid dtype");
+    if (t.ndim < 0 || t.ndim > k_max_dims)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(what) + ": bad ndim");
     for (int i = 0; i < t.ndim; ++i)
-        if (t.shape[i] < 0) return status::invalid(std::string(what) + ": negative dimension");
-    return status::success();
+        if (t.shape[i] < 0) return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(what) + ": negative dimension");
+    return CB_OK;
 }
 
 shape_t shape_of(const tensor_view& t) {
@@ -145,7 +150,8 @@ void run_cast(const tensor_view& in, const tensor_view& out, engine& eng) {
 // once up front so the arithmetic loops stay single-typed.
 tensor converted(const tensor_view& t, cb_dtype dtype, engine& eng) {
     tensor r(dtype, t.ndim, t.shape);
-    (void)cast(t, r.view(), eng);
+    std::string ignored;  // same shape: the cast cannot fail
+    (void)cast(t, r.view(), ignored, eng);
     return r;
 }
 
@@ -156,19 +162,21 @@ T scalar_as(const scalar& s) {
 
 }  // namespace
 
-status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape) {
-    if (auto s = check_view(op_name(op), a); !s.ok()) return s;
-    if (auto s = check_view(op_name(op), b); !s.ok()) return s;
-    if (auto s = binary_types(op, a.dtype, b.dtype, types); !s.ok()) return s;
-    return broadcast_shapes(a, b, shape);
+cb_status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape,
+                      std::string& error) {
+    if (cb_status s = check_view(op_name(op), a, error); s != CB_OK) return s;
+    if (cb_status s = check_view(op_name(op), b, error); s != CB_OK) return s;
+    if (cb_status s = binary_types(op, a.dtype, b.dtype, types, error); s != CB_OK) return s;
+    return broadcast_shapes(a, b, shape, error);
 }
 
-status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+cb_status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error,
+                 engine& eng) {
     op_types types{};
     shape_t shape;
-    if (auto s = plan_binary(op, a, b, types, shape); !s.ok()) return s;
-    if (auto s = check_out(op_name(op), out, types.result, shape); !s.ok()) return s;
-    if (numel(out) == 0) return status::success();
+    if (cb_status s = plan_binary(op, a, b, types, shape, error); s != CB_OK) return s;
+    if (cb_status s = check_out(op_name(op), out, types.result, shape, error); s != CB_OK) return s;
+    if (numel(out) == 0) return CB_OK;
     tensor ta, tb;
     tensor_view va = a, vb = b;
     if (a.dtype != types.compute) {
@@ -185,15 +193,15 @@ status binary(binary_op op, const tensor_view& a, const tensor_view& b, const te
         using T = typename decltype(tag)::type;
         dispatch_binary<T>(op, va, vb, out, eng);
     });
-    return status::success();
+    return CB_OK;
 }
 
-status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
-    if (auto s = check_view(op_name(op), a); !s.ok()) return s;
+cb_status unary(unary_op op, const tensor_view& a, const tensor_view& out, std::string& error, engine& eng) {
+    if (cb_status s = check_view(op_name(op), a, error); s != CB_OK) return s;
     op_types types{};
-    if (auto s = unary_types(op, a.dtype, types); !s.ok()) return s;
-    if (auto s = check_out(op_name(op), out, types.result, shape_of(a)); !s.ok()) return s;
-    if (numel(out) == 0) return status::success();
+    if (cb_status s = unary_types(op, a.dtype, types, error); s != CB_OK) return s;
+    if (cb_status s = check_out(op_name(op), out, types.result, shape_of(a), error); s != CB_OK) return s;
+    if (numel(out) == 0) return CB_OK;
     dispatch(a.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const tensor_view* views[2] = {&out, &a};
@@ -216,29 +224,30 @@ status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& 
                 loop(fn::negate{});
         });
     });
-    return status::success();
+    return CB_OK;
 }
 
-status cast(const tensor_view& in, const tensor_view& out, engine& eng) {
-    if (auto s = check_view("cast", in); !s.ok()) return s;
-    if (auto s = check_view("cast", out); !s.ok()) return s;
+cb_status cast(const tensor_view& in, const tensor_view& out, std::string& error, engine& eng) {
+    if (cb_status s = check_view("cast", in, error); s != CB_OK) return s;
+    if (cb_status s = check_view("cast", out, error); s != CB_OK) return s;
     shape_t shape;
-    if (auto s = broadcast_shapes(in, out, shape); !s.ok() || !same_shape(out, shape))
-        return status::invalid("could not broadcast input array from shape " + shape_string(in) + " into shape " +
-                               shape_string(out));
-    if (numel(out) == 0) return status::success();
+    if (broadcast_shapes(in, out, shape, error) != CB_OK || !same_shape(out, shape))
+        return fail(
+            error, CB_ERR_INVALID_ARGUMENT,
+            "could not broadcast input array from shape " + shape_string(in) + " into shape " + shape_string(out));
+    if (numel(out) == 0) return CB_OK;
     tensor_view vin = broadcast_to(in, shape);
     dispatch(out.dtype, [&](auto to) {
         dispatch(in.dtype, [&](auto from) {
             run_cast<typename decltype(to)::type, typename decltype(from)::type>(vin, out, eng);
         });
     });
-    return status::success();
+    return CB_OK;
 }
 
-status fill(const tensor_view& out, scalar value, engine& eng) {
-    if (auto s = check_view("fill", out); !s.ok()) return s;
-    if (numel(out) == 0) return status::success();
+cb_status fill(const tensor_view& out, scalar value, std::string& error, engine& eng) {
+    if (cb_status s = check_view("fill", out, error); s != CB_OK) return s;
+    if (numel(out) == 0) return CB_OK;
     dispatch(out.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = scalar_as<T>(value);
@@ -249,12 +258,12 @@ status fill(const tensor_view& out, scalar value, engine& eng) {
             for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = v;
         });
     });
-    return status::success();
+    return CB_OK;
 }
 
-status arange(const tensor_view& out, scalar start, scalar step, engine& eng) {
-    if (auto s = check_view("arange", out); !s.ok()) return s;
-    if (!is_contiguous(out)) return status::invalid("arange: output must be contiguous");
+cb_status arange(const tensor_view& out, scalar start, scalar step, std::string& error, engine& eng) {
+    if (cb_status s = check_view("arange", out, error); s != CB_OK) return s;
+    if (!is_contiguous(out)) return fail(error, CB_ERR_INVALID_ARGUMENT, "arange: output must be contiguous");
     dispatch(out.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* o = static_cast<T*>(out.data);
@@ -266,15 +275,17 @@ status arange(const tensor_view& out, scalar start, scalar step, engine& eng) {
                                                       step.is_int ? double(step.i) : step.f, i);
         });
     });
-    return status::success();
+    return CB_OK;
 }
 
-status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, engine& eng) {
-    if (auto s = check_view("random_uniform", out); !s.ok()) return s;
+cb_status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, std::string& error,
+                         engine& eng) {
+    if (cb_status s = check_view("random_uniform", out, error); s != CB_OK) return s;
     if (!is_float_dtype(out.dtype))
-        return status::unsupported(std::string("random_uniform: dtype ") + dtype_name(out.dtype) +
-                                   " is not supported (float32 or float64)");
-    if (!is_contiguous(out)) return status::invalid("random_uniform: output must be contiguous");
+        return fail(
+            error, CB_ERR_UNSUPPORTED,
+            std::string("random_uniform: dtype ") + dtype_name(out.dtype) + " is not supported (float32 or float64)");
+    if (!is_contiguous(out)) return fail(error, CB_ERR_INVALID_ARGUMENT, "random_uniform: output must be contiguous");
     const std::int64_t n = numel(out);
     const bool f32 = out.dtype == CB_DTYPE_FLOAT32;
     const std::int64_t per_block = f32 ? 4 : 2;
@@ -292,7 +303,7 @@ status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t 
             }
         }
     });
-    return status::success();
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv::kernels

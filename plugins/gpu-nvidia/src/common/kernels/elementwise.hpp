@@ -9,7 +9,7 @@
 #include "common/kernels/engine.hpp"
 #include "common/kernels/ops.hpp"
 #include "common/kernels/promotion.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/kernels/tensor_view.hpp"
 
 namespace cudabridge::nv::kernels {
@@ -25,22 +25,25 @@ struct scalar {
 };
 
 // Result dtype and shape of `a op b`, or numpy's error.
-status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape);
+cb_status plan_binary(binary_op op, const tensor_view& a, const tensor_view& b, op_types& types, shape_t& shape,
+                      std::string& error);
 
-status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
-              engine& eng = default_engine());
-status unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng = default_engine());
+cb_status binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error,
+                 engine& eng = default_engine());
+cb_status unary(unary_op op, const tensor_view& a, const tensor_view& out, std::string& error,
+                engine& eng = default_engine());
 
 // out = in.astype(out.dtype); in is broadcast to out's shape.
-status cast(const tensor_view& in, const tensor_view& out, engine& eng = default_engine());
+cb_status cast(const tensor_view& in, const tensor_view& out, std::string& error, engine& eng = default_engine());
 
-status fill(const tensor_view& out, scalar value, engine& eng = default_engine());
+cb_status fill(const tensor_view& out, scalar value, std::string& error, engine& eng = default_engine());
 
 // out.flat[i] = start + i * step (out must be contiguous).
-status arange(const tensor_view& out, scalar start, scalar step, engine& eng = default_engine());
+cb_status arange(const tensor_view& out, scalar start, scalar step, std::string& error, engine& eng = default_engine());
 
 // Uniform [0,1) float32/float64 from Philox4x32-10 (see philox.hpp for the stream layout);
 // out.flat[i] depends only on (seed, offset, i). out must be contiguous.
-status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, engine& eng = default_engine());
+cb_status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, std::string& error,
+                         engine& eng = default_engine());
 
 }  // namespace cudabridge::nv::kernels

@@ -48,52 +48,56 @@ void int_matmul(const T* a, const T* b, T* c, const dims& d, engine& eng) {
 
 }  // namespace
 
-status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape) {
-    if (!is_valid_dtype(a.dtype) || !is_valid_dtype(b.dtype)) return status::invalid("matmul: invalid dtype");
+cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape, std::string& error) {
+    if (!is_valid_dtype(a.dtype) || !is_valid_dtype(b.dtype))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "matmul: invalid dtype");
     const tensor_view* ops[2] = {&a, &b};
     for (int i = 0; i < 2; ++i) {
         if (ops[i]->ndim < 1)
-            return status::invalid("matmul: Input operand " + std::to_string(i) +
-                                   " does not have enough dimensions (has 0, gufunc core with signature " +
-                                   k_signature + " requires 1)");
-        if (ops[i]->ndim > 2) return status::unsupported("matmul: stacked (more than 2-D) operands are not supported");
+            return fail(error, CB_ERR_INVALID_ARGUMENT,
+                        "matmul: Input operand " + std::to_string(i) +
+                            " does not have enough dimensions (has 0, gufunc core with signature " + k_signature +
+                            " requires 1)");
+        if (ops[i]->ndim > 2)
+            return fail(error, CB_ERR_UNSUPPORTED, "matmul: stacked (more than 2-D) operands are not supported");
     }
     dims d = core_dims(a, b);
     if (d.k != d.kb)
-        return status::invalid(
-            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
-            std::string(k_signature) + " (size " + std::to_string(d.kb) + " is different from " + std::to_string(d.k) +
-            ")");
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
+                        std::string(k_signature) + " (size " + std::to_string(d.kb) + " is different from " +
+                        std::to_string(d.k) + ")");
     dtype = promote(a.dtype, b.dtype);
     shape = {};
     if (a.ndim == 2) shape.dims[shape.ndim++] = d.n;
     if (b.ndim == 2) shape.dims[shape.ndim++] = d.m;
-    return status::success();
+    return CB_OK;
 }
 
-status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error, engine& eng) {
     cb_dtype dtype{};
     shape_t shape;
-    if (auto s = plan_matmul(a, b, dtype, shape); !s.ok()) return s;
+    if (cb_status s = plan_matmul(a, b, dtype, shape, error); s != CB_OK) return s;
     bool shape_ok = out.ndim == shape.ndim;
     for (int i = 0; shape_ok && i < shape.ndim; ++i) shape_ok = out.shape[i] == shape.dims[i];
     if (out.dtype != dtype || !shape_ok || !is_contiguous(out))
-        return status::invalid(std::string("matmul: output must be a contiguous ") + dtype_name(dtype) +
-                               " array of shape " + shape_string(shape.ndim, shape.dims));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string("matmul: output must be a contiguous ") + dtype_name(dtype) + " array of shape " +
+                        shape_string(shape.ndim, shape.dims));
     dims d = core_dims(a, b);
-    if (d.n == 0 || d.m == 0) return status::success();
+    if (d.n == 0 || d.m == 0) return CB_OK;
     // BLAS and the loop want contiguous operands of the result dtype: convert once if needed.
     tensor ta, tb;
     const void* pa = a.data;
     const void* pb = b.data;
     if (a.dtype != dtype || !is_contiguous(a)) {
         ta = tensor(dtype, a.ndim, a.shape);
-        (void)cast(a, ta.view(), eng);
+        (void)cast(a, ta.view(), error, eng);  // same shape: cannot fail
         pa = ta.data();
     }
     if (b.dtype != dtype || !is_contiguous(b)) {
         tb = tensor(dtype, b.ndim, b.shape);
-        (void)cast(b, tb.view(), eng);
+        (void)cast(b, tb.view(), error, eng);
         pb = tb.data();
     }
     const int n = static_cast<int>(d.n), m = static_cast<int>(d.m), k = static_cast<int>(d.k);
@@ -111,7 +115,7 @@ status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out
                 int_matmul<T>(static_cast<const T*>(pa), static_cast<const T*>(pb), static_cast<T*>(out.data), d, eng);
         });
     }
-    return status::success();
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv::kernels

@@ -6,14 +6,15 @@
 
 #include "common/kernels/broadcast.hpp"
 #include "common/kernels/engine.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/kernels/tensor_view.hpp"
 
 namespace cudabridge::nv::kernels {
 
-status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape);
+cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape, std::string& error);
 
 // out must be contiguous with the planned dtype and shape.
-status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng = default_engine());
+cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error,
+                 engine& eng = default_engine());
 
 }  // namespace cudabridge::nv::kernels

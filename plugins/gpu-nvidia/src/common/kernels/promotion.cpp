@@ -58,8 +58,9 @@ cb_dtype promote(cb_dtype a, cb_dtype b) {
     return int_of_rank(int_rank(a) > int_rank(b) ? int_rank(a) : int_rank(b));
 }
 
-status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out) {
-    if (!is_valid_dtype(a) || !is_valid_dtype(b)) return status::invalid(std::string(op_name(op)) + ": invalid dtype");
+cb_status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out, std::string& error) {
+    if (!is_valid_dtype(a) || !is_valid_dtype(b))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(op_name(op)) + ": invalid dtype");
     cb_dtype p = promote(a, b);
     out = {p, p};
     if (is_comparison(op)) {
@@ -69,27 +70,28 @@ status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out) {
     } else if (op == binary_op::floor_divide) {
         if (p == CB_DTYPE_BOOL) out = {CB_DTYPE_INT8, CB_DTYPE_INT8};
     } else if (op == binary_op::subtract && p == CB_DTYPE_BOOL) {
-        return status::unsupported(
-            "numpy boolean subtract, the `-` operator, is not supported, "
-            "use the bitwise_xor, the `^` operator, or the logical_xor "
-            "function instead.");
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    "numpy boolean subtract, the `-` operator, is not supported, "
+                    "use the bitwise_xor, the `^` operator, or the logical_xor "
+                    "function instead.");
     }
-    return status::success();
+    return CB_OK;
 }
 
-status unary_types(unary_op op, cb_dtype a, op_types& out) {
-    if (!is_valid_dtype(a)) return status::invalid(std::string(op_name(op)) + ": invalid dtype");
+cb_status unary_types(unary_op op, cb_dtype a, op_types& out, std::string& error) {
+    if (!is_valid_dtype(a)) return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(op_name(op)) + ": invalid dtype");
     if (op == unary_op::negate && a == CB_DTYPE_BOOL)
-        return status::unsupported(
-            "The numpy boolean negative, the `-` operator, is not supported, "
-            "use the `~` operator or the logical_not function instead.");
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    "The numpy boolean negative, the `-` operator, is not supported, "
+                    "use the `~` operator or the logical_not function instead.");
     out = {a, a};
-    return status::success();
+    return CB_OK;
 }
 
 cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b) {
     op_types t{};
-    return binary_types(op, a, b, t).ok() ? t.result : -1;
+    std::string ignored;  // only whether the op is refused matters here
+    return binary_types(op, a, b, t, ignored) == CB_OK ? t.result : -1;
 }
 
 cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in) {

@@ -4,7 +4,7 @@
 
 #include "common/kernels/dtype.hpp"
 #include "common/kernels/ops.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 namespace cudabridge::nv::kernels {
 
@@ -18,8 +18,8 @@ struct op_types {
     cb_dtype compute;
     cb_dtype result;
 };
-status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out);
-status unary_types(unary_op op, cb_dtype a, op_types& out);
+cb_status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out, std::string& error);
+cb_status unary_types(unary_op op, cb_dtype a, op_types& out, std::string& error);
 
 // Shorthand: the result dtype, or -1 when the op is refused for these dtypes.
 cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b);

@@ -152,32 +152,37 @@ void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t in
 
 }  // namespace
 
-status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape) {
+cb_status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape,
+                      std::string& error) {
     if (!is_valid_dtype(in.dtype) || in.ndim < 0 || in.ndim > k_max_dims)
-        return status::invalid(std::string(op_name(op)) + ": invalid input");
+        return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(op_name(op)) + ": invalid input");
     dtype = reduce_result_dtype(op, in.dtype);
     shape = {};
-    if (axis == k_all_axes) return status::success();
+    if (axis == k_all_axes) return CB_OK;
     int ax = axis < 0 ? axis + in.ndim : axis;
     if (ax < 0 || ax >= in.ndim)
-        return status::invalid("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                               std::to_string(in.ndim));
+        return fail(
+            error, CB_ERR_INVALID_ARGUMENT,
+            "axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(in.ndim));
     for (int i = 0; i < in.ndim; ++i)
         if (i != ax) shape.dims[shape.ndim++] = in.shape[i];
-    return status::success();
+    return CB_OK;
 }
 
-status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, engine& eng) {
+cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, std::string& error,
+                 engine& eng) {
     cb_dtype dtype{};
     shape_t shape;
-    if (auto s = plan_reduce(op, in, axis, dtype, shape); !s.ok()) return s;
+    if (cb_status s = plan_reduce(op, in, axis, dtype, shape, error); s != CB_OK) return s;
     if (out.dtype != dtype || out.ndim != shape.ndim || !is_contiguous(out))
-        return status::invalid(std::string(op_name(op)) + ": output must be a contiguous " + dtype_name(dtype) +
-                               " array of shape " + shape_string(shape.ndim, shape.dims));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string(op_name(op)) + ": output must be a contiguous " + dtype_name(dtype) +
+                        " array of shape " + shape_string(shape.ndim, shape.dims));
     for (int i = 0; i < shape.ndim; ++i)
         if (out.shape[i] != shape.dims[i])
-            return status::invalid(std::string(op_name(op)) + ": output shape " + shape_string(out) +
-                                   " does not match " + shape_string(shape.ndim, shape.dims));
+            return fail(error, CB_ERR_INVALID_ARGUMENT,
+                        std::string(op_name(op)) + ": output shape " + shape_string(out) + " does not match " +
+                            shape_string(shape.ndim, shape.dims));
     std::int64_t outer = 1, n = numel(in), inner = 1;
     if (axis != k_all_axes) {
         int ax = axis < 0 ? axis + in.ndim : axis;
@@ -186,14 +191,14 @@ status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& 
         for (int i = ax + 1; i < in.ndim; ++i) inner *= in.shape[i];
     }
     if (n == 0 && (op == reduce_op::max || op == reduce_op::min) && outer * inner > 0)
-        return status::invalid(std::string("zero-size array to reduction operation ") + op_name(op) +
-                               " which has no identity");
-    if (outer * inner == 0) return status::success();
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string("zero-size array to reduction operation ") + op_name(op) + " which has no identity");
+    if (outer * inner == 0) return CB_OK;
     tensor copy;  // reductions walk contiguous memory; strided inputs are compacted once
     const tensor_view* src = &in;
     if (!is_contiguous(in)) {
         copy = tensor(in.dtype, in.ndim, in.shape);
-        (void)cast(in, copy.view(), eng);
+        (void)cast(in, copy.view(), error, eng);  // same shape: cannot fail
         src = &copy.view();
     }
     dispatch(in.dtype, [&](auto tag) {
@@ -214,7 +219,7 @@ status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& 
             }
         });
     });
-    return status::success();
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv::kernels

@@ -14,8 +14,6 @@
 namespace cudabridge::nv {
 namespace {
 
-using kernels::status;
-
 struct entry {
     builtin_kind kind;
     int op;  // binary_op / unary_op / reduce_op, by kind
@@ -98,23 +96,26 @@ std::string argument(std::string_view name, size_t index) {
     return std::string(name) + ": argument " + std::to_string(index) + ": ";
 }
 
-status check_desc(std::string_view name, size_t index, const cb_tensor_desc& d) {
+cb_status check_desc(std::string_view name, size_t index, const cb_tensor_desc& d, std::string& error) {
     auto where = [&] { return argument(name, index); };
-    if (!kernels::is_valid_dtype(d.dtype)) return status::invalid(where() + "invalid dtype " + std::to_string(d.dtype));
+    if (!kernels::is_valid_dtype(d.dtype))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "invalid dtype " + std::to_string(d.dtype));
     if (d.ndim < 0 || d.ndim > CB_TENSOR_MAX_DIMS)
-        return status::invalid(where() + "ndim " + std::to_string(d.ndim) + " outside 0.." +
-                               std::to_string(CB_TENSOR_MAX_DIMS));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    where() + "ndim " + std::to_string(d.ndim) + " outside 0.." + std::to_string(CB_TENSOR_MAX_DIMS));
     // Extents multiply without overflow (each < 2^62 in product).
     int64_t n = 1;
     for (int i = 0; i < d.ndim; ++i) {
-        if (d.shape[i] < 0) return status::invalid(where() + "negative dimension");
-        if (d.shape[i] != 0 && n > (int64_t{1} << 62) / d.shape[i]) return status::invalid(where() + "shape too large");
+        if (d.shape[i] < 0) return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "negative dimension");
+        if (d.shape[i] != 0 && n > (int64_t{1} << 62) / d.shape[i])
+            return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "shape too large");
         n *= d.shape[i];
     }
     int64_t first = 0, end = 0;
-    if (n > 0 && !tensor_extent(d, first, end)) return status::invalid(where() + "strides overflow");
-    if (n > 0 && d.device_ptr == 0) return status::invalid(where() + "null device pointer");
-    return status::success();
+    if (n > 0 && !tensor_extent(d, first, end))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "strides overflow");
+    if (n > 0 && d.device_ptr == 0) return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "null device pointer");
+    return CB_OK;
 }
 
 bool same_shape(const cb_tensor_desc& d, const kernels::shape_t& s) {
@@ -124,14 +125,17 @@ bool same_shape(const cb_tensor_desc& d, const kernels::shape_t& s) {
     return true;
 }
 
-status check_output(const std::string& name, const cb_tensor_desc& out, cb_dtype dtype, const kernels::shape_t& shape) {
+cb_status check_output(const std::string& name, const cb_tensor_desc& out, cb_dtype dtype,
+                       const kernels::shape_t& shape, std::string& error) {
     if (out.dtype != dtype)
-        return status::invalid(name + ": output dtype " + kernels::dtype_name(out.dtype) + " where the result is " +
-                               kernels::dtype_name(dtype));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    name + ": output dtype " + kernels::dtype_name(out.dtype) + " where the result is " +
+                        kernels::dtype_name(dtype));
     if (!same_shape(out, shape))
-        return status::invalid(name + ": output shape " + kernels::shape_string(out.ndim, out.shape) +
-                               " where the result is " + kernels::shape_string(shape.ndim, shape.dims));
-    return status::success();
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    name + ": output shape " + kernels::shape_string(out.ndim, out.shape) + " where the result is " +
+                        kernels::shape_string(shape.ndim, shape.dims));
+    return CB_OK;
 }
 
 kernels::shape_t shape_of(const cb_tensor_desc& d) {
@@ -144,72 +148,81 @@ kernels::shape_t shape_of(const cb_tensor_desc& d) {
 bool contiguous(const cb_tensor_desc& d) { return kernels::is_contiguous(view_of(d, nullptr)); }
 
 // crc32c: in uint8, 1-D, contiguous; out int64, 1-D, ceil(n / chunk), contiguous.
-status plan_crc32c(const std::string& name, const builtin_call& c) {
+cb_status plan_crc32c(const std::string& name, const builtin_call& c, std::string& error) {
     const cb_tensor_desc& in = c.tensors[0];
     if (in.dtype != CB_DTYPE_UINT8 || in.ndim != 1 || !contiguous(in))
-        return status::invalid(name + ": the input must be a contiguous 1-D uint8 tensor, not " +
-                               kernels::dtype_name(in.dtype) + " " + kernels::shape_string(in.ndim, in.shape));
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    name + ": the input must be a contiguous 1-D uint8 tensor, not " + kernels::dtype_name(in.dtype) +
+                        " " + kernels::shape_string(in.ndim, in.shape));
     kernels::shape_t shape;
     shape.ndim = 1;
     shape.dims[0] = kernels::crc32c_chunk_count(in.shape[0], c.chunk);
-    if (!contiguous(c.tensors[1])) return status::invalid(name + ": the output must be contiguous");
-    return check_output(name, c.tensors[1], CB_DTYPE_INT64, shape);
+    if (!contiguous(c.tensors[1]))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": the output must be contiguous");
+    return check_output(name, c.tensors[1], CB_DTYPE_INT64, shape, error);
 }
 
 // Shapes and dtypes by the kernel's NumPy rules.
-status plan(const std::string& name, const builtin_call& c) {
+cb_status plan(const std::string& name, const builtin_call& c, std::string& error) {
     const auto& t = c.tensors;
     switch (c.kind) {
     case builtin_kind::binary: {
         kernels::op_types types{};
         kernels::shape_t shape;
-        if (auto s = kernels::plan_binary(c.binary, view_of(t[0], nullptr), view_of(t[1], nullptr), types, shape);
-            !s.ok())
+        if (cb_status s =
+                kernels::plan_binary(c.binary, view_of(t[0], nullptr), view_of(t[1], nullptr), types, shape, error);
+            s != CB_OK)
             return s;
-        return check_output(name, t[2], types.result, shape);
+        return check_output(name, t[2], types.result, shape, error);
     }
     case builtin_kind::unary: {
         kernels::op_types types{};
-        if (auto s = kernels::unary_types(c.unary, t[0].dtype, types); !s.ok()) return s;
-        return check_output(name, t[1], types.result, shape_of(t[0]));
+        if (cb_status s = kernels::unary_types(c.unary, t[0].dtype, types, error); s != CB_OK) return s;
+        return check_output(name, t[1], types.result, shape_of(t[0]), error);
     }
     case builtin_kind::cast: {
         kernels::shape_t shape;
-        if (auto s = kernels::broadcast_shapes(view_of(t[0], nullptr), view_of(t[1], nullptr), shape); !s.ok())
+        if (cb_status s = kernels::broadcast_shapes(view_of(t[0], nullptr), view_of(t[1], nullptr), shape, error);
+            s != CB_OK)
             return s;
-        return check_output(name, t[1], t[1].dtype, shape_of(t[1])).ok() && same_shape(t[1], shape)
-                   ? status::success()
-                   : status::invalid(name + ": cannot broadcast " + kernels::shape_string(t[0].ndim, t[0].shape) +
-                                     " to " + kernels::shape_string(t[1].ndim, t[1].shape));
+        return check_output(name, t[1], t[1].dtype, shape_of(t[1]), error) == CB_OK && same_shape(t[1], shape)
+                   ? CB_OK
+                   : fail(error, CB_ERR_INVALID_ARGUMENT,
+                          name + ": cannot broadcast " + kernels::shape_string(t[0].ndim, t[0].shape) + " to " +
+                              kernels::shape_string(t[1].ndim, t[1].shape));
     }
     case builtin_kind::fill:
-        return status::success();
+        return CB_OK;
     case builtin_kind::arange:
     case builtin_kind::random_uniform:
-        if (!contiguous(t[0])) return status::invalid(name + ": the output must be contiguous");
+        if (!contiguous(t[0])) return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": the output must be contiguous");
         if (c.kind == builtin_kind::random_uniform && !kernels::is_float_dtype(t[0].dtype))
-            return status::unsupported(name + ": output must be float32 or float64, not " +
-                                       std::string(kernels::dtype_name(t[0].dtype)));
-        return status::success();
+            return fail(
+                error, CB_ERR_UNSUPPORTED,
+                name + ": output must be float32 or float64, not " + std::string(kernels::dtype_name(t[0].dtype)));
+        return CB_OK;
     case builtin_kind::reduce: {
         cb_dtype dtype{};
         kernels::shape_t shape;
-        if (auto s = kernels::plan_reduce(c.reduce, view_of(t[0], nullptr), c.axis, dtype, shape); !s.ok()) return s;
-        if (!contiguous(t[1])) return status::invalid(name + ": the output must be contiguous");
-        return check_output(name, t[1], dtype, shape);
+        if (cb_status s = kernels::plan_reduce(c.reduce, view_of(t[0], nullptr), c.axis, dtype, shape, error);
+            s != CB_OK)
+            return s;
+        if (!contiguous(t[1])) return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": the output must be contiguous");
+        return check_output(name, t[1], dtype, shape, error);
     }
     case builtin_kind::matmul: {
         cb_dtype dtype{};
         kernels::shape_t shape;
-        if (auto s = kernels::plan_matmul(view_of(t[0], nullptr), view_of(t[1], nullptr), dtype, shape); !s.ok())
+        if (cb_status s = kernels::plan_matmul(view_of(t[0], nullptr), view_of(t[1], nullptr), dtype, shape, error);
+            s != CB_OK)
             return s;
-        if (!contiguous(t[2])) return status::invalid(name + ": the output must be contiguous");
-        return check_output(name, t[2], dtype, shape);
+        if (!contiguous(t[2])) return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": the output must be contiguous");
+        return check_output(name, t[2], dtype, shape, error);
     }
     case builtin_kind::crc32c:
-        return plan_crc32c(name, c);
+        return plan_crc32c(name, c, error);
     }
-    return status::invalid(name + ": unknown kernel kind");
+    return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": unknown kernel kind");
 }
 
 kernels::scalar number_of(const cb_kernel_arg& a) {
@@ -242,11 +255,11 @@ bool tensor_extent(const cb_tensor_desc& t, int64_t& first_byte, int64_t& end_by
     return true;
 }
 
-kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out) {
-    if (!launch.name) return status::invalid("launch_builtin: no kernel name");
+cb_status parse_builtin(const cb_kernel_launch& launch, builtin_call& out, std::string& error) {
+    if (!launch.name) return fail(error, CB_ERR_INVALID_ARGUMENT, "launch_builtin: no kernel name");
     const std::string name = launch.name;  // short names fit the string's own buffer
     auto it = table().find(name);
-    if (it == table().end()) return {CB_ERR_NOT_FOUND, "no built-in kernel named '" + name + "'"};
+    if (it == table().end()) return fail(error, CB_ERR_NOT_FOUND, "no built-in kernel named '" + name + "'");
     builtin_call c;
     c.kind = it->second.kind;
     c.binary = static_cast<kernels::binary_op>(it->second.op);
@@ -254,8 +267,9 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
     c.reduce = static_cast<kernels::reduce_op>(it->second.op);
     const std::string_view sig = signature(c.kind);
     if (launch.arg_count != sig.size() || (launch.arg_count && !launch.args))
-        return status::invalid(name + ": takes " + std::to_string(sig.size()) + " arguments, got " +
-                               std::to_string(launch.arg_count));
+        return fail(
+            error, CB_ERR_INVALID_ARGUMENT,
+            name + ": takes " + std::to_string(sig.size()) + " arguments, got " + std::to_string(launch.arg_count));
     int number = 0, unsigned_arg = 0;
     for (size_t i = 0; i < sig.size(); ++i) {
         const cb_kernel_arg& a = launch.args[i];
@@ -263,45 +277,49 @@ kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out)
         switch (sig[i]) {
         case 't': {
             if (a.type != CB_ARG_BYTES || a.size != sizeof(cb_tensor_desc) || !a.value.bytes)
-                return status::invalid(where() + "expected a cb_tensor_desc (CB_ARG_BYTES of " +
-                                       std::to_string(sizeof(cb_tensor_desc)) + " bytes)");
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            where() + "expected a cb_tensor_desc (CB_ARG_BYTES of " +
+                                std::to_string(sizeof(cb_tensor_desc)) + " bytes)");
             cb_tensor_desc d;
             std::memcpy(&d, a.value.bytes, sizeof d);
-            if (auto s = check_desc(name, i, d); !s.ok()) return s;
+            if (cb_status s = check_desc(name, i, d, error); s != CB_OK) return s;
             c.tensors.push_back(d);
             break;
         }
         case 'n':
             if (a.type != CB_ARG_INT64 && a.type != CB_ARG_FLOAT64)
-                return status::invalid(where() + "expected an INT64 or FLOAT64 scalar");
+                return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "expected an INT64 or FLOAT64 scalar");
             (number++ == 0 ? c.value0 : c.value1) = number_of(a);
             break;
         case 'u':
             if (a.type != CB_ARG_UINT64 && a.type != CB_ARG_INT64)
-                return status::invalid(where() + "expected a UINT64 scalar");
+                return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "expected a UINT64 scalar");
             (unsigned_arg++ == 0 ? c.seed : c.offset) = a.value.u64;
             break;
         case 'i':
-            if (a.type != CB_ARG_INT64) return status::invalid(where() + "expected an INT64 axis");
+            if (a.type != CB_ARG_INT64) return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "expected an INT64 axis");
             if (a.value.i64 < std::numeric_limits<int32_t>::min() || a.value.i64 > std::numeric_limits<int32_t>::max())
-                return status::invalid(where() + "axis out of range");
+                return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "axis out of range");
             c.axis = static_cast<int32_t>(a.value.i64);
             break;
         case 'c':
-            if (a.type != CB_ARG_INT64) return status::invalid(where() + "expected an INT64 chunk size");
+            if (a.type != CB_ARG_INT64)
+                return fail(error, CB_ERR_INVALID_ARGUMENT, where() + "expected an INT64 chunk size");
             if (a.value.i64 <= 0)
-                return status::invalid(where() + "the chunk size must be > 0, got " + std::to_string(a.value.i64));
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            where() + "the chunk size must be > 0, got " + std::to_string(a.value.i64));
             c.chunk = a.value.i64;
             break;
         }
     }
     c.dtype = c.output().dtype;
     if (launch.dtype != c.dtype)
-        return status::invalid(name + ": launch dtype " + kernels::dtype_name(launch.dtype) +
-                               " differs from the output's " + kernels::dtype_name(c.dtype));
-    if (auto s = plan(name, c); !s.ok()) return s;
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    name + ": launch dtype " + kernels::dtype_name(launch.dtype) + " differs from the output's " +
+                        kernels::dtype_name(c.dtype));
+    if (cb_status s = plan(name, c, error); s != CB_OK) return s;
     out = std::move(c);
-    return status::success();
+    return CB_OK;
 }
 
 // ---- launch block ------------------------------------------------------------------------------
@@ -363,14 +381,15 @@ std::vector<uint8_t> encode(const builtin_call& c) {
     return bytes;
 }
 
-kernels::status decode(const void* data, size_t size, builtin_call& out) {
+cb_status decode(const void* data, size_t size, builtin_call& out, std::string& error) {
     block_header h{};
-    if (!data || size < sizeof h) return status::invalid("launch block: truncated header");
+    if (!data || size < sizeof h) return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: truncated header");
     std::memcpy(&h, data, sizeof h);
-    if (h.magic != block_magic) return status::invalid("launch block: bad magic");
-    if (h.kind > uint32_t(builtin_kind::crc32c)) return status::invalid("launch block: unknown kernel kind");
+    if (h.magic != block_magic) return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: bad magic");
+    if (h.kind > uint32_t(builtin_kind::crc32c))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: unknown kernel kind");
     if (h.tensor_count == 0 || h.tensor_count > 3 || size != sizeof h + h.tensor_count * sizeof(cb_tensor_desc))
-        return status::invalid("launch block: size does not match its tensor count");
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: size does not match its tensor count");
     builtin_call c;
     c.kind = static_cast<builtin_kind>(h.kind);
     c.binary = static_cast<kernels::binary_op>(h.op);
@@ -379,7 +398,7 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     if ((c.kind == builtin_kind::binary && (h.op < 0 || h.op > int(kernels::binary_op::greater_equal))) ||
         (c.kind == builtin_kind::unary && (h.op < 0 || h.op > int(kernels::unary_op::abs))) ||
         (c.kind == builtin_kind::reduce && (h.op < 0 || h.op > int(kernels::reduce_op::min))))
-        return status::invalid("launch block: unknown operation");
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: unknown operation");
     c.dtype = h.dtype;
     c.axis = h.axis;
     c.value0 = h.value0_is_int ? kernels::scalar::of_int(h.value0_i) : kernels::scalar::of(h.value0_f);
@@ -387,21 +406,22 @@ kernels::status decode(const void* data, size_t size, builtin_call& out) {
     c.seed = h.seed;
     c.offset = h.offset;
     c.chunk = h.chunk;
-    if (c.kind == builtin_kind::crc32c && c.chunk <= 0) return status::invalid("launch block: crc32c chunk <= 0");
+    if (c.kind == builtin_kind::crc32c && c.chunk <= 0)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: crc32c chunk <= 0");
     c.tensors.resize(h.tensor_count);
     std::memcpy(c.tensors.data(), static_cast<const uint8_t*>(data) + sizeof h,
                 h.tensor_count * sizeof(cb_tensor_desc));
     if (std::string_view(signature(c.kind)).find_last_of('t') + 1 != c.tensors.size())
-        return status::invalid("launch block: wrong tensor count for the kernel");
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: wrong tensor count for the kernel");
     for (size_t i = 0; i < c.tensors.size(); ++i)
-        if (auto s = check_desc("launch block", i, c.tensors[i]); !s.ok()) return s;
+        if (cb_status s = check_desc("launch block", i, c.tensors[i], error); s != CB_OK) return s;
     out = std::move(c);
-    return status::success();
+    return CB_OK;
 }
 
 // ---- CPU execution -----------------------------------------------------------------------------
 
-kernels::status run_on_cpu(const builtin_call& c, const address_resolver& resolve, kernels::engine& eng) {
+cb_status run_on_cpu(const builtin_call& c, const address_resolver& resolve, kernels::engine& eng, std::string& error) {
     kernels::tensor_view v[3]{};
     for (size_t i = 0; i < c.tensors.size(); ++i) {
         const auto& d = c.tensors[i];
@@ -412,33 +432,34 @@ kernels::status run_on_cpu(const builtin_call& c, const address_resolver& resolv
             const uint64_t lo = d.device_ptr + static_cast<uint64_t>(first);
             auto* p = static_cast<uint8_t*>(resolve(lo, static_cast<uint64_t>(end - first)));
             if (!p)
-                return status::invalid("argument " + std::to_string(i) + ": device range " + std::to_string(lo) + "+" +
-                                       std::to_string(end - first) + " is not allocated device memory");
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            "argument " + std::to_string(i) + ": device range " + std::to_string(lo) + "+" +
+                                std::to_string(end - first) + " is not allocated device memory");
             base = p - first;
         }
         v[i] = view_of(d, base);
     }
     switch (c.kind) {
     case builtin_kind::binary:
-        return kernels::binary(c.binary, v[0], v[1], v[2], eng);
+        return kernels::binary(c.binary, v[0], v[1], v[2], error, eng);
     case builtin_kind::unary:
-        return kernels::unary(c.unary, v[0], v[1], eng);
+        return kernels::unary(c.unary, v[0], v[1], error, eng);
     case builtin_kind::cast:
-        return kernels::cast(v[0], v[1], eng);
+        return kernels::cast(v[0], v[1], error, eng);
     case builtin_kind::fill:
-        return kernels::fill(v[0], c.value0, eng);
+        return kernels::fill(v[0], c.value0, error, eng);
     case builtin_kind::arange:
-        return kernels::arange(v[0], c.value0, c.value1, eng);
+        return kernels::arange(v[0], c.value0, c.value1, error, eng);
     case builtin_kind::random_uniform:
-        return kernels::random_uniform(v[0], c.seed, c.offset, eng);
+        return kernels::random_uniform(v[0], c.seed, c.offset, error, eng);
     case builtin_kind::reduce:
-        return kernels::reduce(c.reduce, v[0], c.axis, v[1], eng);
+        return kernels::reduce(c.reduce, v[0], c.axis, v[1], error, eng);
     case builtin_kind::matmul:
-        return kernels::matmul(v[0], v[1], v[2], eng);
+        return kernels::matmul(v[0], v[1], v[2], error, eng);
     case builtin_kind::crc32c:
-        return kernels::crc32c(v[0], c.chunk, v[1], eng);
+        return kernels::crc32c(v[0], c.chunk, v[1], error, eng);
     }
-    return status::invalid("unknown kernel kind");
+    return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown kernel kind");
 }
 
 }  // namespace cudabridge::nv

@@ -7,7 +7,7 @@
 #include "common/kernels/elementwise.hpp"
 #include "common/kernels/engine.hpp"
 #include "common/kernels/ops.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/kernels/tensor_view.hpp"
 
 #include <cudabridge/builtin_kernels.h>
@@ -65,14 +65,14 @@ struct builtin_call {
 // Name, argument kinds and tensor descriptors checked; shapes and dtypes checked against the
 // kernel's NumPy rules (the output must have the planned shape and dtype). `where` is the kernel
 // name for messages.
-kernels::status parse_builtin(const cb_kernel_launch& launch, builtin_call& out);
+cb_status parse_builtin(const cb_kernel_launch& launch, builtin_call& out, std::string& error);
 
 // The built-in names, for listings and tests.
 const std::vector<std::string>& builtin_names();
 
 // The launch block of the command ring: self-contained bytes (little-endian host layout).
 std::vector<uint8_t> encode(const builtin_call& call);
-kernels::status decode(const void* data, size_t size, builtin_call& out);
+cb_status decode(const void* data, size_t size, builtin_call& out, std::string& error);
 
 // The device bytes [lowest, highest] a tensor touches, relative to its device_ptr; empty tensors
 // touch nothing (returns false).
@@ -81,6 +81,7 @@ bool tensor_extent(const cb_tensor_desc& t, int64_t& first_byte, int64_t& end_by
 // Runs the call on the CPU engine. `resolve(device_address, bytes)` returns the host pointer
 // backing that device range, or nullptr when it is not valid memory (→ CB_ERR_INVALID_ARGUMENT).
 using address_resolver = std::function<void*(uint64_t device_address, uint64_t bytes)>;
-kernels::status run_on_cpu(const builtin_call& call, const address_resolver& resolve, kernels::engine& engine);
+cb_status run_on_cpu(const builtin_call& call, const address_resolver& resolve, kernels::engine& engine,
+                     std::string& error);
 
 }  // namespace cudabridge::nv

@@ -10,26 +10,22 @@
 
 namespace cudabridge::nv {
 
-using status = kernels::status;
-
 namespace {
 
-status lookup(const cuda_driver& driver, cu::CUmodule module, function_cache& cache, const std::string& name,
-              cu::CUfunction& out) {
+cb_status lookup(const cuda_driver& driver, cu::CUmodule module, function_cache& cache, const std::string& name,
+                 cu::CUfunction& out, std::string& error) {
     std::lock_guard lock(cache.mutex);
     if (auto it = cache.functions.find(name); it != cache.functions.end()) {
         out = it->second;
-        return {};
+        return CB_OK;
     }
     cu::CUresult r = driver.api().cuModuleGetFunction(&out, module, name.c_str());
     if (r != cu::CUDA_SUCCESS) {
-        std::string message;
-        cb_status s = driver.check(r, ("cuModuleGetFunction(" + name + ")").c_str(), &message);
-        if (r == cu::CUDA_ERROR_NOT_FOUND) s = CB_ERR_NOT_FOUND;
-        return {s, message};
+        cb_status s = driver.check(r, ("cuModuleGetFunction(" + name + ")").c_str(), &error);
+        return r == cu::CUDA_ERROR_NOT_FOUND ? CB_ERR_NOT_FOUND : s;
     }
     cache.functions.emplace(name, out);
-    return {};
+    return CB_OK;
 }
 
 // The device's cuBLAS handle, created on first use in its context; null when cuBLAS is missing
@@ -39,20 +35,18 @@ cublas::cublasHandle_t cublas_handle(const cublas_library& lib, kd_device& d) {
     if (!d.cublas_tried) {
         d.cublas_tried = true;
         if (lib.available()) {
-            std::string message;
-            if (lib.check(lib.api().cublasCreate(&d.cublas), "cublasCreate_v2", &message) != CB_OK) {
+            if (lib.check(lib.api().cublasCreate(&d.cublas), "cublasCreate_v2", &d.cublas_error) != CB_OK)
                 d.cublas = nullptr;
-                d.cublas_status = {CB_ERR_UNSUPPORTED, message};
-            }
         } else {
-            d.cublas_status = {CB_ERR_UNSUPPORTED, lib.status().reason};
+            d.cublas_error = lib.status().reason;
         }
     }
     return d.cublas;
 }
 
 // The bytes of a module image as the driver wants them: PTX NUL-terminated, binaries checked.
-status prepare_image(const void* image, size_t size, cb_module_format format, std::string& text) {
+cb_status prepare_image(const void* image, size_t size, cb_module_format format, std::string& text,
+                        std::string& error) {
     const auto* bytes = static_cast<const unsigned char*>(image);
     switch (format) {
     case CB_MODULE_PTX:
@@ -60,73 +54,75 @@ status prepare_image(const void* image, size_t size, cb_module_format format, st
         std::size_t n = size;
         while (n > 0 && bytes[n - 1] == '\0') --n;
         text.assign(reinterpret_cast<const char*>(bytes), n);
-        if (text.find('\0') != std::string::npos) return status::invalid("module_load: text holds a NUL byte");
-        return {};
+        if (text.find('\0') != std::string::npos)
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "module_load: text holds a NUL byte");
+        return CB_OK;
     }
     case CB_MODULE_CUBIN:
         if (size < 4 || std::memcmp(bytes,
                                     "\x7f"
                                     "ELF",
                                     4) != 0)
-            return status::invalid("module_load: not a CUBIN (no ELF header)");
-        return {};
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "module_load: not a CUBIN (no ELF header)");
+        return CB_OK;
     case CB_MODULE_FATBIN: {
         uint32_t magic = 0;
         if (size >= 4) std::memcpy(&magic, bytes, 4);
-        if (magic != cuda_kernels::k_fatbin_magic) return status::invalid("module_load: not a fatbin (bad magic)");
-        return {};
+        if (magic != cuda_kernels::k_fatbin_magic)
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "module_load: not a fatbin (bad magic)");
+        return CB_OK;
     }
     case CB_MODULE_HOST_KERNELS:
-        return status::unsupported(
-            "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
-            "source");
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    "module_load: host kernels run on simulated GPUs only; load PTX, CUBIN or CUDA "
+                    "source");
     default:
-        return status::invalid("module_load: unknown module format " + std::to_string(format));
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "module_load: unknown module format " + std::to_string(format));
     }
 }
 
 }  // namespace
 
-status kernel_driver_backend::launch_builtin(kd_device* device, const cb_kernel_launch& launch, kd_stream* stream) {
+cb_status kernel_driver_backend::launch_builtin(kd_device* device, const cb_kernel_launch& launch, kd_stream* stream,
+                                                std::string& error) {
     cu::CUstream st = nullptr;
-    if (status s = current(device); !s.ok()) return s;
-    if (status s = stream_of(device, stream, st); !s.ok()) return s;
+    if (cb_status s = current(device, error); s != CB_OK) return s;
+    if (cb_status s = stream_of(device, stream, st, error); s != CB_OK) return s;
     builtin_call call;
-    if (status s = parse_builtin(launch, call); !s.ok()) return s;
-    if (device->builtins == nullptr) return device->builtins_status;
+    if (cb_status s = parse_builtin(launch, call, error); s != CB_OK) return s;
+    if (device->builtins == nullptr) return fail(error, device->builtins_status, device->builtins_error);
 
     gpu_launch_target target;
     target.driver = &driver_;
     target.stream = st;
     target.sm_count = device->sm_count;
-    target.function = [&](const std::string& name, cu::CUfunction& out) {
-        return lookup(driver_, device->builtins, device->builtin_functions, name, out);
+    target.function = [&](const std::string& name, cu::CUfunction& out, std::string& message) {
+        return lookup(driver_, device->builtins, device->builtin_functions, name, out, message);
     };
     if (call.kind == builtin_kind::matmul && kernels::is_float_dtype(call.dtype)) {
         target.cublas = &cublas();
         target.cublas_handle = cublas_handle(*target.cublas, *device);
     }
-    if (status s = run_builtin_on_gpu(call, target); !s.ok()) return s;
-    return finish_sync(device, stream, launch.name);
+    if (cb_status s = run_builtin_on_gpu(call, target, error); s != CB_OK) return s;
+    return finish_sync(device, stream, launch.name, error);
 }
 
-status kernel_driver_backend::module_load(kd_device* device, const void* image, size_t size, cb_module_format format,
-                                          kd_module*& out, std::string* log) {
+cb_status kernel_driver_backend::module_load(kd_device* device, const void* image, size_t size, cb_module_format format,
+                                             kd_module*& out, std::string& error, std::string* log) {
     out = nullptr;
     if (log != nullptr) log->clear();
-    if (status s = current(device); !s.ok()) return s;
-    if (image == nullptr || size == 0) return status::invalid("module_load: empty image");
+    if (cb_status s = current(device, error); s != CB_OK) return s;
+    if (image == nullptr || size == 0) return fail(error, CB_ERR_INVALID_ARGUMENT, "module_load: empty image");
     std::string text;
-    if (status s = prepare_image(image, size, format, text); !s.ok()) return s;
+    if (cb_status s = prepare_image(image, size, format, text, error); s != CB_OK) return s;
 
     const void* data = image;
     nvrtc_output compiled;
     if (format == CB_MODULE_CUDA_SOURCE) {
-        std::string message;
         cb_status s =
-            nvrtc().compile(text, "cudabridge_module.cu", device->cc_major, device->cc_minor, compiled, &message);
+            nvrtc().compile(text, "cudabridge_module.cu", device->cc_major, device->cc_minor, compiled, &error);
         if (log != nullptr) *log = compiled.log;
-        if (s != CB_OK) return {s, message};
+        if (s != CB_OK) return s;
         data = compiled.image.data();
     } else if (format == CB_MODULE_PTX) {
         data = text.c_str();
@@ -145,43 +141,47 @@ status kernel_driver_backend::module_load(kd_device* device, const void* image, 
         for (const char* part : {info_log, error_log})
             if (*part != '\0') *log += (log->empty() ? "" : "\n") + std::string(part);
     }
-    if (status s = cuda(r, "cuModuleLoadDataEx"); !s.ok()) {
-        if (*error_log != '\0') s.message += ": " + std::string(error_log);
+    if (cb_status s = cuda(r, "cuModuleLoadDataEx", error); s != CB_OK) {
+        if (*error_log != '\0') error += ": " + std::string(error_log);
         return s;
     }
     out = mod.get();
     std::lock_guard lock(registry_->mutex);
     registry_->modules.emplace(out, std::move(mod));
-    return {};
+    return CB_OK;
 }
 
-status kernel_driver_backend::module_unload(kd_module* module) {
-    if (status s = check_module(module); !s.ok()) return s;
-    if (status s = current(module->device); !s.ok()) return s;
+cb_status kernel_driver_backend::module_unload(kd_module* module, std::string& error) {
+    if (cb_status s = check_module(module, error); s != CB_OK) return s;
+    if (cb_status s = current(module->device, error); s != CB_OK) return s;
     std::unique_ptr<kd_module> owned;
     {
         std::lock_guard lock(registry_->mutex);
         auto it = registry_->modules.find(module);
-        if (it == registry_->modules.end()) return status::invalid("unknown or unloaded module handle");
+        if (it == registry_->modules.end())
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown or unloaded module handle");
         owned = std::move(it->second);
         registry_->modules.erase(it);
     }
-    return cuda(driver_.api().cuModuleUnload(owned->module), "cuModuleUnload");
+    return cuda(driver_.api().cuModuleUnload(owned->module), "cuModuleUnload", error);
 }
 
-status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kernel_launch& launch, kd_stream* stream) {
-    if (status s = check_module(module); !s.ok()) return s;
+cb_status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kernel_launch& launch, kd_stream* stream,
+                                               std::string& error) {
+    if (cb_status s = check_module(module, error); s != CB_OK) return s;
     kd_device* device = module->device;
     cu::CUstream st = nullptr;
-    if (status s = current(device); !s.ok()) return s;
-    if (status s = stream_of(device, stream, st); !s.ok()) return s;
-    if (launch.name == nullptr || *launch.name == '\0') return status::invalid("launch_kernel: no kernel name");
+    if (cb_status s = current(device, error); s != CB_OK) return s;
+    if (cb_status s = stream_of(device, stream, st, error); s != CB_OK) return s;
+    if (launch.name == nullptr || *launch.name == '\0')
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "launch_kernel: no kernel name");
     for (int i = 0; i < 3; ++i)
         if (launch.grid[i] == 0 || launch.block[i] == 0)
-            return status::invalid(std::string("launch_kernel(") + launch.name +
-                                   "): grid and block dimensions must all be at least 1");
+            return fail(
+                error, CB_ERR_INVALID_ARGUMENT,
+                std::string("launch_kernel(") + launch.name + "): grid and block dimensions must all be at least 1");
     cu::CUfunction fn = nullptr;
-    if (status s = lookup(driver_, module->module, module->functions, launch.name, fn); !s.ok()) return s;
+    if (cb_status s = lookup(driver_, module->module, module->functions, launch.name, fn, error); s != CB_OK) return s;
 
     // The kernel's parameter sizes, when this driver can tell (CUDA 12.4+).
     std::optional<std::vector<std::size_t>> sizes;
@@ -193,12 +193,13 @@ status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kernel_l
         sizes = std::move(found);
     }
     packed_kernel_args args;
-    if (status s = args.pack(launch, sizes); !s.ok()) return s;
+    if (cb_status s = args.pack(launch, sizes, error); s != CB_OK) return s;
     cu::CUresult r = driver_.api().cuLaunchKernel(fn, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
                                                   launch.block[1], launch.block[2], launch.shared_memory_bytes, st,
                                                   args.params(), nullptr);
-    if (status s = cuda(r, (std::string("cuLaunchKernel(") + launch.name + ")").c_str()); !s.ok()) return s;
-    return finish_sync(device, stream, launch.name);
+    if (cb_status s = cuda(r, (std::string("cuLaunchKernel(") + launch.name + ")").c_str(), error); s != CB_OK)
+        return s;
+    return finish_sync(device, stream, launch.name, error);
 }
 
 }  // namespace cudabridge::nv

@@ -5,27 +5,27 @@
 
 namespace cudabridge::nv {
 
-using status = kernels::status;
-
-status kernel_driver_backend::host_register(kd_device* device, void* ptr, size_t size) {
-    if (status s = current(device); !s.ok()) return s;
-    if (ptr == nullptr || size == 0) return status::invalid("host_register: NULL pointer or size 0");
+cb_status kernel_driver_backend::host_register(kd_device* device, void* ptr, size_t size, std::string& error) {
+    if (cb_status s = current(device, error); s != CB_OK) return s;
+    if (ptr == nullptr || size == 0)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "host_register: NULL pointer or size 0");
     const auto reg = driver_.api().cuMemHostRegister;
-    if (reg == nullptr) return status::unsupported("host_register: this driver does not export cuMemHostRegister_v2");
+    if (reg == nullptr)
+        return fail(error, CB_ERR_UNSUPPORTED, "host_register: this driver does not export cuMemHostRegister_v2");
     // Portable, as cudaHostRegisterPortable: pinned for every context of the process, since the
     // same buffer may feed several GPUs.
-    return cuda(reg(ptr, size, cu::CU_MEMHOSTREGISTER_PORTABLE), "cuMemHostRegister_v2");
+    return cuda(reg(ptr, size, cu::CU_MEMHOSTREGISTER_PORTABLE), "cuMemHostRegister_v2", error);
 }
 
-status kernel_driver_backend::host_unregister(kd_device* device, void* ptr) {
-    if (status s = current(device); !s.ok()) return s;
-    if (ptr == nullptr) return status::invalid("host_unregister: NULL pointer");
+cb_status kernel_driver_backend::host_unregister(kd_device* device, void* ptr, std::string& error) {
+    if (cb_status s = current(device, error); s != CB_OK) return s;
+    if (ptr == nullptr) return fail(error, CB_ERR_INVALID_ARGUMENT, "host_unregister: NULL pointer");
     const auto unreg = driver_.api().cuMemHostUnregister;
     if (unreg == nullptr)
-        return status::unsupported("host_unregister: this driver does not export cuMemHostUnregister");
+        return fail(error, CB_ERR_UNSUPPORTED, "host_unregister: this driver does not export cuMemHostUnregister");
     // Copies queued through the range must finish before it becomes pageable again.
-    if (status s = cuda(driver_.api().cuCtxSynchronize(), "cuCtxSynchronize"); !s.ok()) return s;
-    return cuda(unreg(ptr), "cuMemHostUnregister");
+    if (cb_status s = cuda(driver_.api().cuCtxSynchronize(), "cuCtxSynchronize", error); s != CB_OK) return s;
+    return cuda(unreg(ptr), "cuMemHostUnregister", error);
 }
 
 }  // namespace cudabridge::nv

@@ -16,7 +16,6 @@ namespace cudabridge::nv {
 
 namespace {
 
-using kernels::status;
 using kernels::tensor_view;
 using cuda_kernels::k_block_threads;
 using cuda_kernels::nd_layout;
@@ -34,10 +33,8 @@ struct launcher {
 
     const cuda_api& api() const { return t.driver->api(); }
 
-    status fail(cu::CUresult r, const std::string& what) const {
-        std::string message;
-        cb_status s = t.driver->check(r, what.c_str(), &message);
-        return {s, message};
+    cb_status cuda_failure(cu::CUresult r, const std::string& what, std::string& error) const {
+        return t.driver->check(r, what.c_str(), &error);
     }
 
     // Enough blocks to fill the GPU several times over; the kernels loop (grid stride) past that.
@@ -47,30 +44,31 @@ struct launcher {
         return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, cap));
     }
 
-    status launch(const std::string& name, unsigned grid_x, unsigned grid_y, void** params) const {
+    cb_status launch(const std::string& name, unsigned grid_x, unsigned grid_y, void** params,
+                     std::string& error) const {
         cu::CUfunction fn = nullptr;
-        if (status s = t.function(name, fn); !s.ok()) return s;
+        if (cb_status s = t.function(name, fn, error); s != CB_OK) return s;
         cu::CUresult r =
             api().cuLaunchKernel(fn, grid_x, grid_y, 1, k_block_threads, 1, 1, 0, t.stream, params, nullptr);
-        return r == cu::CUDA_SUCCESS ? status{} : fail(r, "cuLaunchKernel(" + name + ")");
+        return r == cu::CUDA_SUCCESS ? CB_OK : cuda_failure(r, "cuLaunchKernel(" + name + ")", error);
     }
-    status launch(const std::string& name, int64_t items, void** params) const {
-        return launch(name, grid_for(items), 1, params);
+    cb_status launch(const std::string& name, int64_t items, void** params, std::string& error) const {
+        return launch(name, grid_for(items), 1, params, error);
     }
 
     // A contiguous device copy of `in` converted to `dtype` (same shape).
-    status converted(const tensor_view& in, cb_dtype dtype, tensor_view& out) {
+    cb_status converted(const tensor_view& in, cb_dtype dtype, tensor_view& out, std::string& error) {
         out = kernels::make_view(nullptr, dtype, in.ndim, in.shape);
         const int64_t n = kernels::numel(in);
         uint64_t ptr = 0;
-        if (status s = scratch.allocate(uint64_t(n) * kernels::dtype_size(dtype), ptr); !s.ok()) return s;
+        if (cb_status s = scratch.allocate(uint64_t(n) * kernels::dtype_size(dtype), ptr, error); s != CB_OK) return s;
         out.data = reinterpret_cast<void*>(static_cast<uintptr_t>(ptr));
-        if (n == 0) return {};
-        return cast(in, out);
+        if (n == 0) return CB_OK;
+        return cast(in, out, error);
     }
 
     // out = in (broadcast to out's shape) converted to out's dtype.
-    status cast(const tensor_view& in, const tensor_view& out) {
+    cb_status cast(const tensor_view& in, const tensor_view& out, std::string& error) {
         kernels::shape_t shape;
         shape.ndim = out.ndim;
         for (int i = 0; i < out.ndim; ++i) shape.dims[i] = out.shape[i];
@@ -80,7 +78,7 @@ struct launcher {
         int64_t n = kernels::numel(out);
         uint64_t o = address(out), i = address(src);
         void* params[] = {&layout, &n, &o, &i};
-        return launch(cast_kernel_name(out.dtype, in.dtype), n, params);
+        return launch(cast_kernel_name(out.dtype, in.dtype), n, params, error);
     }
 
     static uint64_t address(const tensor_view& v) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(v.data)); }
@@ -111,73 +109,73 @@ uint64_t fill_bits(cb_dtype dtype, const kernels::scalar& value) {
     });
 }
 
-status fill_tensor(launcher& l, const tensor_view& out, uint64_t bits) {
+cb_status fill_tensor(launcher& l, const tensor_view& out, uint64_t bits, std::string& error) {
     const tensor_view* views[1] = {&out};
     nd_layout layout = make_nd_layout(views, 1);
     int64_t n = kernels::numel(out);
-    if (n == 0) return {};
+    if (n == 0) return CB_OK;
     uint64_t o = launcher::address(out);
     void* params[] = {&layout, &n, &o, &bits};
-    return l.launch("cb_fill_" + std::to_string(kernels::dtype_size(out.dtype)), n, params);
+    return l.launch("cb_fill_" + std::to_string(kernels::dtype_size(out.dtype)), n, params, error);
 }
 
-status run_binary(launcher& l, const builtin_call& c) {
+cb_status run_binary(launcher& l, const builtin_call& c, std::string& error) {
     tensor_view a = device_view(c.tensors[0]), b = device_view(c.tensors[1]);
     const tensor_view out = device_view(c.tensors[2]);
     kernels::op_types types{};
     kernels::shape_t shape;
-    if (status s = kernels::plan_binary(c.binary, a, b, types, shape); !s.ok()) return s;
+    if (cb_status s = kernels::plan_binary(c.binary, a, b, types, shape, error); s != CB_OK) return s;
     int64_t n = kernels::numel(out);
-    if (n == 0) return {};
+    if (n == 0) return CB_OK;
     if (a.dtype != types.compute)
-        if (status s = l.converted(tensor_view(a), types.compute, a); !s.ok()) return s;
+        if (cb_status s = l.converted(tensor_view(a), types.compute, a, error); s != CB_OK) return s;
     if (b.dtype != types.compute)
-        if (status s = l.converted(tensor_view(b), types.compute, b); !s.ok()) return s;
+        if (cb_status s = l.converted(tensor_view(b), types.compute, b, error); s != CB_OK) return s;
     const tensor_view va = kernels::broadcast_to(a, shape), vb = kernels::broadcast_to(b, shape);
     const tensor_view* views[3] = {&out, &va, &vb};
     nd_layout layout = make_nd_layout(views, 3);
     uint64_t o = launcher::address(out), pa = launcher::address(va), pb = launcher::address(vb);
     void* params[] = {&layout, &n, &o, &pa, &pb};
-    return l.launch(binary_kernel_name(c.binary, types.compute), n, params);
+    return l.launch(binary_kernel_name(c.binary, types.compute), n, params, error);
 }
 
-status run_unary(launcher& l, const builtin_call& c) {
+cb_status run_unary(launcher& l, const builtin_call& c, std::string& error) {
     const tensor_view a = device_view(c.tensors[0]), out = device_view(c.tensors[1]);
     int64_t n = kernels::numel(out);
-    if (n == 0) return {};
+    if (n == 0) return CB_OK;
     const tensor_view* views[2] = {&out, &a};
     nd_layout layout = make_nd_layout(views, 2);
     uint64_t o = launcher::address(out), pa = launcher::address(a);
     void* params[] = {&layout, &n, &o, &pa};
     return l.launch(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[int(c.unary)] + "_" + dtype_token(a.dtype),
-                    n, params);
+                    n, params, error);
 }
 
-status run_arange(launcher& l, const builtin_call& c) {
+cb_status run_arange(launcher& l, const builtin_call& c, std::string& error) {
     const tensor_view out = device_view(c.tensors[0]);
     int64_t n = kernels::numel(out);
-    if (n == 0) return {};
+    if (n == 0) return CB_OK;
     uint64_t o = launcher::address(out);
     int64_t start_i = c.value0.i, step_i = c.value1.i;
     double start_f = c.value0.is_int ? double(c.value0.i) : c.value0.f;
     double step_f = c.value1.is_int ? double(c.value1.i) : c.value1.f;
     int32_t int_math = c.value0.is_int && c.value1.is_int && !kernels::is_float_dtype(out.dtype);
     void* params[] = {&n, &o, &start_i, &step_i, &start_f, &step_f, &int_math};
-    return l.launch("cb_arange_" + dtype_token(out.dtype), n, params);
+    return l.launch("cb_arange_" + dtype_token(out.dtype), n, params, error);
 }
 
-status run_random(launcher& l, const builtin_call& c) {
+cb_status run_random(launcher& l, const builtin_call& c, std::string& error) {
     const tensor_view out = device_view(c.tensors[0]);
     int64_t n = kernels::numel(out);
-    if (n == 0) return {};
+    if (n == 0) return CB_OK;
     const int64_t per_block = out.dtype == CB_DTYPE_FLOAT32 ? 4 : 2;
     uint64_t o = launcher::address(out), seed = c.seed, offset = c.offset;
     void* params[] = {&n, &o, &seed, &offset};
-    return l.launch("cb_random_uniform_" + dtype_token(out.dtype), (n + per_block - 1) / per_block, params);
+    return l.launch("cb_random_uniform_" + dtype_token(out.dtype), (n + per_block - 1) / per_block, params, error);
 }
 
 // sum / mean / max / min, along one axis or all: [outer, n, inner] over contiguous data.
-status run_reduce(launcher& l, const builtin_call& c) {
+cb_status run_reduce(launcher& l, const builtin_call& c, std::string& error) {
     tensor_view in = device_view(c.tensors[0]);
     const tensor_view out = device_view(c.tensors[1]);
     int64_t outer = 1, n = kernels::numel(in), inner = 1;
@@ -189,23 +187,25 @@ status run_reduce(launcher& l, const builtin_call& c) {
     }
     const bool ordered = c.reduce == kernels::reduce_op::max || c.reduce == kernels::reduce_op::min;
     if (n == 0 && ordered && outer * inner > 0)
-        return status::invalid(std::string("zero-size array to reduction operation ") + kernels::op_name(c.reduce) +
-                               " which has no identity");
-    if (outer * inner == 0) return {};
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string("zero-size array to reduction operation ") + kernels::op_name(c.reduce) +
+                        " which has no identity");
+    if (outer * inner == 0) return CB_OK;
     if (n == 0) {  // sum of nothing is 0, mean of nothing NaN (0/0), as the CPU engine
         const bool mean = c.reduce == kernels::reduce_op::mean;
         return fill_tensor(l, out,
                            fill_bits(out.dtype, mean ? kernels::scalar::of(std::numeric_limits<double>::quiet_NaN())
-                                                     : kernels::scalar::of_int(0)));
+                                                     : kernels::scalar::of_int(0)),
+                           error);
     }
     if (!kernels::is_contiguous(in))  // compacted once, as the CPU engine does
-        if (status s = l.converted(tensor_view(in), in.dtype, in); !s.ok()) return s;
+        if (cb_status s = l.converted(tensor_view(in), in.dtype, in, error); s != CB_OK) return s;
 
     const std::string suffix = std::string(cuda_kernels::k_reduce_tokens[int(c.reduce)]) + "_" + dtype_token(in.dtype);
     uint64_t pin = launcher::address(in), pout = launcher::address(out);
     if (inner > 1) {
         void* params[] = {&pin, &outer, &n, &inner, &pout};
-        return l.launch("cb_reduce_cols_" + suffix, outer * inner, params);
+        return l.launch("cb_reduce_cols_" + suffix, outer * inner, params, error);
     }
     // Rows: split long rows over several blocks when there are too few rows to fill the GPU.
     int64_t rows = outer;
@@ -219,25 +219,26 @@ status run_reduce(launcher& l, const builtin_call& c) {
     int32_t splits32 = static_cast<int32_t>(splits);
     uint64_t partials = 0;
     if (splits > 1)
-        if (status s = l.scratch.allocate(uint64_t(rows) * uint64_t(splits) * 8, partials); !s.ok()) return s;
+        if (cb_status s = l.scratch.allocate(uint64_t(rows) * uint64_t(splits) * 8, partials, error); s != CB_OK)
+            return s;
     const unsigned grid_y = static_cast<unsigned>(std::min<int64_t>(rows, 65535));
     void* params[] = {&pin, &rows, &n, &chunk, &splits32, &partials, &pout};
-    if (status s = l.launch("cb_reduce_rows_" + suffix, static_cast<unsigned>(splits), grid_y, params); !s.ok())
+    if (cb_status s = l.launch("cb_reduce_rows_" + suffix, static_cast<unsigned>(splits), grid_y, params, error);
+        s != CB_OK)
         return s;
-    if (splits == 1) return {};
+    if (splits == 1) return CB_OK;
     void* finish[] = {&partials, &rows, &splits32, &n, &pout};
-    return l.launch("cb_reduce_finish_" + suffix, rows, finish);
+    return l.launch("cb_reduce_finish_" + suffix, rows, finish, error);
 }
 
 // Row-major C (n x m) = A (n x k) B (k x m) with column-major cuBLAS: a row-major buffer is its
 // own transpose in column-major terms, so C^T = B^T A^T is one GEMM with A and B swapped.
-status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint64_t c, int m, int n, int k) {
+cb_status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint64_t c, int m, int n, int k,
+                      std::string& error) {
     const cublas_library& lib = *l.t.cublas;
-    std::string message;
-    if (cb_status s =
-            lib.check(lib.api().cublasSetStream(l.t.cublas_handle, l.t.stream), "cublasSetStream_v2", &message);
+    if (cb_status s = lib.check(lib.api().cublasSetStream(l.t.cublas_handle, l.t.stream), "cublasSetStream_v2", &error);
         s != CB_OK)
-        return {s, message};
+        return s;
     const int lda = std::max(k, 1), ldb = std::max(m, 1), ldc = std::max(m, 1);
     cublas::cublasStatus_t r;
     if (dtype == CB_DTYPE_FLOAT32) {
@@ -251,42 +252,41 @@ status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint64_t
                                   reinterpret_cast<const double*>(b), ldb, reinterpret_cast<const double*>(a), lda,
                                   &beta, reinterpret_cast<double*>(c), ldc);
     }
-    cb_status s = lib.check(r, dtype == CB_DTYPE_FLOAT32 ? "cublasSgemm_v2" : "cublasDgemm_v2", &message);
-    return s == CB_OK ? status{} : status{s, message};
+    return lib.check(r, dtype == CB_DTYPE_FLOAT32 ? "cublasSgemm_v2" : "cublasDgemm_v2", &error);
 }
 
-status run_matmul(launcher& l, const builtin_call& c) {
+cb_status run_matmul(launcher& l, const builtin_call& c, std::string& error) {
     tensor_view a = device_view(c.tensors[0]), b = device_view(c.tensors[1]);
     const tensor_view out = device_view(c.tensors[2]);
     const cb_dtype dtype = out.dtype;
     int64_t n = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1], m = b.ndim == 2 ? b.shape[1] : 1;
-    if (n == 0 || m == 0) return {};
-    if (k == 0) return fill_tensor(l, out, 0);  // an empty sum: zeros (all-zero bits in every dtype)
+    if (n == 0 || m == 0) return CB_OK;
+    if (k == 0) return fill_tensor(l, out, 0, error);  // an empty sum: zeros (all-zero bits in every dtype)
     if (a.dtype != dtype || !kernels::is_contiguous(a))
-        if (status s = l.converted(tensor_view(a), dtype, a); !s.ok()) return s;
+        if (cb_status s = l.converted(tensor_view(a), dtype, a, error); s != CB_OK) return s;
     if (b.dtype != dtype || !kernels::is_contiguous(b))
-        if (status s = l.converted(tensor_view(b), dtype, b); !s.ok()) return s;
+        if (cb_status s = l.converted(tensor_view(b), dtype, b, error); s != CB_OK) return s;
     uint64_t pa = launcher::address(a), pb = launcher::address(b), pc = launcher::address(out);
     const bool fits_int = n <= INT_MAX && k <= INT_MAX && m <= INT_MAX;
     if (kernels::is_float_dtype(dtype) && l.t.cublas != nullptr && l.t.cublas_handle != nullptr && fits_int)
-        return cublas_gemm(l, dtype, pa, pb, pc, int(m), int(n), int(k));
+        return cublas_gemm(l, dtype, pa, pb, pc, int(m), int(n), int(k), error);
     void* params[] = {&pa, &pb, &pc, &n, &k, &m};
-    return l.launch("cb_matmul_" + dtype_token(dtype), n * m, params);
+    return l.launch("cb_matmul_" + dtype_token(dtype), n * m, params, error);
 }
 
 // crc32c: one thread per chunk over the contiguous uint8 input, into the contiguous int64 output.
-status run_crc32c(launcher& l, const builtin_call& c) {
+cb_status run_crc32c(launcher& l, const builtin_call& c, std::string& error) {
     int64_t n = c.tensors[0].shape[0], chunk = c.chunk;
     int64_t chunks = n / chunk + (n % chunk != 0 ? 1 : 0);
-    if (chunks == 0) return {};
+    if (chunks == 0) return CB_OK;
     uint64_t in = c.tensors[0].device_ptr, out = c.tensors[1].device_ptr;
     void* params[] = {&in, &n, &chunk, &chunks, &out};
-    return l.launch("cb_crc32c", chunks, params);
+    return l.launch("cb_crc32c", chunks, params, error);
 }
 
 // A kernel reading a misaligned or unallocated address poisons the whole context (every later
 // call fails), so each operand's byte range must be aligned and inside one allocation.
-status check_operands(const cuda_driver& driver, const builtin_call& c) {
+cb_status check_operands(const cuda_driver& driver, const builtin_call& c, std::string& error) {
     for (std::size_t i = 0; i < c.tensors.size(); ++i) {
         const cb_tensor_desc& t = c.tensors[i];
         int64_t first = 0, end = 0;
@@ -294,16 +294,18 @@ status check_operands(const cuda_driver& driver, const builtin_call& c) {
         const std::string where = "argument " + std::to_string(i) + ": ";
         const uint64_t size = kernels::dtype_size(t.dtype);
         if (t.device_ptr % size != 0)
-            return status::invalid(where + "device address " + std::to_string(t.device_ptr) +
-                                   " is not aligned to its " + std::to_string(size) + "-byte elements");
+            return fail(error, CB_ERR_INVALID_ARGUMENT,
+                        where + "device address " + std::to_string(t.device_ptr) + " is not aligned to its " +
+                            std::to_string(size) + "-byte elements");
         const uint64_t lo = t.device_ptr + static_cast<uint64_t>(first), hi = t.device_ptr + static_cast<uint64_t>(end);
         cu::CUdeviceptr base = 0;
         std::size_t bytes = 0;
         if (driver.api().cuMemGetAddressRange(&base, &bytes, lo) != cu::CUDA_SUCCESS || hi > base + bytes || hi < lo)
-            return status::invalid(where + "device range " + std::to_string(lo) + "+" + std::to_string(hi - lo) +
-                                   " is not inside one device allocation");
+            return fail(error, CB_ERR_INVALID_ARGUMENT,
+                        where + "device range " + std::to_string(lo) + "+" + std::to_string(hi - lo) +
+                            " is not inside one device allocation");
     }
-    return {};
+    return CB_OK;
 }
 
 }  // namespace
@@ -316,36 +318,37 @@ std::string cast_kernel_name(cb_dtype to, cb_dtype from) {
     return "cb_cast_" + dtype_token(to) + "_" + dtype_token(from);
 }
 
-status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& target) {
-    if (target.driver == nullptr || !target.function) return {CB_ERR_INTERNAL, "launch_builtin: no launch target"};
-    if (status s = check_operands(*target.driver, call); !s.ok()) return s;
+cb_status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& target, std::string& error) {
+    if (target.driver == nullptr || !target.function)
+        return fail(error, CB_ERR_INTERNAL, "launch_builtin: no launch target");
+    if (cb_status s = check_operands(*target.driver, call, error); s != CB_OK) return s;
     launcher l(target);
     switch (call.kind) {
     case builtin_kind::binary:
-        return run_binary(l, call);
+        return run_binary(l, call, error);
     case builtin_kind::unary:
-        return run_unary(l, call);
+        return run_unary(l, call, error);
     case builtin_kind::cast: {
         const tensor_view in = device_view(call.tensors[0]), out = device_view(call.tensors[1]);
-        if (kernels::numel(out) == 0) return {};
-        return l.cast(in, out);
+        if (kernels::numel(out) == 0) return CB_OK;
+        return l.cast(in, out, error);
     }
     case builtin_kind::fill: {
         const tensor_view out = device_view(call.tensors[0]);
-        return fill_tensor(l, out, fill_bits(out.dtype, call.value0));
+        return fill_tensor(l, out, fill_bits(out.dtype, call.value0), error);
     }
     case builtin_kind::arange:
-        return run_arange(l, call);
+        return run_arange(l, call, error);
     case builtin_kind::random_uniform:
-        return run_random(l, call);
+        return run_random(l, call, error);
     case builtin_kind::reduce:
-        return run_reduce(l, call);
+        return run_reduce(l, call, error);
     case builtin_kind::matmul:
-        return run_matmul(l, call);
+        return run_matmul(l, call, error);
     case builtin_kind::crc32c:
-        return run_crc32c(l, call);
+        return run_crc32c(l, call, error);
     }
-    return status::invalid("launch_builtin: unknown kernel kind");
+    return fail(error, CB_ERR_INVALID_ARGUMENT, "launch_builtin: unknown kernel kind");
 }
 
 }  // namespace cudabridge::nv

@@ -9,7 +9,7 @@
 
 #include "nvidia_driver/cuda_driver/cublas_library.hpp"
 #include "nvidia_driver/cuda_driver/cuda_driver.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 #include "common/launch/builtin_call.hpp"
 
 namespace cudabridge::nv {
@@ -19,13 +19,13 @@ struct gpu_launch_target {
     cu::CUstream stream = nullptr;
     int sm_count = 0;  // sizes grids; 0 when unknown
     // Resolves one of the fatbin's entry points (names: cuda_kernels/kernel_abi.hpp).
-    std::function<kernels::status(const std::string& name, cu::CUfunction& out)> function;
+    std::function<cb_status(const std::string& name, cu::CUfunction& out, std::string& error)> function;
     // float32/float64 matmul goes to cuBLAS when both are set, else to the simple kernel.
     const cublas_library* cublas = nullptr;
     cublas::cublasHandle_t cublas_handle = nullptr;
 };
 
-kernels::status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& target);
+cb_status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& target, std::string& error);
 
 // The fatbin entry point a kernel of this kind uses (for tests and listings).
 std::string binary_kernel_name(kernels::binary_op op, cb_dtype compute);

@@ -11,7 +11,7 @@ device_scratch::~device_scratch() {
     }
 }
 
-kernels::status device_scratch::allocate(uint64_t bytes, uint64_t& out) {
+cb_status device_scratch::allocate(uint64_t bytes, uint64_t& out, std::string& error) {
     const cuda_api& api = driver_.api();
     cu::CUdeviceptr p = 0;
     const std::size_t size = bytes == 0 ? 1 : static_cast<std::size_t>(bytes);
@@ -20,23 +20,16 @@ kernels::status device_scratch::allocate(uint64_t bytes, uint64_t& out) {
         if (r == cu::CUDA_SUCCESS) {
             pooled_.push_back(p);
             out = p;
-            return {};
+            return CB_OK;
         }
-        if (r != cu::CUDA_ERROR_NOT_SUPPORTED) {
-            std::string message;
-            cb_status s = driver_.check(r, "temporary device memory (cuMemAllocAsync)", &message);
-            return {s, message};
-        }
+        if (r != cu::CUDA_ERROR_NOT_SUPPORTED)
+            return driver_.check(r, "temporary device memory (cuMemAllocAsync)", &error);
     }
     cu::CUresult r = api.cuMemAlloc(&p, size);
-    if (r != cu::CUDA_SUCCESS) {
-        std::string message;
-        cb_status s = driver_.check(r, "temporary device memory (cuMemAlloc_v2)", &message);
-        return {s, message};
-    }
+    if (r != cu::CUDA_SUCCESS) return driver_.check(r, "temporary device memory (cuMemAlloc_v2)", &error);
     plain_.push_back(p);
     out = p;
-    return {};
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

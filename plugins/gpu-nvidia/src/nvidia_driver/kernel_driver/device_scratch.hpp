@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "nvidia_driver/cuda_driver/cuda_driver.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 namespace cudabridge::nv {
 
@@ -19,7 +19,7 @@ public:
     device_scratch(const device_scratch&) = delete;
     device_scratch& operator=(const device_scratch&) = delete;
 
-    kernels::status allocate(uint64_t bytes, uint64_t& out);
+    cb_status allocate(uint64_t bytes, uint64_t& out, std::string& error);
 
 private:
     const cuda_driver& driver_;

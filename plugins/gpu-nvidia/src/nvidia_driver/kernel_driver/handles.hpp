@@ -11,7 +11,6 @@
 
 #include "nvidia_driver/cuda_driver/cublas_library.hpp"
 #include "nvidia_driver/cuda_driver/cuda_types.hpp"
-#include "common/kernels/status.hpp"
 
 namespace cudabridge::nv {
 
@@ -31,14 +30,15 @@ struct kd_device {
     int nvml_index = -1;  // NVML's index of this GPU (matched by UUID / PCI address), -1: none
     std::string nvml_reason;
 
-    cu::CUmodule builtins = nullptr;  // the embedded fatbin, loaded at open
-    kernels::status builtins_status;  // why builtins is null
+    cu::CUmodule builtins = nullptr;    // the embedded fatbin, loaded at open
+    cb_status builtins_status = CB_OK;  // why builtins is null: the code and its message
+    std::string builtins_error;
     function_cache builtin_functions;
 
     std::mutex mutex;  // guards what follows
     bool cublas_tried = false;
     cublas::cublasHandle_t cublas = nullptr;
-    kernels::status cublas_status;
+    std::string cublas_error;   // why cublas is null (CB_ERR_UNSUPPORTED)
     cb_gpu_settings applied{};  // what this process set: NVML cannot read locked clocks back
     uint64_t heartbeats = 0;
 };

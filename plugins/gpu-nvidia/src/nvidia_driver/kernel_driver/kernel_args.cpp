@@ -8,8 +8,6 @@ namespace cudabridge::nv {
 
 namespace {
 
-using kernels::status;
-
 template <class T>
 std::vector<unsigned char> bytes_of(T v) {
     std::vector<unsigned char> b(sizeof v);
@@ -47,15 +45,17 @@ bool narrow_integer(int64_t v, bool is_unsigned, std::size_t size, std::vector<u
 
 }  // namespace
 
-status packed_kernel_args::pack(const cb_kernel_launch& launch,
-                                const std::optional<std::vector<std::size_t>>& param_sizes) {
+cb_status packed_kernel_args::pack(const cb_kernel_launch& launch,
+                                   const std::optional<std::vector<std::size_t>>& param_sizes, std::string& error) {
     storage_.clear();
     pointers_.clear();
     const std::string name = launch.name != nullptr ? launch.name : "kernel";
-    if (launch.arg_count > 0 && launch.args == nullptr) return status::invalid(name + ": arg_count > 0 but no args");
+    if (launch.arg_count > 0 && launch.args == nullptr)
+        return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": arg_count > 0 but no args");
     if (param_sizes && param_sizes->size() != launch.arg_count)
-        return status::invalid(name + " takes " + std::to_string(param_sizes->size()) + " parameters, got " +
-                               std::to_string(launch.arg_count) + " arguments");
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    name + " takes " + std::to_string(param_sizes->size()) + " parameters, got " +
+                        std::to_string(launch.arg_count) + " arguments");
     storage_.reserve(launch.arg_count);
     for (std::size_t i = 0; i < launch.arg_count; ++i) {
         const cb_kernel_arg& a = launch.args[i];
@@ -65,14 +65,15 @@ status packed_kernel_args::pack(const cb_kernel_launch& launch,
         switch (a.type) {
         case CB_ARG_DEVICE_PTR:
             if (size != 8)
-                return status::invalid(where + "a device pointer for a " + std::to_string(size) + "-byte parameter");
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            where + "a device pointer for a " + std::to_string(size) + "-byte parameter");
             b = bytes_of(a.value.device_ptr);
             break;
         case CB_ARG_INT64:
         case CB_ARG_UINT64:
             if (!narrow_integer(a.value.i64, a.type == CB_ARG_UINT64, size, b))
-                return status::invalid(where + "the integer does not fit the " + std::to_string(size) +
-                                       "-byte parameter");
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            where + "the integer does not fit the " + std::to_string(size) + "-byte parameter");
             break;
         case CB_ARG_FLOAT64:
             if (size == 8)
@@ -80,24 +81,27 @@ status packed_kernel_args::pack(const cb_kernel_launch& launch,
             else if (size == 4)
                 b = bytes_of(static_cast<float>(a.value.f64));
             else
-                return status::invalid(where + "a floating value for a " + std::to_string(size) + "-byte parameter");
+                return fail(error, CB_ERR_INVALID_ARGUMENT,
+                            where + "a floating value for a " + std::to_string(size) + "-byte parameter");
             break;
         case CB_ARG_BYTES:
-            if (a.size > 0 && a.value.bytes == nullptr) return status::invalid(where + "CB_ARG_BYTES without bytes");
+            if (a.size > 0 && a.value.bytes == nullptr)
+                return fail(error, CB_ERR_INVALID_ARGUMENT, where + "CB_ARG_BYTES without bytes");
             if (param_sizes && a.size != size)
-                return status::invalid(where + std::to_string(a.size) + " bytes for a " + std::to_string(size) +
-                                       "-byte parameter");
+                return fail(
+                    error, CB_ERR_INVALID_ARGUMENT,
+                    where + std::to_string(a.size) + " bytes for a " + std::to_string(size) + "-byte parameter");
             b.assign(static_cast<const unsigned char*>(a.value.bytes),
                      static_cast<const unsigned char*>(a.value.bytes) + a.size);
             if (b.empty()) b.resize(1);  // a valid pointer even for an empty struct
             break;
         default:
-            return status::invalid(where + "unknown argument type " + std::to_string(a.type));
+            return fail(error, CB_ERR_INVALID_ARGUMENT, where + "unknown argument type " + std::to_string(a.type));
         }
         storage_.push_back(std::move(b));
     }
     for (auto& s : storage_) pointers_.push_back(s.data());
-    return {};
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

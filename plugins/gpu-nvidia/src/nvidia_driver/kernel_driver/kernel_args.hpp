@@ -12,14 +12,15 @@
 #include <optional>
 #include <vector>
 
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 namespace cudabridge::nv {
 
 class packed_kernel_args {
 public:
     // `param_sizes`: the kernel's parameter sizes in bytes, when known.
-    kernels::status pack(const cb_kernel_launch& launch, const std::optional<std::vector<std::size_t>>& param_sizes);
+    cb_status pack(const cb_kernel_launch& launch, const std::optional<std::vector<std::size_t>>& param_sizes,
+                   std::string& error);
 
     // kernelParams for cuLaunchKernel (nullptr when there are no arguments); valid while *this lives.
     void** params() { return pointers_.empty() ? nullptr : pointers_.data(); }

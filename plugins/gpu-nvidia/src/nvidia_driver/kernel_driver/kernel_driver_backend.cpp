@@ -14,8 +14,6 @@ namespace cudabridge::nv {
 
 namespace {
 
-using status = kernels::status;
-
 // Where the build found the toolkit's libraries: a last resort after the sonames.
 std::vector<std::string> with_toolkit_path(std::vector<std::string> names, const char* file) {
 #ifdef CB_NV_TOOLKIT_LIBRARY_DIR
@@ -52,7 +50,8 @@ kernel_driver_backend::~kernel_driver_backend() {
         std::lock_guard lock(registry_->mutex);
         for (auto& [p, d] : registry_->devices) open.push_back(p);
     }
-    for (kd_device* d : open) (void)close(d);
+    std::string ignored;  // nothing to report from a destructor
+    for (kd_device* d : open) (void)close(d, ignored);
 }
 
 bool kernel_driver_backend::has_builtin_kernels() { return cuda_kernels::builtin_fatbin().size > 0; }
@@ -71,56 +70,63 @@ const nvrtc_library& kernel_driver_backend::nvrtc() const {
 
 // ---- shared checks ---------------------------------------------------------------------------
 
-status kernel_driver_backend::unavailable() const {
+cb_status kernel_driver_backend::unavailable(std::string& error) const {
     const availability& a = driver_.status();
-    return {a.status != CB_OK ? a.status : CB_ERR_NO_DEVICE, "kernel-driver backend not available: " + a.reason};
+    return fail(error, a.status != CB_OK ? a.status : CB_ERR_NO_DEVICE,
+                "kernel-driver backend not available: " + a.reason);
 }
 
-status kernel_driver_backend::cuda(cu::CUresult result, const char* what) const {
-    if (result == cu::CUDA_SUCCESS) return {};
-    std::string message;
-    cb_status s = driver_.check(result, what, &message);
-    return {s, message};
+cb_status kernel_driver_backend::cuda(cu::CUresult result, const char* what, std::string& error) const {
+    if (result == cu::CUDA_SUCCESS) return CB_OK;
+    return driver_.check(result, what, &error);
 }
 
-status kernel_driver_backend::check_device(kd_device* device) const {
-    if (!available()) return unavailable();
-    if (!registry_->live(registry_->devices, device)) return status::invalid("unknown or closed device handle");
-    return {};
+cb_status kernel_driver_backend::check_device(kd_device* device, std::string& error) const {
+    if (!available()) return unavailable(error);
+    if (!registry_->live(registry_->devices, device))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown or closed device handle");
+    return CB_OK;
 }
 
-status kernel_driver_backend::check_stream(kd_stream* stream, kd_device** device) const {
-    if (!available()) return unavailable();
-    if (!registry_->live(registry_->streams, stream)) return status::invalid("unknown or destroyed stream handle");
+cb_status kernel_driver_backend::check_stream(kd_stream* stream, std::string& error, kd_device** device) const {
+    if (!available()) return unavailable(error);
+    if (!registry_->live(registry_->streams, stream))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown or destroyed stream handle");
     if (device != nullptr) *device = stream->device;
-    return {};
+    return CB_OK;
 }
 
-status kernel_driver_backend::check_event(kd_event* event) const {
-    if (!available()) return unavailable();
-    if (!registry_->live(registry_->events, event)) return status::invalid("unknown or destroyed event handle");
-    return {};
+cb_status kernel_driver_backend::check_event(kd_event* event, std::string& error) const {
+    if (!available()) return unavailable(error);
+    if (!registry_->live(registry_->events, event))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown or destroyed event handle");
+    return CB_OK;
 }
 
-status kernel_driver_backend::check_module(kd_module* module) const {
-    if (!available()) return unavailable();
-    if (!registry_->live(registry_->modules, module)) return status::invalid("unknown or unloaded module handle");
-    return {};
+cb_status kernel_driver_backend::check_module(kd_module* module, std::string& error) const {
+    if (!available()) return unavailable(error);
+    if (!registry_->live(registry_->modules, module))
+        return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown or unloaded module handle");
+    return CB_OK;
 }
 
-status kernel_driver_backend::current(kd_device* device) const {
-    if (status s = check_device(device); !s.ok()) return s;
-    return cuda(driver_.api().cuCtxSetCurrent(device->context), "cuCtxSetCurrent");
+cb_status kernel_driver_backend::current(kd_device* device, std::string& error) const {
+    if (cb_status s = check_device(device, error); s != CB_OK) return s;
+    return cuda(driver_.api().cuCtxSetCurrent(device->context), "cuCtxSetCurrent", error);
 }
 
-status kernel_driver_backend::make_current(kd_device* device) const { return current(device); }
+cb_status kernel_driver_backend::make_current(kd_device* device, std::string& error) const {
+    return current(device, error);
+}
 
 cu::CUcontext kernel_driver_backend::raw_context(kd_device* device) const {
-    return check_device(device).ok() ? device->context : nullptr;
+    std::string ignored;
+    return check_device(device, ignored) == CB_OK ? device->context : nullptr;
 }
 
 cu::CUstream kernel_driver_backend::raw_stream(kd_stream* stream) const {
-    return check_stream(stream).ok() ? stream->stream : nullptr;
+    std::string ignored;
+    return check_stream(stream, ignored) == CB_OK ? stream->stream : nullptr;
 }
 
 // ---- devices ---------------------------------------------------------------------------------
@@ -135,38 +141,40 @@ namespace {
 void load_builtins(const cuda_driver& driver, kd_device& d) {
     const cuda_kernels::embedded_image image = cuda_kernels::builtin_fatbin();
     if (image.size == 0) {
-        d.builtins_status = status::unsupported(
-            "launch_builtin: built without the CUDA toolkit, so no built-in GPU kernels are embedded "
-            "(rebuild with nvcc available)");
+        d.builtins_status = fail(d.builtins_error, CB_ERR_UNSUPPORTED,
+                                 "launch_builtin: built without the CUDA toolkit, so no built-in GPU kernels are "
+                                 "embedded (rebuild with nvcc available)");
         return;
     }
     cu::CUresult r = driver.api().cuModuleLoadData(&d.builtins, image.data);
     if (r != cu::CUDA_SUCCESS) {
         d.builtins = nullptr;
-        std::string message;
-        cb_status s = driver.check(r, "loading the built-in kernels' fatbin (cuModuleLoadData)", &message);
+        d.builtins_status =
+            driver.check(r, "loading the built-in kernels' fatbin (cuModuleLoadData)", &d.builtins_error);
         if (r == cu::CUDA_ERROR_NO_BINARY_FOR_GPU || r == cu::CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-            message += "; the fatbin carries no code this GPU (compute " + std::to_string(d.cc_major) + "." +
-                       std::to_string(d.cc_minor) + ") or this driver can run: set CB_CUDA_FATBIN_ARCHS and rebuild";
-        d.builtins_status = {s, message};
+            d.builtins_error += "; the fatbin carries no code this GPU (compute " + std::to_string(d.cc_major) + "." +
+                                std::to_string(d.cc_minor) +
+                                ") or this driver can run: set CB_CUDA_FATBIN_ARCHS and rebuild";
     }
 }
 
 }  // namespace
 
-status kernel_driver_backend::open(int ordinal, kd_device*& out) {
+cb_status kernel_driver_backend::open(int ordinal, kd_device*& out, std::string& error) {
     out = nullptr;
-    if (!available()) return unavailable();
+    if (!available()) return unavailable(error);
     if (ordinal < 0 || ordinal >= driver_.status().device_count)
-        return {CB_ERR_NOT_FOUND, "no CUDA device " + std::to_string(ordinal) + " (the driver sees " +
-                                      std::to_string(driver_.status().device_count) + ")"};
+        return fail(error, CB_ERR_NOT_FOUND,
+                    "no CUDA device " + std::to_string(ordinal) + " (the driver sees " +
+                        std::to_string(driver_.status().device_count) + ")");
     const cuda_api& api = driver_.api();
     auto d = std::make_unique<kd_device>();
     d->ordinal = ordinal;
-    if (status s = cuda(api.cuDeviceGet(&d->device, ordinal), "cuDeviceGet"); !s.ok()) return s;
-    if (status s = cuda(api.cuDevicePrimaryCtxRetain(&d->context, d->device), "cuDevicePrimaryCtxRetain"); !s.ok())
+    if (cb_status s = cuda(api.cuDeviceGet(&d->device, ordinal), "cuDeviceGet", error); s != CB_OK) return s;
+    if (cb_status s = cuda(api.cuDevicePrimaryCtxRetain(&d->context, d->device), "cuDevicePrimaryCtxRetain", error);
+        s != CB_OK)
         return s;
-    if (status s = cuda(api.cuCtxSetCurrent(d->context), "cuCtxSetCurrent"); !s.ok()) {
+    if (cb_status s = cuda(api.cuCtxSetCurrent(d->context), "cuCtxSetCurrent", error); s != CB_OK) {
         (void)api.cuDevicePrimaryCtxRelease(d->device);
         return s;
     }
@@ -178,11 +186,11 @@ status kernel_driver_backend::open(int ordinal, kd_device*& out) {
     out = d.get();
     std::lock_guard lock(registry_->mutex);
     registry_->devices.emplace(out, std::move(d));
-    return {};
+    return CB_OK;
 }
 
-status kernel_driver_backend::close(kd_device* device) {
-    if (status s = check_device(device); !s.ok()) return s;
+cb_status kernel_driver_backend::close(kd_device* device, std::string& error) {
+    if (cb_status s = check_device(device, error); s != CB_OK) return s;
     const cuda_api& api = driver_.api();
     (void)api.cuCtxSetCurrent(device->context);  // best effort: a lost device still gets released
     std::unique_ptr<kd_device> owned;
@@ -214,11 +222,11 @@ status kernel_driver_backend::close(kd_device* device) {
     if (owned->cublas != nullptr && registry_->cublas) (void)registry_->cublas->api().cublasDestroy(owned->cublas);
     if (owned->builtins != nullptr) (void)api.cuModuleUnload(owned->builtins);
     (void)api.cuCtxSetCurrent(nullptr);
-    return cuda(api.cuDevicePrimaryCtxRelease(owned->device), "cuDevicePrimaryCtxRelease_v2");
+    return cuda(api.cuDevicePrimaryCtxRelease(owned->device), "cuDevicePrimaryCtxRelease_v2", error);
 }
 
-status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& out) const {
-    if (status s = check_device(device); !s.ok()) return s;
+cb_status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& out, std::string& error) const {
+    if (cb_status s = check_device(device, error); s != CB_OK) return s;
     const cuda_api& api = driver_.api();
     std::memset(&out, 0, sizeof out);
     out.struct_size = sizeof out;
@@ -226,7 +234,8 @@ status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& o
     copy_text(out.backend, sizeof out.backend, "kernel-driver");
 
     char name[256] = {};
-    if (status s = cuda(api.cuDeviceGetName(name, sizeof name - 1, device->device), "cuDeviceGetName"); !s.ok())
+    if (cb_status s = cuda(api.cuDeviceGetName(name, sizeof name - 1, device->device), "cuDeviceGetName", error);
+        s != CB_OK)
         return s;
     copy_text(out.name, sizeof out.name, name);
     cu::CUuuid uuid{};
@@ -283,7 +292,7 @@ status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties& o
                 out.memory_clock_mhz = mhz;
         }
     }
-    return {};
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

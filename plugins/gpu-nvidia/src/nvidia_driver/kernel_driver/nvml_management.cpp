@@ -11,15 +11,9 @@ namespace cudabridge::nv {
 
 namespace {
 
-using kernels::status;
-
-status from(cb_status code, const std::string& message) { return {code, message}; }
-
-status handle_of(const nvml_library& nvml, int index, nvml::nvmlDevice_t& dev) {
-    if (index < 0) return from(CB_ERR_UNSUPPORTED, "no NVML device for this GPU");
-    std::string message;
-    cb_status s = nvml.device(static_cast<unsigned>(index), dev, &message);
-    return s == CB_OK ? status{} : from(s, message);
+cb_status handle_of(const nvml_library& nvml, int index, nvml::nvmlDevice_t& dev, std::string& error) {
+    if (index < 0) return fail(error, CB_ERR_UNSUPPORTED, "no NVML device for this GPU");
+    return nvml.device(static_cast<unsigned>(index), dev, &error);
 }
 
 bool read_uint(nvml::nvmlDeviceGetUInt_t fn, nvml::nvmlDevice_t dev, unsigned int& v) {
@@ -54,11 +48,12 @@ unsigned int fan_count(const nvml_api& api, nvml::nvmlDevice_t dev) {
 }
 
 // Checks every requested field against the limits; nothing is changed when one is out of bounds.
-status check_request(const cb_gpu_settings& r, const cb_gpu_setting_limits& lim) {
-    auto out_of = [](const std::string& what, double v, double lo, double hi, const char* unit) {
-        return status::invalid(what + " " + std::to_string(static_cast<long long>(std::llround(v))) + " " + unit +
-                               " is outside this GPU's range " + std::to_string(static_cast<long long>(lo)) + ".." +
-                               std::to_string(static_cast<long long>(hi)) + " " + unit);
+cb_status check_request(const cb_gpu_settings& r, const cb_gpu_setting_limits& lim, std::string& error) {
+    auto out_of = [&](const std::string& what, double v, double lo, double hi, const char* unit) {
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    what + " " + std::to_string(static_cast<long long>(std::llround(v))) + " " + unit +
+                        " is outside this GPU's range " + std::to_string(static_cast<long long>(lo)) + ".." +
+                        std::to_string(static_cast<long long>(hi)) + " " + unit);
     };
     if (r.fields & CB_SET_CLOCKS) {
         if (r.sm_clock_mhz != 0 && lim.max_sm_clock_mhz != 0 &&
@@ -71,30 +66,28 @@ status check_request(const cb_gpu_settings& r, const cb_gpu_setting_limits& lim)
     }
     if (r.fields & CB_SET_POWER_LIMIT) {
         if (!(r.power_limit_w > 0) || !std::isfinite(r.power_limit_w))
-            return status::invalid("power limit must be a positive number of watts");
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "power limit must be a positive number of watts");
         if (lim.max_power_w > 0 && (r.power_limit_w < lim.min_power_w || r.power_limit_w > lim.max_power_w))
             return out_of("power limit", r.power_limit_w, lim.min_power_w, lim.max_power_w, "W");
     }
     if (r.fields & CB_SET_FAN) {
         if (r.fan_percent != -1 && (r.fan_percent < 0 || r.fan_percent > 100))
-            return status::invalid("fan speed must be 0..100 % or -1 (automatic)");
-        if (!lim.fan_control) return status::unsupported("this GPU offers no fan control through NVML");
+            return fail(error, CB_ERR_INVALID_ARGUMENT, "fan speed must be 0..100 % or -1 (automatic)");
+        if (!lim.fan_control) return fail(error, CB_ERR_UNSUPPORTED, "this GPU offers no fan control through NVML");
     }
     if (r.fields & CB_SET_PSTATE)
-        return status::unsupported(
-            "NVML has no call to force a performance state; lock the clocks instead "
-            "(the driver picks the P-state from the clocks and the load)");
-    return {};
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    "NVML has no call to force a performance state; lock the clocks instead "
+                    "(the driver picks the P-state from the clocks and the load)");
+    return CB_OK;
 }
 
 }  // namespace
 
-status read_gpu_telemetry(const nvml_library& nvml, int index, cb_gpu_telemetry& out) {
+cb_status read_gpu_telemetry(const nvml_library& nvml, int index, cb_gpu_telemetry& out, std::string& error) {
     nvml::nvmlDevice_t dev = nullptr;
-    if (status s = handle_of(nvml, index, dev); !s.ok()) return s;
-    std::string message;
-    if (cb_status s = read_nvml_telemetry(nvml, static_cast<unsigned>(index), out, &message); s != CB_OK)
-        return from(s, message);
+    if (cb_status s = handle_of(nvml, index, dev, error); s != CB_OK) return s;
+    if (cb_status s = read_nvml_telemetry(nvml, static_cast<unsigned>(index), out, &error); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
     unsigned long long count = 0;
     if (api.nvmlDeviceGetTotalEccErrors != nullptr) {
@@ -105,14 +98,15 @@ status read_gpu_telemetry(const nvml_library& nvml, int index, cb_gpu_telemetry&
                                             &count) == nvml::NVML_SUCCESS)
             out.ecc_uncorrected = count;
     }
-    return {};
+    return CB_OK;
 }
 
-status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_telemetry_details& out) {
+cb_status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_telemetry_details& out,
+                                     std::string& error) {
     out = {};
-    if (status s = read_gpu_telemetry(nvml, index, out.telemetry); !s.ok()) return s;
+    if (cb_status s = read_gpu_telemetry(nvml, index, out.telemetry, error); s != CB_OK) return s;
     nvml::nvmlDevice_t dev = nullptr;
-    if (status s = handle_of(nvml, index, dev); !s.ok()) return s;
+    if (cb_status s = handle_of(nvml, index, dev, error); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
     unsigned int v = 0, lo = 0, hi = 0;
     if (api.nvmlDeviceGetTemperatureThreshold != nullptr) {
@@ -150,14 +144,14 @@ status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_teleme
     if (api.nvmlDeviceGetTotalEnergyConsumption != nullptr &&
         api.nvmlDeviceGetTotalEnergyConsumption(dev, &energy) == nvml::NVML_SUCCESS)
         out.energy_mj = energy;
-    return {};
+    return CB_OK;
 }
 
-status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_limits& out) {
+cb_status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_limits& out, std::string& error) {
     out = {};
     out.struct_size = sizeof out;
     nvml::nvmlDevice_t dev = nullptr;
-    if (status s = handle_of(nvml, index, dev); !s.ok()) return s;
+    if (cb_status s = handle_of(nvml, index, dev, error); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
     const std::vector<unsigned int> mem = supported_memory_clocks(api, dev);
     if (!mem.empty()) {
@@ -188,14 +182,15 @@ status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_l
     out.max_performance_state = 15;
     out.fan_control = fan_count(api, dev) > 0 && api.nvmlDeviceSetFanSpeed_v2 != nullptr &&
                       api.nvmlDeviceSetDefaultFanSpeed_v2 != nullptr;
-    return {};
+    return CB_OK;
 }
 
-status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings& applied, cb_gpu_settings& out) {
+cb_status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings& applied, cb_gpu_settings& out,
+                        std::string& error) {
     out = {};
     out.struct_size = sizeof out;
     nvml::nvmlDevice_t dev = nullptr;
-    if (status s = handle_of(nvml, index, dev); !s.ok()) return s;
+    if (cb_status s = handle_of(nvml, index, dev, error); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
     out.fields = CB_SET_CLOCKS | CB_SET_FAN;
     out.sm_clock_mhz = (applied.fields & CB_SET_CLOCKS) ? applied.sm_clock_mhz : 0;
@@ -215,44 +210,43 @@ status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings&
     } else {
         out.performance_state = -1;
     }
-    return {};
+    return CB_OK;
 }
 
-status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_settings& r, cb_gpu_settings& applied) {
+cb_status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_settings& r, cb_gpu_settings& applied,
+                             std::string& error) {
     cb_gpu_setting_limits limits{};
-    if (status s = read_setting_limits(nvml, index, limits); !s.ok()) return s;
-    if (status s = check_request(r, limits); !s.ok()) return s;
+    if (cb_status s = read_setting_limits(nvml, index, limits, error); s != CB_OK) return s;
+    if (cb_status s = check_request(r, limits, error); s != CB_OK) return s;
     nvml::nvmlDevice_t dev = nullptr;
-    if (status s = handle_of(nvml, index, dev); !s.ok()) return s;
+    if (cb_status s = handle_of(nvml, index, dev, error); s != CB_OK) return s;
     const nvml_api& api = nvml.api();
-    std::string message;
-    auto call = [&](auto fn, const char* fn_name, const char* what, auto... args) -> status {
-        if (fn == nullptr) return status::unsupported(std::string("this NVML lacks ") + fn_name);
-        cb_status s = nvml.check(fn(dev, args...), what, &message);
-        return s == CB_OK ? status{} : from(s, message);
+    auto call = [&](auto fn, const char* fn_name, const char* what, auto... args) -> cb_status {
+        if (fn == nullptr) return fail(error, CB_ERR_UNSUPPORTED, std::string("this NVML lacks ") + fn_name);
+        return nvml.check(fn(dev, args...), what, &error);
     };
 
     if (r.fields & CB_SET_CLOCKS) {
-        status s = r.sm_clock_mhz == 0
-                       ? call(api.nvmlDeviceResetGpuLockedClocks, "nvmlDeviceResetGpuLockedClocks", "the GPU clocks")
-                       : call(api.nvmlDeviceSetGpuLockedClocks, "nvmlDeviceSetGpuLockedClocks", "the GPU clocks",
-                              r.sm_clock_mhz, r.sm_clock_mhz);
-        if (!s.ok()) return s;
+        cb_status s = r.sm_clock_mhz == 0
+                          ? call(api.nvmlDeviceResetGpuLockedClocks, "nvmlDeviceResetGpuLockedClocks", "the GPU clocks")
+                          : call(api.nvmlDeviceSetGpuLockedClocks, "nvmlDeviceSetGpuLockedClocks", "the GPU clocks",
+                                 r.sm_clock_mhz, r.sm_clock_mhz);
+        if (s != CB_OK) return s;
         s = r.memory_clock_mhz == 0
                 ? call(api.nvmlDeviceResetMemoryLockedClocks, "nvmlDeviceResetMemoryLockedClocks", "the memory clocks")
                 : call(api.nvmlDeviceSetMemoryLockedClocks, "nvmlDeviceSetMemoryLockedClocks", "the memory clocks",
                        r.memory_clock_mhz, r.memory_clock_mhz);
         // A reset the board never supported (no memory-clock locking) is no failure.
-        if (!s.ok() && !(r.memory_clock_mhz == 0 && s.code == CB_ERR_UNSUPPORTED)) return s;
+        if (s != CB_OK && !(r.memory_clock_mhz == 0 && s == CB_ERR_UNSUPPORTED)) return s;
         applied.fields |= CB_SET_CLOCKS;
         applied.sm_clock_mhz = r.sm_clock_mhz;
         applied.memory_clock_mhz = r.memory_clock_mhz;
     }
     if (r.fields & CB_SET_POWER_LIMIT) {
         const auto mw = static_cast<unsigned int>(std::llround(r.power_limit_w * 1000.0));
-        if (status s =
+        if (cb_status s =
                 call(api.nvmlDeviceSetPowerManagementLimit, "nvmlDeviceSetPowerManagementLimit", "the power limit", mw);
-            !s.ok())
+            s != CB_OK)
             return s;
         applied.fields |= CB_SET_POWER_LIMIT;
         applied.power_limit_w = r.power_limit_w;
@@ -261,16 +255,16 @@ status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_sett
         const unsigned int fans = fan_count(api, dev);
         for (unsigned int fan = 0; fan < fans; ++fan) {
             // Manual speed makes the caller responsible for cooling; -1 hands control back.
-            status s = r.fan_percent < 0 ? call(api.nvmlDeviceSetDefaultFanSpeed_v2, "nvmlDeviceSetDefaultFanSpeed_v2",
-                                                "the fan speed", fan)
-                                         : call(api.nvmlDeviceSetFanSpeed_v2, "nvmlDeviceSetFanSpeed_v2",
-                                                "the fan speed", fan, static_cast<unsigned int>(r.fan_percent));
-            if (!s.ok()) return s;
+            cb_status s = r.fan_percent < 0 ? call(api.nvmlDeviceSetDefaultFanSpeed_v2,
+                                                   "nvmlDeviceSetDefaultFanSpeed_v2", "the fan speed", fan)
+                                            : call(api.nvmlDeviceSetFanSpeed_v2, "nvmlDeviceSetFanSpeed_v2",
+                                                   "the fan speed", fan, static_cast<unsigned int>(r.fan_percent));
+            if (s != CB_OK) return s;
         }
         applied.fields |= CB_SET_FAN;
         applied.fan_percent = r.fan_percent;
     }
-    return {};
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

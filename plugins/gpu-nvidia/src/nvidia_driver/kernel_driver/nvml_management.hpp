@@ -7,25 +7,26 @@
 
 #include "nvidia_driver/cuda_driver/nvml_library.hpp"
 #include "nvidia_driver/kernel_driver/telemetry_details.hpp"
-#include "common/kernels/status.hpp"
+#include "common/errors/fail.hpp"
 
 namespace cudabridge::nv {
 
 // cb_gpu_telemetry (read_nvml_telemetry) plus the volatile ECC counts.
-kernels::status read_gpu_telemetry(const nvml_library& nvml, int index, cb_gpu_telemetry& out);
-kernels::status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_telemetry_details& out);
+cb_status read_gpu_telemetry(const nvml_library& nvml, int index, cb_gpu_telemetry& out, std::string& error);
+cb_status read_gpu_telemetry_details(const nvml_library& nvml, int index, kd_telemetry_details& out,
+                                     std::string& error);
 
 // Clock ranges from the supported-clock tables (else 0 .. the max clock), the power-limit range
 // and default, fan control when the board has fans. Performance states are reported as 0..15.
-kernels::status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_limits& out);
+cb_status read_setting_limits(const nvml_library& nvml, int index, cb_gpu_setting_limits& out, std::string& error);
 
 // The current power limit and performance state from NVML; clocks and fan from `applied` (what
 // this process set), since NVML cannot read a locked clock back.
-kernels::status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings& applied,
-                              cb_gpu_settings& out);
+cb_status read_settings(const nvml_library& nvml, int index, const cb_gpu_settings& applied, cb_gpu_settings& out,
+                        std::string& error);
 
 // Applies the fields named in request.fields; records what succeeded in `applied`.
-kernels::status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_settings& request,
-                                   cb_gpu_settings& applied);
+cb_status apply_gpu_settings(const nvml_library& nvml, int index, const cb_gpu_settings& request,
+                             cb_gpu_settings& applied, std::string& error);
 
 }  // namespace cudabridge::nv

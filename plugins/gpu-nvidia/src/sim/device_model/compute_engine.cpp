@@ -59,8 +59,9 @@ command_result compute_engine::launch(const dma_port& dma, const vram& memory, u
     std::vector<uint8_t> block;
     if (command_result r = fetch_block(dma, block_iova, block_bytes, abort, block); !r.ok()) return r;
     builtin_call call;
-    if (auto s = decode(block.data(), block.size(), call); !s.ok())
-        return command_result::failure(s.code, xid_graphics_engine_exception, s.message);
+    std::string error;
+    if (cb_status st = decode(block.data(), block.size(), call, error); st != CB_OK)
+        return command_result::failure(st, xid_graphics_engine_exception, error);
     work = builtin_work(call);
 
     bool faulted = false;
@@ -69,8 +70,8 @@ command_result compute_engine::launch(const dma_port& dma, const vram& memory, u
         faulted |= p == nullptr;
         return p;
     };
-    if (auto s = run_on_cpu(call, resolve, engine()); !s.ok())
-        return command_result::failure(s.code, faulted ? xid_mmu_fault : xid_graphics_engine_exception, s.message);
+    if (cb_status st = run_on_cpu(call, resolve, engine(), error); st != CB_OK)
+        return command_result::failure(st, faulted ? xid_mmu_fault : xid_graphics_engine_exception, error);
     return command_result::success();
 }
 
@@ -81,8 +82,9 @@ command_result compute_engine::launch_host_kernel(const dma_port& dma, const vra
     std::vector<uint8_t> block;
     if (command_result r = fetch_block(dma, block_iova, block_bytes, abort, block); !r.ok()) return r;
     host_kernel_launch launch;
-    if (auto s = decode_host_kernel_launch(block.data(), block.size(), launch); !s.ok())
-        return command_result::failure(s.code, xid_graphics_engine_exception, s.message);
+    std::string error;
+    if (cb_status st = decode_host_kernel_launch(block.data(), block.size(), launch, error); st != CB_OK)
+        return command_result::failure(st, xid_graphics_engine_exception, error);
     work = host_kernel_work(launch);
     const auto module = modules_->find(launch.module_id).host_kernels;
     if (!module || launch.kernel_index >= module->kernels.size())

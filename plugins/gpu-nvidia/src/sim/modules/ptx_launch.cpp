@@ -27,10 +27,7 @@ constexpr uint64_t page_bytes = uint64_t{1} << 16;
 }  // namespace
 
 cb_status check_ptx_launch(const ptx_launch& l, const std::string& where, std::string& error) {
-    if (kernels::status s = check_launch_shape(l.grid, l.block, where); !s.ok()) {
-        error = s.message;
-        return s.code;
-    }
+    if (cb_status st = check_launch_shape(l.grid, l.block, where, error); st != CB_OK) return st;
     if (l.dynamic_shared > max_ptx_dynamic_shared) {
         error = where + ": " + std::to_string(l.dynamic_shared) + " bytes of dynamic shared memory (at most " +
                 std::to_string(max_ptx_dynamic_shared) + ")";

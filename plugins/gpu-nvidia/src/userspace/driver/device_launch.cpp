@@ -34,10 +34,7 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
     if (cb_status st = stream_or_error(stream, s, error); st != CB_OK) return st;
 
     builtin_call call;
-    if (kernels::status parsed = parse_builtin(launch, call); !parsed.ok()) {
-        error = parsed.message;
-        return parsed.code;
-    }
+    if (cb_status st = parse_builtin(launch, call, error); st != CB_OK) return st;
     const std::string name = launch.name ? launch.name : "";
     for (size_t i = 0; i < call.tensors.size(); ++i) {
         uint64_t first = 0, end = 0;

@@ -11,6 +11,7 @@
 #include "userspace/driver/device_objects.hpp"
 #include "userspace/driver/status_text.hpp"
 
+#include "common/errors/fail.hpp"
 #include "common/host_kernels/host_kernel_launch.hpp"
 #include "sim/modules/module_registry.hpp"
 #include "sim/modules/module_source.hpp"
@@ -60,9 +61,9 @@ cb_status userspace_device::module_load(const void* image, size_t size, cb_modul
     auto m = std::make_shared<userspace_module>();
     if (format == CB_MODULE_HOST_KERNELS) {
         auto parsed = std::make_shared<host_kernel_module>();
-        if (kernels::status s = parse_host_kernel_module(image, size, *parsed); !s.ok()) {
-            error = "module_load: " + s.message;
-            return s.code;
+        if (cb_status st = parse_host_kernel_module(image, size, *parsed, error); st != CB_OK) {
+            error = "module_load: " + error;
+            return st;
         }
         m->module = parsed;
         m->registry_id = registry_->add({parsed, nullptr});
@@ -186,21 +187,22 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
 cb_status userspace_device::host_kernel_launch_block(const userspace_module& m, uint32_t index,
                                                      const cb_kernel_launch& launch, const std::string& name,
                                                      std::vector<uint8_t>& block, std::string& error) {
-    const device_pointer_resolver resolve = [&](size_t i, uint64_t ptr, uint64_t& offset, uint64_t& span) {
+    const device_pointer_resolver resolve = [&](size_t i, uint64_t ptr, uint64_t& offset, uint64_t& span,
+                                                std::string& message) -> cb_status {
         vram_block owner;
         // find() also answers for the padding after an allocation; only its requested bytes count.
         if (!vram_->find(ptr, owner) || ptr >= owner.address + owner.size)
-            return kernels::status::invalid("launch_kernel " + name + ": argument " + std::to_string(i) +
-                                            ": device pointer " + hex(ptr) + " is not inside a live allocation");
+            return fail(message, CB_ERR_INVALID_ARGUMENT,
+                        "launch_kernel " + name + ": argument " + std::to_string(i) + ": device pointer " + hex(ptr) +
+                            " is not inside a live allocation");
         offset = ptr - vram_base_;
         span = owner.address + owner.size - ptr;
-        return kernels::status::success();
+        return CB_OK;
     };
     host_kernel_launch planned;
-    if (kernels::status st = make_host_kernel_launch(launch, name, m.registry_id, index, resolve, planned); !st.ok()) {
-        error = st.message;
-        return st.code;
-    }
+    if (cb_status st = make_host_kernel_launch(launch, name, m.registry_id, index, resolve, planned, error);
+        st != CB_OK)
+        return st;
     block = encode_host_kernel_launch(planned);
     return CB_OK;
 }
