@@ -19,8 +19,14 @@ import atexit as _atexit
 import numpy as _np
 
 from . import _core
-from ._array import (empty, from_device, full, matmul, ndarray, ones, rand, seed, to_device, zeros)
+from ._array import (empty, from_device, full, ndarray, ones, rand, seed, to_device, zeros)
 from ._array import _binary, _reduce
+from ._creation import (arange, asarray, empty_like, eye, full_like, identity, linspace, ones_like, zeros_like)
+from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_arrays, broadcast_to, concatenate,
+                            expand_dims, flip, hstack, moveaxis, repeat, roll, split, squeeze, stack, swapaxes, tile,
+                            vstack)
+from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
+from ._reductions import all, amax, amin, any, array_equal, max, mean, min, sum
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
@@ -35,6 +41,11 @@ __all__ = [
     "remove_event_callback", "ndarray", "float32", "float64", "int32", "int64", "uint8", "int8", "int16",
     "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError", "OutOfMemoryError",
     "PolicyError", "IntegrityError", "DeviceResetError", "LaunchError",
+    "arange", "linspace", "eye", "identity", "empty_like", "zeros_like", "ones_like", "full_like",
+    "concatenate", "stack", "hstack", "vstack", "split", "array_split", "squeeze", "expand_dims", "flip", "roll",
+    "moveaxis", "swapaxes", "broadcast_to", "broadcast_arrays", "tile", "repeat", "atleast_1d", "atleast_2d",
+    "sum", "mean", "max", "min", "amax", "amin", "any", "all", "array_equal", "finfo", "iinfo",
+    "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
 ]
 
 float32, float64, int32, int64 = _np.float32, _np.float64, _np.int32, _np.int64
@@ -80,17 +91,11 @@ def array(obj, dtype=None):
     return to_device(_np.array(obj, dtype=dtype))
 
 
-def asarray(obj, dtype=None):
-    if isinstance(obj, ndarray) and (dtype is None or _np.dtype(dtype) == obj.dtype):
-        return obj
-    return to_device(obj, dtype)
-
-
 # ---- functional forms (cb.add, cb.reduce, ...) ------------------------------------------------
 
 def _lift(a):
     """A device array for an array-like operand; numbers stay numbers (numpy's scalar rules)."""
-    return a if isinstance(a, (ndarray, int, float, bool, _np.number)) else asarray(a)
+    return a if isinstance(a, (ndarray, int, float, _np.number)) else asarray(a)
 
 
 def add(a, b):
@@ -220,3 +225,18 @@ def on_event(callback):
 
 def remove_event_callback(callback_id):
     return _core.remove_callback(callback_id)
+
+
+# ---- the array API standard's namespace (x.__array_namespace__() is this module) ---------------
+
+__array_api_version__ = "2022.12"
+
+
+def finfo(type):
+    """Machine limits of a floating dtype (numpy's finfo; device arrays are accepted)."""
+    return _np.finfo(type.dtype if isinstance(type, ndarray) else type)
+
+
+def iinfo(type):
+    """Machine limits of an integer dtype (numpy's iinfo; device arrays are accepted)."""
+    return _np.iinfo(type.dtype if isinstance(type, ndarray) else type)

@@ -250,8 +250,8 @@ class ndarray:
     def __floordiv__(self, o): return _binary("floor_divide", self, o)
     def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
     def __ifloordiv__(self, o): return _binary("floor_divide", self, o, out=self)
-    def __matmul__(self, o): return matmul(self, o)
-    def __rmatmul__(self, o): return matmul(o, self)
+    def __matmul__(self, o): return _linalg.matmul(self, o)
+    def __rmatmul__(self, o): return _linalg.matmul(o, self)
     def __eq__(self, o): return _binary("equal", self, o)
     def __ne__(self, o): return _binary("not_equal", self, o)
     def __lt__(self, o): return _binary("less", self, o)
@@ -263,10 +263,36 @@ class ndarray:
     def __pos__(self): return self.copy()
 
     # ---- reductions -------------------------------------------------------------------------
-    def sum(self, axis=None, keepdims=False): return _reduce("sum", self, axis, keepdims)
-    def mean(self, axis=None, keepdims=False): return _reduce("mean", self, axis, keepdims)
-    def max(self, axis=None, keepdims=False): return _reduce("max", self, axis, keepdims)
-    def min(self, axis=None, keepdims=False): return _reduce("min", self, axis, keepdims)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        if dtype is None and out is None:
+            return _reduce("sum", self, axis, keepdims)
+        return _reductions.sum(self, axis, dtype, out, keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _reductions.mean(self, axis, dtype, out, keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False): return _reductions.max(self, axis, out, keepdims)
+    def min(self, axis=None, out=None, keepdims=False): return _reductions.min(self, axis, out, keepdims)
+    def any(self, axis=None, out=None, keepdims=False): return _reductions.any(self, axis, out, keepdims)
+    def all(self, axis=None, out=None, keepdims=False): return _reductions.all(self, axis, out, keepdims)
+
+    # ---- reshaping (views where numpy's are views) ------------------------------------------
+    def squeeze(self, axis=None): return _manipulation.squeeze(self, axis)
+    def swapaxes(self, axis1, axis2): return _manipulation.swapaxes(self, axis1, axis2)
+    def repeat(self, repeats, axis=None): return _manipulation.repeat(self, repeats, axis)
+
+    # ---- numpy's protocols: np.* on device arrays runs on the device (_dispatch.py) ----------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _dispatch.array_ufunc(self, ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _dispatch.array_function(self, func, types, args, kwargs)
+
+    def __array_namespace__(self, api_version=None):
+        if api_version not in (None, "2022.12", "2021.12"):
+            raise ValueError(f"unsupported array API version {api_version!r} (2022.12 is)")
+        import cudabridge
+        return cudabridge
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -501,7 +527,7 @@ def to_device(host, dtype=None):
         return host.astype(dtype) if dtype is not None else host.copy()
     h = np.asarray(host)
     d = _dtypes.check(dtype if dtype is not None else h.dtype)
-    h = np.ascontiguousarray(h, dtype=d)
+    h = np.asarray(h, dtype=d, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
     out = ndarray(h.shape, d)
     if h.nbytes:
         _core.upload(out._block, 0, h.reshape(-1).view(np.uint8), current_stream())
@@ -555,19 +581,5 @@ def rand(shape, dtype=np.float64):
     return a
 
 
-def matmul(a, b):
-    a = a if isinstance(a, ndarray) else to_device(np.asarray(a))
-    b = b if isinstance(b, ndarray) else to_device(np.asarray(b))
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(f"matmul: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions")
-    if a.ndim > 2 or b.ndim > 2:
-        raise ValueError("matmul of arrays with more than 2 dimensions is not supported on the device")
-    k_a = a._shape[-1]
-    k_b = b._shape[0]
-    if k_a != k_b:
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"(n?,k),(k,m?)->(n?,m?) (size {k_b} is different from {k_a})")
-    shape = a._shape[:-1] + b._shape[1:]
-    out = ndarray(shape, _dtypes.result("matmul", a._dtype, b._dtype))
-    _launch("matmul", out, [a, b, out])
-    return out
+# Late: these modules build on the names above.
+from . import _dispatch, _linalg, _manipulation, _reductions  # noqa: E402

@@ -1,0 +1,170 @@
+"""numpy's dispatch protocols (NEP 13 __array_ufunc__, NEP 18 __array_function__): np.add(x, y),
+np.sum(x) and np.concatenate([x, y]) on device arrays run on the device and return device arrays,
+as CuPy's do. A numpy ufunc or function with no device implementation raises TypeError naming it:
+nothing is computed on the host behind the caller's back. Copying to the host stays explicit
+(np.asarray(x), x.get(), cb.asnumpy(x))."""
+
+import numpy as np
+
+from . import _array, _creation, _linalg, _manipulation, _reductions
+
+# ufunc -> the device kernel that computes it (numpy's name for the result dtype rules).
+_BINARY = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np.true_divide: "divide",
+           np.floor_divide: "floor_divide", np.minimum: "minimum", np.maximum: "maximum", np.equal: "equal",
+           np.not_equal: "not_equal", np.less: "less", np.less_equal: "less_equal", np.greater: "greater",
+           np.greater_equal: "greater_equal"}
+_UNARY = {np.negative: "negative", np.absolute: "absolute"}
+# ufunc.reduce -> the reduction kernel.
+_REDUCE = {np.add: "sum", np.maximum: "max", np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
+
+
+def _unsupported(what):
+    return TypeError(f"{what} has no implementation on the device (cudabridge); copy to the host explicitly "
+                     f"with cb.asnumpy(x) to compute it there")
+
+
+def _single_out(ufunc, out):
+    if out is None:
+        return None
+    if len(out) != 1:
+        raise ValueError(f"{ufunc.__name__} has 1 output, got {len(out)}")
+    if not isinstance(out[0], _array.ndarray):
+        raise TypeError(f"{ufunc.__name__}: out= must be a cudabridge.ndarray, not {type(out[0]).__name__}")
+    return out[0]
+
+
+def _call(ufunc, inputs, out, kwargs):
+    extra = set(kwargs) - {"casting"}
+    if extra or kwargs.get("casting", "same_kind") != "same_kind":
+        raise TypeError(f"numpy.{ufunc.__name__}: the argument(s) {', '.join(sorted(kwargs))} are not supported "
+                        f"on the device")
+    if ufunc in _BINARY:
+        result = _array._binary(_BINARY[ufunc], inputs[0], inputs[1], out=out)
+        if result is NotImplemented:
+            raise TypeError(f"numpy.{ufunc.__name__}: unsupported operand types "
+                            f"{type(inputs[0]).__name__} and {type(inputs[1]).__name__}")
+        return result
+    if ufunc is np.matmul:
+        return _linalg.matmul(inputs[0], inputs[1], out=out)
+    elif ufunc is np.positive:
+        result = _creation.asarray(inputs[0], copy=True)
+    elif ufunc in _UNARY:
+        result = _array._unary(_UNARY[ufunc], _creation.asarray(inputs[0]))
+    else:
+        raise _unsupported(f"numpy.{ufunc.__name__}")
+    if out is None:
+        return result
+    _manipulation._copy_into(out, result)
+    return out
+
+
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    out = _single_out(ufunc, kwargs.pop("out", None))
+    if method == "__call__":
+        return _call(ufunc, inputs, out, kwargs)
+    if method == "reduce" and ufunc in _REDUCE:
+        axis = kwargs.pop("axis", 0)
+        return _reductions.by_name(_REDUCE[ufunc], inputs[0], axis=axis, out=out, **kwargs)
+    raise _unsupported(f"numpy.{ufunc.__name__}.{method}")
+
+
+def _result_type(*arrays_and_dtypes):
+    return np.result_type(*(x.dtype if isinstance(x, _array.ndarray) else x for x in arrays_and_dtypes))
+
+
+def _can_cast(from_, to, casting="safe"):
+    return np.can_cast(from_.dtype if isinstance(from_, _array.ndarray) else from_, to, casting)
+
+
+def _shape(a):
+    return a.shape if isinstance(a, _array.ndarray) else np.shape(a)
+
+
+def _size(a, axis=None):
+    return a.size if axis is None else a.shape[axis]
+
+
+def _like(make):
+    def like(a, *args, dtype=None, order="K", subok=True, shape=None):
+        if order not in ("K", "C", "A"):
+            raise NotImplementedError("only C order is supported")
+        return make(a, *args, dtype=dtype, shape=shape)
+    return like
+
+
+def _copy(a, order="K", subok=False):
+    return _creation.asarray(a, copy=True)
+
+
+def _reshape(a, newshape, order="C"):
+    return _creation.asarray(a).reshape(newshape, order=order)
+
+
+def _transpose(a, axes=None):
+    a = _creation.asarray(a)
+    return a.transpose() if axes is None else a.transpose(axes)
+
+
+def _ravel(a, order="C"):
+    return _creation.asarray(a).reshape(-1, order=order)
+
+
+def _joined(join):
+    def joined(arrays, *args, casting="same_kind", **kwargs):
+        return join(arrays, *args, **kwargs)
+    return joined
+
+
+def _broadcast_to(array, shape, subok=False):
+    return _manipulation.broadcast_to(array, shape)
+
+
+def _broadcast_arrays(*args, subok=False):
+    return _manipulation.broadcast_arrays(*args)
+
+
+def _einsum(subscripts, *operands, out=None, optimize=False, **kwargs):
+    if kwargs:
+        raise TypeError(f"numpy.einsum: {', '.join(sorted(kwargs))} not supported on the device")
+    result = _linalg.einsum(subscripts, *operands)
+    if out is None:
+        return result
+    _manipulation._copy_into(out, result)
+    return out
+
+
+def _atleast(one):
+    def atleast(*arrays):
+        results = [one(a) for a in arrays]
+        return results[0] if len(results) == 1 else results
+    return atleast
+
+
+_FUNCTIONS = {
+    np.sum: _reductions.sum, np.mean: _reductions.mean, np.amax: _reductions.max, np.amin: _reductions.min,
+    np.any: _reductions.any, np.all: _reductions.all, np.array_equal: _reductions.array_equal,
+    np.concatenate: _joined(_manipulation.concatenate), np.stack: _joined(_manipulation.stack),
+    np.hstack: _joined(_manipulation.hstack), np.vstack: _joined(_manipulation.vstack),
+    np.split: _manipulation.split, np.array_split: _manipulation.array_split,
+    np.squeeze: _manipulation.squeeze, np.expand_dims: _manipulation.expand_dims, np.flip: _manipulation.flip,
+    np.roll: _manipulation.roll, np.moveaxis: _manipulation.moveaxis, np.swapaxes: _manipulation.swapaxes,
+    np.broadcast_to: _broadcast_to, np.broadcast_arrays: _broadcast_arrays, np.tile: _manipulation.tile,
+    np.repeat: _manipulation.repeat, np.atleast_1d: _atleast(_manipulation.atleast_1d),
+    np.atleast_2d: _atleast(_manipulation.atleast_2d),
+    np.reshape: _reshape, np.transpose: _transpose, np.ravel: _ravel, np.copy: _copy, np.dot: _linalg.dot,
+    np.vdot: _linalg.vdot, np.inner: _linalg.inner, np.outer: _linalg.outer, np.tensordot: _linalg.tensordot,
+    np.trace: _linalg.trace, np.diagonal: _linalg.diagonal, np.einsum: _einsum,
+    np.shape: _shape, np.ndim: lambda a: a.ndim, np.size: _size,
+    np.zeros_like: _like(_creation.zeros_like), np.ones_like: _like(_creation.ones_like),
+    np.empty_like: _like(_creation.empty_like), np.full_like: _like(_creation.full_like),
+    np.result_type: _result_type, np.can_cast: _can_cast,
+}
+
+
+def array_function(self, func, types, args, kwargs):
+    if not all(issubclass(t, (_array.ndarray, np.ndarray)) for t in types):
+        return NotImplemented  # another library's array: let it (or numpy's TypeError) answer
+    impl = _FUNCTIONS.get(func)
+    if impl is None:
+        raise _unsupported(f"numpy.{func.__name__}")
+    return impl(*args, **kwargs)
