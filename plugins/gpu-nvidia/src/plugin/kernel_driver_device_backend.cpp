@@ -1,6 +1,7 @@
 // device_backend over the kernel-driver backend (NVIDIA's driver through the CUDA driver API and
 // NVML): each call forwards to kernel_driver_backend for one opened ordinal.
 #include "plugin/backends.hpp"
+#include "plugin/status_bridge.hpp"
 
 #include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
@@ -8,13 +9,6 @@
 
 namespace cudabridge::nv {
 namespace {
-
-// The backend's cb_status + message as the SDK's exception (guard() turns it back into a status).
-template <class Call>
-void run(Call&& call) {
-    std::string error;
-    if (cb_status st = call(error); st != CB_OK) throw sdk::status_error(st, error);
-}
 
 class kernel_driver_device_backend final : public device_backend {
 public:
@@ -148,15 +142,6 @@ private:
     static kd_stream* stream(void* s) { return static_cast<kd_stream*>(s); }
     static kd_event* event(void* e) { return static_cast<kd_event*>(e); }
     // CB_OK -> true, CB_ERR_BUSY -> false, anything else thrown.
-    template <class Query>
-    static bool done(Query&& query) {
-        std::string error;
-        cb_status st = query(error);
-        if (st == CB_OK) return true;
-        if (st == CB_ERR_BUSY) return false;
-        throw sdk::status_error(st, error);
-    }
-
     kernel_driver_backend& kd_;
     kd_device* device_ = nullptr;
 };

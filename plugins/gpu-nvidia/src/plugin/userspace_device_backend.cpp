@@ -1,6 +1,7 @@
 // device_backend over the userspace driver: each call forwards to userspace_device and turns a
 // failed status into sdk::status_error carrying the driver's message.
 #include "plugin/backends.hpp"
+#include "plugin/status_bridge.hpp"
 
 #include "userspace/driver/userspace_device.hpp"
 
@@ -24,12 +25,6 @@ std::string derived_uuid(const std::string& name) {
     std::snprintf(text, sizeof text, "GPU-%08x-%04x-%04x-%04x-%012llx", unsigned(hi >> 32), unsigned(hi >> 16) & 0xffff,
                   unsigned(hi) & 0xffff, unsigned(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffull));
     return text;
-}
-
-template <class Call>
-void run(Call&& call) {
-    std::string error;
-    if (cb_status st = call(error); st != CB_OK) throw sdk::status_error(st, error);
 }
 
 class userspace_device_backend final : public device_backend {
@@ -176,15 +171,6 @@ private:
     static userspace_event* event(void* e) { return static_cast<userspace_event*>(e); }
     static userspace_module* module(void* m) { return static_cast<userspace_module*>(m); }
     // CB_OK -> true, CB_ERR_BUSY -> false, anything else thrown.
-    template <class Query>
-    static bool done(Query&& query) {
-        std::string error;
-        cb_status st = query(error);
-        if (st == CB_OK) return true;
-        if (st == CB_ERR_BUSY) return false;
-        throw sdk::status_error(st, error);
-    }
-
     userspace_device device_;
     std::string function_id_;  // "" when the caller did not say which endpoint this is
 };
