@@ -21,7 +21,8 @@ import numpy as _np
 from . import _core
 from ._array import (empty, from_device, full, ndarray, ones, rand, seed, to_device, zeros)
 from ._array import _binary, _reduce
-from ._creation import (arange, asarray, empty_like, eye, full_like, identity, linspace, ones_like, zeros_like)
+from ._array import asarray
+from ._creation import (arange, empty_like, eye, full_like, identity, linspace, ones_like, zeros_like)
 from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_arrays, broadcast_to, concatenate,
                             expand_dims, flip, hstack, moveaxis, repeat, roll, split, squeeze, stack, swapaxes, tile,
                             vstack)

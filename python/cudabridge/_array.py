@@ -534,6 +534,23 @@ def to_device(host, dtype=None):
     return out
 
 
+def asarray(obj, dtype=None, copy=None):
+    """A device array of `obj`. copy=None copies only when needed, copy=True always, copy=False
+    never (ValueError when a copy would be needed, as the array API's asarray)."""
+    if isinstance(obj, ndarray):
+        same = dtype is None or np.dtype(dtype) == obj.dtype
+        if copy is True:
+            return obj.astype(obj.dtype if dtype is None else dtype)
+        if same:
+            return obj
+        if copy is False:
+            raise ValueError(f"asarray: converting {obj.dtype} to {np.dtype(dtype)} needs a copy, and copy=False")
+        return obj.astype(dtype)
+    if copy is False:
+        raise ValueError("asarray: host data must be copied to the device, and copy=False")
+    return to_device(obj, dtype)
+
+
 def from_device(a):
     """A numpy copy of a device array."""
     if not isinstance(a, ndarray):

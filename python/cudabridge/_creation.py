@@ -1,6 +1,6 @@
-"""Making arrays on the device as numpy 1.24 does: ranges, identity matrices, the *_like family
-and asarray with copy=. Values are written by the device's kernels (arange, fill, cast); nothing
-is computed on the host and uploaded."""
+"""Making arrays on the device as numpy 1.24 does: ranges, identity matrices and the *_like family.
+Values are written by the device's kernels (arange, fill, cast); nothing is computed on the host
+and uploaded."""
 
 import math
 import numbers
@@ -9,7 +9,8 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import _fill, _launch, full, ndarray, to_device
+from ._array import _fill, _launch, full, ndarray
+from ._linalg import diagonal
 
 
 def _number(x, what):
@@ -65,11 +66,9 @@ def eye(N, M=None, k=0, dtype=np.float64):
     M = N if M is None else operator.index(M)
     k = operator.index(k)
     out = full((N, M), 0, dtype)
-    rows = min(N, M - k) if k >= 0 else min(N + k, M)
-    if rows > 0:
-        first = (0, k) if k >= 0 else (-k, 0)
-        diagonal = ndarray._view(out._block, (first[0] * M + first[1]) * out.itemsize, (rows,), (M + 1,), out.dtype)
-        _fill(diagonal, 1)
+    ones = diagonal(out, k)
+    if ones.size:
+        _fill(ones, 1)
     return out
 
 
@@ -96,20 +95,3 @@ def zeros_like(a, dtype=None, shape=None):
 
 def ones_like(a, dtype=None, shape=None):
     return full_like(a, 1, dtype, shape)
-
-
-def asarray(obj, dtype=None, copy=None):
-    """A device array of `obj`. copy=None copies only when needed, copy=True always, copy=False
-    never (ValueError when a copy would be needed, as the array API's asarray)."""
-    if isinstance(obj, ndarray):
-        same = dtype is None or np.dtype(dtype) == obj.dtype
-        if copy is True:
-            return obj.astype(obj.dtype if dtype is None else dtype)
-        if same:
-            return obj
-        if copy is False:
-            raise ValueError(f"asarray: converting {obj.dtype} to {np.dtype(dtype)} needs a copy, and copy=False")
-        return obj.astype(dtype)
-    if copy is False:
-        raise ValueError("asarray: host data must be copied to the device, and copy=False")
-    return to_device(obj, dtype)

@@ -47,9 +47,9 @@ def _call(ufunc, inputs, out, kwargs):
     if ufunc is np.matmul:
         return _linalg.matmul(inputs[0], inputs[1], out=out)
     elif ufunc is np.positive:
-        result = _creation.asarray(inputs[0], copy=True)
+        result = _array.asarray(inputs[0], copy=True)
     elif ufunc in _UNARY:
-        result = _array._unary(_UNARY[ufunc], _creation.asarray(inputs[0]))
+        result = _array._unary(_UNARY[ufunc], _array.asarray(inputs[0]))
     else:
         raise _unsupported(f"numpy.{ufunc.__name__}")
     if out is None:
@@ -93,20 +93,20 @@ def _like(make):
 
 
 def _copy(a, order="K", subok=False):
-    return _creation.asarray(a, copy=True)
+    return _array.asarray(a, copy=True)
 
 
 def _reshape(a, newshape, order="C"):
-    return _creation.asarray(a).reshape(newshape, order=order)
+    return _array.asarray(a).reshape(newshape, order=order)
 
 
 def _transpose(a, axes=None):
-    a = _creation.asarray(a)
+    a = _array.asarray(a)
     return a.transpose() if axes is None else a.transpose(axes)
 
 
 def _ravel(a, order="C"):
-    return _creation.asarray(a).reshape(-1, order=order)
+    return _array.asarray(a).reshape(-1, order=order)
 
 
 def _joined(join):

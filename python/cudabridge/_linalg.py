@@ -10,11 +10,7 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _launch, _reduce, ndarray, to_device
-
-
-def _device(a):
-    return a if isinstance(a, ndarray) else to_device(np.asarray(a))
+from ._array import _axis, _launch, _reduce, asarray, ndarray
 
 
 def _core_mismatch(k_a, k_b):
@@ -44,7 +40,7 @@ def _broadcast_batch(a, batch):
 
 
 def matmul(a, b, out=None):
-    a, b = _device(a), _device(b)
+    a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions "
                          f"(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)")
@@ -76,7 +72,7 @@ def matmul(a, b, out=None):
 
 
 def dot(a, b, out=None):
-    a, b = _device(a), _device(b)
+    a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         result = a * b
     elif b.ndim <= 2:
@@ -90,14 +86,14 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b):
-    a, b = _device(a), _device(b)
+    a, b = asarray(a), asarray(b)
     if a.size != b.size:
         raise ValueError("cannot reshape array: vdot needs the same number of elements")
     return matmul(a.reshape(-1), b.reshape(-1))
 
 
 def inner(a, b):
-    a, b = _device(a), _device(b)
+    a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
     if a.shape[-1] != b.shape[-1]:
@@ -107,7 +103,7 @@ def inner(a, b):
 
 
 def outer(a, b):
-    a, b = _device(a).reshape(-1), _device(b).reshape(-1)
+    a, b = asarray(a).reshape(-1), asarray(b).reshape(-1)
     return a.reshape(-1, 1) * b.reshape(1, -1)
 
 
@@ -127,7 +123,7 @@ def _axes_pair(axes, a_ndim, b_ndim):
 
 def tensordot(a, b, axes=2):
     """Sum over the given axes: both operands transposed and reshaped to matrices, one matmul."""
-    a, b = _device(a), _device(b)
+    a, b = asarray(a), asarray(b)
     a_sum, b_sum = _axes_pair(axes, a.ndim, b.ndim)
     for x, y in zip(a_sum, b_sum):
         if a.shape[x] != b.shape[y]:
@@ -145,7 +141,7 @@ def tensordot(a, b, axes=2):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The view of the diagonal (sharing memory; numpy's is a read-only view)."""
-    a = _device(a)
+    a = asarray(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     axis1, axis2 = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
@@ -219,7 +215,7 @@ def _arrange(term, a, order):
 
 def einsum(subscripts, *operands):
     """Einstein summation for one or two operands, as matmul, sums and views (no ellipsis)."""
-    operands = [_device(x) for x in operands]
+    operands = [asarray(x) for x in operands]
     if not 1 <= len(operands) <= 2:
         raise ValueError("einsum: one or two operands are supported on the device")
     terms, output = _parse_subscripts(subscripts, len(operands))

@@ -9,11 +9,7 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _basic_view, _launch, _normalize_shape, ndarray, to_device
-
-
-def _device(a):
-    return a if isinstance(a, ndarray) else to_device(np.asarray(a))
+from ._array import _axis, _basic_view, _launch, _normalize_shape, asarray, ndarray
 
 
 def _axes(axis, ndim):
@@ -39,7 +35,7 @@ def _along(a, axis, start, stop):
 # ---- views --------------------------------------------------------------------------------------
 
 def squeeze(a, axis=None):
-    a = _device(a)
+    a = asarray(a)
     if axis is None:
         drop = {i for i, n in enumerate(a.shape) if n == 1}
     else:
@@ -53,7 +49,7 @@ def squeeze(a, axis=None):
 
 
 def expand_dims(a, axis):
-    a = _device(a)
+    a = asarray(a)
     ndim = a.ndim + (1 if isinstance(axis, (numbers.Integral, np.integer)) else len(tuple(axis)))
     new = _axes(axis, ndim)
     shape, strides, rest = [], [], iter(zip(a.shape, a._strides))
@@ -65,13 +61,13 @@ def expand_dims(a, axis):
 
 
 def flip(a, axis=None):
-    a = _device(a)
+    a = asarray(a)
     axes = range(a.ndim) if axis is None else _axes(axis, a.ndim)
     return _basic_view(a, tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(a.ndim)))
 
 
 def moveaxis(a, source, destination):
-    a = _device(a)
+    a = asarray(a)
     src, dst = _axes(source, a.ndim), _axes(destination, a.ndim)
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
@@ -82,7 +78,7 @@ def moveaxis(a, source, destination):
 
 
 def swapaxes(a, axis1, axis2):
-    a = _device(a)
+    a = asarray(a)
     order = list(range(a.ndim))
     i, j = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
     order[i], order[j] = order[j], order[i]
@@ -90,7 +86,7 @@ def swapaxes(a, axis1, axis2):
 
 
 def broadcast_to(a, shape):
-    a = _device(a)
+    a = asarray(a)
     shape = _normalize_shape(shape)
     if len(shape) < a.ndim:
         raise ValueError("input operand has more dimensions than allowed by the axis remapping")
@@ -105,18 +101,18 @@ def broadcast_to(a, shape):
 
 
 def broadcast_arrays(*args):
-    arrays = [_device(x) for x in args]
+    arrays = [asarray(x) for x in args]
     shape = np.broadcast_shapes(*(x.shape for x in arrays))
     return [broadcast_to(x, shape) for x in arrays]
 
 
 def atleast_1d(a):
-    a = _device(a)
+    a = asarray(a)
     return a.reshape(1) if a.ndim == 0 else a
 
 
 def atleast_2d(a):
-    a = _device(a)
+    a = asarray(a)
     return a.reshape(1, 1) if a.ndim == 0 else expand_dims(a, 0) if a.ndim == 1 else a
 
 
@@ -137,13 +133,13 @@ def _split_points(n, indices_or_sections, exact):
 
 
 def split(a, indices_or_sections, axis=0):
-    a = _device(a)
+    a = asarray(a)
     axis = _axis(axis, a.ndim)
     return [_along(a, axis, lo, hi) for lo, hi in _split_points(a.shape[axis], indices_or_sections, True)]
 
 
 def array_split(a, indices_or_sections, axis=0):
-    a = _device(a)
+    a = asarray(a)
     axis = _axis(axis, a.ndim)
     return [_along(a, axis, lo, hi) for lo, hi in _split_points(a.shape[axis], indices_or_sections, False)]
 
@@ -151,7 +147,7 @@ def array_split(a, indices_or_sections, axis=0):
 # ---- copies -------------------------------------------------------------------------------------
 
 def concatenate(arrays, axis=0, out=None, dtype=None):
-    arrays = [_device(x) for x in arrays]
+    arrays = [asarray(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -186,7 +182,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
 
 
 def stack(arrays, axis=0, out=None, dtype=None):
-    arrays = [_device(x) for x in arrays]
+    arrays = [asarray(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
     if any(x.shape != arrays[0].shape for x in arrays):
@@ -205,7 +201,7 @@ def vstack(arrays, dtype=None):
 
 
 def roll(a, shift, axis=None):
-    a = _device(a)
+    a = asarray(a)
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
     shifts = (shift,) if isinstance(shift, (numbers.Integral, np.integer)) else tuple(shift)
@@ -243,7 +239,7 @@ def _repeat_each(a, axis, times):
 
 
 def repeat(a, repeats, axis=None):
-    a = _device(a)
+    a = asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = _axis(axis, a.ndim)
@@ -269,7 +265,7 @@ def repeat(a, repeats, axis=None):
 
 
 def tile(a, reps):
-    a = _device(a)
+    a = asarray(a)
     reps = (operator.index(reps),) if isinstance(reps, (numbers.Integral, np.integer)) else \
         tuple(operator.index(r) for r in reps)
     ndim = max(a.ndim, len(reps))

@@ -4,7 +4,7 @@
 import numpy as np
 
 from . import _dtypes
-from ._array import _launch, _reduce, ndarray, to_device
+from ._array import _launch, _reduce, asarray, ndarray, to_device
 
 _NO_VALUE = np._NoValue
 
@@ -29,7 +29,7 @@ def _run(op, a, axis, dtype, out, keepdims, initial=_NO_VALUE, where=_NO_VALUE):
         raise TypeError(f"{op}: initial= and where= are not supported on the device")
     if keepdims is _NO_VALUE:
         keepdims = False
-    a = a if isinstance(a, ndarray) else to_device(np.asarray(a))
+    a = asarray(a)
     if dtype is not None:
         dtype = _dtypes.check(dtype)
         if dtype != a.dtype:
@@ -61,7 +61,7 @@ amax, amin = max, min
 
 def _logical(op, a, axis, out, keepdims):
     """any / all as max / min of the array cast to bool (NaN counts as True, as numpy's)."""
-    a = a if isinstance(a, ndarray) else to_device(np.asarray(a))
+    a = asarray(a)
     if keepdims is _NO_VALUE:
         keepdims = False
     flags = a if a.dtype == np.bool_ else a.astype(np.bool_)
@@ -89,8 +89,7 @@ def array_equal(a1, a2, equal_nan=False):
     """True when both have the same shape and elements (compared on the device)."""
     if equal_nan:
         raise TypeError("array_equal: equal_nan=True is not supported on the device")
-    a1 = a1 if isinstance(a1, ndarray) else to_device(np.asarray(a1))
-    a2 = a2 if isinstance(a2, ndarray) else to_device(np.asarray(a2))
+    a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:
         return False
     return bool(all(a1 == a2))
