@@ -22,7 +22,9 @@ bool valid_ring(uint64_t base, uint32_t entries) {
 
 engine_state::engine_state(modeled_clock& clock) : clock_(clock) {}
 
-void engine_state::update_clock_locked() { clock_.set_busy(!stop_ && (running_ || runnable_locked())); }
+// Busy while a command is queued or running (get_ passes a command only once it finished),
+// not for the processor's bookkeeping after the ring drained.
+void engine_state::update_clock_locked() { clock_.set_busy(!stop_ && runnable_locked()); }
 
 // ---- registers ----------------------------------------------------------------------------------
 
@@ -243,6 +245,12 @@ bool engine_state::complete(const ring_work& work, const completion& done, bool&
     keep_going = runnable_locked();
     update_clock_locked();
     return msi;
+}
+
+void engine_state::retired(const ring_work& work, uint32_t next_get) {
+    std::lock_guard lock(m_);
+    if (stop_ || generation_ != work.generation) return;
+    if (next_get == put_) clock_.set_busy(false);
 }
 
 bool engine_state::fetch_failed(const ring_work& work, cb_status status) {
