@@ -24,6 +24,13 @@ const cb_dtype k_all[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB
 const char* const k_binary[] = {"add",        "subtract", "multiply",     "divide",    "floor_divide",
                                 "minimum",    "maximum",  "equal",        "not_equal", "less",
                                 "less_equal", "greater",  "greater_equal"};
+// The ops of k_binary, by name (the enum's order is not k_binary's).
+const kernels::binary_op k_binary_ops[] = {
+    kernels::binary_op::add,          kernels::binary_op::subtract,     kernels::binary_op::multiply,
+    kernels::binary_op::divide,       kernels::binary_op::floor_divide, kernels::binary_op::minimum,
+    kernels::binary_op::maximum,      kernels::binary_op::equal,        kernels::binary_op::not_equal,
+    kernels::binary_op::less,         kernels::binary_op::less_equal,   kernels::binary_op::greater,
+    kernels::binary_op::greater_equal};
 
 std::string dt(cb_dtype d) { return kernels::dtype_name(d); }
 
@@ -73,7 +80,7 @@ TEST_F(RealGpuKernels, BinaryOpsEveryDtypeAndBroadcast) {
             for (const auto& bc : k_broadcasts) {
                 host_tensor a = operand(da, bc.a, bc.a_transposed, rng);
                 host_tensor b = operand(db, bc.b, false, rng);
-                cb_dtype result = kernels::result_dtype(kernels::binary_op(op), da, db);
+                cb_dtype result = kernels::result_dtype(k_binary_ops[op], da, db);
                 const kernels::shape_t s = broadcast(bc.a, bc.b);
                 host_tensor out = contiguous(result < 0 ? da : result, std::vector<int64_t>(s.dims, s.dims + s.ndim));
                 fill_pattern(out, 0xCD);

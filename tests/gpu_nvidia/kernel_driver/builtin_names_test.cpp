@@ -66,6 +66,6 @@ TEST(BuiltinKernelNames, LauncherAndFatbinAgree) {
     const std::set<std::string> wanted = launcher_names();
     for (const auto& name : wanted) EXPECT_TRUE(exported.count(name)) << "the fatbin lacks " << name;
     for (const auto& name : exported) EXPECT_TRUE(wanted.count(name)) << "the launcher never uses " << name;
-    EXPECT_EQ(exported.size(), 294u);
+    EXPECT_EQ(exported.size(), 575u);
 #endif
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <tuple>
@@ -69,6 +70,20 @@ struct writer {
 
 tensor out_for(cb_dtype d, const shape_t& s) { return tensor(d, s.ndim, s.dims); }
 
+// NaN, the infinities, signed zeros and halves (rint's ties) at the front of a float tensor.
+void add_specials(tensor& t) {
+    if (!is_float_dtype(t.view().dtype)) return;
+    const double v[] = {NAN, INFINITY, -INFINITY, -0.0, 0.5, -2.5, 1.5, 0.0, 1.0, -1.0, 0.25};
+    for (std::int64_t i = 0; i < t.size() && i < std::int64_t(std::size(v)); ++i) set(t, i, v[i]);
+}
+
+// numpy refuses negative integer exponents (ValueError): keep integer exponents >= 0 for power.
+void nonnegative(tensor& t) {
+    if (is_float_dtype(t.view().dtype)) return;
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        if (get(t, i) < 0) set(t, i, -(get(t, i) + 1));
+}
+
 }  // namespace
 
 TEST(Numpy, CrossCheck) {
@@ -80,28 +95,36 @@ TEST(Numpy, CrossCheck) {
     fs::create_directories(w.dir);
     w.manifest.open(w.dir / "manifest.txt");
     unsigned seed = 1;
-    const binary_op ops[] = {binary_op::add,          binary_op::subtract, binary_op::multiply,   binary_op::divide,
-                             binary_op::floor_divide, binary_op::minimum,  binary_op::maximum,    binary_op::equal,
-                             binary_op::not_equal,    binary_op::less,     binary_op::less_equal, binary_op::greater,
-                             binary_op::greater_equal};
     const std::int64_t sa[] = {3, 1, 5}, sb[] = {4, 1};
-    for (auto op : ops)
+    unsigned later_seed = 100000;  // the ufuncs added later draw from their own seeds, so the
+                                   // sections below keep the data they were tuned on
+    for (int i = 0; i <= int(binary_op::greater_equal); ++i) {
+        const binary_op op = binary_op(i);
+        unsigned& s = op <= binary_op::maximum || is_comparison(op) ? seed : later_seed;
         for (auto da : all_dtypes)
             for (auto db : all_dtypes) {
-                tensor a = wide_random(da, 3, sa, seed++), b = wide_random(db, 2, sb, seed++);
+                tensor a = wide_random(da, 3, sa, s++), b = wide_random(db, 2, sb, s++);
+                add_specials(a);
+                add_specials(b);
                 op_types t{};
                 shape_t shape;
                 if (plan_binary(op, a.view(), b.view(), t, shape, error) != CB_OK) continue;
+                if (op == binary_op::power && !is_float_dtype(t.compute)) nonnegative(b);
                 tensor o = out_for(t.result, shape);
                 ASSERT_EQ(binary(op, a.view(), b.view(), o.view(), error), CB_OK);
                 w.record("binary", op_name(op), "-", o, {&a, &b});
             }
+    }
     const std::int64_t s1[] = {257};
     for (auto d : all_dtypes) {
         tensor a = wide_random(d, 1, s1, seed++);
-        for (auto op : {unary_op::negate, unary_op::abs}) {
-            tensor o(d, 1, s1);
-            if (unary(op, a.view(), o.view(), error) != CB_OK) continue;
+        add_specials(a);
+        for (int i = 0; i <= int(unary_op::abs); ++i) {
+            const unary_op op = unary_op(i);
+            op_types t{};
+            if (unary_types(op, d, t, error) != CB_OK) continue;
+            tensor o(t.result, 1, s1);
+            ASSERT_EQ(unary(op, a.view(), o.view(), error), CB_OK) << error;
             w.record("unary", op_name(op), "-", o, {&a});
         }
         for (auto to : all_dtypes) {

@@ -76,3 +76,48 @@ TEST(Promotion, ReductionDtypes) {
     EXPECT_EQ(reduce_result_dtype(reduce_op::max, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
     EXPECT_EQ(reduce_result_dtype(reduce_op::min, CB_DTYPE_INT16), CB_DTYPE_INT16);
 }
+
+// The ufuncs' dtypes, as numpy 1.24.2 prints them (float16 results are refused: no such dtype).
+TEST(Promotion, UfuncResultDtypes) {
+    std::string error;
+    op_types t{};
+    auto unary_result = [&](unary_op op, cb_dtype d) {
+        return unary_types(op, d, t, error) == CB_OK ? t.result : cb_dtype(-1);
+    };
+    EXPECT_EQ(unary_result(unary_op::exp, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(unary_result(unary_op::exp, CB_DTYPE_INT32), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(unary_result(unary_op::sqrt, CB_DTYPE_INT64), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(unary_result(unary_op::log, CB_DTYPE_INT16), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(unary_result(unary_op::floor, CB_DTYPE_INT32), CB_DTYPE_FLOAT64);
+    for (cb_dtype d : {CB_DTYPE_BOOL, CB_DTYPE_INT8, CB_DTYPE_UINT8}) {
+        EXPECT_EQ(unary_types(unary_op::sin, d, t, error), CB_ERR_UNSUPPORTED);
+        EXPECT_NE(error.find("sin: numpy computes"), std::string::npos) << error;
+        EXPECT_NE(error.find("float16"), std::string::npos) << error;
+    }
+    EXPECT_EQ(unary_result(unary_op::square, CB_DTYPE_BOOL), CB_DTYPE_INT8);
+    EXPECT_EQ(unary_result(unary_op::reciprocal, CB_DTYPE_UINT8), CB_DTYPE_UINT8);
+    EXPECT_EQ(unary_result(unary_op::sign, CB_DTYPE_BOOL), cb_dtype(-1));
+    EXPECT_EQ(unary_result(unary_op::sign, CB_DTYPE_INT8), CB_DTYPE_INT8);
+    EXPECT_EQ(unary_result(unary_op::isnan, CB_DTYPE_INT32), CB_DTYPE_BOOL);
+    EXPECT_EQ(unary_result(unary_op::logical_not, CB_DTYPE_FLOAT64), CB_DTYPE_BOOL);
+    EXPECT_EQ(unary_result(unary_op::invert, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(unary_result(unary_op::invert, CB_DTYPE_FLOAT32), cb_dtype(-1));
+
+    EXPECT_EQ(result_dtype(binary_op::power, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_INT8);
+    EXPECT_EQ(result_dtype(binary_op::power, CB_DTYPE_UINT8, CB_DTYPE_INT8), CB_DTYPE_INT16);
+    EXPECT_EQ(result_dtype(binary_op::arctan2, CB_DTYPE_INT8, CB_DTYPE_UINT8), -1);  // numpy: float16
+    EXPECT_EQ(result_dtype(binary_op::arctan2, CB_DTYPE_INT8, CB_DTYPE_INT16), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(result_dtype(binary_op::hypot, CB_DTYPE_INT32, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(result_dtype(binary_op::copysign, CB_DTYPE_BOOL, CB_DTYPE_FLOAT32), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(result_dtype(binary_op::remainder, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_INT8);
+    EXPECT_EQ(result_dtype(binary_op::fmod, CB_DTYPE_INT8, CB_DTYPE_UINT8), CB_DTYPE_INT16);
+    EXPECT_EQ(result_dtype(binary_op::fmax, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::logical_xor, CB_DTYPE_FLOAT32, CB_DTYPE_INT64), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::bitwise_and, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::bitwise_or, CB_DTYPE_UINT8, CB_DTYPE_INT8), CB_DTYPE_INT16);
+    EXPECT_EQ(result_dtype(binary_op::bitwise_xor, CB_DTYPE_FLOAT32, CB_DTYPE_INT8), -1);
+    EXPECT_EQ(result_dtype(binary_op::left_shift, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_INT8);
+    EXPECT_EQ(result_dtype(binary_op::right_shift, CB_DTYPE_INT64, CB_DTYPE_FLOAT64), -1);
+    EXPECT_EQ(binary_types(binary_op::left_shift, CB_DTYPE_FLOAT32, CB_DTYPE_INT8, t, error), CB_ERR_UNSUPPORTED);
+    EXPECT_NE(error.find("ufunc 'left_shift' not supported for the input types"), std::string::npos) << error;
+}

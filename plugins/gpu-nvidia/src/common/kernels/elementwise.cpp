@@ -96,24 +96,69 @@ void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& o
 
 template <class T>
 void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    constexpr bool is_bool = std::is_same_v<T, bool>;
+    constexpr bool is_float = std::is_floating_point_v<T>;
     switch (op) {
     case binary_op::add:
         return run_binary<T, T, fn::add>(a, b, out, eng);
     case binary_op::subtract:
-        if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::subtract>(a, b, out, eng);
+        if constexpr (!is_bool) return run_binary<T, T, fn::subtract>(a, b, out, eng);
         return;
     case binary_op::multiply:
         return run_binary<T, T, fn::multiply>(a, b, out, eng);
     case binary_op::divide:
-        if constexpr (std::is_floating_point_v<T>) return run_binary<T, T, fn::divide>(a, b, out, eng);
+        if constexpr (is_float) return run_binary<T, T, fn::divide>(a, b, out, eng);
         return;
     case binary_op::floor_divide:
-        if constexpr (!std::is_same_v<T, bool>) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
+        if constexpr (!is_bool) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
         return;
     case binary_op::minimum:
         return run_binary<T, T, fn::minimum>(a, b, out, eng);
     case binary_op::maximum:
         return run_binary<T, T, fn::maximum>(a, b, out, eng);
+    case binary_op::power:
+        if constexpr (!is_bool) return run_binary<T, T, fn::power>(a, b, out, eng);
+        return;
+    case binary_op::arctan2:
+        if constexpr (is_float) return run_binary<T, T, fn::arctan2>(a, b, out, eng);
+        return;
+    case binary_op::hypot:
+        if constexpr (is_float) return run_binary<T, T, fn::hypot>(a, b, out, eng);
+        return;
+    case binary_op::copysign:
+        if constexpr (is_float) return run_binary<T, T, fn::copysign>(a, b, out, eng);
+        return;
+    case binary_op::fmod:
+        if constexpr (!is_bool) return run_binary<T, T, fn::fmod>(a, b, out, eng);
+        return;
+    case binary_op::remainder:
+        if constexpr (!is_bool) return run_binary<T, T, fn::remainder>(a, b, out, eng);
+        return;
+    case binary_op::fmax:
+        return run_binary<T, T, fn::fmax>(a, b, out, eng);
+    case binary_op::fmin:
+        return run_binary<T, T, fn::fmin>(a, b, out, eng);
+    case binary_op::bitwise_and:
+        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_and>(a, b, out, eng);
+        return;
+    case binary_op::bitwise_or:
+        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_or>(a, b, out, eng);
+        return;
+    case binary_op::bitwise_xor:
+        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_xor>(a, b, out, eng);
+        return;
+    case binary_op::left_shift:
+        if constexpr (!is_float && !is_bool) return run_binary<T, T, fn::left_shift>(a, b, out, eng);
+        return;
+    case binary_op::right_shift:
+        if constexpr (!is_float && !is_bool) return run_binary<T, T, fn::right_shift>(a, b, out, eng);
+        return;
+    case binary_op::logical_and:
+        return run_binary<T, bool, fn::logical_and>(a, b, out, eng);
+    case binary_op::logical_or:
+        return run_binary<T, bool, fn::logical_or>(a, b, out, eng);
+    case binary_op::logical_xor:
+        return run_binary<T, bool, fn::logical_xor>(a, b, out, eng);
     case binary_op::equal:
         return run_binary<T, bool, fn::equal>(a, b, out, eng);
     case binary_op::not_equal:
@@ -126,6 +171,88 @@ void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, c
         return run_binary<T, bool, fn::greater>(a, b, out, eng);
     case binary_op::greater_equal:
         return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
+    }
+}
+
+// out = F(in) elementwise; the functor's return type is the output's element type.
+template <class T, class F>
+void run_unary(const tensor_view& a, const tensor_view& out, engine& eng) {
+    using R = decltype(F{}(T{}));
+    const tensor_view* views[2] = {&out, &a};
+    strided_plan<2> plan(views);
+    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+        const T* x = at<const T>(a, off[1]);
+        R* o = at<R>(out, off[0]);
+        if (st[0] == 1 && st[1] == 1) {
+            const T* px = x;
+            R* po = o;
+            for (std::int64_t i = 0; i < n; ++i) po[i] = F{}(px[i]);
+        } else {
+            for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = F{}(x[i * st[1]]);
+        }
+    });
+}
+
+// T: the input's type. Only the (op, T) pairs the type rules accept are instantiated.
+template <class T>
+void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+    constexpr bool is_bool = std::is_same_v<T, bool>;
+    constexpr bool is_float = std::is_floating_point_v<T>;
+    constexpr bool floating = fn::takes_float_function_v<T>;
+    switch (op) {
+#define CB_NV_FLOAT_CASE(NAME)                                              \
+    case unary_op::NAME:                                                    \
+        if constexpr (floating) return run_unary<T, fn::NAME>(a, out, eng); \
+        return;
+        CB_NV_FLOAT_CASE(exp)
+        CB_NV_FLOAT_CASE(expm1)
+        CB_NV_FLOAT_CASE(exp2)
+        CB_NV_FLOAT_CASE(log)
+        CB_NV_FLOAT_CASE(log1p)
+        CB_NV_FLOAT_CASE(log2)
+        CB_NV_FLOAT_CASE(log10)
+        CB_NV_FLOAT_CASE(sqrt)
+        CB_NV_FLOAT_CASE(cbrt)
+        CB_NV_FLOAT_CASE(sin)
+        CB_NV_FLOAT_CASE(cos)
+        CB_NV_FLOAT_CASE(tan)
+        CB_NV_FLOAT_CASE(arcsin)
+        CB_NV_FLOAT_CASE(arccos)
+        CB_NV_FLOAT_CASE(arctan)
+        CB_NV_FLOAT_CASE(sinh)
+        CB_NV_FLOAT_CASE(cosh)
+        CB_NV_FLOAT_CASE(tanh)
+        CB_NV_FLOAT_CASE(arcsinh)
+        CB_NV_FLOAT_CASE(arccosh)
+        CB_NV_FLOAT_CASE(arctanh)
+        CB_NV_FLOAT_CASE(floor)
+        CB_NV_FLOAT_CASE(ceil)
+        CB_NV_FLOAT_CASE(trunc)
+        CB_NV_FLOAT_CASE(rint)
+#undef CB_NV_FLOAT_CASE
+    case unary_op::negate:
+        if constexpr (!is_bool) return run_unary<T, fn::negate>(a, out, eng);
+        return;
+    case unary_op::abs:
+        return run_unary<T, fn::absolute>(a, out, eng);
+    case unary_op::square:
+        return run_unary<T, fn::square>(a, out, eng);
+    case unary_op::reciprocal:
+        return run_unary<T, fn::reciprocal>(a, out, eng);
+    case unary_op::sign:
+        if constexpr (!is_bool) return run_unary<T, fn::sign>(a, out, eng);
+        return;
+    case unary_op::isnan:
+        return run_unary<T, fn::isnan>(a, out, eng);
+    case unary_op::isinf:
+        return run_unary<T, fn::isinf>(a, out, eng);
+    case unary_op::isfinite:
+        return run_unary<T, fn::isfinite>(a, out, eng);
+    case unary_op::logical_not:
+        return run_unary<T, fn::logical_not>(a, out, eng);
+    case unary_op::invert:
+        if constexpr (!is_float) return run_unary<T, fn::invert>(a, out, eng);
+        return;
     }
 }
 
@@ -202,28 +329,7 @@ cb_status unary(unary_op op, const tensor_view& a, const tensor_view& out, std::
     if (cb_status s = unary_types(op, a.dtype, types, error); s != CB_OK) return s;
     if (cb_status s = check_out(op_name(op), out, types.result, shape_of(a), error); s != CB_OK) return s;
     if (numel(out) == 0) return CB_OK;
-    dispatch(a.dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const tensor_view* views[2] = {&out, &a};
-        strided_plan<2> plan(views);
-        plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
-            const T* x = at<const T>(a, off[1]);
-            T* o = at<T>(out, off[0]);
-            auto loop = [&](auto f) {
-                if (st[0] == 1 && st[1] == 1) {
-                    const T* px = x;
-                    T* po = o;
-                    for (std::int64_t i = 0; i < n; ++i) po[i] = f(px[i]);
-                } else {
-                    for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = f(x[i * st[1]]);
-                }
-            };
-            if (op == unary_op::abs)
-                loop(fn::absolute{});
-            else if constexpr (!std::is_same_v<T, bool>)
-                loop(fn::negate{});
-        });
-    });
+    dispatch(a.dtype, [&](auto tag) { dispatch_unary<typename decltype(tag)::type>(op, a, out, eng); });
     return CB_OK;
 }
 

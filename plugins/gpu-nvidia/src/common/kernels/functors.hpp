@@ -182,6 +182,324 @@ struct absolute {  // abs(INT_MIN) wraps to INT_MIN, as in numpy
     }
 };
 
+// ---- numpy's floating-point functions -----------------------------------------------------------
+// Integer inputs compute in the smallest float that holds them, as numpy's loops: int16 in float32,
+// int32/int64 in float64. (bool, int8 and uint8 would be float16, which the type rules refuse.)
+template <class T>
+using float_of_t = std::conditional_t<std::is_same_v<T, double> || (is_int_v<T> && sizeof(T) >= 4), double, float>;
+
+// The input dtypes a floating-point function accepts on the device (no float16).
+template <class T>
+inline constexpr bool takes_float_function_v = std::is_floating_point_v<T> || (is_int_v<T> && sizeof(T) >= 2);
+
+#define CB_NV_FLOAT_FUNCTION(NAME, EXPR)                            \
+    struct NAME {                                                   \
+        template <class T>                                          \
+        CB_NV_HD float_of_t<T> operator()(T in) const {             \
+            const float_of_t<T> a = static_cast<float_of_t<T>>(in); \
+            return EXPR;                                            \
+        }                                                           \
+    };
+CB_NV_FLOAT_FUNCTION(exp, std::exp(a))
+CB_NV_FLOAT_FUNCTION(expm1, std::expm1(a))
+CB_NV_FLOAT_FUNCTION(exp2, std::exp2(a))
+CB_NV_FLOAT_FUNCTION(log, std::log(a))
+CB_NV_FLOAT_FUNCTION(log1p, std::log1p(a))
+CB_NV_FLOAT_FUNCTION(log2, std::log2(a))
+CB_NV_FLOAT_FUNCTION(log10, std::log10(a))
+CB_NV_FLOAT_FUNCTION(sqrt, std::sqrt(a))
+CB_NV_FLOAT_FUNCTION(cbrt, std::cbrt(a))
+CB_NV_FLOAT_FUNCTION(sin, std::sin(a))
+CB_NV_FLOAT_FUNCTION(cos, std::cos(a))
+CB_NV_FLOAT_FUNCTION(tan, std::tan(a))
+CB_NV_FLOAT_FUNCTION(arcsin, std::asin(a))
+CB_NV_FLOAT_FUNCTION(arccos, std::acos(a))
+CB_NV_FLOAT_FUNCTION(arctan, std::atan(a))
+CB_NV_FLOAT_FUNCTION(sinh, std::sinh(a))
+CB_NV_FLOAT_FUNCTION(cosh, std::cosh(a))
+CB_NV_FLOAT_FUNCTION(tanh, std::tanh(a))
+CB_NV_FLOAT_FUNCTION(arcsinh, std::asinh(a))
+CB_NV_FLOAT_FUNCTION(arccosh, std::acosh(a))
+CB_NV_FLOAT_FUNCTION(arctanh, std::atanh(a))
+CB_NV_FLOAT_FUNCTION(floor, std::floor(a))
+CB_NV_FLOAT_FUNCTION(ceil, std::ceil(a))
+CB_NV_FLOAT_FUNCTION(trunc, std::trunc(a))
+CB_NV_FLOAT_FUNCTION(rint, std::rint(a))  // round half to even (the default rounding mode)
+#undef CB_NV_FLOAT_FUNCTION
+
+// numpy's square and reciprocal keep integer types (bool computes in int8).
+template <class T>
+using int8_if_bool_t = std::conditional_t<is_bool_v<T>, std::int8_t, T>;
+
+struct square {
+    template <class T>
+    CB_NV_HD constexpr int8_if_bool_t<T> operator()(T a) const {
+        if constexpr (is_bool_v<T>)
+            return a ? 1 : 0;
+        else if constexpr (is_int_v<T>)
+            return wrap<T>(wide_unsigned_t<T>(a) * wide_unsigned_t<T>(a));
+        else
+            return a * a;
+    }
+};
+
+// Integer reciprocal is numpy's 1.0 / a converted back: 1 and -1 are themselves, everything else
+// truncates to 0, and 1 / 0 = inf converts as x86 does (INT_MIN for int32/int64, 0 for narrower).
+struct reciprocal {
+    template <class T>
+    CB_NV_HD constexpr int8_if_bool_t<T> operator()(T a) const {
+        if constexpr (is_bool_v<T>) {
+            return a ? 1 : 0;
+        } else if constexpr (is_int_v<T>) {
+            if (a == T(1)) return T(1);
+            if constexpr (std::is_signed_v<T>) {
+                if (a == T(-1)) return T(-1);
+                if (a == T(0) && sizeof(T) >= 4) return lowest_signed<T>();
+            }
+            return T(0);
+        } else {
+            return T(1) / a;
+        }
+    }
+};
+
+// sign: -1, 0 or 1; NaN stays NaN (and -0.0 gives 0.0), as numpy.
+struct sign {  // never called with bool
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return a > T(0) ? T(1) : (a < T(0) ? T(-1) : (a == T(0) ? T(0) : a));
+        else if constexpr (std::is_signed_v<T>)
+            return static_cast<T>((a > T(0)) - (a < T(0)));
+        else
+            return static_cast<T>(a != T(0));
+    }
+};
+
+// x - x is NaN exactly for NaN and the infinities (no <cmath> classification: one spelling for
+// host and device).
+struct isnan {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return a != a;
+        else
+            return false;
+    }
+};
+struct isinf {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return a == a && (a - a) != (a - a);
+        else
+            return false;
+    }
+};
+struct isfinite {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return (a - a) == (a - a);
+        else
+            return true;
+    }
+};
+struct logical_not {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a) const {
+        return !(a != T(0));
+    }
+};
+struct invert {  // integers and bool only
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a) const {
+        if constexpr (is_bool_v<T>)
+            return !a;
+        else
+            return wrap<T>(~wide_unsigned_t<T>(a));
+    }
+};
+
+// ---- binary functions beyond arithmetic ---------------------------------------------------------
+
+// Integer power by squaring, wrapping as numpy's loop does. numpy refuses a negative integer
+// exponent (ValueError, checked by the caller before launching); here it gives the truncated
+// value of 1 / a^-b: 1 for a == 1, +-1 for a == -1, else 0. bool computes in int8 (type rules).
+struct power {
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point_v<T>) {
+            return std::pow(a, b);
+        } else if constexpr (is_bool_v<T>) {
+            return a || !b;
+        } else {
+            if constexpr (std::is_signed_v<T>) {
+                if (b < T(0)) return a == T(1) ? T(1) : (a == T(-1) ? ((b & T(1)) ? T(-1) : T(1)) : T(0));
+            }
+            wide_unsigned_t<T> base = wide_unsigned_t<T>(a), r = 1;
+            for (wide_unsigned_t<T> e = wide_unsigned_t<T>(b); e != 0; e >>= 1) {
+                if (e & 1) r = static_cast<wide_unsigned_t<T>>(r * base);
+                base = static_cast<wide_unsigned_t<T>>(base * base);
+            }
+            return wrap<T>(r);
+        }
+    }
+};
+
+struct arctan2 {  // floating compute types only
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        return std::atan2(a, b);
+    }
+};
+struct hypot {
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        return std::hypot(a, b);
+    }
+};
+struct copysign {
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        return std::copysign(a, b);
+    }
+};
+
+// C's remainder (sign of the dividend). Integers: x % 0 is 0 and MIN % -1 is 0, as numpy.
+struct fmod {  // never called with bool
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point_v<T>) {
+            return std::fmod(a, b);
+        } else {
+            if (b == T(0)) return T(0);
+            if constexpr (std::is_signed_v<T>)
+                if (b == T(-1)) return T(0);
+            return static_cast<T>(a % b);
+        }
+    }
+};
+
+// Python's remainder (sign of the divisor): numpy's npy_remainder for floats.
+struct remainder {  // never called with bool
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point_v<T>) {
+            T mod = std::fmod(a, b);
+            if (b == T(0)) return mod;
+            if (mod != T(0)) {
+                if ((b < T(0)) != (mod < T(0))) mod += b;
+            } else {
+                mod = std::copysign(T(0), b);
+            }
+            return mod;
+        } else {
+            if (b == T(0)) return T(0);
+            if constexpr (std::is_signed_v<T>) {
+                if (b == T(-1)) return T(0);
+                T r = static_cast<T>(a % b);
+                if (r != T(0) && ((r < T(0)) != (b < T(0)))) r = static_cast<T>(r + b);
+                return r;
+            } else {
+                return static_cast<T>(a % b);
+            }
+        }
+    }
+};
+
+// NaN-ignoring maximum / minimum (NaN only when both are NaN), as numpy's fmax / fmin.
+struct fmax {
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return (a >= b || b != b) ? a : b;
+        else
+            return a < b ? b : a;
+    }
+};
+struct fmin {
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return (a <= b || b != b) ? a : b;
+        else
+            return b < a ? b : a;
+    }
+};
+
+struct bitwise_and {  // integers and bool only
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if constexpr (is_bool_v<T>)
+            return a && b;
+        else
+            return static_cast<T>(a & b);
+    }
+};
+struct bitwise_or {
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if constexpr (is_bool_v<T>)
+            return a || b;
+        else
+            return static_cast<T>(a | b);
+    }
+};
+struct bitwise_xor {
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if constexpr (is_bool_v<T>)
+            return a != b;
+        else
+            return static_cast<T>(a ^ b);
+    }
+};
+
+// The shift count as numpy's npy_lshift/npy_rshift read it: unsigned, so a negative count is huge.
+template <class T>
+CB_NV_HD constexpr std::uint64_t shift_count(T b) {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(b));
+}
+// Shifts by the bit width or more give 0 (right shifts of negative values -1), as numpy 1.24.
+struct left_shift {  // integers only (bool computes in int8)
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if (shift_count(b) >= sizeof(T) * 8) return T(0);
+        return wrap<T>(static_cast<wide_unsigned_t<T>>(wide_unsigned_t<T>(a) << shift_count(b)));
+    }
+};
+struct right_shift {
+    template <class T>
+    CB_NV_HD constexpr T operator()(T a, T b) const {
+        if (shift_count(b) >= sizeof(T) * 8) {
+            if constexpr (std::is_signed_v<T>)
+                if (a < T(0)) return T(-1);
+            return T(0);
+        }
+        return static_cast<T>(a >> shift_count(b));
+    }
+};
+
+struct logical_and {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a != T(0) && b != T(0);
+    }
+};
+struct logical_or {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return a != T(0) || b != T(0);
+    }
+};
+struct logical_xor {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a, T b) const {
+        return (a != T(0)) != (b != T(0));
+    }
+};
+
 // Conversion between dtypes (np.ndarray.astype). Floating -> integer truncates toward zero; NaN and
 // values outside int64 become INT64_MIN (what x86 cvttsd2si gives) before wrapping to the target,
 // so no conversion is undefined behaviour. Anything -> bool is "!= 0" (NaN -> true).

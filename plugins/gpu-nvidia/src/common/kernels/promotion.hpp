@@ -12,8 +12,11 @@ namespace cudabridge::nv::kernels {
 cb_dtype promote(cb_dtype a, cb_dtype b);
 
 // The dtype the operands are converted to before the per-element function runs, and the dtype of
-// the result. They differ only for comparisons (result bool). Errors as numpy's: bool - bool and
-// -bool are refused (CB_ERR_UNSUPPORTED).
+// the result. Binary ops: they differ for comparisons and logical_and/or/xor (result bool).
+// Unary ops: compute is the input's dtype (the functor converts: exp of int32 is float64, isnan
+// is bool, square of bool is int8). Errors as numpy's (CB_ERR_UNSUPPORTED): bool - bool, -bool,
+// sign(bool), bitwise ops and shifts of floats, and the floating-point functions of bool, int8
+// and uint8, which numpy computes in float16 (a dtype the device lacks).
 struct op_types {
     cb_dtype compute;
     cb_dtype result;

@@ -17,23 +17,23 @@ using std::uint64_t;
 
 // The eight dtypes: M(args..., numpy name, C++ type). Two copies, because a macro cannot expand
 // itself (the cast table nests one inside the other).
-#define CB_FOR_DTYPES(M, ...)                                                               \
-    M(__VA_ARGS__, float32, float) M(__VA_ARGS__, float64, double)                          \
-    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)                 \
-    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t)                   \
-    M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
-#define CB_FOR_DTYPES_2(M, ...)                                                             \
-    M(__VA_ARGS__, float32, float) M(__VA_ARGS__, float64, double)                          \
-    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)                 \
-    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t)                   \
-    M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
+#define CB_FOR_DTYPES(M, ...)                                                                                     \
+    M(__VA_ARGS__, float32, float)                                                                                \
+    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)       \
+        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
+            M(__VA_ARGS__, bool, bool)
+#define CB_FOR_DTYPES_2(M, ...)                                                                                   \
+    M(__VA_ARGS__, float32, float)                                                                                \
+    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)       \
+        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
+            M(__VA_ARGS__, bool, bool)
 
 // ---- binary and unary: only the (op, dtype) pairs the type rules can ask for ---------------
 
-#define CB_BINARY(op, dname, T)                                                                   \
-    extern "C" __global__ void cb_binary_##op##_##dname(nd_layout L, int64_t n, uint64_t out,    \
-                                                        uint64_t a, uint64_t b) {                \
-        ck::binary_body<T, fn::op>(L, n, out, a, b);                                              \
+#define CB_BINARY(op, dname, T)                                                                           \
+    extern "C" __global__ void cb_binary_##op##_##dname(nd_layout L, int64_t n, uint64_t out, uint64_t a, \
+                                                        uint64_t b) {                                     \
+        ck::binary_body<T, fn::op>(L, n, out, a, b);                                                      \
     }
 
 CB_FOR_DTYPES(CB_BINARY, add)
@@ -47,49 +47,108 @@ CB_FOR_DTYPES(CB_BINARY, less_equal)
 CB_FOR_DTYPES(CB_BINARY, greater)
 CB_FOR_DTYPES(CB_BINARY, greater_equal)
 // subtract / floor_divide: no bool (numpy refuses bool - bool; bool // bool computes in int8).
-#define CB_FOR_NUMERIC(M, ...)                                                              \
-    M(__VA_ARGS__, float32, float) M(__VA_ARGS__, float64, double)                          \
-    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)                 \
-    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t)                   \
-    M(__VA_ARGS__, int16, std::int16_t)
+#define CB_FOR_NUMERIC(M, ...)                                                                              \
+    M(__VA_ARGS__, float32, float)                                                                          \
+    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) \
+        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
 CB_FOR_NUMERIC(CB_BINARY, subtract)
 CB_FOR_NUMERIC(CB_BINARY, floor_divide)
-// divide: the compute type is always floating.
-CB_BINARY(divide, float32, float)
-CB_BINARY(divide, float64, double)
+CB_FOR_NUMERIC(CB_BINARY, power)
+CB_FOR_NUMERIC(CB_BINARY, fmod)
+CB_FOR_NUMERIC(CB_BINARY, remainder)
+CB_FOR_DTYPES(CB_BINARY, fmax)
+CB_FOR_DTYPES(CB_BINARY, fmin)
+CB_FOR_DTYPES(CB_BINARY, logical_and)
+CB_FOR_DTYPES(CB_BINARY, logical_or)
+CB_FOR_DTYPES(CB_BINARY, logical_xor)
+// divide and the floating-point functions: the compute type is always floating.
+#define CB_FOR_FLOATS(M, ...) M(__VA_ARGS__, float32, float) M(__VA_ARGS__, float64, double)
+CB_FOR_FLOATS(CB_BINARY, divide)
+CB_FOR_FLOATS(CB_BINARY, arctan2)
+CB_FOR_FLOATS(CB_BINARY, hypot)
+CB_FOR_FLOATS(CB_BINARY, copysign)
+// Bitwise ops: integers and bool; shifts: integers (bool computes in int8).
+#define CB_FOR_INTS(M, ...)                                                                                   \
+    M(__VA_ARGS__, int32, std::int32_t)                                                                       \
+    M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) \
+        M(__VA_ARGS__, int16, std::int16_t)
+CB_FOR_INTS(CB_BINARY, bitwise_and)
+CB_FOR_INTS(CB_BINARY, bitwise_or)
+CB_FOR_INTS(CB_BINARY, bitwise_xor)
+CB_BINARY(bitwise_and, bool, bool)
+CB_BINARY(bitwise_or, bool, bool)
+CB_BINARY(bitwise_xor, bool, bool)
+CB_FOR_INTS(CB_BINARY, left_shift)
+CB_FOR_INTS(CB_BINARY, right_shift)
 
-#define CB_UNARY(op, dname, T)                                                                    \
-    extern "C" __global__ void cb_unary_##op##_##dname(nd_layout L, int64_t n, uint64_t out,     \
-                                                       uint64_t a) {                             \
-        ck::unary_body<T, fn::op>(L, n, out, a);                                                  \
+#define CB_UNARY(op, dname, T)                                                                             \
+    extern "C" __global__ void cb_unary_##op##_##dname(nd_layout L, int64_t n, uint64_t out, uint64_t a) { \
+        ck::unary_body<T, fn::op>(L, n, out, a);                                                           \
     }
 CB_FOR_NUMERIC(CB_UNARY, negate)
 CB_FOR_DTYPES(CB_UNARY, absolute)
+CB_FOR_DTYPES(CB_UNARY, square)
+CB_FOR_DTYPES(CB_UNARY, reciprocal)
+CB_FOR_NUMERIC(CB_UNARY, sign)
+CB_FOR_DTYPES(CB_UNARY, isnan)
+CB_FOR_DTYPES(CB_UNARY, isinf)
+CB_FOR_DTYPES(CB_UNARY, isfinite)
+CB_FOR_DTYPES(CB_UNARY, logical_not)
+CB_FOR_INTS(CB_UNARY, invert)
+CB_UNARY(invert, bool, bool)
+// The floating-point functions: float inputs, and the integers numpy computes in float32/float64
+// (int16, int32, int64; bool, int8 and uint8 would need float16).
+#define CB_FOR_FLOAT_INPUTS(M, ...) \
+    CB_FOR_FLOATS(M, __VA_ARGS__)   \
+    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, int16, std::int16_t)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, exp)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, expm1)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, exp2)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, log)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, log1p)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, log2)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, log10)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, sqrt)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, cbrt)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, sin)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, cos)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, tan)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arcsin)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arccos)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arctan)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, sinh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, cosh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, tanh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arcsinh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arccosh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, arctanh)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, floor)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, ceil)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, trunc)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, rint)
 
 // ---- cast: every (to, from) pair --------------------------------------------------------------
-#define CB_CAST(to_name, To, from_name, From)                                                     \
-    extern "C" __global__ void cb_cast_##to_name##_##from_name(nd_layout L, int64_t n,           \
-                                                               uint64_t out, uint64_t in) {      \
-        ck::cast_body<To, From>(L, n, out, in);                                                   \
+#define CB_CAST(to_name, To, from_name, From)                                                                       \
+    extern "C" __global__ void cb_cast_##to_name##_##from_name(nd_layout L, int64_t n, uint64_t out, uint64_t in) { \
+        ck::cast_body<To, From>(L, n, out, in);                                                                     \
     }
 #define CB_CAST_TO(unused, to_name, To) CB_FOR_DTYPES_2(CB_CAST, to_name, To)
 CB_FOR_DTYPES(CB_CAST_TO, _)
 
 // ---- fill (by element size), arange, random ---------------------------------------------------
-#define CB_FILL(bytes, U)                                                                         \
+#define CB_FILL(bytes, U)                                                                             \
     extern "C" __global__ void cb_fill_##bytes(nd_layout L, int64_t n, uint64_t out, uint64_t bits) { \
-        ck::fill_body<U>(L, n, out, bits);                                                        \
+        ck::fill_body<U>(L, n, out, bits);                                                            \
     }
 CB_FILL(1, std::uint8_t)
 CB_FILL(2, std::uint16_t)
 CB_FILL(4, std::uint32_t)
 CB_FILL(8, std::uint64_t)
 
-#define CB_ARANGE(unused, dname, T)                                                               \
-    extern "C" __global__ void cb_arange_##dname(int64_t n, uint64_t out, int64_t start_i,       \
-                                                 int64_t step_i, double start_f, double step_f,  \
-                                                 std::int32_t int_math) {                         \
-        ck::arange_body<T>(n, out, start_i, step_i, start_f, step_f, int_math);                   \
+#define CB_ARANGE(unused, dname, T)                                                                        \
+    extern "C" __global__ void cb_arange_##dname(int64_t n, uint64_t out, int64_t start_i, int64_t step_i, \
+                                                 double start_f, double step_f, std::int32_t int_math) {   \
+        ck::arange_body<T>(n, out, start_i, step_i, start_f, step_f, int_math);                            \
     }
 CB_FOR_DTYPES(CB_ARANGE, _)
 
@@ -101,21 +160,18 @@ extern "C" __global__ void cb_random_uniform_float64(int64_t n, uint64_t out, ui
 }
 
 // ---- reductions ------------------------------------------------------------------------------
-#define CB_REDUCE(op, reducer, dname, T)                                                          \
-    extern "C" __global__ void __launch_bounds__(ck::k_block_threads)                            \
-        cb_reduce_rows_##op##_##dname(uint64_t in, int64_t rows, int64_t n, int64_t chunk,       \
-                                      std::int32_t splits, uint64_t partials, uint64_t out) {    \
-        ck::reduce_rows_body<fn::reducer, T>(in, rows, n, chunk, splits, partials, out);          \
-    }                                                                                             \
-    extern "C" __global__ void cb_reduce_finish_##op##_##dname(uint64_t partials, int64_t rows,  \
-                                                               std::int32_t splits, int64_t n,   \
-                                                               uint64_t out) {                   \
-        ck::reduce_finish_body<fn::reducer, T>(partials, rows, splits, n, out);                   \
-    }                                                                                             \
-    extern "C" __global__ void cb_reduce_cols_##op##_##dname(uint64_t in, int64_t outer,         \
-                                                             int64_t n, int64_t inner,            \
-                                                             uint64_t out) {                     \
-        ck::reduce_cols_body<fn::reducer, T>(in, outer, n, inner, out);                           \
+#define CB_REDUCE(op, reducer, dname, T)                                                                             \
+    extern "C" __global__ void __launch_bounds__(ck::k_block_threads) cb_reduce_rows_##op##_##dname(                 \
+        uint64_t in, int64_t rows, int64_t n, int64_t chunk, std::int32_t splits, uint64_t partials, uint64_t out) { \
+        ck::reduce_rows_body<fn::reducer, T>(in, rows, n, chunk, splits, partials, out);                             \
+    }                                                                                                                \
+    extern "C" __global__ void cb_reduce_finish_##op##_##dname(uint64_t partials, int64_t rows, std::int32_t splits, \
+                                                               int64_t n, uint64_t out) {                            \
+        ck::reduce_finish_body<fn::reducer, T>(partials, rows, splits, n, out);                                      \
+    }                                                                                                                \
+    extern "C" __global__ void cb_reduce_cols_##op##_##dname(uint64_t in, int64_t outer, int64_t n, int64_t inner,   \
+                                                             uint64_t out) {                                         \
+        ck::reduce_cols_body<fn::reducer, T>(in, outer, n, inner, out);                                              \
     }
 CB_FOR_DTYPES(CB_REDUCE, sum, sum_reducer)
 CB_FOR_DTYPES(CB_REDUCE, mean, mean_reducer)
@@ -123,10 +179,10 @@ CB_FOR_DTYPES(CB_REDUCE, max, max_reducer)
 CB_FOR_DTYPES(CB_REDUCE, min, min_reducer)
 
 // ---- matmul ------------------------------------------------------------------------------------
-#define CB_MATMUL(unused, dname, T)                                                               \
-    extern "C" __global__ void cb_matmul_##dname(uint64_t a, uint64_t b, uint64_t c, int64_t n,  \
-                                                 int64_t k, int64_t m) {                          \
-        ck::matmul_body<T>(a, b, c, n, k, m);                                                     \
+#define CB_MATMUL(unused, dname, T)                                                                        \
+    extern "C" __global__ void cb_matmul_##dname(uint64_t a, uint64_t b, uint64_t c, int64_t n, int64_t k, \
+                                                 int64_t m) {                                              \
+        ck::matmul_body<T>(a, b, c, n, k, m);                                                              \
     }
 CB_FOR_DTYPES(CB_MATMUL, _)
 

@@ -18,8 +18,7 @@ template <class F, class T>
 using binary_result_t = decltype(F{}(T{}, T{}));
 
 template <class T, class F>
-__device__ void binary_body(const nd_layout& L, std::int64_t n, std::uint64_t out, std::uint64_t a,
-                            std::uint64_t b) {
+__device__ void binary_body(const nd_layout& L, std::int64_t n, std::uint64_t out, std::uint64_t a, std::uint64_t b) {
     using R = binary_result_t<F, T>;
     R* o = device_ptr<R>(out);
     const T* x = device_ptr<const T>(a);
@@ -27,9 +26,11 @@ __device__ void binary_body(const nd_layout& L, std::int64_t n, std::uint64_t ou
     for_each_element<3>(L, n, [&](const std::int64_t* off) { o[off[0]] = F{}(x[off[1]], y[off[2]]); });
 }
 
+// T: the input's type; the output's is the functor's return type (float64 for exp of int32, ...).
 template <class T, class F>
 __device__ void unary_body(const nd_layout& L, std::int64_t n, std::uint64_t out, std::uint64_t a) {
-    T* o = device_ptr<T>(out);
+    using R = decltype(F{}(T{}));
+    R* o = device_ptr<R>(out);
     const T* x = device_ptr<const T>(a);
     for_each_element<2>(L, n, [&](const std::int64_t* off) { o[off[0]] = F{}(x[off[1]]); });
 }
@@ -61,8 +62,7 @@ __device__ void arange_body(std::int64_t n, std::uint64_t out, std::int64_t star
 // One Philox block per thread iteration: float32 takes its four words, float64 two pairs (the
 // stream layout of philox.hpp, identical to the CPU engine's).
 template <class T>
-__device__ void random_uniform_body(std::int64_t n, std::uint64_t out, std::uint64_t seed,
-                                    std::uint64_t offset) {
+__device__ void random_uniform_body(std::int64_t n, std::uint64_t out, std::uint64_t seed, std::uint64_t offset) {
     constexpr std::int64_t per_block = std::is_same_v<T, float> ? 4 : 2;
     T* o = device_ptr<T>(out);
     const std::int64_t blocks = (n + per_block - 1) / per_block;
@@ -70,8 +70,10 @@ __device__ void random_uniform_body(std::int64_t n, std::uint64_t out, std::uint
         const philox::u32x4 r = philox::block(seed, offset, std::uint64_t(blk));
         const std::int64_t i0 = blk * per_block;
         for (int j = 0; j < per_block && i0 + j < n; ++j) {
-            if constexpr (std::is_same_v<T, float>) o[i0 + j] = philox::to_float(r.v[j]);
-            else o[i0 + j] = philox::to_double(r.v[2 * j], r.v[2 * j + 1]);
+            if constexpr (std::is_same_v<T, float>)
+                o[i0 + j] = philox::to_float(r.v[j]);
+            else
+                o[i0 + j] = philox::to_double(r.v[2 * j], r.v[2 * j + 1]);
         }
     }
 }
