@@ -28,6 +28,7 @@ from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_array
                             vstack)
 from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
 from ._reductions import all, amax, amin, any, array_equal, max, mean, min, sum
+from . import _ufuncs
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
@@ -113,6 +114,12 @@ def multiply(a, b):
 
 def divide(a, b):
     return _binary("divide", _lift(a), _lift(b))
+
+
+# numpy's ufuncs (cb.exp, cb.power, cb.clip, cb.bitwise_and, ...: _ufuncs.py), each with out=.
+_UFUNC_NAMES = tuple(n for n in _ufuncs.FUNCTIONS if n not in ("add", "subtract", "multiply", "divide"))
+globals().update({n: _ufuncs.FUNCTIONS[n] for n in _UFUNC_NAMES})
+__all__ += [n for n in _UFUNC_NAMES if n not in __all__]
 
 
 _SCALAR_OPS = {"+": "add", "add": "add", "-": "subtract", "sub": "subtract", "subtract": "subtract",

@@ -250,6 +250,29 @@ class ndarray:
     def __floordiv__(self, o): return _binary("floor_divide", self, o)
     def __rfloordiv__(self, o): return _binary("floor_divide", o, self)
     def __ifloordiv__(self, o): return _binary("floor_divide", self, o, out=self)
+    def __mod__(self, o): return _binary("remainder", self, o)
+    def __rmod__(self, o): return _binary("remainder", o, self)
+    def __imod__(self, o): return _binary("remainder", self, o, out=self)
+    def __divmod__(self, o): return _ufuncs.divmod(self, o)
+    def __rdivmod__(self, o): return _ufuncs.divmod(o, self)
+    def __pow__(self, o): return _ufuncs.power(self, o)
+    def __rpow__(self, o): return _ufuncs.power(o, self)
+    def __ipow__(self, o): return _ufuncs.power(self, o, out=self)
+    def __and__(self, o): return _binary("bitwise_and", self, o)
+    def __rand__(self, o): return _binary("bitwise_and", o, self)
+    def __iand__(self, o): return _binary("bitwise_and", self, o, out=self)
+    def __or__(self, o): return _binary("bitwise_or", self, o)
+    def __ror__(self, o): return _binary("bitwise_or", o, self)
+    def __ior__(self, o): return _binary("bitwise_or", self, o, out=self)
+    def __xor__(self, o): return _binary("bitwise_xor", self, o)
+    def __rxor__(self, o): return _binary("bitwise_xor", o, self)
+    def __ixor__(self, o): return _binary("bitwise_xor", self, o, out=self)
+    def __lshift__(self, o): return _binary("left_shift", self, o)
+    def __rlshift__(self, o): return _binary("left_shift", o, self)
+    def __ilshift__(self, o): return _binary("left_shift", self, o, out=self)
+    def __rshift__(self, o): return _binary("right_shift", self, o)
+    def __rrshift__(self, o): return _binary("right_shift", o, self)
+    def __irshift__(self, o): return _binary("right_shift", self, o, out=self)
     def __matmul__(self, o): return _linalg.matmul(self, o)
     def __rmatmul__(self, o): return _linalg.matmul(o, self)
     def __eq__(self, o): return _binary("equal", self, o)
@@ -260,7 +283,10 @@ class ndarray:
     def __ge__(self, o): return _binary("greater_equal", self, o)
     def __neg__(self): return _unary("negative", self)
     def __abs__(self): return _unary("absolute", self)
-    def __pos__(self): return self.copy()
+    def __invert__(self): return _unary("invert", self)
+
+    def clip(self, min=None, max=None, out=None): return _ufuncs.clip(self, min, max, out=out)
+    def __pos__(self): return _ufuncs.positive(self)
 
     # ---- reductions -------------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
@@ -379,6 +405,8 @@ def _binary(name, a, b, out=None):
         return NotImplemented
     shape = _broadcast(x._shape, y._shape)
     dtype = _dtypes.result(name, x._dtype, y._dtype)
+    if dtype not in _dtypes.CODES:
+        raise TypeError(f"{name} of {x._dtype} and {y._dtype} gives {dtype}, which is not supported on the device")
     if out is None:
         out = ndarray._new(shape, dtype)
     else:
@@ -397,9 +425,23 @@ def _binary(name, a, b, out=None):
     return out
 
 
-def _unary(name, a):
+def _unary(name, a, out=None):
     dtype = _dtypes.result(name, a._dtype)
-    out = ndarray._new(a._shape, dtype)
+    if dtype not in _dtypes.CODES:
+        raise TypeError(f"{name} of {a._dtype} gives {dtype}, which is not supported on the device")
+    if out is None:
+        out = ndarray._new(a._shape, dtype)
+    elif out._shape != a._shape or out._dtype != dtype:
+        if out._shape != a._shape:
+            raise ValueError(f"non-broadcastable output operand with shape {out._shape} doesn't match the "
+                             f"broadcast shape {a._shape}")
+        if not np.can_cast(dtype, out._dtype, casting="same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to dtype('{out._dtype}') "
+                            f"with casting rule 'same_kind'")
+        tmp = ndarray._new(a._shape, dtype)
+        _launch(name, tmp, [a, tmp])
+        _launch("cast", out, [tmp, out])
+        return out
     _launch(name, out, [a, out])
     return out
 
@@ -599,4 +641,4 @@ def rand(shape, dtype=np.float64):
 
 
 # Late: these modules build on the names above.
-from . import _dispatch, _linalg, _manipulation, _reductions  # noqa: E402
+from . import _dispatch, _linalg, _manipulation, _reductions, _ufuncs  # noqa: E402

@@ -6,14 +6,13 @@ nothing is computed on the host behind the caller's back. Copying to the host st
 
 import numpy as np
 
-from . import _array, _creation, _linalg, _manipulation, _reductions
+from . import _array, _creation, _linalg, _manipulation, _reductions, _ufuncs
 
-# ufunc -> the device kernel that computes it (numpy's name for the result dtype rules).
-_BINARY = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np.true_divide: "divide",
-           np.floor_divide: "floor_divide", np.minimum: "minimum", np.maximum: "maximum", np.equal: "equal",
-           np.not_equal: "not_equal", np.less: "less", np.less_equal: "less_equal", np.greater: "greater",
-           np.greater_equal: "greater_equal"}
-_UNARY = {np.negative: "negative", np.absolute: "absolute"}
+# ufunc -> the device kernel that computes it (kernel names are numpy's ufunc names, except
+# true_divide's). np.power, np.divmod and np.clip have functions of their own (_ufuncs.py).
+_BINARY = {getattr(np, name): name for name in _ufuncs.BINARY}
+_BINARY[np.true_divide] = "divide"
+_UNARY = {getattr(np, name): name for name in _ufuncs.UNARY}
 # ufunc.reduce -> the reduction kernel.
 _REDUCE = {np.add: "sum", np.maximum: "max", np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
 
@@ -33,32 +32,35 @@ def _single_out(ufunc, out):
     return out[0]
 
 
-def _call(ufunc, inputs, out, kwargs):
+def _check_kwargs(ufunc, kwargs):
     extra = set(kwargs) - {"casting"}
     if extra or kwargs.get("casting", "same_kind") != "same_kind":
         raise TypeError(f"numpy.{ufunc.__name__}: the argument(s) {', '.join(sorted(kwargs))} are not supported "
                         f"on the device")
+
+
+def _call(ufunc, inputs, out, kwargs):
+    _check_kwargs(ufunc, kwargs)
     if ufunc in _BINARY:
-        result = _array._binary(_BINARY[ufunc], inputs[0], inputs[1], out=out)
-        if result is NotImplemented:
-            raise TypeError(f"numpy.{ufunc.__name__}: unsupported operand types "
-                            f"{type(inputs[0]).__name__} and {type(inputs[1]).__name__}")
-        return result
+        return _ufuncs.binary(_BINARY[ufunc], inputs[0], inputs[1], out=out)
+    if ufunc is np.power:
+        return _ufuncs.power(inputs[0], inputs[1], out=out)
     if ufunc is np.matmul:
         return _linalg.matmul(inputs[0], inputs[1], out=out)
-    elif ufunc is np.positive:
-        result = _array.asarray(inputs[0], copy=True)
-    elif ufunc in _UNARY:
-        result = _array._unary(_UNARY[ufunc], _array.asarray(inputs[0]))
-    else:
-        raise _unsupported(f"numpy.{ufunc.__name__}")
-    if out is None:
-        return result
-    _manipulation._copy_into(out, result)
-    return out
+    if ufunc in _UNARY:
+        return _ufuncs.unary(_UNARY[ufunc], inputs[0], out=out)
+    if ufunc is np.positive:
+        return _ufuncs.positive(inputs[0], out=out)
+    raise _unsupported(f"numpy.{ufunc.__name__}")
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    if ufunc is np.divmod and method == "__call__":
+        out = kwargs.pop("out", None)
+        if out is not None and not all(o is None or isinstance(o, _array.ndarray) for o in out):
+            raise TypeError("divmod: out= must hold cudabridge.ndarrays")
+        _check_kwargs(ufunc, kwargs)
+        return _ufuncs.divmod(inputs[0], inputs[1], out=out)
     out = _single_out(ufunc, kwargs.pop("out", None))
     if method == "__call__":
         return _call(ufunc, inputs, out, kwargs)
@@ -133,6 +135,12 @@ def _einsum(subscripts, *operands, out=None, optimize=False, **kwargs):
     return out
 
 
+def _clip(a, a_min, a_max, out=None, **kwargs):
+    if kwargs:
+        raise TypeError(f"numpy.clip: {', '.join(sorted(kwargs))} not supported on the device")
+    return _ufuncs.clip(a, a_min, a_max, out=out)
+
+
 def _atleast(one):
     def atleast(*arrays):
         results = [one(a) for a in arrays]
@@ -157,7 +165,7 @@ _FUNCTIONS = {
     np.shape: _shape, np.ndim: lambda a: a.ndim, np.size: _size,
     np.zeros_like: _like(_creation.zeros_like), np.ones_like: _like(_creation.ones_like),
     np.empty_like: _like(_creation.empty_like), np.full_like: _like(_creation.full_like),
-    np.result_type: _result_type, np.can_cast: _can_cast,
+    np.result_type: _result_type, np.can_cast: _can_cast, np.clip: _clip,
 }
 
 

@@ -1,0 +1,141 @@
+"""numpy's universal functions on the device: cb.exp(x), cb.power(x, y), cb.clip(x, lo, hi), ...
+
+Each runs one built-in kernel (the plugin's kernel library: the same per-element functor on the
+simulated GPU's CPU engine and in the CUDA fatbin) and follows numpy 1.24: result dtypes
+(integers go to float64 for exp and friends, int16 to float32), value-based casting of Python
+scalars, broadcasting, out= with same_kind casting. Where numpy's result dtype is one the device
+lacks (float16: exp of bool, int8 or uint8) they raise TypeError naming it rather than computing
+something else. np.exp(x) on a device array lands here through __array_ufunc__ (_dispatch.py).
+"""
+
+import numbers
+
+import numpy as np
+
+from . import _array
+
+# Kernel name = numpy's ufunc name.
+UNARY = ("negative", "absolute", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt", "square",
+         "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+         "arccosh", "arctanh", "floor", "ceil", "trunc", "rint", "sign", "isnan", "isinf", "isfinite",
+         "logical_not", "invert")
+BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "minimum", "maximum", "arctan2", "hypot",
+          "copysign", "fmod", "remainder", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
+          "less_equal", "greater", "greater_equal")
+
+
+def _device(x):
+    return x if isinstance(x, _array.ndarray) else _array.asarray(x)
+
+
+def _check_out(name, out):
+    if out is not None and not isinstance(out, _array.ndarray):
+        raise TypeError(f"{name}: out= must be a cudabridge.ndarray, not {type(out).__name__}")
+
+
+def unary(name, x, out=None):
+    _check_out(name, out)
+    return _array._unary(name, _device(x), out=out)
+
+
+def binary(name, x1, x2, out=None):
+    _check_out(name, out)
+    if not isinstance(x1, _array.ndarray) and not isinstance(x2, _array.ndarray):
+        x1 = _device(x1)  # two host operands: the first goes to the device, the second keeps numpy's scalar rules
+    result = _array._binary(name, x1, x2, out=out)
+    if result is NotImplemented:
+        raise TypeError(f"{name}: unsupported operand types {type(x1).__name__} and {type(x2).__name__}")
+    return result
+
+
+def _dtype_of(x):
+    return x.dtype if isinstance(x, (_array.ndarray, np.ndarray)) else np.asarray(x).dtype
+
+
+def _negative_integer_exponent(base, exponent):
+    """Whether numpy would refuse base ** exponent: an integer result with a negative exponent."""
+    if isinstance(exponent, (bool, np.bool_)):
+        return False
+    if isinstance(exponent, (numbers.Number, np.generic)):  # a scalar: value-based result dtype
+        if not isinstance(exponent, (numbers.Integral, np.integer)) or exponent >= 0:
+            return False
+        return np.result_type(_dtype_of(base), exponent).kind in "iu"
+    if _dtype_of(exponent).kind != "i" or np.result_type(_dtype_of(base), _dtype_of(exponent)).kind not in "iu":
+        return False
+    if isinstance(exponent, _array.ndarray):
+        return bool(_array._binary("less", exponent, 0).any())  # checked on the device; one flag comes back
+    return bool((np.asarray(exponent) < 0).any())  # host data about to be uploaded
+
+
+def power(x1, x2, out=None):
+    """x1 ** x2. Integer results with a negative exponent raise ValueError, as numpy's."""
+    if _negative_integer_exponent(x1, x2):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return binary("power", x1, x2, out=out)
+
+
+def positive(x, out=None):
+    """+x: a copy (numpy refuses bool)."""
+    _check_out("positive", out)
+    x = _device(x)
+    if x.dtype == np.bool_:
+        raise TypeError("ufunc 'positive' did not contain a loop with signature matching types "
+                        "<class 'numpy.dtype[bool_]'> -> None")
+    if out is None:
+        return x.copy()
+    if out.shape != x.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+                         f"broadcast shape {x.shape}")
+    if not np.can_cast(x.dtype, out.dtype, casting="same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'positive' output from dtype('{x.dtype}') to dtype('{out.dtype}') "
+                        f"with casting rule 'same_kind'")
+    _array._launch("cast", out, [x, out])
+    return out
+
+
+def divmod(x1, x2, out=(None, None)):
+    """(x1 // x2, x1 % x2), numpy's divmod: floor_divide and remainder."""
+    if out is None:
+        out = (None, None)
+    if len(out) != 2:
+        raise ValueError(f"divmod has 2 outputs, got {len(out)}")
+    return (binary("floor_divide", x1, x2, out=out[0]), binary("remainder", x1, x2, out=out[1]))
+
+
+def clip(a, a_min=None, a_max=None, out=None):
+    """numpy's clip: minimum(maximum(a, a_min), a_max); either bound may be None (not both),
+    scalars or arrays (broadcast)."""
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    _check_out("clip", out)
+    result = _device(a)
+    if a_min is not None:
+        result = binary("maximum", result, a_min, out=out if a_max is None else None)
+    if a_max is not None:
+        result = binary("minimum", result, a_max, out=out)
+    return result
+
+
+def _make_unary(name):
+    def f(x, out=None):
+        return unary(name, x, out=out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.{name} on the device."
+    return f
+
+
+def _make_binary(name):
+    def f(x1, x2, out=None):
+        return binary(name, x1, x2, out=out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.{name} on the device."
+    return f
+
+
+FUNCTIONS = {name: _make_unary(name) for name in UNARY}
+FUNCTIONS.update({name: _make_binary(name) for name in BINARY})
+FUNCTIONS.update(positive=positive, power=power, divmod=divmod, clip=clip)
+# numpy's other names for the same ufuncs.
+ALIASES = {"abs": "absolute", "bitwise_not": "invert", "mod": "remainder", "true_divide": "divide"}
+FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in ALIASES.items()})
