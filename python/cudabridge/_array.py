@@ -286,6 +286,7 @@ class ndarray:
     def __invert__(self): return _unary("invert", self)
 
     def clip(self, min=None, max=None, out=None): return _ufuncs.clip(self, min, max, out=out)
+    def round(self, decimals=0, out=None): return _ufuncs.around(self, decimals, out=out)
     def __pos__(self): return _ufuncs.positive(self)
 
     # ---- reductions -------------------------------------------------------------------------

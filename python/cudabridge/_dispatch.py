@@ -141,6 +141,10 @@ def _clip(a, a_min, a_max, out=None, **kwargs):
     return _ufuncs.clip(a, a_min, a_max, out=out)
 
 
+def _around(a, decimals=0, out=None):
+    return _ufuncs.around(a, decimals, out=out)
+
+
 def _atleast(one):
     def atleast(*arrays):
         results = [one(a) for a in arrays]
@@ -167,6 +171,11 @@ _FUNCTIONS = {
     np.empty_like: _like(_creation.empty_like), np.full_like: _like(_creation.full_like),
     np.result_type: _result_type, np.can_cast: _can_cast, np.clip: _clip,
 }
+
+
+for _name in ("around", "round", "round_"):  # round_ is numpy 1.x only
+    if hasattr(np, _name):
+        _FUNCTIONS[getattr(np, _name)] = _around
 
 
 def array_function(self, func, types, args, kwargs):

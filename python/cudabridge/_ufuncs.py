@@ -9,6 +9,7 @@ something else. np.exp(x) on a device array lands here through __array_ufunc__ (
 """
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -117,6 +118,35 @@ def clip(a, a_min=None, a_max=None, out=None):
     return result
 
 
+def around(a, decimals=0, out=None):
+    """numpy's around / round: rint(a * 10**decimals) / 10**decimals (rint(a / 10**-decimals) *
+    10**-decimals for negative decimals), as numpy computes it; integers are returned unchanged
+    (a copy) for decimals >= 0 and rounded through float64 and cast back (wrapping) otherwise."""
+    _check_out("around", out)
+    a = _device(a)
+    decimals = operator.index(decimals)
+    if a.dtype.kind in "iu":
+        if decimals >= 0:
+            result = a.copy()
+        else:
+            f = 10.0 ** -decimals
+            result = binary("multiply", unary("rint", binary("divide", a.astype(np.float64), f)), f).astype(a.dtype)
+    elif decimals == 0:
+        result = unary("rint", a)
+    elif decimals > 0:
+        f = 10.0 ** decimals
+        result = binary("divide", unary("rint", binary("multiply", a, f)), f)
+    else:
+        f = 10.0 ** -decimals
+        result = binary("multiply", unary("rint", binary("divide", a, f)), f)
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"around: out has shape {out.shape}, the result {result.shape}")
+    _array._launch("cast", out, [result, out])  # numpy's around casts into out unsafely
+    return out
+
+
 def _make_unary(name):
     def f(x, out=None):
         return unary(name, x, out=out)
@@ -135,7 +165,8 @@ def _make_binary(name):
 
 FUNCTIONS = {name: _make_unary(name) for name in UNARY}
 FUNCTIONS.update({name: _make_binary(name) for name in BINARY})
-FUNCTIONS.update(positive=positive, power=power, divmod=divmod, clip=clip)
+FUNCTIONS.update(positive=positive, power=power, divmod=divmod, clip=clip, around=around, round=around,
+                 round_=around)
 # numpy's other names for the same ufuncs.
 ALIASES = {"abs": "absolute", "bitwise_not": "invert", "mod": "remainder", "true_divide": "divide"}
 FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in ALIASES.items()})

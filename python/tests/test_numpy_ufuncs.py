@@ -420,6 +420,30 @@ def test_clip(gpu, dtype):
         cb.clip(d, None, None)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int16, np.int64, np.uint8],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("decimals", [0, 1, 2, -1, -2])
+def test_around(gpu, dtype, decimals):
+    x = sample(dtype, 40, seed=15)
+    if np.dtype(dtype).kind == "f":
+        x = np.concatenate([x, np.array([1.25, 2.675, -0.5, 0.5, 1.5, 2.5, 1234.5678, -15.0, 25.0], dtype)])
+    d = cb.to_device(x)
+    with np.errstate(all="ignore"):
+        want = np.around(x, decimals)
+    assert_matches(np.around(d, decimals), want)
+    assert_matches(np.round(d, decimals), want)
+    assert_matches(d.round(decimals), want)
+    assert_matches(cb.round(d, decimals), want)
+    out = cb.empty(x.shape, dtype)
+    assert cb.around(d, decimals, out=out) is out
+    assert_matches(out, want)
+
+
+def test_around_of_bool_is_refused_as_float16(gpu):
+    with pytest.raises(TypeError, match="float16"):
+        np.around(cb.to_device(np.array([True, False])))
+
+
 def test_clip_of_nan_stays_nan(gpu):
     x = np.array([np.nan, -5.0, 0.5, 9.0, np.inf], np.float64)
     assert_matches(cb.clip(cb.to_device(x), -1.0, 1.0), np.clip(x, -1.0, 1.0))
