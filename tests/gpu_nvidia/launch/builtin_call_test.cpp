@@ -1,12 +1,14 @@
 // The built-in calling convention: parsing (names, argument kinds, NumPy shape/dtype rules), the
 // ring's launch block codec, and CPU execution against a device address range.
 #include "common/launch/builtin_call.hpp"
+#include "common/kernels/promotion.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace cudabridge::nv {
@@ -123,6 +125,51 @@ TEST(BuiltinCall, LaunchBlockRoundTrips) {
     bad[4] = 99;  // kind
     EXPECT_NE(decode(bad.data(), bad.size(), d, error), CB_OK);
     EXPECT_NE(decode(nullptr, 0, d, error), CB_OK);
+}
+
+// Every elementwise kernel (the ufuncs) parses by its numpy name, with numpy's result dtype, and
+// its operation survives the launch block; an operation number past the last one is refused.
+TEST(BuiltinCall, EveryUfuncParsesAndRoundTrips) {
+    std::string error;
+    auto f = sdk::contiguous_tensor(base, CB_DTYPE_INT32, {4});
+    for (int k = 0; k <= int(kernels::binary_op::greater_equal); ++k) {
+        const auto op = kernels::binary_op(k);
+        const std::string name = op == kernels::binary_op::divide ? "divide" : kernels::op_name(op);
+        const cb_dtype result = kernels::result_dtype(op, CB_DTYPE_INT32, CB_DTYPE_INT32);
+        ASSERT_GE(result, 0) << name;
+        auto out = sdk::contiguous_tensor(base + 4096, result, {4});
+        std::vector<cb_kernel_arg> args = {sdk::tensor_arg(f), sdk::tensor_arg(f), sdk::tensor_arg(out)};
+        builtin_call c;
+        ASSERT_EQ(parse_builtin(sdk::builtin_launch(name.c_str(), result, args), c, error), CB_OK) << name << error;
+        auto bytes = encode(c);
+        builtin_call d;
+        ASSERT_EQ(decode(bytes.data(), bytes.size(), d, error), CB_OK) << name << error;
+        EXPECT_EQ(d.kind, builtin_kind::binary) << name;
+        EXPECT_EQ(d.binary, op) << name;
+    }
+    for (int k = 0; k <= int(kernels::unary_op::abs); ++k) {
+        const auto op = kernels::unary_op(k);
+        kernels::op_types t{};
+        ASSERT_EQ(kernels::unary_types(op, CB_DTYPE_INT32, t, error), CB_OK) << kernels::op_name(op);
+        auto out = sdk::contiguous_tensor(base + 4096, t.result, {4});
+        std::vector<cb_kernel_arg> args = {sdk::tensor_arg(f), sdk::tensor_arg(out)};
+        builtin_call c;
+        ASSERT_EQ(parse_builtin(sdk::builtin_launch(kernels::op_name(op), t.result, args), c, error), CB_OK)
+            << kernels::op_name(op) << error;
+        auto bytes = encode(c);
+        builtin_call d;
+        ASSERT_EQ(decode(bytes.data(), bytes.size(), d, error), CB_OK) << error;
+        EXPECT_EQ(d.unary, op) << kernels::op_name(op);
+        if (k == int(kernels::unary_op::abs)) {
+            int32_t past = k + 1;
+            std::memcpy(bytes.data() + 8, &past, sizeof past);  // block_header::op
+            EXPECT_EQ(decode(bytes.data(), bytes.size(), d, error), CB_ERR_INVALID_ARGUMENT);
+        }
+    }
+    // exp of int32 writes float64: an int32 output is refused.
+    std::vector<cb_kernel_arg> args = {sdk::tensor_arg(f), sdk::tensor_arg(f)};
+    builtin_call c;
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("exp", CB_DTYPE_INT32, args), c, error), CB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(BuiltinCall, RunsOnTheCpuThroughTheResolver) {
