@@ -66,6 +66,20 @@ TEST(BuiltinKernelNames, LauncherAndFatbinAgree) {
     const std::set<std::string> wanted = launcher_names();
     for (const auto& name : wanted) EXPECT_TRUE(exported.count(name)) << "the fatbin lacks " << name;
     for (const auto& name : exported) EXPECT_TRUE(wanted.count(name)) << "the launcher never uses " << name;
-    EXPECT_EQ(exported.size(), 575u);
+    EXPECT_EQ(exported.size(), 597u);
 #endif
+}
+
+// Each kernel-name token is its op's numpy name (the launcher indexes the tables by the enum).
+TEST(BuiltinKernelNames, TokensFollowTheOpEnums) {
+    for (int op = 0; op <= int(kernels::binary_op::greater_equal); ++op) {
+        const std::string want =
+            op == int(kernels::binary_op::divide) ? "divide" : kernels::op_name(kernels::binary_op(op));
+        EXPECT_EQ(cuda_kernels::k_binary_tokens[op], want);
+    }
+    for (int op = 0; op <= int(kernels::unary_op::abs); ++op) {
+        const std::string want =
+            op == int(kernels::unary_op::negate) ? "negate" : kernels::op_name(kernels::unary_op(op));
+        EXPECT_EQ(cuda_kernels::k_unary_tokens[op], want);
+    }
 }

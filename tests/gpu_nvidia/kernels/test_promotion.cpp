@@ -102,6 +102,11 @@ TEST(Promotion, UfuncResultDtypes) {
     EXPECT_EQ(unary_result(unary_op::logical_not, CB_DTYPE_FLOAT64), CB_DTYPE_BOOL);
     EXPECT_EQ(unary_result(unary_op::invert, CB_DTYPE_BOOL), CB_DTYPE_BOOL);
     EXPECT_EQ(unary_result(unary_op::invert, CB_DTYPE_FLOAT32), cb_dtype(-1));
+    EXPECT_EQ(unary_result(unary_op::deg2rad, CB_DTYPE_INT16), CB_DTYPE_FLOAT32);
+    EXPECT_EQ(unary_result(unary_op::rad2deg, CB_DTYPE_UINT8), cb_dtype(-1));
+    EXPECT_EQ(unary_result(unary_op::signbit, CB_DTYPE_INT8), CB_DTYPE_BOOL);
+    EXPECT_EQ(result_dtype(binary_op::logaddexp, CB_DTYPE_INT32, CB_DTYPE_INT8), CB_DTYPE_FLOAT64);
+    EXPECT_EQ(result_dtype(binary_op::logaddexp2, CB_DTYPE_BOOL, CB_DTYPE_INT8), -1);
 
     EXPECT_EQ(result_dtype(binary_op::power, CB_DTYPE_BOOL, CB_DTYPE_BOOL), CB_DTYPE_INT8);
     EXPECT_EQ(result_dtype(binary_op::power, CB_DTYPE_UINT8, CB_DTYPE_INT8), CB_DTYPE_INT16);

@@ -128,6 +128,12 @@ void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, c
     case binary_op::copysign:
         if constexpr (is_float) return run_binary<T, T, fn::copysign>(a, b, out, eng);
         return;
+    case binary_op::logaddexp:
+        if constexpr (is_float) return run_binary<T, T, fn::logaddexp>(a, b, out, eng);
+        return;
+    case binary_op::logaddexp2:
+        if constexpr (is_float) return run_binary<T, T, fn::logaddexp2>(a, b, out, eng);
+        return;
     case binary_op::fmod:
         if constexpr (!is_bool) return run_binary<T, T, fn::fmod>(a, b, out, eng);
         return;
@@ -229,6 +235,8 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
         CB_NV_FLOAT_CASE(ceil)
         CB_NV_FLOAT_CASE(trunc)
         CB_NV_FLOAT_CASE(rint)
+        CB_NV_FLOAT_CASE(deg2rad)
+        CB_NV_FLOAT_CASE(rad2deg)
 #undef CB_NV_FLOAT_CASE
     case unary_op::negate:
         if constexpr (!is_bool) return run_unary<T, fn::negate>(a, out, eng);
@@ -248,6 +256,8 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
         return run_unary<T, fn::isinf>(a, out, eng);
     case unary_op::isfinite:
         return run_unary<T, fn::isfinite>(a, out, eng);
+    case unary_op::signbit:
+        return run_unary<T, fn::signbit>(a, out, eng);
     case unary_op::logical_not:
         return run_unary<T, fn::logical_not>(a, out, eng);
     case unary_op::invert:

@@ -225,6 +225,11 @@ CB_NV_FLOAT_FUNCTION(floor, std::floor(a))
 CB_NV_FLOAT_FUNCTION(ceil, std::ceil(a))
 CB_NV_FLOAT_FUNCTION(trunc, std::trunc(a))
 CB_NV_FLOAT_FUNCTION(rint, std::rint(a))  // round half to even (the default rounding mode)
+// numpy's npy_deg2rad / npy_rad2deg: one multiplication by a constant rounded in the compute type.
+CB_NV_FLOAT_FUNCTION(deg2rad, a*(static_cast<float_of_t<T>>(3.141592653589793238462643383279502884) /
+                                 static_cast<float_of_t<T>>(180)))
+CB_NV_FLOAT_FUNCTION(rad2deg, a*(static_cast<float_of_t<T>>(180) /
+                                 static_cast<float_of_t<T>>(3.141592653589793238462643383279502884)))
 #undef CB_NV_FLOAT_FUNCTION
 
 // numpy's square and reciprocal keep integer types (bool computes in int8).
@@ -305,6 +310,18 @@ struct isfinite {
             return true;
     }
 };
+// The sign bit: true for -0.0 and negative NaN too (copysign reads the bit on host and device).
+struct signbit {
+    template <class T>
+    CB_NV_HD constexpr bool operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>)
+            return std::copysign(T(1), a) < T(0);
+        else if constexpr (std::is_signed_v<T> && !is_bool_v<T>)
+            return a < T(0);
+        else
+            return false;
+    }
+};
 struct logical_not {
     template <class T>
     CB_NV_HD constexpr bool operator()(T a) const {
@@ -363,6 +380,29 @@ struct copysign {
     template <class T>
     CB_NV_HD T operator()(T a, T b) const {
         return std::copysign(a, b);
+    }
+};
+
+// log(exp(a) + exp(b)) and log2(2^a + 2^b) without overflow: numpy's npy_logaddexp(2).
+struct logaddexp {  // floating compute types only
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        if (a == b) return a + static_cast<T>(0.693147180559945309417232121458176568);  // same-sign infinities too
+        const T d = a - b;
+        if (d > T(0)) return a + std::log1p(std::exp(-d));
+        if (d <= T(0)) return b + std::log1p(std::exp(d));
+        return d;  // NaN
+    }
+};
+struct logaddexp2 {
+    template <class T>
+    CB_NV_HD T operator()(T a, T b) const {
+        constexpr T log2e = static_cast<T>(1.442695040888963407359924681001892137);
+        if (a == b) return a + T(1);
+        const T d = a - b;
+        if (d > T(0)) return a + log2e * std::log1p(std::exp2(-d));
+        if (d <= T(0)) return b + log2e * std::log1p(std::exp2(d));
+        return d;
     }
 };
 

@@ -18,6 +18,8 @@ enum class binary_op {
     arctan2,
     hypot,
     copysign,
+    logaddexp,
+    logaddexp2,
     fmod,
     remainder,
     fmax,
@@ -67,10 +69,13 @@ enum class unary_op {
     ceil,
     trunc,
     rint,
+    deg2rad,
+    rad2deg,
     sign,
     isnan,
     isinf,
     isfinite,
+    signbit,
     logical_not,
     invert,
     abs
@@ -83,11 +88,9 @@ constexpr bool has_bool_result(binary_op op) { return op >= binary_op::logical_a
 constexpr bool is_comparison(binary_op op) { return op >= binary_op::equal; }
 
 // Computed in floating point: integer and bool operands go to the smallest float that holds them.
-constexpr bool is_float_function(binary_op op) {
-    return op == binary_op::arctan2 || op == binary_op::hypot || op == binary_op::copysign;
-}
+constexpr bool is_float_function(binary_op op) { return op >= binary_op::arctan2 && op <= binary_op::logaddexp2; }
 constexpr bool is_float_function(unary_op op) {
-    return op >= unary_op::exp && op <= unary_op::rint && op != unary_op::square && op != unary_op::reciprocal;
+    return op >= unary_op::exp && op <= unary_op::rad2deg && op != unary_op::square && op != unary_op::reciprocal;
 }
 constexpr bool has_bool_result(unary_op op) { return op >= unary_op::isnan && op <= unary_op::logical_not; }
 
@@ -116,6 +119,10 @@ constexpr const char* op_name(binary_op op) {
         return "hypot";
     case binary_op::copysign:
         return "copysign";
+    case binary_op::logaddexp:
+        return "logaddexp";
+    case binary_op::logaddexp2:
+        return "logaddexp2";
     case binary_op::fmod:
         return "fmod";
     case binary_op::remainder:
@@ -213,6 +220,10 @@ constexpr const char* op_name(unary_op op) {
         return "trunc";
     case unary_op::rint:
         return "rint";
+    case unary_op::deg2rad:
+        return "deg2rad";
+    case unary_op::rad2deg:
+        return "rad2deg";
     case unary_op::sign:
         return "sign";
     case unary_op::isnan:
@@ -221,6 +232,8 @@ constexpr const char* op_name(unary_op op) {
         return "isinf";
     case unary_op::isfinite:
         return "isfinite";
+    case unary_op::signbit:
+        return "signbit";
     case unary_op::logical_not:
         return "logical_not";
     case unary_op::invert:

@@ -17,16 +17,16 @@ using std::uint64_t;
 
 // The eight dtypes: M(args..., numpy name, C++ type). Two copies, because a macro cannot expand
 // itself (the cast table nests one inside the other).
-#define CB_FOR_DTYPES(M, ...)                                                                                     \
-    M(__VA_ARGS__, float32, float)                                                                                \
-    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)       \
-        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
-            M(__VA_ARGS__, bool, bool)
-#define CB_FOR_DTYPES_2(M, ...)                                                                                   \
-    M(__VA_ARGS__, float32, float)                                                                                \
-    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t)       \
-        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
-            M(__VA_ARGS__, bool, bool)
+#define CB_FOR_DTYPES(M, ...)                                                                                   \
+    M(__VA_ARGS__, float32, float)                                                                              \
+    M(__VA_ARGS__, float64, double)                                                                             \
+    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
+#define CB_FOR_DTYPES_2(M, ...)                                                                                 \
+    M(__VA_ARGS__, float32, float)                                                                              \
+    M(__VA_ARGS__, float64, double)                                                                             \
+    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
 
 // ---- binary and unary: only the (op, dtype) pairs the type rules can ask for ---------------
 
@@ -47,10 +47,11 @@ CB_FOR_DTYPES(CB_BINARY, less_equal)
 CB_FOR_DTYPES(CB_BINARY, greater)
 CB_FOR_DTYPES(CB_BINARY, greater_equal)
 // subtract / floor_divide: no bool (numpy refuses bool - bool; bool // bool computes in int8).
-#define CB_FOR_NUMERIC(M, ...)                                                                              \
-    M(__VA_ARGS__, float32, float)                                                                          \
-    M(__VA_ARGS__, float64, double) M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) \
-        M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
+#define CB_FOR_NUMERIC(M, ...)                                                                                  \
+    M(__VA_ARGS__, float32, float)                                                                              \
+    M(__VA_ARGS__, float64, double)                                                                             \
+    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
 CB_FOR_NUMERIC(CB_BINARY, subtract)
 CB_FOR_NUMERIC(CB_BINARY, floor_divide)
 CB_FOR_NUMERIC(CB_BINARY, power)
@@ -67,11 +68,13 @@ CB_FOR_FLOATS(CB_BINARY, divide)
 CB_FOR_FLOATS(CB_BINARY, arctan2)
 CB_FOR_FLOATS(CB_BINARY, hypot)
 CB_FOR_FLOATS(CB_BINARY, copysign)
+CB_FOR_FLOATS(CB_BINARY, logaddexp)
+CB_FOR_FLOATS(CB_BINARY, logaddexp2)
 // Bitwise ops: integers and bool; shifts: integers (bool computes in int8).
-#define CB_FOR_INTS(M, ...)                                                                                   \
-    M(__VA_ARGS__, int32, std::int32_t)                                                                       \
-    M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) \
-        M(__VA_ARGS__, int16, std::int16_t)
+#define CB_FOR_INTS(M, ...)             \
+    M(__VA_ARGS__, int32, std::int32_t) \
+    M(__VA_ARGS__, int64, std::int64_t) \
+    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
 CB_FOR_INTS(CB_BINARY, bitwise_and)
 CB_FOR_INTS(CB_BINARY, bitwise_or)
 CB_FOR_INTS(CB_BINARY, bitwise_xor)
@@ -93,6 +96,7 @@ CB_FOR_NUMERIC(CB_UNARY, sign)
 CB_FOR_DTYPES(CB_UNARY, isnan)
 CB_FOR_DTYPES(CB_UNARY, isinf)
 CB_FOR_DTYPES(CB_UNARY, isfinite)
+CB_FOR_DTYPES(CB_UNARY, signbit)
 CB_FOR_DTYPES(CB_UNARY, logical_not)
 CB_FOR_INTS(CB_UNARY, invert)
 CB_UNARY(invert, bool, bool)
@@ -126,6 +130,8 @@ CB_FOR_FLOAT_INPUTS(CB_UNARY, floor)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, ceil)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, trunc)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, rint)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, deg2rad)
+CB_FOR_FLOAT_INPUTS(CB_UNARY, rad2deg)
 
 // ---- cast: every (to, from) pair --------------------------------------------------------------
 #define CB_CAST(to_name, To, from_name, From)                                                                       \

@@ -38,17 +38,17 @@ struct nd_layout {
 
 // The token of each kernels::binary_op / unary_op / reduce_op, in enum order (kernel names).
 inline constexpr const char* k_binary_tokens[] = {
-    "add",        "subtract",    "multiply",    "divide",      "floor_divide", "minimum",
-    "maximum",    "power",       "arctan2",     "hypot",       "copysign",     "fmod",
-    "remainder",  "fmax",        "fmin",        "bitwise_and", "bitwise_or",   "bitwise_xor",
-    "left_shift", "right_shift", "logical_and", "logical_or",  "logical_xor",  "equal",
-    "not_equal",  "less",        "less_equal",  "greater",     "greater_equal"};
+    "add",         "subtract",    "multiply",     "divide",      "floor_divide", "minimum",     "maximum",
+    "power",       "arctan2",     "hypot",        "copysign",    "logaddexp",    "logaddexp2",  "fmod",
+    "remainder",   "fmax",        "fmin",         "bitwise_and", "bitwise_or",   "bitwise_xor", "left_shift",
+    "right_shift", "logical_and", "logical_or",   "logical_xor", "equal",        "not_equal",   "less",
+    "less_equal",  "greater",     "greater_equal"};
 // Unary kernels are named by the input's dtype; the functor's return type is the output's.
 inline constexpr const char* k_unary_tokens[] = {
-    "negate", "exp",    "expm1",      "exp2",    "log",      "log1p",       "log2",   "log10",   "sqrt",
-    "cbrt",   "square", "reciprocal", "sin",     "cos",      "tan",         "arcsin", "arccos",  "arctan",
-    "sinh",   "cosh",   "tanh",       "arcsinh", "arccosh",  "arctanh",     "floor",  "ceil",    "trunc",
-    "rint",   "sign",   "isnan",      "isinf",   "isfinite", "logical_not", "invert", "absolute"};
+    "negate", "exp",        "expm1",   "exp2",     "log",     "log1p",       "log2",   "log10",   "sqrt",    "cbrt",
+    "square", "reciprocal", "sin",     "cos",      "tan",     "arcsin",      "arccos", "arctan",  "sinh",    "cosh",
+    "tanh",   "arcsinh",    "arccosh", "arctanh",  "floor",   "ceil",        "trunc",  "rint",    "deg2rad", "rad2deg",
+    "sign",   "isnan",      "isinf",   "isfinite", "signbit", "logical_not", "invert", "absolute"};
 inline constexpr const char* k_reduce_tokens[] = {"sum", "mean", "max", "min"};
 
 }  // namespace cudabridge::nv::cuda_kernels
