@@ -13,6 +13,7 @@ from . import _array, _creation, _linalg, _manipulation, _reductions, _ufuncs
 _BINARY = {getattr(np, name): name for name in _ufuncs.BINARY}
 _BINARY[np.true_divide] = "divide"
 _UNARY = {getattr(np, name): name for name in _ufuncs.UNARY}
+_UNARY.update({np.radians: "deg2rad", np.degrees: "rad2deg"})
 # ufunc.reduce -> the reduction kernel.
 _REDUCE = {np.add: "sum", np.maximum: "max", np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
 
@@ -51,6 +52,10 @@ def _call(ufunc, inputs, out, kwargs):
         return _ufuncs.unary(_UNARY[ufunc], inputs[0], out=out)
     if ufunc is np.positive:
         return _ufuncs.positive(inputs[0], out=out)
+    if ufunc is np.conjugate:
+        return _ufuncs.conjugate(inputs[0], out=out)
+    if ufunc is np.float_power:
+        return _ufuncs.float_power(inputs[0], inputs[1], out=out)
     raise _unsupported(f"numpy.{ufunc.__name__}")
 
 

@@ -18,10 +18,10 @@ from . import _array
 # Kernel name = numpy's ufunc name.
 UNARY = ("negative", "absolute", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt", "square",
          "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
-         "arccosh", "arctanh", "floor", "ceil", "trunc", "rint", "sign", "isnan", "isinf", "isfinite",
-         "logical_not", "invert")
+         "arccosh", "arctanh", "floor", "ceil", "trunc", "rint", "deg2rad", "rad2deg", "sign", "isnan", "isinf",
+         "isfinite", "signbit", "logical_not", "invert")
 BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "minimum", "maximum", "arctan2", "hypot",
-          "copysign", "fmod", "remainder", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+          "copysign", "logaddexp", "logaddexp2", "fmod", "remainder", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
           "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
           "less_equal", "greater", "greater_equal")
 
@@ -90,6 +90,37 @@ def positive(x, out=None):
                          f"broadcast shape {x.shape}")
     if not np.can_cast(x.dtype, out.dtype, casting="same_kind"):
         raise TypeError(f"Cannot cast ufunc 'positive' output from dtype('{x.dtype}') to dtype('{out.dtype}') "
+                        f"with casting rule 'same_kind'")
+    _array._launch("cast", out, [x, out])
+    return out
+
+
+def _float64(x):
+    """x as a float64 operand: device arrays are cast on the device, numbers stay numbers."""
+    if isinstance(x, _array.ndarray):
+        return x if x.dtype == np.float64 else x.astype(np.float64)
+    if isinstance(x, (numbers.Number, np.generic)):
+        return float(x)
+    return _array.to_device(np.asarray(x), np.float64)
+
+
+def float_power(x1, x2, out=None):
+    """numpy's float_power: x1 ** x2 computed in float64 whatever the inputs."""
+    return binary("power", _float64(x1), _float64(x2), out=out)
+
+
+def conjugate(x, out=None):
+    """The complex conjugate: for the device's real dtypes a copy (bool becomes int8, as numpy's)."""
+    _check_out("conjugate", out)
+    x = _device(x)
+    dtype = np.dtype(np.int8) if x.dtype == np.bool_ else x.dtype
+    if out is None:
+        return x.astype(dtype)
+    if out.shape != x.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+                         f"broadcast shape {x.shape}")
+    if not np.can_cast(dtype, out.dtype, casting="same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'conjugate' output from dtype('{dtype}') to dtype('{out.dtype}') "
                         f"with casting rule 'same_kind'")
     _array._launch("cast", out, [x, out])
     return out
@@ -166,7 +197,8 @@ def _make_binary(name):
 FUNCTIONS = {name: _make_unary(name) for name in UNARY}
 FUNCTIONS.update({name: _make_binary(name) for name in BINARY})
 FUNCTIONS.update(positive=positive, power=power, divmod=divmod, clip=clip, around=around, round=around,
-                 round_=around)
+                 round_=around, float_power=float_power, conjugate=conjugate, conj=conjugate)
 # numpy's other names for the same ufuncs.
-ALIASES = {"abs": "absolute", "bitwise_not": "invert", "mod": "remainder", "true_divide": "divide"}
+ALIASES = {"abs": "absolute", "bitwise_not": "invert", "mod": "remainder", "true_divide": "divide",
+           "radians": "deg2rad", "degrees": "rad2deg"}
 FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in ALIASES.items()})
