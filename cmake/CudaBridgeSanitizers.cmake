@@ -12,6 +12,12 @@ if(CUDABRIDGE_ENABLE_TSAN)
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
 endif()
+# A sanitized build runs several times slower: test timeouts scale by this factor, so a test that
+# fits its limit on a normal build is not cut off for running instrumented on a busy machine.
+set(CB_TEST_TIMEOUT_SCALE 1)
+if(CUDABRIDGE_ENABLE_ASAN OR CUDABRIDGE_ENABLE_TSAN)
+  set(CB_TEST_TIMEOUT_SCALE 4)
+endif()
 # CUDABRIDGE_BUILD_FUZZERS: a build folder of its own (scripts/fuzz.sh). Everything it compiles gets
 # libFuzzer's coverage instrumentation plus ASan and UBSan, so the parsers the fuzz targets link
 # are explored and checked; the targets themselves add libFuzzer's main (tests/fuzz). clang only:
