@@ -201,7 +201,7 @@ TEST_F(RealGpuKernels, ReductionsPropagateNaN) {
     std::vector<float> v(4096, 1.0f);
     v[3000] = std::nanf("");
     std::memcpy(in.storage.data(), v.data(), in.storage.size());
-    for (const char* op : {"max", "min", "sum", "mean"}) {
+    for (const char* op : {"max", "min", "sum", "mean", "prod"}) {
         host_tensor out = contiguous(CB_DTYPE_FLOAT32, {});
         expect_same_as_cpu(op, {&in, &out}, {int_arg(CB_REDUCE_ALL_AXES)}, {}, "NaN at 3000");
     }

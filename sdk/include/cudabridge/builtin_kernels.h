@@ -6,17 +6,40 @@
  * already have the result's shape and dtype, and cb_kernel_launch.dtype must equal the output's
  * dtype. grid and block are chosen by the implementation for built-ins: pass zeros.
  *
+ * Names are numpy's ufunc names; the result dtype is the one numpy 1.24 gives for the operands'
+ * dtypes (array-array promotion: no value-based casting). Floating-point functions of int32 and
+ * int64 compute in float64, of int16 in float32; those numpy would compute in float16 (bool, int8,
+ * uint8 inputs) are refused with CB_ERR_UNSUPPORTED.
+ *
  * name               arguments (in order)
  * ------------------ ---------------------------------------------------------------------------
  * add subtract multiply divide floor_divide minimum maximum
  * equal not_equal less less_equal greater greater_equal
  *                    a, b, out                     (comparisons write bool)
+ * power arctan2 hypot copysign logaddexp logaddexp2 fmod remainder fmax fmin
+ * bitwise_and bitwise_or bitwise_xor left_shift right_shift
+ * logical_and logical_or logical_xor
+ *                    a, b, out                     (logical_* write bool. Integer // % fmod
+ *                    by zero give 0, remainder takes the divisor's sign, shifts by >= the bit
+ *                    width give 0 (-1 for a negative >>), integer power wraps and expects a
+ *                    non-negative exponent: callers check, as numpy refuses a negative one)
  * negative absolute  a, out
+ * exp expm1 exp2 log log1p log2 log10 sqrt cbrt square reciprocal
+ * sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh
+ * floor ceil trunc rint deg2rad rad2deg sign
+ * isnan isinf isfinite signbit logical_not invert
+ *                    a, out                        (isnan isinf isfinite signbit and
+ *                    logical_not write bool; invert: integers and bool only)
  * cast               in, out                       (in broadcast to out's shape)
  * fill               out, value (INT64 or FLOAT64)
  * arange             out, start, step (INT64 or FLOAT64 each); out contiguous
  * random_uniform     out, seed (UINT64), offset (UINT64); Philox4x32-10, float32/float64, [0, 1)
  * sum mean max min   in, out, axis (INT64; CB_REDUCE_ALL_AXES for every axis)
+ * prod               in, out, axis                 (int64 for integers and bool, wrapping;
+ *                    floats multiply in their own type). Sum and prod of integers are int64, mean
+ *                    of integers float64, max/min keep the dtype; max/min of an empty range fail,
+ *                    sum of one is 0, mean NaN; reduce empty ranges with prod only where the
+ *                    caller fills the 1 itself (the Python package does).
  * matmul             a, b, out                     (1-D and 2-D operands)
  * crc32c             in, out, chunk (INT64 > 0)    (ABI 1.3) in: UINT8, 1-D, contiguous, n bytes;
  *                    out: INT64, 1-D, ceil(n / chunk) elements; out[i] = the CRC-32C (Castagnoli,

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "common/kernels/promotion.hpp"
 #include "common/kernels/reduce.hpp"
@@ -163,4 +164,73 @@ TEST(Reduce, InfinityAndLateNanInFastPath) {
         ASSERT_EQ(reduce(reduce_op::min, a.view(), k_all_axes, o.view(), error), CB_OK);
         EXPECT_EQ(get(o, 0), d == CB_DTYPE_UINT8 ? 0 : -100) << dtype_name(d);
     }
+}
+
+// prod: numpy's multiply.reduce. Integers and bool give int64 and wrap; floats stay in their type
+// (float32 overflows to inf as numpy's does); the empty product is 1.
+TEST(Reduce, Prod) {
+    std::string error;
+    engine eng(3);
+    struct row {
+        cb_dtype d;
+        std::vector<double> values;
+        cb_dtype result;
+        long double want;  // holds every int64 exactly
+    };
+    const row table[] = {
+        {CB_DTYPE_INT32, std::vector<double>(40, 3.0), CB_DTYPE_INT64,
+         (long double)std::int64_t(12157665459056928801ULL)},  // 3^40 wraps to a negative int64
+        {CB_DTYPE_INT8, {-2, 3, -4, 5, 100}, CB_DTYPE_INT64, 12000},
+        {CB_DTYPE_UINT8, {200, 200, 200}, CB_DTYPE_INT64, 8000000},
+        {CB_DTYPE_BOOL, {1, 1, 0, 1}, CB_DTYPE_INT64, 0},
+        {CB_DTYPE_BOOL, {1, 1, 1}, CB_DTYPE_INT64, 1},
+        {CB_DTYPE_FLOAT64, std::vector<double>(40, 2.0), CB_DTYPE_FLOAT64, 1099511627776.0L},  // 2^40
+        {CB_DTYPE_FLOAT32, {1e30, 1e30, 1e-30}, CB_DTYPE_FLOAT32, INFINITY},                   // overflow on the way
+        {CB_DTYPE_FLOAT64, {INFINITY, 0.0, 2.0}, CB_DTYPE_FLOAT64, NAN},
+        {CB_DTYPE_FLOAT64, {-1.5, 2.0, NAN, 4.0}, CB_DTYPE_FLOAT64, NAN},
+        {CB_DTYPE_INT16, {}, CB_DTYPE_INT64, 1},
+        {CB_DTYPE_FLOAT32, {}, CB_DTYPE_FLOAT32, 1},
+    };
+    for (const row& r : table) {
+        tensor in(r.d, {std::int64_t(r.values.size())});
+        for (std::size_t i = 0; i < r.values.size(); ++i) set(in, std::int64_t(i), r.values[i]);
+        cb_dtype rd{};
+        shape_t shape;
+        ASSERT_EQ(plan_reduce(reduce_op::prod, in.view(), k_all_axes, rd, shape, error), CB_OK);
+        ASSERT_EQ(rd, r.result) << dtype_name(r.d);
+        tensor out(rd, {});
+        ASSERT_EQ(reduce(reduce_op::prod, in.view(), k_all_axes, out.view(), error, eng), CB_OK) << error;
+        std::string where = std::string(dtype_name(r.d)) + " n=" + std::to_string(r.values.size());
+        if (std::isnan(r.want))
+            EXPECT_TRUE(std::isnan(get(out, 0))) << where;
+        else if (rd == CB_DTYPE_INT64)
+            EXPECT_EQ(out.as<std::int64_t>()[0], std::int64_t(r.want)) << where;
+        else
+            EXPECT_EQ(get(out, 0), double(r.want)) << where;
+    }
+    // Along each axis of a (3, 4, 5) int16 array, against a wrapping loop; an empty axis gives 1.
+    tensor in = random_tensor(CB_DTYPE_INT16, {3, 4, 5}, 21);
+    const std::int64_t dims[3] = {3, 4, 5}, strides[3] = {20, 5, 1};
+    for (int ax = 0; ax < 3; ++ax) {
+        std::int64_t od[2];
+        for (int i = 0, k = 0; i < 3; ++i)
+            if (i != ax) od[k++] = dims[i];
+        tensor out(CB_DTYPE_INT64, 2, od);
+        ASSERT_EQ(reduce(reduce_op::prod, in.view(), ax, out.view(), error, eng), CB_OK) << error;
+        for (std::int64_t i = 0; i < od[0]; ++i)
+            for (std::int64_t j = 0; j < od[1]; ++j) {
+                std::int64_t oidx[2] = {i, j}, base = 0;
+                for (int dd = 0, oi = 0; dd < 3; ++dd)
+                    if (dd != ax) base += oidx[oi++] * strides[dd];
+                std::uint64_t want = 1;
+                for (std::int64_t t = 0; t < dims[ax]; ++t)
+                    want *= std::uint64_t(std::int64_t(get(in, base + t * strides[ax])));
+                EXPECT_EQ(out.as<std::int64_t>()[i * od[1] + j], std::int64_t(want)) << "axis " << ax;
+            }
+    }
+    tensor empty(CB_DTYPE_FLOAT64, {2, 0});
+    tensor e(CB_DTYPE_FLOAT64, {2});
+    ASSERT_EQ(reduce(reduce_op::prod, empty.view(), 1, e.view(), error, eng), CB_OK);
+    EXPECT_EQ(get(e, 0), 1.0);
+    EXPECT_EQ(get(e, 1), 1.0);
 }

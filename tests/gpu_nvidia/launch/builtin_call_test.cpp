@@ -94,7 +94,7 @@ TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
 }
 
 TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
-    EXPECT_EQ(builtin_names().size(), 79u);  // 24 + crc32c (ABI 1.3) + 54 ufuncs
+    EXPECT_EQ(builtin_names().size(), 80u);  // 24 + crc32c (ABI 1.3) + 54 ufuncs + prod
     for (const auto& name : builtin_names()) EXPECT_FALSE(name.empty());
 }
 
@@ -111,6 +111,14 @@ TEST(BuiltinCall, LaunchBlockRoundTrips) {
     ASSERT_EQ(s, CB_OK) << error;
     EXPECT_EQ(d.kind, builtin_kind::reduce);
     EXPECT_EQ(d.reduce, kernels::reduce_op::sum);
+    {  // prod (added between mean and max) survives the block too
+        builtin_call p, q;
+        ASSERT_EQ(parse_builtin(sdk::builtin_launch("prod", CB_DTYPE_INT64, args), p, error), CB_OK) << error;
+        auto pb = encode(p);
+        ASSERT_EQ(decode(pb.data(), pb.size(), q, error), CB_OK) << error;
+        EXPECT_EQ(q.kind, builtin_kind::reduce);
+        EXPECT_EQ(q.reduce, kernels::reduce_op::prod);
+    }
     EXPECT_EQ(d.axis, 0);
     EXPECT_EQ(d.dtype, CB_DTYPE_INT64);
     ASSERT_EQ(d.tensors.size(), 2u);

@@ -610,6 +610,21 @@ struct mean_reducer {
     CB_NV_HD static constexpr acc_t lift(T v) { return static_cast<acc_t>(v); }
 };
 
+// numpy's multiply.reduce: floats multiply in their own type (float32 products overflow to inf
+// as numpy's do), integers and bool in int64 with wrap-around.
+template <class T>
+struct prod_reducer {
+    using acc_t = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+    CB_NV_HD static constexpr acc_t identity() { return acc_t(1); }
+    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) {
+        if constexpr (std::is_floating_point_v<acc_t>)
+            return a * b;
+        else
+            return static_cast<acc_t>(std::uint64_t(a) * std::uint64_t(b));
+    }
+    CB_NV_HD static constexpr acc_t lift(T v) { return static_cast<acc_t>(v); }
+};
+
 template <class T>
 struct max_reducer {
     using acc_t = T;

@@ -81,7 +81,8 @@ enum class unary_op {
     abs
 };
 
-enum class reduce_op { sum, mean, max, min };
+// prod sits before max so min stays the last member (the CUDA launcher's token-table check).
+enum class reduce_op { sum, mean, prod, max, min };
 
 // The result is bool whatever the operands (comparisons and logical_and/or/xor).
 constexpr bool has_bool_result(binary_op op) { return op >= binary_op::logical_and; }
@@ -249,6 +250,8 @@ constexpr const char* op_name(reduce_op op) {
         return "add";
     case reduce_op::mean:
         return "mean";
+    case reduce_op::prod:
+        return "multiply";
     case reduce_op::max:
         return "maximum";
     case reduce_op::min:

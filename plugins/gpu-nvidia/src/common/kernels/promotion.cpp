@@ -183,6 +183,7 @@ cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b) {
 cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in) {
     switch (op) {
     case reduce_op::sum:
+    case reduce_op::prod:
         return is_float_dtype(in) ? in : CB_DTYPE_INT64;
     case reduce_op::mean:
         return is_float_dtype(in) ? in : CB_DTYPE_FLOAT64;

@@ -101,8 +101,10 @@ O finish(typename R::acc_t acc, std::int64_t n) {
 template <class R, class T, class O>
 void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, O* out, engine& eng) {
     using A = typename R::acc_t;
-    if (n == 0) {  // only sum/mean get here
-        for (std::int64_t i = 0; i < outer * inner; ++i) out[i] = finish<R, T, O>(A(0), 0);
+    if (n == 0) {  // only sum/prod/mean get here: their identity (mean: 0 / 0 = NaN)
+        A none{};
+        if constexpr (requires { R::identity(); }) none = R::identity();
+        for (std::int64_t i = 0; i < outer * inner; ++i) out[i] = finish<R, T, O>(none, 0);
         return;
     }
     constexpr std::int64_t grain = 1 << 16;
@@ -212,6 +214,8 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
                 return run_reduce<fn::sum_reducer<T>, T, O>(p, outer, n, inner, o, eng);
             case reduce_op::mean:
                 return run_reduce<fn::mean_reducer<T>, T, O>(p, outer, n, inner, o, eng);
+            case reduce_op::prod:
+                return run_reduce<fn::prod_reducer<T>, T, O>(p, outer, n, inner, o, eng);
             case reduce_op::max:
                 return run_reduce<fn::max_reducer<T>, T, O>(p, outer, n, inner, o, eng);
             case reduce_op::min:

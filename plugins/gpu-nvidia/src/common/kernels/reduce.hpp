@@ -1,4 +1,4 @@
-// Reductions (sum, mean, max, min) over all elements or along one axis (keepdims=False).
+// Reductions (sum, mean, prod, max, min) over all elements or along one axis (keepdims=False).
 #pragma once
 
 #include "common/kernels/broadcast.hpp"
@@ -17,7 +17,7 @@ cb_status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& d
 
 // out must be contiguous with the planned dtype and shape. max/min of an empty range fail with
 // numpy's "zero-size array to reduction operation maximum which has no identity"; mean of an
-// empty range is NaN.
+// empty range is NaN, sum 0 and prod 1.
 cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, std::string& error,
                  engine& eng = default_engine());
 

@@ -99,6 +99,7 @@ const std::map<std::string, entry, std::less<>>& table() {
         {"random_uniform", {builtin_kind::random_uniform, 0}},
         {"sum", {builtin_kind::reduce, int(reduce_op::sum)}},
         {"mean", {builtin_kind::reduce, int(reduce_op::mean)}},
+        {"prod", {builtin_kind::reduce, int(reduce_op::prod)}},
         {"max", {builtin_kind::reduce, int(reduce_op::max)}},
         {"min", {builtin_kind::reduce, int(reduce_op::min)}},
         {"matmul", {builtin_kind::matmul, 0}},

@@ -181,6 +181,7 @@ extern "C" __global__ void cb_random_uniform_float64(int64_t n, uint64_t out, ui
     }
 CB_FOR_DTYPES(CB_REDUCE, sum, sum_reducer)
 CB_FOR_DTYPES(CB_REDUCE, mean, mean_reducer)
+CB_FOR_DTYPES(CB_REDUCE, prod, prod_reducer)
 CB_FOR_DTYPES(CB_REDUCE, max, max_reducer)
 CB_FOR_DTYPES(CB_REDUCE, min, min_reducer)
 

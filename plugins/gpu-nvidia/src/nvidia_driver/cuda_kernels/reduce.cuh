@@ -1,5 +1,5 @@
 // Device bodies of the reductions over the shared accumulators (fn::sum_reducer, mean_reducer,
-// max_reducer, min_reducer). Contiguous rows: blocks reduce chunks in shared memory, a second
+// prod_reducer, max_reducer, min_reducer). Contiguous rows: blocks reduce chunks in shared memory, a second
 // kernel combines the chunk partials in order. Along an inner axis: one thread per output.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace cudabridge::nv::cuda_kernels {
 
 namespace fn = cudabridge::nv::kernels::fn;
 
-// The reduction's output type, as kernels::reduce_result_dtype: sum of integers is int64, mean
+// The reduction's output type, as kernels::reduce_result_dtype: sum/prod of integers is int64, mean
 // of integers float64, max/min keep the input type.
 template <template <class> class Reducer, class T>
 struct reduce_output {
@@ -20,6 +20,10 @@ struct reduce_output {
 };
 template <class T>
 struct reduce_output<fn::sum_reducer, T> {
+    using type = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+};
+template <class T>
+struct reduce_output<fn::prod_reducer, T> {
     using type = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
 };
 template <class T>
