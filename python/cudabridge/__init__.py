@@ -27,7 +27,8 @@ from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_array
                             expand_dims, flip, hstack, moveaxis, repeat, roll, split, squeeze, stack, swapaxes, tile,
                             vstack)
 from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
-from ._reductions import all, amax, amin, any, array_equal, max, mean, min, sum
+from ._reductions import (all, amax, amin, any, argmax, argmin, array_equal, count_nonzero, cumprod, cumsum, max,
+                          mean, min, nanmax, nanmean, nanmin, nansum, prod, std, sum, var)
 from . import _ufuncs
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
@@ -47,6 +48,8 @@ __all__ = [
     "concatenate", "stack", "hstack", "vstack", "split", "array_split", "squeeze", "expand_dims", "flip", "roll",
     "moveaxis", "swapaxes", "broadcast_to", "broadcast_arrays", "tile", "repeat", "atleast_1d", "atleast_2d",
     "sum", "mean", "max", "min", "amax", "amin", "any", "all", "array_equal", "finfo", "iinfo",
+    "prod", "argmax", "argmin", "var", "std", "nansum", "nanmean", "nanmax", "nanmin", "count_nonzero", "cumsum",
+    "cumprod",
     "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
 ]
 

@@ -303,6 +303,24 @@ class ndarray:
     def any(self, axis=None, out=None, keepdims=False): return _reductions.any(self, axis, out, keepdims)
     def all(self, axis=None, out=None, keepdims=False): return _reductions.all(self, axis, out, keepdims)
 
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _reductions.prod(self, axis, dtype, out, keepdims)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return _reductions.argmax(self, axis, out, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return _reductions.argmin(self, axis, out, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _reductions.var(self, axis, dtype, out, ddof, keepdims)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _reductions.std(self, axis, dtype, out, ddof, keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None): return _reductions.cumsum(self, axis, dtype, out)
+    def cumprod(self, axis=None, dtype=None, out=None): return _reductions.cumprod(self, axis, dtype, out)
+
     # ---- reshaping (views where numpy's are views) ------------------------------------------
     def squeeze(self, axis=None): return _manipulation.squeeze(self, axis)
     def swapaxes(self, axis1, axis2): return _manipulation.swapaxes(self, axis1, axis2)

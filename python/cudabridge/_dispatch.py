@@ -15,7 +15,7 @@ _BINARY[np.true_divide] = "divide"
 _UNARY = {getattr(np, name): name for name in _ufuncs.UNARY}
 _UNARY.update({np.radians: "deg2rad", np.degrees: "rad2deg"})
 # ufunc.reduce -> the reduction kernel.
-_REDUCE = {np.add: "sum", np.maximum: "max", np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
+_REDUCE = {np.add: "sum", np.multiply: "prod", np.maximum: "max", np.minimum: "min", np.logical_and: "all", np.logical_or: "any"}
 
 
 def _unsupported(what):
@@ -160,6 +160,10 @@ def _atleast(one):
 _FUNCTIONS = {
     np.sum: _reductions.sum, np.mean: _reductions.mean, np.amax: _reductions.max, np.amin: _reductions.min,
     np.any: _reductions.any, np.all: _reductions.all, np.array_equal: _reductions.array_equal,
+    np.prod: _reductions.prod, np.argmax: _reductions.argmax, np.argmin: _reductions.argmin,
+    np.var: _reductions.var, np.std: _reductions.std, np.nansum: _reductions.nansum,
+    np.nanmean: _reductions.nanmean, np.nanmax: _reductions.nanmax, np.nanmin: _reductions.nanmin,
+    np.count_nonzero: _reductions.count_nonzero, np.cumsum: _reductions.cumsum, np.cumprod: _reductions.cumprod,
     np.concatenate: _joined(_manipulation.concatenate), np.stack: _joined(_manipulation.stack),
     np.hstack: _joined(_manipulation.hstack), np.vstack: _joined(_manipulation.vstack),
     np.split: _manipulation.split, np.array_split: _manipulation.array_split,
@@ -178,6 +182,11 @@ _FUNCTIONS = {
 }
 
 
+for _name in ("product", "cumproduct"):  # numpy 1.x's older names
+    if hasattr(np, _name):
+        _FUNCTIONS[getattr(np, _name)] = _reductions.prod if _name == "product" else _reductions.cumprod
+for _name in ("max", "min"):  # np.max / np.min are np.amax / np.amin in numpy 1.24, objects of their own later
+    _FUNCTIONS[getattr(np, _name)] = getattr(_reductions, _name)
 for _name in ("around", "round", "round_"):  # round_ is numpy 1.x only
     if hasattr(np, _name):
         _FUNCTIONS[getattr(np, _name)] = _around

@@ -1,10 +1,13 @@
 """numpy's reduction functions over the device's reduction kernels, with numpy's dtype= and out=
 (np.sum(x, dtype=...) and x.sum(out=...) alike)."""
 
+import builtins
+import warnings
+
 import numpy as np
 
 from . import _dtypes
-from ._array import _launch, _reduce, asarray, ndarray, to_device
+from ._array import _axis, _binary, _launch, _reduce, _unary, asarray, full, ndarray, to_device
 
 _NO_VALUE = np._NoValue
 
@@ -95,7 +98,225 @@ def array_equal(a1, a2, equal_nan=False):
     return bool(all(a1 == a2))
 
 
-_BY_NAME = {"sum": sum, "mean": mean, "max": max, "min": min, "any": any, "all": all}
+def _keep(keepdims):
+    return False if keepdims is _NO_VALUE else keepdims
+
+
+def _axes_of(axis, ndim):
+    """The reduced axes, sorted, as numpy checks them (AxisError, duplicates)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        axes = tuple(sorted({_axis(x, ndim) for x in axis}))
+        if len(axes) != len(axis):
+            raise ValueError("duplicate value in 'axis'")
+        return axes
+    return (_axis(axis, ndim),)
+
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    """numpy.prod: the device's multiply reduction (int64 for integers and bool, wrapping)."""
+    a = asarray(a)
+    axes = _axes_of(axis, a.ndim)
+    if initial is _NO_VALUE and where is _NO_VALUE and builtins.any(a.shape[x] == 0 for x in axes):
+        # The product of nothing is 1 (the device kernels are only asked about non-empty runs).
+        d = _dtypes.check(dtype) if dtype is not None else _dtypes.reduction("prod", a.dtype)
+        result = full(_reduced_shape(a.shape, axes, _keep(keepdims)), 1, d)
+        return result if out is None else _store(result, out, "prod")
+    return _run("prod", a, axis, dtype, out, keepdims, initial, where)
+
+
+def _arg(op, a, axis, out, keepdims):
+    """argmax / argmin on the device: the slice's max (min), the positions holding it (or a NaN,
+    which max and min propagate, so the first NaN wins as in numpy), and the smallest such index
+    (index + n elsewhere) as an int64 min reduction."""
+    a = asarray(a)
+    keepdims = _keep(keepdims)
+    if axis is None:
+        flat = a.ravel()
+        result = _arg(op, flat, 0, None, False)
+        if keepdims:
+            result = result.reshape((1,) * a.ndim)
+        return result if out is None else _store(result, out, "arg" + op)
+    ax = _axis(axis, a.ndim) if a.ndim else None
+    if a.ndim == 0:
+        if axis not in (0, -1):
+            raise np.AxisError(axis, 0)
+        result = full((), 0, np.int64)
+        return result if out is None else _store(result, out, "arg" + op)
+    n = a.shape[ax]
+    if n == 0:
+        raise ValueError(f"attempt to get arg{op} of an empty sequence")
+    m = _reduce(op, a, ax, True)
+    hit = _binary("equal", a, m)
+    if a.dtype.kind == "f":
+        hit = _binary("logical_or", hit, _unary("isnan", a))
+    from ._creation import arange
+    index = arange(n, dtype=np.int64).reshape((n,) + (1,) * (a.ndim - ax - 1))
+    miss = _binary("multiply", _unary("logical_not", hit), n)  # int64: n where it is not the value
+    result = _reduce("min", _binary("add", index, miss), ax, keepdims)
+    return result if out is None else _store(result, out, "arg" + op)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _arg("max", a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg("min", a, axis, out, keepdims)
+
+
+def _count(a, axes):
+    count = 1
+    for x in axes:
+        count *= a.shape[x]
+    return count
+
+
+def _divide_as(total, count):
+    """total / count in total's dtype (numpy's true_divide(..., casting='unsafe') back into it)."""
+    q = _binary("divide", total, count)
+    return q if q.dtype == total.dtype else q.astype(total.dtype)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO_VALUE, _name="var"):
+    """numpy.var on the device, step by step as numpy's _var: the sum in dtype (float64 for
+    integers and bool) / n, the deviations squared, their sum in dtype / max(n - ddof, 0)."""
+    if where is not _NO_VALUE:
+        raise TypeError(f"{_name}: where= is not supported on the device")
+    a = asarray(a)
+    keepdims = _keep(keepdims)
+    axes = _axes_of(axis, a.ndim)
+    n = _count(a, axes)
+    if dtype is not None:
+        dtype = _dtypes.check(dtype)
+    elif a.dtype.kind in "biu":
+        dtype = np.dtype(np.float64)
+    dof = builtins.max(n - ddof, 0)
+    if dof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+    axis_t = None if axis is None else axes
+    center = _divide_as(_run("sum", a, axis_t, dtype, None, True), n)
+    dev = _binary("subtract", a, center)
+    total = _run("sum", _binary("multiply", dev, dev), axis_t, dtype, None, keepdims)
+    result = _divide_as(total, dof)
+    if _name == "std":  # numpy: the root cast back to var's dtype (std with an integer dtype= truncates)
+        root = _unary("sqrt", result)
+        if root.dtype != result.dtype:
+            if result.ndim or keepdims:  # numpy's sqrt(ret, out=ret) refuses float -> int
+                raise TypeError(f"Cannot cast ufunc 'sqrt' output from dtype('{root.dtype}') to "
+                                f"dtype('{result.dtype}') with casting rule 'same_kind'")
+            root = root.astype(result.dtype)
+        result = root
+    return result if out is None else _store(result, out, _name)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO_VALUE):
+    return var(a, axis, dtype, out, ddof, keepdims, where=where, _name="std")
+
+
+def _nan_to_zero(a):
+    """NaN -> 0, every other value kept: fmax(a, 0) + fmin(a, 0) (one of the two is a, the other 0)."""
+    return _binary("add", _binary("fmax", a, a.dtype.type(0)), _binary("fmin", a, a.dtype.type(0)))
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    a = asarray(a)
+    if a.dtype.kind == "f":
+        a = _nan_to_zero(a)
+    return _run("sum", a, axis, dtype, out, keepdims, initial, where)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO_VALUE):
+    a = asarray(a)
+    if a.dtype.kind != "f":
+        return mean(a, axis, dtype, out, keepdims, where)
+    if where is not _NO_VALUE:
+        raise TypeError("nanmean: where= is not supported on the device")
+    keepdims = _keep(keepdims)
+    total = _run("sum", _nan_to_zero(a), axis, dtype, None, keepdims)
+    count = _run("sum", _unary("logical_not", _unary("isnan", a)), axis, None, None, keepdims)
+    if not bool(all(count)):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    result = _binary("divide", total, count.astype(total.dtype))
+    return result if out is None else _store(result, out, "nanmean")
+
+
+def _nanextreme(op, a, axis, out, keepdims):
+    a = asarray(a)
+    if a.dtype.kind != "f":
+        return _run(op, a, axis, None, out, keepdims)
+    keepdims = _keep(keepdims)
+    fill = -np.inf if op == "max" else np.inf
+    filled = _binary("fmax" if op == "max" else "fmin", a, a.dtype.type(fill))  # NaN -> the identity
+    result = _run(op, filled, axis, None, None, keepdims)
+    all_nan = _logical("all", _unary("isnan", a), axis, None, keepdims)
+    if bool(any(all_nan)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        # + 0 / (not all-NaN): 0 where a value exists, NaN (0 / 0) for an all-NaN slice.
+        some = _unary("logical_not", all_nan).astype(result.dtype)
+        result = _binary("add", result, _binary("divide", result.dtype.type(0), some))
+    return result if out is None else _store(result, out, "nan" + op)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    if initial is not _NO_VALUE or where is not _NO_VALUE:
+        raise TypeError("nanmax: initial= and where= are not supported on the device")
+    return _nanextreme("max", a, axis, out, keepdims)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    if initial is not _NO_VALUE or where is not _NO_VALUE:
+        raise TypeError("nanmin: initial= and where= are not supported on the device")
+    return _nanextreme("min", a, axis, out, keepdims)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """The number of non-zero values (NaN counts), as an int64 device array (0-d for axis=None)."""
+    a = asarray(a)
+    flags = a if a.dtype == np.bool_ else _binary("not_equal", a, a.dtype.type(0))
+    return _run("sum", flags, axis, None, None, keepdims)
+
+
+def _scan(op, a, axis, dtype, out):
+    """cumsum / cumprod: a copy in the result dtype, then log2(n) steps of y[k:] = y[k:] (op) y[:-k]
+    along the axis (Hillis-Steele), each an elementwise kernel over every row at once."""
+    a = asarray(a)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    ax = _axis(axis, a.ndim)
+    if dtype is not None:
+        d = _dtypes.check(dtype)
+    else:
+        d = _dtypes.reduction("sum", a.dtype)
+    y = a.astype(d)  # a fresh contiguous copy
+    n = y.shape[ax]
+    name = "add" if op == "cumsum" else "multiply"
+    lead = (slice(None),) * ax
+    k = 1
+    while k < n:
+        step = _binary(name, y[lead + (slice(k, None),)], y[lead + (slice(0, n - k),)])
+        y[lead + (slice(k, None),)] = step
+        k *= 2
+    return y if out is None else _store(y, out, op)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return _scan("cumsum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _scan("cumprod", a, axis, dtype, out)
+
+
+_BY_NAME = {"sum": sum, "mean": mean, "max": max, "min": min, "any": any, "all": all, "prod": prod}
 
 
 def by_name(op, a, axis=None, **kwargs):

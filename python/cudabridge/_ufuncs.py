@@ -200,5 +200,9 @@ FUNCTIONS.update(positive=positive, power=power, divmod=divmod, clip=clip, aroun
                  round_=around, float_power=float_power, conjugate=conjugate, conj=conjugate)
 # numpy's other names for the same ufuncs.
 ALIASES = {"abs": "absolute", "bitwise_not": "invert", "mod": "remainder", "true_divide": "divide",
-           "radians": "deg2rad", "degrees": "rad2deg"}
+           "radians": "deg2rad", "degrees": "rad2deg",
+           # the array API standard's names
+           "acos": "arccos", "asin": "arcsin", "atan": "arctan", "atan2": "arctan2", "acosh": "arccosh",
+           "asinh": "arcsinh", "atanh": "arctanh", "pow": "power", "bitwise_left_shift": "left_shift",
+           "bitwise_right_shift": "right_shift", "bitwise_invert": "invert"}
 FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in ALIASES.items()})
