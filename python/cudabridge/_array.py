@@ -429,19 +429,24 @@ def _binary(name, a, b, out=None):
     if out is None:
         out = ndarray._new(shape, dtype)
     else:
-        if shape != out._shape:
-            raise ValueError(f"non-broadcastable output operand with shape {out._shape} doesn't match the "
-                             f"broadcast shape {shape}")
+        _check_output(name, out, shape, dtype)
         if dtype != out._dtype:
-            if not np.can_cast(dtype, out._dtype, casting="same_kind"):
-                raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to dtype('{out._dtype}') "
-                                f"with casting rule 'same_kind'")
             tmp = ndarray(shape, dtype)
             _launch(name, tmp, [x, y, tmp])
             _launch("cast", out, [tmp, out])
             return out
     _launch(name, out, [x, y, out])
     return out
+
+
+def _check_output(name, out, shape, dtype):
+    """numpy's checks of a ufunc's out=: the result's shape exactly, and a same_kind cast."""
+    if out._shape != shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out._shape} doesn't match the "
+                         f"broadcast shape {shape}")
+    if not np.can_cast(dtype, out._dtype, casting="same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to dtype('{out._dtype}') "
+                        f"with casting rule 'same_kind'")
 
 
 def _unary(name, a, out=None):
@@ -451,12 +456,7 @@ def _unary(name, a, out=None):
     if out is None:
         out = ndarray._new(a._shape, dtype)
     elif out._shape != a._shape or out._dtype != dtype:
-        if out._shape != a._shape:
-            raise ValueError(f"non-broadcastable output operand with shape {out._shape} doesn't match the "
-                             f"broadcast shape {a._shape}")
-        if not np.can_cast(dtype, out._dtype, casting="same_kind"):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{dtype}') to dtype('{out._dtype}') "
-                            f"with casting rule 'same_kind'")
+        _check_output(name, out, a._shape, dtype)
         tmp = ndarray._new(a._shape, dtype)
         _launch(name, tmp, [a, tmp])
         _launch("cast", out, [tmp, out])

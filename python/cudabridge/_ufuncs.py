@@ -85,12 +85,7 @@ def positive(x, out=None):
                         "<class 'numpy.dtype[bool_]'> -> None")
     if out is None:
         return x.copy()
-    if out.shape != x.shape:
-        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
-                         f"broadcast shape {x.shape}")
-    if not np.can_cast(x.dtype, out.dtype, casting="same_kind"):
-        raise TypeError(f"Cannot cast ufunc 'positive' output from dtype('{x.dtype}') to dtype('{out.dtype}') "
-                        f"with casting rule 'same_kind'")
+    _array._check_output("positive", out, x.shape, x.dtype)
     _array._launch("cast", out, [x, out])
     return out
 
@@ -116,12 +111,7 @@ def conjugate(x, out=None):
     dtype = np.dtype(np.int8) if x.dtype == np.bool_ else x.dtype
     if out is None:
         return x.astype(dtype)
-    if out.shape != x.shape:
-        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
-                         f"broadcast shape {x.shape}")
-    if not np.can_cast(dtype, out.dtype, casting="same_kind"):
-        raise TypeError(f"Cannot cast ufunc 'conjugate' output from dtype('{dtype}') to dtype('{out.dtype}') "
-                        f"with casting rule 'same_kind'")
+    _array._check_output("conjugate", out, x.shape, dtype)
     _array._launch("cast", out, [x, out])
     return out
 
