@@ -3,10 +3,12 @@
 // built-in kernels on tensor descriptors, and manages devices, streams, events and callbacks.
 // Every call that may wait releases the GIL.
 #include "device_buffer.hpp"
+#include "dlpack.hpp"
 #include "errors.hpp"
 #include "event_dispatch.hpp"
 #include "kernel_launch.hpp"
 #include "runtime_handle.hpp"
+#include "user_modules.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -273,6 +275,8 @@ PYBIND11_MODULE(_core, m) {
     m.def("download", &download, py::arg("src"), py::arg("offset"), py::arg("dst"), py::arg("stream") = 0);
     m.def("launch", &launch, py::arg("name"), py::arg("dtype"), py::arg("args"), py::arg("stream") = 0);
     add_launch_new(m);
+    add_user_modules(m);
+    add_dlpack(m);
     m.def("pooled_bytes", [] { return slot().pool.bytes(); });
     m.def("free_pool", &free_pool);
     m.def("generation", [] { return slot().generation; });
