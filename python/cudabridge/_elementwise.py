@@ -1,0 +1,393 @@
+"""cb.ElementwiseKernel and cb.ReductionKernel, as CuPy defines them: CUDA source generated from
+the parameter lists and the expressions, compiled by NVRTC through the runtime (cb.RawModule's
+path) and cached per signature (the dtypes, which arguments are scalars, the number of
+dimensions).
+
+Parameters are "TYPE name" with TYPE a numpy dtype name (float32, int64, bool, ...) or a type
+placeholder (T, or any other identifier) that the arguments bind: array arguments first, in order,
+then scalars (a Python int is int64, a float float64, a numpy scalar its own type). An array whose
+dtype differs from a typed parameter is cast (numpy's same_kind rule); two arrays binding one
+placeholder to different dtypes raise TypeError. Inputs broadcast against each other; `i` is the
+element's index in C order over the broadcast shape and `_ind.size()` the element count. `raw`
+parameters are not supported (they raise ValueError).
+"""
+
+import numpy as np
+
+from . import _dtypes
+from ._array import ndarray
+from ._kernels import CUDA_SOURCE, _load, launch
+
+_NUMPY_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+                "float32", "float64", "complex64", "complex128")
+_CTYPES = {np.dtype(k): v for k, v in (
+    ("bool", "bool"), ("int8", "signed char"), ("int16", "short"), ("int32", "int"), ("int64", "long long"),
+    ("uint8", "unsigned char"), ("uint16", "unsigned short"), ("uint32", "unsigned int"),
+    ("uint64", "unsigned long long"), ("float32", "float"), ("float64", "double"))}
+_RESERVED = {"i", "_ind", "a", "b"}
+_BLOCK = 256
+_MAX_BLOCKS = 4096
+
+_IND = "struct _cb_index { long long n; __device__ long long size() const { return n; } };\n"
+
+
+def _ctype(dtype):
+    try:
+        return _CTYPES[np.dtype(dtype)]
+    except KeyError:
+        raise TypeError(f"dtype {np.dtype(dtype)} is not supported in generated kernels") from None
+
+
+class _Param:
+    __slots__ = ("name", "dtype", "placeholder")
+
+    def __init__(self, text):
+        words = text.split()
+        if words and words[0] == "raw":
+            raise ValueError(f"parameter {text!r}: 'raw' parameters are not supported")
+        if len(words) != 2 or not words[1].isidentifier():
+            raise ValueError(f"parameter {text!r} is not 'TYPE name'")
+        type_name, self.name = words
+        if type_name in _NUMPY_NAMES:
+            self.dtype, self.placeholder = np.dtype(type_name), None
+        elif type_name.isidentifier():
+            self.dtype, self.placeholder = None, type_name
+        else:
+            raise ValueError(f"parameter {text!r}: {type_name!r} is neither a dtype name nor a type placeholder")
+
+
+def _params(text, what):
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str")
+    params = [_Param(p.strip()) for p in text.split(",") if p.strip()]
+    return params
+
+
+def _check_names(ins, outs):
+    seen = set()
+    for p in ins + outs:
+        if p.name in seen:
+            raise ValueError(f"parameter {p.name!r} appears twice")
+        if p.name in _RESERVED or p.name.startswith("_"):
+            raise ValueError(f"parameter name {p.name!r} is reserved")
+        seen.add(p.name)
+
+
+def _bind(params, args):
+    """The dtype of each parameter for these arguments (arrays bind placeholders first)."""
+    types = {}
+    for p, a in zip(params, args):
+        if p.placeholder and isinstance(a, ndarray):
+            bound = types.setdefault(p.placeholder, a.dtype)
+            if bound != a.dtype:
+                raise TypeError(f"type placeholder {p.placeholder} is {bound} for one array and {a.dtype} for "
+                                f"{p.name!r}")
+    for p, a in zip(params, args):
+        if p.placeholder and a is not None and not isinstance(a, ndarray) and p.placeholder not in types:
+            types[p.placeholder] = np.asarray(a).dtype
+    out = []
+    for p in params:
+        d = p.dtype if p.dtype is not None else types.get(p.placeholder)
+        if d is None:
+            raise TypeError(f"cannot tell the type of {p.name!r}: no argument binds {p.placeholder}")
+        _ctype(d)
+        out.append(d)
+    return out, types
+
+
+def _split_args(ins, outs, args, what):
+    if len(args) == len(ins):
+        given = [None] * len(outs)
+    elif len(args) == len(ins) + len(outs):
+        given = list(args[len(ins):])
+    else:
+        raise TypeError(f"{what} takes {len(ins)} inputs (or {len(ins) + len(outs)} with the outputs), "
+                        f"not {len(args)} arguments")
+    ins_args = list(args[:len(ins)])
+    for p, a in zip(ins, ins_args):
+        if isinstance(a, np.ndarray):
+            raise TypeError(f"argument {p.name!r} is a numpy array in host memory: pass a device array")
+        if not isinstance(a, (ndarray, bool, int, float, np.generic)):
+            raise TypeError(f"argument {p.name!r}: a {type(a).__name__} is neither a device array nor a scalar")
+    for p, a in zip(outs, given):
+        if a is not None and not isinstance(a, ndarray):
+            raise TypeError(f"output {p.name!r} must be a device array, not {type(a).__name__}")
+    return ins_args, given
+
+
+def _cast_inputs(ins, ins_args, types):
+    out = []
+    for p, a, d in zip(ins, ins_args, types):
+        if isinstance(a, ndarray):
+            if a.dtype != d:
+                if not np.can_cast(a.dtype, d, "same_kind"):
+                    raise TypeError(f"cannot cast {p.name!r} from {a.dtype} to {d} (same_kind)")
+                a = a.astype(d)
+        else:
+            a = d.type(a)
+        out.append(a)
+    return out
+
+
+def _typedefs(placeholders, ins, in_types, outs, out_types):
+    lines = [f"    typedef {_ctype(d)} {name};" for name, d in placeholders.items()]
+    lines += [f"    typedef {_ctype(d)} in{k}_type;" for k, d in enumerate(in_types)]
+    lines += [f"    typedef {_ctype(d)} out{k}_type;" for k, d in enumerate(out_types)]
+    return "\n".join(lines)
+
+
+def _strides_in(a, shape):
+    """a's strides (in elements) broadcast to `shape` (0 where a is broadcast)."""
+    pad = len(shape) - a.ndim
+    return [0 if k < pad or a.shape[k - pad] == 1 else a._strides[k - pad] for k in range(len(shape))]
+
+
+def _broadcast(arrays):
+    try:
+        return np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        raise ValueError("the arguments' shapes " + ", ".join(str(a.shape) for a in arrays) +
+                         " do not broadcast") from None
+
+
+def _compile(source):
+    return _load(source.encode(), CUDA_SOURCE)
+
+
+def _check_dtype(d):
+    return _dtypes.check(d)
+
+
+class ElementwiseKernel:
+    """ElementwiseKernel(in_params, out_params, operation, name='kernel', preamble=''): calling it
+    with the inputs (and optionally the outputs) runs `operation` once per element of the
+    broadcast shape; new outputs are allocated with that shape."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", preamble=""):
+        self.in_params, self.out_params = _params(in_params, "in_params"), _params(out_params, "out_params")
+        if not self.out_params:
+            raise ValueError("an ElementwiseKernel needs at least one output parameter")
+        _check_names(self.in_params, self.out_params)
+        if not isinstance(operation, str) or not isinstance(name, str) or not name.isidentifier():
+            raise TypeError("operation must be a str and name an identifier")
+        self.operation, self.name, self.preamble = operation, name, preamble
+        self._sources = {}
+
+    def _source(self, key, in_kinds, in_types, out_types, placeholders, ndim):
+        src = self._sources.get(key)
+        if src is not None:
+            return src
+        params, body = [], []
+        arrays = [(p, d, "const ") for p, d, k in zip(self.in_params, in_types, in_kinds) if k]
+        arrays += [(p, d, "") for p, d in zip(self.out_params, out_types)]
+        for p, d, const in arrays:
+            params.append(f"{const}{_ctype(d)}* __restrict__ _p_{p.name}")
+        for p, d, k in zip(self.in_params, in_types, in_kinds):
+            if not k:
+                params.append(f"const {_ctype(d)} {p.name}")
+        params.append("long long _size")
+        params += [f"long long _n{k}" for k in range(ndim)]
+        params += [f"long long _s_{p.name}_{k}" for p, _, _ in arrays for k in range(ndim)]
+        for p, _, _ in arrays:
+            body.append(f"        long long _o_{p.name} = 0;")
+        if ndim:
+            body.append("        long long _r = i, _k;")
+            for k in reversed(range(ndim)):
+                body.append(f"        _k = _r % _n{k}; _r /= _n{k};")
+                body += [f"        _o_{p.name} += _k * _s_{p.name}_{k};" for p, _, _ in arrays]
+        else:
+            body += [f"        _o_{p.name} = i;" for p, _, _ in arrays]
+        for p, d, const in arrays:
+            ref = f"const {_ctype(d)}" if const else f"{_ctype(d)}&"
+            body.append(f"        {ref} {p.name} = _p_{p.name}[_o_{p.name}];")
+        src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
+               f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
+               "    const _cb_index _ind = {_size};\n"
+               "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < _size;\n"
+               "         i += (long long)blockDim.x * gridDim.x) {\n"
+               + "\n".join(body) + f"\n        {self.operation};\n    }}\n}}\n")
+        self._sources[key] = src
+        return src
+
+    def __call__(self, *args, stream=None):
+        ins, outs = self.in_params, self.out_params
+        in_args, given = _split_args(ins, outs, args, self.name)
+        in_types, placeholders = _bind(ins + outs, in_args + given)
+        out_types = in_types[len(ins):]
+        in_types = in_types[:len(ins)]
+        in_args = _cast_inputs(ins, in_args, in_types)
+        arrays = [a for a in in_args + given if isinstance(a, ndarray)]
+        shape = _broadcast(arrays) if arrays else ()
+        size = int(np.prod(shape, dtype=np.int64))
+        out_arrays = []
+        for p, d, g in zip(outs, out_types, given):
+            if g is None:
+                g = ndarray._new(tuple(shape), _check_dtype(d))
+            elif g.shape != tuple(shape):
+                raise ValueError(f"output {p.name!r} has shape {g.shape}, not the broadcast shape {tuple(shape)}")
+            elif g.dtype != d:
+                raise TypeError(f"output {p.name!r} is {g.dtype}, not {d}")
+            out_arrays.append(g)
+        in_kinds = tuple(isinstance(a, ndarray) for a in in_args)
+        arrays = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
+        flat = all(a.shape == tuple(shape) and a.is_contiguous for a in arrays)
+        ndim = 0 if flat else len(shape)
+        key = (in_kinds, tuple(in_types), tuple(out_types), ndim)
+        if size:
+            src = self._source(key, in_kinds, in_types, out_types, placeholders, ndim)
+            handle = _compile(src)
+            kargs = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
+            kargs += [a for a in in_args if not isinstance(a, ndarray)]
+            kargs += [size] + [int(n) for n in shape[:ndim]]
+            for a in arrays:
+                kargs += _strides_in(a, shape)[:ndim]
+            blocks = min((size + _BLOCK - 1) // _BLOCK, _MAX_BLOCKS)
+            launch(handle, self.name, blocks, _BLOCK, kargs, 0, stream)
+        return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    norm = []
+    for ax in axes:
+        ax = int(ax)
+        if not -ndim <= ax < ndim:
+            raise np.AxisError(ax, ndim)
+        norm.append(ax % ndim)
+    if len(set(norm)) != len(norm):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(sorted(norm))
+
+
+class ReductionKernel:
+    """ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+    name='reduce_kernel', reduce_type=None, preamble=''): `map_expr` maps each element of the
+    broadcast inputs, `reduce_expr` combines two values `a` and `b` (of reduce_type, by default
+    the first output's type), starting from `identity`, and `post_map_expr` writes the outputs
+    from the reduced value `a`. Called with axis= (None: every axis) and keepdims=."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, preamble=""):
+        self.in_params, self.out_params = _params(in_params, "in_params"), _params(out_params, "out_params")
+        if not self.out_params:
+            raise ValueError("a ReductionKernel needs at least one output parameter")
+        _check_names(self.in_params, self.out_params)
+        if identity is None:
+            raise ValueError("identity=None is not supported: give the reduction's identity as a str")
+        for what, v in (("map_expr", map_expr), ("reduce_expr", reduce_expr), ("post_map_expr", post_map_expr),
+                        ("identity", identity)):
+            if not isinstance(v, str):
+                raise TypeError(f"{what} must be a str")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise TypeError("name must be an identifier")
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity, self.name, self.reduce_type, self.preamble = identity, name, reduce_type, preamble
+        self._sources = {}
+
+    def _source(self, key, in_kinds, in_types, out_types, placeholders, n_out, n_red):
+        src = self._sources.get(key)
+        if src is not None:
+            return src
+        ins = [(p, d) for p, d, k in zip(self.in_params, in_types, in_kinds) if k]
+        outs = list(zip(self.out_params, out_types))
+        params = [f"const {_ctype(d)}* __restrict__ _p_{p.name}" for p, d in ins]
+        params += [f"{_ctype(d)}* __restrict__ _p_{p.name}" for p, d in outs]
+        params += [f"const {_ctype(d)} {p.name}" for p, d, k in zip(self.in_params, in_types, in_kinds) if not k]
+        params += ["long long _out_size", "long long _red_size"]
+        params += [f"long long _on{k}" for k in range(n_out)] + [f"long long _rn{k}" for k in range(n_red)]
+        params += [f"long long _so_{p.name}_{k}" for p, _ in ins + outs for k in range(n_out)]
+        params += [f"long long _sr_{p.name}_{k}" for p, _ in ins for k in range(n_red)]
+
+        def offsets(index, dims, prefix, names, indent):
+            lines = [f"{indent}long long _r = {index}, _k;"]
+            for k in reversed(range(dims)):
+                lines.append(f"{indent}_k = _r % _{prefix}n{k}; _r /= _{prefix}n{k};")
+                lines += [f"{indent}_o_{n} += _k * _s{prefix}_{n}_{k};" for n in names]
+            return "\n".join(lines)
+
+        in_names = [p.name for p, _ in ins]
+        reduce_type = self.reduce_type or _ctype(out_types[0])
+        reads = "\n".join(f"            const {_ctype(d)} {p.name} = _p_{p.name}[_o_{p.name} + _b_{p.name}];"
+                          for p, d in ins)
+        refs = "\n".join(f"            {_ctype(d)}& {p.name} = _p_{p.name}[_o_{p.name}];" for p, d in outs)
+        src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
+               f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
+               f"    typedef {reduce_type} _type_reduce;\n"
+               f"    __shared__ _type_reduce _sdata[{_BLOCK}];\n"
+               "    const _cb_index _ind = {_red_size};\n"
+               "    for (long long _out = blockIdx.x; _out < _out_size; _out += gridDim.x) {\n"
+               + "".join(f"        long long _o_{p.name} = 0;\n" for p, _ in ins + outs)
+               + "        {\n" + offsets("_out", n_out, "o", [p.name for p, _ in ins + outs], "            ")
+               + "\n        }\n"
+               + "".join(f"        const long long _b_{n} = _o_{n};\n" for n in in_names)
+               + f"        _type_reduce _acc = (_type_reduce)({self.identity});\n"
+               "        for (long long _j = threadIdx.x; _j < _red_size; _j += blockDim.x) {\n"
+               + "".join(f"            long long _o_{n} = 0;\n" for n in in_names)
+               + "            {\n" + offsets("_j", n_red, "r", in_names, "                ") + "\n            }\n"
+               + reads + "\n"
+               f"            const _type_reduce a = _acc, b = (_type_reduce)({self.map_expr});\n"
+               f"            _acc = {self.reduce_expr};\n"
+               "        }\n"
+               "        _sdata[threadIdx.x] = _acc;\n"
+               "        __syncthreads();\n"
+               "        for (unsigned int _s = blockDim.x / 2; _s > 0; _s >>= 1) {\n"
+               "            if (threadIdx.x < _s) {\n"
+               "                const _type_reduce a = _sdata[threadIdx.x], b = _sdata[threadIdx.x + _s];\n"
+               f"                _sdata[threadIdx.x] = {self.reduce_expr};\n"
+               "            }\n"
+               "            __syncthreads();\n"
+               "        }\n"
+               "        if (threadIdx.x == 0) {\n"
+               "            const _type_reduce a = _sdata[0];\n"
+               + refs + "\n"
+               f"            {self.post_map_expr};\n"
+               "        }\n"
+               "        __syncthreads();\n"
+               "    }\n}\n")
+        self._sources[key] = src
+        return src
+
+    def __call__(self, *args, axis=None, keepdims=False, stream=None):
+        ins, outs = self.in_params, self.out_params
+        in_args, given = _split_args(ins, outs, args, self.name)
+        types, placeholders = _bind(ins + outs, in_args + given)
+        in_types, out_types = types[:len(ins)], types[len(ins):]
+        in_args = _cast_inputs(ins, in_args, in_types)
+        arrays = [a for a in in_args if isinstance(a, ndarray)]
+        if not arrays:
+            raise TypeError(f"{self.name}: a reduction needs at least one array input")
+        shape = tuple(_broadcast(arrays))
+        red = _axes(axis, len(shape))
+        kept = [k for k in range(len(shape)) if k not in red]
+        out_shape = tuple(1 if k in red else shape[k] for k in range(len(shape))) if keepdims else tuple(
+            shape[k] for k in kept)
+        out_arrays = []
+        for p, d, g in zip(outs, out_types, given):
+            if g is None:
+                g = ndarray._new(out_shape, _check_dtype(d))
+            elif g.shape != out_shape:
+                raise ValueError(f"output {p.name!r} has shape {g.shape}, not {out_shape}")
+            elif g.dtype != d:
+                raise TypeError(f"output {p.name!r} is {g.dtype}, not {d}")
+            out_arrays.append(g)
+        out_size = int(np.prod([shape[k] for k in kept], dtype=np.int64))
+        red_size = int(np.prod([shape[k] for k in red], dtype=np.int64))
+        if out_size:
+            in_kinds = tuple(isinstance(a, ndarray) for a in in_args)
+            key = (in_kinds, tuple(in_types), tuple(out_types), len(kept), len(red))
+            src = self._source(key, in_kinds, in_types, out_types, placeholders, len(kept), len(red))
+            handle = _compile(src)
+            kargs = arrays + out_arrays + [a for a in in_args if not isinstance(a, ndarray)]
+            kargs += [out_size, red_size] + [shape[k] for k in kept] + [shape[k] for k in red]
+            for a in arrays:
+                s = _strides_in(a, shape)
+                kargs += [s[k] for k in kept]
+            for o in out_arrays:
+                kargs += [o._strides[k] for k in kept] if keepdims else list(o._strides)
+            for a in arrays:
+                s = _strides_in(a, shape)
+                kargs += [s[k] for k in red]
+            launch(handle, self.name, min(out_size, _MAX_BLOCKS), _BLOCK, kargs, 0, stream)
+        return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)
