@@ -30,6 +30,9 @@ from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, tra
 from ._reductions import (all, amax, amin, any, argmax, argmin, array_equal, count_nonzero, cumprod, cumsum, max,
                           mean, min, nanmax, nanmean, nanmin, nansum, prod, std, sum, var)
 from . import _ufuncs
+from ._kernels import RawKernel, RawModule
+from ._elementwise import ElementwiseKernel, ReductionKernel
+from ._dlpack import from_dlpack
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
@@ -51,6 +54,7 @@ __all__ = [
     "prod", "argmax", "argmin", "var", "std", "nansum", "nanmean", "nanmax", "nanmin", "count_nonzero", "cumsum",
     "cumprod",
     "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
+    "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "from_dlpack",
 ]
 
 float32, float64, int32, int64 = _np.float32, _np.float64, _np.int32, _np.int64

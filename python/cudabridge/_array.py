@@ -129,6 +129,20 @@ class ndarray:
         a = self.get()
         return a if dtype is None else a.astype(dtype, copy=False)
 
+    # ---- interop (_dlpack.py): DLPack; the CUDA array interface on a real GPU only -------
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        from . import _dlpack
+        return _dlpack.export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        from . import _dlpack
+        return _dlpack.device_of(self)
+
+    @property
+    def __cuda_array_interface__(self):
+        from . import _dlpack
+        return _dlpack.cuda_array_interface(self)
+
     def tolist(self):
         return self.get().tolist()
 
