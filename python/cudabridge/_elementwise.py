@@ -25,8 +25,10 @@ _CTYPES = {np.dtype(k): v for k, v in (
     ("uint8", "unsigned char"), ("uint16", "unsigned short"), ("uint32", "unsigned int"),
     ("uint64", "unsigned long long"), ("float32", "float"), ("float64", "double"))}
 _RESERVED = {"i", "_ind", "a", "b"}
+_DTYPE_OF_CTYPE = {v: k for k, v in _CTYPES.items()}
 _BLOCK = 256
 _MAX_BLOCKS = 4096
+_CHUNK = 16384  # reduced elements per block, at least, before a reduction is split over blocks
 
 _IND = "struct _cb_index { long long n; __device__ long long size() const { return n; } };\n"
 
@@ -129,6 +131,16 @@ def _cast_inputs(ins, ins_args, types):
     return out
 
 
+def _offsets(index, sizes, strides, names, indent, idx):
+    """Code adding to _o_<name> the offset (in elements) of C-order element `index` over the
+    dimensions sizes[k] with strides strides[k] % name; the outermost needs no division."""
+    lines = [f"{indent}{idx} _r = {index}, _k;"]
+    for k in reversed(range(len(sizes))):
+        lines.append(f"{indent}_k = _r;" if k == 0 else f"{indent}_k = _r % {sizes[k]}; _r /= {sizes[k]};")
+        lines += [f"{indent}_o_{n} += (long long)_k * {strides[k] % n};" for n in names]
+    return "\n".join(lines)
+
+
 def _typedefs(placeholders, ins, in_types, outs, out_types):
     lines = [f"    typedef {_ctype(d)} {name};" for name, d in placeholders.items()]
     lines += [f"    typedef {_ctype(d)} in{k}_type;" for k, d in enumerate(in_types)]
@@ -173,7 +185,7 @@ class ElementwiseKernel:
         self.operation, self.name, self.preamble = operation, name, preamble
         self._sources = {}
 
-    def _source(self, key, in_kinds, in_types, out_types, placeholders, ndim):
+    def _source(self, key, in_kinds, in_types, out_types, placeholders, ndim, idx):
         src = self._sources.get(key)
         if src is not None:
             return src
@@ -185,16 +197,14 @@ class ElementwiseKernel:
         for p, d, k in zip(self.in_params, in_types, in_kinds):
             if not k:
                 params.append(f"const {_ctype(d)} {p.name}")
-        params.append("long long _size")
-        params += [f"long long _n{k}" for k in range(ndim)]
+        params.append(f"{idx} _size")
+        params += [f"{idx} _n{k}" for k in range(ndim)]
         params += [f"long long _s_{p.name}_{k}" for p, _, _ in arrays for k in range(ndim)]
         for p, _, _ in arrays:
             body.append(f"        long long _o_{p.name} = 0;")
         if ndim:
-            body.append("        long long _r = i, _k;")
-            for k in reversed(range(ndim)):
-                body.append(f"        _k = _r % _n{k}; _r /= _n{k};")
-                body += [f"        _o_{p.name} += _k * _s_{p.name}_{k};" for p, _, _ in arrays]
+            body.append(_offsets("i", [f"_n{k}" for k in range(ndim)], [f"_s_%s_{k}" for k in range(ndim)],
+                                 [p.name for p, _, _ in arrays], "        ", idx))
         else:
             body += [f"        _o_{p.name} = i;" for p, _, _ in arrays]
         for p, d, const in arrays:
@@ -203,8 +213,8 @@ class ElementwiseKernel:
         src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
                f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
                "    const _cb_index _ind = {_size};\n"
-               "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < _size;\n"
-               "         i += (long long)blockDim.x * gridDim.x) {\n"
+               f"    for ({idx} i = blockIdx.x * ({idx})blockDim.x + threadIdx.x; i < _size;\n"
+               f"         i += ({idx})blockDim.x * gridDim.x) {{\n"
                + "\n".join(body) + f"\n        {self.operation};\n    }}\n}}\n")
         self._sources[key] = src
         return src
@@ -232,9 +242,11 @@ class ElementwiseKernel:
         arrays = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
         flat = all(a.shape == tuple(shape) and a.is_contiguous for a in arrays)
         ndim = 0 if flat else len(shape)
-        key = (in_kinds, tuple(in_types), tuple(out_types), ndim)
+        # 32-bit indexing when the index and the grid-stride step cannot overflow it (as CuPy).
+        idx = "int" if size < 2**31 - _MAX_BLOCKS * _BLOCK else "long long"
+        key = (in_kinds, tuple(in_types), tuple(out_types), ndim, idx)
         if size:
-            src = self._source(key, in_kinds, in_types, out_types, placeholders, ndim)
+            src = self._source(key, in_kinds, in_types, out_types, placeholders, ndim, idx)
             handle = _compile(src)
             kargs = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
             kargs += [a for a in in_args if not isinstance(a, ndarray)]
@@ -286,7 +298,7 @@ class ReductionKernel:
         self.identity, self.name, self.reduce_type, self.preamble = identity, name, reduce_type, preamble
         self._sources = {}
 
-    def _source(self, key, in_kinds, in_types, out_types, placeholders, n_out, n_red):
+    def _source(self, key, in_kinds, in_types, out_types, placeholders, n_out, n_red, idx):
         src = self._sources.get(key)
         if src is not None:
             return src
@@ -295,40 +307,57 @@ class ReductionKernel:
         params = [f"const {_ctype(d)}* __restrict__ _p_{p.name}" for p, d in ins]
         params += [f"{_ctype(d)}* __restrict__ _p_{p.name}" for p, d in outs]
         params += [f"const {_ctype(d)} {p.name}" for p, d, k in zip(self.in_params, in_types, in_kinds) if not k]
-        params += ["long long _out_size", "long long _red_size"]
-        params += [f"long long _on{k}" for k in range(n_out)] + [f"long long _rn{k}" for k in range(n_red)]
+        params += [f"{idx} _out_size", f"{idx} _red_size"]
+        params += [f"{idx} _on{k}" for k in range(n_out)] + [f"{idx} _rn{k}" for k in range(n_red)]
         params += [f"long long _so_{p.name}_{k}" for p, _ in ins + outs for k in range(n_out)]
         params += [f"long long _sr_{p.name}_{k}" for p, _ in ins for k in range(n_red)]
 
         def offsets(index, dims, prefix, names, indent):
-            lines = [f"{indent}long long _r = {index}, _k;"]
-            for k in reversed(range(dims)):
-                lines.append(f"{indent}_k = _r % _{prefix}n{k}; _r /= _{prefix}n{k};")
-                lines += [f"{indent}_o_{n} += _k * _s{prefix}_{n}_{k};" for n in names]
-            return "\n".join(lines)
+            return _offsets(index, [f"_{prefix}n{k}" for k in range(dims)],
+                            [f"_s{prefix}_%s_{k}" for k in range(dims)], names, indent, idx)
 
         in_names = [p.name for p, _ in ins]
         reduce_type = self.reduce_type or _ctype(out_types[0])
+        if reduce_type.strip() in placeholders:  # typedef'd at file scope, before the placeholders are
+            reduce_type = _ctype(placeholders[reduce_type.strip()])
         reads = "\n".join(f"            const {_ctype(d)} {p.name} = _p_{p.name}[_o_{p.name} + _b_{p.name}];"
                           for p, d in ins)
         refs = "\n".join(f"            {_ctype(d)}& {p.name} = _p_{p.name}[_o_{p.name}];" for p, d in outs)
-        src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
+        params += ["_type_reduce* __restrict__ _partial", "int _chunks", "int _pass"]
+        # _pass 0: one block per output element. _pass 1: _chunks blocks per output element, each
+        # reducing its share of the reduced elements into _partial; _pass 2: _partial reduced.
+        src = (f"{self.preamble}\n{_IND}typedef {reduce_type} _type_reduce;\n"
+               f"extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
                f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
-               f"    typedef {reduce_type} _type_reduce;\n"
                f"    __shared__ _type_reduce _sdata[{_BLOCK}];\n"
                "    const _cb_index _ind = {_red_size};\n"
-               "    for (long long _out = blockIdx.x; _out < _out_size; _out += gridDim.x) {\n"
+               f"    const {idx} _blocks = _pass == 1 ? _out_size * _chunks : _out_size;\n"
+               f"    for ({idx} _blk = blockIdx.x; _blk < _blocks; _blk += gridDim.x) {{\n"
+               f"        const {idx} _out = _pass == 1 ? _blk / _chunks : _blk;\n"
                + "".join(f"        long long _o_{p.name} = 0;\n" for p, _ in ins + outs)
                + "        {\n" + offsets("_out", n_out, "o", [p.name for p, _ in ins + outs], "            ")
                + "\n        }\n"
                + "".join(f"        const long long _b_{n} = _o_{n};\n" for n in in_names)
                + f"        _type_reduce _acc = (_type_reduce)({self.identity});\n"
-               "        for (long long _j = threadIdx.x; _j < _red_size; _j += blockDim.x) {\n"
+               "        if (_pass == 2) {\n"
+               "            for (int _j = threadIdx.x; _j < _chunks; _j += blockDim.x) {\n"
+               "                const _type_reduce a = _acc, b = _partial[_out * _chunks + _j];\n"
+               f"                _acc = {self.reduce_expr};\n"
+               "            }\n"
+               "        } else {\n"
+               f"            {idx} _lo = 0, _hi = _red_size;\n"
+               "            if (_pass == 1) {\n"
+               f"                const {idx} _len = (_red_size + _chunks - 1) / _chunks;\n"
+               "                _lo = (_blk % _chunks) * _len;\n"
+               "                _hi = _lo + _len < _red_size ? _lo + _len : _red_size;\n"
+               "            }\n"
+               f"            for ({idx} _j = _lo + threadIdx.x; _j < _hi; _j += blockDim.x) {{\n"
                + "".join(f"            long long _o_{n} = 0;\n" for n in in_names)
                + "            {\n" + offsets("_j", n_red, "r", in_names, "                ") + "\n            }\n"
                + reads + "\n"
                f"            const _type_reduce a = _acc, b = (_type_reduce)({self.map_expr});\n"
                f"            _acc = {self.reduce_expr};\n"
+               "            }\n"
                "        }\n"
                "        _sdata[threadIdx.x] = _acc;\n"
                "        __syncthreads();\n"
@@ -339,7 +368,9 @@ class ReductionKernel:
                "            }\n"
                "            __syncthreads();\n"
                "        }\n"
-               "        if (threadIdx.x == 0) {\n"
+               "        if (threadIdx.x == 0 && _pass == 1) {\n"
+               "            _partial[_blk] = _sdata[0];\n"
+               "        } else if (threadIdx.x == 0) {\n"
                "            const _type_reduce a = _sdata[0];\n"
                + refs + "\n"
                f"            {self.post_map_expr};\n"
@@ -348,6 +379,15 @@ class ReductionKernel:
                "    }\n}\n")
         self._sources[key] = src
         return src
+
+    def _partial_dtype(self, out_types, placeholders):
+        """The device dtype of reduce_type, or None (a C type the device has no array of)."""
+        if self.reduce_type is None:
+            return out_types[0]
+        d = placeholders.get(self.reduce_type.strip())
+        if d is None:
+            d = _DTYPE_OF_CTYPE.get(" ".join(self.reduce_type.split()))
+        return d if d is not None and d in _dtypes.SUPPORTED else None
 
     def __call__(self, *args, axis=None, keepdims=False, stream=None):
         ins, outs = self.in_params, self.out_params
@@ -376,8 +416,9 @@ class ReductionKernel:
         red_size = int(np.prod([shape[k] for k in red], dtype=np.int64))
         if out_size:
             in_kinds = tuple(isinstance(a, ndarray) for a in in_args)
-            key = (in_kinds, tuple(in_types), tuple(out_types), len(kept), len(red))
-            src = self._source(key, in_kinds, in_types, out_types, placeholders, len(kept), len(red))
+            idx = "int" if max(out_size, red_size) < 2**31 - _MAX_BLOCKS * _BLOCK else "long long"
+            key = (in_kinds, tuple(in_types), tuple(out_types), len(kept), len(red), idx)
+            src = self._source(key, in_kinds, in_types, out_types, placeholders, len(kept), len(red), idx)
             handle = _compile(src)
             kargs = arrays + out_arrays + [a for a in in_args if not isinstance(a, ndarray)]
             kargs += [out_size, red_size] + [shape[k] for k in kept] + [shape[k] for k in red]
@@ -389,5 +430,13 @@ class ReductionKernel:
             for a in arrays:
                 s = _strides_in(a, shape)
                 kargs += [s[k] for k in red]
-            launch(handle, self.name, min(out_size, _MAX_BLOCKS), _BLOCK, kargs, 0, stream)
+            partial_dtype = self._partial_dtype(out_types, placeholders)
+            chunks = min(_MAX_BLOCKS // out_size, red_size // _CHUNK) if partial_dtype is not None else 0
+            if chunks < 2:  # one block per output element
+                launch(handle, self.name, min(out_size, _MAX_BLOCKS), _BLOCK, kargs + [out_arrays[0], 1, 0], 0,
+                       stream)
+            else:  # few outputs, many elements each: split each reduction over `chunks` blocks
+                partial = ndarray._new((out_size * chunks,), partial_dtype)
+                launch(handle, self.name, out_size * chunks, _BLOCK, kargs + [partial, chunks, 1], 0, stream)
+                launch(handle, self.name, out_size, _BLOCK, kargs + [partial, chunks, 2], 0, stream)
         return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)

@@ -323,3 +323,18 @@ def test_reduction_two_inputs_and_reduce_type(compiled):
     # An empty reduction gives the identity through post_map.
     np.testing.assert_array_equal(dot(cb.zeros((3, 0), np.int32), cb.zeros((3, 0), np.int32), axis=1).get(),
                                   np.zeros(3))
+
+
+def test_reduction_split_over_blocks(compiled):
+    """Few outputs of many elements each: each reduction is split over blocks (two passes)."""
+    ksum = cb.ReductionKernel("T x", "int64 y", "x", "a + b", "y = a", "0", "isum", reduce_type="long long")
+    x = np.random.default_rng(5).integers(-1000, 1000, size=(3, 300_001)).astype(np.int32)
+    dx = cb.asarray(x)
+    assert int(ksum(dx).get()) == int(x.sum())
+    np.testing.assert_array_equal(ksum(dx, axis=1).get(), x.sum(axis=1))
+    np.testing.assert_array_equal(ksum(dx[:, ::-3], axis=-1, keepdims=True).get(),
+                                  x[:, ::-3].sum(axis=-1, keepdims=True))
+    kmin = cb.ReductionKernel("T x", "T y", "x", "min(a, b)", "y = a", "1e300", "dmin", reduce_type="T")
+    f = np.random.default_rng(6).standard_normal(500_000)
+    f[123_457] = -50.0
+    assert float(kmin(cb.asarray(f)).get()) == -50.0
