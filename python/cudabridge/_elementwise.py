@@ -155,6 +155,9 @@ def _strides_in(a, shape):
 
 
 def _broadcast(arrays):
+    first = arrays[0].shape
+    if all(a.shape == first for a in arrays):
+        return first
     try:
         return np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
@@ -184,6 +187,7 @@ class ElementwiseKernel:
             raise TypeError("operation must be a str and name an identifier")
         self.operation, self.name, self.preamble = operation, name, preamble
         self._sources = {}
+        self._bound = {}
 
     def _source(self, key, in_kinds, in_types, out_types, placeholders, ndim, idx):
         src = self._sources.get(key)
@@ -222,25 +226,32 @@ class ElementwiseKernel:
     def __call__(self, *args, stream=None):
         ins, outs = self.in_params, self.out_params
         in_args, given = _split_args(ins, outs, args, self.name)
-        in_types, placeholders = _bind(ins + outs, in_args + given)
+        # The types for these argument types (arrays by dtype, scalars by Python type: see _bind).
+        sig = tuple(a.dtype if isinstance(a, ndarray) else type(a) for a in in_args + given)
+        bound = self._bound.get(sig)
+        if bound is None:
+            bound = self._bound[sig] = _bind(ins + outs, in_args + given)
+        in_types, placeholders = bound
         out_types = in_types[len(ins):]
         in_types = in_types[:len(ins)]
         in_args = _cast_inputs(ins, in_args, in_types)
         arrays = [a for a in in_args + given if isinstance(a, ndarray)]
-        shape = _broadcast(arrays) if arrays else ()
-        size = int(np.prod(shape, dtype=np.int64))
+        shape = tuple(_broadcast(arrays)) if arrays else ()
+        size = 1
+        for n in shape:
+            size *= n
         out_arrays = []
         for p, d, g in zip(outs, out_types, given):
             if g is None:
-                g = ndarray._new(tuple(shape), _check_dtype(d))
-            elif g.shape != tuple(shape):
-                raise ValueError(f"output {p.name!r} has shape {g.shape}, not the broadcast shape {tuple(shape)}")
+                g = ndarray._new(shape, _check_dtype(d))
+            elif g.shape != shape:
+                raise ValueError(f"output {p.name!r} has shape {g.shape}, not the broadcast shape {shape}")
             elif g.dtype != d:
                 raise TypeError(f"output {p.name!r} is {g.dtype}, not {d}")
             out_arrays.append(g)
         in_kinds = tuple(isinstance(a, ndarray) for a in in_args)
         arrays = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
-        flat = all(a.shape == tuple(shape) and a.is_contiguous for a in arrays)
+        flat = all(a.shape == shape and a.is_contiguous for a in arrays)
         ndim = 0 if flat else len(shape)
         # 32-bit indexing when the index and the grid-stride step cannot overflow it (as CuPy).
         idx = "int" if size < 2**31 - _MAX_BLOCKS * _BLOCK else "long long"
@@ -250,9 +261,11 @@ class ElementwiseKernel:
             handle = _compile(src)
             kargs = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
             kargs += [a for a in in_args if not isinstance(a, ndarray)]
-            kargs += [size] + [int(n) for n in shape[:ndim]]
-            for a in arrays:
-                kargs += _strides_in(a, shape)[:ndim]
+            kargs.append(size)
+            if ndim:
+                kargs += shape
+                for a in arrays:
+                    kargs += _strides_in(a, shape)
             blocks = min((size + _BLOCK - 1) // _BLOCK, _MAX_BLOCKS)
             launch(handle, self.name, blocks, _BLOCK, kargs, 0, stream)
         return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)
