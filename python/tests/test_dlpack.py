@@ -85,21 +85,48 @@ def test_export_waits_for_queued_work(gpu):
     assert np.all(np.from_dlpack(x) == 6)
 
 
-def test_unconsumed_capsules_release_their_copy(gpu):
-    import gc
+@pytest.fixture()
+def host_copies(monkeypatch):
+    """Weak references to the host copies the exports make."""
     import weakref
+    refs = []
+    get = cb.ndarray.get
+
+    def recording_get(self):
+        host = get(self)
+        refs.append(weakref.ref(host))
+        return host
+
+    monkeypatch.setattr(cb.ndarray, "get", recording_get)
+    return refs
+
+
+def test_capsules_release_their_copy(gpu, host_copies):
+    import gc
     x = cb.asarray(np.arange(5, dtype=np.float64))
-    capsule = x.__dlpack__()
+    capsule = x.__dlpack__()  # never consumed: the capsule's destructor calls the deleter
+    assert host_copies[-1]() is not None
     del capsule
     gc.collect()
-    # A consumed one: the consumer's deleter releases it (numpy holds it while its array lives).
-    a = np.from_dlpack(x)
-    base = a.base
-    ref = weakref.ref(base) if base is not None and type(base).__weakrefoffset__ else None
-    del a, base
+    assert host_copies[-1]() is None
+    a = np.from_dlpack(x)  # consumed: numpy calls the deleter when its array goes
+    assert host_copies[-1]() is not None
+    np.testing.assert_array_equal(a, np.arange(5))
+    del a
     gc.collect()
-    if ref is not None:
-        assert ref() is None
+    assert host_copies[-1]() is None
+
+
+def test_consumers_rename_the_capsule(gpu):
+    name = ctypes.pythonapi.PyCapsule_GetName
+    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    x = cb.asarray(np.arange(3, dtype=np.int32))
+    capsule = x.__dlpack__()
+    assert name(capsule) == b"dltensor"
+    a = np.from_dlpack(_Capsule(capsule, x.__dlpack_device__()))
+    assert name(capsule) == b"used_dltensor"
+    del capsule  # the consumer owns the tensor now: its array stays valid
+    np.testing.assert_array_equal(a, [0, 1, 2])
 
 
 def test_copy_false_and_other_devices_raise(gpu):
@@ -181,3 +208,21 @@ def test_dlpack_device_is_cuda_on_a_real_gpu(gpu, monkeypatch):
     x = cb.zeros(2)
     monkeypatch.setitem(_dlpack._simulated, (cb._core.generation(), x.device), False)
     assert x.__dlpack_device__() == (2, x.device)
+
+
+@pytest.mark.parametrize("dtype, code", [(np.float32, 2), (np.float64, 2), (np.int8, 0), (np.int64, 0),
+                                         (np.uint8, 1), (np.bool_, 6)])
+def test_capsule_dtype_and_shape_fields(gpu, dtype, code):
+    """DLTensor's fields as the spec lays them out: device at 8, ndim at 16, dtype (code, bits, lanes) at 20,
+    the shape pointer at 24."""
+    x = cb.zeros((2, 3), dtype)
+    capsule = x.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    t = get(capsule, b"dltensor")
+    assert ctypes.c_int32.from_address(t + 8).value == 1  # kDLCPU
+    assert ctypes.c_int32.from_address(t + 16).value == 2
+    assert (ctypes.c_uint8.from_address(t + 20).value, ctypes.c_uint8.from_address(t + 21).value,
+            ctypes.c_uint16.from_address(t + 22).value) == (code, np.dtype(dtype).itemsize * 8, 1)
+    shape = ctypes.c_void_p.from_address(t + 24).value
+    assert [ctypes.c_int64.from_address(shape + 8 * k).value for k in range(2)] == [2, 3]
