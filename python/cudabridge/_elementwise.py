@@ -28,6 +28,7 @@ _RESERVED = {"i", "_ind", "a", "b"}
 _DTYPE_OF_CTYPE = {v: k for k, v in _CTYPES.items()}
 _BLOCK = 256
 _MAX_BLOCKS = 4096
+_ROW_SPAN = 128  # reduced elements per thread, at least, before a row's block grows
 _CHUNK = 16384  # reduced elements per block, at least, before a reduction is split over blocks
 
 _IND = "struct _cb_index { long long n; __device__ long long size() const { return n; } };\n"
@@ -271,6 +272,15 @@ class ElementwiseKernel:
         return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)
 
 
+def _row_block(n):
+    """Threads per block for reductions of n elements: each thread takes at least _ROW_SPAN of them
+    (a power of two from 32 to _BLOCK), so short rows do not pay for a wide tree of barriers."""
+    threads = 32
+    while threads < _BLOCK and threads * _ROW_SPAN < n:
+        threads *= 2
+    return threads
+
+
 def _axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
@@ -446,10 +456,11 @@ class ReductionKernel:
             partial_dtype = self._partial_dtype(out_types, placeholders)
             chunks = min(_MAX_BLOCKS // out_size, red_size // _CHUNK) if partial_dtype is not None else 0
             if chunks < 2:  # one block per output element
-                launch(handle, self.name, min(out_size, _MAX_BLOCKS), _BLOCK, kargs + [out_arrays[0], 1, 0], 0,
-                       stream)
+                launch(handle, self.name, min(out_size, _MAX_BLOCKS), _row_block(red_size),
+                       kargs + [out_arrays[0], 1, 0], 0, stream)
             else:  # few outputs, many elements each: split each reduction over `chunks` blocks
                 partial = ndarray._new((out_size * chunks,), partial_dtype)
-                launch(handle, self.name, out_size * chunks, _BLOCK, kargs + [partial, chunks, 1], 0, stream)
-                launch(handle, self.name, out_size, _BLOCK, kargs + [partial, chunks, 2], 0, stream)
+                launch(handle, self.name, out_size * chunks, _row_block(-(-red_size // chunks)),
+                       kargs + [partial, chunks, 1], 0, stream)
+                launch(handle, self.name, out_size, _row_block(chunks), kargs + [partial, chunks, 2], 0, stream)
         return out_arrays[0] if len(out_arrays) == 1 else tuple(out_arrays)
