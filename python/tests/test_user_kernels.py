@@ -338,3 +338,28 @@ def test_reduction_split_over_blocks(compiled):
     f = np.random.default_rng(6).standard_normal(500_000)
     f[123_457] = -50.0
     assert float(kmin(cb.asarray(f)).get()) == -50.0
+
+
+def test_no_nvrtc_is_a_clear_python_error(tmp_path):
+    """Without NVRTC (CUDABRIDGE_NVRTC names a library that is not there), CUDA source raises
+    cb.Error saying so, and PTX still runs: in a process of its own, as NVRTC loads once."""
+    import os
+    import subprocess
+    import sys
+    script = f"""
+import numpy as np, cudabridge as cb
+cb.init()
+try:
+    cb.RawKernel('extern "C" __global__ void k(int* p) {{ *p = 1; }}', "k").compile()
+except cb.Error as e:
+    print("ERROR:", e)
+out = cb.zeros(4, np.float32)
+cb.RawKernel({SAXPY_PTX!r}, "saxpy")(1, 4, (np.float32(1), cb.ones(4), cb.ones(4), out, np.uint32(4)))
+print("PTX:", out.get().tolist())
+"""
+    env = dict(os.environ, CUDABRIDGE_NVRTC=str(tmp_path / "libnvrtc-absent.so"),
+               CUDABRIDGE_HOME=str(tmp_path / "home"))
+    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "ERROR:" in r.stdout and "no NVRTC on this machine" in r.stdout, r.stdout
+    assert "PTX: [2.0, 2.0, 2.0, 2.0]" in r.stdout
