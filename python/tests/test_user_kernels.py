@@ -363,3 +363,24 @@ print("PTX:", out.get().tolist())
     assert r.returncode == 0, r.stderr
     assert "ERROR:" in r.stdout and "no NVRTC on this machine" in r.stdout, r.stdout
     assert "PTX: [2.0, 2.0, 2.0, 2.0]" in r.stdout
+
+
+def test_fatbin_and_cubin_files(gpu, tmp_path):
+    import shutil
+    import subprocess
+    (tmp_path / "k.cubin").write_bytes(b"\x7fELF" + bytes(60))
+    with pytest.raises(cb.Error, match="CUBIN holds no PTX"):
+        cb.RawModule(path=str(tmp_path / "k.cubin"))
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not shutil.which(nvcc):
+        pytest.skip("no nvcc to build a fatbin with")
+    src = tmp_path / "k.cu"
+    src.write_text(SAXPY_CU.replace("SCALE", "4.0f"))
+    fatbin = tmp_path / "k.fatbin"
+    subprocess.run([nvcc, "-fatbin", "-gencode", "arch=compute_75,code=compute_75", str(src), "-o", str(fatbin)],
+                   check=True, timeout=300)
+    x, y = _inputs(100)
+    out = cb.zeros(100, np.float32)
+    cb.RawModule(path=fatbin).get_function("saxpy")(1, 128, (np.float32(0.5), cb.asarray(x), cb.asarray(y), out,
+                                                             np.uint32(100)))
+    np.testing.assert_allclose(out.get(), _saxpy_expected(0.5, x, y, 4.0), rtol=1e-6)
