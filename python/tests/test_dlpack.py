@@ -226,3 +226,31 @@ def test_capsule_dtype_and_shape_fields(gpu, dtype, code):
             ctypes.c_uint16.from_address(t + 22).value) == (code, np.dtype(dtype).itemsize * 8, 1)
     shape = ctypes.c_void_p.from_address(t + 24).value
     assert [ctypes.c_int64.from_address(shape + 8 * k).value for k in range(2)] == [2, 3]
+
+
+def test_real_gpu_branch_exports_the_device_memory(gpu, monkeypatch):
+    """With the simulated flag forced off: kDLCUDA, the device address itself (zero-copy), the
+    Buffer kept alive by the capsule, and the CUDA array interface v3. (No consumer can read a
+    simulated device address, so only the fields are checked.)"""
+    import sys as _sys
+    x = cb.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))[:, 1:]
+    monkeypatch.setitem(_dlpack._simulated, (cb._core.generation(), x.device), False)
+    block = x._block
+    refs = _sys.getrefcount(block)  # (counted outside the asserts, which hold temporaries)
+    capsule = x.__dlpack__(stream=None)
+    held = _sys.getrefcount(block)
+    assert held == refs + 1
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    t = get(capsule, b"dltensor")
+    assert ctypes.c_void_p.from_address(t).value == x._block.ptr + x._offset
+    assert ctypes.c_int32.from_address(t + 8).value == 2  # kDLCUDA
+    strides = ctypes.c_void_p.from_address(t + 32).value
+    assert [ctypes.c_int64.from_address(strides + 8 * k).value for k in range(2)] == [4, 1]
+    del capsule
+    released = _sys.getrefcount(block)
+    assert released == refs
+    cai = x.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["shape"] == (3, 3) and cai["typestr"] == "<f4"
+    assert cai["data"] == (x._block.ptr + x._offset, False) and cai["strides"] == (16, 4)
+    assert cai["stream"] is None
