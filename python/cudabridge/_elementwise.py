@@ -8,9 +8,13 @@ placeholder (T, or any other identifier) that the arguments bind: array argument
 then scalars (a Python int is int64, a float float64, a numpy scalar its own type). An array whose
 dtype differs from a typed parameter is cast (numpy's same_kind rule); two arrays binding one
 placeholder to different dtypes raise TypeError. Inputs broadcast against each other; `i` is the
-element's index in C order over the broadcast shape and `_ind.size()` the element count. `raw`
-parameters are not supported (they raise ValueError).
+element's index in C order over the broadcast shape and `_ind.size()` the element count. In an
+ElementwiseKernel, `raw TYPE name` passes a whole C-contiguous array, indexed by the kernel
+(`name[j]`, `name.size()`), outside the broadcast; `size=` gives the index space when every array
+argument is raw. ReductionKernel takes no raw parameters (ValueError).
 """
+
+import operator
 
 import numpy as np
 
@@ -31,7 +35,12 @@ _MAX_BLOCKS = 4096
 _ROW_SPAN = 128  # reduced elements per thread, at least, before a row's block grows
 _CHUNK = 16384  # reduced elements per block, at least, before a reduction is split over blocks
 
-_IND = "struct _cb_index { long long n; __device__ long long size() const { return n; } };\n"
+_IND = ("struct _cb_index { long long n; __device__ long long size() const { return n; } };\n"
+        "template <typename T> struct _cb_raw {\n"
+        "    T* p; long long n;\n"
+        "    __device__ T& operator[](long long i) const { return p[i]; }\n"
+        "    __device__ long long size() const { return n; }\n"
+        "};\n")
 
 
 def _ctype(dtype):
@@ -42,12 +51,13 @@ def _ctype(dtype):
 
 
 class _Param:
-    __slots__ = ("name", "dtype", "placeholder")
+    __slots__ = ("name", "dtype", "placeholder", "raw")
 
     def __init__(self, text):
         words = text.split()
-        if words and words[0] == "raw":
-            raise ValueError(f"parameter {text!r}: 'raw' parameters are not supported")
+        self.raw = bool(words) and words[0] == "raw"
+        if self.raw:
+            words = words[1:]
         if len(words) != 2 or not words[1].isidentifier():
             raise ValueError(f"parameter {text!r} is not 'TYPE name'")
         type_name, self.name = words
@@ -115,6 +125,12 @@ def _split_args(ins, outs, args, what):
     for p, a in zip(outs, given):
         if a is not None and not isinstance(a, ndarray):
             raise TypeError(f"output {p.name!r} must be a device array, not {type(a).__name__}")
+    for p, a in zip(ins + outs, ins_args + given):
+        if p.raw and not isinstance(a, ndarray):
+            raise TypeError(f"raw parameter {p.name!r} needs a device array" +
+                            (", passed after the inputs" if a is None else ""))
+        if p.raw and not a.is_contiguous:
+            raise ValueError(f"raw parameter {p.name!r} needs a C-contiguous array (x[j] is its j-th element)")
     return ins_args, given
 
 
@@ -195,10 +211,14 @@ class ElementwiseKernel:
         if src is not None:
             return src
         params, body = [], []
-        arrays = [(p, d, "const ") for p, d, k in zip(self.in_params, in_types, in_kinds) if k]
-        arrays += [(p, d, "") for p, d in zip(self.out_params, out_types)]
+        arrays = [(p, d, "const ") for p, d, k in zip(self.in_params, in_types, in_kinds) if k and not p.raw]
+        arrays += [(p, d, "") for p, d in zip(self.out_params, out_types) if not p.raw]
+        raws = [(p, d, "const ") for p, d in zip(self.in_params, in_types) if p.raw]
+        raws += [(p, d, "") for p, d in zip(self.out_params, out_types) if p.raw]
         for p, d, const in arrays:
             params.append(f"{const}{_ctype(d)}* __restrict__ _p_{p.name}")
+        for p, d, const in raws:
+            params += [f"{const}{_ctype(d)}* _p_{p.name}", f"long long _n_{p.name}"]
         for p, d, k in zip(self.in_params, in_types, in_kinds):
             if not k:
                 params.append(f"const {_ctype(d)} {p.name}")
@@ -218,13 +238,15 @@ class ElementwiseKernel:
         src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
                f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
                "    const _cb_index _ind = {_size};\n"
-               f"    for ({idx} i = blockIdx.x * ({idx})blockDim.x + threadIdx.x; i < _size;\n"
+               + "".join(f"    const _cb_raw<{const}{_ctype(d)}> {p.name} = {{_p_{p.name}, _n_{p.name}}};\n"
+                         for p, d, const in raws)
+               + f"    for ({idx} i = blockIdx.x * ({idx})blockDim.x + threadIdx.x; i < _size;\n"
                f"         i += ({idx})blockDim.x * gridDim.x) {{\n"
                + "\n".join(body) + f"\n        {self.operation};\n    }}\n}}\n")
         self._sources[key] = src
         return src
 
-    def __call__(self, *args, stream=None):
+    def __call__(self, *args, size=None, stream=None):
         ins, outs = self.in_params, self.out_params
         in_args, given = _split_args(ins, outs, args, self.name)
         # The types for these argument types (arrays by dtype, scalars by Python type: see _bind).
@@ -236,8 +258,19 @@ class ElementwiseKernel:
         out_types = in_types[len(ins):]
         in_types = in_types[:len(ins)]
         in_args = _cast_inputs(ins, in_args, in_types)
-        arrays = [a for a in in_args + given if isinstance(a, ndarray)]
-        shape = tuple(_broadcast(arrays)) if arrays else ()
+        arrays = [a for p, a in zip(ins + outs, in_args + given) if isinstance(a, ndarray) and not p.raw]
+        if size is not None:  # the index space of kernels whose arrays are all raw
+            if arrays:
+                raise ValueError("size= is only for kernels whose array arguments are all raw")
+            shape = (operator.index(size),)
+            if shape[0] < 0:
+                raise ValueError("size must not be negative")
+        elif arrays:
+            shape = tuple(_broadcast(arrays))
+        elif any(isinstance(a, ndarray) for a in in_args + given):
+            raise ValueError("every array argument is raw: give the index space with size=")
+        else:
+            shape = ()
         size = 1
         for n in shape:
             size *= n
@@ -245,13 +278,15 @@ class ElementwiseKernel:
         for p, d, g in zip(outs, out_types, given):
             if g is None:
                 g = ndarray._new(shape, _check_dtype(d))
-            elif g.shape != shape:
+            elif g.shape != shape and not p.raw:
                 raise ValueError(f"output {p.name!r} has shape {g.shape}, not the broadcast shape {shape}")
             elif g.dtype != d:
                 raise TypeError(f"output {p.name!r} is {g.dtype}, not {d}")
             out_arrays.append(g)
         in_kinds = tuple(isinstance(a, ndarray) for a in in_args)
-        arrays = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
+        arrays = [a for p, a in zip(ins, in_args) if isinstance(a, ndarray) and not p.raw]
+        arrays += [a for p, a in zip(outs, out_arrays) if not p.raw]
+        raws = [a for p, a in zip(ins + outs, in_args + out_arrays) if p.raw]
         flat = all(a.shape == shape and a.is_contiguous for a in arrays)
         ndim = 0 if flat else len(shape)
         # 32-bit indexing when the index and the grid-stride step cannot overflow it (as CuPy).
@@ -260,7 +295,9 @@ class ElementwiseKernel:
         if size:
             src = self._source(key, in_kinds, in_types, out_types, placeholders, ndim, idx)
             handle = _compile(src)
-            kargs = [a for a in in_args if isinstance(a, ndarray)] + out_arrays
+            kargs = list(arrays)
+            for a in raws:
+                kargs += [a, a.size]
             kargs += [a for a in in_args if not isinstance(a, ndarray)]
             kargs.append(size)
             if ndim:
@@ -309,6 +346,8 @@ class ReductionKernel:
         if not self.out_params:
             raise ValueError("a ReductionKernel needs at least one output parameter")
         _check_names(self.in_params, self.out_params)
+        if any(p.raw for p in self.in_params + self.out_params):
+            raise ValueError("raw parameters are supported by ElementwiseKernel, not ReductionKernel")
         if identity is None:
             raise ValueError("identity=None is not supported: give the reduction's identity as a str")
         for what, v in (("map_expr", map_expr), ("reduce_expr", reduce_expr), ("post_map_expr", post_map_expr),

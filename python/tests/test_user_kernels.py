@@ -275,8 +275,8 @@ def test_elementwise_errors(compiled):
         k(cb.zeros(3), cb.zeros(4))
     with pytest.raises(TypeError, match="host memory"):
         k(np.zeros(3, np.float32), cb.zeros(3))
-    with pytest.raises(ValueError, match="raw"):
-        cb.ElementwiseKernel("raw T x", "T z", "z = x[i]", "rawk")
+    with pytest.raises(ValueError, match="not ReductionKernel"):
+        cb.ReductionKernel("raw T x", "T y", "x[0]", "a + b", "y = a", "0", "rawr")
     with pytest.raises(cb.Error, match="module_load"):
         cb.ElementwiseKernel("T x", "T z", "z = x +* ;", "broken")(cb.zeros(3))
 
@@ -384,3 +384,25 @@ def test_fatbin_and_cubin_files(gpu, tmp_path):
     cb.RawModule(path=fatbin).get_function("saxpy")(1, 128, (np.float32(0.5), cb.asarray(x), cb.asarray(y), out,
                                                              np.uint32(100)))
     np.testing.assert_allclose(out.get(), _saxpy_expected(0.5, x, y, 4.0), rtol=1e-6)
+
+
+def test_elementwise_raw_parameters(compiled):
+    # CuPy's example: a raw array is indexed by the kernel, outside the broadcast.
+    add_reverse = cb.ElementwiseKernel("T x, raw T y", "T z", "z = x + y[_ind.size() - i - 1]", "add_reverse")
+    x = np.arange(10, dtype=np.float32)
+    y = np.arange(10, dtype=np.float32) * 100
+    np.testing.assert_array_equal(add_reverse(cb.asarray(x), cb.asarray(y)).get(), x + y[::-1])
+    # Every array raw: size= is the index space; a raw output is written where the kernel says.
+    rev = cb.ElementwiseKernel("raw T x, int64 k", "raw T y", "y[i] = x[x.size() - 1 - i] * k", "rev_scale")
+    src = np.arange(7, dtype=np.int32)
+    dst = cb.zeros(7, np.int32)
+    assert rev(cb.asarray(src), 3, dst, size=7) is dst
+    np.testing.assert_array_equal(dst.get(), src[::-1] * 3)
+    with pytest.raises(ValueError, match="size="):
+        rev(cb.asarray(src), 3, dst)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        rev(cb.asarray(src)[::2], 3, dst, size=3)
+    with pytest.raises(ValueError, match="all raw"):
+        add_reverse(cb.asarray(x), cb.asarray(y), size=10)
+    with pytest.raises(TypeError, match="raw parameter 'y' needs a device array"):
+        rev(cb.asarray(src), 3, size=7)
