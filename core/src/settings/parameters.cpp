@@ -27,7 +27,7 @@ bool is_one_of(const std::string& choices, const std::string& value) {
     return false;
 }
 
-std::string listed(std::string choices) {
+std::string listed(const std::string& choices) {
     std::string out;
     for (char c : choices) out += c == ',' ? std::string(", ") : std::string(1, c);
     return out;
