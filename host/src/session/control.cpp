@@ -22,7 +22,8 @@ std::string call_control(const Table* table, void* instance, const std::string& 
     size_t needed = 0;
     const cb_status st = table->control(instance, request.c_str(), reply.get(), reply_limit + 1, &needed);
     if (st != CB_OK) {
-        const std::string why = core::last_error();
+        // A copy of the thread's one error slot, which anything that fails later overwrites.
+        const std::string why = core::last_error();  // NOLINT(performance-unnecessary-copy-initialization)
         throw core::error(st, "the " + who + " plugin refused " + request + ": " +
                                   (why.empty() ? std::string(core::status_name(st)) : why));
     }

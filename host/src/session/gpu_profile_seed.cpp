@@ -37,7 +37,7 @@ constexpr size_t first_reply_size = size_t{64} << 10;
 int read_pci_device_id(const Var& v, const std::string& where) {
     long long id = -1;
     if (v.isString()) {
-        const std::string text = v.extract<std::string>();
+        const std::string& text = v.extract<std::string>();
         const bool prefixed = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
         const char* first = text.data() + 2;
         const char* last = text.data() + text.size();
@@ -69,7 +69,7 @@ std::string read_text(const Object& o, const std::string& field, const std::stri
 gpu_profile_row read_profile(const Var& v, size_t index, const std::string& source) {
     std::string where = "profile " + std::to_string(index);
     if (v.type() != typeid(Object::Ptr)) malformed(where + " is not a JSON object");
-    const Object::Ptr o = v.extract<Object::Ptr>();
+    const Object::Ptr& o = v.extract<Object::Ptr>();
     gpu_profile_row row;
     row.key = read_text(*o, "key", where);
     where += " ('" + row.key + "')";
@@ -127,11 +127,11 @@ std::optional<std::string> ask(const cb_gpu_table* table, void* instance, const 
 std::vector<gpu_profile_row> parse_gpu_profiles_reply(std::string_view reply, const std::string& source) {
     const Var root = parse_json(reply);
     if (root.type() != typeid(Object::Ptr)) malformed("not a JSON object");
-    const Object::Ptr o = root.extract<Object::Ptr>();
+    const Object::Ptr& o = root.extract<Object::Ptr>();
     if (!o->has("profiles")) malformed("'profiles' is missing");
     const Var list = o->get("profiles");
     if (list.type() != typeid(Array::Ptr)) malformed("'profiles' must be an array");
-    const Array::Ptr profiles = list.extract<Array::Ptr>();
+    const Array::Ptr& profiles = list.extract<Array::Ptr>();
 
     std::vector<gpu_profile_row> rows;
     std::map<int, std::string> key_by_id;

@@ -87,7 +87,9 @@ size_t simulated_fabric_wiring::wire() {
         }
         st = transport_->attach_endpoint_model(transport_instance_, id.c_str(), table, model);
         if (st != CB_OK) {
-            const std::string why = core::last_error();  // before the destroy can replace it
+            // A copy, not a reference: last_error() is the thread's one slot, which the destroy below can
+            // overwrite.
+            const std::string why = core::last_error();  // NOLINT(performance-unnecessary-copy-initialization)
             if (CB_HAS_FIELD(gpu_, cb_gpu_table, destroy_endpoint_model))
                 gpu_->destroy_endpoint_model(gpu_instance_, model);
             if (st == CB_ERR_UNSUPPORTED) return models_.size();  // absent: a transport that hosts no models
