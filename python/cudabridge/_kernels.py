@@ -30,16 +30,20 @@ _modules = {}
 
 
 def _load(image, fmt):
-    key = (_core.generation(), _core.get_device(), fmt, image)
+    generation = _core.generation()
+    key = (generation, _core.get_device(), fmt, image)
     handle = _modules.get(key)
     if handle is None:
+        for stale in [k for k in _modules if k[0] != generation]:  # modules of a runtime shut down
+            del _modules[stale]
         handle = _modules[key] = _core.module_load(image, fmt)
     return handle
 
 
 def loaded_module_count():
-    """How many modules this process loaded (the cache's size): for tests and diagnostics."""
-    return len(_modules)
+    """How many modules the running runtime has loaded through the cache: for tests and diagnostics."""
+    generation = _core.generation()
+    return sum(1 for k in _modules if k[0] == generation)
 
 
 def _with_options(code, options):

@@ -406,3 +406,18 @@ def test_elementwise_raw_parameters(compiled):
         add_reverse(cb.asarray(x), cb.asarray(y), size=10)
     with pytest.raises(TypeError, match="raw parameter 'y' needs a device array"):
         rev(cb.asarray(src), 3, size=7)
+
+
+def test_kernels_survive_a_runtime_restart(gpu):
+    """Modules belong to a runtime: after cb.shutdown() and cb.init() a kernel loads again."""
+    k = cb.RawKernel(SAXPY_PTX, "saxpy")
+    out = cb.zeros(8, np.float32)
+    k(1, 8, (np.float32(1), cb.ones(8), cb.ones(8), out, np.uint32(8)))
+    del out
+    cb.shutdown()
+    cb.init()
+    loaded = _kernels.loaded_module_count()
+    out = cb.zeros(8, np.float32)
+    k(1, 8, (np.float32(3), cb.ones(8), cb.ones(8), out, np.uint32(8)))
+    np.testing.assert_array_equal(out.get(), np.full(8, 4, np.float32))
+    assert _kernels.loaded_module_count() == loaded + 1  # loaded into the new runtime
