@@ -45,6 +45,19 @@
  *                    out: INT64, 1-D, ceil(n / chunk) elements; out[i] = the CRC-32C (Castagnoli,
  *                    reflected, init and final xor 0xFFFFFFFF: "123456789" gives 0xE3069283) of
  *                    bytes [i * chunk, min(n, (i + 1) * chunk)). Used for end-to-end checks.
+ * take               in, indices, out              out[k] = in.flat[indices[k] wrapped into
+ *                    [0, in.size)] (numpy's take(..., mode='wrap')): in contiguous and non-empty
+ *                    when out is not; indices INT64, broadcast to out's shape; out contiguous, in's
+ *                    dtype. Callers check bounds first for numpy's IndexError.
+ * put                values, indices, out          out.flat[indices[k] wrapped] = values[k], out
+ *                    written in place (contiguous); values out's dtype, broadcast to indices'
+ *                    shape. A repeated index keeps the last value on the CPU engine (numpy's put),
+ *                    one of its values on a real GPU.
+ * copyto             src, mask, out                numpy's copyto(out, src, where=mask), in place:
+ *                    src out's dtype and mask BOOL, both broadcast to out's shape; any strides.
+ * sort argsort       in, out                       each row of the last axis in numpy's ascending
+ *                    order (NaN last, false before true); in and out contiguous, one shape,
+ *                    ndim >= 1; sort writes in's dtype, argsort INT64 indices in the stable order.
  */
 #ifndef CUDABRIDGE_BUILTIN_KERNELS_H
 #define CUDABRIDGE_BUILTIN_KERNELS_H

@@ -36,11 +36,15 @@ std::set<std::string> launcher_names() {
         }
     for (cb_dtype to = 0; to < kernels::k_dtype_count; ++to)
         for (cb_dtype from = 0; from < kernels::k_dtype_count; ++from) names.insert(cast_kernel_name(to, from));
-    for (int bytes : {1, 2, 4, 8}) names.insert("cb_fill_" + std::to_string(bytes));
+    for (int bytes : {1, 2, 4, 8})
+        for (const char* kind : {"cb_fill_", "cb_take_", "cb_put_", "cb_copyto_"})
+            names.insert(kind + std::to_string(bytes));
     for (cb_dtype d = 0; d < kernels::k_dtype_count; ++d) {
         const std::string dn = kernels::dtype_name(d);
         names.insert("cb_arange_" + dn);
         names.insert("cb_matmul_" + dn);
+        names.insert("cb_sort_" + dn);
+        names.insert("cb_argsort_" + dn);
         for (const char* op : cuda_kernels::k_reduce_tokens)
             for (const char* kind : {"rows", "finish", "cols"})
                 names.insert(std::string("cb_reduce_") + kind + "_" + op + "_" + dn);
@@ -66,7 +70,7 @@ TEST(BuiltinKernelNames, LauncherAndFatbinAgree) {
     const std::set<std::string> wanted = launcher_names();
     for (const auto& name : wanted) EXPECT_TRUE(exported.count(name)) << "the fatbin lacks " << name;
     for (const auto& name : exported) EXPECT_TRUE(wanted.count(name)) << "the launcher never uses " << name;
-    EXPECT_EQ(exported.size(), 621u);  // prod: 3 reduce kernels x 8 dtypes more
+    EXPECT_EQ(exported.size(), 649u);  // take/put/copyto x 4 sizes, sort/argsort x 8 dtypes: 28 more
 #endif
 }
 

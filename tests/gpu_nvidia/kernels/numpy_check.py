@@ -40,6 +40,16 @@ def main():
             exp = np.asarray(np.matmul(ins[0], ins[1]))
         elif kind == "cast":
             exp = ins[0].astype(f[4])
+        elif kind == "sort":  # argsort: the stable order (the kernel's documented choice)
+            exp = np.sort(ins[0], axis=-1) if op == "sort" else np.argsort(ins[0], axis=-1, kind="stable")
+        elif kind == "take":
+            exp = np.take(ins[0], ins[1], mode="wrap")
+        elif kind == "put":  # ins: before, values, indices (a repeated index keeps the last value)
+            exp = ins[0].copy()
+            np.put(exp, ins[2], ins[1], mode="wrap")
+        elif kind == "copyto":  # ins: before, src, mask
+            exp = ins[0].copy()
+            np.copyto(exp, ins[1], where=ins[2])
         else:
             failures.append("unknown kind " + kind)
             continue

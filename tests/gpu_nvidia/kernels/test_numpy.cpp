@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -17,8 +18,10 @@
 #include <unistd.h>
 
 #include "common/kernels/elementwise.hpp"
+#include "common/kernels/indexing.hpp"
 #include "common/kernels/matmul.hpp"
 #include "common/kernels/reduce.hpp"
+#include "common/kernels/sort.hpp"
 #include "test_util.hpp"
 
 using namespace kt;
@@ -175,6 +178,33 @@ TEST(Numpy, CrossCheck) {
                 w.record("matmul", "matmul", "-", o, {&a, &b});
             }
         }
+    // Indexing and sorting: sort / stable argsort along the last axis (NaN, infinities and signed
+    // zeros among repeated values), take and put with wrapped indices (negative and past the end),
+    // copyto with a mask.
+    const std::int64_t s4[] = {5, 33}, si[] = {7, 3}, sm[] = {33};
+    for (auto d : all_dtypes) {
+        tensor a = wide_random(d, 2, s4, seed++);
+        add_specials(a);
+        for (std::int64_t i = 40; i < a.size(); i += 7) set(a, i, get(a, i - 20));  // ties
+        tensor so(d, 2, s4), ao(CB_DTYPE_INT64, 2, s4);
+        ASSERT_EQ(sort(a.view(), so.view(), error), CB_OK) << error;
+        ASSERT_EQ(argsort(a.view(), ao.view(), error), CB_OK) << error;
+        w.record("sort", "sort", "-", so, {&a});
+        w.record("sort", "argsort", "-", ao, {&a});
+        tensor idx = wide_random(CB_DTYPE_INT64, 2, si, seed++);
+        for (std::int64_t i = 0; i < idx.size(); ++i) set(idx, i, std::fmod(get(idx, i), 400.0));
+        tensor to(d, 2, si);
+        ASSERT_EQ(take(a.view(), idx.view(), to.view(), error), CB_OK) << error;
+        w.record("take", "take", "-", to, {&a, &idx});
+        tensor vals = wide_random(d, 2, si, seed++), before = wide_random(d, 2, s4, seed++), po(d, 2, s4);
+        std::memcpy(po.data(), before.data(), before.bytes());
+        ASSERT_EQ(put(vals.view(), idx.view(), po.view(), error), CB_OK) << error;
+        w.record("put", "put", "-", po, {&before, &vals, &idx});
+        tensor mask = wide_random(CB_DTYPE_BOOL, 1, sm, seed++), co(d, 2, s4);
+        std::memcpy(co.data(), before.data(), before.bytes());
+        ASSERT_EQ(copyto(a.view(), mask.view(), co.view(), error), CB_OK) << error;
+        w.record("copyto", "copyto", "-", co, {&before, &a, &mask});
+    }
     w.manifest.close();
     std::string cmd = std::string(k_python) + " " + CB_NUMPY_CHECK_SCRIPT + " " + w.dir.string() + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");

@@ -94,7 +94,8 @@ TEST(BuiltinCall, RefusesBadArgumentKindsAndDescriptors) {
 }
 
 TEST(BuiltinCall, EveryNameParsesWithItsSignature) {
-    EXPECT_EQ(builtin_names().size(), 80u);  // 24 + crc32c (ABI 1.3) + 54 ufuncs + prod
+    EXPECT_EQ(builtin_names().size(), 85u);  // 24 + crc32c (ABI 1.3) + 54 ufuncs + prod + take put copyto
+                                             // sort argsort
     for (const auto& name : builtin_names()) EXPECT_FALSE(name.empty());
 }
 
@@ -294,6 +295,68 @@ TEST(BuiltinCall, TensorExtentCoversNegativeAndBroadcastStrides) {
     EXPECT_EQ(end - first, 4);
     t.shape[0] = 0;
     EXPECT_FALSE(tensor_extent(t, first, end));
+}
+
+// take, put, copyto, sort and argsort: parsed with their checks, through the launch block, and run
+// on the CPU engine over the resolver's memory.
+TEST(BuiltinCall, IndexingAndSortingRunThroughTheLaunchBlock) {
+    std::string error;
+    std::vector<double> memory(32, 0.0);
+    for (int i = 0; i < 4; ++i) memory[i] = 4.0 - i;  // in: 4 3 2 1
+    auto* ints = reinterpret_cast<int64_t*>(&memory[8]);
+    ints[0] = -1;  // indices: -1 5 (5 wraps to 1)
+    ints[1] = 5;
+    auto resolve = [&](uint64_t addr, uint64_t bytes) -> void* {
+        if (addr < base || addr + bytes > base + memory.size() * 8) return nullptr;
+        return reinterpret_cast<uint8_t*>(memory.data()) + (addr - base);
+    };
+    kernels::engine eng(1);
+    auto run = [&](const char* name, cb_dtype dtype, std::vector<cb_kernel_arg> args) {
+        builtin_call c, d;
+        ASSERT_EQ(parse_builtin(sdk::builtin_launch(name, dtype, args), c, error), CB_OK) << error;
+        auto bytes = encode(c);
+        ASSERT_EQ(decode(bytes.data(), bytes.size(), d, error), CB_OK) << error;
+        ASSERT_EQ(run_on_cpu(d, resolve, eng, error), CB_OK) << error;
+    };
+    auto in = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT64, {4});
+    auto idx = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT64, {2});
+    auto out2 = sdk::contiguous_tensor(base + 128, CB_DTYPE_FLOAT64, {2});
+    run("take", CB_DTYPE_FLOAT64, {sdk::tensor_arg(in), sdk::tensor_arg(idx), sdk::tensor_arg(out2)});
+    EXPECT_EQ(memory[16], 1.0);
+    EXPECT_EQ(memory[17], 3.0);
+    memory[12] = 7.0;
+    memory[13] = 8.0;
+    auto vals = sdk::contiguous_tensor(base + 96, CB_DTYPE_FLOAT64, {2});
+    run("put", CB_DTYPE_FLOAT64, {sdk::tensor_arg(vals), sdk::tensor_arg(idx), sdk::tensor_arg(in)});
+    EXPECT_EQ(std::vector<double>(memory.begin(), memory.begin() + 4), (std::vector<double>{4, 8, 2, 7}));
+    auto sorted = sdk::contiguous_tensor(base + 160, CB_DTYPE_FLOAT64, {4});
+    run("sort", CB_DTYPE_FLOAT64, {sdk::tensor_arg(in), sdk::tensor_arg(sorted)});
+    EXPECT_EQ(std::vector<double>(memory.begin() + 20, memory.begin() + 24), (std::vector<double>{2, 4, 7, 8}));
+    auto order = sdk::contiguous_tensor(base + 192, CB_DTYPE_INT64, {4});
+    run("argsort", CB_DTYPE_INT64, {sdk::tensor_arg(in), sdk::tensor_arg(order)});
+    const auto* got = reinterpret_cast<const int64_t*>(&memory[24]);
+    EXPECT_EQ(std::vector<int64_t>(got, got + 4), (std::vector<int64_t>{2, 0, 3, 1}));
+
+    // The kernels' rules, refused at parse time: int64 indices, matching dtypes, contiguity.
+    builtin_call c;
+    auto in_f32 = sdk::contiguous_tensor(base, CB_DTYPE_FLOAT32, {4});
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("take", CB_DTYPE_FLOAT64,
+                                                {sdk::tensor_arg(in_f32), sdk::tensor_arg(idx), sdk::tensor_arg(out2)}),
+                            c, error),
+              CB_ERR_INVALID_ARGUMENT);
+    auto idx32 = sdk::contiguous_tensor(base + 64, CB_DTYPE_INT32, {2});
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("put", CB_DTYPE_FLOAT64,
+                                                {sdk::tensor_arg(out2), sdk::tensor_arg(idx32), sdk::tensor_arg(in)}),
+                            c, error),
+              CB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("int64"), std::string::npos) << error;
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("copyto", CB_DTYPE_FLOAT64,
+                                                {sdk::tensor_arg(in), sdk::tensor_arg(idx), sdk::tensor_arg(in)}),
+                            c, error),
+              CB_ERR_INVALID_ARGUMENT);  // the mask must be bool
+    EXPECT_EQ(parse_builtin(sdk::builtin_launch("sort", CB_DTYPE_FLOAT64, {sdk::tensor_arg(in), sdk::tensor_arg(out2)}),
+                            c, error),
+              CB_ERR_INVALID_ARGUMENT);  // shape differs
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include "common/kernels/broadcast.hpp"
 #include "common/kernels/crc32c.hpp"
+#include "common/kernels/indexing.hpp"
 #include "common/kernels/matmul.hpp"
 #include "common/kernels/promotion.hpp"
 #include "common/kernels/reduce.hpp"
+#include "common/kernels/sort.hpp"
 
 #include <cstring>
 #include <limits>
@@ -104,6 +106,11 @@ const std::map<std::string, entry, std::less<>>& table() {
         {"min", {builtin_kind::reduce, int(reduce_op::min)}},
         {"matmul", {builtin_kind::matmul, 0}},
         {"crc32c", {builtin_kind::crc32c, 0}},
+        {"take", {builtin_kind::take, 0}},
+        {"put", {builtin_kind::put, 0}},
+        {"copyto", {builtin_kind::copyto, 0}},
+        {"sort", {builtin_kind::sort, 0}},
+        {"argsort", {builtin_kind::argsort, 0}},
     };
     return t;
 }
@@ -130,6 +137,13 @@ const char* signature(builtin_kind k) {
         return "ttt";
     case builtin_kind::crc32c:
         return "ttc";
+    case builtin_kind::take:
+    case builtin_kind::put:
+    case builtin_kind::copyto:
+        return "ttt";
+    case builtin_kind::sort:
+    case builtin_kind::argsort:
+        return "tt";
     }
     return "";
 }
@@ -276,6 +290,16 @@ cb_status plan(const std::string& name, const builtin_call& c, std::string& erro
     }
     case builtin_kind::crc32c:
         return plan_crc32c(name, c, error);
+    case builtin_kind::take:
+        return kernels::plan_take(view_of(t[0], nullptr), view_of(t[1], nullptr), view_of(t[2], nullptr), error);
+    case builtin_kind::put:
+        return kernels::plan_put(view_of(t[0], nullptr), view_of(t[1], nullptr), view_of(t[2], nullptr), error);
+    case builtin_kind::copyto:
+        return kernels::plan_copyto(view_of(t[0], nullptr), view_of(t[1], nullptr), view_of(t[2], nullptr), error);
+    case builtin_kind::sort:
+    case builtin_kind::argsort:
+        return kernels::plan_sort(c.kind == builtin_kind::argsort, view_of(t[0], nullptr), view_of(t[1], nullptr),
+                                  error);
     }
     return fail(error, CB_ERR_INVALID_ARGUMENT, name + ": unknown kernel kind");
 }
@@ -441,7 +465,7 @@ cb_status decode(const void* data, size_t size, builtin_call& out, std::string& 
     if (!data || size < sizeof h) return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: truncated header");
     std::memcpy(&h, data, sizeof h);
     if (h.magic != block_magic) return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: bad magic");
-    if (h.kind > uint32_t(builtin_kind::crc32c))
+    if (h.kind > uint32_t(builtin_kind::argsort))
         return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: unknown kernel kind");
     if (h.tensor_count == 0 || h.tensor_count > 3 || size != sizeof h + h.tensor_count * sizeof(cb_tensor_desc))
         return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: size does not match its tensor count");
@@ -513,6 +537,16 @@ cb_status run_on_cpu(const builtin_call& c, const address_resolver& resolve, ker
         return kernels::matmul(v[0], v[1], v[2], error, eng);
     case builtin_kind::crc32c:
         return kernels::crc32c(v[0], c.chunk, v[1], error, eng);
+    case builtin_kind::take:
+        return kernels::take(v[0], v[1], v[2], error, eng);
+    case builtin_kind::put:
+        return kernels::put(v[0], v[1], v[2], error, eng);
+    case builtin_kind::copyto:
+        return kernels::copyto(v[0], v[1], v[2], error, eng);
+    case builtin_kind::sort:
+        return kernels::sort(v[0], v[1], error, eng);
+    case builtin_kind::argsort:
+        return kernels::argsort(v[0], v[1], error, eng);
     }
     return fail(error, CB_ERR_INVALID_ARGUMENT, "unknown kernel kind");
 }

@@ -19,7 +19,22 @@
 
 namespace cudabridge::nv {
 
-enum class builtin_kind : uint32_t { binary, unary, cast, fill, arange, random_uniform, reduce, matmul, crc32c };
+enum class builtin_kind : uint32_t {
+    binary,
+    unary,
+    cast,
+    fill,
+    arange,
+    random_uniform,
+    reduce,
+    matmul,
+    crc32c,
+    take,
+    put,
+    copyto,
+    sort,
+    argsort
+};
 
 // A call's tensor operands: at most three, kept inline (a launch allocates nothing for them).
 class tensor_operands {
@@ -57,7 +72,7 @@ struct builtin_call {
     uint64_t seed = 0, offset = 0;      // random_uniform
     int64_t chunk = 0;                  // crc32c: bytes per CRC (> 0)
     tensor_operands tensors;            // operands in argument order; the output is last
-                                        // (reduce: in, out)
+                                        // (reduce: in, out; put and copyto write it in place)
 
     const cb_tensor_desc& output() const { return tensors.back(); }
 };

@@ -6,8 +6,10 @@
 
 #include "nvidia_driver/cuda_kernels/crc32c.cuh"
 #include "nvidia_driver/cuda_kernels/elementwise.cuh"
+#include "nvidia_driver/cuda_kernels/indexing.cuh"
 #include "nvidia_driver/cuda_kernels/matmul.cuh"
 #include "nvidia_driver/cuda_kernels/reduce.cuh"
+#include "nvidia_driver/cuda_kernels/sort.cuh"
 
 using cudabridge::nv::cuda_kernels::nd_layout;
 namespace ck = cudabridge::nv::cuda_kernels;
@@ -197,3 +199,30 @@ CB_FOR_DTYPES(CB_MATMUL, _)
 extern "C" __global__ void cb_crc32c(uint64_t in, int64_t n, int64_t chunk, int64_t chunks, uint64_t out) {
     ck::crc32c_body(in, n, chunk, chunks, out);
 }
+
+// ---- take / put / copyto (by element size), sort / argsort (by dtype) --------------------------
+#define CB_INDEXING(bytes, U)                                                                                        \
+    extern "C" __global__ void cb_take_##bytes(nd_layout L, int64_t n, uint64_t out, uint64_t indices, uint64_t in,  \
+                                               int64_t n_in) {                                                       \
+        ck::take_body<U>(L, n, out, indices, in, n_in);                                                              \
+    }                                                                                                                \
+    extern "C" __global__ void cb_put_##bytes(nd_layout L, int64_t n, uint64_t out, uint64_t indices,                \
+                                              uint64_t values, int64_t n_out) {                                      \
+        ck::put_body<U>(L, n, out, indices, values, n_out);                                                          \
+    }                                                                                                                \
+    extern "C" __global__ void cb_copyto_##bytes(nd_layout L, int64_t n, uint64_t out, uint64_t src, uint64_t mask) { \
+        ck::copyto_body<U>(L, n, out, src, mask);                                                                    \
+    }
+CB_INDEXING(1, std::uint8_t)
+CB_INDEXING(2, std::uint16_t)
+CB_INDEXING(4, std::uint32_t)
+CB_INDEXING(8, std::uint64_t)
+
+#define CB_SORT(unused, dname, T)                                                                                    \
+    extern "C" __global__ void cb_sort_##dname(uint64_t in, uint64_t out, int64_t rows, int64_t n) {                 \
+        ck::sort_body<T>(in, out, rows, n);                                                                          \
+    }                                                                                                                \
+    extern "C" __global__ void cb_argsort_##dname(uint64_t in, uint64_t out, int64_t rows, int64_t n) {              \
+        ck::argsort_body<T>(in, out, rows, n);                                                                       \
+    }
+CB_FOR_DTYPES(CB_SORT, _)

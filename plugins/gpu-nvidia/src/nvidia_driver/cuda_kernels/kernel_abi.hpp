@@ -14,6 +14,11 @@
 //   cb_reduce_cols_<op>_<dtype>   (in, outer, n, inner, out)
 //   cb_matmul_<dtype>           (a, b, c, n, k, m)                   row-major, contiguous
 //   cb_crc32c                   (in, n, chunk, chunks, out)          uint8 in, int64 out
+//   cb_take_<bytes>             (nd_layout, n, out, indices, in, n_in)     layout walks (out, indices)
+//   cb_put_<bytes>              (nd_layout, n, out, indices, values, n_out) layout walks (indices, values)
+//   cb_copyto_<bytes>           (nd_layout, n, out, src, mask)       bytes: 1, 2, 4, 8
+//   cb_sort_<dtype>             (in, out, rows, n)                   contiguous rows of n; one block each
+//   cb_argsort_<dtype>          (in, out, rows, n)                   int64 out
 // <dtype> is numpy's name (float32 ... bool). Device addresses travel as 64-bit integers.
 #pragma once
 

@@ -284,6 +284,67 @@ cb_status run_crc32c(launcher& l, const builtin_call& c, std::string& error) {
     return l.launch("cb_crc32c", chunks, params, error);
 }
 
+kernels::shape_t shape_of(const tensor_view& v) {
+    kernels::shape_t s;
+    s.ndim = v.ndim;
+    for (int i = 0; i < v.ndim; ++i) s.dims[i] = v.shape[i];
+    return s;
+}
+
+// take: the layout walks (out, indices broadcast to out's shape) over the contiguous input.
+cb_status run_take(launcher& l, const builtin_call& c, std::string& error) {
+    const tensor_view in = device_view(c.tensors[0]), out = device_view(c.tensors[2]);
+    int64_t n = kernels::numel(out), n_in = kernels::numel(in);
+    if (n == 0) return CB_OK;
+    const tensor_view idx = kernels::broadcast_to(device_view(c.tensors[1]), shape_of(out));
+    const tensor_view* views[2] = {&out, &idx};
+    nd_layout layout = make_nd_layout(views, 2);
+    uint64_t o = launcher::address(out), pi = launcher::address(idx), px = launcher::address(in);
+    void* params[] = {&layout, &n, &o, &pi, &px, &n_in};
+    return l.launch("cb_take_" + std::to_string(kernels::dtype_size(out.dtype)), n, params, error);
+}
+
+// put: the layout walks (indices, values broadcast to their shape) into the contiguous output.
+cb_status run_put(launcher& l, const builtin_call& c, std::string& error) {
+    const tensor_view idx = device_view(c.tensors[1]), out = device_view(c.tensors[2]);
+    int64_t n = kernels::numel(idx), n_out = kernels::numel(out);
+    if (n == 0) return CB_OK;
+    const tensor_view vals = kernels::broadcast_to(device_view(c.tensors[0]), shape_of(idx));
+    const tensor_view* views[2] = {&idx, &vals};
+    nd_layout layout = make_nd_layout(views, 2);
+    uint64_t o = launcher::address(out), pi = launcher::address(idx), pv = launcher::address(vals);
+    void* params[] = {&layout, &n, &o, &pi, &pv, &n_out};
+    return l.launch("cb_put_" + std::to_string(kernels::dtype_size(out.dtype)), n, params, error);
+}
+
+// copyto: out, src and mask (both broadcast to out's shape) walked together.
+cb_status run_copyto(launcher& l, const builtin_call& c, std::string& error) {
+    const tensor_view out = device_view(c.tensors[2]);
+    int64_t n = kernels::numel(out);
+    if (n == 0) return CB_OK;
+    const kernels::shape_t shape = shape_of(out);
+    const tensor_view src = kernels::broadcast_to(device_view(c.tensors[0]), shape);
+    const tensor_view mask = kernels::broadcast_to(device_view(c.tensors[1]), shape);
+    const tensor_view* views[3] = {&out, &src, &mask};
+    nd_layout layout = make_nd_layout(views, 3);
+    uint64_t o = launcher::address(out), ps = launcher::address(src), pm = launcher::address(mask);
+    void* params[] = {&layout, &n, &o, &ps, &pm};
+    return l.launch("cb_copyto_" + std::to_string(kernels::dtype_size(out.dtype)), n, params, error);
+}
+
+// sort / argsort: one block per row of the last axis (contiguous in and out).
+cb_status run_sort(launcher& l, const builtin_call& c, std::string& error) {
+    const tensor_view in = device_view(c.tensors[0]);
+    int64_t n = in.shape[in.ndim - 1];
+    int64_t rows = n == 0 ? 0 : kernels::numel(in) / n;
+    if (rows == 0) return CB_OK;
+    uint64_t pin = launcher::address(in), pout = c.tensors[1].device_ptr;
+    void* params[] = {&pin, &pout, &rows, &n};
+    const std::string kind = c.kind == builtin_kind::argsort ? "cb_argsort_" : "cb_sort_";
+    return l.launch(kind + dtype_token(in.dtype), static_cast<unsigned>(std::min<int64_t>(rows, 65535)), 1, params,
+                    error);
+}
+
 // A kernel reading a misaligned or unallocated address poisons the whole context (every later
 // call fails), so each operand's byte range must be aligned and inside one allocation.
 cb_status check_operands(const cuda_driver& driver, const builtin_call& c, std::string& error) {
@@ -347,6 +408,15 @@ cb_status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& 
         return run_matmul(l, call, error);
     case builtin_kind::crc32c:
         return run_crc32c(l, call, error);
+    case builtin_kind::take:
+        return run_take(l, call, error);
+    case builtin_kind::put:
+        return run_put(l, call, error);
+    case builtin_kind::copyto:
+        return run_copyto(l, call, error);
+    case builtin_kind::sort:
+    case builtin_kind::argsort:
+        return run_sort(l, call, error);
     }
     return fail(error, CB_ERR_INVALID_ARGUMENT, "launch_builtin: unknown kernel kind");
 }
