@@ -63,6 +63,9 @@ class _Param:
         type_name, self.name = words
         if type_name in _NUMPY_NAMES:
             self.dtype, self.placeholder = np.dtype(type_name), None
+        elif type_name in ("float", "double", "int", "long", "short", "char", "unsigned", "signed", "half"):
+            raise ValueError(f"parameter {text!r}: name the type as numpy does (float32, float64, int32, ...), "
+                             f"not as C does")
         elif type_name.isidentifier():
             self.dtype, self.placeholder = None, type_name
         else:

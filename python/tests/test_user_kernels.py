@@ -275,6 +275,10 @@ def test_elementwise_errors(compiled):
         k(cb.zeros(3), cb.zeros(4))
     with pytest.raises(TypeError, match="host memory"):
         k(np.zeros(3, np.float32), cb.zeros(3))
+    with pytest.raises(ValueError, match="as numpy does"):
+        cb.ElementwiseKernel("float x", "float32 z", "z = x", "ctype_param")
+    with pytest.raises(ValueError, match="appears twice"):
+        cb.ElementwiseKernel("T x", "T x", "x = x", "twice_named")
     with pytest.raises(ValueError, match="not ReductionKernel"):
         cb.ReductionKernel("raw T x", "T y", "x[0]", "a + b", "y = a", "0", "rawr")
     with pytest.raises(cb.Error, match="module_load"):
