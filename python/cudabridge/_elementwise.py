@@ -362,6 +362,7 @@ class ReductionKernel:
         self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
         self.identity, self.name, self.reduce_type, self.preamble = identity, name, reduce_type, preamble
         self._sources = {}
+        self._bound = {}  # argument types -> their parameters' types (see ElementwiseKernel)
 
     def _source(self, key, in_kinds, in_types, out_types, placeholders, n_out, n_red, idx):
         src = self._sources.get(key)
@@ -457,7 +458,11 @@ class ReductionKernel:
     def __call__(self, *args, axis=None, keepdims=False, stream=None):
         ins, outs = self.in_params, self.out_params
         in_args, given = _split_args(ins, outs, args, self.name)
-        types, placeholders = _bind(ins + outs, in_args + given)
+        sig = tuple(a.dtype if isinstance(a, ndarray) else type(a) for a in in_args + given)
+        bound = self._bound.get(sig)
+        if bound is None:
+            bound = self._bound[sig] = _bind(ins + outs, in_args + given)
+        types, placeholders = bound
         in_types, out_types = types[:len(ins)], types[len(ins):]
         in_args = _cast_inputs(ins, in_args, in_types)
         arrays = [a for a in in_args if isinstance(a, ndarray)]
