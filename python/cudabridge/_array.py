@@ -237,16 +237,23 @@ class ndarray:
         view = _basic_view(self, key)
         if view is not None:
             return view
-        return to_device(self.get()[_host_key(key)])  # advanced indexing: a copy, as numpy's
+        return _indexing.getitem(self, key)  # integer arrays and masks: a copy on the device, as numpy's
 
     def __setitem__(self, key, value):
         view = _basic_view(self, key)
-        if view is None:  # advanced indexing: numpy does it on a host copy, written back whole
-            host = self.get()
-            host[_host_key(key)] = value.get() if isinstance(value, ndarray) else value
-            _assign(self, to_device(host))
+        if view is None:  # integer arrays and masks: scattered on the device
+            _indexing.setitem(self, key, value)
             return
         _assign(view, value)
+
+    def nonzero(self): return _indexing.nonzero(self)
+    def take(self, indices, axis=None, out=None, mode="raise"): return _indexing.take(self, indices, axis, out, mode)
+    def put(self, indices, values, mode="raise"): return _indexing.put(self, indices, values, mode)
+    def argsort(self, axis=-1, kind=None, order=None): return _sorting.argsort(self, axis, kind, order)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        """Sorts in place, as numpy's ndarray.sort."""
+        _assign(self, _sorting.sort(self, axis, kind, order))
 
     # ---- arithmetic -------------------------------------------------------------------------
     def __add__(self, o): return _binary("add", self, o)
@@ -544,14 +551,6 @@ def _assign(view, value):
     _launch("cast", view, [src, view])
 
 
-def _host_key(key):
-    if isinstance(key, ndarray):
-        return key.get()
-    if isinstance(key, tuple):
-        return tuple(k.get() if isinstance(k, ndarray) else k for k in key)
-    return key
-
-
 def _basic_view(a, key):
     """The view numpy's basic indexing gives, or None when `key` needs advanced indexing."""
     if not isinstance(key, tuple):
@@ -674,4 +673,4 @@ def rand(shape, dtype=np.float64):
 
 
 # Late: these modules build on the names above.
-from . import _dispatch, _linalg, _manipulation, _reductions, _ufuncs  # noqa: E402
+from . import _dispatch, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs  # noqa: E402

@@ -6,7 +6,7 @@ nothing is computed on the host behind the caller's back. Copying to the host st
 
 import numpy as np
 
-from . import _array, _creation, _linalg, _manipulation, _reductions, _ufuncs
+from . import _array, _creation, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
 
 # ufunc -> the device kernel that computes it (kernel names are numpy's ufunc names, except
 # true_divide's). np.power, np.divmod and np.clip have functions of their own (_ufuncs.py).
@@ -179,6 +179,9 @@ _FUNCTIONS = {
     np.zeros_like: _like(_creation.zeros_like), np.ones_like: _like(_creation.ones_like),
     np.empty_like: _like(_creation.empty_like), np.full_like: _like(_creation.full_like),
     np.result_type: _result_type, np.can_cast: _can_cast, np.clip: _clip,
+    np.where: _indexing.where, np.nonzero: _indexing.nonzero, np.flatnonzero: _indexing.flatnonzero,
+    np.take: _indexing.take, np.take_along_axis: _indexing.take_along_axis, np.put: _indexing.put,
+    np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.unique: _sorting.unique,
 }
 
 
