@@ -57,6 +57,7 @@ std::vector<int> app::device_indices() {
     const int n = runtime().device_count();
     if (n == 0) device_index();  // throws the "no eGPU is connected" error with its reason
     std::vector<int> all;
+    all.reserve(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) all.push_back(i);
     return all;
 }

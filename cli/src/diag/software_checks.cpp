@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <utility>
 #include <unistd.h>
 
 namespace cudabridge::cli {
@@ -33,7 +34,7 @@ namespace {
 
 void emit(diag_context& c, const std::string& test, verdict v, const std::string& reason,
           json_object details = nullptr) {
-    c.report({1, test, v, reason, details});
+    c.report({1, test, v, reason, std::move(details)});
 }
 
 void check_plugins(diag_context& c) {
