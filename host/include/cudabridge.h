@@ -227,6 +227,11 @@ CB_API cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t 
 CB_API cbError_t cbModuleUnload(cbModule_t module);
 CB_API cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
                                       const cbKernelArg* args, size_t numArgs, size_t sharedMem, cbStream_t stream);
+/* The same with the arguments as cuLaunchKernel's kernelParams: one pointer per parameter of the
+ * kernel, each to a value of that parameter's size; the GPU family lays them out by the kernel's
+ * own parameter list. A NULL module searches the loaded modules as cbLaunchKernel does. */
+CB_API cbError_t cbModuleLaunchKernelParams(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                            void** kernelParams, size_t sharedMem, cbStream_t stream);
 /* Launches `name` from the modules loaded on the current device (the newest first). */
 CB_API cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,
                                 size_t sharedMem, cbStream_t stream);

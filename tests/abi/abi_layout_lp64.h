@@ -40,6 +40,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 2, "these headers describe ABI 1.2 or later (cb_gp
 CB_PIN_ASSERT(CB_ABI_MINOR >= 3, "these headers describe ABI 1.3 or later (pinned memory, host kernels)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 4, "these headers describe ABI 1.4 or later (CB_ERR_ILLEGAL_ADDRESS)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 5, "these headers describe ABI 1.5 or later (checked parameter values)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 7, "these headers describe ABI 1.7 or later (cb_kernel_launch.kernel_params)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -396,7 +397,7 @@ CB_PIN_FIELD(cb_kernel_arg, type, 0, 4);
 CB_PIN_FIELD(cb_kernel_arg, size, 4, 4);
 CB_PIN_FIELD(cb_kernel_arg, value, 8, 8);
 
-CB_PIN_SIZE(cb_kernel_launch, 64);
+CB_PIN_SIZE(cb_kernel_launch, 72);
 CB_PIN_FIELD(cb_kernel_launch, struct_size, 0, 4);
 CB_PIN_FIELD(cb_kernel_launch, shared_memory_bytes, 4, 4);
 CB_PIN_FIELD(cb_kernel_launch, name, 8, 8);
@@ -406,6 +407,7 @@ CB_PIN_FIELD(cb_kernel_launch, block, 32, 12);
 CB_PIN_FIELD(cb_kernel_launch, reserved0, 44, 4);
 CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
+CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
 CB_PIN_SIZE(cb_gpu_table, 320);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);

@@ -92,6 +92,30 @@ TEST_F(module_formats, AWrongArgumentFailsTheLaunchNamingTheParameter) {
     expect_saxpy_runs(m, 100);
 }
 
+TEST_F(module_formats, KernelParamsAreLaidOutByTheKernelsOwnParameterList) {
+    // What nvcc's launch code hands the runtime: one pointer per parameter, each to a value of
+    // the parameter's own size (int n, float a, two pointers), and no count.
+    cbModule_t m = nullptr;
+    ASSERT_EQ(load_as("saxpy.ptx", CB_MODULE_PTX, m), cbSuccess) << cbGetLastErrorMessage();
+    const size_t count = 1000;
+    std::vector<float> x(count), y(count);
+    for (size_t i = 0; i < count; ++i) x[i] = spread(i, -2.0f, 2.0f), y[i] = spread(i + 3, -2.0f, 2.0f);
+    void* dx = upload(x);
+    void* dy = upload(y);
+    int n = static_cast<int>(count);
+    float a = 0.75f;
+    void* params[] = {&n, &a, &dx, &dy};
+    ASSERT_EQ(rt->launch_kernel_params(m, "saxpy", {blocks_for(count, 128), 1, 1}, {128, 1, 1}, params, 0, nullptr),
+              cbSuccess)
+        << cbGetLastErrorMessage();
+    const auto out = download<float>(dy, count);
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(out[i], std::fma(a, x[i], y[i])) << i;
+
+    void* missing[] = {&n, &a, nullptr, &dy};
+    EXPECT_EQ(rt->launch_kernel_params(m, "saxpy", {1, 1, 1}, {32, 1, 1}, missing, 0, nullptr), cbErrorInvalidValue);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("parameter 2"), std::string::npos) << cbGetLastErrorMessage();
+}
+
 TEST_F(module_formats, RunningOffTheEndOfAnAllocationIntoUnmappedPagesIsAnIllegalAddress) {
     // y holds 256 floats, but the launch says n = 1M: the stores run 4 MiB past y's allocation,
     // into 64 KiB pages no allocation holds (a GPU's page tables leave them unmapped too).

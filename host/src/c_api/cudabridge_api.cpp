@@ -166,6 +166,12 @@ cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid,
     return guarded(
         [&](runtime& rt) { return rt.launch_kernel(module, name, grid, block, args, numArgs, sharedMem, stream); });
 }
+cbError_t cbModuleLaunchKernelParams(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                     void** kernelParams, size_t sharedMem, cbStream_t stream) {
+    return guarded([&](runtime& rt) {
+        return rt.launch_kernel_params(module, name, grid, block, kernelParams, sharedMem, stream);
+    });
+}
 cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,
                          size_t sharedMem, cbStream_t stream) {
     return guarded(

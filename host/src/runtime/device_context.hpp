@@ -97,8 +97,9 @@ public:
     cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count, cbStream_st* s);
     cbError_t module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format);
     cbError_t module_unload(cbModule_st* m);
+    // With `kernel_params` (cuLaunchKernel's kernelParams), `args` and `count` are not used.
     cbError_t launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
-                            size_t count, size_t shared_memory, cbStream_st* s);
+                            size_t count, size_t shared_memory, cbStream_st* s, void* const* kernel_params = nullptr);
 
     bool owns(const cbStream_st* s) const;
     bool owns(const cbEvent_st* e) const;

@@ -12,7 +12,7 @@ namespace cudabridge::host {
 namespace {
 
 cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
-                             size_t count, size_t shared_memory) {
+                             size_t count, size_t shared_memory, void* const* kernel_params = nullptr) {
     cb_kernel_launch l{};
     l.struct_size = sizeof l;
     l.name = name;
@@ -26,6 +26,7 @@ cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDi
     l.shared_memory_bytes = static_cast<uint32_t>(shared_memory);
     l.args = args;
     l.arg_count = count;
+    l.kernel_params = kernel_params;
     return l;
 }
 
@@ -136,7 +137,9 @@ cbError_t device_context::module_unload(cbModule_st* m) {
 }
 
 cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block,
-                                        const cbKernelArg* args, size_t count, size_t shared_memory, cbStream_st* s) {
+                                        const cbKernelArg* args, size_t count, size_t shared_memory, cbStream_st* s,
+                                        void* const* kernel_params) {
+    if (kernel_params) args = nullptr, count = 0;
     if (!name || (count && !args)) return set_last_error(cbErrorInvalidValue, "cbLaunchKernel: NULL argument");
     if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown stream");
     if (m && !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown module");
@@ -154,7 +157,7 @@ cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3
         return set_last_error(cbErrorInvalidDeviceFunction,
                               std::string("cbLaunchKernel: no module is loaded on this device, so no kernel '") + name +
                                   "' (built-in kernels are launched with cbLaunchBuiltin)");
-    const cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory);
+    const cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory, kernel_params);
     for (auto* candidate : candidates) {
         // A host-kernel module says which symbols it has; others are asked.
         if (!candidate->names.empty() &&

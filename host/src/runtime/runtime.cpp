@@ -265,6 +265,10 @@ cbError_t runtime::launch_kernel(cbModule_t m, const char* name, cbDim3 grid, cb
                                  size_t n, size_t shared, cbStream_t s) {
     CB_ON_CURRENT(launch_kernel(m, name, grid, block, args, n, shared, s));
 }
+cbError_t runtime::launch_kernel_params(cbModule_t m, const char* name, cbDim3 grid, cbDim3 block, void* const* params,
+                                        size_t shared, cbStream_t s) {
+    CB_ON_CURRENT(launch_kernel(m, name, grid, block, nullptr, 0, shared, s, params));
+}
 
 void runtime::inject_copy_corruption() {
     device_context* c = nullptr;

@@ -163,7 +163,17 @@ typedef struct cb_kernel_launch {
     uint32_t reserved0;
     const cb_kernel_arg* args;
     size_t arg_count;
+    /* ABI 1.7, user modules only: the arguments as cuLaunchKernel's kernelParams take them, one
+     * pointer per parameter of the kernel, each to a value of that parameter's size and layout
+     * (the family knows the sizes from the kernel itself). When set, args and arg_count are
+     * ignored. Read it only when CB_HAS_MEMBER(launch, cb_kernel_launch, kernel_params). */
+    void* const* kernel_params;
 } cb_kernel_launch;
+
+/* A launch's kernel_params, or NULL when the caller's struct predates ABI 1.7 or did not set it. */
+static inline void* const* cb_launch_kernel_params(const cb_kernel_launch* launch) {
+    return launch->struct_size >= CB_SIZE_THROUGH(cb_kernel_launch, kernel_params) ? launch->kernel_params : NULL;
+}
 
 typedef int32_t cb_module_format;
 enum {

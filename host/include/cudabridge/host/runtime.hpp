@@ -102,6 +102,9 @@ public:
     cbError_t module_unload(cbModule_t module);
     cbError_t launch_kernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                             size_t count, size_t shared_memory, cbStream_t stream);
+    // The same, with the arguments as cuLaunchKernel's kernelParams (the GPU family lays them out).
+    cbError_t launch_kernel_params(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                   void* const* kernel_params, size_t shared_memory, cbStream_t stream);
 
     // ---- fault injection for tests -------------------------------------------------------------
     // Flip one bit of the data the next host-to-device copy on the current device delivers,

@@ -133,6 +133,11 @@ cb_status make_host_kernel_launch(const cb_kernel_launch& launch, const std::str
                                   uint32_t kernel_index, const device_pointer_resolver& resolve,
                                   host_kernel_launch& out, std::string& error) {
     const std::string where = "launch_kernel " + name;
+    if (cb_launch_kernel_params(&launch))
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    where +
+                        ": a host kernel takes cb_kernel_arg arguments, not kernelParams (its C function "
+                        "declares no parameter list the launch could be laid out by)");
     if (launch.arg_count != 0 && launch.args == nullptr)
         return fail(error, CB_ERR_INVALID_ARGUMENT,
                     where + ": " + std::to_string(launch.arg_count) + " arguments but args is NULL");

@@ -183,9 +183,11 @@ cb_status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kerne
     cu::CUfunction fn = nullptr;
     if (cb_status s = lookup(driver_, module->module, module->functions, launch.name, fn, error); s != CB_OK) return s;
 
-    // The kernel's parameter sizes, when this driver can tell (CUDA 12.4+).
+    // kernelParams go to the driver as they came: it lays them out by the kernel's own list.
+    void* const* raw = cb_launch_kernel_params(&launch);
+    // Otherwise the kernel's parameter sizes, when this driver can tell (CUDA 12.4+).
     std::optional<std::vector<std::size_t>> sizes;
-    if (const auto info = driver_.api().cuFuncGetParamInfo; info != nullptr) {
+    if (const auto info = driver_.api().cuFuncGetParamInfo; !raw && info != nullptr) {
         std::vector<std::size_t> found;
         std::size_t offset = 0, size = 0;
         while (found.size() <= launch.arg_count && info(fn, found.size(), &offset, &size) == cu::CUDA_SUCCESS)
@@ -193,10 +195,11 @@ cb_status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kerne
         sizes = std::move(found);
     }
     packed_kernel_args args;
-    if (cb_status s = args.pack(launch, sizes, error); s != CB_OK) return s;
+    if (!raw)
+        if (cb_status s = args.pack(launch, sizes, error); s != CB_OK) return s;
     cu::CUresult r = driver_.api().cuLaunchKernel(fn, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
                                                   launch.block[1], launch.block[2], launch.shared_memory_bytes, st,
-                                                  args.params(), nullptr);
+                                                  raw ? const_cast<void**>(raw) : args.params(), nullptr);
     if (cb_status s = cuda(r, (std::string("cuLaunchKernel(") + launch.name + ")").c_str(), error); s != CB_OK)
         return s;
     return finish_sync(device, stream, launch.name, error);

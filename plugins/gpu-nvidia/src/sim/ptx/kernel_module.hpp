@@ -57,6 +57,11 @@ public:
     // value. CB_ERR_INVALID_ARGUMENT with a message naming the parameter otherwise.
     virtual cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count, std::vector<uint8_t>& out,
                                      std::string& error) const = 0;
+    // The parameter buffer from cuLaunchKernel-style pointers, one per .param, each to a value of
+    // that parameter's size (cb_kernel_launch.kernel_params). CB_ERR_INVALID_ARGUMENT when one
+    // is null.
+    virtual cb_status pack_parameters(size_t kernel, void* const* params, std::vector<uint8_t>& out,
+                                      std::string& error) const = 0;
 
     // Runs every block of the grid through `run`; `abort` (may be empty) is asked between blocks.
     virtual launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,

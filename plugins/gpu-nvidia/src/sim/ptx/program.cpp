@@ -156,4 +156,24 @@ cb_status program::pack_arguments(size_t kernel, const cb_kernel_arg* args, size
     return CB_OK;
 }
 
+cb_status program::pack_parameters(size_t kernel, void* const* params, std::vector<uint8_t>& out,
+                                   std::string& error) const {
+    const kernel_layout& k = layout_.kernels.at(kernel);
+    out.assign(k.param_bytes, 0);
+    if (!k.params.empty() && !params) {
+        error =
+            "launch_kernel " + k.name + ": kernelParams is NULL for " + std::to_string(k.params.size()) + " parameters";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < k.params.size(); ++i) {
+        const param_slot& p = k.params[i];
+        if (!params[i]) {
+            error = "launch_kernel " + k.name + ": " + describe(p, i) + ": its kernelParams pointer is NULL";
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+        std::memcpy(out.data() + p.offset, params[i], p.size);
+    }
+    return CB_OK;
+}
+
 }  // namespace cudabridge::nv::ptx

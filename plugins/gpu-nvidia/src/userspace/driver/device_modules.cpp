@@ -173,7 +173,10 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
     std::copy(std::begin(launch.grid), std::end(launch.grid), planned.grid);
     std::copy(std::begin(launch.block), std::end(launch.block), planned.block);
     planned.dynamic_shared = launch.shared_memory_bytes;
-    if (cb_status st = m.ptx->pack_arguments(index, launch.args, launch.arg_count, planned.params, error); st != CB_OK)
+    void* const* raw = cb_launch_kernel_params(&launch);
+    if (cb_status st = raw ? m.ptx->pack_parameters(index, raw, planned.params, error)
+                           : m.ptx->pack_arguments(index, launch.args, launch.arg_count, planned.params, error);
+        st != CB_OK)
         return st;
     // The pages no allocation holds, so the kernel faults there as on a GPU's page tables.
     std::vector<address_range> free_blocks;
