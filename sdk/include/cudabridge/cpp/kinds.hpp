@@ -24,9 +24,10 @@ protected:
     host host_;
 };
 
-// Adapter body: cast, then run the member call behind the firewall.
-#define CB_SDK_CALL(Base, call)                \
-    auto* self = static_cast<Base*>(instance); \
+// Adapter body: cast, then run the member call behind the firewall. `Base` is a type name, which
+// parentheses would not compile around.
+#define CB_SDK_CALL(Base, call)                                                         \
+    auto* self = static_cast<Base*>(instance); /* NOLINT(bugprone-macro-parentheses) */ \
     return guard(self->host_services(), [&]() -> cb_status { return self->call; })
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@
 #include <cudabridge/cpp/firewall.hpp>
 #include <cudabridge/cpp/kinds.hpp>
 
+#include <memory>
+
 namespace cudabridge::sdk {
 
 namespace detail {
@@ -29,9 +31,10 @@ cb_status create(const cb_host_services* services, const cb_config* cfg, void** 
     if (out == nullptr) return CB_ERR_INVALID_ARGUMENT;
     *out = nullptr;
     return guard(h, [&] {
-        // Store the kind's base pointer: the table's adapters cast back to it.
-        typename T::base_type* instance = new T(h, config(cfg));
-        *out = instance;
+        // Store the kind's base pointer: the table's adapters cast back to it. A std::bad_alloc
+        // reaches guard(), which answers CB_ERR_OUT_OF_MEMORY.
+        std::unique_ptr<typename T::base_type> instance = std::make_unique<T>(h, config(cfg));
+        *out = instance.release();
         return CB_OK;
     });
 }
