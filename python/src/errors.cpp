@@ -28,7 +28,8 @@ void set_python_error(const runtime_failure& e) {
 }
 
 void install_error_translator() {
-    py::register_exception_translator([](std::exception_ptr p) {
+    // By value: pybind11's translator type is void (*)(std::exception_ptr).
+    py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
         try {
             if (p) std::rethrow_exception(p);
         } catch (const runtime_failure& e) {
