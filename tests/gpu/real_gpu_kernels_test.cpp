@@ -279,3 +279,37 @@ TEST_F(RealGpuKernels, Crc32cMatchesAnIndependentCrc) {
         ASSERT_EQ(backend().mem_free(device(), out, error), CB_OK);
     }
 }
+
+// take / put / copyto / sort / argsort: the fatbin's kernels against the CPU engine. put's indices
+// are distinct (with a repeated index the GPU keeps one of the values, the CPU engine the last).
+TEST_F(RealGpuKernels, IndexingAndSorting) {
+    std::mt19937_64 rng(9);
+    for (cb_dtype d : k_all) {
+        host_tensor in = operand(d, {6, 7}, false, rng);
+        host_tensor idx = contiguous(CB_DTYPE_INT64, {3, 5});
+        randomize(idx, rng);  // any int64: wrapped into [0, 42)
+        host_tensor taken = contiguous(d, {3, 5});
+        expect_same_as_cpu("take", {&in, &idx, &taken}, {}, {}, dt(d));
+        host_tensor distinct = contiguous(CB_DTYPE_INT64, {10});
+        for (int64_t i = 0; i < 10; ++i) {
+            const int64_t v = i * 4 - 20;  // -20 .. 16, negative ones wrap
+            std::memcpy(distinct.storage.data() + i * 8, &v, 8);
+        }
+        host_tensor vals = operand(d, {10}, false, rng), target = operand(d, {6, 7}, false, rng);
+        expect_same_as_cpu("put", {&vals, &distinct, &target}, {}, {}, dt(d));
+        host_tensor src = operand(d, {7}, false, rng), mask = operand(CB_DTYPE_BOOL, {6, 1}, false, rng);
+        host_tensor masked = operand(d, {6, 7}, false, rng);
+        expect_same_as_cpu("copyto", {&src, &mask, &masked}, {}, {}, dt(d));
+        host_tensor strided = transposed(d, 6, 7);  // a non-contiguous output
+        randomize(strided, rng);
+        expect_same_as_cpu("copyto", {&src, &mask, &strided}, {}, {}, dt(d) + " transposed");
+        for (const std::vector<int64_t>& shape : {std::vector<int64_t>{4, 33}, {1, 1000}, {3, 0}, {1}}) {
+            // -0.0 and 0.0 compare equal here, so either order of the two passes, as numpy's.
+            host_tensor rows = operand(d, shape, false, rng);
+            host_tensor order = contiguous(CB_DTYPE_INT64, shape);
+            expect_same_as_cpu("argsort", {&rows, &order}, {}, {}, dt(d) + " argsort");
+            host_tensor sorted = contiguous(d, shape);
+            expect_same_as_cpu("sort", {&rows, &sorted}, {}, {}, dt(d) + " sort");
+        }
+    }
+}

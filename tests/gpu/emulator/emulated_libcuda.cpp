@@ -2,7 +2,7 @@
 // entry points the kernel-driver backend binds, over host memory, running the built-in kernels
 // compiled as host C++ (emulated_kernels.cpp). Device addresses are host addresses; work runs at
 // launch (streams are always idle); blocks run one after another, one thread each, except for the
-// row reductions, whose shared-memory tree runs with several threads and a std::barrier.
+// row reductions and the sorts, whose barriers run with several threads and a std::barrier.
 // Test-only, and no GPU model: timings mean nothing, user modules are refused; pinned memory and
 // cross-stream waits only keep the book (work already ran at launch).
 #include <dlfcn.h>
@@ -76,6 +76,11 @@ const signature k_signatures[] = {
     {"cb_reduce_cols_", call<u64, i64, i64, i64, u64>, false},
     {"cb_matmul_", call<u64, u64, u64, i64, i64, i64>, false},
     {"cb_crc32c", call<u64, i64, i64, i64, u64>, false},
+    {"cb_take_", call<nd_layout, i64, u64, u64, u64, i64>, false},
+    {"cb_put_", call<nd_layout, i64, u64, u64, u64, i64>, false},
+    {"cb_copyto_", call<nd_layout, i64, u64, u64, u64>, false},
+    {"cb_sort_", call<u64, u64, i64, i64>, true},
+    {"cb_argsort_", call<u64, u64, i64, i64>, true},
 };
 
 struct function {
