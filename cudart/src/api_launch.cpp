@@ -1,0 +1,156 @@
+// Registration hooks nvcc's host code calls, and kernel launches (the <<<...>>> path and
+// cudaLaunchKernel), plus what a program asks about a kernel (attributes, occupancy).
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "handles.hpp"
+#include "registration.hpp"
+#include "run_summary.hpp"
+
+#include <algorithm>
+#include <string>
+
+using namespace cudabridge::cudart;
+
+namespace {
+
+// CUDA refuses these before anything reaches the device.
+cudaError_t check_configuration(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory) {
+    const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return cudaErrorInvalidConfiguration;
+    if (threads > static_cast<unsigned long long>(l.max_threads_per_block)) return cudaErrorInvalidConfiguration;
+    if (block.x > static_cast<unsigned>(l.max_block[0]) || block.y > static_cast<unsigned>(l.max_block[1]) ||
+        block.z > static_cast<unsigned>(l.max_block[2]))
+        return cudaErrorInvalidConfiguration;
+    if (grid.x > static_cast<unsigned>(l.max_grid[0]) || grid.y > static_cast<unsigned>(l.max_grid[1]) ||
+        grid.z > static_cast<unsigned>(l.max_grid[2]))
+        return cudaErrorInvalidConfiguration;
+    if (shared_memory > l.shared_memory_per_block_optin) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+cudaError_t launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory, cudaStream_t stream) {
+    if (!k) return fail(cudaErrorInvalidDeviceFunction, "launch: not a registered kernel");
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    device_limits limits;
+    if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
+    if (cudaError_t e = check_configuration(limits, grid, block, shared_memory); e != cudaSuccess)
+        return fail(e, ("launch of " + k->name + ": grid, block or shared memory beyond the device's limits").c_str());
+    cbModule_t module = nullptr;
+    if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
+    launch_timer timer(stream);
+    const cbError_t e = cbModuleLaunchKernelParams(module, k->name.c_str(), {grid.x, grid.y, grid.z},
+                                                   {block.x, block.y, block.z}, args, shared_memory, cb_stream(stream));
+    if (e != cbSuccess) return record(e);
+    timer.launched();
+    return cudaSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+void** __cudaRegisterFatBinary(void* wrapper) { return reinterpret_cast<void**>(registered().add_fatbin(wrapper)); }
+
+void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
+
+void __cudaUnregisterFatBinary(void** handle) { registered().remove_fatbin(reinterpret_cast<fatbin_record*>(handle)); }
+
+char __cudaInitModule(void** /*handle*/) { return 1; }
+
+void __cudaRegisterFunction(void** handle, const char* host_function, char* /*device_function*/,
+                            const char* device_name, int /*thread_limit*/, uint3* /*tid*/, uint3* /*bid*/,
+                            dim3* /*block*/, dim3* /*grid*/, int* /*warp_size*/) {
+    registered().add_kernel(reinterpret_cast<fatbin_record*>(handle), host_function, device_name);
+}
+
+void __cudaRegisterVar(void** handle, char* host_variable, char* /*device_address*/, const char* device_name,
+                       int /*ext*/, size_t size, int constant, int /*global*/) {
+    registered().add_variable(reinterpret_cast<fatbin_record*>(handle), host_variable, device_name, size,
+                              constant != 0);
+}
+
+void __cudaRegisterManagedVar(void** /*handle*/, void** /*host_variable*/, char* /*device_address*/,
+                              const char* device_name, int /*ext*/, size_t /*size*/, int /*constant*/, int /*global*/) {
+    // __managed__ variables need memory both sides reach at one address; said when first used.
+    (void)device_name;
+}
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_memory, cudaStream_t stream) {
+    push_configuration({grid, block, shared_memory, stream});
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_memory, void* stream) {
+    call_configuration c;
+    if (!pop_configuration(c)) return record(cudaErrorMissingConfiguration);
+    *grid = c.grid;
+    *block = c.block;
+    *shared_memory = c.shared_memory;
+    *static_cast<cudaStream_t*>(stream) = c.stream;
+    return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function) {
+    kernel_record* k = registered().kernel(host_function);
+    if (!kernel || !k) return record(cudaErrorInvalidDeviceFunction);
+    *kernel = reinterpret_cast<cudaKernel_t>(k);
+    return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                               cudaStream_t stream) {
+    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                                    cudaStream_t stream) {
+    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                             cudaStream_t stream) {
+    return launch(registered().kernel(function), grid, block, args, shared_memory, stream);
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* function) {
+    if (!attributes) return record(cudaErrorInvalidValue);
+    if (!registered().kernel(function)) return record(cudaErrorInvalidDeviceFunction);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    device_limits limits;
+    if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
+    // What the device allows any kernel; registers and static sizes are not known before the
+    // code is compiled for the device, so they read 0.
+    *attributes = cudaFuncAttributes{};
+    attributes->maxThreadsPerBlock = limits.max_threads_per_block;
+    attributes->ptxVersion = limits.major * 10 + limits.minor;
+    attributes->binaryVersion = attributes->ptxVersion;
+    attributes->maxDynamicSharedSizeBytes = static_cast<int>(limits.shared_memory_per_block);
+    attributes->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void* function, int /*attribute*/, int /*value*/) {
+    return registered().kernel(function) ? cudaSuccess : record(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void* function, int /*config*/) {
+    return registered().kernel(function) ? cudaSuccess : record(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_size,
+                                                                   size_t dynamic_shared, unsigned /*flags*/) {
+    if (!blocks || block_size <= 0) return record(cudaErrorInvalidValue);
+    if (!registered().kernel(function)) return record(cudaErrorInvalidDeviceFunction);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    device_limits l;
+    if (cudaError_t e = current_device_limits(l); e != cudaSuccess) return e;
+    *blocks = occupancy_blocks(l, block_size, dynamic_shared);
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* function, int block_size,
+                                                          size_t dynamic_shared) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, block_size, dynamic_shared, 0);
+}
+
+}  // extern "C"

@@ -1,0 +1,141 @@
+#include "device_limits.hpp"
+
+#include "errors.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+namespace cudabridge::cudart {
+namespace {
+
+struct capability_row {
+    int major, minor;
+    int threads_per_sm, blocks_per_sm;
+    int shared_kib_per_sm, shared_kib_optin;
+};
+
+// CUDA C++ Programming Guide, "Technical Specifications per Compute Capability".
+constexpr capability_row rows[] = {
+    {7, 5, 1024, 16, 64, 64},  {8, 0, 2048, 32, 164, 163}, {8, 6, 1536, 16, 100, 99},   {8, 7, 1536, 16, 164, 163},
+    {8, 9, 1536, 24, 100, 99}, {9, 0, 2048, 32, 228, 227}, {10, 0, 2048, 32, 228, 227}, {12, 0, 1536, 32, 100, 99},
+};
+
+const capability_row& row_for(int major, int minor) {
+    const capability_row* best = &rows[0];
+    for (const auto& r : rows)
+        if (r.major < major || (r.major == major && r.minor <= minor)) best = &r;
+    return *best;
+}
+
+}  // namespace
+
+device_limits limits_of(const cbDeviceProp& p) {
+    device_limits l;
+    l.major = p.major;
+    l.minor = p.minor;
+    if (p.maxThreadsPerBlock > 0) l.max_threads_per_block = p.maxThreadsPerBlock;
+    for (int i = 0; i < 3; ++i) {
+        if (p.maxThreadsDim[i] > 0) l.max_block[i] = p.maxThreadsDim[i];
+        if (p.maxGridSize[i] > 0) l.max_grid[i] = p.maxGridSize[i];
+    }
+    l.multiprocessors = p.multiProcessorCount;
+    if (p.warpSize > 0) l.warp_size = p.warpSize;
+    const capability_row& r = row_for(p.major, p.minor);
+    l.max_threads_per_sm = r.threads_per_sm;
+    l.max_blocks_per_sm = r.blocks_per_sm;
+    if (p.sharedMemPerBlock > 0) l.shared_memory_per_block = p.sharedMemPerBlock;
+    l.shared_memory_per_block_optin = std::max<size_t>(l.shared_memory_per_block, size_t(r.shared_kib_optin) * 1024);
+    l.shared_memory_per_sm = size_t(r.shared_kib_per_sm) * 1024;
+    return l;
+}
+
+cudaError_t device_properties(int device, cbDeviceProp& out) {
+    static std::mutex mutex;
+    static std::array<std::pair<bool, cbDeviceProp>, 16> cache{};
+    if (device < 0 || device >= static_cast<int>(cache.size())) return record(cudaErrorInvalidDevice);
+    std::lock_guard lock(mutex);
+    auto& [known, prop] = cache[static_cast<size_t>(device)];
+    if (!known) {
+        if (cbError_t e = cbGetDeviceProperties(&prop, device); e != cbSuccess) return record(e);
+        known = true;
+    }
+    out = prop;
+    return cudaSuccess;
+}
+
+cudaError_t current_device_limits(device_limits& out) {
+    int device = 0;
+    if (cbError_t e = cbGetDevice(&device); e != cbSuccess) return record(e);
+    cbDeviceProp p{};
+    if (cudaError_t e = device_properties(device, p); e != cudaSuccess) return e;
+    out = limits_of(p);
+    return cudaSuccess;
+}
+
+int occupancy_blocks(const device_limits& l, int block_size, size_t dynamic_shared) {
+    if (block_size > l.max_threads_per_block) return 0;
+    const int warps = (block_size + l.warp_size - 1) / l.warp_size;
+    int blocks = std::min(l.max_blocks_per_sm, l.max_threads_per_sm / (warps * l.warp_size));
+    if (dynamic_shared > l.shared_memory_per_block_optin) return 0;
+    if (dynamic_shared > 0) blocks = std::min<int>(blocks, static_cast<int>(l.shared_memory_per_sm / dynamic_shared));
+    return std::max(blocks, 0);
+}
+
+void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
+    const device_limits l = limits_of(p);
+    out = cudaDeviceProp{};
+    std::snprintf(out.name, sizeof out.name, "%s", p.name);
+    // The runtime's uuid is text ("GPU-xxxxxxxx-..."): its hex digits give the 16 bytes.
+    size_t n = 0;
+    for (const char* c = p.uuid; *c && n < 32; ++c) {
+        int v = -1;
+        if (*c >= '0' && *c <= '9') v = *c - '0';
+        if (*c >= 'a' && *c <= 'f') v = *c - 'a' + 10;
+        if (*c >= 'A' && *c <= 'F') v = *c - 'A' + 10;
+        if (v < 0) continue;
+        out.uuid.bytes[n / 2] = static_cast<char>(out.uuid.bytes[n / 2] | (n % 2 ? v : v << 4));
+        ++n;
+    }
+    out.totalGlobalMem = p.totalGlobalMem;
+    out.sharedMemPerBlock = l.shared_memory_per_block;
+    out.regsPerBlock = 65536;
+    out.warpSize = l.warp_size;
+    out.memPitch = 2147483647;
+    out.maxThreadsPerBlock = l.max_threads_per_block;
+    std::copy(std::begin(l.max_block), std::end(l.max_block), out.maxThreadsDim);
+    std::copy(std::begin(l.max_grid), std::end(l.max_grid), out.maxGridSize);
+    out.totalConstMem = 65536;
+    out.major = p.major;
+    out.minor = p.minor;
+    out.textureAlignment = 512;
+    out.texturePitchAlignment = 32;
+    out.multiProcessorCount = p.multiProcessorCount;
+    out.canMapHostMemory = 0;
+    out.concurrentKernels = 1;
+    std::sscanf(p.pciBusId, "%x:%x:", &out.pciDomainID, &out.pciBusID);
+    unsigned device_number = 0;
+    if (std::sscanf(p.pciBusId, "%*x:%*x:%x", &device_number) == 1) out.pciDeviceID = static_cast<int>(device_number);
+    out.asyncEngineCount = 2;
+    out.unifiedAddressing = 1;
+    out.memoryBusWidth = p.memoryBusWidth;
+    out.l2CacheSize = p.l2CacheSize;
+    out.maxThreadsPerMultiProcessor = l.max_threads_per_sm;
+    out.streamPrioritiesSupported = 0;
+    out.globalL1CacheSupported = 1;
+    out.localL1CacheSupported = 1;
+    out.sharedMemPerMultiprocessor = l.shared_memory_per_sm;
+    out.regsPerMultiprocessor = l.registers_per_sm;
+    out.managedMemory = 0;
+    out.sharedMemPerBlockOptin = l.shared_memory_per_block_optin;
+    out.maxBlocksPerMultiProcessor = l.max_blocks_per_sm;
+    out.reservedSharedMemPerBlock = 1024;
+    out.hostRegisterSupported = 1;
+    out.hostNumaId = -1;
+    out.deviceNumaId = -1;
+    out.gpuPciDeviceID = (static_cast<unsigned>(p.pciDeviceId) << 16) | static_cast<unsigned>(p.pciVendorId);
+}
+
+}  // namespace cudabridge::cudart

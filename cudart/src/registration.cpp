@@ -1,0 +1,115 @@
+#include "registration.hpp"
+
+#include "errors.hpp"
+
+#include <cstring>
+
+namespace cudabridge::cudart {
+namespace {
+
+constexpr int wrapper_magic = 0x466243b1;
+constexpr uint32_t fatbin_magic = 0xBA55ED50u;
+
+// A fatbin's size from its header: magic (4), version (2), header size (2), payload size (8).
+size_t fatbin_size(const void* image) {
+    uint32_t magic = 0;
+    uint16_t header_size = 0;
+    uint64_t payload = 0;
+    std::memcpy(&magic, image, 4);
+    std::memcpy(&header_size, static_cast<const char*>(image) + 6, 2);
+    std::memcpy(&payload, static_cast<const char*>(image) + 8, 8);
+    return magic == fatbin_magic ? header_size + payload : 0;
+}
+
+thread_local std::vector<call_configuration> configurations;
+
+}  // namespace
+
+registrations& registered() {
+    static registrations r;
+    return r;
+}
+
+fatbin_record* registrations::add_fatbin(const void* wrapper) {
+    fatbin_wrapper w{};
+    if (!wrapper) return nullptr;
+    std::memcpy(&w, wrapper, sizeof w);
+    if (w.magic != wrapper_magic || !w.data) return nullptr;
+    auto f = std::make_unique<fatbin_record>();
+    f->image = w.data;
+    f->size = fatbin_size(w.data);
+    if (f->size == 0) return nullptr;
+    std::lock_guard lock(mutex_);
+    fatbins_.push_back(std::move(f));
+    return fatbins_.back().get();
+}
+
+void registrations::remove_fatbin(fatbin_record* f) {
+    // The modules stay with the runtime, which may already be gone at exit: it frees them itself.
+    std::lock_guard lock(mutex_);
+    std::erase_if(kernels_, [&](const auto& k) { return k.second->fatbin == f; });
+    std::erase_if(variables_, [&](const auto& v) { return v.second.fatbin == f; });
+    std::erase_if(fatbins_, [&](const auto& p) { return p.get() == f; });
+}
+
+void registrations::add_kernel(fatbin_record* f, const void* host_function, const char* device_name) {
+    if (!f || !host_function || !device_name) return;
+    std::lock_guard lock(mutex_);
+    kernels_[host_function] = std::make_unique<kernel_record>(kernel_record{f, device_name});
+}
+
+void registrations::add_variable(fatbin_record* f, const void* host_variable, const char* device_name, size_t size,
+                                 bool constant) {
+    if (!f || !host_variable || !device_name) return;
+    std::lock_guard lock(mutex_);
+    variables_[host_variable] = variable_record{f, device_name, size, constant};
+}
+
+kernel_record* registrations::kernel(const void* host_function) {
+    std::lock_guard lock(mutex_);
+    auto it = kernels_.find(host_function);
+    return it == kernels_.end() ? nullptr : it->second.get();
+}
+
+const variable_record* registrations::variable(const void* host_variable) {
+    std::lock_guard lock(mutex_);
+    auto it = variables_.find(host_variable);
+    return it == variables_.end() ? nullptr : &it->second;
+}
+
+cudaError_t registrations::module_on_current_device(fatbin_record& f, cbModule_t& out) {
+    int device = 0;
+    if (cbError_t e = cbGetDevice(&device); e != cbSuccess) return record(e);
+    std::lock_guard lock(f.mutex);
+    if (auto it = f.modules.find(device); it != f.modules.end()) {
+        out = it->second;
+        return cudaSuccess;
+    }
+    cbModule_t m = nullptr;
+    if (cbError_t e = cbModuleLoadData(&m, f.image, f.size, CB_MODULE_FATBIN); e != cbSuccess) {
+        // A fatbin with machine code only cannot run here: CUDA's name for that.
+        return record(e == cbErrorNotSupported ? cudaErrorNoKernelImageForDevice : to_cuda(e));
+    }
+    f.modules[device] = m;
+    out = m;
+    return cudaSuccess;
+}
+
+void registrations::forget_modules_of(int device) {
+    std::lock_guard lock(mutex_);
+    for (auto& f : fatbins_) {
+        std::lock_guard flock(f->mutex);
+        f->modules.erase(device);
+    }
+}
+
+void push_configuration(const call_configuration& c) { configurations.push_back(c); }
+
+bool pop_configuration(call_configuration& out) {
+    if (configurations.empty()) return false;
+    out = configurations.back();
+    configurations.pop_back();
+    return true;
+}
+
+}  // namespace cudabridge::cudart

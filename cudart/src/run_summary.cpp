@@ -1,0 +1,124 @@
+#include "run_summary.hpp"
+
+#include "errors.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace cudabridge::cudart {
+namespace {
+
+struct counters {
+    std::atomic<unsigned long long> kernels{0}, h2d{0}, d2h{0}, d2d{0};
+    std::mutex mutex;
+    std::vector<std::pair<cbEvent_t, cbEvent_t>> timed;  // launches not yet folded into kernel_ms
+    double kernel_ms = 0;
+};
+
+counters& totals() {
+    static counters c;
+    return c;
+}
+
+const char* summary_path() {
+    static const char* path = std::getenv("CUDABRIDGE_RUN_SUMMARY");
+    return path && *path ? path : nullptr;
+}
+
+// Adds the finished launches' times to kernel_ms (all of them when `wait`).
+void fold_timed(counters& c, bool wait) {
+    std::lock_guard lock(c.mutex);
+    std::vector<std::pair<cbEvent_t, cbEvent_t>> left;
+    for (auto [start, end] : c.timed) {
+        if (!wait && cbEventQuery(end) != cbSuccess) {
+            left.emplace_back(start, end);
+            continue;
+        }
+        float ms = 0;
+        if (cbEventSynchronize(end) == cbSuccess && cbEventElapsedTime(&ms, start, end) == cbSuccess) c.kernel_ms += ms;
+        cbEventDestroy(start);
+        cbEventDestroy(end);
+    }
+    c.timed.swap(left);
+    (void)cbGetLastError();  // the summary's own calls leave the program's last error alone
+}
+
+void write_summary() {
+    const char* path = summary_path();
+    if (!path) return;
+    counters& c = totals();
+    (void)cbDeviceSynchronize();
+    fold_timed(c, true);
+    int device = 0;
+    cbDeviceProp prop{};
+    const bool simulated =
+        cbGetDevice(&device) == cbSuccess && cbGetDeviceProperties(&prop, device) == cbSuccess && prop.isSimulated != 0;
+    (void)cbGetLastError();
+    std::FILE* f = std::fopen(path, "w");
+    if (!f) return;
+    std::fprintf(f,
+                 "{\"kernels_launched\": %llu, \"bytes_host_to_device\": %llu, \"bytes_device_to_host\": %llu, "
+                 "\"bytes_device_to_device\": %llu, \"kernel_time_ms\": %.6f, \"kernel_time_source\": \"%s\"}\n",
+                 c.kernels.load(), c.h2d.load(), c.d2h.load(), c.d2d.load(), c.kernel_ms,
+                 simulated ? "modeled" : "measured");
+    std::fclose(f);
+}
+
+}  // namespace
+
+cudaError_t ensure_runtime() {
+    static const cbError_t started = [] {
+        const cbError_t e = cbInit();
+        // After cbInit and the counters exist, so that the summary is written at exit before
+        // either is torn down (exit runs handlers and static destructors in reverse order).
+        (void)totals();
+        if (e == cbSuccess && summary_path()) std::atexit(write_summary);
+        return e;
+    }();
+    return started == cbSuccess ? cudaSuccess : record(started);
+}
+
+void note_copy(cudaMemcpyKind kind, size_t bytes) {
+    counters& c = totals();
+    if (kind == cudaMemcpyHostToDevice) c.h2d += bytes;
+    if (kind == cudaMemcpyDeviceToHost) c.d2h += bytes;
+    if (kind == cudaMemcpyDeviceToDevice) c.d2d += bytes;
+}
+
+launch_timer::launch_timer(cudaStream_t stream) : stream_(reinterpret_cast<cbStream_t>(stream)) {
+    if (!summary_path()) return;
+    if (cbEventCreate(&start_) != cbSuccess || cbEventRecord(start_, stream_) != cbSuccess) {
+        if (start_) cbEventDestroy(start_);
+        start_ = nullptr;
+    }
+}
+
+launch_timer::~launch_timer() {
+    if (start_) cbEventDestroy(start_);  // the launch failed: nothing to time
+}
+
+void launch_timer::launched() {
+    counters& c = totals();
+    ++c.kernels;
+    if (!start_) return;
+    cbEvent_t start = std::exchange(start_, nullptr);
+    cbEvent_t end = nullptr;
+    if (cbEventCreate(&end) != cbSuccess || cbEventRecord(end, stream_) != cbSuccess) {
+        cbEventDestroy(start);
+        if (end) cbEventDestroy(end);
+        return;
+    }
+    bool fold = false;
+    {
+        std::lock_guard lock(c.mutex);
+        c.timed.emplace_back(start, end);
+        fold = c.timed.size() >= 1024;
+    }
+    if (fold) fold_timed(c, false);
+}
+
+}  // namespace cudabridge::cudart

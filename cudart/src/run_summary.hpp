@@ -1,0 +1,35 @@
+// What `cudabridge-cli run` reports afterwards: kernels launched, bytes copied each way, and the
+// modeled GPU time of the kernels (from events around each launch, only while a summary is
+// asked for: CUDABRIDGE_RUN_SUMMARY names the JSON file, written at exit).
+#pragma once
+
+#include "cuda_types.hpp"
+
+#include <cudabridge.h>
+
+#include <cstddef>
+
+namespace cudabridge::cudart {
+
+// Brings up the runtime underneath (connects or attaches the eGPU) once per process, and arms
+// the summary at exit. Every call that needs the device goes through it first.
+cudaError_t ensure_runtime();
+
+void note_copy(cudaMemcpyKind kind, size_t bytes);
+
+// Events around one launch on its stream, when a summary is being kept.
+class launch_timer {
+public:
+    explicit launch_timer(cudaStream_t stream);
+    ~launch_timer();
+    launch_timer(const launch_timer&) = delete;
+    launch_timer& operator=(const launch_timer&) = delete;
+    // The launch was queued: count it and close its timing.
+    void launched();
+
+private:
+    cbStream_t stream_;
+    cbEvent_t start_ = nullptr;
+};
+
+}  // namespace cudabridge::cudart
