@@ -23,7 +23,7 @@ const std::vector<command>& app::commands() {
         info_command(),    status_command(), monitor_command(),   connect_command(),   disconnect_command(),
         config_command(),  diag_command(),   benchmark_command(), reset_command(),     devices_command(),
         forget_command(),  log_command(),    history_command(),   sim_command(),       plugins_command(),
-        profile_command(), help_command(),   version_command(),   completion_command()};
+        profile_command(), run_command(),    help_command(),      version_command(),   completion_command()};
     return table;
 }
 

@@ -115,6 +115,7 @@ command benchmark_command();
 command diag_command();
 command completion_command();
 command profile_command();
+command run_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);
 // config's GPU subcommands (commands/gpu_settings.cpp).
