@@ -103,6 +103,26 @@ TEST_F(runtime_test, FreeHostTakesOnlyLivePointersFromMallocHost) {
     EXPECT_EQ(rt->free(device), cbSuccess);
 }
 
+TEST_F(runtime_test, FreeingPinnedMemoryAfterAnEventWaitLeavesNoCheckReadingIt) {
+    // A copy into pinned memory, waited for with an event only (which settles no end-to-end
+    // check), then the memory freed: a later synchronize read the freed pages and crashed. 32 MiB,
+    // so that the free returns the pages to the system.
+    const size_t bytes = 32u << 20;
+    void* pinned = nullptr;
+    ASSERT_EQ(rt->malloc_host(&pinned, bytes), cbSuccess) << cbGetLastErrorMessage();
+    void* d = device_alloc(bytes);
+    ASSERT_EQ(rt->memset(d, 7, bytes, nullptr, false), cbSuccess);
+    cbEvent_t done = nullptr;
+    ASSERT_EQ(rt->event_create(&done), cbSuccess);
+    ASSERT_EQ(rt->memcpy(pinned, d, bytes, cbMemcpyDeviceToHost, nullptr, true), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->event_record(done, nullptr), cbSuccess);
+    ASSERT_EQ(rt->event_synchronize(done), cbSuccess);
+    EXPECT_EQ(static_cast<unsigned char*>(pinned)[bytes - 1], 7);
+    ASSERT_EQ(rt->free_host(pinned), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->synchronize(), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->event_destroy(done), cbSuccess);
+}
+
 TEST_F(runtime_test, ABuiltinOnAFreedPointerIsRefusedAndWritesNothing) {
     // It returned success and, once the address was handed out again, wrote into the new owner.
     const size_t n = 1024;

@@ -230,10 +230,20 @@ cbError_t device_context::host_unregister(void* ptr) {
     return call("cbHostUnregister", [&](gpu_call& g) -> cb_status {
         {
             std::lock_guard lock(objects_mutex_);
-            if (!pinned_.erase(reinterpret_cast<uintptr_t>(ptr))) {
+            if (!pinned_.count(reinterpret_cast<uintptr_t>(ptr))) {
                 core::set_last_error("not a registered host range");
                 return CB_ERR_INVALID_ARGUMENT;
             }
+        }
+        // Copies into or out of the range may still have end-to-end checks to settle, which read
+        // it: settle them while it is still the caller's (CUDA's cudaFreeHost synchronizes too).
+        // Their outcome reaches the supervisor as every check's does; a device error here is
+        // the next synchronizing call's to report, and never keeps the memory registered.
+        (void)g.t->device_synchronize(g.instance, g.handle);
+        (void)settle_all_checks(g);
+        {
+            std::lock_guard lock(objects_mutex_);
+            pinned_.erase(reinterpret_cast<uintptr_t>(ptr));
         }
         if (!CB_HAS_FIELD(g.t, cb_gpu_table, host_unregister)) return CB_OK;  // registered without the family
         const cb_status st = g.t->host_unregister(g.instance, g.handle, ptr);
