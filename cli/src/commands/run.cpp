@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 extern char** environ;
@@ -64,29 +65,38 @@ std::string connect_or_attach(app& a) {
     return id;
 }
 
-std::vector<std::string> child_environment(const fs::path& cudart, const fs::path& summary) {
-    std::vector<std::string> env;
-    bool log_sinks = false;
-    std::string library_path;
-    for (char** e = environ; *e; ++e) {
-        const std::string entry = *e;
-        if (entry.rfind("LD_LIBRARY_PATH=", 0) == 0) {
-            library_path = entry.substr(16);
-            continue;
-        }
-        if (entry.rfind("CUDABRIDGE_RUN_SUMMARY=", 0) == 0) continue;
-        log_sinks = log_sinks || entry.rfind("CUDABRIDGE_LOG_SINKS=", 0) == 0;
-        env.push_back(entry);
-    }
-    env.push_back("LD_LIBRARY_PATH=" + cudart.string() + (library_path.empty() ? "" : ":" + library_path));
-    env.push_back("CUDABRIDGE_RUN_SUMMARY=" + summary.string());
-    // The program's own output stays its own: CudaBridge logs to its file and store only.
-    if (!log_sinks) env.emplace_back("CUDABRIDGE_LOG_SINKS=file,sqlite");
+// What the CLI was told on its command line that the program's runtime must also use.
+std::map<std::string, std::string> settings_for_child(const global_options& g) {
+    std::map<std::string, std::string> env;
+    if (g.db) env["CUDABRIDGE_DB"] = fs::absolute(*g.db).string();
+    if (g.transport) env["CUDABRIDGE_TRANSPORT"] = *g.transport;
+    if (g.gpu) env["CUDABRIDGE_GPU"] = *g.gpu;
+    if (g.safety) env["CUDABRIDGE_SAFETY"] = *g.safety;
+    std::string paths;
+    for (const auto& p : g.plugin_paths) paths += (paths.empty() ? "" : ":") + fs::absolute(p).string();
+    if (!paths.empty()) env["CUDABRIDGE_ADD_PLUGIN_PATH"] = paths;
     return env;
 }
 
-int spawn_and_wait(const fs::path& program, const std::vector<std::string>& args,
-                   const std::vector<std::string>& env) {
+// This process's environment with the program's loader path, the summary file and the
+// command line's settings in front (they win over inherited ones).
+std::vector<std::string> child_environment(const global_options& g, const fs::path& cudart, const fs::path& summary) {
+    std::map<std::string, std::string> set = settings_for_child(g);
+    const char* library_path = std::getenv("LD_LIBRARY_PATH");
+    set["LD_LIBRARY_PATH"] = cudart.string() + (library_path && *library_path ? ":" + std::string(library_path) : "");
+    set["CUDABRIDGE_RUN_SUMMARY"] = summary.string();
+    // The program's own output stays its own: CudaBridge logs to its file and store only.
+    if (!std::getenv("CUDABRIDGE_LOG_SINKS")) set["CUDABRIDGE_LOG_SINKS"] = "file,sqlite";
+    std::vector<std::string> env;
+    for (const auto& [name, value] : set) env.push_back(name + "=" + value);
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        if (!set.count(entry.substr(0, entry.find('=')))) env.push_back(entry);
+    }
+    return env;
+}
+
+int spawn_and_wait(const fs::path& program, const std::vector<std::string>& args, const std::vector<std::string>& env) {
     std::vector<char*> argv, envp;
     for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));
     argv.push_back(nullptr);
@@ -159,10 +169,10 @@ int run_run(app& a, const std::vector<std::string>& given) {
     const std::string device = connect_or_attach(a);
     const fs::path summary = fs::temp_directory_path() / ("cudabridge-run-" + std::to_string(::getpid()) + ".json");
     fs::remove(summary);
-    const int64_t started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count();
-    const int code = spawn_and_wait(program, args, child_environment(cudart, summary));
+    const int64_t started_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    const int code = spawn_and_wait(program, args, child_environment(a.options(), cudart, summary));
     report(a, summary, recoveries_since(a, device, started_ns), code);
     fs::remove(summary);
     return code;

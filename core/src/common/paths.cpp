@@ -32,6 +32,8 @@ std::filesystem::path xdg_dir(const char* var, const char* fallback_under_home) 
 }  // namespace
 
 std::filesystem::path default_database_path() {
+    // The store a parent process chose (cudabridge-cli --db X run -- PROGRAM hands X on).
+    if (auto db = secure_env("CUDABRIDGE_DB"); db && std::filesystem::path(*db).is_absolute()) return *db;
     if (auto home = secure_env("CUDABRIDGE_HOME")) return std::filesystem::path(*home) / "cudabridge.db";
     return xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "cudabridge.db";
 }
