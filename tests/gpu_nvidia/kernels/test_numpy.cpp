@@ -191,6 +191,16 @@ TEST(Numpy, CrossCheck) {
         ASSERT_EQ(argsort(a.view(), ao.view(), error), CB_OK) << error;
         w.record("sort", "sort", "-", so, {&a});
         w.record("sort", "argsort", "-", ao, {&a});
+        const std::int64_t s5[] = {2, 1500};  // rows long enough for the radix sort
+        tensor long_rows = wide_random(d, 2, s5, seed++);
+        add_specials(long_rows);
+        for (std::int64_t i = 1500; i < long_rows.size(); i += 5) set(long_rows, i, get(long_rows, i - 1500));
+        if (is_float_dtype(d)) set(long_rows, 1700, -0.0), set(long_rows, 1701, NAN), set(long_rows, 1702, -NAN);
+        tensor lso(d, 2, s5), lao(CB_DTYPE_INT64, 2, s5);
+        ASSERT_EQ(sort(long_rows.view(), lso.view(), error), CB_OK) << error;
+        ASSERT_EQ(argsort(long_rows.view(), lao.view(), error), CB_OK) << error;
+        w.record("sort", "sort", "-", lso, {&long_rows});
+        w.record("sort", "argsort", "-", lao, {&long_rows});
         tensor idx = wide_random(CB_DTYPE_INT64, 2, si, seed++);
         for (std::int64_t i = 0; i < idx.size(); ++i) set(idx, i, std::fmod(get(idx, i), 400.0));
         tensor to(d, 2, si);

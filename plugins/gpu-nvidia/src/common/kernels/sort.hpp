@@ -1,5 +1,7 @@
 // Sorting kernels of the CPU engine: each row of the last axis sorted in numpy's ascending order
 // (NaN last), or the stable argsort of each row (int64 indices; equal values keep their order).
+// Rows of 512 or more go through a stable LSD radix sort on order-preserving keys (what numpy's
+// own sorts outrun std::sort by), shorter ones through std::sort / std::stable_sort.
 #pragma once
 
 #include "common/errors/fail.hpp"
