@@ -172,6 +172,7 @@ typedef struct cb_kernel_launch {
 
 /* A launch's kernel_params, or NULL when the caller's struct predates ABI 1.7 or did not set it. */
 static inline void* const* cb_launch_kernel_params(const cb_kernel_launch* launch) {
+    /* NOLINTNEXTLINE(modernize-use-nullptr): a C header, and C has no nullptr */
     return launch->struct_size >= CB_SIZE_THROUGH(cb_kernel_launch, kernel_params) ? launch->kernel_params : NULL;
 }
 
