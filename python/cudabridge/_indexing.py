@@ -279,7 +279,7 @@ def _split_key(a, key):
     on. None when the key is not of that form."""
     if not isinstance(key, tuple):
         key = (key,)
-    arrays = [i for i, k in enumerate(key) if _is_array(k)]
+    arrays = [i for i, k in enumerate(key) if _is_array(k) or isinstance(k, (bool, np.bool_))]  # True: a 0-d mask
     if len(arrays) != 1:
         return None
     at = arrays[0]

@@ -234,6 +234,24 @@ def test_setitem(gpu, dtype, shape, k):
         same(d, want)
 
 
+@pytest.mark.parametrize("key", [True, False, (Ellipsis, True), (0, True), np.array(True)])
+@pytest.mark.parametrize("shape", [(), (2, 3)])
+def test_boolean_scalar_keys_are_0d_masks(gpu, key, shape):
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    d = cb.to_device(x)
+    if x.ndim == 0 and isinstance(key, tuple) and 0 in key:  # numpy: too many indices for a 0-d array
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            d[key]
+        return
+    same(d[key], x[key])
+    want = x.copy()
+    want[key] = 7
+    d[key] = 7
+    same(d, want)
+
+
 def test_index_errors_match_numpy(gpu):
     x = np.arange(20).reshape(4, 5)
     d = cb.to_device(x)
