@@ -252,6 +252,15 @@ def test_boolean_scalar_keys_are_0d_masks(gpu, key, shape):
     same(d, want)
 
 
+def test_unhandled_advanced_forms_raise_instead_of_copying_to_the_host(gpu):
+    d = cb.to_device(np.arange(24.0).reshape(2, 3, 4))
+    for key in ((np.array([0, 1]), slice(None), 0), (np.array([0, 1]), slice(None), np.array([1, 2]))):
+        with pytest.raises(IndexError, match="not supported on the device"):
+            d[key]
+        with pytest.raises(IndexError, match="not supported on the device"):
+            d[key] = 1.0
+
+
 def test_index_errors_match_numpy(gpu):
     x = np.arange(20).reshape(4, 5)
     d = cb.to_device(x)
