@@ -37,7 +37,7 @@ fs::path cudart_folder() {
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&host::state_name), &info) == 0 || !info.dli_fname)
         throw cli_error(exit_error, "cannot tell where the CudaBridge libraries are installed");
-    const fs::path folder = fs::path(info.dli_fname).parent_path() / "cudabridge" / "cudart";
+    fs::path folder = fs::path(info.dli_fname).parent_path() / "cudabridge" / "cudart";
     if (!fs::exists(folder / "libcudart.so.13"))
         throw cli_error(exit_error, "no CUDA runtime library at " + folder.string() + " (this installation lacks it)");
     return folder;
@@ -60,7 +60,7 @@ std::string connect_or_attach(app& a) {
         if (!a.options().json) std::cerr << "cudabridge run: connecting the eGPU\n";
         rt.adopt(host::connect(rt.current_session(), o));
     }
-    const std::string id = a.device().id();
+    std::string id = a.device().id();
     a.close_runtime();  // the connection stays up; the program attaches to it
     return id;
 }
@@ -88,6 +88,7 @@ std::vector<std::string> child_environment(const global_options& g, const fs::pa
     // The program's own output stays its own: CudaBridge logs to its file and store only.
     if (!std::getenv("CUDABRIDGE_LOG_SINKS")) set["CUDABRIDGE_LOG_SINKS"] = "file,sqlite";
     std::vector<std::string> env;
+    env.reserve(set.size());
     for (const auto& [name, value] : set) env.push_back(name + "=" + value);
     for (char** e = environ; *e; ++e) {
         const std::string entry = *e;
