@@ -13,7 +13,7 @@ packages=(
   llvm-15-dev liblz4-dev libzstd-dev
   gnuplot-nox
   pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip
-  python3-setuptools python3-wheel
+  python3-setuptools python3-wheel python3-torch
 )
 
 missing=()

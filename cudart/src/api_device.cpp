@@ -201,16 +201,21 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
 
 cudaError_t cudaDeviceSynchronize(void) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbDeviceSynchronize());
+    if (cbError_t e = cbDeviceSynchronize(); e != cbSuccess) return record(e);
+    settle_timings(false);
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceReset(void) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     int device = 0;
     (void)cbGetDevice(&device);
+    settle_timings(true);  // the reset frees the events that time launches
     const cbError_t e = cbDeviceReset();
     registered().forget_modules_of(device);  // the reset freed them
-    return record(e);
+    if (e != cbSuccess) return record(e);
+    clear_errors_after_reset();
+    return cudaSuccess;
 }
 
 cudaError_t cudaRuntimeGetVersion(int* version) {

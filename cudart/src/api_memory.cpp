@@ -43,6 +43,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
         async ? cbMemcpyAsync(dst, src, count, cb_kind, cb_stream(stream)) : cbMemcpy(dst, src, count, cb_kind);
     if (e != cbSuccess) return record(e);
     note_copy(kind, count);
+    if (!async) settle_timings(false);
     return cudaSuccess;
 }
 

@@ -61,7 +61,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbStreamSynchronize(cb_stream(stream)));
+    if (cbError_t e = cbStreamSynchronize(cb_stream(stream)); e != cbSuccess) return record(e);
+    settle_timings(false);
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
@@ -106,7 +108,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbEventSynchronize(cb_event(event)));
+    if (cbError_t e = cbEventSynchronize(cb_event(event)); e != cbSuccess) return record(e);
+    settle_timings(false);
+    return cudaSuccess;
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {

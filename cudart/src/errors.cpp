@@ -1,5 +1,6 @@
 #include "errors.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -10,6 +11,14 @@ namespace cudabridge::cudart {
 namespace {
 
 thread_local cudaError_t last_error = cudaSuccess;
+// An error that leaves the device unusable: every thread's cudaGetLastError answers it until
+// cudaDeviceReset, as CUDA's sticky errors do.
+std::atomic<cudaError_t> sticky{cudaSuccess};
+
+bool is_sticky(cudaError_t e) {
+    return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorDevicesUnavailable ||
+           e == cudaErrorContextIsDestroyed;
+}
 
 struct error_text {
     cudaError_t code;
@@ -85,7 +94,13 @@ cudaError_t to_cuda(cbError_t e) {
 
 cudaError_t record(cudaError_t e) {
     if (e != cudaSuccess) last_error = e;
+    if (is_sticky(e)) sticky = e;
     return e;
+}
+
+void clear_errors_after_reset() {
+    sticky = cudaSuccess;
+    last_error = cudaSuccess;
 }
 
 // CUDA says why only through the code; CUDABRIDGE_CUDART_VERBOSE=1 also prints the reason.
@@ -115,10 +130,14 @@ cudaError_t take_last_error() {
     const cudaError_t below = error_below(cbGetLastError());
     const cudaError_t mine = last_error;
     last_error = cudaSuccess;
+    if (const cudaError_t s = sticky.load(); s != cudaSuccess) return s;
     return mine != cudaSuccess ? mine : below;
 }
 
-cudaError_t peek_last_error() { return last_error != cudaSuccess ? last_error : error_below(cbPeekAtLastError()); }
+cudaError_t peek_last_error() {
+    if (const cudaError_t s = sticky.load(); s != cudaSuccess) return s;
+    return last_error != cudaSuccess ? last_error : error_below(cbPeekAtLastError());
+}
 
 cudaError_t not_supported(const char* function) {
     static std::mutex mutex;

@@ -21,6 +21,9 @@ cudaError_t record(cbError_t e);
 // Records `e` and returns it; the message is printed when CUDABRIDGE_CUDART_VERBOSE is set.
 cudaError_t fail(cudaError_t e, const char* message);
 
+// cudaDeviceReset succeeded: the sticky error and this thread's last error are gone.
+void clear_errors_after_reset();
+
 cudaError_t take_last_error();
 cudaError_t peek_last_error();
 

@@ -17,6 +17,7 @@ struct counters {
     std::mutex mutex;
     std::vector<std::pair<cbEvent_t, cbEvent_t>> timed;  // launches not yet folded into kernel_ms
     double kernel_ms = 0;
+    bool simulated = false;
 };
 
 counters& totals() {
@@ -29,9 +30,45 @@ const char* summary_path() {
     return path && *path ? path : nullptr;
 }
 
-// Adds the finished launches' times to kernel_ms (all of them when `wait`).
-void fold_timed(counters& c, bool wait) {
+// Written at exit with no call into the runtime: by then its thread-local state may be gone.
+// Launches the program never waited for are not in kernel_ms.
+void write_summary() {
+    const char* path = summary_path();
+    if (!path) return;
+    counters& c = totals();
     std::lock_guard lock(c.mutex);
+    std::FILE* f = std::fopen(path, "w");
+    if (!f) return;
+    std::fprintf(f,
+                 "{\"kernels_launched\": %llu, \"bytes_host_to_device\": %llu, \"bytes_device_to_host\": %llu, "
+                 "\"bytes_device_to_device\": %llu, \"kernel_time_ms\": %.6f, \"kernel_time_source\": \"%s\"}\n",
+                 c.kernels.load(), c.h2d.load(), c.d2h.load(), c.d2d.load(), c.kernel_ms,
+                 c.simulated ? "modeled" : "measured");
+    std::fclose(f);
+}
+
+}  // namespace
+
+cudaError_t ensure_runtime() {
+    static const cbError_t started = [] {
+        const cbError_t e = cbInit();
+        // After cbInit and the counters exist, so that the summary is written at exit before
+        // either is torn down (exit runs handlers and static destructors in reverse order).
+        counters& c = totals();
+        int device = 0;
+        cbDeviceProp prop{};
+        c.simulated = e == cbSuccess && cbGetDevice(&device) == cbSuccess &&
+                      cbGetDeviceProperties(&prop, device) == cbSuccess && prop.isSimulated != 0;
+        if (e == cbSuccess && summary_path()) std::atexit(write_summary);
+        return e;
+    }();
+    return started == cbSuccess ? cudaSuccess : record(started);
+}
+
+void settle_timings(bool wait) {
+    counters& c = totals();
+    std::lock_guard lock(c.mutex);
+    if (c.timed.empty()) return;
     std::vector<std::pair<cbEvent_t, cbEvent_t>> left;
     for (auto [start, end] : c.timed) {
         if (!wait && cbEventQuery(end) != cbSuccess) {
@@ -44,42 +81,7 @@ void fold_timed(counters& c, bool wait) {
         cbEventDestroy(end);
     }
     c.timed.swap(left);
-    (void)cbGetLastError();  // the summary's own calls leave the program's last error alone
-}
-
-void write_summary() {
-    const char* path = summary_path();
-    if (!path) return;
-    counters& c = totals();
-    (void)cbDeviceSynchronize();
-    fold_timed(c, true);
-    int device = 0;
-    cbDeviceProp prop{};
-    const bool simulated =
-        cbGetDevice(&device) == cbSuccess && cbGetDeviceProperties(&prop, device) == cbSuccess && prop.isSimulated != 0;
-    (void)cbGetLastError();
-    std::FILE* f = std::fopen(path, "w");
-    if (!f) return;
-    std::fprintf(f,
-                 "{\"kernels_launched\": %llu, \"bytes_host_to_device\": %llu, \"bytes_device_to_host\": %llu, "
-                 "\"bytes_device_to_device\": %llu, \"kernel_time_ms\": %.6f, \"kernel_time_source\": \"%s\"}\n",
-                 c.kernels.load(), c.h2d.load(), c.d2h.load(), c.d2d.load(), c.kernel_ms,
-                 simulated ? "modeled" : "measured");
-    std::fclose(f);
-}
-
-}  // namespace
-
-cudaError_t ensure_runtime() {
-    static const cbError_t started = [] {
-        const cbError_t e = cbInit();
-        // After cbInit and the counters exist, so that the summary is written at exit before
-        // either is torn down (exit runs handlers and static destructors in reverse order).
-        (void)totals();
-        if (e == cbSuccess && summary_path()) std::atexit(write_summary);
-        return e;
-    }();
-    return started == cbSuccess ? cudaSuccess : record(started);
+    (void)cbGetLastError();  // these calls' own answers are not the program's errors
 }
 
 void note_copy(cudaMemcpyKind kind, size_t bytes) {
@@ -118,7 +120,7 @@ void launch_timer::launched() {
         c.timed.emplace_back(start, end);
         fold = c.timed.size() >= 1024;
     }
-    if (fold) fold_timed(c, false);
+    if (fold) settle_timings(false);
 }
 
 }  // namespace cudabridge::cudart

@@ -17,6 +17,11 @@ cudaError_t ensure_runtime();
 
 void note_copy(cudaMemcpyKind kind, size_t bytes);
 
+// Folds the timed launches that have finished into the kernel time (all of them, waiting, with
+// `wait`; before a device reset, which frees their events). Called after the program's own
+// synchronizing calls succeed.
+void settle_timings(bool wait);
+
 // Events around one launch on its stream, when a summary is being kept.
 class launch_timer {
 public:
