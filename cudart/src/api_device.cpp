@@ -212,7 +212,8 @@ cudaError_t cudaDeviceReset(void) {
     (void)cbGetDevice(&device);
     settle_timings(true);  // the reset frees the events that time launches
     const cbError_t e = cbDeviceReset();
-    registered().forget_modules_of(device);  // the reset freed them
+    registered().forget_modules_of(device);  // the reset freed them, and the timing events
+    forget_timing_events();
     if (e != cbSuccess) return record(e);
     clear_errors_after_reset();
     return cudaSuccess;

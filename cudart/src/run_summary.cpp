@@ -1,6 +1,7 @@
 #include "run_summary.hpp"
 
 #include "errors.hpp"
+#include "handles.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -18,11 +19,31 @@ struct counters {
     std::vector<std::pair<cbEvent_t, cbEvent_t>> timed;  // launches not yet folded into kernel_ms
     double kernel_ms = 0;
     bool simulated = false;
+    std::vector<cbEvent_t> spare;  // events timed launches are done with, reused (creating one costs)
 };
 
 counters& totals() {
     static counters c;
     return c;
+}
+
+// An event for timing, from the spares when there is one.
+cbEvent_t take_event() {
+    counters& c = totals();
+    {
+        std::lock_guard lock(c.mutex);
+        if (!c.spare.empty()) {
+            cbEvent_t e = c.spare.back();
+            c.spare.pop_back();
+            return e;
+        }
+    }
+    cbEvent_t e = nullptr;
+    return cbEventCreate(&e) == cbSuccess ? e : nullptr;
+}
+
+void give_back_locked(counters& c, cbEvent_t e) {
+    if (e) c.spare.push_back(e);
 }
 
 const char* summary_path() {
@@ -77,8 +98,8 @@ void settle_timings(bool wait) {
         }
         float ms = 0;
         if (cbEventSynchronize(end) == cbSuccess && cbEventElapsedTime(&ms, start, end) == cbSuccess) c.kernel_ms += ms;
-        cbEventDestroy(start);
-        cbEventDestroy(end);
+        give_back_locked(c, start);
+        give_back_locked(c, end);
     }
     c.timed.swap(left);
     (void)cbGetLastError();  // these calls' own answers are not the program's errors
@@ -91,10 +112,18 @@ void note_copy(cudaMemcpyKind kind, size_t bytes) {
     if (kind == cudaMemcpyDeviceToDevice) c.d2d += bytes;
 }
 
-launch_timer::launch_timer(cudaStream_t stream) : stream_(reinterpret_cast<cbStream_t>(stream)) {
+void forget_timing_events() {
+    counters& c = totals();
+    std::lock_guard lock(c.mutex);
+    c.timed.clear();
+    c.spare.clear();
+}
+
+launch_timer::launch_timer(cudaStream_t stream) : stream_(cb_stream(stream)) {
     if (!summary_path()) return;
-    if (cbEventCreate(&start_) != cbSuccess || cbEventRecord(start_, stream_) != cbSuccess) {
-        if (start_) cbEventDestroy(start_);
+    start_ = take_event();
+    if (start_ && cbEventRecord(start_, stream_) != cbSuccess) {
+        cbEventDestroy(start_);
         start_ = nullptr;
     }
 }
@@ -109,7 +138,8 @@ void launch_timer::launched() {
     if (!start_) return;
     cbEvent_t start = std::exchange(start_, nullptr);
     cbEvent_t end = nullptr;
-    if (cbEventCreate(&end) != cbSuccess || cbEventRecord(end, stream_) != cbSuccess) {
+    end = take_event();
+    if (!end || cbEventRecord(end, stream_) != cbSuccess) {
         cbEventDestroy(start);
         if (end) cbEventDestroy(end);
         return;

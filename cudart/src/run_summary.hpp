@@ -21,6 +21,8 @@ void note_copy(cudaMemcpyKind kind, size_t bytes);
 // `wait`; before a device reset, which frees their events). Called after the program's own
 // synchronizing calls succeed.
 void settle_timings(bool wait);
+// After a device reset: the events are gone with everything else.
+void forget_timing_events();
 
 // Events around one launch on its stream, when a summary is being kept.
 class launch_timer {
