@@ -303,7 +303,8 @@ TEST_F(RealGpuKernels, IndexingAndSorting) {
         host_tensor strided = transposed(d, 6, 7);  // a non-contiguous output
         randomize(strided, rng);
         expect_same_as_cpu("copyto", {&src, &mask, &strided}, {}, {}, dt(d) + " transposed");
-        for (const std::vector<int64_t>& shape : {std::vector<int64_t>{4, 33}, {1, 1000}, {3, 0}, {1}}) {
+        // 2x5000: rows past one block's size, sorted one network step per launch.
+        for (const std::vector<int64_t>& shape : {std::vector<int64_t>{4, 33}, {1, 1000}, {3, 0}, {1}, {2, 5000}}) {
             // -0.0 and 0.0 compare equal here, so either order of the two passes, as numpy's.
             host_tensor rows = operand(d, shape, false, rng);
             host_tensor order = contiguous(CB_DTYPE_INT64, shape);

@@ -81,6 +81,9 @@ const signature k_signatures[] = {
     {"cb_copyto_", call<nd_layout, i64, u64, u64, u64>, false},
     {"cb_sort_", call<u64, u64, i64, i64>, true},
     {"cb_argsort_", call<u64, u64, i64, i64>, true},
+    // After cb_sort_ / cb_argsort_: the last matching prefix names the signature.
+    {"cb_sort_step_", call<u64, i64, i64, i64, i64>, false},
+    {"cb_argsort_step_", call<u64, u64, i64, i64, i64, i64>, false},
 };
 
 struct function {

@@ -45,6 +45,8 @@ std::set<std::string> launcher_names() {
         names.insert("cb_matmul_" + dn);
         names.insert("cb_sort_" + dn);
         names.insert("cb_argsort_" + dn);
+        names.insert("cb_sort_step_" + dn);
+        names.insert("cb_argsort_step_" + dn);
         for (const char* op : cuda_kernels::k_reduce_tokens)
             for (const char* kind : {"rows", "finish", "cols"})
                 names.insert(std::string("cb_reduce_") + kind + "_" + op + "_" + dn);
@@ -70,7 +72,7 @@ TEST(BuiltinKernelNames, LauncherAndFatbinAgree) {
     const std::set<std::string> wanted = launcher_names();
     for (const auto& name : wanted) EXPECT_TRUE(exported.count(name)) << "the fatbin lacks " << name;
     for (const auto& name : exported) EXPECT_TRUE(wanted.count(name)) << "the launcher never uses " << name;
-    EXPECT_EQ(exported.size(), 649u);  // take/put/copyto x 4 sizes, sort/argsort x 8 dtypes: 28 more
+    EXPECT_EQ(exported.size(), 665u);  // take/put/copyto x 4 sizes, sort/argsort (+ step) x 8 dtypes: 44 more
 #endif
 }
 

@@ -224,5 +224,12 @@ CB_INDEXING(8, std::uint64_t)
     }                                                                                                                \
     extern "C" __global__ void cb_argsort_##dname(uint64_t in, uint64_t out, int64_t rows, int64_t n) {              \
         ck::argsort_body<T>(in, out, rows, n);                                                                       \
+    }                                                                                                                \
+    extern "C" __global__ void cb_sort_step_##dname(uint64_t data, int64_t rows, int64_t n, int64_t k, int64_t j) {  \
+        ck::sort_step_body<T>(data, rows, n, k, j);                                                                  \
+    }                                                                                                                \
+    extern "C" __global__ void cb_argsort_step_##dname(uint64_t in, uint64_t out, int64_t rows, int64_t n,           \
+                                                       int64_t k, int64_t j) {                                       \
+        ck::argsort_step_body<T>(in, out, rows, n, k, j);                                                            \
     }
 CB_FOR_DTYPES(CB_SORT, _)

@@ -19,6 +19,8 @@
 //   cb_copyto_<bytes>           (nd_layout, n, out, src, mask)       bytes: 1, 2, 4, 8
 //   cb_sort_<dtype>             (in, out, rows, n)                   contiguous rows of n; one block each
 //   cb_argsort_<dtype>          (in, out, rows, n)                   int64 out
+//   cb_sort_step_<dtype>        (data, rows, n, k, j)                one network step, all rows (long rows)
+//   cb_argsort_step_<dtype>     (in, out, rows, n, k, j)             out: int64 indices so far
 // <dtype> is numpy's name (float32 ... bool). Device addresses travel as 64-bit integers.
 #pragma once
 

@@ -65,4 +65,44 @@ __device__ void argsort_body(std::uint64_t in, std::uint64_t out, std::int64_t r
     }
 }
 
+// One step (k, j) of the same network over every row at once, for rows too long for one block:
+// the launcher runs the steps in order, one launch each, over a grid covering rows * n positions.
+template <class T>
+__device__ void sort_step_body(std::uint64_t data, std::int64_t rows, std::int64_t n, std::int64_t k,
+                               std::int64_t j) {
+    T* o = device_ptr<T>(data);
+    for (std::int64_t g = first_index(); g < rows * n; g += grid_stride()) {
+        const std::int64_t i = g % n, p = j == (k >> 1) ? (i ^ (k - 1)) : (i ^ j);
+        if (p <= i || p >= n) continue;
+        T* row = o + (g - i);
+        if (kernels::fn::sort_less(row[p], row[i])) {
+            const T t = row[i];
+            row[i] = row[p];
+            row[p] = t;
+        }
+    }
+}
+
+// The first step (k == 2) also writes the identity order it starts from: out needs no init.
+template <class T>
+__device__ void argsort_step_body(std::uint64_t in, std::uint64_t out, std::int64_t rows, std::int64_t n,
+                                  std::int64_t k, std::int64_t j) {
+    std::int64_t* o = device_ptr<std::int64_t>(out);
+    const bool first = k == 2;
+    for (std::int64_t g = first_index(); g < rows * n; g += grid_stride()) {
+        const std::int64_t i = g % n, p = j == (k >> 1) ? (i ^ (k - 1)) : (i ^ j);
+        if (p < i) continue;  // the partner's thread has the pair
+        std::int64_t* row = o + (g - i);
+        if (p >= n) {
+            if (first) row[i] = i;
+            continue;
+        }
+        const T* x = device_ptr<const T>(in) + (g - i);
+        const std::int64_t ia = first ? i : row[i], ib = first ? p : row[p];
+        const bool swap = kernels::fn::sort_less(x[ib], x[ia]) || (!kernels::fn::sort_less(x[ia], x[ib]) && ib < ia);
+        row[i] = swap ? ib : ia;
+        row[p] = swap ? ia : ib;
+    }
+}
+
 }  // namespace cudabridge::nv::cuda_kernels

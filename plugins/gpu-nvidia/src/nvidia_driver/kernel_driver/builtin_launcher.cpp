@@ -332,17 +332,36 @@ cb_status run_copyto(launcher& l, const builtin_call& c, std::string& error) {
     return l.launch("cb_copyto_" + std::to_string(kernels::dtype_size(out.dtype)), n, params, error);
 }
 
-// sort / argsort: one block per row of the last axis (contiguous in and out).
+// sort / argsort (contiguous in and out): rows up to k_block_sort_max elements get one block each;
+// longer rows run the network one step per launch over every element (out first holds a copy of
+// in for sort; argsort's first step writes the starting order itself).
+constexpr int64_t k_block_sort_max = 4096;
+
 cb_status run_sort(launcher& l, const builtin_call& c, std::string& error) {
-    const tensor_view in = device_view(c.tensors[0]);
+    const tensor_view in = device_view(c.tensors[0]), out = device_view(c.tensors[1]);
+    const bool arg = c.kind == builtin_kind::argsort;
     int64_t n = in.shape[in.ndim - 1];
     int64_t rows = n == 0 ? 0 : kernels::numel(in) / n;
     if (rows == 0) return CB_OK;
-    uint64_t pin = launcher::address(in), pout = c.tensors[1].device_ptr;
-    void* params[] = {&pin, &pout, &rows, &n};
-    const std::string kind = c.kind == builtin_kind::argsort ? "cb_argsort_" : "cb_sort_";
-    return l.launch(kind + dtype_token(in.dtype), static_cast<unsigned>(std::min<int64_t>(rows, 65535)), 1, params,
-                    error);
+    uint64_t pin = launcher::address(in), pout = launcher::address(out);
+    const std::string dtype = dtype_token(in.dtype);
+    if (n <= k_block_sort_max) {
+        void* params[] = {&pin, &pout, &rows, &n};
+        return l.launch((arg ? "cb_argsort_" : "cb_sort_") + dtype,
+                        static_cast<unsigned>(std::min<int64_t>(rows, 65535)), 1, params, error);
+    }
+    if (!arg)
+        if (cb_status s = l.cast(in, out, error); s != CB_OK) return s;
+    int64_t size = 1;
+    while (size < n) size <<= 1;
+    const std::string name = (arg ? "cb_argsort_step_" : "cb_sort_step_") + dtype;
+    for (int64_t k = 2; k <= size; k <<= 1)
+        for (int64_t j = k >> 1; j > 0; j >>= 1) {
+            void* sort_params[] = {&pout, &rows, &n, &k, &j};
+            void* arg_params[] = {&pin, &pout, &rows, &n, &k, &j};
+            if (cb_status s = l.launch(name, rows * n, arg ? arg_params : sort_params, error); s != CB_OK) return s;
+        }
+    return CB_OK;
 }
 
 // A kernel reading a misaligned or unallocated address poisons the whole context (every later
