@@ -198,7 +198,7 @@ void upload(py::handle buffer, size_t offset, const py::buffer& src, uint64_t st
     }
 }
 
-void download(py::handle buffer, size_t offset, py::buffer dst, uint64_t stream) {
+void download(py::handle buffer, size_t offset, const py::buffer& dst, uint64_t stream) {
     const device_buffer& src = buffer_of(buffer);
     check_alive(src);
     const py::buffer_info info = dst.request(true);

@@ -102,7 +102,7 @@ void device_context::clear_sticky() {
 }
 
 cbError_t device_context::fail(const char* what, cb_status st) {
-    const std::string detail = core::last_error();
+    const std::string& detail = core::last_error();  // read before anything below sets it again
     const std::string message = std::string(what) + ": " + (detail.empty() ? core::status_description(st) : detail);
     cbError_t e = take_launch_failure() && st == CB_ERR_INTERNAL ? cbErrorLaunchFailure : to_runtime_error(st);
     // Work a disconnect aborted is lost with the device, whatever the GPU called it.
