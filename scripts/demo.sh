@@ -2,7 +2,8 @@
 # README command (a): install the Debian packages, build, and run the main job on the simulated
 # eGPU (an RTX 5090 in a Thunderbolt 4 enclosure on a simulated USB4 fabric: no GPU is needed):
 # connect it with cudabridge-cli, show it, run the three C examples against it through the
-# runtime API (cudabridge.h), benchmark it briefly, show its health, and disconnect it safely;
+# runtime API (cudabridge.h), run a CUDA program unchanged (when nvcc is present), benchmark it
+# briefly, show its health, and disconnect it safely;
 # then the seed's Python example runs against it (import cudabridge), checked against numpy.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,10 @@ run cudabridge-cli info --section product,pci,power,link,backend
 run device_info
 run vector_add
 run bandwidth_test --quick
+# An unmodified CUDA program through CudaBridge's libcudart.so.13 (built with nvcc -cudart
+# shared when the build found a CUDA toolkit; skipped without one).
+cuda_example="${CB_BUILD_DIR:-$root/build}/examples/cuda/matrixMul"
+if [[ -x $cuda_example ]]; then run cudabridge-cli run -- "$cuda_example"; fi
 run cudabridge-cli benchmark --quick
 run cudabridge-cli status
 run cudabridge-cli disconnect
