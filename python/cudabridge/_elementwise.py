@@ -111,6 +111,19 @@ def _bind(params, args):
     return out, types
 
 
+def _split_and_bind(kernel, args):
+    """A call's inputs and given outputs, and the types bound to them, cached per kernel by the
+    argument types (arrays by dtype, scalars by Python type: see _bind)."""
+    ins, outs = kernel.in_params, kernel.out_params
+    in_args, given = _split_args(ins, outs, args, kernel.name)
+    sig = tuple(a.dtype if isinstance(a, ndarray) else type(a) for a in in_args + given)
+    bound = kernel._bound.get(sig)
+    if bound is None:
+        bound = kernel._bound[sig] = _bind(ins + outs, in_args + given)
+    types, placeholders = bound
+    return in_args, given, types[:len(ins)], types[len(ins):], placeholders
+
+
 def _split_args(ins, outs, args, what):
     if len(args) == len(ins):
         given = [None] * len(outs)
@@ -251,15 +264,7 @@ class ElementwiseKernel:
 
     def __call__(self, *args, size=None, stream=None):
         ins, outs = self.in_params, self.out_params
-        in_args, given = _split_args(ins, outs, args, self.name)
-        # The types for these argument types (arrays by dtype, scalars by Python type: see _bind).
-        sig = tuple(a.dtype if isinstance(a, ndarray) else type(a) for a in in_args + given)
-        bound = self._bound.get(sig)
-        if bound is None:
-            bound = self._bound[sig] = _bind(ins + outs, in_args + given)
-        in_types, placeholders = bound
-        out_types = in_types[len(ins):]
-        in_types = in_types[:len(ins)]
+        in_args, given, in_types, out_types, placeholders = _split_and_bind(self, args)
         in_args = _cast_inputs(ins, in_args, in_types)
         arrays = [a for p, a in zip(ins + outs, in_args + given) if isinstance(a, ndarray) and not p.raw]
         if size is not None:  # the index space of kernels whose arrays are all raw
@@ -457,13 +462,7 @@ class ReductionKernel:
 
     def __call__(self, *args, axis=None, keepdims=False, stream=None):
         ins, outs = self.in_params, self.out_params
-        in_args, given = _split_args(ins, outs, args, self.name)
-        sig = tuple(a.dtype if isinstance(a, ndarray) else type(a) for a in in_args + given)
-        bound = self._bound.get(sig)
-        if bound is None:
-            bound = self._bound[sig] = _bind(ins + outs, in_args + given)
-        types, placeholders = bound
-        in_types, out_types = types[:len(ins)], types[len(ins):]
+        in_args, given, in_types, out_types, placeholders = _split_and_bind(self, args)
         in_args = _cast_inputs(ins, in_args, in_types)
         arrays = [a for a in in_args if isinstance(a, ndarray)]
         if not arrays:
