@@ -115,9 +115,12 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.multiProcessorCount = p.multiProcessorCount;
     out.canMapHostMemory = 0;
     out.concurrentKernels = 1;
-    std::sscanf(p.pciBusId, "%x:%x:", &out.pciDomainID, &out.pciBusID);
-    unsigned device_number = 0;
-    if (std::sscanf(p.pciBusId, "%*x:%*x:%x", &device_number) == 1) out.pciDeviceID = static_cast<int>(device_number);
+    unsigned domain = 0, bus = 0, device_number = 0;  // "0000:05:00.0"
+    if (std::sscanf(p.pciBusId, "%x:%x:%x", &domain, &bus, &device_number) == 3) {
+        out.pciDomainID = static_cast<int>(domain);
+        out.pciBusID = static_cast<int>(bus);
+        out.pciDeviceID = static_cast<int>(device_number);
+    }
     out.asyncEngineCount = 2;
     out.unifiedAddressing = 1;
     out.memoryBusWidth = p.memoryBusWidth;
