@@ -19,8 +19,9 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import ndarray
+from ._array import _broadcast, ndarray
 from ._kernels import CUDA_SOURCE, _load, launch
+from ._manipulation import _axes
 
 _NUMPY_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
                 "float32", "float64", "complex64", "complex128")
@@ -187,17 +188,6 @@ def _strides_in(a, shape):
     return [0 if k < pad or a.shape[k - pad] == 1 else a._strides[k - pad] for k in range(len(shape))]
 
 
-def _broadcast(arrays):
-    first = arrays[0].shape
-    if all(a.shape == first for a in arrays):
-        return first
-    try:
-        return np.broadcast_shapes(*(a.shape for a in arrays))
-    except ValueError:
-        raise ValueError("the arguments' shapes " + ", ".join(str(a.shape) for a in arrays) +
-                         " do not broadcast") from None
-
-
 def _compile(source):
     return _load(source.encode(), CUDA_SOURCE)
 
@@ -274,7 +264,7 @@ class ElementwiseKernel:
             if shape[0] < 0:
                 raise ValueError("size must not be negative")
         elif arrays:
-            shape = tuple(_broadcast(arrays))
+            shape = tuple(_broadcast(*(a.shape for a in arrays)))
         elif any(isinstance(a, ndarray) for a in in_args + given):
             raise ValueError("every array argument is raw: give the index space with size=")
         else:
@@ -326,19 +316,9 @@ def _row_block(n):
     return threads
 
 
-def _axes(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    norm = []
-    for ax in axes:
-        ax = int(ax)
-        if not -ndim <= ax < ndim:
-            raise np.AxisError(ax, ndim)
-        norm.append(ax % ndim)
-    if len(set(norm)) != len(norm):
-        raise ValueError("duplicate value in 'axis'")
-    return tuple(sorted(norm))
+def _reduced_axes(axis, ndim):
+    """The axes a reduction runs over, sorted: every one for None."""
+    return tuple(range(ndim)) if axis is None else tuple(sorted(_axes(axis, ndim)))
 
 
 class ReductionKernel:
@@ -467,8 +447,8 @@ class ReductionKernel:
         arrays = [a for a in in_args if isinstance(a, ndarray)]
         if not arrays:
             raise TypeError(f"{self.name}: a reduction needs at least one array input")
-        shape = tuple(_broadcast(arrays))
-        red = _axes(axis, len(shape))
+        shape = tuple(_broadcast(*(a.shape for a in arrays)))
+        red = _reduced_axes(axis, len(shape))
         kept = [k for k in range(len(shape)) if k not in red]
         out_shape = tuple(1 if k in red else shape[k] for k in range(len(shape))) if keepdims else tuple(
             shape[k] for k in kept)

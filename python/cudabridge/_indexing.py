@@ -15,18 +15,12 @@ import warnings
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _basic_view, _binary, _broadcast, _launch, _reduce, _scalar, asarray, ndarray, to_device
+from ._array import (_axis, _basic_view, _binary, _broadcast, _contiguous_strides, _launch, _reduce, _scalar, _size,
+                     asarray, ndarray, to_device)
 
 
 def _contiguous(a):
     return a if a.is_contiguous else a.copy()
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _arange(n):
@@ -402,11 +396,6 @@ def setitem(a, key, value):
     target = work.reshape(merged_shape)
     _put_flat(target, positions, _values_for(value, view.dtype, result_shape, positions.shape))
     _launch("cast", view, [work, view])
-
-
-def _contiguous_strides(shape):
-    from ._array import _contiguous_strides as strides
-    return strides(shape)
 
 
 def _is_scalar(value):
