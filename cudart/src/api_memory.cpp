@@ -20,11 +20,10 @@ struct allocation_map {
     std::mutex mutex;
     std::map<uintptr_t, size_t> device, host;
 
-    static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p, uintptr_t& base) {
+    static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
         auto it = m.upper_bound(p);
         if (it == m.begin()) return false;
         --it;
-        base = it->first;
         return p < it->first + std::max<size_t>(it->second, 1);
     }
 };
@@ -159,13 +158,12 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     *attributes = cudaPointerAttributes{};
     attributes->device = -2;
     const auto p = reinterpret_cast<uintptr_t>(ptr);
-    uintptr_t base = 0;
     std::lock_guard lock(allocations().mutex);
-    if (allocation_map::inside(allocations().device, p, base)) {
+    if (allocation_map::inside(allocations().device, p)) {
         attributes->type = cudaMemoryTypeDevice;
         (void)cbGetDevice(&attributes->device);
         attributes->devicePointer = const_cast<void*>(ptr);
-    } else if (allocation_map::inside(allocations().host, p, base)) {
+    } else if (allocation_map::inside(allocations().host, p)) {
         attributes->type = cudaMemoryTypeHost;
         (void)cbGetDevice(&attributes->device);
         attributes->hostPointer = const_cast<void*>(ptr);

@@ -118,9 +118,8 @@ int64_t recoveries_since(app& a, const std::string& device, int64_t since_ns) {
     q.device = device;
     q.kind = "safety.recovered";
     q.limit = 100000;
-    auto& s = a.session();
-    std::lock_guard lock(s.store_mutex());
-    return static_cast<int64_t>(core::query_events(s.db(), q).size());
+    // The store alone (as `history` reads it): no plugins are loaded for this.
+    return static_cast<int64_t>(core::query_events(a.core(false).db(), q).size());
 }
 
 std::string bytes_text(double bytes) {
