@@ -15,6 +15,7 @@ subclasses (DeviceLostError, OutOfMemoryError, PolicyError, IntegrityError, ...)
 """
 
 import atexit as _atexit
+import threading as _threading
 
 import numpy as _np
 
@@ -204,6 +205,18 @@ class Device:
     def use(self):
         set_device(self.index)
 
+    def __enter__(self):
+        """`with cb.Device(i):` makes device i this thread's current one for the block (arrays
+        created inside live on it) and restores the previous device afterwards."""
+        previous = get_device()
+        set_device(self.index)
+        _device_stack.__dict__.setdefault("previous", []).append(previous)
+        return self
+
+    def __exit__(self, *exc):
+        set_device(_device_stack.previous.pop())
+        return False
+
     def __repr__(self):
         p = self.properties
         return (f"<cudabridge.Device {self.index}: {p['name']} on {p['link']}"
@@ -212,6 +225,21 @@ class Device:
 
 def devices():
     return [Device(i) for i in range(_core.device_count())]
+
+
+_device_stack = _threading.local()  # per thread: the devices `with Device(i):` left
+
+
+def visible_devices():
+    """The device ordinals CUDABRIDGE_VISIBLE_DEVICES selects, in its order (every connected eGPU
+    when it is unset): a list of indexes or GPU UUIDs, as CUDA_VISIBLE_DEVICES. cudabridge.dask
+    binds each worker to the first one; the runtime itself still attaches to every connected eGPU
+    (device_count() and set_device() are not filtered). ValueError for an entry naming no device."""
+    from . import _visible
+    return _visible.ordinals()
+
+
+__all__ += ["visible_devices"]
 
 
 def telemetry(device=None):

@@ -1,0 +1,347 @@
+"""cudabridge.dask: device chunks through distributed's serialization, CUDABRIDGE_VISIBLE_DEVICES,
+and a LocalCluster of two worker processes, each bound to its own simulated eGPU (two enclosures
+plugged and connected in a CudaBridge home of the cluster's own)."""
+import os
+import pathlib
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import pytest
+
+import cudabridge as cb
+from cudabridge import _visible
+
+try:
+    import dask.array as da
+    import distributed
+    from distributed.protocol import deserialize, serialize
+    import cudabridge.dask as cbd
+    _MISSING = None
+except ImportError as e:  # the cluster and serializer tests need both packages
+    _MISSING = f"dask / distributed are not importable ({e}); Debian: python3-dask python3-distributed"
+
+needs_dask = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
+
+_DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int8, np.int16, np.bool_]
+
+
+def _sample(dtype, shape, seed=0):
+    """Values that cover a dtype's corners: NaN, infinities, -0.0, subnormals, the integer limits."""
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape))
+    if dtype == np.bool_:
+        flat = rng.integers(0, 2, n).astype(bool)
+    elif dtype.kind == "f":
+        flat = rng.standard_normal(n).astype(dtype)
+        specials = np.array([np.nan, np.inf, -np.inf, -0.0, np.finfo(dtype).tiny / 4, np.finfo(dtype).max],
+                            dtype=dtype)
+        flat[:min(n, len(specials))] = specials[:n]
+    else:
+        info = np.iinfo(dtype)
+        flat = rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype)
+        flat[:min(n, 2)] = np.array([info.min, info.max], dtype=dtype)[:n]
+    return flat.reshape(shape)
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(np.uint8).tobytes()
+
+
+# ---- serialization, in this process -------------------------------------------------------------
+
+@needs_dask
+@pytest.mark.parametrize("dtype", _DTYPES, ids=lambda d: np.dtype(d).name)
+def test_serialize_round_trip_of_every_dtype_is_bit_exact(gpu, dtype):
+    h = _sample(dtype, (7, 5))
+    x = cb.to_device(h)
+    header, frames = serialize(x, serializers=("dask",))
+    assert header["serializer"] == "dask"
+    assert sum(memoryview(f).nbytes for f in frames) == h.nbytes
+    y = deserialize(header, frames)
+    assert isinstance(y, cb.ndarray) and y.dtype == h.dtype and y.shape == h.shape
+    assert y.device == cb.get_device()
+    assert _bits(y.get()) == _bits(h)
+
+
+@needs_dask
+@pytest.mark.parametrize("view", ["step", "transpose", "broadcast", "column"])
+def test_non_contiguous_views_arrive_as_contiguous_copies(gpu, view):
+    h = _sample(np.float64, (6, 8), seed=1)
+    x = cb.to_device(h)
+    make = {"step": lambda a, m: a[::2, 1::3], "transpose": lambda a, m: a.T,
+            "broadcast": lambda a, m: m.broadcast_to(a[2], (4, 8)), "column": lambda a, m: a[:, 3]}[view]
+    v, want = make(x, cb), make(h, np)
+    assert not v.is_contiguous
+    y = deserialize(*serialize(v, serializers=("dask",)))
+    assert y.is_contiguous and y.shape == want.shape
+    assert _bits(y.get()) == _bits(want)
+
+
+@needs_dask
+@pytest.mark.parametrize("shape", [(), (0,), (3, 0, 2)], ids=["0-d", "empty", "empty-3d"])
+def test_zero_d_and_empty_arrays_round_trip(gpu, shape):
+    h = np.full(shape, 2.5, np.float32)
+    y = deserialize(*serialize(cb.to_device(h), serializers=("dask",)))
+    assert y.shape == shape and y.dtype == np.float32
+    np.testing.assert_array_equal(y.get(), h)
+
+
+@needs_dask
+def test_pickle_and_sizeof(gpu):
+    from dask.sizeof import sizeof
+    h = _sample(np.int16, (9, 4), seed=2)
+    x = cb.to_device(h)
+    assert sizeof(x) == h.nbytes == x.nbytes
+    y = pickle.loads(pickle.dumps(x[1:, ::2]))
+    assert isinstance(y, cb.ndarray)
+    assert _bits(y.get()) == _bits(h[1:, ::2])
+
+
+@needs_dask
+def test_bad_frames_raise_clear_errors(gpu):
+    header, frames = serialize(cb.to_device(np.arange(6, dtype=np.int32)), serializers=("dask",))
+    with pytest.raises(ValueError, match="hold 4 bytes"):
+        deserialize(header, [b"\0" * 4])
+    sub = header["sub-header"]  # ours, inside distributed's header
+    assert sub["dtype"] == "<i4" and sub["shape"] == [6] and sub["order"] == "C"
+    bad = dict(header, **{"sub-header": dict(sub, order="F")})
+    with pytest.raises(ValueError, match="C-ordered"):
+        deserialize(bad, frames)
+    bad = dict(header, **{"sub-header": {k: v for k, v in sub.items() if k != "shape"}})
+    with pytest.raises(ValueError, match="not a cudabridge.ndarray header"):
+        deserialize(bad, frames)
+
+
+@needs_dask
+def test_dask_arrays_keep_a_device_meta_and_reject_bad_input(gpu):
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = cbd.from_array(h, chunks=2)
+    assert isinstance(x._meta, cb.ndarray) and x.dtype == np.float32 and x.chunks == ((2, 1), (2, 2))
+    assert cbd.from_array(x) is x
+    assert isinstance(cbd.from_array(da.from_array(h, chunks=3))._meta, cb.ndarray)
+    n = cbd.to_numpy(x)
+    assert isinstance(n._meta, np.ndarray)
+    # the local (threaded) scheduler: no cluster needed for a dask array of device chunks
+    np.testing.assert_array_equal(cbd.to_numpy(x * 2 + 1).compute(scheduler="threads"), h * 2 + 1)
+    with pytest.raises(TypeError, match="from_array takes"):
+        cbd.from_array([1, 2, 3])
+    with pytest.raises(TypeError, match="float16"):
+        cbd.from_array(np.zeros(4, np.float16))
+    with pytest.raises(TypeError, match="to_numpy takes a dask array"):
+        cbd.to_numpy(h)
+    with pytest.raises(ValueError, match="do not align"):
+        cbd.matmul(x, x)
+    with pytest.raises(TypeError, match="cudabridge chunks"):
+        cbd.matmul(da.from_array(h), x.T)
+
+
+# ---- CUDABRIDGE_VISIBLE_DEVICES ------------------------------------------------------------------
+
+def test_visible_devices_parse_and_resolve():
+    uuids = ["GPU-771f3e6b-c6b2-94ff", "GPU-661d9d6e-231b-1aa3"]
+    assert _visible.parse(None) is None and _visible.parse("") == []
+    assert _visible.parse(" 1, 0 ") == [1, 0]
+    assert _visible.resolve(None, uuids) == [0, 1]
+    assert _visible.resolve(_visible.parse("1,0"), uuids) == [1, 0]
+    assert _visible.resolve(_visible.parse("GPU-661D9D6E"), uuids) == [1]
+    for text, message in [("0,,1", "empty entry"), ("-1", "negative"), ("gpu0", "neither"),
+                          ("GPU-66", "too short")]:
+        with pytest.raises(ValueError, match=message):
+            _visible.parse(text)
+    for text, message in [("2", "has 2 connected"), ("GPU-00000000", "none of the connected"), ("1,1", "twice")]:
+        with pytest.raises(ValueError, match=message):
+            _visible.resolve(_visible.parse(text), uuids)
+
+
+def test_visible_devices_in_this_process(gpu, monkeypatch):
+    monkeypatch.delenv(_visible.ENV, raising=False)
+    assert cb.visible_devices() == list(range(cb.device_count()))
+    monkeypatch.setenv(_visible.ENV, cb.Device(0).uuid)
+    assert cb.visible_devices() == [0]
+    monkeypatch.setenv(_visible.ENV, str(cb.device_count()))
+    with pytest.raises(ValueError, match="connected eGPU"):
+        cb.visible_devices()
+
+
+def test_device_context_restores_the_previous_device(gpu):
+    before = cb.get_device()
+    with cb.Device(0) as d:
+        assert cb.get_device() == 0 and d.index == 0
+        assert cb.zeros(3).device == 0
+    assert cb.get_device() == before
+    with pytest.raises(cb.NoDeviceError):
+        with cb.Device(cb.device_count()):
+            pass
+    assert cb.get_device() == before
+
+
+# ---- a cluster of two worker processes on two simulated eGPUs ------------------------------------
+
+def _cli():
+    built = pathlib.Path(cb.__file__).resolve().parents[2] / "bin" / "cudabridge-cli"
+    found = str(built) if built.exists() else shutil.which("cudabridge-cli")
+    if not found:
+        pytest.fail("cudabridge-cli is neither next to the built package nor on PATH")
+    return found
+
+
+@pytest.fixture(scope="module")
+def two_egpus():
+    """A CudaBridge home of its own with two simulated enclosures, both connected."""
+    home = tempfile.mkdtemp(prefix="cudabridge-dask-")
+    env = dict(os.environ, CUDABRIDGE_HOME=home, CUDABRIDGE_LOG_SINKS="file,sqlite")
+    for args in (["sim", "plug", "rtx-4090"], ["connect", "0"], ["connect", "1"]):
+        r = subprocess.run([_cli(), *args], env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"cudabridge-cli {' '.join(args)}: {r.stdout}{r.stderr}"
+    yield {"CUDABRIDGE_HOME": home, "CUDABRIDGE_LOG_SINKS": "file,sqlite"}
+    subprocess.run([_cli(), "disconnect"], env=env, capture_output=True, timeout=120)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def cluster(two_egpus):
+    c = cbd.LocalCluster(env=two_egpus, silence_logs=40)  # n_devices=None: one per connected eGPU
+    client = distributed.Client(c)
+    try:
+        yield c, client
+    finally:
+        client.close()
+        c.close()
+
+
+def _task_device():
+    return cb.get_device()
+
+
+def _switch_and_create(other):
+    """On a worker: an array made inside `with cb.Device(other):`, then the device after it."""
+    with cb.Device(other):
+        inside = cb.ones(4).device
+    return inside, cb.get_device()
+
+
+def _make_block(block_info=None):
+    """A chunk created on the worker: its global index range, times 0.5, as float64."""
+    info = block_info[None]
+    (r0, r1), (c0, c1) = info["array-location"]
+    rows = cb.arange(r0, r1, dtype=np.float64).reshape(r1 - r0, 1)
+    cols = cb.arange(c0, c1, dtype=np.float64).reshape(1, c1 - c0)
+    block = rows * 1000.0 + cols * 0.5
+    bound = cbd.bound_device()
+    if block.device != bound["ordinal"]:
+        raise AssertionError(f"block on device {block.device}, worker bound to {bound['ordinal']}")
+    return block
+
+
+def _reference(shape):
+    r, c = np.indices(shape, dtype=np.float64)
+    return r * 1000.0 + c * 0.5
+
+
+@needs_dask
+def test_each_worker_is_bound_to_its_own_egpu(cluster):
+    c, client = cluster
+    assert c.devices == ["0", "1"]
+    bound = client.run(cbd.bound_device)
+    assert len(bound) == 2
+    assert sorted(b["ordinal"] for b in bound.values()) == [0, 1]
+    assert len({b["uuid"] for b in bound.values()}) == 2
+    assert {b["name"] for b in bound.values()} == {"NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 4090"}
+    assert len({b["pid"] for b in bound.values()}) == 2
+    for address, b in bound.items():
+        assert b["visible"] == str(b["ordinal"])
+        # a task runs on the worker's task thread, with the worker's eGPU current
+        assert client.submit(_task_device, workers=[address], pure=False).result() == b["ordinal"]
+        inside, after = client.submit(_switch_and_create, 1 - b["ordinal"], workers=[address], pure=False).result()
+        assert inside == 1 - b["ordinal"] and after == b["ordinal"]
+
+
+@needs_dask
+def test_map_blocks_creates_the_chunks_on_both_workers(cluster):
+    _, client = cluster
+    shape = (120, 90)
+    x = da.map_blocks(_make_block, chunks=((30,) * 4, (45, 45)), dtype=np.float64, meta=cbd.meta(np.float64, 2))
+    assert isinstance(x._meta, cb.ndarray)
+    x = x.persist()
+    distributed.wait(x)
+    holders = client.who_has(x)
+    assert len(holders) == 8
+    assert {w for ws in holders.values() for w in ws} == set(client.run(cbd.bound_device))
+    np.testing.assert_array_equal(cbd.to_numpy(x).compute(), _reference(shape))
+
+
+@needs_dask
+def test_elementwise_reductions_matmul_and_rechunk_match_numpy(cluster):
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal((96, 80)).astype(np.float32)
+    g = rng.standard_normal((80, 64)).astype(np.float32)
+    x = cbd.from_array(h, chunks=(32, 40))
+    y = cbd.from_array(g, chunks=(40, 32))
+
+    def host(a):
+        return cbd.to_numpy(a).compute()
+
+    np.testing.assert_allclose(host(da.exp(x) * 2 - x / 3 + da.sin(x)), np.exp(h) * 2 - h / 3 + np.sin(h),
+                               rtol=1e-5, atol=1e-5)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(host(x.sum(axis=axis)), h.sum(axis=axis), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(host(x.mean(axis=axis)), h.mean(axis=axis), rtol=1e-4, atol=1e-5)
+        np.testing.assert_array_equal(host(x.max(axis=axis)), h.max(axis=axis))
+        np.testing.assert_array_equal(host(x.min(axis=axis)), h.min(axis=axis))
+    for axis in (0, 1):
+        np.testing.assert_array_equal(host(x.argmax(axis=axis)), h.argmax(axis=axis))
+    hi = rng.integers(-1000, 1000, (50, 30), dtype=np.int64)
+    xi = cbd.from_array(hi, chunks=(20, 10))
+    for axis in (None, 0, 1):
+        np.testing.assert_array_equal(host(xi.sum(axis=axis)), hi.sum(axis=axis))
+    np.testing.assert_allclose(host(cbd.matmul(x, y)), h @ g, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(host(cbd.matmul(x, x.T)), h @ h.T, rtol=1e-4, atol=1e-4)  # chunks realigned
+    r = x.rechunk((50, 30))
+    assert r.chunks == ((50, 46), (30, 30, 20))
+    np.testing.assert_array_equal(host(r), h)
+    np.testing.assert_array_equal(host(r.T + 1), h.T + 1)
+
+
+def _source_chunk(seed):
+    return cb.to_device(_sample(np.float64, (64, 33), seed=seed))
+
+
+def _arrived(chunk):
+    return chunk.device, cbd.bound_device()["ordinal"], chunk.get().tobytes()
+
+
+@needs_dask
+def test_a_chunk_moved_between_workers_arrives_bit_exact(cluster):
+    _, client = cluster
+    a, b = sorted(client.run(cbd.bound_device))
+    src = client.submit(_source_chunk, 11, workers=[a], pure=False)
+    moved = client.submit(_arrived, src, workers=[b], pure=False).result()
+    device, bound_ordinal, data = moved
+    assert device == bound_ordinal == client.run(cbd.bound_device)[b]["ordinal"]
+    assert data == _sample(np.float64, (64, 33), seed=11).tobytes()
+    assert client.who_has(src)[src.key] and a in client.who_has(src)[src.key]
+
+
+@needs_dask
+def test_a_worker_whose_device_does_not_exist_fails_its_tasks(two_egpus):
+    env = dict(two_egpus, CUDABRIDGE_VISIBLE_DEVICES="5")
+    with cbd.LocalCluster(env=env, silence_logs=50) as c, distributed.Client(c) as client:
+        assert c.devices == ["5"]
+        assert list(client.run(cbd.bound_device).values()) == [None]
+        with pytest.raises(cb.NoDeviceError, match="names device 5"):
+            client.submit(_task_device, pure=False).result()
+
+
+@needs_dask
+def test_importing_cudabridge_dask_starts_no_runtime():
+    """Importing the module (as a worker preload does first) neither connects nor attaches."""
+    code = "import cudabridge, cudabridge.dask; print(cudabridge.is_initialized())"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, CUDABRIDGE_HOME=tempfile.mkdtemp(prefix="cudabridge-dask-import-")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "False"
