@@ -361,12 +361,15 @@ if distributed is not None:
         preload that binds it. n_devices=None: one worker per connected eGPU (or per device
         CUDABRIDGE_VISIBLE_DEVICES names); with none connected, one worker that connects one.
 
-        env: more environment variables for the workers (CUDABRIDGE_HOME, ...). Other keywords go
-        to distributed.SpecCluster (asynchronous, silence_logs, name, ...); scheduler_port and
-        dashboard_address go to the scheduler (both 0, i.e. any free port, by default)."""
+        env: more environment variables for the workers (CUDABRIDGE_HOME, ...). silence_logs (a
+        logging level) quiets the scheduler's and the workers' logs below it. worker_options: more
+        keywords for each distributed.Nanny. Other keywords go to distributed.SpecCluster
+        (asynchronous, name, ...); scheduler_port and dashboard_address go to the scheduler
+        (any free port by default)."""
 
         def __init__(self, n_devices=None, *, env=None, host="127.0.0.1", scheduler_port=0,
-                     dashboard_address=None, memory_limit="auto", death_timeout=60, worker_options=None, **kwargs):
+                     dashboard_address=None, memory_limit="auto", death_timeout=60, silence_logs=None,
+                     worker_options=None, **kwargs):
             if n_devices is not None and (not isinstance(n_devices, int) or n_devices < 1):
                 raise ValueError(f"n_devices must be a positive int or None, not {n_devices!r}")
             env = {str(k): str(v) for k, v in (env or {}).items()}
@@ -381,7 +384,11 @@ if distributed is not None:
                 options = {"nthreads": 1, "env": worker_env, "preload": ["cudabridge.dask"],
                            "host": host, "memory_limit": memory_limit, "death_timeout": death_timeout,
                            "name": f"egpu-{entry}"}
+                if silence_logs:
+                    options["silence_logs"] = silence_logs
                 options.update(worker_options or {})
                 workers[f"egpu-{entry}"] = {"cls": distributed.Nanny, "options": options}
             self.devices = entries
+            if silence_logs:
+                kwargs["silence_logs"] = silence_logs
             super().__init__(workers=workers, scheduler=scheduler, **kwargs)

@@ -4,6 +4,7 @@ plugged and connected in a CudaBridge home of the cluster's own)."""
 import os
 import pathlib
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -345,3 +346,16 @@ def test_importing_cudabridge_dask_starts_no_runtime():
                        env=dict(os.environ, CUDABRIDGE_HOME=tempfile.mkdtemp(prefix="cudabridge-dask-import-")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
+
+
+@needs_dask
+def test_the_two_egpu_example_runs_and_checks_its_results():
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "dask_two_egpus.py"
+    r = subprocess.run([sys.executable, str(example), "--size", "512", "--matmul", "384", "--budget-mib", "0.4"],
+                       capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "2 workers:" in out and "RTX 5090" in out and "RTX 4090" in out
+    assert "equal numpy's" in out and out.rstrip().endswith("all results equal numpy's")
+    shares = re.findall(r"^    eGPU (\d) .*: (\d+) tasks \(", out, re.M)
+    assert sorted(d for d, _ in shares) == ["0", "1"] and all(int(n) > 0 for _, n in shares)
