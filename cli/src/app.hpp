@@ -116,6 +116,8 @@ command diag_command();
 command completion_command();
 command profile_command();
 command run_command();
+command query_command();
+command exporter_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);
 // config's GPU subcommands (commands/gpu_settings.cpp).

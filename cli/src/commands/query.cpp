@@ -1,0 +1,168 @@
+// `query --gpu=FIELD,... [--format=csv[,noheader][,nounits]|json] [-l SEC | -lms MS] [-c N]`:
+// nvidia-smi's --query-gpu for the eGPUs, with its field names, units and CSV shape, plus link.*
+// and safety.* fields of CudaBridge's own. `--help-query` lists the fields. Reading only: the
+// device is read through the work gate, nothing is recorded.
+#include "app.hpp"
+#include "command_args.hpp"
+#include "interruption.hpp"
+#include "query/read_snapshot.hpp"
+#include "query/render.hpp"
+#include "time_text.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+namespace cudabridge::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+int64_t wall_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// nvidia-smi spells the millisecond loop "-lms"; Boost reads that as -l with the value "ms".
+std::vector<std::string> with_long_loop_ms(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    out.reserve(args.size());
+    for (const auto& a : args) {
+        if (a == "-lms")
+            out.emplace_back("--loop-ms");
+        else if (a.rfind("-lms=", 0) == 0)
+            out.push_back("--loop-ms=" + a.substr(5));
+        else
+            out.push_back(a);
+    }
+    return out;
+}
+
+int run_query(app& a, const std::vector<std::string>& raw) {
+    po::options_description d;
+    d.add_options()("query-gpu", po::value<std::string>(), "")("format", po::value<std::string>(), "")(
+        "loop,l", po::value<std::string>(), "")("loop-ms", po::value<std::string>(), "")(
+        "count,c", po::value<std::string>(), "")("help-query", "");
+    const po::variables_map vm = parse_options(with_long_loop_ms(raw), d);
+
+    if (vm.count("help-query")) {
+        std::cout << query::help_query_text();
+        return exit_ok;
+    }
+
+    // `--gpu=FIELDS` reaches the command as the global --gpu (the GPU family plugin's option):
+    // here it is the field list, unless nvidia-smi's own --query-gpu gives that.
+    std::optional<std::string> list;
+    std::optional<app> own;  // an app without the global --gpu, when that was the field list
+    if (vm.count("query-gpu")) {
+        list = vm["query-gpu"].as<std::string>();
+    } else if (a.options().gpu) {
+        list = *a.options().gpu;
+        global_options g = a.options();
+        g.gpu.reset();
+        own.emplace(g);
+    }
+    if (!list) throw usage_error("name the fields: --gpu=FIELD,FIELD,... ('query --help-query' lists them)");
+    std::string unknown;
+    const auto fields = query::parse_field_list(*list, unknown);
+    if (!unknown.empty())
+        throw usage_error(
+            "unknown field '" + unknown + "' ('cudabridge-cli query --help-query' lists the fields" +
+            (vm.count("query-gpu") ? std::string() : "; with a GPU family plugin, give the fields as --query-gpu=...") +
+            ")");
+    if (fields.empty()) throw usage_error("--gpu names no field ('query --help-query' lists them)");
+
+    std::string why;
+    const auto format = query::parse_format(vm.count("format") ? vm["format"].as<std::string>()
+                                            : a.options().json ? "json"
+                                                               : "csv",
+                                            why);
+    if (!format) throw usage_error(why);
+    if (a.options().json && !format->json) throw usage_error("--json and --format=csv: choose one");
+
+    if (vm.count("loop") && vm.count("loop-ms")) throw usage_error("choose one of -l SEC and -lms MS");
+    uint64_t interval_ms = 0;  // 0: one reading
+    if (vm.count("loop")) interval_ms = 1000 * count_arg(vm["loop"].as<std::string>(), "-l", 1, 86400);
+    if (vm.count("loop-ms")) interval_ms = count_arg(vm["loop-ms"].as<std::string>(), "-lms", 10, 86400000);
+    // -c bounds a loop (and is 1 without one).
+    const uint64_t count = vm.count("count") ? count_arg(vm["count"].as<std::string>(), "-c", 1, UINT32_MAX)
+                           : interval_ms     ? 0
+                                             : 1;
+
+    app& use = own ? *own : a;
+    auto& rt = use.runtime();
+    const std::vector<int> which = use.device_indices();
+    const interruption_scope ctrl_c;
+    if (!format->json && format->header) std::cout << query::csv_heading(fields) << "\n" << std::flush;
+    std::vector<bool> warned(which.size(), false);
+    for (uint64_t n = 0; count == 0 || n < count; ++n) {
+        const int64_t now = wall_ns();
+        auto devices = make_array();
+        for (size_t k = 0; k < which.size(); ++k) {
+            const auto s = query::read_snapshot(rt.current_session(), rt.device(which[k]), which[k],
+                                                static_cast<int>(which.size()), now);
+            if (!s.telemetry && !warned[k]) {
+                std::cerr << "cudabridge-cli query: GPU " << which[k] << " gives no telemetry (" << s.telemetry_error
+                          << "); its readings show [N/A]\n";
+                warned[k] = true;
+            }
+            if (format->json)
+                devices->add(query::json_row(fields, s));
+            else
+                std::cout << query::csv_row(fields, s, format->units) << "\n";
+        }
+        if (format->json) {
+            auto o = make_object();
+            o->set("time", format_utc_iso(now));
+            o->set("devices", devices);
+            if (interval_ms)
+                print_json_line(o);
+            else
+                print_json(o);
+        }
+        std::cout.flush();
+        if (interruption_requested()) return exit_interrupted;
+        if (count != 0 && n + 1 >= count) break;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
+        while (!interruption_requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint64_t>(interval_ms, 20)));
+        if (interruption_requested()) return exit_interrupted;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+command query_command() {
+    return {"query",
+            "",
+            "query GPU fields as nvidia-smi --query-gpu does (CSV or JSON)",
+            "query --gpu=FIELD[,FIELD...] [--format=FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query",
+            "Prints the fields named, one line per connected eGPU (or the one -d N names), in\n"
+            "nvidia-smi's CSV: the names and units are nvidia-smi's (\"120.50 W\", \"1024 MiB\", \"35 %\",\n"
+            "[N/A] where a value is not available); link.* and safety.* fields are CudaBridge's own,\n"
+            "for the Thunderbolt / USB4 link and the safety policy. --help-query lists every field,\n"
+            "its unit, and whether it is modeled on a simulated GPU.\n"
+            "  --gpu=FIELDS          the fields, comma-separated (also nvidia-smi's --query-gpu=FIELDS;\n"
+            "                        give that form to choose a GPU family plugin with --gpu)\n"
+            "  --format=FORMAT       csv (default), with noheader and/or nounits: csv,noheader,nounits;\n"
+            "                        or json (also -j): numbers as numbers, null for [N/A]\n"
+            "  -l, --loop SEC        read again every SEC seconds until Ctrl-C (exit code 130)\n"
+            "  -lms, --loop-ms MS    read again every MS milliseconds\n"
+            "  -c, --count N         stop after N readings\n"
+            "  --help-query          list the fields\n"
+            "Reading only: nothing is recorded, and no connection is made (exit code 3 when no eGPU is\n"
+            "connected).\n"
+            "Examples:\n"
+            "  cudabridge-cli query --gpu=name,temperature.gpu,power.draw,memory.used --format=csv\n"
+            "  cudabridge-cli query --gpu=utilization.gpu,link.crc_errors --format=csv,noheader,nounits -lms 500\n"
+            "  cudabridge-cli query --help-query",
+            false,
+            run_query};
+}
+
+}  // namespace cudabridge::cli
