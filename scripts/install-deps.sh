@@ -14,6 +14,7 @@ packages=(
   gnuplot-nox
   pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip
   python3-setuptools python3-wheel python3-torch
+  python3-prometheus-client
   python3-dask python3-distributed
 )
 
