@@ -31,6 +31,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 
@@ -57,7 +58,8 @@ VISIBLE_DEVICES_ENV = _visible.ENV
 
 # This process's binding as a Dask worker (dask_setup): the runtime ordinal of its eGPU, or why
 # there is none (then every task fails with that reason rather than run on another device).
-_binding = {"ordinal": None, "error": None, "events": None}
+_binding = {"ordinal": None, "error": None, "events": None, "worker": None}
+_leaving_lock = threading.Lock()
 
 
 # ---- devices ----------------------------------------------------------------------------------
@@ -79,7 +81,7 @@ def _on_device(ordinal):
 def _receiving_device():
     """Where a chunk that arrives in this process is created."""
     if _binding["error"] is not None:
-        raise cb.NoDeviceError(_binding["error"])
+        raise _unbound_error()
     ordinal = _binding["ordinal"]
     return cb.get_device() if ordinal is None else ordinal
 
@@ -248,14 +250,82 @@ def matmul(a, b):
 
 # ---- workers ------------------------------------------------------------------------------------
 
+# A device whose memory is gone: every chunk this worker holds on it is lost with it.
+_DEVICE_FAILURES = (cb.DeviceLostError, cb.DeviceResetError)
+LEAVE_DELAY_S = 0.5  # lets the failed task's error reach the scheduler before the worker goes
+
+
+def _unbound_error():
+    """The exception a worker without a usable eGPU raises: the class of what went wrong."""
+    return _binding.get("error_type", cb.NoDeviceError)(_binding["error"])
+
+
 def _run_on_bound_device(fn, args, kwargs):
     """How a worker's task thread runs a task: on the worker's eGPU, or not at all."""
     if _binding["error"] is not None:
-        raise cb.NoDeviceError(_binding["error"])
+        raise _unbound_error()
     ordinal = _binding["ordinal"]
-    if ordinal is not None and cb.get_device() != ordinal:
-        cb.set_device(ordinal)
-    return fn(*args, **kwargs)
+    try:
+        if ordinal is not None and cb.get_device() != ordinal:
+            cb.set_device(ordinal)
+        result = fn(*args, **kwargs)
+    except _DEVICE_FAILURES as e:
+        if ordinal is None:
+            raise
+        named = _naming_the_device(e)
+        _device_failed(named)
+        raise named from e
+    # distributed's apply_function hands a task's exception back in its message, unraised
+    failure = result.get("actual-exception") if isinstance(result, dict) else None
+    if ordinal is None or not isinstance(failure, cb.Error):
+        return result
+    if not isinstance(failure, _DEVICE_FAILURES):
+        # Another cudabridge error (an allocation gone, a launch refused) may come from a device
+        # that was reset or lost under the task: the device's own answer then replaces it.
+        try:
+            cb.synchronize()
+            return result
+        except _DEVICE_FAILURES as e:
+            failure = e
+        except cb.Error:
+            return result
+    named = _naming_the_device(failure)
+    try:
+        raise named from failure
+    except _DEVICE_FAILURES as e:
+        from distributed.core import error_message
+        result.update(error_message(e))
+        result["actual-exception"] = e
+    _device_failed(named)
+    return result
+
+
+def _naming_the_device(error):
+    """The same kind of error, its message starting with the bound eGPU: index, name, UUID."""
+    label = _binding.get("label") or f"eGPU {_binding['ordinal']}"
+    return type(error)(f"{label}: {error}", getattr(error, "code", None))
+
+
+def _device_failed(error):
+    """The bound eGPU was lost or reset under a task: the task fails with that error, later tasks
+    here fail at once with it, and the worker leaves the cluster (its nanny does not restart it),
+    so the scheduler recomputes the lost chunks and reruns work on the workers that remain."""
+    worker = _binding.get("worker")
+    with _leaving_lock:
+        if _binding["error"] is not None:
+            return
+        _binding["error_type"] = type(error)
+        _binding["error"] = (f"worker {getattr(worker, 'address', os.getpid())} lost its eGPU "
+                             f"({type(error).__name__}: {error}); the worker leaves the cluster")
+    logger.error("cudabridge: %s", _binding["error"])
+    if worker is not None:
+        worker.loop.add_callback(_leave, worker)
+
+
+async def _leave(worker):
+    import asyncio
+    await asyncio.sleep(LEAVE_DELAY_S)
+    await worker.close(nanny=True, reason="cudabridge: its eGPU failed")
 
 
 if distributed is not None:
@@ -273,10 +343,11 @@ if distributed is not None:
 
 
 def _log_event(event):
-    ordinal = _binding["ordinal"]
+    """A connection or safety event of an eGPU this process attached to, in the worker's log. (The
+    runtime attaches every worker to every connected eGPU, so each worker logs every device's
+    events; `device` is the enclosure's id.)"""
     level = logging.INFO if event.get("state") == "connected" else logging.WARNING
-    mine = "" if event.get("device") in (None, ordinal) else " (not this worker's eGPU)"
-    logger.log(level, "cudabridge eGPU %s %s%s: %s %s", event.get("device"), event.get("state"), mine,
+    logger.log(level, "cudabridge: eGPU enclosure %s is %s: %s %s", event.get("device"), event.get("state"),
                event.get("kind"), event.get("message"))
 
 
@@ -290,6 +361,8 @@ def bind_process():
         raise cb.NoDeviceError(f"{VISIBLE_DEVICES_ENV}={os.environ.get(VISIBLE_DEVICES_ENV)!r} selects no eGPU")
     ordinal = ordinals[0]
     cb.set_device(ordinal)
+    p = cb.Device(ordinal).properties
+    _binding["label"] = f"eGPU {ordinal} ({p['name']}, {p['uuid']}) of process {os.getpid()}"
     _binding["ordinal"] = ordinal
     _binding["error"] = None
     return ordinal
@@ -305,6 +378,7 @@ def dask_setup(worker):
         worker.state.nthreads, thread_name_prefix="Dask-cudabridge-Threads")
     if old is not None and old is not worker.executors.get("offload"):
         old.shutdown(wait=False)
+    _binding["worker"] = worker
     try:
         ordinal = bind_process()
     except Exception as e:

@@ -1,6 +1,8 @@
 """cudabridge.dask: device chunks through distributed's serialization, CUDABRIDGE_VISIBLE_DEVICES,
 and a LocalCluster of two worker processes, each bound to its own simulated eGPU (two enclosures
 plugged and connected in a CudaBridge home of the cluster's own)."""
+import contextlib
+import json
 import os
 import pathlib
 import pickle
@@ -9,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import pytest
@@ -191,17 +194,30 @@ def _cli():
     return found
 
 
+def _run_cli(env, *args):
+    r = subprocess.run([_cli(), *args], env=dict(os.environ, **env), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"cudabridge-cli {' '.join(args)}: {r.stdout}{r.stderr}"
+    return r.stdout
+
+
+@contextlib.contextmanager
+def _home_with_two_egpus():
+    """A CudaBridge home of its own with two simulated enclosures (RTX 5090, RTX 4090), both
+    connected; the workers' environment."""
+    env = {"CUDABRIDGE_HOME": tempfile.mkdtemp(prefix="cudabridge-dask-"), "CUDABRIDGE_LOG_SINKS": "file,sqlite"}
+    try:
+        for args in (["sim", "plug", "rtx-4090"], ["connect", "0"], ["connect", "1"]):
+            _run_cli(env, *args)
+        yield env
+    finally:
+        subprocess.run([_cli(), "disconnect"], env=dict(os.environ, **env), capture_output=True, timeout=120)
+        shutil.rmtree(env["CUDABRIDGE_HOME"], ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def two_egpus():
-    """A CudaBridge home of its own with two simulated enclosures, both connected."""
-    home = tempfile.mkdtemp(prefix="cudabridge-dask-")
-    env = dict(os.environ, CUDABRIDGE_HOME=home, CUDABRIDGE_LOG_SINKS="file,sqlite")
-    for args in (["sim", "plug", "rtx-4090"], ["connect", "0"], ["connect", "1"]):
-        r = subprocess.run([_cli(), *args], env=env, capture_output=True, text=True, timeout=120)
-        assert r.returncode == 0, f"cudabridge-cli {' '.join(args)}: {r.stdout}{r.stderr}"
-    yield {"CUDABRIDGE_HOME": home, "CUDABRIDGE_LOG_SINKS": "file,sqlite"}
-    subprocess.run([_cli(), "disconnect"], env=env, capture_output=True, timeout=120)
-    shutil.rmtree(home, ignore_errors=True)
+    with _home_with_two_egpus() as env:
+        yield env
 
 
 @pytest.fixture(scope="module")
@@ -359,3 +375,70 @@ def test_the_two_egpu_example_runs_and_checks_its_results():
     assert "equal numpy's" in out and out.rstrip().endswith("all results equal numpy's")
     shares = re.findall(r"^    eGPU (\d) .*: (\d+) tasks \(", out, re.M)
     assert sorted(d for d, _ in shares) == ["0", "1"] and all(int(n) > 0 for _, n in shares)
+
+
+def _scheduler_knows(key, dask_scheduler=None):
+    return key in dask_scheduler.tasks
+
+
+@needs_dask
+def test_an_unplugged_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(gpu):
+    """Chunks persisted on both eGPUs; the RTX 4090's enclosure is unplugged (an injected fault);
+    the next graph fails with the device's error, naming it, the worker bound to it leaves the
+    cluster, and the same graph run again completes on the surviving worker (the lost chunks are
+    recomputed there), equal to numpy."""
+    h = np.arange(64 * 48, dtype=np.float32).reshape(64, 48)
+    with _home_with_two_egpus() as env, cbd.LocalCluster(env=env, silence_logs=60) as c, \
+            distributed.Client(c) as client:
+        bound = client.run(cbd.bound_device)
+        survivor = next(w for w, b in bound.items() if b["name"] == "NVIDIA GeForce RTX 5090")
+        lost = next(b for w, b in bound.items() if w != survivor)
+        x = cbd.from_array(h, chunks=16).persist()
+        distributed.wait(x)
+        assert len({w for ws in client.who_has(x).values() for w in ws}) == 2
+        enclosures = json.loads(_run_cli(env, "--json", "sim", "list"))["enclosures"]
+        assert [e["gpu_model"] for e in enclosures] == ["rtx-5090", "rtx-4090"]
+        _run_cli(env, "sim", "fault", "unplug", "--enclosure", "1")
+        with pytest.raises((cb.DeviceLostError, cb.DeviceResetError)) as failed:
+            # the fault lands within about a heartbeat; graphs before that may still complete
+            deadline = time.monotonic() + 60
+            for k in range(1, 1000):  # a new graph each time (the same keys would reuse a result)
+                graph = cbd.to_numpy((x * 2 + k).sum(axis=0))
+                future = client.compute(graph)
+                future.result(timeout=60)  # a hung device fails the test, never hangs it
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+        message = str(failed.value)
+        assert f"eGPU {lost['ordinal']} (NVIDIA GeForce RTX 4090, {lost['uuid']})" in message, message
+        deadline = time.monotonic() + 60
+        while set(client.scheduler_info()["workers"]) != {survivor} and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert set(client.scheduler_info()["workers"]) == {survivor}
+        # the same graph again, once the scheduler has forgotten the failed run: the lost chunks of x
+        # are recomputed, and everything runs, on the survivor
+        key = future.key
+        future.release()
+        del future
+        deadline = time.monotonic() + 30
+        while client.run_on_scheduler(_scheduler_knows, key) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        np.testing.assert_allclose(client.compute(graph).result(timeout=60), (h * 2 + k).sum(axis=0), rtol=1e-6)
+        assert client.run(cbd.bound_device) == {survivor: bound[survivor]}
+
+
+@needs_dask
+def test_retire_workers_moves_device_chunks_to_the_other_egpu(gpu, two_egpus):
+    """Client.retire_workers on a healthy eGPU's worker: its chunks travel through host memory to
+    the remaining worker's eGPU before it closes, and graphs over them still equal numpy."""
+    h = _sample(np.int32, (48, 40), seed=5)
+    with cbd.LocalCluster(env=two_egpus, silence_logs=60) as c, distributed.Client(c) as client:
+        x = cbd.from_array(h, chunks=(16, 20)).persist()
+        distributed.wait(x)
+        held = {w: len(keys) for w, keys in client.has_what().items()}
+        assert len(held) == 2 and all(held.values())
+        leaving, staying = sorted(held, key=held.get)
+        client.retire_workers(workers=[leaving])
+        assert {w: len(keys) for w, keys in client.has_what().items()} == {staying: 6}
+        assert client.run(cbd.bound_device).keys() == {staying}
+        np.testing.assert_array_equal(client.compute(cbd.to_numpy(x * 3)).result(timeout=60), h * 3)
