@@ -225,6 +225,10 @@ CB_API cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKerne
  * a cb_host_kernel_module of C functions (host_kernels.h; pass sizeof(cb_host_kernel_module)). */
 CB_API cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size, cb_module_format format);
 CB_API cbError_t cbModuleUnload(cbModule_t module);
+/* A module variable (a CUDA __device__ or __constant__ variable) by name, as cuModuleGetGlobal:
+ * its device address and size (either may be NULL). Copies to and from it (cbMemcpy) reach what
+ * the module's kernels read. cbErrorNotFound when the module defines no such variable. */
+CB_API cbError_t cbModuleGetGlobal(void** devPtr, size_t* bytes, cbModule_t module, const char* name);
 CB_API cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
                                       const cbKernelArg* args, size_t numArgs, size_t sharedMem, cbStream_t stream);
 /* The same with the arguments as cuLaunchKernel's kernelParams: one pointer per parameter of the

@@ -41,6 +41,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 3, "these headers describe ABI 1.3 or later (pinne
 CB_PIN_ASSERT(CB_ABI_MINOR >= 4, "these headers describe ABI 1.4 or later (CB_ERR_ILLEGAL_ADDRESS)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 5, "these headers describe ABI 1.5 or later (checked parameter values)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 7, "these headers describe ABI 1.7 or later (cb_kernel_launch.kernel_params)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 8, "these headers describe ABI 1.8 or later (cb_gpu_table.module_global)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -409,7 +410,7 @@ CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 320);
+CB_PIN_SIZE(cb_gpu_table, 328);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -509,6 +510,7 @@ CB_PIN_FIELD(cb_safety_table, evaluate, 16, 8);
 CB_PIN_FIELD(cb_gpu_table, host_register, 296, 8);
 CB_PIN_FIELD(cb_gpu_table, host_unregister, 304, 8);
 CB_PIN_FIELD(cb_gpu_table, stream_wait_event, 312, 8);
+CB_PIN_FIELD(cb_gpu_table, module_global, 320, 8);
 CB_PIN_FIELD(cb_health_sample, oldest_pending_ms, 88, 8);
 CB_PIN_FIELD(cb_health_sample, device_lost, 96, 4);
 CB_PIN_FIELD(cb_health_sample, reserved0, 100, 4);

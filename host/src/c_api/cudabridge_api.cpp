@@ -160,6 +160,9 @@ cbError_t cbModuleLoadData(cbModule_t* module, const void* image, size_t size, c
 cbError_t cbModuleUnload(cbModule_t module) {
     return guarded([&](runtime& rt) { return rt.module_unload(module); });
 }
+cbError_t cbModuleGetGlobal(void** devPtr, size_t* bytes, cbModule_t module, const char* name) {
+    return guarded([&](runtime& rt) { return rt.module_global(module, name, devPtr, bytes); });
+}
 cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                                size_t numArgs, size_t sharedMem, cbStream_t stream) {
     if (!module) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleLaunchKernel: NULL module");

@@ -164,7 +164,16 @@ cbError_t device_context::device_error(const char* what) {
 }
 
 bool device_context::is_device_range(uint64_t address, uint64_t bytes) const {
-    return allocator_->range_valid(address, bytes);
+    if (allocator_->range_valid(address, bytes)) return true;
+    // A module variable someone asked for by name (cbModuleGetGlobal) is device memory too.
+    std::lock_guard lock(objects_mutex_);
+    for (const cbModule_st* m : modules_) {
+        auto it = m->globals.upper_bound(address);
+        if (it == m->globals.begin()) continue;
+        --it;
+        if (address - it->first <= it->second && bytes <= it->second - (address - it->first)) return true;
+    }
+    return false;
 }
 
 cbError_t device_context::malloc(void** ptr, size_t size) {

@@ -97,6 +97,9 @@ public:
     cbError_t launch_builtin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t count, cbStream_st* s);
     cbError_t module_load(cbModule_st** out, const void* image, size_t size, cb_module_format format);
     cbError_t module_unload(cbModule_st* m);
+    // A module variable's device address and size; from then on copies may name its bytes as
+    // they name an allocation's.
+    cbError_t module_global(cbModule_st* m, const char* name, void** address, size_t* bytes);
     // With `kernel_params` (cuLaunchKernel's kernelParams), `args` and `count` are not used.
     cbError_t launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                             size_t count, size_t shared_memory, cbStream_st* s, void* const* kernel_params = nullptr);
@@ -170,4 +173,5 @@ struct cbModule_st {
     cb_gpu_module* handle = nullptr;
     std::vector<std::string> names;  // host-kernel modules: the symbols it has
     cb_module_format format = 0;
+    std::map<uint64_t, uint64_t> globals;  // variables handed out by module_global: address -> bytes
 };

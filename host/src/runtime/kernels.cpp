@@ -136,6 +136,27 @@ cbError_t device_context::module_unload(cbModule_st* m) {
     return e;
 }
 
+cbError_t device_context::module_global(cbModule_st* m, const char* name, void** address, size_t* bytes) {
+    if (!m || !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleGetGlobal: unknown module");
+    if (!name) return set_last_error(cbErrorInvalidValue, "cbModuleGetGlobal: NULL name");
+    uint64_t at = 0, size = 0;
+    const cbError_t e = call("cbModuleGetGlobal", [&](gpu_call& g) -> cb_status {
+        if (!CB_HAS_FIELD(g.t, cb_gpu_table, module_global)) {
+            core::set_last_error("the GPU family predates module variables (ABI 1.8)");
+            return CB_ERR_UNSUPPORTED;
+        }
+        return g.t->module_global(g.instance, m->handle, name, &at, &size);
+    });
+    if (e != cbSuccess) return e;
+    {
+        std::lock_guard lock(objects_mutex_);
+        m->globals[at] = size;
+    }
+    if (address) *address = reinterpret_cast<void*>(static_cast<uintptr_t>(at));
+    if (bytes) *bytes = static_cast<size_t>(size);
+    return cbSuccess;
+}
+
 cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block,
                                         const cbKernelArg* args, size_t count, size_t shared_memory, cbStream_st* s,
                                         void* const* kernel_params) {

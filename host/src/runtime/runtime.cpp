@@ -261,6 +261,9 @@ cbError_t runtime::module_load(cbModule_t* m, const void* image, size_t size, cb
     CB_ON_CURRENT(module_load(m, image, size, format));
 }
 cbError_t runtime::module_unload(cbModule_t m) { CB_ON_CURRENT(module_unload(m)); }
+cbError_t runtime::module_global(cbModule_t m, const char* name, void** address, size_t* bytes) {
+    CB_ON_CURRENT(module_global(m, name, address, bytes));
+}
 cbError_t runtime::launch_kernel(cbModule_t m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                                  size_t n, size_t shared, cbStream_t s) {
     CB_ON_CURRENT(launch_kernel(m, name, grid, block, args, n, shared, s));

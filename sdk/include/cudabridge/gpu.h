@@ -286,6 +286,15 @@ typedef struct cb_gpu_table {
     /* Work queued on `stream` (NULL: the default stream) after this call starts only once the
      * work before `event`'s last record has completed. An event never recorded: no wait. */
     cb_status (*stream_wait_event)(void* instance, cb_gpu_stream* stream, cb_gpu_event* event);
+
+    /* ABI 1.8 */
+    /* A module-scope variable of a loaded module (a CUDA __device__ or __constant__ variable; a
+     * PTX .global or .const one) by its symbol name: its device address and size in bytes, as
+     * cuModuleGetGlobal gives them. Copies to and from that address reach what the module's
+     * kernels read (cudaMemcpyToSymbol). CB_ERR_NOT_FOUND when the module defines no such name.
+     * Optional. */
+    cb_status (*module_global)(void* instance, cb_gpu_module* module, const char* name, uint64_t* out_address,
+                               uint64_t* out_bytes);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

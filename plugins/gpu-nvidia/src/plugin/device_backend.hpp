@@ -48,6 +48,8 @@ public:
     // CB_MODULE_HOST_KERNELS: the userspace driver on a simulated GPU only.
     virtual void* module_load(const void* image, size_t size, cb_module_format format, std::string& log) = 0;
     virtual void module_unload(void* module) = 0;
+    // ABI 1.8: a module variable's device address and size (CB_ERR_NOT_FOUND: no such name).
+    virtual void module_global(void* module, const char* name, uint64_t& address, uint64_t& bytes) = 0;
     virtual void launch_kernel(void* module, const cb_kernel_launch& launch, void* stream) = 0;
 
     virtual void telemetry(cb_gpu_telemetry& out) = 0;

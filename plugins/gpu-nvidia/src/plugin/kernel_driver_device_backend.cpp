@@ -111,6 +111,11 @@ public:
     void module_unload(void* m) override {
         run([&](std::string& error) { return kd_.module_unload(static_cast<kd_module*>(m), error); });
     }
+    void module_global(void* m, const char* name, uint64_t& address, uint64_t& bytes) override {
+        run([&](std::string& error) {
+            return kd_.module_global(static_cast<kd_module*>(m), name, address, bytes, error);
+        });
+    }
     void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& error) {
             return kd_.launch_kernel(static_cast<kd_module*>(m), launch, stream(s), error);

@@ -347,6 +347,12 @@ cb_status nvidia_family::module_unload(cb_gpu_module* module) {
     return CB_OK;
 }
 
+cb_status nvidia_family::module_global(cb_gpu_module* module, const char* symbol, uint64_t& address, uint64_t& bytes) {
+    const auto m = checked(module);
+    backend(m.device)->module_global(m.handle, symbol, address, bytes);
+    return CB_OK;
+}
+
 cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
                                        cb_gpu_stream* on_stream) {
     const auto m = checked(module);

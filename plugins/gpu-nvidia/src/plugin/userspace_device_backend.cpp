@@ -134,6 +134,9 @@ public:
     void module_unload(void* m) override {
         run([&](std::string& e) { return device_.module_unload(module(m), e); });
     }
+    void module_global(void* m, const char* name, uint64_t& address, uint64_t& bytes) override {
+        run([&](std::string& e) { return device_.module_global(module(m), name, address, bytes, e); });
+    }
     void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& e) { return device_.launch_kernel(module(m), launch, stream(s), e); });
     }

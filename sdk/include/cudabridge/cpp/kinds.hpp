@@ -366,6 +366,10 @@ public:
     virtual cb_status host_register(dev, void*, size_t) { return unsupported; }
     virtual cb_status host_unregister(dev, void*) { return unsupported; }
     virtual cb_status stream_wait_event(stream, cb_gpu_event*) { return unsupported; }
+    // ABI 1.8: a module variable's device address and size.
+    virtual cb_status module_global(cb_gpu_module*, const char* /*name*/, uint64_t& /*address*/, uint64_t& /*bytes*/) {
+        return unsupported;
+    }
 
     static const cb_gpu_table* table();
 };
@@ -496,6 +500,13 @@ inline cb_status stream_wait_event(void* instance, stream s, cb_gpu_event* e) no
     CB_SDK_NONNULL(e);
     CB_SDK_CALL(T, stream_wait_event(s, e));
 }
+inline cb_status module_global(void* instance, cb_gpu_module* m, const char* name, uint64_t* address,
+                               uint64_t* bytes) noexcept {
+    CB_SDK_NONNULL(name);
+    CB_SDK_NONNULL(address);
+    CB_SDK_NONNULL(bytes);
+    CB_SDK_CALL(T, module_global(m, name, *address, *bytes));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -540,7 +551,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::control,
                                    &a::host_register,
                                    &a::host_unregister,
-                                   &a::stream_wait_event};
+                                   &a::stream_wait_event,
+                                   &a::module_global};
     return &t;
 }
 

@@ -79,7 +79,8 @@ namespace cudabridge::nv {
     X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)                \
     X(cuMemHostRegister, cu::cuMemHostRegister_v2_t, "cuMemHostRegister_v2", nullptr) \
     X(cuMemHostUnregister, cu::cuMemHostUnregister_t, "cuMemHostUnregister", nullptr) \
-    X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)
+    X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)       \
+    X(cuModuleGetGlobal, cu::cuModuleGetGlobal_v2_t, "cuModuleGetGlobal_v2", nullptr)
 
 // The resolved table. Members are named after the API (cuMemAlloc) but hold the _v2 function.
 struct cuda_api {

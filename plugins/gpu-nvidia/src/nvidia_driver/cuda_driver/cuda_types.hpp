@@ -124,6 +124,7 @@ using cuEventSynchronize_t = CUresult (*)(CUevent event);
 using cuEventElapsedTime_t = CUresult (*)(float* ms, CUevent start, CUevent end);
 using cuModuleLoadData_t = CUresult (*)(CUmodule* module, const void* image);
 using cuModuleUnload_t = CUresult (*)(CUmodule module);
+using cuModuleGetGlobal_v2_t = CUresult (*)(CUdeviceptr* dptr, std::size_t* bytes, CUmodule module, const char* name);
 using cuModuleGetFunction_t = CUresult (*)(CUfunction* fn, CUmodule module, const char* name);
 using cuLaunchKernel_t = CUresult (*)(CUfunction f, unsigned int gridX, unsigned int gridY, unsigned int gridZ,
                                       unsigned int blockX, unsigned int blockY, unsigned int blockZ,

@@ -166,6 +166,23 @@ cb_status kernel_driver_backend::module_unload(kd_module* module, std::string& e
     return cuda(driver_.api().cuModuleUnload(owned->module), "cuModuleUnload", error);
 }
 
+cb_status kernel_driver_backend::module_global(kd_module* module, const std::string& name, uint64_t& address,
+                                               uint64_t& bytes, std::string& error) {
+    if (cb_status s = check_module(module, error); s != CB_OK) return s;
+    if (!driver_.api().cuModuleGetGlobal)
+        return fail(error, CB_ERR_UNSUPPORTED, "module_global: the CUDA driver has no cuModuleGetGlobal_v2");
+    if (cb_status s = current(module->device, error); s != CB_OK) return s;
+    cu::CUdeviceptr dptr = 0;
+    std::size_t size = 0;
+    cu::CUresult r = driver_.api().cuModuleGetGlobal(&dptr, &size, module->module, name.c_str());
+    if (r == cu::CUDA_ERROR_NOT_FOUND)
+        return fail(error, CB_ERR_NOT_FOUND, "module_global: the module defines no variable named '" + name + "'");
+    if (cb_status s = cuda(r, "cuModuleGetGlobal", error); s != CB_OK) return s;
+    address = dptr;
+    bytes = size;
+    return CB_OK;
+}
+
 cb_status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kernel_launch& launch, kd_stream* stream,
                                                std::string& error) {
     if (cb_status s = check_module(module, error); s != CB_OK) return s;

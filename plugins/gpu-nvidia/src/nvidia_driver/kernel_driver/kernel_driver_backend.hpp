@@ -127,6 +127,9 @@ public:
     cb_status module_load(kd_device* device, const void* image, size_t size, cb_module_format format, kd_module*& out,
                           std::string& error, std::string* log = nullptr);
     cb_status module_unload(kd_module* module, std::string& error);
+    // cuModuleGetGlobal: a module variable's device address and size.
+    cb_status module_global(kd_module* module, const std::string& name, uint64_t& address, uint64_t& bytes,
+                            std::string& error);
     // launch.name is the kernel's symbol; grid and block must be non-zero. Arguments are packed
     // by the kernel's parameter sizes when the driver reports them (cuFuncGetParamInfo): a
     // FLOAT64 for a 4-byte parameter becomes a float, an INT64 an int; else each argument is

@@ -126,6 +126,7 @@ command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram
     std::copy(std::begin(launch.block), std::end(launch.block), r.block);
     r.dynamic_shared = launch.dynamic_shared;
     r.params = std::move(launch.params);
+    r.symbols = launch.symbols;
     const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size(),
                                     page_map(memory.size(), launch.unmapped)};
     kernels::engine& threads = engine();

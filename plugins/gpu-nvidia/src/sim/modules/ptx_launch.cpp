@@ -20,6 +20,7 @@ struct block_header {
     uint32_t param_bytes;
     uint32_t unmapped_count;
     uint32_t reserved;
+    uint64_t symbols;
 };
 
 constexpr uint64_t page_bytes = uint64_t{1} << 16;
@@ -81,6 +82,7 @@ std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
     h.dynamic_shared = l.dynamic_shared;
     h.param_bytes = static_cast<uint32_t>(l.params.size());
     h.unmapped_count = static_cast<uint32_t>(l.unmapped.size());
+    h.symbols = l.symbols;
     const size_t ranges = l.unmapped.size() * sizeof(address_range);
     std::vector<uint8_t> out(sizeof h + l.params.size() + ranges);
     std::memcpy(out.data(), &h, sizeof h);
@@ -107,6 +109,7 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
     std::memcpy(out.grid, h.grid, sizeof out.grid);
     std::memcpy(out.block, h.block, sizeof out.block);
     out.dynamic_shared = h.dynamic_shared;
+    out.symbols = h.symbols;
     const auto* bytes = static_cast<const uint8_t*>(data);
     out.params.assign(bytes + sizeof h, bytes + sizeof h + h.param_bytes);
     out.unmapped.resize(h.unmapped_count);

@@ -40,6 +40,7 @@ struct ptx_launch {
     uint32_t dynamic_shared = 0;
     std::vector<uint8_t> params;
     std::vector<address_range> unmapped;  // by address, disjoint
+    uint64_t symbols = 0;                 // the module's variables in VRAM (0: none placed there)
 
     uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
     uint64_t thread_count() const { return block_count() * block[0] * block[1] * block[2]; }

@@ -199,9 +199,20 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.vram_base = memory.base;
     base.vram_size = memory.size;
     base.page_map = memory.page_map ? memory.page_map : all_mapped.data();
-    base.globals_host = globals_.data();
-    base.globals_size = globals_.size();
-    base.const_host = layout_.const_init.data();
+    uint8_t* symbols = own_symbols_.data();
+    if (r.symbols) {
+        const uint64_t bytes = symbol_bytes();
+        if (r.symbols < memory.base || r.symbols - memory.base > memory.size ||
+            memory.size - (r.symbols - memory.base) < bytes) {
+            out.status = CB_ERR_INVALID_ARGUMENT;
+            out.message = "kernel '" + k.name + "': the module's variables are not inside VRAM";
+            return out;
+        }
+        symbols = memory.host + (r.symbols - memory.base);
+    }
+    base.globals_host = symbols;
+    base.globals_size = layout_.globals_init.size();
+    base.const_host = symbols + const_base_;
     base.const_size = layout_.const_init.size();
     base.shared_size = shared_bytes;
     base.local_size = k.local_bytes;

@@ -30,6 +30,16 @@ struct launch_request {
     uint32_t block[3] = {1, 1, 1};
     uint32_t dynamic_shared = 0;
     std::vector<uint8_t> params;  // laid out as the kernel's .param list says (pack_arguments)
+    // Where the module's variables (symbol_bytes) lie in VRAM, so that the host's copies to and
+    // from them (cudaMemcpyToSymbol) and the kernels see the same bytes; 0: the module's own
+    // copy, which only its kernels see.
+    uint64_t symbols = 0;
+};
+
+// A module-scope variable (.global or .const) in the module's block of variables.
+struct module_symbol {
+    uint64_t offset = 0;
+    uint64_t size = 0;
 };
 
 struct launch_outcome {
@@ -51,6 +61,13 @@ public:
     virtual int find(const std::string& name) const = 0;
     virtual std::string kernel_names() const = 0;
     virtual double compile_ms() const = 0;
+
+    // The module's .global and .const variables as one block of device memory: its size, the
+    // bytes it starts with (the variables' initializers), and where a variable lies in it (false
+    // for a name the module does not define). The driver places the block in VRAM at load.
+    virtual uint64_t symbol_bytes() const = 0;
+    virtual std::vector<uint8_t> initial_symbols() const = 0;
+    virtual bool find_symbol(const std::string& name, module_symbol& out) const = 0;
 
     // The parameter buffer for `args`: scalars narrowed to each .param's type when the value
     // fits, device pointers where a .u64/.b64 address is expected, CB_ARG_BYTES for structs by

@@ -2,6 +2,7 @@
 
 #include "sim/ptx/parser.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -90,9 +91,29 @@ std::unique_ptr<program> program::load(std::string_view text, std::string& error
         error = "PTX " + why;
         return nullptr;
     }
-    p->globals_ = p->layout_.globals_init;
+    p->const_base_ = (p->layout_.globals_init.size() + 15) / 16 * 16;
+    p->own_symbols_ = p->initial_symbols();
     st = CB_OK;
     return p;
+}
+
+std::vector<uint8_t> program::initial_symbols() const {
+    std::vector<uint8_t> bytes(symbol_bytes(), 0);
+    std::copy(layout_.globals_init.begin(), layout_.globals_init.end(), bytes.begin());
+    std::copy(layout_.const_init.begin(), layout_.const_init.end(),
+              bytes.begin() + static_cast<ptrdiff_t>(const_base_));
+    return bytes;
+}
+
+bool program::find_symbol(const std::string& name, module_symbol& out) const {
+    for (const auto& v : mod_.globals) {
+        if (v.name != name) continue;
+        if (auto g = layout_.global_offsets.find(name); g != layout_.global_offsets.end())
+            return out = {g->second, v.size_bytes()}, true;
+        if (auto c = layout_.const_offsets.find(name); c != layout_.const_offsets.end())
+            return out = {const_base_ + c->second, v.size_bytes()}, true;
+    }
+    return false;
 }
 
 int program::find(const std::string& name) const {

@@ -32,6 +32,9 @@ public:
     const kernel_layout& kernel(size_t i) const { return layout_.kernels.at(i); }
     std::string kernel_names() const override;
     double compile_ms() const override { return code_->compile_ms(); }
+    uint64_t symbol_bytes() const override { return const_base_ + layout_.const_init.size(); }
+    std::vector<uint8_t> initial_symbols() const override;
+    bool find_symbol(const std::string& name, module_symbol& out) const override;
     const std::string& target() const { return mod_.target; }
 
     cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count, std::vector<uint8_t>& out,
@@ -46,7 +49,9 @@ private:
     module mod_;
     module_layout layout_;
     std::unique_ptr<compiled_module> code_;
-    mutable std::vector<uint8_t> globals_;  // the module's .global variables, as kernels leave them
+    uint64_t const_base_ = 0;  // the .const variables follow the .global ones in the block of variables
+    // That block when a launch gives no VRAM address for it, as kernels leave it.
+    mutable std::vector<uint8_t> own_symbols_;
 };
 
 }  // namespace cudabridge::nv::ptx

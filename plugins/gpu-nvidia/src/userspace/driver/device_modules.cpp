@@ -73,12 +73,64 @@ cb_status userspace_device::module_load(const void* image, size_t size, cb_modul
         cb_status st = module_ptx(image, size, format, major, minor, text, error);
         log = text.log;
         if (st == CB_OK) st = load_ptx_module(text.ptx, m->ptx, error);
+        if (st == CB_OK) st = place_module_symbols(*m, error);
         if (st != CB_OK) return st;
         m->registry_id = registry_->add({nullptr, m->ptx});
     }
     std::lock_guard objects(objects_mutex_);
     modules_.emplace(m.get(), m);
     out = m.get();
+    return CB_OK;
+}
+
+cb_status userspace_device::place_module_symbols(userspace_module& m, std::string& error) {
+    const uint64_t bytes = m.ptx->symbol_bytes();
+    if (bytes == 0) return CB_OK;
+    if (vram_->allocate(bytes, m.symbols) != CB_OK) {
+        error = "module_load: no device memory for the module's " + std::to_string(bytes) + " bytes of variables";
+        return CB_ERR_OUT_OF_MEMORY;
+    }
+    std::vector<uint8_t> initial = m.ptx->initial_symbols();
+    cb_status st = host_copy(host_direction::to_device, m.symbols, reinterpret_cast<std::byte*>(initial.data()),
+                             initial.size(), nullptr, error);
+    if (st != CB_OK) {
+        error = "module_load: writing the module's variables: " + error;
+        vram_->free(m.symbols);
+        m.symbols = 0;
+    }
+    return st;
+}
+
+void userspace_device::replace_module_symbols_locked() {
+    std::vector<std::shared_ptr<userspace_module>> modules;
+    {
+        std::lock_guard objects(objects_mutex_);
+        for (auto& [handle, m] : modules_) modules.push_back(m);
+    }
+    for (auto& m : modules) {
+        if (!m->ptx) continue;
+        m->symbols = 0;  // the old block went with VRAM; without a new one kernels use the module's own copy
+        std::string ignored;
+        place_module_symbols(*m, ignored);
+    }
+}
+
+cb_status userspace_device::module_global(userspace_module* module, const std::string& name, uint64_t& address,
+                                          uint64_t& bytes, std::string& error) {
+    std::shared_lock lock(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    auto m = find_module(module);
+    if (!m) {
+        error = "module_global: not a module of this device";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    ptx::module_symbol symbol;
+    if (!m->ptx || !m->ptx->find_symbol(name, symbol)) {
+        error = "module_global: the module defines no variable named '" + name + "'";
+        return CB_ERR_NOT_FOUND;
+    }
+    address = m->symbols + symbol.offset;
+    bytes = symbol.size;
     return CB_OK;
 }
 
@@ -109,6 +161,7 @@ cb_status userspace_device::module_unload(userspace_module* module, std::string&
         modules_.erase(module);
     }
     registry_->remove(m->registry_id);
+    if (m->symbols && phase_ == phase::ready) vram_->free(m->symbols);
     return CB_OK;
 }
 
@@ -173,6 +226,7 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
     std::copy(std::begin(launch.grid), std::end(launch.grid), planned.grid);
     std::copy(std::begin(launch.block), std::end(launch.block), planned.block);
     planned.dynamic_shared = launch.shared_memory_bytes;
+    planned.symbols = m.symbols;
     void* const* raw = cb_launch_kernel_params(&launch);
     if (cb_status st = raw ? m.ptx->pack_parameters(index, raw, planned.params, error)
                            : m.ptx->pack_arguments(index, launch.args, launch.arg_count, planned.params, error);

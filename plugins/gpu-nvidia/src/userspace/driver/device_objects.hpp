@@ -52,6 +52,7 @@ struct userspace_module {
     std::shared_ptr<const host_kernel_module> module;
     std::shared_ptr<const ptx::kernel_module> ptx;
     uint64_t registry_id = 0;
+    uint64_t symbols = 0;                 // its .global and .const variables in VRAM (0: it has none)
     std::atomic<uint64_t> last_fence{0};  // the last launch queued from it
     // Launches hold it shared from the check to the submission; unload takes it to set
     // `unloading`, so no launch slips in after unload read last_fence.

@@ -234,6 +234,7 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
     if (st = ring_.wait_until_idle(name, error); st != CB_OK) return st;
     if (kind != CB_RESET_SOFT) {  // VRAM was released with everything in it
         vram_ = std::make_unique<vram_allocator>(vram_base_, vram_size_);
+        replace_module_symbols_locked();
     }
     if (phase_ == phase::ready) return configure_locked(error);
     return CB_OK;

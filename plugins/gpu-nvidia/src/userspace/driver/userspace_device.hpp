@@ -165,8 +165,13 @@ public:
     // every format without a registry or when the link is not simulated: CB_ERR_UNSUPPORTED.
     cb_status module_load(const void* image, size_t size, cb_module_format format, userspace_module*& out,
                           std::string& log, std::string& error);
-    // Waits for the module's queued launches, then unregisters it.
+    // Waits for the module's queued launches, then unregisters it and frees its variables.
     cb_status module_unload(userspace_module* module, std::string& error);
+    // The device address and size of a PTX module's .global or .const variable `name` (its
+    // variables live in VRAM from the load on, so copies to and from them reach the kernels, as
+    // cuModuleGetGlobal's do); CB_ERR_NOT_FOUND for a name the module does not define.
+    cb_status module_global(userspace_module* module, const std::string& name, uint64_t& address, uint64_t& bytes,
+                            std::string& error);
     // launch.name: a kernel of the module (else CB_ERR_NOT_FOUND). Host kernels: every non-null
     // CB_ARG_DEVICE_PTR must lie inside a live allocation; the device gets its VRAM offset and
     // the bytes to the allocation's end. PTX kernels: the arguments are packed for the kernel's
@@ -228,7 +233,11 @@ private:
     std::shared_ptr<userspace_module> find_module(userspace_module* module) const;
     void release_pinned_locked();   // lifecycle_ held exclusively
     void release_modules_locked();  // lifecycle_ held exclusively
-    bool runs_user_modules();       // a registry and a simulated GPU behind the link
+    // A PTX module's variables placed in VRAM with their initial bytes (lifecycle_ held).
+    cb_status place_module_symbols(userspace_module& m, std::string& error);
+    // After a reset released VRAM: every module's variables placed again, as loaded.
+    void replace_module_symbols_locked();
+    bool runs_user_modules();  // a registry and a simulated GPU behind the link
     cb_status ptx_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
                                const std::string& name, std::vector<uint8_t>& block, std::string& error);
     cb_status host_kernel_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
