@@ -1,6 +1,8 @@
 // Devices: count, choice, properties and attributes, synchronization, reset, versions.
 #include "device_limits.hpp"
 #include "errors.hpp"
+#include "host_functions.hpp"
+#include "per_thread_stream.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
 
@@ -201,6 +203,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
 
 cudaError_t cudaDeviceSynchronize(void) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    wait_for_host_functions(nullptr);
     if (cbError_t e = cbDeviceSynchronize(); e != cbSuccess) return record(e);
     settle_timings(false);
     return cudaSuccess;
@@ -212,8 +215,9 @@ cudaError_t cudaDeviceReset(void) {
     (void)cbGetDevice(&device);
     settle_timings(true);  // the reset frees the events that time launches
     const cbError_t e = cbDeviceReset();
-    registered().forget_modules_of(device);  // the reset freed them, and the timing events
+    registered().forget_modules_of(device);  // the reset freed them, the timing events and streams
     forget_timing_events();
+    forget_per_thread_streams();
     if (e != cbSuccess) return record(e);
     clear_errors_after_reset();
     return cudaSuccess;

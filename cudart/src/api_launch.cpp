@@ -3,6 +3,7 @@
 #include "device_limits.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
+#include "host_functions.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
 
@@ -39,7 +40,7 @@ cudaError_t launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t 
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
     launch_timer timer(stream);
     const cbError_t e = cbModuleLaunchKernelParams(module, k->name.c_str(), {grid.x, grid.y, grid.z},
-                                                   {block.x, block.y, block.z}, args, shared_memory, cb_stream(stream));
+                                                   {block.x, block.y, block.z}, args, shared_memory, ordered(stream));
     if (e != cbSuccess) return record(e);
     timer.launched();
     return cudaSuccess;
@@ -102,9 +103,11 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void*
     return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
 }
 
+// A <<<...>>> launch in a program built with --default-stream per-thread: NULL is the thread's stream.
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
                                     cudaStream_t stream) {
-    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
+    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory,
+                  per_thread_if_null(stream));
 }
 
 cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared_memory,

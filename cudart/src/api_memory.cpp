@@ -3,10 +3,12 @@
 // run summary.
 #include "errors.hpp"
 #include "handles.hpp"
+#include "host_functions.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
 
 #include <cstring>
+#include <string>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -38,11 +40,37 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
     if (count == 0) return cudaSuccess;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     const auto cb_kind = static_cast<cbMemcpyKind>(kind);
+    if (!async) wait_for_host_functions(nullptr);  // the legacy default stream's place in line
     const cbError_t e =
-        async ? cbMemcpyAsync(dst, src, count, cb_kind, cb_stream(stream)) : cbMemcpy(dst, src, count, cb_kind);
+        async ? cbMemcpyAsync(dst, src, count, cb_kind, ordered(stream)) : cbMemcpy(dst, src, count, cb_kind);
     if (e != cbSuccess) return record(e);
     note_copy(kind, count);
     if (!async) settle_timings(false);
+    return cudaSuccess;
+}
+
+// A __device__ or __constant__ variable's device address and size: its module is loaded on the
+// current device, as CUDA does on first use, and asked by the variable's name.
+cudaError_t symbol_address(const void* symbol, void** address, size_t* size) {
+    const variable_record* v = registered().variable(symbol);
+    if (!v) return record(cudaErrorInvalidSymbol);
+    const std::string name = v->name;
+    fatbin_record* fatbin = v->fatbin;
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    cbModule_t module = nullptr;
+    if (cudaError_t e = registered().module_on_current_device(*fatbin, module); e != cudaSuccess) return e;
+    if (cbError_t e = cbModuleGetGlobal(address, size, module, name.c_str()); e != cbSuccess)
+        return record(e == cbErrorNotFound ? cudaErrorInvalidSymbol : to_cuda(e));
+    return cudaSuccess;
+}
+
+// [offset, offset + count) of a variable, as a device address; cudaErrorInvalidValue past its end.
+cudaError_t symbol_range(const void* symbol, size_t offset, size_t count, char*& at) {
+    void* base = nullptr;
+    size_t size = 0;
+    if (cudaError_t e = symbol_address(symbol, &base, &size); e != cudaSuccess) return e;
+    if (offset > size || count > size - offset) return record(cudaErrorInvalidValue);
+    at = static_cast<char*>(base) + offset;
     return cudaSuccess;
 }
 
@@ -145,12 +173,13 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    wait_for_host_functions(nullptr);
     return record(cbMemset(ptr, value, count));
 }
 
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbMemsetAsync(ptr, value, count, cb_stream(stream)));
+    return record(cbMemsetAsync(ptr, value, count, ordered(stream)));
 }
 
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
@@ -173,29 +202,49 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     return cudaSuccess;
 }
 
-// __device__ and __constant__ variables live in the module's own memory on the simulated GPU,
-// which host copies do not reach yet: refused by name, never copied wrongly.
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void*, size_t, size_t, cudaMemcpyKind) {
-    if (!registered().variable(symbol)) return record(cudaErrorInvalidSymbol);
-    return not_supported("cudaMemcpyToSymbol");
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    char* at = nullptr;
+    if (cudaError_t e = symbol_range(symbol, offset, count, at); e != cudaSuccess) return e;
+    return copy(at, src, count, kind, nullptr, false);
 }
 
-cudaError_t cudaMemcpyFromSymbol(void*, const void* symbol, size_t, size_t, cudaMemcpyKind) {
-    if (!registered().variable(symbol)) return record(cudaErrorInvalidSymbol);
-    return not_supported("cudaMemcpyFromSymbol");
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    char* at = nullptr;
+    if (cudaError_t e = symbol_range(symbol, offset, count, at); e != cudaSuccess) return e;
+    return copy(dst, at, count, kind, nullptr, false);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                    cudaMemcpyKind kind, cudaStream_t stream) {
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    char* at = nullptr;
+    if (cudaError_t e = symbol_range(symbol, offset, count, at); e != cudaSuccess) return e;
+    return copy(at, src, count, kind, stream, true);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    char* at = nullptr;
+    if (cudaError_t e = symbol_range(symbol, offset, count, at); e != cudaSuccess) return e;
+    return copy(dst, at, count, kind, stream, true);
 }
 
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
-    const variable_record* v = registered().variable(symbol);
     if (!size) return record(cudaErrorInvalidValue);
-    if (!v) return record(cudaErrorInvalidSymbol);
-    *size = v->size;
-    return cudaSuccess;
+    void* address = nullptr;
+    return symbol_address(symbol, &address, size);
 }
 
-cudaError_t cudaGetSymbolAddress(void**, const void* symbol) {
-    if (!registered().variable(symbol)) return record(cudaErrorInvalidSymbol);
-    return not_supported("cudaGetSymbolAddress");
+cudaError_t cudaGetSymbolAddress(void** address, const void* symbol) {
+    if (!address) return record(cudaErrorInvalidValue);
+    return symbol_address(symbol, address, nullptr);
 }
 
 }  // extern "C"

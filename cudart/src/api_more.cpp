@@ -4,6 +4,7 @@
 // program unable to load.
 #include "errors.hpp"
 #include "handles.hpp"
+#include "host_functions.hpp"
 #include "run_summary.hpp"
 
 using namespace cudabridge::cudart;
@@ -26,7 +27,7 @@ cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t /*stream*/) { 
 
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    if (cbError_t e = cbStreamSynchronize(cb_stream(stream)); e != cbSuccess) return record(e);
+    if (cbError_t e = cbStreamSynchronize(ordered(stream)); e != cbSuccess) return record(e);
     return cudaFree(ptr);
 }
 

@@ -1,40 +1,27 @@
 // Streams, events and host callbacks, on the runtime's own streams and events.
 #include "errors.hpp"
 #include "handles.hpp"
+#include "host_functions.hpp"
 #include "run_summary.hpp"
 
-#include <memory>
-#include <thread>
+#include <functional>
 
 using namespace cudabridge::cudart;
 
 namespace {
 
-// cudaStreamAddCallback / cudaLaunchHostFunc: the host function runs once the work queued before
-// it is done. The runtime has no host-function queue, so this waits for the stream on a thread of
-// its own; later work on the stream is not held back behind the callback (CUDA would hold it).
-struct host_call {
-    cbStream_t stream;
-    cudaStream_t cuda_stream;
-    cudaStreamCallback_t callback = nullptr;
-    cudaHostFn_t function = nullptr;
-    void* user = nullptr;
-};
-
-cudaError_t enqueue_host_call(std::unique_ptr<host_call> call) {
+// cudaStreamAddCallback / cudaLaunchHostFunc: after the host functions queued before it on the
+// stream (host_functions.hpp), and once the work before it is done.
+cudaError_t enqueue_host_call(cudaStream_t stream, std::function<void(cudaError_t)> call) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    const cbStream_t s = ordered(stream);
     cbEvent_t done = nullptr;
     if (cbError_t e = cbEventCreate(&done); e != cbSuccess) return record(e);
-    if (cbError_t e = cbEventRecord(done, call->stream); e != cbSuccess) {
+    if (cbError_t e = cbEventRecord(done, s); e != cbSuccess) {
         cbEventDestroy(done);
         return record(e);
     }
-    std::thread([call = std::move(call), done] {
-        const cudaError_t status = to_cuda(cbEventSynchronize(done));
-        cbEventDestroy(done);
-        if (call->callback) call->callback(call->cuda_stream, status, call->user);
-        if (call->function) call->function(call->user);
-    }).detach();
+    start_host_function(s, done, [call = std::move(call)](cbError_t status) { call(to_cuda(status)); });
     return cudaSuccess;
 }
 
@@ -55,38 +42,38 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, i
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    if (reinterpret_cast<uintptr_t>(stream) == stream_per_thread) return record(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbStreamDestroy(cb_stream(stream)));
+    return record(cbStreamDestroy(ordered(stream)));
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    if (cbError_t e = cbStreamSynchronize(cb_stream(stream)); e != cbSuccess) return record(e);
+    if (cbError_t e = cbStreamSynchronize(ordered(stream)); e != cbSuccess) return record(e);
     settle_timings(false);
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    if (host_functions_pending(cb_stream(stream))) return cudaErrorNotReady;
     const cbError_t e = cbStreamQuery(cb_stream(stream));
     return e == cbErrorNotReady ? cudaErrorNotReady : record(e);  // not ready is an answer, not an error
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbStreamWaitEvent(cb_stream(stream), cb_event(event), flags));
+    return record(cbStreamWaitEvent(ordered(stream), cb_event(event), flags));
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user, unsigned flags) {
     if (!callback || flags != 0) return record(cudaErrorInvalidValue);
-    auto call = std::make_unique<host_call>(host_call{cb_stream(stream), stream, callback, nullptr, user});
-    return enqueue_host_call(std::move(call));
+    return enqueue_host_call(stream, [=](cudaError_t status) { callback(stream, status, user); });
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user) {
     if (!function) return record(cudaErrorInvalidValue);
-    auto call = std::make_unique<host_call>(host_call{cb_stream(stream), stream, nullptr, function, user});
-    return enqueue_host_call(std::move(call));
+    return enqueue_host_call(stream, [=](cudaError_t) { function(user); });
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
@@ -99,7 +86,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned /*flags*/) { r
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbEventRecord(cb_event(event), cb_stream(stream)));
+    return record(cbEventRecord(cb_event(event), ordered(stream)));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned /*flags*/) {
