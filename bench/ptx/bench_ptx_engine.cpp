@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -34,6 +35,12 @@ std::string read(const std::filesystem::path& p) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
+}
+
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
 template <typename F>
@@ -138,19 +145,24 @@ int main(int argc, char** argv) {
     std::printf("PTX engine vs plain C++ -O3, %d elements, %u threads, best of %d (wall clock, measured)\n", n,
                 engine.threads(), repeats);
 
-    // First-load compile time of every module (parse + lower + optimize + JIT).
-    std::vector<double> compile;
+    // First-load compile time of every module (parse + lower + optimize + JIT): wall clock, and
+    // the compiling thread's CPU time, which other work on a shared machine does not inflate.
+    std::vector<double> compile, compile_cpu;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         if (entry.path().extension() != ".ptx") continue;
         std::string error;
         const auto t0 = clock_type::now();
+        const double c0 = thread_cpu_ms();
         auto p = ptx::program::load(read(entry.path()), error);
+        const double cpu = thread_cpu_ms() - c0;
         const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-        if (p) compile.push_back(ms);
+        if (p) compile.push_back(ms), compile_cpu.push_back(cpu);
     }
     std::sort(compile.begin(), compile.end());
-    std::printf("compile  %zu modules: median %.1f ms, max %.1f ms\n", compile.size(),
-                compile.empty() ? 0.0 : compile[compile.size() / 2], compile.empty() ? 0.0 : compile.back());
+    std::sort(compile_cpu.begin(), compile_cpu.end());
+    auto median = [](const std::vector<double>& v) { return v.empty() ? 0.0 : v[v.size() / 2]; };
+    std::printf("compile  %zu modules: median %.1f ms wall (%.1f ms thread CPU), max %.1f ms (goal <= 50 ms)\n",
+                compile.size(), median(compile), median(compile_cpu), compile.empty() ? 0.0 : compile.back());
 
     std::string error;
     auto saxpy = ptx::program::load(read(dir / "saxpy.ptx"), error);
