@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <optional>
 
@@ -21,7 +22,13 @@ std::string number_text(double v) {
     if (std::isnan(v)) return "NaN";
     if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
     char b[64];
-    const auto [end, ec] = std::to_chars(b, b + sizeof b, v);  // shortest text that reads back the same
+    // Whole numbers (counters, MiB, bytes per second) in full; others as the shortest text that
+    // reads back the same.
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        std::snprintf(b, sizeof b, "%.0f", v);
+        return b;
+    }
+    const auto [end, ec] = std::to_chars(b, b + sizeof b, v);
     return ec == std::errc() ? std::string(b, end) : std::string("NaN");
 }
 
@@ -160,7 +167,7 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
     w.family(gpus, "cudabridge_link_speed_bits_per_second", "gauge", "The link's line rate (lanes times lane speed).",
              [](const gpu_snapshot& g) -> opt {
                  if (!g.link_lanes || g.link_lane_speed_gbps <= 0) return std::nullopt;
-                 return g.link_lane_speed_gbps * g.link_lanes * 1e9;
+                 return std::round(g.link_lane_speed_gbps * g.link_lanes * 1e9);
              });
     w.head("cudabridge_link_bandwidth_bytes_per_second", "gauge",
            "Usable payload bandwidth through the PCIe tunnel, by direction (h2d, d2h).");
@@ -168,10 +175,10 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
         const std::string labels = gpu_labels(g, w.hostname());
         if (g.link.h2d_bandwidth_gbs > 0)
             w.sample("cudabridge_link_bandwidth_bytes_per_second", labels + ",direction=\"h2d\"",
-                     g.link.h2d_bandwidth_gbs * 1e9);
+                     std::round(g.link.h2d_bandwidth_gbs * 1e9));
         if (g.link.d2h_bandwidth_gbs > 0)
             w.sample("cudabridge_link_bandwidth_bytes_per_second", labels + ",direction=\"d2h\"",
-                     g.link.d2h_bandwidth_gbs * 1e9);
+                     std::round(g.link.d2h_bandwidth_gbs * 1e9));
     }
     w.family(gpus, "cudabridge_link_packets_total", "counter", "Packets the link delivered intact, every process's.",
              [](const gpu_snapshot& g) -> opt { return static_cast<double>(g.link.packets); });

@@ -1,0 +1,198 @@
+// The pure parts of `query` and `exporter`, on hand-made readings: field lists, nvidia-smi's
+// value and heading text, --format and --listen parsing, safety event counts, and the Prometheus
+// text (families, labels, escaping, a GPU that gave no telemetry).
+#include "exporter/listen_address.hpp"
+#include "exporter/prometheus_text.hpp"
+#include "query/fields.hpp"
+#include "query/read_snapshot.hpp"
+#include "query/render.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cudabridge::cli {
+namespace {
+
+query::gpu_snapshot reading() {
+    query::gpu_snapshot s;
+    s.index = 1;
+    s.gpu_count = 2;
+    s.device_id = "enc-1";
+    s.name = "NVIDIA Test \"GPU\"";
+    s.uuid = "GPU-00000000-0000-0000-0000-000000000001";
+    s.pci_bus_id = "0000:3b:00.0";
+    s.compute_major = 8;
+    s.compute_minor = 9;
+    s.total_memory = 24ull << 30;
+    s.max_sm_clock_mhz = 2520;
+    s.max_memory_clock_mhz = 10501;
+    s.simulated = true;
+    cb_gpu_telemetry t{};
+    t.temperature_c = 44.6;
+    t.power_w = 120.5;
+    t.power_limit_w = 450;
+    t.fan_percent = -1;  // no readout
+    t.sm_clock_mhz = 2100;
+    t.memory_clock_mhz = 10501;
+    t.gpu_utilization = 34.6;
+    t.memory_utilization = 10.2;
+    t.memory_used = 1536ull << 20;
+    t.memory_total = 24ull << 30;
+    t.performance_state = 2;
+    t.throttle_reasons = CB_THROTTLE_SW_POWER_CAP;
+    t.pcie_link_gen = 4;
+    t.pcie_link_width = 4;
+    s.telemetry = t;
+    s.link.up = 1;
+    s.link.h2d_bandwidth_gbs = 3.94;
+    s.link.d2h_bandwidth_gbs = 3.5;
+    s.link.crc_errors = 7;
+    s.link.replays = 5;
+    s.link_generation = CB_LINK_TB4;
+    s.link_lanes = 2;
+    s.link_lane_speed_gbps = 20;
+    s.state = "connected";
+    return s;
+}
+
+std::vector<query::requested_field> fields(const std::string& list) {
+    std::string unknown;
+    auto out = query::parse_field_list(list, unknown);
+    EXPECT_TRUE(unknown.empty()) << unknown;
+    return out;
+}
+
+TEST(query_fields, ListsParseWithAliasesAndNameTheFirstUnknownField) {
+    std::string unknown;
+    const auto f = query::parse_field_list(" name , clocks.current.sm,clocks.sm", unknown);
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_EQ(f[1].f, f[2].f);  // an alias reads the same field
+    EXPECT_EQ(f[1].as_typed, "clocks.current.sm");
+    EXPECT_TRUE(query::parse_field_list("name,bogus,other", unknown).empty());
+    EXPECT_EQ(unknown, "bogus");
+    EXPECT_TRUE(query::parse_field_list(",,", unknown).empty());
+    EXPECT_TRUE(unknown.empty());
+}
+
+TEST(query_fields, ValuesReadAsNvidiaSmiPrintsThem) {
+    const auto f = fields(
+        "index,name,pci.bus_id,compute_cap,temperature.gpu,power.draw,memory.used,memory.free,"
+        "memory.total,utilization.gpu,fan.speed,pstate,clocks_event_reasons.active,link.speed,"
+        "link.bandwidth.h2d,link.crc_errors,link.generation,safety.state,count");
+    EXPECT_EQ(query::csv_row(f, reading(), true),
+              "1, NVIDIA Test \"GPU\", 00000000:3B:00.0, 8.9, 45, 120.50 W, 1536 MiB, 23040 MiB, 24576 MiB, 35 %, "
+              "[N/A], P2, 0x0000000000000004, 40 Gb/s, 3.94 GB/s, 7, Thunderbolt 4, connected, 2");
+    EXPECT_EQ(query::csv_row(fields("power.draw,memory.used,fan.speed"), reading(), false), "120.50, 1536, [N/A]");
+    EXPECT_EQ(query::csv_heading(fields("power.draw,temperature.gpu,clocks.current.sm")),
+              "power.draw [W], temperature.gpu, clocks.current.sm [MHz]");
+}
+
+TEST(query_fields, WithoutTelemetryItsFieldsAreNotAvailable) {
+    auto s = reading();
+    s.telemetry.reset();
+    EXPECT_EQ(query::csv_row(fields("name,power.draw,memory.used,memory.total"), s, true),
+              "NVIDIA Test \"GPU\", [N/A], [N/A], 24576 MiB");
+    const auto j = query::json_row(fields("power.draw,name"), s);
+    EXPECT_TRUE(j->getObject("values")->get("power.draw").isEmpty());
+    EXPECT_EQ(j->getObject("values")->getValue<std::string>("name"), "NVIDIA Test \"GPU\"");
+}
+
+TEST(query_fields, BusIdsTakeNvidiaSmisForm) {
+    EXPECT_EQ(query::nvidia_smi_bus_id("0000:05:00.0"), "00000000:05:00.0");
+    EXPECT_EQ(query::nvidia_smi_bus_id("3b:00.1"), "00000000:3B:00.1");
+    EXPECT_EQ(query::nvidia_smi_bus_id("00000000:3B:00.0"), "00000000:3B:00.0");
+}
+
+TEST(query_fields, EveryFieldHasADescriptionAndAnOrigin) {
+    const std::string help = query::help_query_text();
+    for (const auto& f : query::all_fields()) {
+        EXPECT_FALSE(f.description.empty()) << f.name;
+        EXPECT_NE(help.find("\n" + f.name + " "), std::string::npos) << f.name;
+    }
+    EXPECT_TRUE(query::modeled_on_simulator(query::origin::telemetry));
+    EXPECT_FALSE(query::modeled_on_simulator(query::origin::store));
+}
+
+TEST(query_format, CsvVariantsAndJson) {
+    std::string why;
+    auto f = query::parse_format("csv,noheader,nounits", why);
+    ASSERT_TRUE(f);
+    EXPECT_FALSE(f->json);
+    EXPECT_FALSE(f->header);
+    EXPECT_FALSE(f->units);
+    f = query::parse_format("json", why);
+    ASSERT_TRUE(f);
+    EXPECT_TRUE(f->json);
+    for (const char* bad : {"", "xml", "csv,json", "noheader", "json,nounits", "csv,,nounits"})
+        EXPECT_FALSE(query::parse_format(bad, why)) << bad;
+    EXPECT_FALSE(query::parse_format("csv,bogus", why));
+    EXPECT_NE(why.find("'bogus'"), std::string::npos) << why;
+}
+
+TEST(exporter_listen, AddressesAndMistakes) {
+    std::string why;
+    auto a = exporter::parse_listen_address("127.0.0.1:9400", why);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->host, "127.0.0.1");
+    EXPECT_EQ(a->port, 9400);
+    a = exporter::parse_listen_address(":9400", why);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->host, "");
+    a = exporter::parse_listen_address("[::1]:0", why);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->host, "::1");
+    EXPECT_EQ(a->port, 0);
+    for (const char* bad : {"9400", "host:", "host:65536", "host:-1", "host:94x", "::1:9400", "[::1]9400", "[]:1"})
+        EXPECT_FALSE(exporter::parse_listen_address(bad, why)) << bad;
+}
+
+TEST(query_safety, EventsCountAsInterventionsAndRecoveries) {
+    std::vector<core::event_row> events(5);
+    events[0].kind = "safety.warn";
+    events[1].kind = "safety.hard_reset";
+    events[2].kind = "safety.reconnect";
+    events[3].kind = "safety.manual_reset";  // a person's, not the policy's
+    events[4].kind = "connect.attach";
+    query::gpu_snapshot s;
+    query::count_safety_events(events, s);
+    EXPECT_EQ(s.recoveries, 2u);
+    EXPECT_EQ(s.interventions["warn"], 1u);
+    EXPECT_EQ(s.interventions["hard_reset"], 1u);
+    EXPECT_EQ(s.interventions.count("manual_reset"), 0u);
+}
+
+TEST(exporter_text, FamiliesLabelsAndValues) {
+    const std::string text = exporter::render_metrics({reading()}, "host-1");
+    const std::string labels =
+        "gpu=\"1\",UUID=\"GPU-00000000-0000-0000-0000-000000000001\",pci_bus_id=\"00000000:3B:00.0\","
+        "device=\"nvidia1\",modelName=\"NVIDIA Test \\\"GPU\\\"\",Hostname=\"host-1\"";
+    EXPECT_NE(text.find("# TYPE DCGM_FI_DEV_GPU_TEMP gauge\nDCGM_FI_DEV_GPU_TEMP{" + labels + "} 45\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("DCGM_FI_DEV_POWER_USAGE{" + labels + "} 120.5\n"), std::string::npos);
+    EXPECT_NE(text.find("DCGM_FI_DEV_FB_USED{" + labels + "} 1536\n"), std::string::npos);
+    EXPECT_NE(text.find("DCGM_FI_DEV_FB_FREE{" + labels + "} 23040\n"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE DCGM_FI_DEV_PCIE_REPLAY_COUNTER counter\n"), std::string::npos);
+    EXPECT_NE(text.find("DCGM_FI_DEV_PCIE_REPLAY_COUNTER{" + labels + "} 5\n"), std::string::npos);
+    EXPECT_NE(text.find("cudabridge_link_crc_errors_total{" + labels + "} 7\n"), std::string::npos);
+    EXPECT_NE(text.find("cudabridge_safety_state{" + labels + ",state=\"connected\"} 1\n"), std::string::npos);
+    EXPECT_NE(text.find("cudabridge_safety_state{" + labels + ",state=\"lost\"} 0\n"), std::string::npos);
+    EXPECT_NE(text.find("cudabridge_link_bandwidth_bytes_per_second{" + labels + ",direction=\"h2d\"} 3940000000\n"),
+              std::string::npos);
+    EXPECT_EQ(text.find("DCGM_FI_DEV_FAN_SPEED{"), std::string::npos) << "no fan readout, no sample";
+    // Every family has its HELP and TYPE once.
+    EXPECT_EQ(text.find("# HELP DCGM_FI_DEV_GPU_TEMP "), text.rfind("# HELP DCGM_FI_DEV_GPU_TEMP "));
+}
+
+TEST(exporter_text, AGpuWithoutTelemetryKeepsItsIdentityAndSaysSo) {
+    auto s = reading();
+    s.telemetry.reset();
+    const std::string text = exporter::render_metrics({s}, "h");
+    EXPECT_EQ(text.find("DCGM_FI_DEV_GPU_TEMP{"), std::string::npos);
+    EXPECT_NE(text.find("DCGM_FI_DEV_FB_TOTAL{"), std::string::npos);
+    EXPECT_NE(text.find("cudabridge_gpu_telemetry_available{gpu=\"1\""), std::string::npos);
+    EXPECT_NE(text.find("} 0\n", text.find("cudabridge_gpu_telemetry_available{")), std::string::npos);
+    EXPECT_EQ(exporter::escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+}
+
+}  // namespace
+}  // namespace cudabridge::cli
