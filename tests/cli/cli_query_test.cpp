@@ -239,6 +239,22 @@ TEST_F(cli_query_test, LoopStoppedWithCtrlCExits130WithCompleteLines) {
     }
 }
 
+TEST_F(cli_query_test, ReadingsRecordNothing) {
+    // Whatever attaching records once per process, reading five times records no more than
+    // reading once.
+    const auto events = [&] {
+        auto r = run({"history", "-n", "100000", "--json"});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return object(r.out)->getArray("events")->size();
+    };
+    const size_t e0 = events();
+    ASSERT_EQ(run({"query", "--gpu=name,power.draw,link.crc_errors", "-c", "1"}).exit_code, 0);
+    const size_t e1 = events();
+    ASSERT_EQ(run({"query", "--gpu=name,power.draw,link.crc_errors", "-lms", "10", "-c", "5"}).exit_code, 0);
+    const size_t e2 = events();
+    EXPECT_EQ(e2 - e1, e1 - e0);
+}
+
 class cli_query_unconnected_test : public cli_test {};
 
 TEST_F(cli_query_unconnected_test, NoEgpuExits3AndHelpQueryNeedsNone) {

@@ -192,6 +192,20 @@ def main():
             check(between(interventions, before["safety.interventions"], after["safety.interventions"], 0),
                   "interventions %s as query's %s" % (interventions, before["safety.interventions"]))
 
+            # Scrapes record nothing: the store's history is the same after three more.
+            def event_count():
+                r = cli.run("history", "-n", "1000000", "--json")
+                check(r.returncode == 0, "history runs (%s)" % r.stderr)
+                return len(json.loads(r.stdout)["events"]) if r.returncode == 0 else -1
+
+            events_before = event_count()
+            for _ in range(3):
+                with urllib.request.urlopen(base + "/metrics", timeout=WAIT_S) as response:
+                    check(response.status == 200, "a further scrape answers 200")
+            events_after = event_count()
+            check(events_before == events_after,
+                  "scrapes record no events (%d before, %d after)" % (events_before, events_after))
+
             try:
                 urllib.request.urlopen(base + "/nothing-here", timeout=WAIT_S)
                 check(False, "/nothing-here answers 404")
