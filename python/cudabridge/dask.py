@@ -1,5 +1,6 @@
 """Dask with cudabridge arrays as chunks: one worker process per eGPU.
 
+    import numpy as np
     import cudabridge.dask as cbd
     from distributed import Client
 
@@ -19,9 +20,10 @@ Importing this module registers, in the importing process:
 A worker started with `preload=["cudabridge.dask"]` (LocalCluster does that; for other hosts:
 `dask-worker --preload cudabridge.dask --nthreads 1 SCHEDULER` with CUDABRIDGE_VISIBLE_DEVICES set)
 runs dask_setup(worker): it initializes the runtime, binds the worker to the first device
-CUDABRIDGE_VISIBLE_DEVICES names (every task thread is made current on it), and logs the eGPU's
-connection and safety events. A device that fails (lost, stuck, emergency stop) fails the tasks that
-use it with cudabridge's error, naming the device; nothing falls back to the CPU.
+CUDABRIDGE_VISIBLE_DEVICES names (every task thread is made current on it), and logs the eGPUs'
+connection and safety events. A task that meets a lost or reset eGPU fails with that error, named
+by the device, and the worker then leaves the cluster so that distributed recomputes its chunks
+elsewhere (docs/dask.md); nothing falls back to the CPU.
 """
 
 import contextlib
@@ -50,7 +52,8 @@ except ImportError:  # dask.array works without it; LocalCluster and the seriali
 import cudabridge as cb
 from . import _dtypes, _visible
 
-__all__ = ["from_array", "to_numpy", "matmul", "meta", "LocalCluster", "bound_device", "dask_setup", "VISIBLE_DEVICES_ENV"]
+__all__ = ["from_array", "to_numpy", "matmul", "meta", "LocalCluster", "bound_device", "bind_process", "dask_setup",
+           "dask_teardown", "VISIBLE_DEVICES_ENV"]
 
 logger = logging.getLogger("cudabridge.dask")
 
