@@ -4,6 +4,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from . import random as random
+
 from .errors import (DeviceLostError as DeviceLostError, DeviceResetError as DeviceResetError, Error as Error,
                      IntegrityError as IntegrityError, LaunchError as LaunchError, NoDeviceError as NoDeviceError,
                      NotInitializedError as NotInitializedError, OutOfMemoryError as OutOfMemoryError,
