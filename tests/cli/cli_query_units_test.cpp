@@ -160,6 +160,16 @@ TEST(query_safety, EventsCountAsInterventionsAndRecoveries) {
     EXPECT_EQ(s.interventions.count("manual_reset"), 0u);
 }
 
+TEST(query_safety, TheGateCorrectsAStateThisProcessHasNotSeenChange) {
+    using host::device_state;
+    EXPECT_EQ(query::reported_state(device_state::connected, CB_OK), "connected");
+    EXPECT_EQ(query::reported_state(device_state::connected, CB_ERR_DEVICE_LOST), "lost");
+    EXPECT_EQ(query::reported_state(device_state::connected, CB_ERR_LINK_DOWN), "lost");
+    EXPECT_EQ(query::reported_state(device_state::connected, CB_ERR_THERMAL_LIMIT), "emergency-stop");
+    EXPECT_EQ(query::reported_state(device_state::recovering, CB_ERR_BUSY), "recovering");
+    EXPECT_EQ(query::reported_state(device_state::failed, CB_ERR_DEVICE_LOST), "failed");
+}
+
 TEST(exporter_text, FamiliesLabelsAndValues) {
     const std::string text = exporter::render_metrics({reading()}, "host-1");
     const std::string labels =

@@ -212,6 +212,19 @@ def main():
             except urllib.error.HTTPError as e:
                 check(e.code == 404, "/nothing-here answers 404 (got %d)" % e.code)
 
+            # Disconnected by another process: the exporter keeps answering, says the GPU gives no
+            # telemetry and is lost, and leaves out the GPU's own figures.
+            r = cli.run("disconnect", "--force")
+            check(r.returncode == 0, "disconnect from another process (%s)" % r.stderr)
+            with urllib.request.urlopen(base + "/metrics", timeout=WAIT_S) as response:
+                check(response.status == 200, "a scrape after the disconnect answers 200")
+                _, gone = samples_by_family(response.read().decode("utf-8"))
+            available = [s.value for s in gone.get("cudabridge_gpu_telemetry_available", [])]
+            check(available == [0], "telemetry available is 0 after the disconnect (%s)" % available)
+            lost = {s.labels["state"]: s.value for s in gone.get("cudabridge_safety_state", [])}
+            check(lost.get("lost") == 1 and sum(lost.values()) == 1, "the state is lost: %s" % lost)
+            check(not gone.get("DCGM_FI_DEV_GPU_TEMP"), "no temperature for a GPU that was not read")
+
             proc.send_signal(signal.SIGTERM)
             try:
                 code = proc.wait(timeout=WAIT_S)

@@ -27,6 +27,14 @@ void count_safety_events(const std::vector<core::event_row>& events, gpu_snapsho
     }
 }
 
+std::string reported_state(host::device_state local, cb_status gate) {
+    if (gate != CB_OK && local == host::device_state::connected) {
+        if (gate == CB_ERR_THERMAL_LIMIT) return host::state_name(host::device_state::emergency_stop);
+        if (gate == CB_ERR_DEVICE_LOST || gate == CB_ERR_LINK_DOWN) return host::state_name(host::device_state::lost);
+    }
+    return host::state_name(local);
+}
+
 gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu_count, int64_t time_ns) {
     gpu_snapshot out;
     out.index = index;
@@ -49,7 +57,9 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     // Telemetry and limits through the gate, as every runtime call passes it: a device that is
     // lost, stopped or going away refuses, and the reading says why instead of failing.
     host::device::ticket t;
-    if (d.enter(t) == CB_OK) {
+    const host::device_state local = d.state();
+    const cb_status gate = d.enter(t);
+    if (gate == CB_OK) {
         cb_gpu_telemetry tel{};
         tel.struct_size = sizeof tel;
         if (d.gpu()->get_telemetry(d.gpu_instance(), t.handle(), &tel) == CB_OK)
@@ -69,7 +79,7 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     out.link_generation = e.generation;
     out.link_lanes = e.lanes;
     out.link_lane_speed_gbps = e.lane_speed_gbps;
-    out.state = host::state_name(d.state());
+    out.state = reported_state(local, gate);
 
     // The events of this connection (its session), whichever process recorded them.
     std::vector<core::event_row> events;

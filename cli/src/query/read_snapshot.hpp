@@ -20,6 +20,12 @@ const std::vector<std::string>& intervention_names();
 // Counts the safety.* events among `events` into snapshot.recoveries and .interventions.
 void count_safety_events(const std::vector<core::event_row>& events, gpu_snapshot& snapshot);
 
+// The state a reading reports: this process's view of the device, corrected by what its work gate
+// answered. A device this process still holds as connected, whose gate refuses because another
+// process disconnected it or the link is down, is "lost"; one another process's policy stopped is
+// "emergency-stop".
+std::string reported_state(host::device_state local, cb_status gate);
+
 gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu_count, int64_t time_ns);
 
 }  // namespace cudabridge::cli::query
