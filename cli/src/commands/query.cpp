@@ -141,7 +141,7 @@ command query_command() {
     return {"query",
             "",
             "query GPU fields as nvidia-smi --query-gpu does (CSV or JSON)",
-            "query --gpu=FIELD[,FIELD...] [--format=FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query",
+            "query --gpu=FIELD[,FIELD...] [--format FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query",
             "Prints the fields named, one line per connected eGPU (or the one -d N names), in\n"
             "nvidia-smi's CSV: the names and units are nvidia-smi's (\"120.50 W\", \"1024 MiB\", \"35 %\",\n"
             "[N/A] where a value is not available); link.* and safety.* fields are CudaBridge's own,\n"
