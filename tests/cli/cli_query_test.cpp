@@ -126,15 +126,33 @@ TEST_F(cli_query_test, FieldsAgreeWithInfoJson) {
     EXPECT_EQ(c[16], std::string(8 - bus.find(':'), '0') + bus);
     EXPECT_EQ(c[17], info->getObject("power")->getValue<std::string>("performance_state"));
     EXPECT_EQ(c[18], "connected");
+
+    const auto limits = one_row("power.min_limit,power.max_limit,enforced.power.limit,link.state,link.lanes");
+    ASSERT_EQ(limits.size(), 5u);
+    EXPECT_EQ(limits[0], two_decimals(power->getValue<double>("min_limit_w")) + " W");
+    EXPECT_EQ(limits[1], two_decimals(power->getValue<double>("max_limit_w")) + " W");
+    EXPECT_EQ(limits[2], two_decimals(power->getValue<double>("limit_w")) + " W");
+    EXPECT_EQ(limits[3], link->getValue<bool>("up") ? "up" : "down");
+    EXPECT_EQ(limits[4], std::to_string(link->getValue<int>("lanes")));
 }
 
-TEST_F(cli_query_test, TemperatureAndPowerLieBetweenTwoInfoReadings) {
+TEST_F(cli_query_test, ModeledFiguresLieBetweenTwoInfoReadings) {
     // Modeled figures move between readings: the query's must lie within what info read just
     // before and just after it (a degree and a watt of slack for rounding).
     const auto before = info_device();
-    const auto c = one_row("temperature.gpu,power.draw", "csv,noheader,nounits");
+    const auto c = one_row("temperature.gpu,power.draw,clocks.sm,clocks.mem,fan.speed", "csv,noheader,nounits");
     const auto after = info_device();
-    ASSERT_EQ(c.size(), 2u);
+    ASSERT_EQ(c.size(), 5u);
+    const auto within = [&](const std::string& text, const char* section, const char* key) {
+        const double v = std::stod(text);
+        const double a = before->getObject(section)->getValue<double>(key);
+        const double b = after->getObject(section)->getValue<double>(key);
+        EXPECT_GE(v, std::min(a, b) - 1) << key;
+        EXPECT_LE(v, std::max(a, b) + 1) << key;
+    };
+    within(c[2], "clocks", "sm_mhz");
+    within(c[3], "clocks", "memory_mhz");
+    if (before->getObject("temperature")->has("fan_percent")) within(c[4], "temperature", "fan_percent");
     const double t = std::stod(c[0]), p = std::stod(c[1]);
     const double t0 = before->getObject("temperature")->getValue<double>("gpu_c");
     const double t1 = after->getObject("temperature")->getValue<double>("gpu_c");
