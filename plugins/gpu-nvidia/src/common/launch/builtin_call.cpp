@@ -14,6 +14,19 @@
 #include <string_view>
 
 namespace cudabridge::nv {
+
+kernels::tensor_view view_of(const cb_tensor_desc& d, void* data) {
+    kernels::tensor_view v{};
+    v.data = data;
+    v.dtype = d.dtype;
+    v.ndim = d.ndim;
+    for (int i = 0; i < d.ndim; ++i) {
+        v.shape[i] = d.shape[i];
+        v.strides[i] = d.strides[i];
+    }
+    return v;
+}
+
 namespace {
 
 struct entry {
@@ -146,18 +159,6 @@ const char* signature(builtin_kind k) {
         return "tt";
     }
     return "";
-}
-
-kernels::tensor_view view_of(const cb_tensor_desc& d, void* data) {
-    kernels::tensor_view v{};
-    v.data = data;
-    v.dtype = d.dtype;
-    v.ndim = d.ndim;
-    for (int i = 0; i < d.ndim; ++i) {
-        v.shape[i] = d.shape[i];
-        v.strides[i] = d.strides[i];
-    }
-    return v;
 }
 
 // The prefix of a message about argument `index` (built only when there is something to say).

@@ -89,6 +89,9 @@ const std::vector<std::string>& builtin_names();
 std::vector<uint8_t> encode(const builtin_call& call);
 cb_status decode(const void* data, size_t size, builtin_call& out, std::string& error);
 
+// A descriptor's dtype, shape and strides as a view of `data` (nullptr: for planning only).
+kernels::tensor_view view_of(const cb_tensor_desc& d, void* data);
+
 // The device bytes [lowest, highest] a tensor touches, relative to its device_ptr; empty tensors
 // touch nothing (returns false).
 bool tensor_extent(const cb_tensor_desc& t, int64_t& first_byte, int64_t& end_byte);

@@ -85,15 +85,7 @@ struct launcher {
 };
 
 tensor_view device_view(const cb_tensor_desc& d) {
-    tensor_view v{};
-    v.data = reinterpret_cast<void*>(static_cast<uintptr_t>(d.device_ptr));
-    v.dtype = d.dtype;
-    v.ndim = d.ndim;
-    for (int i = 0; i < d.ndim; ++i) {
-        v.shape[i] = d.shape[i];
-        v.strides[i] = d.strides[i];
-    }
-    return v;
+    return view_of(d, reinterpret_cast<void*>(static_cast<uintptr_t>(d.device_ptr)));
 }
 
 std::string dtype_token(cb_dtype d) { return kernels::dtype_name(d); }
