@@ -7,19 +7,7 @@
 #include <thread>
 #include <vector>
 
-static int failures = 0;
-#define EXPECT(cond)                                                       \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-            ++failures;                                                    \
-        }                                                                  \
-    } while (0)
-
-__global__ void fill(int* p, int n, int value) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) p[i] = value;
-}
+#include "expect.cuh"
 
 __global__ void store_far(int* p) { p[threadIdx.x + (1 << 28)] = 1; }
 
@@ -114,6 +102,5 @@ int main() {
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     EXPECT(cudaFree(again) == cudaSuccess);
 
-    std::printf(failures ? "api_errors: %d FAILED\n" : "api_errors: PASS\n", failures);
-    return failures ? 1 : 0;
+    return verdict("api_errors");
 }

@@ -7,19 +7,7 @@
 #include <thread>
 #include <vector>
 
-static int failures = 0;
-#define EXPECT(cond)                                                    \
-    do {                                                                \
-        if (!(cond)) {                                                  \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                 \
-        }                                                               \
-    } while (0)
-
-__global__ void fill(int* p, int n, int value) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) p[i] = value;
-}
+#include "expect.cuh"
 
 struct gate {
     std::atomic<bool> open{false};
@@ -88,6 +76,5 @@ int main() {
     cudaGetLastError();
     EXPECT(cudaStreamDestroy(s) == cudaSuccess);
     cudaFree(d);
-    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-    return failures ? 1 : 0;
+    return verdict("host_functions");
 }

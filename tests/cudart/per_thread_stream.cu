@@ -7,19 +7,7 @@
 #include <thread>
 #include <vector>
 
-static int failures = 0;
-#define EXPECT(cond)                                                    \
-    do {                                                                \
-        if (!(cond)) {                                                  \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                 \
-        }                                                               \
-    } while (0)
-
-__global__ void fill(int* p, int n, int value) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) p[i] = value;
-}
+#include "expect.cuh"
 
 static std::atomic<bool> gate_open{false};
 static void hold(void*) {
@@ -67,6 +55,5 @@ int main() {
     // After a reset every thread gets a new default stream.
     EXPECT(cudaDeviceReset() == cudaSuccess);
     EXPECT(round_trip(13));
-    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-    return failures ? 1 : 0;
+    return verdict("per_thread_stream");
 }

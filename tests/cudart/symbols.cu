@@ -3,14 +3,7 @@
 // forms), cudaGetSymbolAddress and cudaGetSymbolSize, and the errors CUDA gives for misuse.
 #include <cstdio>
 
-static int failures = 0;
-#define EXPECT(cond)                                                    \
-    do {                                                                \
-        if (!(cond)) {                                                  \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                 \
-        }                                                               \
-    } while (0)
+#include "expect.cuh"
 
 __constant__ float weights[8];
 __device__ float scale = 2.5f;
@@ -105,6 +98,5 @@ int main() {
 
     cudaFree(dx);
     cudaFree(dy);
-    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
-    return failures ? 1 : 0;
+    return verdict("symbols");
 }
