@@ -13,10 +13,10 @@
 
 namespace cudabridge::plugins::logging {
 
-cb_log_level console_sink::parse_level(const std::string& name) {
+cb_log_level console_sink::parse_level(const std::string& level_name) {
     static const char* const names[] = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
     for (int i = 0; i < 6; ++i)
-        if (name == names[i]) return static_cast<cb_log_level>(CB_LOG_TRACE + i);
+        if (level_name == names[i]) return static_cast<cb_log_level>(CB_LOG_TRACE + i);
     return CB_LOG_TRACE;
 }
 

@@ -19,7 +19,7 @@ public:
     // auto|always|never, the environment and whether fd 2 is a terminal -> colour or not.
     static bool decide_color(const std::string& mode);
     // "TRACE" ... "FATAL" -> the level (the names are checked by the caller).
-    static cb_log_level parse_level(const std::string& name);
+    static cb_log_level parse_level(const std::string& level_name);
 };
 
 }  // namespace cudabridge::plugins::logging

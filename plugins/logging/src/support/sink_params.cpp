@@ -54,7 +54,7 @@ std::string sink_params::text(const char* name) const {
 }
 
 std::string sink_params::choice(const char* name) const {
-    const std::string value = text(name);
+    std::string value = text(name);
     std::string accepted;
     for (const std::string& c : find(name).choices) {
         if (value == c) return value;
