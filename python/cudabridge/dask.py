@@ -144,7 +144,16 @@ def _from_header_and_frames(header, frames):
 if distributed is not None:
     @dask_serialize.register(cb.ndarray)
     def _dask_serialize(x):
-        return _header_and_frames(x)
+        # A chunk sent to another worker is read here, outside any task: a lost or reset eGPU
+        # found here must also take the worker out, or its peers would ask it for the chunk forever.
+        try:
+            return _header_and_frames(x)
+        except cb.Error as e:
+            named = _device_failure(e)
+            if named is None:
+                raise
+            _device_failed(named)
+            raise named from e
 
     @dask_deserialize.register(cb.ndarray)
     def _dask_deserialize(header, frames):
@@ -280,19 +289,9 @@ def _run_on_bound_device(fn, args, kwargs):
         raise named from e
     # distributed's apply_function hands a task's exception back in its message, unraised
     failure = result.get("actual-exception") if isinstance(result, dict) else None
-    if ordinal is None or not isinstance(failure, cb.Error):
+    named = _device_failure(failure)
+    if named is None:
         return result
-    if not isinstance(failure, _DEVICE_FAILURES):
-        # Another cudabridge error (an allocation gone, a launch refused) may come from a device
-        # that was reset or lost under the task: the device's own answer then replaces it.
-        try:
-            cb.synchronize()
-            return result
-        except _DEVICE_FAILURES as e:
-            failure = e
-        except cb.Error:
-            return result
-    named = _naming_the_device(failure)
     try:
         raise named from failure
     except _DEVICE_FAILURES as e:
@@ -301,6 +300,26 @@ def _run_on_bound_device(fn, args, kwargs):
         result["actual-exception"] = e
     _device_failed(named)
     return result
+
+
+def _device_failure(error):
+    """The bound eGPU's loss or reset behind `error`, as an error that names the device; None when
+    the device is fine (or this process is no bound worker). Another cudabridge error (an
+    allocation gone, a launch refused) may come from a device reset or lost under the caller: the
+    device's own answer then replaces it."""
+    ordinal = _binding["ordinal"]
+    if ordinal is None or not isinstance(error, cb.Error):
+        return None
+    if not isinstance(error, _DEVICE_FAILURES):
+        try:
+            with _on_device(ordinal):
+                cb.synchronize()
+            return None
+        except _DEVICE_FAILURES as e:
+            error = e
+        except cb.Error:
+            return None
+    return _naming_the_device(error)
 
 
 def _naming_the_device(error):

@@ -382,11 +382,12 @@ def _scheduler_knows(key, dask_scheduler=None):
 
 
 @needs_dask
-def test_an_unplugged_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(gpu):
-    """Chunks persisted on both eGPUs; the RTX 4090's enclosure is unplugged (an injected fault);
-    the next graph fails with the device's error, naming it, the worker bound to it leaves the
-    cluster, and the same graph run again completes on the surviving worker (the lost chunks are
-    recomputed there), equal to numpy."""
+@pytest.mark.parametrize("fault", ["unplug", "stuck"])
+def test_a_failed_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(gpu, fault):
+    """Chunks persisted on both eGPUs; a fault is injected into the RTX 4090's enclosure (the cable
+    pulled, or the GPU stops answering); the next graph fails with the device's error, naming it,
+    the worker bound to it leaves the cluster, and the same graph run again completes on the
+    surviving worker (the lost chunks are recomputed there), equal to numpy."""
     h = np.arange(64 * 48, dtype=np.float32).reshape(64, 48)
     with _home_with_two_egpus() as env, cbd.LocalCluster(env=env, silence_logs=60) as c, \
             distributed.Client(c) as client:
@@ -398,7 +399,7 @@ def test_an_unplugged_egpu_fails_its_task_naming_the_device_and_the_rerun_comple
         assert len({w for ws in client.who_has(x).values() for w in ws}) == 2
         enclosures = json.loads(_run_cli(env, "--json", "sim", "list"))["enclosures"]
         assert [e["gpu_model"] for e in enclosures] == ["rtx-5090", "rtx-4090"]
-        _run_cli(env, "sim", "fault", "unplug", "--enclosure", "1")
+        _run_cli(env, "sim", "fault", fault, "--enclosure", "1")
         with pytest.raises((cb.DeviceLostError, cb.DeviceResetError)) as failed:
             # the fault lands within about a heartbeat; graphs before that may still complete
             deadline = time.monotonic() + 60
