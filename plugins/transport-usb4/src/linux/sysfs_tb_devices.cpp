@@ -82,7 +82,7 @@ cb_link_generation link_generation_of(const tb_router& r) {
     case 3:
         return CB_LINK_TB3;
     case 4:
-        if (r.usb4_version.rfind("2", 0) == 0 || r.rx_speed_gbps >= 40 || r.tx_speed_gbps >= 40) return CB_LINK_USB4_V2;
+        if (r.usb4_version.rfind('2', 0) == 0 || r.rx_speed_gbps >= 40 || r.tx_speed_gbps >= 40) return CB_LINK_USB4_V2;
         return CB_LINK_USB4_V1;
     default:
         return CB_LINK_UNKNOWN;

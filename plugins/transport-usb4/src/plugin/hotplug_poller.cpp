@@ -7,7 +7,7 @@ namespace cudabridge::usb4 {
 hotplug_poller::hotplug_poller(reader read, std::chrono::milliseconds period, cb_transport_event_handler handler,
                                void* user)
     : read_(std::move(read)), period_(period), handler_(handler), user_(user) {
-    thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+    thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
 }
 
 hotplug_poller::~hotplug_poller() {
@@ -15,7 +15,7 @@ hotplug_poller::~hotplug_poller() {
     wake_.notify_all();
 }
 
-void hotplug_poller::run(std::stop_token stop) {
+void hotplug_poller::run(const std::stop_token& stop) {
     std::vector<cb_endpoint_info> before;
     try {
         before = read_();

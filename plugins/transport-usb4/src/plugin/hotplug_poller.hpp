@@ -24,7 +24,7 @@ public:
     hotplug_poller& operator=(const hotplug_poller&) = delete;
 
 private:
-    void run(std::stop_token stop);
+    void run(const std::stop_token& stop);
 
     reader read_;
     std::chrono::milliseconds period_;
