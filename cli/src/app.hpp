@@ -66,6 +66,9 @@ public:
     // For `reset --hard` and `disconnect --force`, before the runtime is made: a connected GPU
     // that does not answer gets a function-level reset through the link when it is attached.
     void reset_unanswering_gpus() { reset_unanswering_ = true; }
+    // Before runtime(): a read-only command joins existing connections and records nothing
+    // (host::connect_options::observe).
+    void read_only() { read_only_ = true; }
     // With no device attached: why, when an eGPU is connected but could not be reached (its GPU
     // does not answer, its IOMMU has no room), and what to do; empty when none is connected.
     std::string unreachable_egpu();
@@ -90,6 +93,7 @@ private:
     std::unique_ptr<host::session> session_;
     std::unique_ptr<host::runtime> runtime_;
     bool reset_unanswering_ = false;
+    bool read_only_ = false;
 };
 
 // Entry point used by main(): parses argv and runs the command; returns the exit code.

@@ -48,6 +48,7 @@ host::runtime& app::runtime() {
     o.session = session_options();
     o.autoconnect = false;
     o.reset_unanswering = reset_unanswering_;
+    o.observe = read_only_;
     runtime_ = std::make_unique<host::runtime>(std::move(o));
     return *runtime_;
 }

@@ -257,20 +257,27 @@ TEST_F(cli_query_test, LoopStoppedWithCtrlCExits130WithCompleteLines) {
     }
 }
 
-TEST_F(cli_query_test, ReadingsRecordNothing) {
-    // Whatever attaching records once per process, reading five times records no more than
-    // reading once.
+TEST_F(cli_query_test, ReadOnlyCommandsRecordNothingNotEvenTheirJoin) {
+    // status, info and query join the connection `connect` made, and leave no event behind:
+    // neither a connection step nor a reading.
     const auto events = [&] {
         auto r = run({"history", "-n", "100000", "--json"});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         return object(r.out)->getArray("events")->size();
     };
-    const size_t e0 = events();
-    ASSERT_EQ(run({"query", "--gpu=name,power.draw,link.crc_errors", "-c", "1"}).exit_code, 0);
-    const size_t e1 = events();
-    ASSERT_EQ(run({"query", "--gpu=name,power.draw,link.crc_errors", "-lms", "10", "-c", "5"}).exit_code, 0);
-    const size_t e2 = events();
-    EXPECT_EQ(e2 - e1, e1 - e0);
+    const std::vector<std::vector<std::string>> commands = {
+        {"status"},
+        {"info"},
+        {"status", "--json"},
+        {"query", "--gpu=name,power.draw,link.crc_errors", "-c", "1"},
+        {"query", "--gpu=name,power.draw,link.crc_errors", "-lms", "10", "-c", "5"},
+    };
+    for (const auto& command : commands) {
+        const size_t before = events();
+        const auto r = run(command);
+        ASSERT_EQ(r.exit_code, 0) << command.front() << ": " << r.err;
+        EXPECT_EQ(events(), before) << command.front() << " recorded events";
+    }
 }
 
 class cli_query_unconnected_test : public cli_test {};

@@ -132,6 +132,7 @@ int run_exporter(app& a, const std::vector<std::string>& args) {
     }
 
     // Attach before listening: with no eGPU connected there is nothing to export (exit code 3).
+    a.read_only();
     auto& rt = a.runtime();
     const std::vector<int> which = a.device_indices();
 

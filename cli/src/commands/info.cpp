@@ -39,6 +39,7 @@ int run_info(app& a, const std::vector<std::string>& args) {
     const po::variables_map vm = parse_options(args, opts);
     const auto only =
         parse_sections(vm.count("section") ? vm["section"].as<std::vector<std::string>>() : std::vector<std::string>{});
+    a.read_only();
     auto& rt = a.runtime();
     auto devices = make_array();
     bool first = true;

@@ -210,6 +210,7 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
     const bool json = a.options().json, csv = vm.count("csv") > 0;
     if (json && csv) throw usage_error("choose one of --json and --csv");
 
+    a.read_only();
     auto& rt = a.runtime();
     const std::vector<int> which = a.device_indices();
     const bool live = !json && !csv && isatty(STDOUT_FILENO);

@@ -94,6 +94,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
                                              : 1;
 
     app& use = own ? *own : a;
+    use.read_only();
     auto& rt = use.runtime();
     const std::vector<int> which = use.device_indices();
     const interruption_scope ctrl_c;

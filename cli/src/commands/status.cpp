@@ -11,6 +11,7 @@ namespace {
 
 int run_status(app& a, const std::vector<std::string>& args) {
     if (!args.empty()) throw usage_error("status takes no arguments");
+    a.read_only();
     auto& rt = a.runtime();
     const int n = rt.device_count();
     if (n == 0) {

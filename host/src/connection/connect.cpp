@@ -45,12 +45,9 @@ public:
         : s_(s), o_(o), d_(std::make_unique<device_impl>(s)), log_(s, "", "connect", d_->steps, o.on_step) {}
 
     std::unique_ptr<device_impl> run() {
+        if (o_.observe) return join_only();
         const detected_device chosen = step("detect", [&] { return choose(); });
-        d_->enclosure = chosen.enclosure;
-        d_->id = chosen.enclosure.id;
-        d_->name = chosen.enclosure.name;
-        log_.set_device(d_->id);
-        d_->shared = std::make_unique<shared_connection_state>(connection_state_folder(s_.db().path()), d_->id);
+        take_enclosure(chosen);
         if (chosen.connected_elsewhere && o_.allow_attach && try_attach(chosen)) return std::move(d_);
         step("compatibility", [&] { return check_compatibility(chosen, std::nullopt); });
         step("authorization", [&] { return authorize(chosen); });
@@ -64,6 +61,37 @@ public:
     }
 
 private:
+    void take_enclosure(const detected_device& chosen) {
+        d_->enclosure = chosen.enclosure;
+        d_->id = chosen.enclosure.id;
+        d_->name = chosen.enclosure.name;
+        log_.set_device(d_->id);
+        d_->shared = std::make_unique<shared_connection_state>(connection_state_folder(s_.db().path()), d_->id);
+    }
+
+    // connect_options::observe: the join of try_attach, silently, or connect_error; never a
+    // connection sequence of this process's own.
+    std::unique_ptr<device_impl> join_only() {
+        log_.silence();
+        const uint64_t t0 = monotonic_ns();
+        detected_device chosen;
+        try {
+            chosen = choose();
+        } catch (const core::error& e) {
+            throw connect_error(e.status(), "detect", e.what(), d_->steps);
+        }
+        take_enclosure(chosen);
+        if (!chosen.connected_elsewhere) {
+            log_.done("attach", t0, false, "not connected");
+            throw connect_error(CB_ERR_NOT_FOUND, "attach", d_->id + " is not connected: there is nothing to join",
+                                d_->steps);
+        }
+        if (!try_attach(chosen))
+            throw connect_error(CB_ERR_DEVICE_LOST, "attach", "could not join the connection: " + attach_error_,
+                                d_->steps);
+        return std::move(d_);
+    }
+
     // Runs one step; on failure rolls everything back and throws connect_error.
     template <typename F>
     auto step(const std::string& name, F&& body) -> decltype(body()) {
@@ -258,7 +286,8 @@ private:
             if (st != CB_OK) d_->close_tunnel();
         }
         if (st != CB_OK) {
-            log_.done("attach", t0, false, error + "; connecting afresh");
+            log_.done("attach", t0, false, error + (o_.observe ? "" : "; connecting afresh"));
+            attach_error_ = error;
             d_->attached = false;
             return false;
         }
@@ -301,6 +330,7 @@ private:
     step_log log_;
     rollback undo_;
     std::string detail_;
+    std::string attach_error_;  // why the last try_attach failed
 };
 
 }  // namespace

@@ -49,6 +49,10 @@ const char* state_name(device_state s) noexcept {
 void step_log::done(const std::string& name, uint64_t started_ns, bool ok, const std::string& detail) {
     step_record r{name, ok, monotonic_ns() - started_ns, detail};
     steps_.push_back(r);
+    if (silent_) {
+        if (on_step_) on_step_(r);
+        return;
+    }
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f ms", static_cast<double>(r.duration_ns) / 1e6);
     const std::string text =

@@ -23,6 +23,8 @@ public:
              std::function<void(const step_record&)> on_step)
         : s_(s), device_(std::move(device)), prefix_(std::move(prefix)), steps_(steps), on_step_(std::move(on_step)) {}
     void set_device(std::string device) { device_ = std::move(device); }
+    // Steps are still kept (and reported to on_step), but neither logged nor recorded.
+    void silence() { silent_ = true; }
     // Records a finished step.
     void done(const std::string& name, uint64_t started_ns, bool ok, const std::string& detail);
 
@@ -32,6 +34,7 @@ private:
     std::string prefix_;
     std::vector<step_record>& steps_;
     std::function<void(const step_record&)> on_step_;
+    bool silent_ = false;
 };
 
 uint64_t monotonic_ns() noexcept;

@@ -55,6 +55,7 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
         connect_options o;
         o.device = d.enclosure.id;
         o.reset_unanswering = options_.reset_unanswering;
+        o.observe = options_.observe;
         try {
             adopt(connect(*session_, o));
         } catch (const connect_error& e) {

@@ -71,6 +71,11 @@ struct connect_options {
     // the link (a function-level reset) and try once more: what `reset --hard` and
     // `disconnect --force` need to reach a hung GPU. Off: such a join fails.
     bool reset_unanswering = false;
+    // Join only, leaving no trace: a connection another process made is joined without recording
+    // its steps (no events, no log lines), and when there is none to join, or the join fails,
+    // connect throws instead of connecting. What read-only commands (status, info, query,
+    // monitor, exporter) attach with.
+    bool observe = false;
     std::function<void(const step_record&)> on_step;  // progress, as each step ends
 };
 

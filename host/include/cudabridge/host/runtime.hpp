@@ -31,6 +31,7 @@ struct runtime_options {
     std::string device;  // which eGPU to connect ("" = auto)
     bool enroll = false;
     bool reset_unanswering = false;  // connect_options::reset_unanswering for the attaches
+    bool observe = false;            // connect_options::observe for the attaches: join, record nothing
 };
 
 class runtime_error : public std::runtime_error {
