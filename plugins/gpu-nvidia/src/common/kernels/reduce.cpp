@@ -1,5 +1,6 @@
 #include "common/kernels/reduce.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -41,11 +42,11 @@ T reduce_ordered(const T* p, std::int64_t n) {
     for (int u = 0; u < kU; ++u)
         for (int w = 0; w < kW; ++w) {
             acc = R::combine_ordered(acc, m[u][w]);
-            if constexpr (std::is_floating_point_v<T>) suspect |= probe[u][w] != probe[u][w];
+            if constexpr (std::is_floating_point_v<T>) suspect |= std::isnan(probe[u][w]);
         }
     for (; i < n; ++i) {
         acc = R::combine_ordered(acc, p[i]);
-        if constexpr (std::is_floating_point_v<T>) suspect |= p[i] != p[i];
+        if constexpr (std::is_floating_point_v<T>) suspect |= std::isnan(p[i]);
     }
     if (!suspect) return acc;
     acc = p[0];

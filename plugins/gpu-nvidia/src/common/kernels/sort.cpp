@@ -1,6 +1,7 @@
 #include "common/kernels/sort.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -39,7 +40,7 @@ auto radix_key(T v) {
     } else if constexpr (std::is_floating_point_v<T>) {
         using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
         constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-        if (v != v) return U(~U(0));
+        if (std::isnan(v)) return U(~U(0));
         if (v == T(0)) return sign;  // +0.0 and -0.0
         U bits;
         std::memcpy(&bits, &v, sizeof bits);

@@ -398,7 +398,7 @@ cb_status parse_builtin(const cb_kernel_launch& launch, builtin_call& out, std::
                     name + ": launch dtype " + kernels::dtype_name(launch.dtype) + " differs from the output's " +
                         kernels::dtype_name(c.dtype));
     if (cb_status s = plan(name, c, error); s != CB_OK) return s;
-    out = std::move(c);
+    out = c;
     return CB_OK;
 }
 
@@ -495,7 +495,7 @@ cb_status decode(const void* data, size_t size, builtin_call& out, std::string& 
         return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: wrong tensor count for the kernel");
     for (size_t i = 0; i < c.tensors.size(); ++i)
         if (cb_status s = check_desc("launch block", i, c.tensors[i], error); s != CB_OK) return s;
-    out = std::move(c);
+    out = c;
     return CB_OK;
 }
 

@@ -67,7 +67,7 @@ uint64_t read_unsigned(const Var& v, const std::string& key, uint64_t max) {
 
 uint16_t read_pci_id(const Var& v, const std::string& key) {
     if (v.isString()) {
-        const auto text = v.extract<std::string>();
+        const auto& text = v.extract<std::string>();
         const bool prefixed = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
         const char* first = text.data() + (prefixed ? 2 : 0);
         const char* last = text.data() + text.size();
@@ -169,7 +169,7 @@ std::optional<gpu_profile> profile_from_json(std::string_view text, std::string&
         if (root->has("alias_pci_device_ids")) {
             const Var v = root->get("alias_pci_device_ids");
             if (!is_array(v)) refuse("'alias_pci_device_ids' must be an array");
-            const auto arr = v.extract<Array::Ptr>();
+            const auto& arr = v.extract<Array::Ptr>();
             for (size_t i = 0; i < arr->size(); ++i)
                 p.alias_pci_device_ids.push_back(
                     read_pci_id(arr->get(static_cast<unsigned>(i)), "alias_pci_device_ids[" + std::to_string(i) + "]"));
@@ -198,12 +198,12 @@ std::optional<gpu_profile> profile_from_json(std::string_view text, std::string&
         {
             const Var v = need("fan_curve");
             if (!is_array(v)) refuse("'fan_curve' must be an array");
-            const auto arr = v.extract<Array::Ptr>();
+            const auto& arr = v.extract<Array::Ptr>();
             for (size_t i = 0; i < arr->size(); ++i) {
                 const std::string at = "fan_curve[" + std::to_string(i) + "]";
                 const Var e = arr->get(static_cast<unsigned>(i));
                 if (!is_object(e)) refuse("'" + at + "' must be an object");
-                const auto pt = e.extract<Object::Ptr>();
+                const auto& pt = e.extract<Object::Ptr>();
                 for (const auto& name : pt->getNames())
                     if (name != "temperature_c" && name != "percent") refuse("unknown key '" + at + "." + name + "'");
                 for (const char* k : {"temperature_c", "percent"})
@@ -219,7 +219,7 @@ std::optional<gpu_profile> profile_from_json(std::string_view text, std::string&
         if (root->has("sources")) {
             const Var v = root->get("sources");
             if (!is_object(v)) refuse("'sources' must be an object");
-            const auto src = v.extract<Object::Ptr>();
+            const auto& src = v.extract<Object::Ptr>();
             for (const auto& name : src->getNames()) {
                 if (name == "sources" || std::find(fields.begin(), fields.end(), name) == fields.end())
                     refuse("unknown key 'sources." + name + "'");
