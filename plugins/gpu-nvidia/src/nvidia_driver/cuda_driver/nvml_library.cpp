@@ -21,7 +21,7 @@ void nvml_library::load(const std::string& library) {
 
     std::vector<std::string> missing;
 #define CB_NV_NVML_BIND(member, type, name, fallback, required) \
-    if (!bind_symbol(library_, api_.member, #member, name, fallback, bound_) && required) missing.emplace_back(name);
+    if (!bind_symbol(library_, api_.member, #member, name, fallback, bound_) && (required)) missing.emplace_back(name);
     CB_NV_NVML_ENTRY_POINTS(CB_NV_NVML_BIND)
 #undef CB_NV_NVML_BIND
 
