@@ -10,11 +10,11 @@
 
 namespace cudabridge::nv {
 
-[[gnu::noinline, gnu::no_sanitize("thread")]] inline uint64_t read_device_word(const uint64_t* word) {
+__attribute__((noinline, no_sanitize("thread"))) inline uint64_t read_device_word(const uint64_t* word) {
     return *static_cast<const volatile uint64_t*>(word);
 }
 
-[[gnu::noinline, gnu::no_sanitize("thread")]] inline void clear_device_word(uint64_t* word) {
+__attribute__((noinline, no_sanitize("thread"))) inline void clear_device_word(uint64_t* word) {
     *static_cast<volatile uint64_t*>(word) = 0;
 }
 
