@@ -104,6 +104,25 @@ class ndarray:
     def device(self):
         return self._block.device
 
+    def to_device(self, device, /, *, stream=None):
+        """This array on eGPU `device` (an index or a cudabridge.Device): itself when it is there
+        already, else a copy through host memory (no peer path between eGPUs is modeled), each half
+        counted and modeled like any copy over the link."""
+        from . import Device
+
+        target = device.index if isinstance(device, Device) else device
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+            raise TypeError(f"to_device takes a device index or a cudabridge.Device, not {type(device).__name__}")
+        if stream is not None:
+            raise ValueError("to_device: stream= is not supported (the copy is synchronous)")
+        target = int(target)
+        if target == self.device:
+            return self
+        with Device(self.device):
+            host = from_device(self)
+        with Device(target):
+            return to_device(host)
+
     def _tensor(self):
         t = self._t
         if t is None:

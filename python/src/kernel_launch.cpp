@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <iterator>
 #include <memory>
 #include <vector>
@@ -15,18 +16,30 @@ namespace cudabridge::python {
 
 namespace {
 
-py::bytes record_bytes(const cb_tensor_desc& desc, uint64_t generation) {
-    const tensor_record r{desc, generation};
+py::bytes record_bytes(const cb_tensor_desc& desc, uint64_t generation, int device) {
+    const tensor_record r{desc, generation, device};
     return py::bytes(reinterpret_cast<const char*>(&r), sizeof r);
 }
 
-// The descriptor of operand `o`, checked to belong to the live runtime.
-cb_tensor_desc operand_of(PyObject* o) {
+int current_device(host::runtime& rt) {
+    int device = 0;
+    check(rt.get_device(&device));
+    return device;
+}
+
+// The descriptor of operand `o`, checked to belong to the live runtime and to the device the
+// operation runs on: arrays of two devices never meet in one kernel (no peer access is modeled).
+cb_tensor_desc operand_of(PyObject* o, int device) {
     if (!PyBytes_Check(o) || PyBytes_GET_SIZE(o) != static_cast<Py_ssize_t>(sizeof(tensor_record)))
         throw py::type_error("a tensor operand must come from cudabridge._core.tensor");
     tensor_record r;
     std::memcpy(&r, PyBytes_AS_STRING(o), sizeof r);
     check_generation(r.generation);
+    if (r.device != device)
+        throw py::value_error("an array on device " + std::to_string(r.device) + " in an operation on device " +
+                              std::to_string(device) + " (the current one): copy it over with x.to_device(" +
+                              std::to_string(device) + "), or run the operation under `with cudabridge.Device(" +
+                              std::to_string(r.device) + "):`");
     return r.desc;
 }
 
@@ -45,18 +58,20 @@ py::bytes make_tensor(py::handle buffer, uint64_t offset, int dtype, const py::t
         d.shape[i] = shape[i].cast<int64_t>();
         d.strides[i] = strides[i].cast<int64_t>();
     }
-    return record_bytes(d, b.generation);
+    return record_bytes(d, b.generation, b.device);
 }
 
 // args: a tensor operand, an int (INT64), a float (FLOAT64) or ("u", n) (UINT64).
 void launch(const std::string& name, int dtype, const py::list& args, uint64_t stream) {
+    auto& rt = current();
+    const int device = current_device(rt);
     std::vector<cb_tensor_desc> tensors;
     tensors.reserve(args.size());  // never reallocated: the arguments point into it
     std::vector<cbKernelArg> out;
     out.reserve(args.size());
     for (const auto& a : args) {
         if (PyBytes_Check(a.ptr())) {
-            tensors.push_back(operand_of(a.ptr()));
+            tensors.push_back(operand_of(a.ptr(), device));
             out.push_back(cbArgTensor(&tensors.back()));
         } else if (py::isinstance<py::tuple>(a) && py::len(a) == 2) {
             out.push_back(cbArgUInt(a.cast<py::tuple>()[1].cast<uint64_t>()));
@@ -68,7 +83,6 @@ void launch(const std::string& name, int dtype, const py::list& args, uint64_t s
             throw runtime_failure(cbErrorInvalidValue, "a kernel argument must be a tensor, an int or a float");
         }
     }
-    auto& rt = current();
     py::gil_scoped_release nogil;
     check(rt.launch_builtin(name.c_str(), static_cast<cb_dtype>(dtype), out.data(), out.size(), stream_of(stream)));
 }
@@ -118,9 +132,11 @@ PyObject* launch_new(PyObject* const* a) {
     const auto n_tail = static_cast<size_t>(PyTuple_GET_SIZE(tail));
     if (n_in + 1 > std::size(tensors) || n_in + 1 + n_tail > std::size(args))
         throw runtime_failure(cbErrorInvalidValue, "too many kernel arguments");
+    auto& rt = current();
+    const int device = current_device(rt);
     size_t n = 0;
     for (size_t i = 0; i < n_in; ++i) {
-        tensors[i] = operand_of(PyTuple_GET_ITEM(inputs, i));
+        tensors[i] = operand_of(PyTuple_GET_ITEM(inputs, i), device);
         args[n++] = cbArgTensor(&tensors[i]);
     }
     cb_tensor_desc& out = tensors[n_in];
@@ -141,12 +157,11 @@ PyObject* launch_new(PyObject* const* a) {
             args[n++] = cbArgInt(x);
         }
     }
-    auto& rt = current();
     {
         py::gil_scoped_release nogil;
         check(rt.launch_builtin(name, dtype, args, n, stream_of(stream)));
     }
-    return py::make_tuple(std::move(buffer), record_bytes(out, memory.generation)).release().ptr();
+    return py::make_tuple(std::move(buffer), record_bytes(out, memory.generation, memory.device)).release().ptr();
 }
 
 PyObject* launch_new_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs) {

@@ -20,6 +20,7 @@ namespace cudabridge::python {
 struct tensor_record {
     cb_tensor_desc desc;
     uint64_t generation;  // the runtime its memory belongs to
+    int32_t device;       // the device its memory is on
 };
 
 // The operand for `shape` and `strides` (in elements) of `buffer`'s memory from byte `offset`.

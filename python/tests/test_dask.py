@@ -1,13 +1,11 @@
 """cudabridge.dask: device chunks through distributed's serialization, CUDABRIDGE_VISIBLE_DEVICES,
 and a LocalCluster of two worker processes, each bound to its own simulated eGPU (two enclosures
 plugged and connected in a CudaBridge home of the cluster's own)."""
-import contextlib
 import json
 import os
 import pathlib
 import pickle
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -186,32 +184,7 @@ def test_device_context_restores_the_previous_device(gpu):
 
 # ---- a cluster of two worker processes on two simulated eGPUs ------------------------------------
 
-def _cli():
-    built = pathlib.Path(cb.__file__).resolve().parents[2] / "bin" / "cudabridge-cli"
-    found = str(built) if built.exists() else shutil.which("cudabridge-cli")
-    if not found:
-        pytest.fail("cudabridge-cli is neither next to the built package nor on PATH")
-    return found
-
-
-def _run_cli(env, *args):
-    r = subprocess.run([_cli(), *args], env=dict(os.environ, **env), capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, f"cudabridge-cli {' '.join(args)}: {r.stdout}{r.stderr}"
-    return r.stdout
-
-
-@contextlib.contextmanager
-def _home_with_two_egpus():
-    """A CudaBridge home of its own with two simulated enclosures (RTX 5090, RTX 4090), both
-    connected; the workers' environment."""
-    env = {"CUDABRIDGE_HOME": tempfile.mkdtemp(prefix="cudabridge-dask-"), "CUDABRIDGE_LOG_SINKS": "file,sqlite"}
-    try:
-        for args in (["sim", "plug", "rtx-4090"], ["connect", "0"], ["connect", "1"]):
-            _run_cli(env, *args)
-        yield env
-    finally:
-        subprocess.run([_cli(), "disconnect"], env=dict(os.environ, **env), capture_output=True, timeout=120)
-        shutil.rmtree(env["CUDABRIDGE_HOME"], ignore_errors=True)
+from egpu_homes import home_with_two_egpus as _home_with_two_egpus, run_cli as _run_cli  # noqa: E402
 
 
 @pytest.fixture(scope="module")
