@@ -17,6 +17,19 @@ struct availability {
     int device_count = 0;
 };
 
+// A driver's last step: it sees `count` devices. None is CB_ERR_NO_DEVICE with `none_reason`;
+// any is available.
+inline void settle_device_count(availability& a, int count, const char* none_reason) {
+    a.device_count = count;
+    if (count <= 0) {
+        a.status = CB_ERR_NO_DEVICE;
+        a.reason = none_reason;
+        return;
+    }
+    a.available = true;
+    a.status = CB_OK;
+}
+
 // Tries each candidate library in order with `try_load(candidate, why)` until one loads. When none
 // does, returns CB_ERR_NOT_FOUND with every candidate's reason ("<what> not loadable: a; b").
 // A loaded library's availability is the caller's to fill; the result is then unused.

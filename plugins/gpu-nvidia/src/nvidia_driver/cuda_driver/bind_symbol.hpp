@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "nvidia_driver/cuda_driver/availability.hpp"
 #include "nvidia_driver/cuda_driver/bound_symbol.hpp"
 #include "nvidia_driver/cuda_driver/dynamic_library.hpp"
 
@@ -39,6 +40,25 @@ inline std::string missing_symbols_text(const std::vector<std::string>& missing,
         text += ")";
     }
     return text;
+}
+
+// Opens a driver library (libcuda, libnvidia-ml). False when it is not there: `a` then says so,
+// as CB_ERR_NO_DEVICE (no NVIDIA driver installed).
+inline bool open_driver_library(dynamic_library& lib, const std::string& library, availability& a) {
+    if (lib.open(library)) return true;
+    a.status = CB_ERR_NO_DEVICE;
+    a.reason = library + " not found (no NVIDIA driver installed): " + lib.error();
+    return false;
+}
+
+// False when a required export is `missing`: `a` then names it, as CB_ERR_UNSUPPORTED, followed by
+// `hint` ("; not a usable NVML").
+inline bool all_bound(const std::vector<std::string>& missing, const std::string& library, const char* hint,
+                      availability& a) {
+    if (missing.empty()) return true;
+    a.status = CB_ERR_UNSUPPORTED;
+    a.reason = missing_symbols_text(missing, library) + hint;
+    return false;
 }
 
 }  // namespace cudabridge::nv

@@ -9,11 +9,7 @@ cuda_driver::cuda_driver(const std::string& library) { load(library); }
 
 void cuda_driver::load(const std::string& library) {
     availability_ = {};
-    if (!library_.open(library)) {
-        availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason = library + " not found (no NVIDIA driver installed): " + library_.error();
-        return;
-    }
+    if (!open_driver_library(library_, library, availability_)) return;
 
     std::vector<std::string> missing;
 #define CB_NV_CUDA_BIND(member, type, name, fallback) \
@@ -25,11 +21,7 @@ void cuda_driver::load(const std::string& library) {
     CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(CB_NV_CUDA_BIND_OPTIONAL)
 #undef CB_NV_CUDA_BIND_OPTIONAL
 
-    if (!missing.empty()) {
-        availability_.status = CB_ERR_UNSUPPORTED;
-        availability_.reason = missing_symbols_text(missing, library) + "; the driver is too old or not libcuda";
-        return;
-    }
+    if (!all_bound(missing, library, "; the driver is too old or not libcuda", availability_)) return;
 
     init_result_ = api_.cuInit(0);
     if (init_result_ == cu::CUDA_ERROR_STUB_LIBRARY) {
@@ -64,15 +56,7 @@ void cuda_driver::load(const std::string& library) {
                                                              : "cuDeviceGetCount failed: " + describe(r);
         return;
     }
-    availability_.device_count = count;
-    if (count <= 0) {
-        availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason = "no CUDA device (cuDeviceGetCount returned 0)";
-        return;
-    }
-
-    availability_.available = true;
-    availability_.status = CB_OK;
+    settle_device_count(availability_, count, "no CUDA device (cuDeviceGetCount returned 0)");
 }
 
 std::string cuda_driver::bound_name(const std::string& api) const { return bound_name_of(bound_, api); }

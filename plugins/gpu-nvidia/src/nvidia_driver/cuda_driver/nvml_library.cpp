@@ -13,11 +13,7 @@ nvml_library::~nvml_library() {
 
 void nvml_library::load(const std::string& library) {
     availability_ = {};
-    if (!library_.open(library)) {
-        availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason = library + " not found (no NVIDIA driver installed): " + library_.error();
-        return;
-    }
+    if (!open_driver_library(library_, library, availability_)) return;
 
     std::vector<std::string> missing;
 #define CB_NV_NVML_BIND(member, type, name, fallback, required) \
@@ -25,11 +21,7 @@ void nvml_library::load(const std::string& library) {
     CB_NV_NVML_ENTRY_POINTS(CB_NV_NVML_BIND)
 #undef CB_NV_NVML_BIND
 
-    if (!missing.empty()) {
-        availability_.status = CB_ERR_UNSUPPORTED;
-        availability_.reason = missing_symbols_text(missing, library) + "; not a usable NVML";
-        return;
-    }
+    if (!all_bound(missing, library, "; not a usable NVML", availability_)) return;
 
     nvml::nvmlReturn_t r = api_.nvmlInit();
     if (r != nvml::NVML_SUCCESS) {
@@ -48,14 +40,7 @@ void nvml_library::load(const std::string& library) {
         availability_.reason = "nvmlDeviceGetCount_v2 failed: " + describe(r);
         return;
     }
-    availability_.device_count = static_cast<int>(count);
-    if (count == 0) {
-        availability_.status = CB_ERR_NO_DEVICE;
-        availability_.reason = "no NVIDIA GPU (nvmlDeviceGetCount_v2 returned 0)";
-        return;
-    }
-    availability_.available = true;
-    availability_.status = CB_OK;
+    settle_device_count(availability_, static_cast<int>(count), "no NVIDIA GPU (nvmlDeviceGetCount_v2 returned 0)");
 }
 
 std::string nvml_library::bound_name(const std::string& api) const { return bound_name_of(bound_, api); }
