@@ -6,7 +6,7 @@ nothing is computed on the host behind the caller's back. Copying to the host st
 
 import numpy as np
 
-from . import _array, _creation, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
+from . import _array, _creation, _dtypes, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
 
 # ufunc -> the device kernel that computes it (kernel names are numpy's ufunc names, except
 # true_divide's). np.power, np.divmod and np.clip have functions of their own (_ufuncs.py).
@@ -40,6 +40,19 @@ def _check_kwargs(ufunc, kwargs):
                         f"on the device")
 
 
+def _in_dtype(ufunc, inputs, dtype, casting):
+    """ufunc(..., dtype=): the inputs cast to `dtype` on the device, and the result's dtype, both as
+    numpy resolves them (numpy itself is asked, on one-element probes, so a dtype no loop of the
+    ufunc allows raises numpy's own TypeError)."""
+    d = _dtypes.check(dtype)
+    probes = [np.zeros(1, x.dtype) if isinstance(x, _array.ndarray)
+              else np.asarray(x).reshape(-1)[:1] if isinstance(x, np.ndarray) else x for x in inputs]
+    with np.errstate(all="ignore"):
+        want = _dtypes.check(ufunc(*probes, dtype=d, casting=casting).dtype)
+    cast = tuple(x.astype(d) if isinstance(x, _array.ndarray) and x.dtype != d else x for x in inputs)
+    return cast, want
+
+
 def _call(ufunc, inputs, out, kwargs):
     _check_kwargs(ufunc, kwargs)
     if ufunc in _BINARY:
@@ -68,7 +81,12 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return _ufuncs.divmod(inputs[0], inputs[1], out=out)
     out = _single_out(ufunc, kwargs.pop("out", None))
     if method == "__call__":
-        return _call(ufunc, inputs, out, kwargs)
+        dtype = kwargs.pop("dtype", None)
+        if dtype is None:
+            return _call(ufunc, inputs, out, kwargs)
+        inputs, want = _in_dtype(ufunc, inputs, dtype, kwargs.get("casting", "same_kind"))
+        result = _call(ufunc, inputs, out, kwargs)
+        return result if out is not None or result.dtype == want else result.astype(want)
     if method == "reduce" and ufunc in _REDUCE:
         axis = kwargs.pop("axis", 0)
         return _reductions.by_name(_REDUCE[ufunc], inputs[0], axis=axis, out=out, **kwargs)

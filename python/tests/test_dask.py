@@ -120,6 +120,15 @@ def test_bad_frames_raise_clear_errors(gpu):
 
 
 @needs_dask
+def test_dasks_own_matmul_runs_on_device_chunks(gpu):
+    """dask's `@` sums the block products with np.add(..., dtype=): that runs on the device too."""
+    x, y = np.arange(48.0).reshape(8, 6) / 7, np.arange(30.0).reshape(6, 5) - 4
+    got = (cbd.from_array(x, chunks=(3, 4)) @ cbd.from_array(y, chunks=(4, 2))).compute(scheduler="sync")
+    assert isinstance(got, cb.ndarray)
+    np.testing.assert_allclose(cb.from_device(got), x @ y, rtol=1e-12)
+
+
+@needs_dask
 def test_dask_arrays_keep_a_device_meta_and_reject_bad_input(gpu):
     h = np.arange(12, dtype=np.float32).reshape(3, 4)
     x = cbd.from_array(h, chunks=2)

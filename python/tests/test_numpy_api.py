@@ -379,3 +379,22 @@ def test_einsum_refuses_clearly(gpu):
         cb.einsum("...i,i", cb.ones((2, 3)), cb.ones(3))
     with pytest.raises(ValueError, match="dimensions"):
         cb.einsum("ijk,jk", cb.ones((2, 3)), cb.ones((2, 3)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a, b: m.add(a, b, dtype=np.float64),
+    lambda m, a, b: m.multiply(a, b, dtype=np.int64),
+    lambda m, a, b: m.subtract(a, b, dtype=np.float32),
+    lambda m, a, b: m.sqrt(a, dtype=np.float32),
+    lambda m, a, b: m.add(a, 3, dtype=np.int16),
+    lambda m, a, b: m.maximum(a, b, dtype=np.float64),
+])
+def test_a_ufunc_computes_in_the_dtype_it_is_given(gpu, call):
+    a, b = np.arange(12, dtype=np.int32).reshape(3, 4), (np.arange(12, dtype=np.int32) * 7 - 20).reshape(3, 4)
+    check(call(np, cb.to_device(a), cb.to_device(b)), call(np, a, b))
+
+
+def test_a_dtype_numpy_would_not_cast_to_raises_numpys_error(gpu):
+    a = np.linspace(0, 1, 6)
+    with pytest.raises(TypeError, match="same_kind"):
+        np.add(cb.to_device(a), cb.to_device(a), dtype=np.int32)
