@@ -7,10 +7,7 @@ namespace cudabridge::usb4::linux_sysfs {
 cb_status read_link_report(const std::filesystem::path& root, std::string_view pci_id, pci_link_report& out,
                            std::string& error) {
     const std::string address(pci_id);
-    if (!is_pci_address(address)) {
-        error = "'" + address + "' is not a PCI address (DDDD:BB:DD.F)";
-        return CB_ERR_INVALID_ARGUMENT;
-    }
+    if (!check_pci_address(address, error)) return CB_ERR_INVALID_ARGUMENT;
     const fabric_view view = read_fabric(root);
     auto it = view.pci.find(address);
     if (it == view.pci.end()) {

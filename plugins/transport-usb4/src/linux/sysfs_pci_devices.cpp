@@ -27,6 +27,12 @@ bool is_pci_address(std::string_view s) {
            all_hex(rest.substr(3, 2)) && rest[5] == '.' && rest[6] >= '0' && rest[6] <= '7';
 }
 
+bool check_pci_address(std::string_view text, std::string& error) {
+    if (is_pci_address(text)) return true;
+    error = "'" + std::string(text) + "' is not a PCI address (DDDD:BB:DD.F)";
+    return false;
+}
+
 pci_map scan_pci_devices(const fs::path& root) {
     pci_map devices;
     const fs::path bus = at(root, "/sys/bus/pci/devices");

@@ -14,6 +14,8 @@ namespace cudabridge::usb4::linux_sysfs {
 
 // "DDDD:BB:DD.F" with hex digits (a domain may have up to 8, as VMD domains do).
 bool is_pci_address(std::string_view text);
+// is_pci_address; when not, `error` says so ("'x' is not a PCI address (DDDD:BB:DD.F)").
+bool check_pci_address(std::string_view text, std::string& error);
 
 struct pci_device {
     std::string address;

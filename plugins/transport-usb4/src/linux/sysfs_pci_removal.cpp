@@ -53,10 +53,7 @@ cb_status remove_one(const std::filesystem::path& root, const pci_device& d, std
 cb_status safe_remove(const std::filesystem::path& root, std::string_view pci_id, std::vector<std::string>& steps,
                       std::string& error) {
     const std::string address(pci_id);
-    if (!is_pci_address(address)) {
-        error = "'" + address + "' is not a PCI address (DDDD:BB:DD.F)";
-        return CB_ERR_INVALID_ARGUMENT;
-    }
+    if (!check_pci_address(address, error)) return CB_ERR_INVALID_ARGUMENT;
     const fabric_view view = read_fabric(root);
     const pci_map all = view.pci.empty() ? scan_pci_devices(root) : pci_map{};
     const pci_map& devices = view.pci.empty() ? all : view.pci;
