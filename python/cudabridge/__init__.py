@@ -27,7 +27,8 @@ from ._creation import (arange, empty_like, eye, full_like, identity, linspace, 
 from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_arrays, broadcast_to, concatenate,
                             expand_dims, flip, hstack, moveaxis, repeat, roll, split, squeeze, stack, swapaxes, tile,
                             vstack)
-from ._indexing import flatnonzero, nonzero, put, take, take_along_axis, where
+from ._indexing import (flatnonzero, nonzero, put, ravel_multi_index, take, take_along_axis, unravel_index,
+                        where)
 from ._sorting import argsort, sort, unique
 from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
 from ._reductions import (all, amax, amin, any, argmax, argmin, array_equal, count_nonzero, cumprod, cumsum, max,
@@ -58,7 +59,8 @@ __all__ = [
     "prod", "argmax", "argmin", "var", "std", "nansum", "nanmean", "nanmax", "nanmin", "count_nonzero", "cumsum",
     "cumprod",
     "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
-    "where", "nonzero", "flatnonzero", "take", "take_along_axis", "put", "sort", "argsort", "unique",
+    "where", "nonzero", "flatnonzero", "take", "take_along_axis", "put", "unravel_index", "ravel_multi_index",
+    "sort", "argsort", "unique",
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "from_dlpack",
 ]
 

@@ -199,6 +199,7 @@ _FUNCTIONS = {
     np.result_type: _result_type, np.can_cast: _can_cast, np.clip: _clip,
     np.where: _indexing.where, np.nonzero: _indexing.nonzero, np.flatnonzero: _indexing.flatnonzero,
     np.take: _indexing.take, np.take_along_axis: _indexing.take_along_axis, np.put: _indexing.put,
+    np.unravel_index: _indexing.unravel_index, np.ravel_multi_index: _indexing.ravel_multi_index,
     np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.unique: _sorting.unique,
 }
 

@@ -221,6 +221,64 @@ def _unravel(flat, shape):
     return tuple(coords)
 
 
+def unravel_index(indices, shape, order="C"):
+    """numpy.unravel_index on the device: the coordinates, one int64 array per dimension, of flat
+    `indices` into an array of `shape` (order 'C' or 'F'); ValueError for an index out of bounds."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    shape = (shape,) if isinstance(shape, (numbers.Integral, np.integer)) else tuple(shape)
+    if any(isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)) for n in shape):
+        raise TypeError("unravel_index: the dimensions must be integers")
+    shape = tuple(int(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("dimensions must be non-negative")
+    idx = indices if isinstance(indices, ndarray) else to_device(np.asarray(indices))
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"only int indices permitted, not {idx.dtype}")
+    idx = idx if idx.dtype == np.int64 else idx.astype(np.int64)
+    size = _size(shape)
+    if idx.size:
+        lo, hi = int(_reduce("min", idx, None, False)), int(_reduce("max", idx, None, False))
+        bad = lo if lo < 0 else hi if hi >= size else None
+        if bad is not None:
+            raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    if order == "C":
+        return _unravel(idx, shape)
+    return tuple(reversed(_unravel(idx, shape[::-1])))
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """numpy.ravel_multi_index on the device: the flat int64 indices of coordinate arrays (one per
+    dimension of `dims`, broadcast together); mode 'raise' (ValueError), 'wrap' or 'clip', one for
+    all dimensions or one each."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    dims = (dims,) if isinstance(dims, (numbers.Integral, np.integer)) else tuple(int(n) for n in dims)
+    coords = list(multi_index)
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims) or any(m not in ("raise", "wrap", "clip") for m in modes):
+        raise ValueError("mode must be 'raise', 'wrap' or 'clip', one for all dimensions or one each")
+    flat, stride = None, 1
+    for k in (range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))):
+        kind = coords[k].dtype.kind if isinstance(coords[k], ndarray) else np.asarray(coords[k]).dtype.kind
+        if kind not in "iu":
+            raise TypeError("only int indices permitted")
+        c = _indices(coords[k])
+        n = dims[k]
+        if modes[k] == "wrap":
+            c = _binary("remainder", c, n)
+        elif modes[k] == "clip":
+            c = _binary("minimum", _binary("maximum", c, 0), n - 1)
+        elif c.size and (int(_reduce("min", c, None, False)) < 0 or int(_reduce("max", c, None, False)) >= n):
+            raise ValueError("invalid entry in coordinates array")
+        term = _binary("multiply", c, stride) if stride != 1 else c
+        flat = term if flat is None else _binary("add", flat, term)
+        stride *= n
+    return flat
+
+
 def nonzero(a):
     a = asarray(a)
     if a.ndim == 0:

@@ -370,3 +370,71 @@ def test_data_stays_on_the_device(gpu, monkeypatch):
     cb.synchronize()
     assert all(isinstance(r, cb.ndarray) for r in results)
     assert sizes and max(sizes) <= 8, sizes
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 5), (4, 1, 6), (2, 2, 2, 3)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_index_matches_numpy(gpu, shape, order):
+    flat = np.array([0, 1, int(np.prod(shape)) - 1, int(np.prod(shape)) // 2, 3 % int(np.prod(shape))])
+    got = np.unravel_index(cb.to_device(flat), shape, order=order)
+    want = np.unravel_index(flat, shape, order=order)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert isinstance(g, cb.ndarray)
+        np.testing.assert_array_equal(cb.from_device(g), w)
+    np.testing.assert_array_equal(cb.from_device(cb.unravel_index(cb.to_device(flat.reshape(-1, 1)), shape)[0]),
+                                  np.unravel_index(flat.reshape(-1, 1), shape)[0])
+
+
+def test_argmax_over_every_axis_unravels_on_the_device(gpu):
+    a = np.random.default_rng(2).random((5, 7, 3))
+    got = np.unravel_index(cb.argmax(cb.to_device(a)), a.shape)
+    assert tuple(int(c) for c in got) == np.unravel_index(np.argmax(a), a.shape)
+
+
+@pytest.mark.parametrize("indices, shape, error", [
+    ([0, 12], (3, 4), ValueError),
+    ([-1], (3, 4), ValueError),
+    ([0.5], (3, 4), TypeError),
+    ([0], (3, -4), ValueError),
+    ([0], (3, 4.0), TypeError),
+])
+def test_unravel_index_refuses_what_numpy_refuses(gpu, indices, shape, error):
+    with pytest.raises(error):
+        np.unravel_index(np.asarray(indices), shape)  # numpy's own answer, for the same inputs
+    with pytest.raises(error):
+        cb.unravel_index(cb.to_device(np.asarray(indices)), shape)
+
+
+def test_unravel_index_in_an_unknown_order_is_refused(gpu):
+    with pytest.raises(ValueError, match="order"):
+        cb.unravel_index(cb.to_device(np.array([1])), (2, 2), order="K")
+
+
+@pytest.mark.parametrize("dims", [(7,), (3, 4), (2, 3, 5)])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_ravel_multi_index_matches_numpy(gpu, dims, order, mode):
+    rng = np.random.default_rng(len(dims))
+    coords = tuple(rng.integers(-2 if mode != "raise" else 0, n + (2 if mode != "raise" else 0), size=(4, 3))
+                   for n in dims)
+    want = np.ravel_multi_index(coords, dims, mode=mode, order=order)
+    got = np.ravel_multi_index(tuple(cb.to_device(c) for c in coords), dims, mode=mode, order=order)
+    np.testing.assert_array_equal(cb.from_device(got), want)
+
+
+def test_ravel_multi_index_refuses_what_numpy_refuses(gpu):
+    with pytest.raises(ValueError, match="invalid entry"):
+        cb.ravel_multi_index((cb.to_device(np.array([0, 3])), cb.to_device(np.array([1, 1]))), (3, 4))
+    with pytest.raises(TypeError):
+        cb.ravel_multi_index((cb.to_device(np.array([0.5])),), (3,))
+    with pytest.raises(ValueError):
+        cb.ravel_multi_index((cb.to_device(np.array([0])),), (3, 4))
+
+
+def test_dask_argmax_over_every_axis_runs_on_device_chunks(gpu):
+    cbd = pytest.importorskip("cudabridge.dask")
+    x = np.random.default_rng(1).random((40, 30))
+    d = cbd.from_array(x, chunks=(16, 16))
+    assert int(d.argmax().compute(scheduler="sync")) == np.argmax(x)
+    assert int(d.argmin().compute(scheduler="sync")) == np.argmin(x)
