@@ -18,6 +18,7 @@ import cudabridge as cb
 from cudabridge import _visible
 
 try:
+    import dask
     import dask.array as da
     import distributed
     from distributed.protocol import deserialize, serialize
@@ -371,8 +372,12 @@ def test_a_failed_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(
     the worker bound to it leaves the cluster, and the same graph run again completes on the
     surviving worker (the lost chunks are recomputed there), equal to numpy."""
     h = np.arange(64 * 48, dtype=np.float32).reshape(64, 48)
-    with _home_with_two_egpus() as env, cbd.LocalCluster(env=env, silence_logs=60) as c, \
-            distributed.Client(c) as client:
+    # Deterministic whatever the load: no work stealing, and a graph whose device chunks never
+    # travel (each becomes a numpy chunk on its own worker before the sum), so the lost eGPU is
+    # first touched by a task on its worker, whose error reaches the client. (A device chunk sent
+    # to another worker would instead fail in transit and be recomputed on the survivor.)
+    with dask.config.set({"distributed.scheduler.work-stealing": False}), _home_with_two_egpus() as env, \
+            cbd.LocalCluster(env=env, silence_logs=60) as c, distributed.Client(c) as client:
         bound = client.run(cbd.bound_device)
         survivor = next(w for w, b in bound.items() if b["name"] == "NVIDIA GeForce RTX 5090")
         lost = next(b for w, b in bound.items() if w != survivor)
@@ -386,7 +391,7 @@ def test_a_failed_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(
             # the fault lands within about a heartbeat; graphs before that may still complete
             deadline = time.monotonic() + 60
             for k in range(1, 1000):  # a new graph each time (the same keys would reuse a result)
-                graph = cbd.to_numpy((x * 2 + k).sum(axis=0))
+                graph = cbd.to_numpy(x * 2 + k).sum(axis=0)
                 future = client.compute(graph)
                 future.result(timeout=60)  # a hung device fails the test, never hangs it
                 if time.monotonic() > deadline:
