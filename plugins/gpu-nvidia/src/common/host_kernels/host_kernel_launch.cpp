@@ -159,10 +159,7 @@ cb_status make_host_kernel_launch(const cb_kernel_launch& launch, const std::str
 std::vector<uint8_t> encode_host_kernel_launch(const host_kernel_launch& l) {
     block_header h{};
     h.magic = block_magic;
-    h.kernel_index = l.kernel_index;
-    h.module_id = l.module_id;
-    std::memcpy(h.grid, l.grid, sizeof h.grid);
-    std::memcpy(h.block, l.block, sizeof h.block);
+    copy_launch_target(h, l);
     h.arg_count = static_cast<uint32_t>(l.args.size());
     h.payload_bytes = static_cast<uint32_t>(l.payload.size());
     std::vector<uint8_t> bytes(sizeof h + l.args.size() * sizeof(arg_record) + l.payload.size());
@@ -189,10 +186,7 @@ cb_status decode_host_kernel_launch(const void* data, size_t size, host_kernel_l
         return fail(error, CB_ERR_INVALID_ARGUMENT, "host kernel launch block: size does not match its argument count");
     if (cb_status s = check_launch_shape(h.grid, h.block, "host kernel launch block", error); s != CB_OK) return s;
     host_kernel_launch l;
-    l.module_id = h.module_id;
-    l.kernel_index = h.kernel_index;
-    std::memcpy(l.grid, h.grid, sizeof l.grid);
-    std::memcpy(l.block, h.block, sizeof l.block);
+    copy_launch_target(l, h);
     const auto* at = static_cast<const uint8_t*>(data) + sizeof h;
     l.args.resize(h.arg_count);
     for (size_t i = 0; i < l.args.size(); ++i, at += sizeof(arg_record)) {

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -56,6 +57,17 @@ using device_pointer_resolver = std::function<cb_status(size_t index, uint64_t d
 // CUDA's limits on a launch's grid and block (above); `where` starts the message.
 cb_status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where,
                              std::string& error);
+
+// What a user kernel's launch and its ring block header share: module, kernel, grid and block.
+// Copies them either way (a launch into its header to encode, a header into a launch to decode).
+template <class To, class From>
+void copy_launch_target(To& to, const From& from) {
+    static_assert(sizeof to.grid == sizeof from.grid && sizeof to.block == sizeof from.block);
+    to.module_id = from.module_id;
+    to.kernel_index = from.kernel_index;
+    std::memcpy(to.grid, from.grid, sizeof to.grid);
+    std::memcpy(to.block, from.block, sizeof to.block);
+}
 
 // Checks grid, block and arguments (`name` for messages) and builds the launch.
 cb_status make_host_kernel_launch(const cb_kernel_launch& launch, const std::string& name, uint64_t module_id,

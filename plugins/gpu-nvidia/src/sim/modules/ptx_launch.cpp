@@ -75,10 +75,7 @@ std::vector<address_range> unmapped_pages(const std::vector<address_range>& free
 std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
     block_header h{};
     h.magic = block_magic;
-    h.kernel_index = l.kernel_index;
-    h.module_id = l.module_id;
-    std::memcpy(h.grid, l.grid, sizeof h.grid);
-    std::memcpy(h.block, l.block, sizeof h.block);
+    copy_launch_target(h, l);
     h.dynamic_shared = l.dynamic_shared;
     h.param_bytes = static_cast<uint32_t>(l.params.size());
     h.unmapped_count = static_cast<uint32_t>(l.unmapped.size());
@@ -104,10 +101,7 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
         return CB_ERR_INVALID_ARGUMENT;
     }
     out = ptx_launch{};
-    out.module_id = h.module_id;
-    out.kernel_index = h.kernel_index;
-    std::memcpy(out.grid, h.grid, sizeof out.grid);
-    std::memcpy(out.block, h.block, sizeof out.block);
+    copy_launch_target(out, h);
     out.dynamic_shared = h.dynamic_shared;
     out.symbols = h.symbols;
     const auto* bytes = static_cast<const uint8_t*>(data);
