@@ -853,7 +853,7 @@ void function_lowering::lower_mov(const instruction& in) {
         Value* acc = b_.getIntN(static_cast<unsigned>(t.bits), 0);
         for (int i = 0; i < n; ++i) {
             Value* e = b_.CreateZExt(src(in, s.elements[static_cast<size_t>(i)], part), mc_.int_type(t.bits));
-            acc = b_.CreateOr(acc, b_.CreateShl(e, static_cast<uint64_t>(i * part.bits)));
+            acc = b_.CreateOr(acc, b_.CreateShl(e, static_cast<uint64_t>(i) * static_cast<uint64_t>(part.bits)));
         }
         return set(in, d, acc);
     }

@@ -92,7 +92,7 @@ bool parse_integer(const std::string& w, int64_t& out) {
 bool parse_hex_float(const std::string& w, int64_t& bits, int& width) {
     if (w.size() < 3 || w[0] != '0' || (w[1] != 'f' && w[1] != 'F' && w[1] != 'd' && w[1] != 'D')) return false;
     width = (w[1] == 'f' || w[1] == 'F') ? 32 : 64;
-    if (w.size() != size_t(2 + width / 4)) return false;
+    if (w.size() != 2 + static_cast<size_t>(width) / 4) return false;
     try {
         size_t used = 0;
         bits = static_cast<int64_t>(std::stoull(w.substr(2), &used, 16));
