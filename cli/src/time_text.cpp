@@ -1,5 +1,6 @@
 #include "time_text.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -90,6 +91,11 @@ std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
         }
     }
     return std::nullopt;
+}
+
+int64_t unix_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 }  // namespace cudabridge::cli

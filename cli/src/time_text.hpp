@@ -8,6 +8,9 @@
 
 namespace cudabridge::cli {
 
+// Now, as Unix nanoseconds (the wall clock every printed time is read against).
+int64_t unix_now_ns();
+
 // "2026-11-29 17:42:23.123" in local time.
 std::string format_local_time(int64_t unix_ns);
 // "2026-11-29T17:42:23.123456Z".

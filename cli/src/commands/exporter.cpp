@@ -8,6 +8,7 @@
 #include "exporter/prometheus_text.hpp"
 #include "interruption.hpp"
 #include "query/read_snapshot.hpp"
+#include "time_text.hpp"
 
 #include <Poco/Net/HTTPRequestHandler.h>
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
@@ -32,11 +33,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-int64_t wall_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 std::string host_name() {
     char b[256] = {};
     if (gethostname(b, sizeof b - 1) != 0) return "localhost";
@@ -51,7 +47,7 @@ public:
 
     std::string scrape() {
         std::lock_guard lock(mutex_);
-        const int64_t now = wall_ns();
+        const int64_t now = unix_now_ns();
         std::vector<query::gpu_snapshot> gpus;
         gpus.reserve(which_.size());
         for (int i : which_)

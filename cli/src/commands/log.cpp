@@ -21,11 +21,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 cb_log_level level_arg(const std::string& text) {
     auto l = core::log::parse_level(text);
     if (!l || *l == CB_LOG_OFF)
@@ -132,7 +127,7 @@ int run_log(app& a, const std::vector<std::string>& args) {
             std::cerr << "note: '" << q.category << "' is not a built-in category\n";
     }
     if (vm.count("since")) {
-        auto t = parse_since(vm["since"].as<std::string>(), now_ns());
+        auto t = parse_since(vm["since"].as<std::string>(), unix_now_ns());
         if (!t) throw usage_error("cannot read --since '" + vm["since"].as<std::string>() + "'");
         q.since_ns = *t;
     }

@@ -27,11 +27,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-int64_t wall_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 struct sample {
     int index = 0;
     std::string id, name;
@@ -219,7 +214,7 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
     if (csv) std::cout << csv_header << "\n";
     std::vector<std::deque<double>> history(which.size());
     for (uint64_t n = 0; count == 0 || n < count; ++n) {
-        const int64_t now = wall_ns();
+        const int64_t now = unix_now_ns();
         std::vector<sample> samples;
         for (size_t k = 0; k < which.size(); ++k) {
             samples.push_back(take(rt.device(which[k]), which[k]));

@@ -22,11 +22,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-int64_t wall_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 // nvidia-smi spells the millisecond loop "-lms"; Boost reads that as -l with the value "ms".
 std::vector<std::string> with_long_loop_ms(const std::vector<std::string>& args) {
     std::vector<std::string> out;
@@ -101,7 +96,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
     if (!format->json && format->header) std::cout << query::csv_heading(fields) << "\n" << std::flush;
     std::vector<bool> warned(which.size(), false);
     for (uint64_t n = 0; count == 0 || n < count; ++n) {
-        const int64_t now = wall_ns();
+        const int64_t now = unix_now_ns();
         auto devices = make_array();
         for (size_t k = 0; k < which.size(); ++k) {
             const auto s = query::read_snapshot(rt.current_session(), rt.device(which[k]), which[k],
