@@ -165,7 +165,9 @@ cbError_t device_context::device_error(const char* what) {
 
 bool device_context::is_device_range(uint64_t address, uint64_t bytes) const {
     if (allocator_->range_valid(address, bytes)) return true;
-    // A module variable someone asked for by name (cbModuleGetGlobal) is device memory too.
+    // A module variable someone asked for by name (cbModuleGetGlobal) is device memory too. Every
+    // copy asks this for its host side as well: without such variables it costs no lock.
+    if (module_globals_.load(std::memory_order_acquire) == 0) return false;
     std::lock_guard lock(objects_mutex_);
     for (const cbModule_st* m : modules_) {
         auto it = m->globals.upper_bound(address);

@@ -141,6 +141,7 @@ private:
     std::set<cbStream_st*> streams_;
     std::set<cbEvent_st*> events_;
     std::vector<cbModule_st*> modules_;               // newest last
+    std::atomic<size_t> module_globals_{0};           // variables handed out by module_global, in live modules
     std::map<uintptr_t, size_t> pinned_;              // registered host ranges by start
     std::map<uintptr_t, size_t> pinned_allocations_;  // from cbMallocHost
     std::unique_ptr<cbStream_st> default_stream_;

@@ -131,6 +131,7 @@ cbError_t device_context::module_unload(cbModule_st* m) {
     {
         std::lock_guard lock(objects_mutex_);
         std::erase(modules_, m);
+        module_globals_.fetch_sub(m->globals.size(), std::memory_order_release);
     }
     delete m;
     return e;
@@ -150,7 +151,7 @@ cbError_t device_context::module_global(cbModule_st* m, const char* name, void**
     if (e != cbSuccess) return e;
     {
         std::lock_guard lock(objects_mutex_);
-        m->globals[at] = size;
+        if (m->globals.emplace(at, size).second) module_globals_.fetch_add(1, std::memory_order_release);
     }
     if (address) *address = reinterpret_cast<void*>(static_cast<uintptr_t>(at));
     if (bytes) *bytes = static_cast<size_t>(size);
@@ -227,6 +228,7 @@ cbError_t device_context::reset() {
         streams_.clear();
         events_.clear();
         modules_.clear();
+        module_globals_.store(0, std::memory_order_release);
         default_stream_->waited.clear();
         default_stream_->submitted = 0;
     }
