@@ -1,5 +1,6 @@
 #include "host_functions.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -12,7 +13,9 @@ struct pending_functions {
     std::mutex mutex;
     std::condition_variable returned;
     std::map<cbStream_t, int> by_stream;  // nullptr: the legacy default stream
-    int total = 0;
+    // Written under the mutex; read without it first, so that launches and copies in a program
+    // with no host function pending take no lock.
+    std::atomic<int> total{0};
 
     // Work on the legacy default stream follows every stream's host functions; work on another
     // stream follows its own and the default stream's.
@@ -38,12 +41,14 @@ thread_local bool inside_host_function = false;
 void wait_for_host_functions(cbStream_t stream) {
     if (inside_host_function) return;
     auto& p = pending();
+    if (p.total.load(std::memory_order_acquire) == 0) return;
     std::unique_lock lock(p.mutex);
     p.returned.wait(lock, [&] { return !p.blocks(stream); });
 }
 
 bool host_functions_pending(cbStream_t stream) {
     auto& p = pending();
+    if (p.total.load(std::memory_order_acquire) == 0) return false;
     std::lock_guard lock(p.mutex);
     return p.blocks(stream);
 }
