@@ -26,21 +26,9 @@ import time
 import numpy as np
 
 
-def cli():
-    import cudabridge
-    built = pathlib.Path(cudabridge.__file__).resolve().parents[2] / "bin" / "cudabridge-cli"
-    found = str(built) if built.exists() else shutil.which("cudabridge-cli")
-    if not found:
-        sys.exit("cudabridge-cli is neither next to the cudabridge package nor on PATH")
-    return found
-
-
-def two_simulated_egpus(home):
-    env = dict(os.environ, CUDABRIDGE_HOME=home)
-    for args in (["sim", "plug", "rtx-4090"], ["connect", "0"], ["connect", "1"]):
-        r = subprocess.run([cli(), *args], env=env, capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit(f"cudabridge-cli {' '.join(args)} failed: {r.stderr.strip() or r.stdout.strip()}")
+# The example's own setup: its cudabridge-cli lookup and its two simulated enclosures.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"))
+from dask_two_egpus import cli, make_two_simulated_egpus  # noqa: E402
 
 
 def per_task(client, x, runs, wait):
@@ -121,7 +109,7 @@ def main():
         home = tempfile.mkdtemp(prefix="cudabridge-bench-dask-")
         os.environ["CUDABRIDGE_HOME"] = home
         os.environ.setdefault("CUDABRIDGE_LOG_SINKS", "file,sqlite")
-        two_simulated_egpus(home)
+        make_two_simulated_egpus(home)
 
     import dask.array as da
     from distributed import Client, wait
