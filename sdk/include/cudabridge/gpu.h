@@ -107,6 +107,20 @@ typedef struct cb_gpu_telemetry {
     uint32_t reserved0;
 } cb_gpu_telemetry;
 
+/* ABI 1.9: one process attached to a device (cb_gpu_table.processes). */
+enum {
+    CB_GPU_PROCESS_COMPUTE = 1u << 0 /* it has allocated memory, loaded a module or launched work */
+};
+typedef struct cb_gpu_process {
+    uint32_t struct_size;
+    int32_t pid;
+    uint64_t memory_used;   /* bytes of device memory this process has allocated */
+    uint64_t start_unix_ns; /* when it attached to the device */
+    uint32_t flags;         /* CB_GPU_PROCESS_* */
+    uint32_t queued;        /* commands it has queued that have not completed */
+    char name[64];          /* the process's name (Linux: /proc/PID/comm), NUL-terminated */
+} cb_gpu_process;
+
 /* Which fields of cb_gpu_settings a call sets. */
 enum { CB_SET_CLOCKS = 1u << 0, CB_SET_POWER_LIMIT = 1u << 1, CB_SET_FAN = 1u << 2, CB_SET_PSTATE = 1u << 3 };
 
@@ -295,6 +309,23 @@ typedef struct cb_gpu_table {
      * Optional. */
     cb_status (*module_global)(void* instance, cb_gpu_module* module, const char* name, uint64_t* out_address,
                                uint64_t* out_bytes);
+
+    /* ABI 1.9 */
+    /* The processes attached to the device, this one included, as nvidia-smi's process table
+     * lists them: up to `capacity` records, stepping by out[0].struct_size; *out_count receives
+     * how many there are (call with capacity 0 to size). Device memory sums over them to the
+     * device's memory in use. Optional. */
+    cb_status (*processes)(void* instance, cb_gpu_device* device, cb_gpu_process* out, size_t capacity,
+                           size_t* out_count);
+    /* Memory that host code and kernels reach at one address (cudaMallocManaged). *out_ptr is both
+     * a host pointer and a device address; mem_free releases it. A simulated GPU backs it with
+     * host memory its kernels reach over the link; a kernel-driver backend asks the driver for
+     * managed memory. Optional; CB_ERR_UNSUPPORTED where kernels cannot reach host memory. */
+    cb_status (*mem_alloc_managed)(void* instance, cb_gpu_device* device, uint64_t size, uint64_t* out_ptr);
+    /* The device address kernels use for host memory registered with host_register
+     * (cuMemHostGetDevicePointer): zero-copy access from kernels. CB_ERR_NOT_FOUND when `ptr` is
+     * not in a registered range. Optional; CB_ERR_UNSUPPORTED where kernels cannot reach it. */
+    cb_status (*host_device_address)(void* instance, cb_gpu_device* device, const void* ptr, uint64_t* out_address);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

@@ -370,6 +370,12 @@ public:
     virtual cb_status module_global(cb_gpu_module*, const char* /*name*/, uint64_t& /*address*/, uint64_t& /*bytes*/) {
         return unsupported;
     }
+    // ABI 1.9: attached processes (out steps by out[0].struct_size), managed and zero-copy memory.
+    virtual cb_status processes(dev, cb_gpu_process* /*out*/, size_t /*capacity*/, size_t& /*count*/) {
+        return unsupported;
+    }
+    virtual cb_status mem_alloc_managed(dev, uint64_t /*size*/, uint64_t& /*ptr*/) { return unsupported; }
+    virtual cb_status host_device_address(dev, const void* /*ptr*/, uint64_t& /*address*/) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -507,6 +513,20 @@ inline cb_status module_global(void* instance, cb_gpu_module* m, const char* nam
     CB_SDK_NONNULL(bytes);
     CB_SDK_CALL(T, module_global(m, name, *address, *bytes));
 }
+inline cb_status processes(void* instance, dev d, cb_gpu_process* out, size_t capacity, size_t* count) noexcept {
+    CB_SDK_NONNULL(count);
+    if (capacity != 0 && out == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    CB_SDK_CALL(T, processes(d, out, capacity, *count));
+}
+inline cb_status mem_alloc_managed(void* instance, dev d, uint64_t size, uint64_t* ptr) noexcept {
+    CB_SDK_NONNULL(ptr);
+    CB_SDK_CALL(T, mem_alloc_managed(d, size, *ptr));
+}
+inline cb_status host_device_address(void* instance, dev d, const void* p, uint64_t* address) noexcept {
+    CB_SDK_NONNULL(p);
+    CB_SDK_NONNULL(address);
+    CB_SDK_CALL(T, host_device_address(d, p, *address));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -552,7 +572,10 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::host_register,
                                    &a::host_unregister,
                                    &a::stream_wait_event,
-                                   &a::module_global};
+                                   &a::module_global,
+                                   &a::processes,
+                                   &a::mem_alloc_managed,
+                                   &a::host_device_address};
     return &t;
 }
 
