@@ -34,11 +34,14 @@ size_t dtype_bytes(cb_dtype dtype) {
     switch (dtype) {
     case CB_DTYPE_FLOAT64:
     case CB_DTYPE_INT64:
+    case CB_DTYPE_UINT64:
         return 8;
     case CB_DTYPE_FLOAT32:
     case CB_DTYPE_INT32:
+    case CB_DTYPE_UINT32:
         return 4;
     case CB_DTYPE_INT16:
+    case CB_DTYPE_UINT16:
         return 2;
     default:
         return 1;
