@@ -106,12 +106,18 @@ struct block_env {
     uint32_t parked_at_barrier;
     uint32_t parked_at_warp_op;
     uint32_t reserved1;
+    // Host memory kernels reach (kernel_module.hpp's host_memory; null: none), and the bytes the
+    // block loaded and stored there: the resolver moves them out of bytes_moved, which the
+    // generated code counts for every global access before it knows where the access lands.
+    void* host_ranges;
+    uint64_t host_bytes;
 };
 
 // The helpers generated code calls (bound in the JIT by these names).
 extern "C" {
 // A generic or global address outside the fast path (not plain VRAM): module globals, shared,
-// local, const windows; nullptr (and the launch's fault raised) when no memory holds it.
+// local, const windows, reachable host memory; nullptr (and the launch's fault raised) when no
+// memory holds it.
 uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, uint32_t generic);
 // printf from a kernel: CUDA's vprintf(format, argument buffer).
 int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t format, uint64_t args);

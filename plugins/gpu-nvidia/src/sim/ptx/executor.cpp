@@ -187,7 +187,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         return out;
     }
     launch_fault fault;
-    std::atomic<uint64_t> executed{0}, moved{0};
+    std::atomic<uint64_t> executed{0}, moved{0}, host_moved{0};
     std::atomic<bool> aborted{false};
     std::atomic<uint64_t> fault_block{0};
 
@@ -222,6 +222,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     std::memcpy(base.nctaid, r.grid, sizeof base.nctaid);
     base.dynamic_shared = r.dynamic_shared;
     base.fault = &fault;
+    base.host_ranges = memory.host_ranges;
 
     run(blocks, [&](uint64_t begin, uint64_t end) {
         // A kernel that never parks runs its threads one after another in one record.
@@ -253,6 +254,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
             run_block(fn, env, states, k.state_stride, threads, k.parks);
             executed.fetch_add(env.executed, std::memory_order_relaxed);
             moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
+            host_moved.fetch_add(env.host_bytes, std::memory_order_relaxed);
             if (fault.raised.load(std::memory_order_relaxed)) {
                 uint64_t none = 0;
                 fault_block.compare_exchange_strong(none, index + 1);
@@ -262,6 +264,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     });
     out.executed = executed.load();
     out.bytes_moved = moved.load();
+    out.host_bytes = host_moved.load();
     out.threads = blocks * threads;
     if (aborted.load()) {
         out.status = CB_ERR_DEVICE_LOST;

@@ -14,6 +14,17 @@
 
 namespace cudabridge::nv::ptx {
 
+// Host memory kernels reach at its own address (zero-copy: registered and managed ranges, on a
+// 64-bit host with unified addressing). The device model brings it over the link; the engine
+// asks it for every global or generic access outside VRAM and the module's windows.
+class host_memory {
+public:
+    virtual ~host_memory() = default;
+    // Where `bytes` at `address` can be read and written (atomically too) for the rest of the
+    // launch; null when no reachable host range holds them all, which faults the access.
+    virtual uint8_t* reach(uint64_t address, uint32_t bytes) = 0;
+};
+
 // The simulated VRAM as the generated code reaches it.
 struct device_memory {
     uint8_t* host = nullptr;  // VRAM offset 0
@@ -22,6 +33,7 @@ struct device_memory {
     // One byte per 64 KiB page of VRAM, nonzero where some live allocation lies (size >> 16,
     // rounded up); null: every page is mapped.
     const uint8_t* page_map = nullptr;
+    host_memory* host_ranges = nullptr;  // null: kernels reach no host memory
 };
 
 struct launch_request {
@@ -46,7 +58,8 @@ struct launch_outcome {
     cb_status status = CB_OK;  // CB_ERR_ILLEGAL_ADDRESS for a fault, CB_ERR_INTERNAL for a trap
     std::string message;       // what failed: the kernel, the block, the address
     uint64_t executed = 0;     // instructions executed, all threads
-    uint64_t bytes_moved = 0;  // global memory bytes loaded and stored
+    uint64_t bytes_moved = 0;  // global memory bytes loaded and stored in VRAM
+    uint64_t host_bytes = 0;   // bytes loaded and stored in host memory (device_memory::host_ranges)
     uint64_t threads = 0;
 };
 

@@ -2,6 +2,7 @@
 // faults, %clock64, and device printf (CUDA's vprintf: a format string and a buffer of
 // arguments, each aligned to its own size).
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/kernel_module.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -35,12 +36,19 @@ uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t
         return within(const_cast<uint8_t*>(env->const_host), env->const_size, offset, bytes);
     if (address >= env->vram_base) {
         const uint64_t at = address - env->vram_base;
-        uint8_t* p = within(env->vram_host, env->vram_size, at, bytes);
-        const bool mapped =
-            p && env->page_map[at >> vram_page_shift] && env->page_map[(at + bytes - 1) >> vram_page_shift];
-        return mapped ? p : nullptr;
+        if (uint8_t* p = within(env->vram_host, env->vram_size, at, bytes)) {
+            const bool mapped =
+                env->page_map[at >> vram_page_shift] && env->page_map[(at + bytes - 1) >> vram_page_shift];
+            return mapped ? p : nullptr;
+        }
     }
     return nullptr;
+}
+
+// Host memory at its own address (zero-copy), when the launch reaches any.
+uint8_t* host_lookup(block_env* env, uint64_t address, uint32_t bytes) {
+    if (!env->host_ranges || (address & window_mask) != 0) return nullptr;
+    return static_cast<host_memory*>(env->host_ranges)->reach(address, bytes);
 }
 
 // A NUL-terminated string at a generic address, at most `limit` bytes.
@@ -48,6 +56,7 @@ bool read_string(block_env* env, thread_state* thread, uint64_t address, std::st
     out.clear();
     for (size_t i = 0; i < limit; ++i) {
         const uint8_t* c = lookup(env, thread, address + i, 1, true);
+        if (!c) c = host_lookup(env, address + i, 1);
         if (!c) return false;
         if (*c == 0) return true;
         out.push_back(static_cast<char>(*c));
@@ -76,6 +85,12 @@ std::mutex& print_mutex() {
 extern "C" uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes,
                                    uint32_t generic) {
     if (uint8_t* p = lookup(env, thread, address, bytes, generic != 0)) return p;
+    if (uint8_t* p = host_lookup(env, address, bytes)) {
+        // Over the link, not VRAM: the generated code counted a global access in bytes_moved.
+        env->host_bytes += bytes;
+        if (!generic) env->bytes_moved -= bytes;
+        return p;
+    }
     raise(env, address, bytes, 1);
     return nullptr;
 }
