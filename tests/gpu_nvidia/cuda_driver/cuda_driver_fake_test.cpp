@@ -69,4 +69,9 @@ TEST(CudaDriverFake, OptionalEntryPointsMayBeMissing) {
     cuda_driver partial(CB_TEST_FAKE_CUDA_PARTIAL);
     EXPECT_EQ(partial.bound_name("cuMemAllocAsync"), "");  // never exported by the fake
     EXPECT_EQ(partial.api().cuMemAllocAsync, nullptr);
+    // ABI 1.9's managed and mapped memory: bound where exported, null where not.
+    EXPECT_EQ(drv.bound_name("cuMemAllocManaged"), "cuMemAllocManaged");
+    EXPECT_EQ(drv.bound_name("cuMemHostGetDevicePointer"), "cuMemHostGetDevicePointer_v2");
+    EXPECT_EQ(partial.api().cuMemAllocManaged, nullptr);
+    EXPECT_EQ(partial.api().cuMemHostGetDevicePointer, nullptr);
 }

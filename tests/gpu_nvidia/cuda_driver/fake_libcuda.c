@@ -345,6 +345,24 @@ EXPORT int cuMemHostUnregister(void* p) {
     g_registered_size = 0;
     return 0;
 }
+#ifndef FAKE_OMIT_MANAGED
+/* Managed memory and the device address of registered memory (ABI 1.9): the registered range's
+ * device address is its host address (unified addressing); anything else is not registered. */
+EXPORT int cuMemAllocManaged(CUdeviceptr* p, size_t n, unsigned int flags) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "cuMemAllocManaged(%zu,%u)", n, flags);
+    record(buf);
+    *p = 0xE000;
+    return 0;
+}
+EXPORT int cuMemHostGetDevicePointer_v2(CUdeviceptr* d, void* p, unsigned int flags) {
+    recordf("cuMemHostGetDevicePointer_v2", flags);
+    const char* c = (const char*)p;
+    if (g_registered == NULL || c < g_registered || c >= g_registered + g_registered_size) return 1;
+    *d = (CUdeviceptr)(size_t)p;
+    return 0;
+}
+#endif
 EXPORT int cuStreamWaitEvent(void* s, void* e, unsigned int flags) {
     (void)s;
     (void)e;

@@ -117,7 +117,7 @@ TEST_F(FakeDriver, PinnedHostMemory) {
     std::string error;
     char host[64] = {};
     ASSERT_EQ(backend.host_register(device, host, sizeof host, error), CB_OK);
-    EXPECT_EQ(log.calls(), "cuMemHostRegister_v2(64,1);");  // CU_MEMHOSTREGISTER_PORTABLE
+    EXPECT_EQ(log.calls(), "cuMemHostRegister_v2(64,3);");  // CU_MEMHOSTREGISTER_PORTABLE | DEVICEMAP
     cb_status s = backend.host_register(device, host + 8, 8, error);
     EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(error.find("CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), std::string::npos) << error;
@@ -137,6 +137,26 @@ TEST_F(FakeDriver, PinnedHostMemory) {
     EXPECT_EQ(backend.host_register(device, host, 0, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(backend.host_register(nullptr, host, 8, error), CB_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(backend.stream_destroy(stream, error), CB_OK);
+}
+
+TEST_F(FakeDriver, ManagedAndMappedHostMemory) {
+    std::string error;
+    uint64_t managed = 0;
+    ASSERT_EQ(backend.mem_alloc_managed(device, 4096, managed, error), CB_OK) << error;
+    EXPECT_EQ(managed, 0xE000u);
+    EXPECT_EQ(log.calls(), "cuMemAllocManaged(4096,1);");  // CU_MEM_ATTACH_GLOBAL
+    EXPECT_EQ(backend.mem_alloc_managed(device, 0, managed, error), CB_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ(backend.mem_free(device, 0xE000, error), CB_OK);
+
+    char host[64] = {};
+    uint64_t address = 0;
+    EXPECT_EQ(backend.host_device_address(device, host, address, error), CB_ERR_NOT_FOUND);
+    ASSERT_EQ(backend.host_register(device, host, sizeof host, error), CB_OK);
+    log.reset();
+    ASSERT_EQ(backend.host_device_address(device, host + 8, address, error), CB_OK) << error;
+    EXPECT_EQ(address, reinterpret_cast<uint64_t>(host + 8));
+    EXPECT_EQ(log.calls(), "cuMemHostGetDevicePointer_v2(0);");
+    ASSERT_EQ(backend.host_unregister(device, host, error), CB_OK);
 }
 
 TEST_F(FakeDriver, StreamWaitEvent) {

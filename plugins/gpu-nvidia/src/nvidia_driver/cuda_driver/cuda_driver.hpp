@@ -80,7 +80,9 @@ namespace cudabridge::nv {
     X(cuMemHostRegister, cu::cuMemHostRegister_v2_t, "cuMemHostRegister_v2", nullptr) \
     X(cuMemHostUnregister, cu::cuMemHostUnregister_t, "cuMemHostUnregister", nullptr) \
     X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)       \
-    X(cuModuleGetGlobal, cu::cuModuleGetGlobal_v2_t, "cuModuleGetGlobal_v2", nullptr)
+    X(cuModuleGetGlobal, cu::cuModuleGetGlobal_v2_t, "cuModuleGetGlobal_v2", nullptr) \
+    X(cuMemAllocManaged, cu::cuMemAllocManaged_t, "cuMemAllocManaged", nullptr)       \
+    X(cuMemHostGetDevicePointer, cu::cuMemHostGetDevicePointer_v2_t, "cuMemHostGetDevicePointer_v2", nullptr)
 
 // The resolved table. Members are named after the API (cuMemAlloc) but hold the _v2 function.
 struct cuda_api {

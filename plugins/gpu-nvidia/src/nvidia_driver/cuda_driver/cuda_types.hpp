@@ -61,7 +61,8 @@ enum : CUresult {
 enum : unsigned int { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
 enum : unsigned int { CU_EVENT_DEFAULT = 0x0, CU_EVENT_DISABLE_TIMING = 0x2 };
 enum : unsigned int { CU_MEMHOSTALLOC_PORTABLE = 0x01 };
-enum : unsigned int { CU_MEMHOSTREGISTER_PORTABLE = 0x01 };
+enum : unsigned int { CU_MEMHOSTREGISTER_PORTABLE = 0x01, CU_MEMHOSTREGISTER_DEVICEMAP = 0x02 };
+enum : unsigned int { CU_MEM_ATTACH_GLOBAL = 0x1 };
 enum : CUjit_option {
     CU_JIT_INFO_LOG_BUFFER = 3,
     CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
@@ -133,6 +134,8 @@ using cuDeviceGetPCIBusId_t = CUresult (*)(char* pciBusId, int len, CUdevice dev
 using cuCtxGetDevice_t = CUresult (*)(CUdevice* device);
 using cuMemHostAlloc_t = CUresult (*)(void** pp, std::size_t bytesize, unsigned int flags);
 using cuMemFreeHost_t = CUresult (*)(void* p);
+using cuMemAllocManaged_t = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, unsigned int flags);
+using cuMemHostGetDevicePointer_v2_t = CUresult (*)(CUdeviceptr* pdptr, void* p, unsigned int flags);
 using cuMemcpyHtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes, CUstream stream);
 using cuMemcpyDtoHAsync_v2_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes, CUstream stream);
 using cuMemcpyDtoDAsync_v2_t = CUresult (*)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes, CUstream stream);

@@ -99,6 +99,12 @@ public:
     // wait for copies in flight), then cuMemHostUnregister. An unknown pointer is
     // CB_ERR_INVALID_ARGUMENT (CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED).
     cb_status host_unregister(kd_device* device, void* ptr, std::string& error);
+    // cuMemAllocManaged (attached globally): one address for host code and kernels; mem_free
+    // (cuMemFree) releases it. CB_ERR_UNSUPPORTED when the driver does not export it.
+    cb_status mem_alloc_managed(kd_device* device, uint64_t size, uint64_t& out_ptr, std::string& error);
+    // cuMemHostGetDevicePointer_v2: where kernels reach registered host memory (host_register
+    // maps it into the device's address space). CB_ERR_NOT_FOUND when `ptr` is not registered.
+    cb_status host_device_address(kd_device* device, const void* ptr, uint64_t& out, std::string& error);
 
     // ---- streams and events ----
     cb_status stream_create(kd_device* device, kd_stream*& out, std::string& error);
