@@ -327,3 +327,32 @@ TEST(Elementwise, InPlaceAndConcurrentCallers) {
     for (int t = 0; t < 4; ++t)
         for (std::int64_t i = 0; i < b.size(); i += 997) EXPECT_EQ(get(outs[t], i), get(b, i) * get(b, i));
 }
+
+// Values past int64 keep their unsigned meaning: float64 -> uint64 converts [2^63, 2^64) exactly
+// (numpy on x86: 2^64 and inf give 0, NaN 2^63), uint64 -> float64 rounds as unsigned, and
+// comparisons and division treat the top bit as a value, not a sign.
+TEST(Elementwise, Uint64AboveInt64) {
+    std::string error;
+    tensor f(CB_DTYPE_FLOAT64, {5}), u(CB_DTYPE_UINT64, {5});
+    const double fv[] = {1.8e19, 9223372036854775808.0, 18446744073709551616.0, -1.0, NAN};
+    std::memcpy(f.data(), fv, sizeof fv);
+    ASSERT_EQ(cast(f.view(), u.view(), error), CB_OK);
+    EXPECT_EQ(u.as<std::uint64_t>()[0], 18000000000000000000u);
+    EXPECT_EQ(u.as<std::uint64_t>()[1], 9223372036854775808u);
+    EXPECT_EQ(u.as<std::uint64_t>()[2], 0u);
+    EXPECT_EQ(u.as<std::uint64_t>()[3], 18446744073709551615u);
+    EXPECT_EQ(u.as<std::uint64_t>()[4], 9223372036854775808u);
+    tensor back(CB_DTYPE_FLOAT64, {5});
+    ASSERT_EQ(cast(u.view(), back.view(), error), CB_OK);
+    EXPECT_EQ(back.as<double>()[0], 1.8e19);
+    tensor two(CB_DTYPE_UINT64, {}), q(CB_DTYPE_UINT64, {5}), gt(CB_DTYPE_BOOL, {5});
+    two.as<std::uint64_t>()[0] = 2;
+    ASSERT_EQ(binary(binary_op::floor_divide, u.view(), two.view(), q.view(), error), CB_OK);
+    EXPECT_EQ(q.as<std::uint64_t>()[0], 9000000000000000000u);
+    ASSERT_EQ(binary(binary_op::greater, u.view(), two.view(), gt.view(), error), CB_OK);
+    EXPECT_TRUE(gt.as<bool>()[3]);
+    tensor i(CB_DTYPE_INT64, {}), s(CB_DTYPE_FLOAT64, {5});  // uint64 + int64 is float64
+    i.as<std::int64_t>()[0] = -1;
+    ASSERT_EQ(binary(binary_op::add, u.view(), i.view(), s.view(), error), CB_OK);
+    EXPECT_EQ(s.as<double>()[0], 1.8e19 - 1.0);
+}

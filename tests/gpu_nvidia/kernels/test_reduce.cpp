@@ -181,7 +181,9 @@ TEST(Reduce, Prod) {
         {CB_DTYPE_INT32, std::vector<double>(40, 3.0), CB_DTYPE_INT64,
          (long double)std::int64_t(12157665459056928801ULL)},  // 3^40 wraps to a negative int64
         {CB_DTYPE_INT8, {-2, 3, -4, 5, 100}, CB_DTYPE_INT64, 12000},
-        {CB_DTYPE_UINT8, {200, 200, 200}, CB_DTYPE_INT64, 8000000},
+        {CB_DTYPE_UINT8, {200, 200, 200}, CB_DTYPE_UINT64, 8000000},
+        {CB_DTYPE_UINT32, {4e9, 4e9}, CB_DTYPE_UINT64, 16e18L},                  // past int64, within uint64
+        {CB_DTYPE_UINT64, {4294967296.0, 4294967296.0, 3}, CB_DTYPE_UINT64, 0},  // 2^64 * 3 wraps to 0
         {CB_DTYPE_BOOL, {1, 1, 0, 1}, CB_DTYPE_INT64, 0},
         {CB_DTYPE_BOOL, {1, 1, 1}, CB_DTYPE_INT64, 1},
         {CB_DTYPE_FLOAT64, std::vector<double>(40, 2.0), CB_DTYPE_FLOAT64, 1099511627776.0L},  // 2^40
@@ -205,6 +207,8 @@ TEST(Reduce, Prod) {
             EXPECT_TRUE(std::isnan(get(out, 0))) << where;
         else if (rd == CB_DTYPE_INT64)
             EXPECT_EQ(out.as<std::int64_t>()[0], std::int64_t(r.want)) << where;
+        else if (rd == CB_DTYPE_UINT64)
+            EXPECT_EQ(out.as<std::uint64_t>()[0], std::uint64_t(r.want)) << where;
         else
             EXPECT_EQ(get(out, 0), double(r.want)) << where;
     }
@@ -233,4 +237,34 @@ TEST(Reduce, Prod) {
     ASSERT_EQ(reduce(reduce_op::prod, empty.view(), 1, e.view(), error, eng), CB_OK);
     EXPECT_EQ(get(e, 0), 1.0);
     EXPECT_EQ(get(e, 1), 1.0);
+}
+
+// Unsigned values above the signed range: max/min compare them as unsigned (the vector loop as
+// well as the tail), and sums wrap modulo 2^64 into uint64, as numpy's.
+TEST(Reduce, UnsignedAboveSignedRange) {
+    std::string error;
+    tensor a(CB_DTYPE_UINT64, {999});
+    auto* p = a.as<std::uint64_t>();
+    for (int i = 0; i < 999; ++i) p[i] = (std::uint64_t(1) << 63) + std::uint64_t(i);
+    p[500] = ~std::uint64_t(0);
+    p[3] = 7;
+    tensor o(CB_DTYPE_UINT64, {});
+    ASSERT_EQ(reduce(reduce_op::max, a.view(), k_all_axes, o.view(), error), CB_OK);
+    EXPECT_EQ(o.as<std::uint64_t>()[0], ~std::uint64_t(0));
+    ASSERT_EQ(reduce(reduce_op::min, a.view(), k_all_axes, o.view(), error), CB_OK);
+    EXPECT_EQ(o.as<std::uint64_t>()[0], 7u);
+    tensor s(CB_DTYPE_UINT64, {3});
+    s.as<std::uint64_t>()[0] = std::uint64_t(1) << 63;
+    s.as<std::uint64_t>()[1] = std::uint64_t(1) << 63;
+    s.as<std::uint64_t>()[2] = 5;
+    ASSERT_EQ(reduce(reduce_op::sum, s.view(), k_all_axes, o.view(), error), CB_OK);
+    EXPECT_EQ(o.as<std::uint64_t>()[0], 5u);
+    tensor u(CB_DTYPE_UINT32, {2});
+    u.as<std::uint32_t>()[0] = 0xFFFFFFFFu;
+    u.as<std::uint32_t>()[1] = 0xFFFFFFFFu;
+    ASSERT_EQ(reduce(reduce_op::sum, u.view(), k_all_axes, o.view(), error), CB_OK);  // no uint32 wrap
+    EXPECT_EQ(o.as<std::uint64_t>()[0], 2 * std::uint64_t(0xFFFFFFFFu));
+    tensor m(CB_DTYPE_FLOAT64, {});
+    ASSERT_EQ(reduce(reduce_op::mean, u.view(), k_all_axes, m.view(), error), CB_OK);
+    EXPECT_EQ(m.as<double>()[0], 4294967295.0);
 }

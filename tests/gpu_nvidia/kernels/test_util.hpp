@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/kernels/dtype.hpp"
+#include "common/kernels/functors.hpp"
 #include "common/kernels/tensor.hpp"
 
 namespace kt {
@@ -24,10 +25,7 @@ inline double get(const tensor& t, std::int64_t i) {
 inline void set(tensor& t, std::int64_t i, double v) {
     dispatch(t.view().dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, bool>)
-            t.as<T>()[i] = v != 0;
-        else
-            t.as<T>()[i] = static_cast<T>(v);
+        t.as<T>()[i] = fn::cast_value<T>(v);  // defined for every value (negative -> unsigned wraps)
     });
 }
 
@@ -45,6 +43,11 @@ inline tensor random_tensor(cb_dtype d, std::initializer_list<std::int64_t> shap
         case CB_DTYPE_UINT8:
             v = rng() % 256;
             break;
+        case CB_DTYPE_UINT16:
+        case CB_DTYPE_UINT32:
+        case CB_DTYPE_UINT64:
+            v = rng() % 121;
+            break;
         case CB_DTYPE_FLOAT32:
         case CB_DTYPE_FLOAT64:
             v = (static_cast<int>(rng() % 161) - 80) * 0.25;
@@ -59,7 +62,8 @@ inline tensor random_tensor(cb_dtype d, std::initializer_list<std::int64_t> shap
 }
 
 inline const cb_dtype all_dtypes[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64,
-                                      CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16, CB_DTYPE_BOOL};
+                                      CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16, CB_DTYPE_BOOL,
+                                      CB_DTYPE_UINT16,  CB_DTYPE_UINT32,  CB_DTYPE_UINT64};
 
 // Wraps an exact integer value into dtype d the way two's-complement storage does.
 inline double wrap_to(cb_dtype d, long double v) {
@@ -82,6 +86,12 @@ inline double wrap_to(cb_dtype d, long double v) {
         return w(32, true);
     case CB_DTYPE_INT64:
         return w(64, true);
+    case CB_DTYPE_UINT16:
+        return w(16, false);
+    case CB_DTYPE_UINT32:
+        return w(32, false);
+    case CB_DTYPE_UINT64:
+        return w(64, false);
     case CB_DTYPE_BOOL:
         return v != 0;
     case CB_DTYPE_FLOAT32:

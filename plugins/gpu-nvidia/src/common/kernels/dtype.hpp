@@ -1,4 +1,4 @@
-// The eight dtypes of the kernel library and a once-per-call dispatch from a runtime cb_dtype to a
+// The dtypes of the kernel library and a once-per-call dispatch from a runtime cb_dtype to a
 // C++ type, so the inner loops are typed (and vectorizable) rather than switching per element.
 #pragma once
 
@@ -10,64 +10,44 @@
 
 namespace cudabridge::nv::kernels {
 
-inline constexpr int k_dtype_count = 8;
+// CB_DTYPE_FLOAT32 .. CB_DTYPE_UINT64: the codes are dense from 0.
+inline constexpr int k_dtype_count = 11;
 
 template <class T>
 struct type_tag {
     using type = T;
 };
 
-constexpr bool is_valid_dtype(cb_dtype d) { return d >= CB_DTYPE_FLOAT32 && d <= CB_DTYPE_BOOL; }
-constexpr bool is_float_dtype(cb_dtype d) { return d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64; }
-constexpr bool is_bool_dtype(cb_dtype d) { return d == CB_DTYPE_BOOL; }
-constexpr bool is_int_dtype(cb_dtype d) { return is_valid_dtype(d) && !is_float_dtype(d) && !is_bool_dtype(d); }
+enum class dtype_kind { floating, signed_int, unsigned_int, boolean };
 
-constexpr std::size_t dtype_size(cb_dtype d) {
-    switch (d) {
-    case CB_DTYPE_FLOAT32:
-        return 4;
-    case CB_DTYPE_FLOAT64:
-        return 8;
-    case CB_DTYPE_INT32:
-        return 4;
-    case CB_DTYPE_INT64:
-        return 8;
-    case CB_DTYPE_UINT8:
-        return 1;
-    case CB_DTYPE_INT8:
-        return 1;
-    case CB_DTYPE_INT16:
-        return 2;
-    case CB_DTYPE_BOOL:
-        return 1;
-    default:
-        return 0;
-    }
+// What promotion and the messages need of a dtype; indexed by its code.
+struct dtype_info {
+    const char* name;  // numpy's
+    std::size_t size;
+    dtype_kind kind;
+};
+inline constexpr dtype_info k_dtypes[k_dtype_count] = {
+    {"float32", 4, dtype_kind::floating},    {"float64", 8, dtype_kind::floating},
+    {"int32", 4, dtype_kind::signed_int},    {"int64", 8, dtype_kind::signed_int},
+    {"uint8", 1, dtype_kind::unsigned_int},  {"int8", 1, dtype_kind::signed_int},
+    {"int16", 2, dtype_kind::signed_int},    {"bool", 1, dtype_kind::boolean},
+    {"uint16", 2, dtype_kind::unsigned_int}, {"uint32", 4, dtype_kind::unsigned_int},
+    {"uint64", 8, dtype_kind::unsigned_int},
+};
+
+constexpr bool is_valid_dtype(cb_dtype d) { return d >= 0 && d < k_dtype_count; }
+constexpr dtype_kind kind_of(cb_dtype d) { return k_dtypes[d].kind; }
+constexpr bool is_float_dtype(cb_dtype d) { return is_valid_dtype(d) && kind_of(d) == dtype_kind::floating; }
+constexpr bool is_bool_dtype(cb_dtype d) { return d == CB_DTYPE_BOOL; }
+constexpr bool is_unsigned_dtype(cb_dtype d) { return is_valid_dtype(d) && kind_of(d) == dtype_kind::unsigned_int; }
+constexpr bool is_int_dtype(cb_dtype d) {
+    return is_valid_dtype(d) && (kind_of(d) == dtype_kind::signed_int || kind_of(d) == dtype_kind::unsigned_int);
 }
+
+constexpr std::size_t dtype_size(cb_dtype d) { return is_valid_dtype(d) ? k_dtypes[d].size : 0; }
 
 // numpy's names, used in error messages.
-constexpr const char* dtype_name(cb_dtype d) {
-    switch (d) {
-    case CB_DTYPE_FLOAT32:
-        return "float32";
-    case CB_DTYPE_FLOAT64:
-        return "float64";
-    case CB_DTYPE_INT32:
-        return "int32";
-    case CB_DTYPE_INT64:
-        return "int64";
-    case CB_DTYPE_UINT8:
-        return "uint8";
-    case CB_DTYPE_INT8:
-        return "int8";
-    case CB_DTYPE_INT16:
-        return "int16";
-    case CB_DTYPE_BOOL:
-        return "bool";
-    default:
-        return "invalid";
-    }
-}
+constexpr const char* dtype_name(cb_dtype d) { return is_valid_dtype(d) ? k_dtypes[d].name : "invalid"; }
 
 template <class T>
 constexpr cb_dtype dtype_of() {
@@ -85,6 +65,12 @@ constexpr cb_dtype dtype_of() {
         return CB_DTYPE_INT8;
     else if constexpr (std::is_same_v<T, std::int16_t>)
         return CB_DTYPE_INT16;
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+        return CB_DTYPE_UINT16;
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+        return CB_DTYPE_UINT32;
+    else if constexpr (std::is_same_v<T, std::uint64_t>)
+        return CB_DTYPE_UINT64;
     else {
         static_assert(std::is_same_v<T, bool>, "not a kernel dtype");
         return CB_DTYPE_BOOL;
@@ -110,6 +96,12 @@ decltype(auto) dispatch(cb_dtype d, F&& f) {
         return f(type_tag<std::int8_t>{});
     case CB_DTYPE_INT16:
         return f(type_tag<std::int16_t>{});
+    case CB_DTYPE_UINT16:
+        return f(type_tag<std::uint16_t>{});
+    case CB_DTYPE_UINT32:
+        return f(type_tag<std::uint32_t>{});
+    case CB_DTYPE_UINT64:
+        return f(type_tag<std::uint64_t>{});
     default:
         return f(type_tag<bool>{});
     }

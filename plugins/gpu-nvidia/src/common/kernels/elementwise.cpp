@@ -84,14 +84,42 @@ void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb, R* o, 
     for (std::int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
 }
 
+// One untyped row function per (op, dtype): the N-d walk below is compiled once, and only the
+// typed row loops are instantiated per op and dtype.
+using binary_row_fn = void (*)(const void* a, std::int64_t sa, const void* b, std::int64_t sb, void* o, std::int64_t so,
+                               std::int64_t n);
+using unary_row_fn = void (*)(const void* a, std::int64_t sa, void* o, std::int64_t so, std::int64_t n);
+
 template <class T, class R, class F>
-void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+void binary_row_of(const void* a, std::int64_t sa, const void* b, std::int64_t sb, void* o, std::int64_t so,
+                   std::int64_t n) {
+    binary_row<T, R>(static_cast<const T*>(a), sa, static_cast<const T*>(b), sb, static_cast<R*>(o), so, n, F{});
+}
+
+char* byte_at(const tensor_view& t, std::int64_t off) {
+    return static_cast<char*>(t.data) + off * static_cast<std::int64_t>(dtype_size(t.dtype));
+}
+
+void run_binary_rows(binary_row_fn row, const tensor_view& a, const tensor_view& b, const tensor_view& out,
+                     engine& eng) {
     const tensor_view* views[3] = {&out, &a, &b};
     strided_plan<3> plan(views);
     plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
-        binary_row<T, R>(at<const T>(a, off[1]), st[1], at<const T>(b, off[2]), st[2], at<R>(out, off[0]), st[0], n,
-                         F{});
+        row(byte_at(a, off[1]), st[1], byte_at(b, off[2]), st[2], byte_at(out, off[0]), st[0], n);
     });
+}
+
+void run_unary_rows(unary_row_fn row, const tensor_view& a, const tensor_view& out, engine& eng) {
+    const tensor_view* views[2] = {&out, &a};
+    strided_plan<2> plan(views);
+    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
+        row(byte_at(a, off[1]), st[1], byte_at(out, off[0]), st[0], n);
+    });
+}
+
+template <class T, class R, class F>
+void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    run_binary_rows(&binary_row_of<T, R, F>, a, b, out, eng);
 }
 
 template <class T>
@@ -182,21 +210,20 @@ void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, c
 
 // out = F(in) elementwise; the functor's return type is the output's element type.
 template <class T, class F>
-void run_unary(const tensor_view& a, const tensor_view& out, engine& eng) {
+void unary_row_of(const void* in, std::int64_t si, void* out, std::int64_t so, std::int64_t n) {
     using R = decltype(F{}(T{}));
-    const tensor_view* views[2] = {&out, &a};
-    strided_plan<2> plan(views);
-    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
-        const T* x = at<const T>(a, off[1]);
-        R* o = at<R>(out, off[0]);
-        if (st[0] == 1 && st[1] == 1) {
-            const T* px = x;
-            R* po = o;
-            for (std::int64_t i = 0; i < n; ++i) po[i] = F{}(px[i]);
-        } else {
-            for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = F{}(x[i * st[1]]);
-        }
-    });
+    const T* x = static_cast<const T*>(in);
+    R* o = static_cast<R*>(out);
+    if (so == 1 && si == 1) {
+        for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(x[i]);
+    } else {
+        for (std::int64_t i = 0; i < n; ++i) o[i * so] = F{}(x[i * si]);
+    }
+}
+
+template <class T, class F>
+void run_unary(const tensor_view& a, const tensor_view& out, engine& eng) {
+    run_unary_rows(&unary_row_of<T, F>, a, out, eng);
 }
 
 // T: the input's type. Only the (op, T) pairs the type rules accept are instantiated.
@@ -267,19 +294,18 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
 }
 
 template <class To, class From>
-void run_cast(const tensor_view& in, const tensor_view& out, engine& eng) {
-    const tensor_view* views[2] = {&out, &in};
-    strided_plan<2> plan(views);
-    plan.run(eng, [&](const std::int64_t* off, std::int64_t n, const std::int64_t* st) {
-        const From* a = at<const From>(in, off[1]);
-        To* o = at<To>(out, off[0]);
-        if (st[0] == 1 && st[1] == 1) {
-            const From* pa = a;
-            To* po = o;
-            for (std::int64_t i = 0; i < n; ++i) po[i] = fn::cast_value<To>(pa[i]);
-        } else {
-            for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = fn::cast_value<To>(a[i * st[1]]);
-        }
+struct cast_op {
+    constexpr To operator()(From v) const { return fn::cast_value<To>(v); }
+};
+
+// The row loop converting `from` to `to`: a table lookup, not a walk instantiated per pair.
+unary_row_fn cast_row(cb_dtype to, cb_dtype from) {
+    return dispatch(to, [&](auto t) {
+        return dispatch(from, [&](auto f) -> unary_row_fn {
+            using To = typename decltype(t)::type;
+            using From = typename decltype(f)::type;
+            return &unary_row_of<From, cast_op<To, From>>;
+        });
     });
 }
 
@@ -353,11 +379,7 @@ cb_status cast(const tensor_view& in, const tensor_view& out, std::string& error
             "could not broadcast input array from shape " + shape_string(in) + " into shape " + shape_string(out));
     if (numel(out) == 0) return CB_OK;
     tensor_view vin = broadcast_to(in, shape);
-    dispatch(out.dtype, [&](auto to) {
-        dispatch(in.dtype, [&](auto from) {
-            run_cast<typename decltype(to)::type, typename decltype(from)::type>(vin, out, eng);
-        });
-    });
+    run_unary_rows(cast_row(out.dtype, in.dtype), vin, out, eng);
     return CB_OK;
 }
 

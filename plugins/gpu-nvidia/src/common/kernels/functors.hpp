@@ -541,8 +541,8 @@ struct logical_xor {
 };
 
 // Conversion between dtypes (np.ndarray.astype). Floating -> integer truncates toward zero; NaN and
-// values outside int64 become INT64_MIN (what x86 cvttsd2si gives) before wrapping to the target,
-// so no conversion is undefined behaviour. Anything -> bool is "!= 0" (NaN -> true).
+// values outside int64 become INT64_MIN (what x86 cvttsd2si gives) before wrapping to the target
+// (uint64 takes [2^63, 2^64) as they are), so no conversion is undefined behaviour. Anything -> bool is "!= 0" (NaN -> true).
 template <class To, class From>
 CB_NV_HD constexpr To cast_value(From v) {
     if constexpr (std::is_same_v<To, From>) {
@@ -552,6 +552,10 @@ CB_NV_HD constexpr To cast_value(From v) {
     } else if constexpr (std::is_floating_point_v<To>) {
         return static_cast<To>(v);
     } else if constexpr (std::is_floating_point_v<From>) {
+        if constexpr (std::is_same_v<To, std::uint64_t>) {
+            // x86's unsigned conversion: [2^63, 2^64) exactly; beyond it (and +inf) 0.
+            if (v >= From(9223372036854775808.0)) return v < From(18446744073709551616.0) ? static_cast<To>(v) : To(0);
+        }
         std::int64_t i;
         if (!(v >= From(-9223372036854775808.0) && v < From(9223372036854775808.0)))
             i = lowest_signed<std::int64_t>();
@@ -574,12 +578,21 @@ CB_NV_HD constexpr T arange_value_int(std::int64_t start, std::int64_t step, std
     return cast_value<T>(static_cast<std::int64_t>(v));
 }
 
-// Reductions: accumulator type, identity, combine and finish, per element type.
+// Reductions: accumulator type, output type (the C++ type of reduce_result_dtype), identity,
+// combine and finish, per element type.
+
+// The 64-bit integer an integer or bool accumulates in: uint64 for the unsigned types, as numpy's
+// sum and prod of them give.
+template <class T>
+using int64_of_t = std::conditional_t<std::is_unsigned_v<T> && !is_bool_v<T>, std::uint64_t, std::int64_t>;
+
 template <class T>
 struct sum_reducer {
     // float32 sums accumulate in float64 (more accurate than numpy's pairwise float32; rounded
-    // to float32 at the end). Integers accumulate in int64 with wrap-around.
-    using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+    // to float32 at the end). Integers accumulate in 64 bits with wrap-around, unsigned ones in
+    // uint64 (numpy's sum of an unsigned dtype), the rest in int64.
+    using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_of_t<T>>;
+    using out_t = std::conditional_t<std::is_floating_point_v<T>, T, int64_of_t<T>>;  // reduce_result_dtype
     CB_NV_HD static constexpr acc_t identity() { return acc_t(0); }
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) {
         if constexpr (std::is_floating_point_v<acc_t>)
@@ -605,16 +618,18 @@ struct sum_reducer {
 template <class T>
 struct mean_reducer {
     using acc_t = double;
+    using out_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
     CB_NV_HD static constexpr acc_t identity() { return 0.0; }
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return a + b; }
     CB_NV_HD static constexpr acc_t lift(T v) { return static_cast<acc_t>(v); }
 };
 
 // numpy's multiply.reduce: floats multiply in their own type (float32 products overflow to inf
-// as numpy's do), integers and bool in int64 with wrap-around.
+// as numpy's do), integers and bool in 64 bits with wrap-around (uint64 for unsigned).
 template <class T>
 struct prod_reducer {
-    using acc_t = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+    using acc_t = std::conditional_t<std::is_floating_point_v<T>, T, int64_of_t<T>>;
+    using out_t = acc_t;
     CB_NV_HD static constexpr acc_t identity() { return acc_t(1); }
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) {
         if constexpr (std::is_floating_point_v<acc_t>)
@@ -628,6 +643,7 @@ struct prod_reducer {
 template <class T>
 struct max_reducer {
     using acc_t = T;
+    using out_t = T;
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return maximum{}(a, b); }
     CB_NV_HD static constexpr acc_t lift(T v) { return v; }
     // combine() for inputs known to hold no NaN: a plain select the compiler vectorizes. Engines
@@ -640,6 +656,7 @@ struct max_reducer {
 template <class T>
 struct min_reducer {
     using acc_t = T;
+    using out_t = T;
     CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return minimum{}(a, b); }
     CB_NV_HD static constexpr acc_t lift(T v) { return v; }
     template <class V>

@@ -1,59 +1,52 @@
 #include "common/kernels/promotion.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cudabridge::nv::kernels {
 
 namespace {
 
-// Signed-integer ladder position (bool below everything); unsigned uint8 handled separately.
-int int_rank(cb_dtype d) {
-    switch (d) {
-    case CB_DTYPE_INT8:
-        return 1;
-    case CB_DTYPE_INT16:
-        return 2;
-    case CB_DTYPE_INT32:
-        return 3;
-    case CB_DTYPE_INT64:
-        return 4;
-    default:
-        return 0;
-    }
-}
-cb_dtype int_of_rank(int r) {
-    switch (r) {
+cb_dtype signed_of_size(std::size_t bytes) {
+    switch (bytes) {
     case 1:
         return CB_DTYPE_INT8;
     case 2:
         return CB_DTYPE_INT16;
-    case 3:
+    case 4:
         return CB_DTYPE_INT32;
     default:
         return CB_DTYPE_INT64;
     }
 }
-
-// The smallest float that holds an integer/bool dtype exactly (numpy's "can cast safely").
-cb_dtype float_for(cb_dtype d) {
-    if (d == CB_DTYPE_INT32 || d == CB_DTYPE_INT64) return CB_DTYPE_FLOAT64;
-    return CB_DTYPE_FLOAT32;  // bool, int8, uint8, int16
+cb_dtype unsigned_of_size(std::size_t bytes) {
+    switch (bytes) {
+    case 1:
+        return CB_DTYPE_UINT8;
+    case 2:
+        return CB_DTYPE_UINT16;
+    case 4:
+        return CB_DTYPE_UINT32;
+    default:
+        return CB_DTYPE_UINT64;
+    }
 }
 
 // numpy's floating-point functions compute in the smallest float every operand casts to safely:
-// 0 = float16 (bool, int8, uint8; the device has none), 1 = float32 (float32, int16), 2 = float64.
+// 0 = float16 (bool, int8, uint8; the device has none), 1 = float32 (float32, int16, uint16),
+// 2 = float64 (float64 and the 32- and 64-bit integers).
 int float_rank(cb_dtype d) {
-    switch (d) {
-    case CB_DTYPE_FLOAT64:
-    case CB_DTYPE_INT32:
-    case CB_DTYPE_INT64:
-        return 2;
-    case CB_DTYPE_FLOAT32:
-    case CB_DTYPE_INT16:
-        return 1;
-    default:
-        return 0;
-    }
+    const std::size_t size = dtype_size(d);
+    if (is_float_dtype(d)) return size == 4 ? 1 : 2;
+    return size <= 1 ? 0 : (size == 2 ? 1 : 2);
+}
+cb_dtype float_of_rank(int r) { return r == 2 ? CB_DTYPE_FLOAT64 : CB_DTYPE_FLOAT32; }
+
+// A signed and an unsigned integer: the smallest signed type holding both ranges (twice the
+// unsigned width), float64 past int64 (numpy's uint64 + int64).
+cb_dtype mixed_sign(cb_dtype s, cb_dtype u) {
+    const std::size_t bytes = std::max(dtype_size(s), 2 * dtype_size(u));
+    return bytes > 8 ? CB_DTYPE_FLOAT64 : signed_of_size(bytes);
 }
 
 cb_status no_float16(const char* op, const std::string& operands, std::string& error) {
@@ -75,16 +68,12 @@ cb_dtype promote(cb_dtype a, cb_dtype b) {
     if (a == b) return a;
     if (a == CB_DTYPE_BOOL) return b;
     if (b == CB_DTYPE_BOOL) return a;
-    if (is_float_dtype(a) || is_float_dtype(b)) {
-        if (a == CB_DTYPE_FLOAT64 || b == CB_DTYPE_FLOAT64) return CB_DTYPE_FLOAT64;
-        cb_dtype other = is_float_dtype(a) ? b : a;  // a float32 with an integer
-        return float_for(other);
-    }
-    if (a == CB_DTYPE_UINT8 || b == CB_DTYPE_UINT8) {
-        cb_dtype s = a == CB_DTYPE_UINT8 ? b : a;  // signed partner needs room for 0..255
-        return int_of_rank(int_rank(s) < 2 ? 2 : int_rank(s));
-    }
-    return int_of_rank(int_rank(a) > int_rank(b) ? int_rank(a) : int_rank(b));
+    const std::size_t wide = std::max(dtype_size(a), dtype_size(b));
+    if (is_float_dtype(a) || is_float_dtype(b))  // a float and the float that holds the other safely
+        return float_of_rank(std::max(float_rank(a), float_rank(b)));
+    if (is_unsigned_dtype(a) == is_unsigned_dtype(b))
+        return is_unsigned_dtype(a) ? unsigned_of_size(wide) : signed_of_size(wide);
+    return is_unsigned_dtype(a) ? mixed_sign(b, a) : mixed_sign(a, b);
 }
 
 cb_status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out, std::string& error) {
@@ -98,9 +87,9 @@ cb_status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out, std:
         return CB_OK;
     }
     if (is_float_function(op)) {
-        const int r = float_rank(a) > float_rank(b) ? float_rank(a) : float_rank(b);
+        const int r = std::max(float_rank(a), float_rank(b));
         if (r == 0) return no_float16(op_name(op), operands(), error);
-        const cb_dtype f = r == 2 ? CB_DTYPE_FLOAT64 : CB_DTYPE_FLOAT32;
+        const cb_dtype f = float_of_rank(r);
         out = {f, f};
         return CB_OK;
     }
@@ -144,7 +133,7 @@ cb_status unary_types(unary_op op, cb_dtype a, op_types& out, std::string& error
     if (is_float_function(op)) {
         const int r = float_rank(a);
         if (r == 0) return no_float16(op_name(op), dtype_name(a), error);
-        out.result = r == 2 ? CB_DTYPE_FLOAT64 : CB_DTYPE_FLOAT32;
+        out.result = float_of_rank(r);
         return CB_OK;
     }
     if (has_bool_result(op)) {
@@ -184,7 +173,8 @@ cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in) {
     switch (op) {
     case reduce_op::sum:
     case reduce_op::prod:
-        return is_float_dtype(in) ? in : CB_DTYPE_INT64;
+        if (is_float_dtype(in)) return in;
+        return is_unsigned_dtype(in) ? CB_DTYPE_UINT64 : CB_DTYPE_INT64;
     case reduce_op::mean:
         return is_float_dtype(in) ? in : CB_DTYPE_FLOAT64;
     default:

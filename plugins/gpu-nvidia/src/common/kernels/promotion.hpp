@@ -1,4 +1,4 @@
-// NumPy 1.24 type promotion for the eight dtypes (array-with-array rules; 0-d operands are treated
+// NumPy 1.24 type promotion for the device's dtypes (array-with-array rules; 0-d operands are treated
 // like arrays, i.e. without numpy 1.x value-based casting — the NEP 50 behaviour of numpy 2).
 #pragma once
 
@@ -27,9 +27,8 @@ cb_status unary_types(unary_op op, cb_dtype a, op_types& out, std::string& error
 // Shorthand: the result dtype, or -1 when the op is refused for these dtypes.
 cb_dtype result_dtype(binary_op op, cb_dtype a, cb_dtype b);
 
-// Result dtype of a reduction. numpy gives uint64 for sum(uint8); we have no uint64, so sum of
-// uint8 is int64 (exact for fewer than 2^55 elements). sum of bool/int8/int16/int32 is int64
-// (numpy's platform long on Linux); mean of integers and bool is float64.
+// Result dtype of a reduction, numpy's on Linux: sum and prod of bool and the signed integers are
+// int64, of the unsigned integers uint64; mean of integers and bool is float64.
 cb_dtype reduce_result_dtype(reduce_op op, cb_dtype in);
 
 }  // namespace cudabridge::nv::kernels

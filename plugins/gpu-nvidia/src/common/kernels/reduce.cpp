@@ -99,9 +99,12 @@ O finish(typename R::acc_t acc, std::int64_t n) {
         return fn::cast_value<O>(acc);
 }
 
-template <class R, class T, class O>
-void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, O* out, engine& eng) {
+// out: R::out_t elements (the caller checked out.dtype against reduce_result_dtype).
+template <class R, class T>
+void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, void* out_data, engine& eng) {
     using A = typename R::acc_t;
+    using O = typename R::out_t;
+    O* out = static_cast<O*>(out_data);
     if (n == 0) {  // only sum/prod/mean get here: their identity (mean: 0 / 0 = NaN)
         A none{};
         if constexpr (requires { R::identity(); }) none = R::identity();
@@ -207,22 +210,19 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
     dispatch(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* p = static_cast<const T*>(src->data);
-        dispatch(dtype, [&](auto otag) {
-            using O = typename decltype(otag)::type;
-            O* o = static_cast<O*>(out.data);
-            switch (op) {
-            case reduce_op::sum:
-                return run_reduce<fn::sum_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::mean:
-                return run_reduce<fn::mean_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::prod:
-                return run_reduce<fn::prod_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::max:
-                return run_reduce<fn::max_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            case reduce_op::min:
-                return run_reduce<fn::min_reducer<T>, T, O>(p, outer, n, inner, o, eng);
-            }
-        });
+        void* o = out.data;
+        switch (op) {
+        case reduce_op::sum:
+            return run_reduce<fn::sum_reducer<T>, T>(p, outer, n, inner, o, eng);
+        case reduce_op::mean:
+            return run_reduce<fn::mean_reducer<T>, T>(p, outer, n, inner, o, eng);
+        case reduce_op::prod:
+            return run_reduce<fn::prod_reducer<T>, T>(p, outer, n, inner, o, eng);
+        case reduce_op::max:
+            return run_reduce<fn::max_reducer<T>, T>(p, outer, n, inner, o, eng);
+        case reduce_op::min:
+            return run_reduce<fn::min_reducer<T>, T>(p, outer, n, inner, o, eng);
+        }
     });
     return CB_OK;
 }
