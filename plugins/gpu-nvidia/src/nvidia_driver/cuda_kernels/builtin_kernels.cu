@@ -17,18 +17,20 @@ namespace fn = cudabridge::nv::kernels::fn;
 using std::int64_t;
 using std::uint64_t;
 
-// The eight dtypes: M(args..., numpy name, C++ type). Two copies, because a macro cannot expand
+// The dtypes: M(args..., numpy name, C++ type). Two copies, because a macro cannot expand
 // itself (the cast table nests one inside the other).
 #define CB_FOR_DTYPES(M, ...)                                                                                   \
     M(__VA_ARGS__, float32, float)                                                                              \
     M(__VA_ARGS__, float64, double)                                                                             \
     M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
-        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool) \
+            M(__VA_ARGS__, uint16, std::uint16_t) M(__VA_ARGS__, uint32, std::uint32_t) M(__VA_ARGS__, uint64, std::uint64_t)
 #define CB_FOR_DTYPES_2(M, ...)                                                                                 \
     M(__VA_ARGS__, float32, float)                                                                              \
     M(__VA_ARGS__, float64, double)                                                                             \
     M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
-        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool)
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) M(__VA_ARGS__, bool, bool) \
+            M(__VA_ARGS__, uint16, std::uint16_t) M(__VA_ARGS__, uint32, std::uint32_t) M(__VA_ARGS__, uint64, std::uint64_t)
 
 // ---- binary and unary: only the (op, dtype) pairs the type rules can ask for ---------------
 
@@ -53,7 +55,8 @@ CB_FOR_DTYPES(CB_BINARY, greater_equal)
     M(__VA_ARGS__, float32, float)                                                                              \
     M(__VA_ARGS__, float64, double)                                                                             \
     M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, uint8, std::uint8_t) \
-        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
+        M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
+            M(__VA_ARGS__, uint16, std::uint16_t) M(__VA_ARGS__, uint32, std::uint32_t) M(__VA_ARGS__, uint64, std::uint64_t)
 CB_FOR_NUMERIC(CB_BINARY, subtract)
 CB_FOR_NUMERIC(CB_BINARY, floor_divide)
 CB_FOR_NUMERIC(CB_BINARY, power)
@@ -76,7 +79,8 @@ CB_FOR_FLOATS(CB_BINARY, logaddexp2)
 #define CB_FOR_INTS(M, ...)             \
     M(__VA_ARGS__, int32, std::int32_t) \
     M(__VA_ARGS__, int64, std::int64_t) \
-    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t)
+    M(__VA_ARGS__, uint8, std::uint8_t) M(__VA_ARGS__, int8, std::int8_t) M(__VA_ARGS__, int16, std::int16_t) \
+        M(__VA_ARGS__, uint16, std::uint16_t) M(__VA_ARGS__, uint32, std::uint32_t) M(__VA_ARGS__, uint64, std::uint64_t)
 CB_FOR_INTS(CB_BINARY, bitwise_and)
 CB_FOR_INTS(CB_BINARY, bitwise_or)
 CB_FOR_INTS(CB_BINARY, bitwise_xor)
@@ -103,10 +107,11 @@ CB_FOR_DTYPES(CB_UNARY, logical_not)
 CB_FOR_INTS(CB_UNARY, invert)
 CB_UNARY(invert, bool, bool)
 // The floating-point functions: float inputs, and the integers numpy computes in float32/float64
-// (int16, int32, int64; bool, int8 and uint8 would need float16).
+// (16- to 64-bit integers; bool, int8 and uint8 would need float16).
 #define CB_FOR_FLOAT_INPUTS(M, ...) \
     CB_FOR_FLOATS(M, __VA_ARGS__)   \
-    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, int16, std::int16_t)
+    M(__VA_ARGS__, int32, std::int32_t) M(__VA_ARGS__, int64, std::int64_t) M(__VA_ARGS__, int16, std::int16_t) \
+        M(__VA_ARGS__, uint16, std::uint16_t) M(__VA_ARGS__, uint32, std::uint32_t) M(__VA_ARGS__, uint64, std::uint64_t)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, exp)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, expm1)
 CB_FOR_FLOAT_INPUTS(CB_UNARY, exp2)

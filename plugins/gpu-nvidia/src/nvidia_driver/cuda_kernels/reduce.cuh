@@ -12,23 +12,10 @@ namespace cudabridge::nv::cuda_kernels {
 
 namespace fn = cudabridge::nv::kernels::fn;
 
-// The reduction's output type, as kernels::reduce_result_dtype: sum/prod of integers is int64, mean
-// of integers float64, max/min keep the input type.
+// The reduction's output type, as kernels::reduce_result_dtype (the shared reducer's out_t).
 template <template <class> class Reducer, class T>
 struct reduce_output {
-    using type = T;
-};
-template <class T>
-struct reduce_output<fn::sum_reducer, T> {
-    using type = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
-};
-template <class T>
-struct reduce_output<fn::prod_reducer, T> {
-    using type = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
-};
-template <class T>
-struct reduce_output<fn::mean_reducer, T> {
-    using type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+    using type = typename Reducer<T>::out_t;
 };
 
 template <template <class> class Reducer, class T, class O>
