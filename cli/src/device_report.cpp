@@ -82,6 +82,9 @@ std::string value_text(const Poco::Dynamic::Var& v) {
     return v.convert<std::string>();
 }
 
+// Device memory as nvidia-smi shows it: whole MiB.
+std::string mib_text(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
 }  // namespace
 
 gpu_readings read_gpu(host::device& d) {
@@ -321,8 +324,12 @@ void print_sections(std::ostream& out, const json_object& sections, const std::v
         auto section = sections->getObject(name);
         if (!section) continue;
         out << label(name) << "\n";
-        for (const auto& key : section->getNames())
-            out << "    " << std::left << std::setw(34) << label(key) << ": " << value_text(section->get(key)) << "\n";
+        for (const auto& key : section->getNames()) {
+            const bool mib = name == "memory" && key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0;
+            const std::string shown = mib ? label(key.substr(0, key.size() - 6)) : label(key);
+            out << "    " << std::left << std::setw(34) << shown << ": "
+                << (mib ? mib_text(section->getValue<uint64_t>(key)) : value_text(section->get(key))) << "\n";
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 #include "app.hpp"
 #include "command_args.hpp"
 #include "device_text.hpp"
+#include "process_table.hpp"
 #include "json_output.hpp"
 
 #include <boost/program_options.hpp>
@@ -179,17 +180,29 @@ int run_disconnect(app& a, const std::vector<std::string>& args) {
     }
     if (json) {
         auto r = make_object();
-        r->set("disconnected", true);
+        r->set("disconnected", !report.refused);
+        r->set("refused", report.refused);
         r->set("id", id);
         r->set("session_id", session_id);
         r->set("forced", o.force);
         r->set("drained", report.drained);
         r->set("steps", steps_json(report.steps));
+        r->set("processes", process_rows(report.others));
         print_json(r);
-        return exit_ok;
+        return report.refused ? exit_refused : exit_ok;
     }
     size_t n = 0;
     for (const auto& s : report.steps) print_step(s, ++n, report.steps.size(), color);
+    if (!report.others.empty()) {
+        std::cout << (report.refused ? "Other processes using the eGPU:\n"
+                                     : "Other processes were using the eGPU; their next call reports it lost:\n");
+        print_process_table(std::cout, process_rows(report.others));
+    }
+    if (report.refused) {
+        std::cout << "Not disconnected: another process still has work queued on the eGPU. Let it finish, "
+                     "or 'cudabridge-cli disconnect --force' to abort its work.\n";
+        return exit_refused;
+    }
     std::cout << "Disconnected" << (report.drained ? "" : " (the drain timed out: what was left was aborted)")
               << ". It is safe to unplug the cable.\n";
     return exit_ok;
@@ -226,8 +239,10 @@ command disconnect_command() {
             "disconnect [--force] [--timeout MS]",
             "Refuses new work, drains what is queued (up to --timeout ms, default 10000), frees the\n"
             "device's memory, stops monitoring and closes the tunnel. Every program attached to the\n"
-            "device sees it as lost on its next call. --force (-f) aborts pending work instead of\n"
-            "waiting for it.\n"
+            "device sees it as lost on its next call, and the command lists them first (PID, name,\n"
+            "device memory, queued commands). While another process has work queued, it refuses\n"
+            "(exit 5) and changes nothing; --force (-f) aborts pending work, this process's and\n"
+            "the others', instead of waiting for it.\n"
             "Examples:\n"
             "  cudabridge-cli disconnect\n"
             "  cudabridge-cli disconnect --force",

@@ -4,6 +4,7 @@
 #include "command_args.hpp"
 #include "device_report.hpp"
 #include "device_text.hpp"
+#include "process_table.hpp"
 
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
@@ -24,7 +25,8 @@ std::vector<std::string> parse_sections(const std::vector<std::string>& given) {
         boost::split(parts, g, [](char c) { return c == ','; });
         for (const auto& p : parts) {
             if (p.empty()) continue;
-            const auto& known = info_section_names();
+            std::vector<std::string> known = info_section_names();
+            known.emplace_back("processes");
             if (std::find(known.begin(), known.end(), p) == known.end())
                 throw usage_error("unknown section '" + p + "' (" + join(known, ", ") + ")");
             out.push_back(p);
@@ -46,6 +48,8 @@ int run_info(app& a, const std::vector<std::string>& args) {
     for (int i : a.device_indices()) {
         auto& d = rt.device(i);
         const auto sections = info_sections(rt.current_session(), d, read_gpu(d));
+        const bool show_processes = only.empty() || std::find(only.begin(), only.end(), "processes") != only.end();
+        const json_array processes = process_rows(other_processes(d));
         if (a.options().json) {
             auto o = make_object();
             o->set("index", i);
@@ -54,6 +58,7 @@ int run_info(app& a, const std::vector<std::string>& args) {
             for (const auto& name : sections->getNames())
                 if (only.empty() || std::find(only.begin(), only.end(), name) != only.end())
                     o->set(name, sections->getObject(name));
+            if (show_processes) o->set("processes", processes);
             devices->add(o);
             continue;
         }
@@ -63,6 +68,7 @@ int run_info(app& a, const std::vector<std::string>& args) {
                   << (d.properties().is_simulated ? "simulated; figures modeled" : "hardware; figures measured")
                   << ")\n";
         print_sections(std::cout, sections, only);
+        if (show_processes) print_process_table(std::cout, processes);
     }
     if (a.options().json) {
         auto o = make_object();
@@ -84,9 +90,12 @@ command info_command() {
             "enclosure's port), memory, clocks (current, maximum, settable range), power (draw, limit,\n"
             "default, range), temperature (current, slowdown, shutdown, maximum operating, the safety\n"
             "limit), link (enclosure, generation, lanes, speed, usable bandwidth each way, security\n"
-            "level, authorization) and backend (real or simulated, and why).\n"
+            "level, authorization), backend (real or simulated, and why) and processes (the other\n"
+            "processes using the eGPU: PID, name, device memory in MiB, queued commands). Memory is\n"
+            "shown in MiB, as nvidia-smi does; --json gives bytes.\n"
             "  -s, --section NAME   only these sections: product, pci, memory, clocks, power,\n"
-            "                       temperature, link, backend (repeatable or comma-separated)\n"
+            "                       temperature, link, backend, processes (repeatable or\n"
+            "                       comma-separated)\n"
             "Examples:\n"
             "  cudabridge-cli info\n"
             "  cudabridge-cli info --section link,power\n"

@@ -1,6 +1,7 @@
 // `reset [--hard]`: a manual GPU reset; clears a "failed" mark or an emergency stop.
 #include "app.hpp"
 #include "json_output.hpp"
+#include "process_table.hpp"
 
 #include <cudabridge/core/error.hpp>
 
@@ -23,11 +24,15 @@ int run_reset(app& a, const std::vector<std::string>& args) {
     // A hard reset must also reach a GPU that no longer answers: it is reset through the link.
     if (hard) a.reset_unanswering_gpus();
     auto& d = a.device();
-    if (!a.options().json)
+    // Whoever else uses the device loses its queued work (and, hard, its memory): say who.
+    const json_array others = process_rows(other_processes(d));
+    if (!a.options().json) {
         std::cout << (hard ? "Hard" : "Soft") << "-resetting " << d.properties().name << " ("
                   << (hard ? "engines, memory and a function-level reset; allocations are lost"
                            : "engines; memory stays")
                   << ")\n";
+        if (others->size()) print_process_table(std::cout, others);
+    }
     const cb_status st = d.manual_reset(hard);
     const std::string why = st == CB_OK ? "" : core::last_error();
     if (a.options().json) {
@@ -35,6 +40,7 @@ int run_reset(app& a, const std::vector<std::string>& args) {
         o->set("reset", hard ? "hard" : "soft");
         o->set("ok", st == CB_OK);
         o->set("state", std::string(host::state_name(d.state())));
+        o->set("processes", others);
         if (st != CB_OK) o->set("error", why);
         print_json(o);
     } else if (st == CB_OK) {
@@ -54,7 +60,8 @@ command reset_command() {
             "Soft (the default): the GPU's engines are reset and queued work is abandoned; memory\n"
             "stays. --hard: a full reset (a function-level reset through the link when the GPU does\n"
             "not answer, a reconnect when that fails); allocations are gone. Either clears a 'failed'\n"
-            "mark left by exhausted recovery and an emergency stop.\n"
+            "mark left by exhausted recovery and an emergency stop. The other processes using the\n"
+            "eGPU are listed first: their queued work is abandoned too.\n"
             "Examples:\n"
             "  cudabridge-cli reset\n"
             "  cudabridge-cli reset --hard",

@@ -1,5 +1,6 @@
 // host::device: the public face of device_impl, the work gate, state changes and callbacks.
 #include "connection/device_impl.hpp"
+#include "connection/process_list.hpp"
 
 #include <cudabridge/core/store.hpp>
 
@@ -208,6 +209,12 @@ cb_status device::read_telemetry(cb_gpu_telemetry& out) const {
     out = {};
     out.struct_size = sizeof out;
     return gpu()->get_telemetry(gpu_instance(), t.handle(), &out);
+}
+
+cb_status device::read_processes(std::vector<cb_gpu_process>& out) const {
+    ticket t;
+    if (cb_status st = enter(t); st != CB_OK) return st;
+    return list_processes(gpu(), gpu_instance(), t.handle(), out);
 }
 
 cb_link_status device::link_status() const {

@@ -7,12 +7,16 @@
 #include <cb_log.h>
 
 #include "connection/device_facts.hpp"
+#include "connection/process_list.hpp"
 
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/store.hpp>
 #include <cudabridge/cpp/bool_text.hpp>
 
+#include <unistd.h>
+
 #include <future>
+#include <string>
 
 namespace cudabridge::host {
 namespace {
@@ -25,11 +29,40 @@ bool deauthorize_by_default(session& s) {
 
 }  // namespace
 
+// Processes other than this one that use the device (allocated or queued work).
+std::vector<cb_gpu_process> other_users(session& s, cb_gpu_device* handle) {
+    std::vector<cb_gpu_process> all, others;
+    if (list_processes(s.gpu(), s.gpu_instance(), handle, all) != CB_OK) return others;  // nobody known
+    for (const cb_gpu_process& p : all)
+        if (p.pid != static_cast<int32_t>(getpid()) && (p.flags & CB_GPU_PROCESS_COMPUTE)) others.push_back(p);
+    return others;
+}
+
+std::string busy_list(const std::vector<cb_gpu_process>& others) {
+    std::string text;
+    for (const cb_gpu_process& p : others) {
+        if (!p.queued) continue;
+        text += (text.empty() ? "" : ", ") + std::string(p.name) + " (pid " + std::to_string(p.pid) + ", " +
+                std::to_string(p.queued) + " command" + (p.queued == 1 ? "" : "s") + " queued)";
+    }
+    return text;
+}
+
 disconnect_report device_impl::disconnect(const disconnect_options& o) {
     disconnect_report r;
     step_log log(s, id, "disconnect", r.steps, nullptr);
 
     uint64_t t0 = monotonic_ns();
+    {
+        std::shared_lock lock(gate);
+        r.others = other_users(s, handle);
+    }
+    if (const std::string busy = busy_list(r.others); !busy.empty() && !o.force) {
+        r.refused = true;
+        log.done("refuse", t0, false,
+                 "another process has work queued on the device: " + busy + " (--force aborts it)");
+        return r;
+    }
     set_state(device_state::disconnecting, CB_OK, "state",
               o.force ? "disconnecting (forced): pending work is aborted" : "disconnecting: new work is refused");
     log.done("refuse", t0, true, "new work answers device-lost");

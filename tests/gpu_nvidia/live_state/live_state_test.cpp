@@ -15,6 +15,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace cudabridge::nv;
 namespace fs = std::filesystem;
@@ -179,6 +180,83 @@ TEST_F(LiveState, AForkedProcessSeesAndIsSeen) {
     EXPECT_EQ(snap.thermal.settings.locked_sm_clock_mhz, 1800u);
 }
 
+// The process table: who is attached, with what memory and queued work, read without attaching.
+TEST_F(LiveState, TheProcessTableListsEachAttachmentWithItsMemoryAndQueuedWork) {
+    EXPECT_TRUE(live_state::processes(file()).empty());  // no file yet: nobody attached
+    live_state s(file(), board());
+    std::vector<live_process> table = live_state::processes(file());
+    ASSERT_EQ(table.size(), 1u);
+    EXPECT_EQ(table[0].pid, getpid());
+    EXPECT_FALSE(table[0].name.empty());
+    EXPECT_GT(table[0].start_unix_ns, uint64_t{1'600'000'000} * 1'000'000'000);
+    EXPECT_FALSE(table[0].computes);  // attached, nothing allocated or queued yet
+
+    ASSERT_TRUE(s.reserve_memory(64u << 20));
+    s.set_queued(3);
+    table = live_state::processes(file());
+    ASSERT_EQ(table.size(), 1u);
+    EXPECT_EQ(table[0].memory_bytes, uint64_t{64} << 20);
+    EXPECT_EQ(table[0].queued, 3u);
+    EXPECT_TRUE(table[0].computes);
+    EXPECT_EQ(s.snapshot().counters.attached_processes, 1u);  // reading the table did not attach
+}
+
+// Device memory is one board's: reservations of all processes together never exceed it.
+TEST_F(LiveState, ReservationsOfAllProcessesShareTheBoardsMemory) {
+    live_state a(file(), board());
+    const uint64_t total = board().vram_bytes;
+    ASSERT_TRUE(a.reserve_memory(total - (1u << 20)));
+    const int code = in_child([&] {
+        live_state b(file(), board());
+        if (b.reserve_memory(2u << 20)) return 1;  // only 1 MiB is left
+        if (!b.reserve_memory(1u << 20)) return 2;
+        if (b.snapshot().counters.memory_used != total) return 3;
+        return 0;
+    });
+    EXPECT_EQ(code, 0);
+    EXPECT_EQ(a.snapshot().counters.memory_used, total - (1u << 20));  // the child's went with it
+    a.release_memory(UINT64_MAX);
+    EXPECT_EQ(a.snapshot().counters.memory_used, 0u);
+    a.release_memory(1);  // nothing left to give back: no underflow
+    EXPECT_EQ(a.snapshot().counters.memory_used, 0u);
+    EXPECT_FALSE(a.reserve_memory(total + 1));
+}
+
+// A process killed without detaching leaves the table on its next reading.
+TEST_F(LiveState, AKilledProcessLeavesTheTable) {
+    live_state a(file(), board());
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        live_state b(file(), board());
+        b.reserve_memory(8u << 20);
+        char go = 'x';
+        if (write(ready[1], &go, 1) != 1) _exit(1);
+        pause();
+        _exit(0);
+    }
+    char go = 0;
+    ASSERT_EQ(read(ready[0], &go, 1), 1);
+    EXPECT_EQ(live_state::processes(file()).size(), 2u);
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const std::vector<live_process> table = live_state::processes(file());
+    ASSERT_EQ(table.size(), 1u);
+    EXPECT_EQ(table[0].pid, getpid());
+    close(ready[0]);
+    close(ready[1]);
+}
+
+TEST_F(LiveState, HardResetsAreCountedForEveryProcess) {
+    live_state a(file(), board());
+    live_state b(file(), board());
+    a.count_hard_reset();
+    EXPECT_EQ(b.snapshot().counters.hard_resets, 1u);
+}
+
 TEST_F(LiveState, ConcurrentFirstOpenersAgree) {
     constexpr int kChildren = 6;
     pid_t pids[kChildren];
@@ -341,10 +419,10 @@ TEST_F(LiveState, TickSurvivesClockJumps) {
 }
 
 TEST(LiveStatePath, SanitisesTheDeviceId) {
-    EXPECT_EQ(live_state_path("/run/cb", "0000:03:00.0"), fs::path("/run/cb/gpu-0000_03_00.0.live"));
-    EXPECT_EQ(live_state_path("/run/cb", "sim-enclosure-1_gpu"), fs::path("/run/cb/gpu-sim-enclosure-1_gpu.live"));
+    EXPECT_EQ(live_state_path("/run/cb", "0000:03:00.0"), fs::path("/run/cb/gpu-0000_03_00.0.v2.live"));
+    EXPECT_EQ(live_state_path("/run/cb", "sim-enclosure-1_gpu"), fs::path("/run/cb/gpu-sim-enclosure-1_gpu.v2.live"));
     const fs::path hostile = live_state_path("/run/cb", "../../etc/passwd x");
     EXPECT_EQ(hostile.parent_path(), fs::path("/run/cb"));
-    EXPECT_EQ(hostile.filename(), fs::path("gpu-.._.._etc_passwd_x.live"));
+    EXPECT_EQ(hostile.filename(), fs::path("gpu-.._.._etc_passwd_x.v2.live"));
     EXPECT_EQ(live_state_path("/run/cb", "").parent_path(), fs::path("/run/cb"));
 }

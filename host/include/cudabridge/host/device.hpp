@@ -101,6 +101,10 @@ struct disconnect_options {
 struct disconnect_report {
     std::vector<step_record> steps;  // refuse, drain, free, monitoring, tunnel, deauthorize
     bool drained = true;             // false when the drain timed out (pending work aborted)
+    // Other processes using the device when the disconnect began. Without force, one of them
+    // with work queued refuses the disconnect: nothing changed, and `refused` says so.
+    std::vector<cb_gpu_process> others;
+    bool refused = false;
 };
 
 // What the supervisor saw last, for `status`.
@@ -136,6 +140,9 @@ public:
     // The GPU's telemetry, through the work gate: CB_OK, or why not (the message in
     // core::last_error()): the device is lost, stopped, failed or going away.
     cb_status read_telemetry(cb_gpu_telemetry& out) const;
+    // The processes attached to the device, this one included, as the family lists them
+    // (CB_ERR_UNSUPPORTED: a family that cannot say).
+    cb_status read_processes(std::vector<cb_gpu_process>& out) const;
 
     // ---- the work gate ----------------------------------------------------------------------
     // Every runtime call holds a ticket while it talks to the GPU: it refuses work while the

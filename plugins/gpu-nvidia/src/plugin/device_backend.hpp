@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cudabridge::nv {
 
@@ -58,6 +59,8 @@ public:
     virtual void apply_settings(const cb_gpu_settings& settings) = 0;
     virtual void reset(cb_reset_kind kind) = 0;
     virtual uint64_t heartbeat() = 0;
+    // ABI 1.9: the processes attached to the device, this one included.
+    virtual std::vector<cb_gpu_process> processes() = 0;
 };
 
 }  // namespace cudabridge::nv

@@ -142,6 +142,9 @@ public:
         run([&](std::string& error) { return kd_.heartbeat(device_, counter, error); });
         return counter;
     }
+    std::vector<cb_gpu_process> processes() override {
+        throw sdk::status_error(CB_ERR_UNSUPPORTED, "processes: the kernel-driver backend does not list processes yet");
+    }
 
 private:
     static kd_stream* stream(void* s) { return static_cast<kd_stream*>(s); }

@@ -396,6 +396,12 @@ cb_status nvidia_family::reset(cb_gpu_device* device, cb_reset_kind reset_kind) 
     return CB_OK;
 }
 
+cb_status nvidia_family::processes(cb_gpu_device* device, cb_gpu_process* out, size_t capacity, size_t& count) {
+    const std::vector<cb_gpu_process> listed = backend(device)->processes();
+    count = listed.size();
+    return sdk::copy_records(out, capacity, listed.data(), listed.size());
+}
+
 cb_status nvidia_family::heartbeat(cb_gpu_device* device, uint64_t& out) {
     out = backend(device)->heartbeat();
     return CB_OK;

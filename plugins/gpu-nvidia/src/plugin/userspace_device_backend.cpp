@@ -161,6 +161,11 @@ public:
         run([&](std::string& e) { return device_.heartbeat(counter, e); });
         return counter;
     }
+    std::vector<cb_gpu_process> processes() override {
+        std::vector<cb_gpu_process> out;
+        run([&](std::string& e) { return device_.processes(out, e); });
+        return out;
+    }
 
 private:
     static userspace_options options_of(const family_options& o) {

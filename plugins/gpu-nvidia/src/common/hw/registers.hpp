@@ -73,6 +73,31 @@ inline constexpr uint32_t compute_threads = cb_block + 0x060;  // R host threads
 inline constexpr uint32_t bar1_window_lo = cb_block + 0x068;   // RW VRAM offset that BAR1 offset 0
 inline constexpr uint32_t bar1_window_hi = cb_block + 0x06C;   //    shows (multiple of 64 KiB)
 
+// Device memory, one board's for every process using it (RM's job on real hardware). A driver
+// reserves what it allocates and releases what it frees; a reservation that would overflow the
+// board's VRAM, counting other processes' allocations, is refused.
+inline constexpr uint32_t mem_reserve_lo = cb_block + 0x070;  // W  bytes (HI commits the reservation)
+inline constexpr uint32_t mem_reserve_hi = cb_block + 0x074;
+inline constexpr uint32_t mem_release_lo = cb_block + 0x078;  // W  bytes (HI commits the release)
+inline constexpr uint32_t mem_release_hi = cb_block + 0x07C;
+inline constexpr uint32_t mem_status = cb_block + 0x080;   // R  cb_status of the last reservation
+inline constexpr uint32_t mem_used_lo = cb_block + 0x084;  // R  bytes reserved by every process
+inline constexpr uint32_t mem_used_hi = cb_block + 0x088;  //    (read LO first; HI latched)
+inline constexpr uint32_t hard_resets = cb_block + 0x08C;  // R  hard resets of the board, any process
+
+// The process table (R unless marked): reading proc_count takes a snapshot of the processes
+// attached to the board; proc_select (W) picks a row of it for the proc_* registers below.
+inline constexpr uint32_t proc_count = cb_block + 0x200;
+inline constexpr uint32_t proc_select = cb_block + 0x204;
+inline constexpr uint32_t proc_pid = cb_block + 0x208;
+inline constexpr uint32_t proc_flags = cb_block + 0x20C;   // proc_computes
+inline constexpr uint32_t proc_queued = cb_block + 0x210;  // commands queued, not completed
+inline constexpr uint32_t proc_memory_lo = cb_block + 0x214;
+inline constexpr uint32_t proc_memory_hi = cb_block + 0x218;
+inline constexpr uint32_t proc_start_lo = cb_block + 0x21C;  // ns since the Unix epoch
+inline constexpr uint32_t proc_start_hi = cb_block + 0x220;
+inline constexpr uint32_t proc_name_0 = cb_block + 0x224;  // 4 registers: 16 name bytes, little-endian
+
 // Telemetry (R) — modeled values, integers in the units named.
 inline constexpr uint32_t temp_mc = cb_block + 0x100;  // milli-degrees C
 inline constexpr uint32_t power_mw = cb_block + 0x104;
@@ -118,6 +143,9 @@ inline constexpr uint32_t status_error = 1u << 3;  // a command failed: see erro
 
 inline constexpr uint32_t intr_fence = 1u << 0;  // a command with flag_interrupt completed
 inline constexpr uint32_t intr_error = 1u << 1;  // a command failed
+
+inline constexpr uint32_t proc_computes = 1u << 0;  // allocated memory or queued work
+inline constexpr uint32_t proc_name_words = 4;      // reg::proc_name_0 and the three after it
 
 inline constexpr uint32_t fan_auto = 0xFFFFFFFFu;
 inline constexpr uint32_t no_fan = 0xFFFFFFFFu;

@@ -21,7 +21,8 @@ bar0_registers::bar0_registers(const board_identity& board, const gpu_profile& p
       engines_(engines),
       telemetry_(telemetry),
       clock_(clock),
-      compute_threads_(compute_threads) {}
+      compute_threads_(compute_threads),
+      shared_(telemetry) {}
 
 void bar0_registers::hard_reset() {
     ring_base_lo_ = fence_addr_lo_ = bar1_window_lo_ = 0;
@@ -31,7 +32,7 @@ void bar0_registers::hard_reset() {
 
 uint32_t bar0_registers::read(uint32_t offset) {
     uint32_t value = 0;
-    if (read_identification(offset, value) || read_block(offset, value)) return value;
+    if (read_identification(offset, value) || read_block(offset, value) || shared_.read(offset, value)) return value;
     if (offset == hw::reg::settings_error) return static_cast<uint32_t>(settings_error_);
     if (read_board_register(telemetry_, profile_, offset, value)) return value;
     return 0;
@@ -163,6 +164,7 @@ reset_request bar0_registers::write(uint32_t offset, uint32_t value) {
         settings_error_ = outcome;
         return reset_request::none;
     }
+    if (shared_.write(offset, value)) return reset_request::none;
     return write_block(offset, value);
 }
 
@@ -187,6 +189,7 @@ reset_request bar0_registers::write_block(uint32_t offset, uint32_t value) {
         break;
     case r::ring_put:
         engines_.doorbell(value);
+        telemetry_.set_queued(engines_.queued());
         break;
     case r::fence_addr_lo:
         fence_addr_lo_ = value;

@@ -11,6 +11,7 @@
 #include "sim/device_model/board_telemetry.hpp"
 #include "sim/device_model/engine_state.hpp"
 #include "sim/device_model/modeled_clock.hpp"
+#include "sim/device_model/process_registers.hpp"
 
 #include <cudabridge/abi.h>
 
@@ -53,6 +54,7 @@ private:
     uint32_t ring_base_lo_ = 0, fence_addr_lo_ = 0, bar1_window_lo_ = 0;  // held until HI
     std::atomic<uint64_t> bar1_window_{0};
     cb_status settings_error_ = CB_OK;
+    process_registers shared_;  // memory reservations and the process table
 };
 
 }  // namespace cudabridge::nv

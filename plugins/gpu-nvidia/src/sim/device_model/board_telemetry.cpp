@@ -2,7 +2,12 @@
 
 #include "sim/device_model/host_wall_clock.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
 
 namespace cudabridge::nv {
 namespace {
@@ -27,9 +32,71 @@ void count(live_counters& c, const command_record& r) {
 board_telemetry::board_telemetry(const gpu_profile& profile, const std::filesystem::path& live_file)
     : profile_(profile), thermal_(initial_thermal_state(profile)), last_advance_ns_(monotonic_ns()) {
     if (!live_file.empty()) live_ = std::make_unique<live_state>(live_file, profile);
+    std::ifstream comm("/proc/self/comm");
+    std::getline(comm, self_.name);
+    self_.start_unix_ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
 }
 
 board_telemetry::~board_telemetry() = default;
+
+bool board_telemetry::reserve_memory(uint64_t bytes) {
+    if (live_) return live_->reserve_memory(bytes);
+    std::lock_guard lock(m_);
+    if (bytes > profile_.vram_bytes - std::min(profile_.vram_bytes, self_.memory_bytes)) return false;
+    self_.memory_bytes += bytes;
+    self_.computes = true;
+    return true;
+}
+
+void board_telemetry::release_memory(uint64_t bytes) {
+    if (live_) {
+        live_->release_memory(bytes);
+        return;
+    }
+    std::lock_guard lock(m_);
+    self_.memory_bytes -= std::min(self_.memory_bytes, bytes);
+}
+
+uint64_t board_telemetry::memory_used() {
+    if (live_) return live_->snapshot().counters.memory_used;
+    std::lock_guard lock(m_);
+    return self_.memory_bytes;
+}
+
+std::vector<live_process> board_telemetry::processes() {
+    if (live_) return live_state::processes(live_->path());
+    std::lock_guard lock(m_);
+    live_process self = self_;
+    self.pid = static_cast<int32_t>(getpid());
+    return {self};
+}
+
+void board_telemetry::set_queued(uint32_t commands) {
+    if (live_) {
+        live_->set_queued(commands);
+        return;
+    }
+    std::lock_guard lock(m_);
+    self_.queued = commands;
+    if (commands) self_.computes = true;
+}
+
+void board_telemetry::count_hard_reset() {
+    if (live_) {
+        live_->count_hard_reset();
+        return;
+    }
+    std::lock_guard lock(m_);
+    ++hard_resets_;
+}
+
+uint64_t board_telemetry::hard_resets() {
+    if (live_) return live_->snapshot().counters.hard_resets;
+    std::lock_guard lock(m_);
+    return hard_resets_;
+}
 
 void board_telemetry::advance_private_locked(uint64_t now_ns) {
     if (now_ns <= last_advance_ns_) return;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace cudabridge::nv {
 
@@ -58,6 +59,17 @@ public:
     // `activity` of them, without waiting (tests, demos).
     void simulate_elapsed(double seconds, double activity);
 
+    // Device memory and the process table, shared with every process that simulates the device
+    // (private: this process alone). reserve_memory is false when the board's VRAM would
+    // overflow, counting what other processes hold.
+    bool reserve_memory(uint64_t bytes);
+    void release_memory(uint64_t bytes);
+    uint64_t memory_used();
+    std::vector<live_process> processes();
+    void set_queued(uint32_t commands);
+    void count_hard_reset();
+    uint64_t hard_resets();
+
     // The shared state, or nullptr when private.
     live_state* shared() noexcept { return live_.get(); }
 
@@ -72,6 +84,8 @@ private:
     uint64_t busy_pending_ns_ = 0;
     uint64_t xid_count_ = 0;
     uint32_t last_xid_ = 0;
+    live_process self_;  // the private process table's only row
+    uint64_t hard_resets_ = 0;
 };
 
 }  // namespace cudabridge::nv

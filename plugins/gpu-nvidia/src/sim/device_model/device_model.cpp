@@ -138,6 +138,8 @@ void device_model::hard_reset() {
     engines_.wait_until_idle();  // the kernel or copy in flight stops before its VRAM goes
     registers_.hard_reset();
     telemetry_.reset_settings();
+    telemetry_.count_hard_reset();
+    telemetry_.release_memory(UINT64_MAX);  // every allocation went with the VRAM
     vram_.release();
     instance_memory_.release();
     host_.log(CB_LOG_INFO, log_category, "simulated GPU " + options_.device_id + ": hard reset (VRAM released)");

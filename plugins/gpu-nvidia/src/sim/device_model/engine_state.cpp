@@ -112,6 +112,11 @@ uint32_t engine_state::get() const {
     return get_;
 }
 
+uint32_t engine_state::queued() const {
+    std::lock_guard lock(m_);
+    return ring_entries_ ? (put_ - get_) & (ring_entries_ - 1) : 0;
+}
+
 uint64_t engine_state::fence_address() const {
     std::lock_guard lock(m_);
     return fence_address_;

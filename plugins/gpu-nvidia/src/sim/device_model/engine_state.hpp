@@ -58,6 +58,7 @@ public:
     uint32_t put() const;
     void doorbell(uint32_t put);  // out of range: refused as a ring error
     uint32_t get() const;
+    uint32_t queued() const;  // commands between GET and PUT: queued, not completed
     uint64_t fence_address() const;
     void set_fence_address(uint64_t iova);
     uint64_t fence_done() const;

@@ -32,7 +32,7 @@ namespace cudabridge::nv {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'B', 'N', 'V', 'L', 'I', 'V', 'E'};
-constexpr uint32_t kLayoutVersion = 1;
+constexpr uint32_t kLayoutVersion = 2;  // 2: attachments say who they are, hard resets counted
 constexpr size_t kKeyBytes = 64;
 constexpr size_t kMaxAttachments = 256;
 constexpr uint64_t kNsPerS = 1'000'000'000ull;
@@ -52,11 +52,17 @@ struct file_header {
     char profile_key[kKeyBytes];
 };
 
+constexpr size_t kNameBytes = 16;  // TASK_COMM_LEN
+
 struct attachment {
     int32_t pid;  // 0: free slot
-    uint32_t reserved;
+    uint32_t queued;
     uint64_t token;
     int64_t memory_bytes;
+    uint64_t start_unix_ns;
+    uint32_t computes;
+    char name[kNameBytes];
+    uint32_t reserved;
 };
 
 struct shared_file {
@@ -82,6 +88,34 @@ uint64_t monotonic_ns() {
 
 [[noreturn]] void fail_errno(const std::filesystem::path& path, const std::string& what, int err) {
     fail(path, what + ": " + std::strerror(err));
+}
+
+uint64_t unix_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * kNsPerS + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// This process's name as the kernel knows it (what ps and nvidia-smi show).
+void own_name(char (&out)[kNameBytes]) {
+    std::memset(out, 0, sizeof out);
+    const int fd = ::open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    const ssize_t n = ::read(fd, out, sizeof out - 1);
+    ::close(fd);
+    for (ssize_t i = 0; i < n; ++i)
+        if (out[i] == '\n') out[i] = '\0';
+}
+
+live_process listed(const attachment& a) {
+    live_process p;
+    p.pid = a.pid;
+    p.name.assign(a.name, strnlen(a.name, kNameBytes));
+    p.start_unix_ns = a.start_unix_ns;
+    p.memory_bytes = a.memory_bytes > 0 ? static_cast<uint64_t>(a.memory_bytes) : 0;
+    p.queued = a.queued;
+    p.computes = a.computes != 0;
+    return p;
 }
 
 bool is_all_zero(const void* p, size_t n) {
@@ -153,7 +187,7 @@ void initialise(const std::filesystem::path& path, shared_file& f, const gpu_pro
     f.header = h;  // last: a zero header means "not finished"
 }
 
-void validate_header(const std::filesystem::path& path, const file_header& h, const gpu_profile& profile) {
+void validate_layout(const std::filesystem::path& path, const file_header& h) {
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) fail(path, "not a live state file (wrong magic)");
     if (h.layout_version != kLayoutVersion)
         fail(path,
@@ -161,6 +195,10 @@ void validate_header(const std::filesystem::path& path, const file_header& h, co
     if (h.file_size != sizeof(shared_file))
         fail(path,
              "recorded size " + std::to_string(h.file_size) + ", expected " + std::to_string(sizeof(shared_file)));
+}
+
+void validate_header(const std::filesystem::path& path, const file_header& h, const gpu_profile& profile) {
+    validate_layout(path, h);
     const std::string key(h.profile_key, strnlen(h.profile_key, kKeyBytes));
     if (h.pci_device_id != profile.pci_device_id || key != profile.key.substr(0, kKeyBytes - 1))
         fail(path, "made for another model (" + key + "), not " + profile.key);
@@ -186,6 +224,7 @@ struct live_state::impl {
     size_t slot = kMaxAttachments;  // kMaxAttachments: none
     uint64_t token = 0;
     int32_t pid = 0;
+    bool knows_profile = true;  // false for a reader of the process table: it cannot sanitise
 
     // Locks the shared mutex, recovering it when its owner died holding it.
     class lock {
@@ -193,7 +232,7 @@ struct live_state::impl {
         explicit lock(const impl& s) : s_(s) {
             const int r = pthread_mutex_lock(&s.file->mutex);
             if (r == EOWNERDEAD) {
-                sanitise(s.profile, s.file->thermal);
+                if (s.knows_profile) sanitise(s.profile, s.file->thermal);
                 prune_dead(*s.file, monotonic_ns());
                 pthread_mutex_consistent(&s.file->mutex);
             } else if (r != 0) {
@@ -219,7 +258,12 @@ struct live_state::impl {
         prune_dead(*file, monotonic_ns());
         for (size_t i = 0; i < kMaxAttachments; ++i) {
             if (file->attachments[i].pid != 0) continue;
-            file->attachments[i] = attachment{pid, 0, token, 0};
+            attachment a{};
+            a.pid = pid;
+            a.token = token;
+            a.start_unix_ns = unix_ns();
+            own_name(a.name);
+            file->attachments[i] = a;
             slot = i;
             file->counters.attached_processes = count_attached(*file);
             return;
@@ -347,6 +391,73 @@ void live_state::add_memory_used(int64_t delta_bytes) {
     if (attachment* a = impl_->own_slot()) a->memory_bytes += delta_bytes;
 }
 
+bool live_state::reserve_memory(uint64_t bytes) {
+    impl::lock held(*impl_);
+    live_counters& c = impl_->file->counters;
+    if (bytes > c.memory_total || c.memory_used > c.memory_total - bytes) return false;
+    c.memory_used += bytes;
+    if (attachment* a = impl_->own_slot()) {
+        a->memory_bytes += static_cast<int64_t>(bytes);
+        a->computes = 1;
+    }
+    return true;
+}
+
+void live_state::release_memory(uint64_t bytes) {
+    impl::lock held(*impl_);
+    attachment* a = impl_->own_slot();
+    if (!a || a->memory_bytes <= 0) return;
+    const uint64_t take = std::min(bytes, static_cast<uint64_t>(a->memory_bytes));
+    a->memory_bytes -= static_cast<int64_t>(take);
+    live_counters& c = impl_->file->counters;
+    c.memory_used -= std::min(c.memory_used, take);
+}
+
+void live_state::set_queued(uint32_t commands) {
+    impl::lock held(*impl_);
+    if (attachment* a = impl_->own_slot()) {
+        a->queued = commands;
+        if (commands) a->computes = 1;
+    }
+}
+
+void live_state::count_hard_reset() {
+    impl::lock held(*impl_);
+    ++impl_->file->counters.hard_resets;
+}
+
+std::vector<live_process> live_state::processes(const std::filesystem::path& path) {
+    fd_guard fd{::open(path.c_str(), O_RDWR | O_CLOEXEC)};
+    if (fd.fd < 0) {
+        if (errno == ENOENT) return {};
+        fail_errno(path, "cannot open", errno);
+    }
+    struct stat st {};
+    if (fstat(fd.fd, &st) != 0) fail_errno(path, "cannot stat", errno);
+    if (!S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) != sizeof(shared_file))
+        fail(path, "size " + std::to_string(st.st_size) + " bytes, expected " + std::to_string(sizeof(shared_file)));
+    impl reader;
+    reader.path = path;
+    reader.knows_profile = false;
+    reader.map(fd.fd);
+    std::vector<live_process> out;
+    try {
+        if (is_all_zero(&reader.file->header, sizeof(file_header))) {
+            munmap(reader.file, sizeof(shared_file));
+            return out;  // its creator is still writing it: nobody attached yet
+        }
+        validate_layout(path, reader.file->header);
+        impl::lock held(reader);
+        for (const attachment& a : reader.file->attachments)
+            if (a.pid > 0 && !process_gone(a.pid)) out.push_back(listed(a));
+    } catch (...) {
+        munmap(reader.file, sizeof(shared_file));
+        throw;
+    }
+    munmap(reader.file, sizeof(shared_file));
+    return out;
+}
+
 std::filesystem::path live_state_path(const std::filesystem::path& state_dir, const std::string& device_id) {
     std::string safe = device_id.empty() ? "_" : device_id;
     for (char& ch : safe) {
@@ -354,7 +465,7 @@ std::filesystem::path live_state_path(const std::filesystem::path& state_dir, co
                         ch == '_' || ch == '-';
         if (!ok) ch = '_';
     }
-    return state_dir / ("gpu-" + safe + ".live");
+    return state_dir / ("gpu-" + safe + ".v" + std::to_string(kLayoutVersion) + ".live");
 }
 
 }  // namespace cudabridge::nv

@@ -9,7 +9,10 @@
 // mutex is recovered from (robust mutex: EOWNERDEAD -> pthread_mutex_consistent).
 //
 // VRAM contents are per process (each process's model has its own memory); memory_used sums what
-// the attached processes have allocated.
+// the attached processes have allocated, and an allocation that would take it past the board's
+// VRAM is refused, whichever process asks. Each attachment also records who it is (pid, name,
+// start time), whether it computes, and how many commands it has queued: the device's process
+// table (processes()).
 #pragma once
 
 #include "common/profiles/profile.hpp"
@@ -22,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cudabridge::nv {
 
@@ -41,6 +45,17 @@ struct live_counters {
     double memory_utilization = 0;        // percent of VRAM in use
     uint64_t busy_ns_at_last_update = 0;  // busy_ns the thermal advances have consumed so far
     uint64_t last_prune_ns = 0;           // when attachments of dead processes were last dropped
+    uint64_t hard_resets = 0;             // hard resets of the device, whichever process asked
+};
+
+// One attached process, as the device's process table lists it.
+struct live_process {
+    int32_t pid = 0;
+    std::string name;            // /proc/PID/comm of the process when it attached
+    uint64_t start_unix_ns = 0;  // when it attached
+    uint64_t memory_bytes = 0;   // device memory it has allocated
+    uint32_t queued = 0;         // commands it has queued that have not completed
+    bool computes = false;       // it has allocated, or queued work
 };
 
 // What one snapshot holds.
@@ -78,12 +93,28 @@ public:
     // process dies.
     void add_memory_used(int64_t delta_bytes);
 
+    // Takes `bytes` of the board's VRAM for this attachment: false (nothing taken) when every
+    // attached process together would then hold more than the board has.
+    bool reserve_memory(uint64_t bytes);
+    // Gives back up to `bytes` of what this attachment reserved (all of it: UINT64_MAX).
+    void release_memory(uint64_t bytes);
+    // The commands this attachment has queued and not seen complete (the ring's depth).
+    void set_queued(uint32_t commands);
+    // Counts a hard reset of the device (every attached process's model sees it).
+    void count_hard_reset();
+
+    // The device's process table: every live attachment of the file at `path`, without
+    // attaching to it. Throws std::runtime_error as the constructor does for a file it refuses;
+    // an absent file lists no process.
+    static std::vector<live_process> processes(const std::filesystem::path& path);
+
 private:
     struct impl;
     std::unique_ptr<impl> impl_;
 };
 
-// Default file name for a device: "<state_dir>/gpu-<sanitised id>.live".
+// Default file name for a device: "<state_dir>/gpu-<sanitised id>.v<layout>.live" (a new layout
+// gets a new name, so a file an older version left behind is never mistaken for this one).
 std::filesystem::path live_state_path(const std::filesystem::path& state_dir, const std::string& device_id);
 
 }  // namespace cudabridge::nv

@@ -105,6 +105,7 @@ cb_status userspace_device::get_telemetry(cb_gpu_telemetry& out, std::string& er
     const vram_stats v = vram_->stats();
     out.memory_used = v.used;
     out.memory_total = v.total;
+    if (device_memory_used(out.memory_used, error) != CB_OK) out.memory_used = v.used;
     out.performance_state = static_cast<int32_t>(pstate);
     out.throttle_reasons = throttle;
     read_pcie_link(port_, out.pcie_link_gen, out.pcie_link_width);

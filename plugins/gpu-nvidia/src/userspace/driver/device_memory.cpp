@@ -22,7 +22,14 @@ cb_status userspace_device::mem_alloc(uint64_t size, uint64_t& out_ptr, std::str
         return CB_ERR_INVALID_ARGUMENT;
     }
     cb_status st = vram_->allocate(size, out_ptr);
-    if (st == CB_ERR_OUT_OF_MEMORY) {
+    if (st == CB_OK) {
+        vram_block block;
+        vram_->find(out_ptr, block);
+        if (st = reserve_memory(block.size, error); st != CB_OK) {
+            vram_->free(out_ptr);
+            return loss_.lost() ? lost_status(error) : st;
+        }
+    } else if (st == CB_ERR_OUT_OF_MEMORY) {
         const vram_stats s = vram_->stats();
         error = "mem_alloc: out of device memory: " + std::to_string(size) + " bytes asked, " + std::to_string(s.free) +
                 " of " + std::to_string(s.total) + " free (largest free block " + std::to_string(s.largest_free_block) +
@@ -37,10 +44,13 @@ cb_status userspace_device::mem_free(uint64_t ptr, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     if (ptr == 0) return CB_OK;  // freeing null does nothing, as in CUDA
-    if (cb_status st = vram_->free(ptr); st != CB_OK) {
+    vram_block block;
+    const bool found = vram_->find(ptr, block) && block.address == ptr;
+    if (cb_status st = vram_->free(ptr); st != CB_OK || !found) {
         error = "mem_free: " + hex(ptr) + " is not the start of a live allocation";
-        return st;
+        return st != CB_OK ? st : CB_ERR_INVALID_ARGUMENT;
     }
+    release_memory(block.size);
     return CB_OK;
 }
 
@@ -48,7 +58,9 @@ cb_status userspace_device::mem_info(uint64_t& out_free, uint64_t& out_total, st
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     const vram_stats s = vram_->stats();
-    out_free = s.free;
+    uint64_t used = 0;
+    if (cb_status st = device_memory_used(used, error); st != CB_OK) return loss_.lost() ? lost_status(error) : st;
+    out_free = std::min(s.free, s.total - std::min(s.total, used));  // other processes' memory is not free
     out_total = s.total;
     return CB_OK;
 }

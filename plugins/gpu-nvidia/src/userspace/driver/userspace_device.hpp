@@ -113,6 +113,8 @@ public:
     cb_status mem_free(uint64_t ptr, std::string& error);
     cb_status mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error);
     vram_stats memory_stats() const;
+    // The processes attached to the board (device_sharing.cpp), this one included.
+    cb_status processes(std::vector<cb_gpu_process>& out, std::string& error);
     // How many host buffers were mapped for launch blocks: one arena per init, whatever the
     // number of launches.
     uint64_t launch_blocks_mapped() const noexcept { return launch_blocks_mapped_.load(); }
@@ -203,6 +205,11 @@ private:
 
     // Lifecycle (lifecycle_ held, shared or exclusive).
     cb_status usable(std::string& error) const;
+    // One board's memory for every process (device_sharing.cpp).
+    cb_status reserve_memory(uint64_t bytes, std::string& error);
+    void release_memory(uint64_t bytes);
+    cb_status device_memory_used(uint64_t& used, std::string& error);
+    cb_status read_process_row(uint32_t row, cb_gpu_process& out, std::string& error);
     cb_status lost_status(std::string& error) const;
     void mark_lost(const std::string& reason, cb_status cause = CB_ERR_DEVICE_LOST);
 
@@ -265,6 +272,8 @@ private:
     std::unique_ptr<vram_allocator> vram_;  // replaced by resets that release VRAM
     host_buffer fence_word_;
     dma_mapping fence_mapping_;
+
+    std::mutex sharing_mutex_;  // a LO/HI pair or a process-table row is one sequence
 
     mutable std::mutex objects_mutex_;
     std::map<userspace_stream*, std::shared_ptr<userspace_stream>> streams_;
