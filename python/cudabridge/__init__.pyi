@@ -24,6 +24,9 @@ int64 = np.int64
 uint8 = np.uint8
 int8 = np.int8
 int16 = np.int16
+uint16 = np.uint16
+uint32 = np.uint32
+uint64 = np.uint64
 bool_ = np.bool_
 
 class ndarray:

@@ -549,6 +549,8 @@ def _fill(target, value):
         scalar = int(value)
         if target._dtype.kind == "f":
             scalar = float(scalar)
+        elif target._dtype == np.uint64 and 2**63 <= scalar < 2**64:
+            scalar -= 2**64  # the scalar travels as int64: the same bits, which the kernel casts back
     elif isinstance(value, (numbers.Real, np.floating)):
         scalar = float(value)
     else:

@@ -1,4 +1,4 @@
-"""The eight dtypes the device computes in, and numpy's promotion rules for them."""
+"""The dtypes the device computes in, and numpy's promotion rules for them."""
 
 import functools
 
@@ -14,6 +14,9 @@ CODES = {
     np.dtype(np.int8): 5,
     np.dtype(np.int16): 6,
     np.dtype(np.bool_): 7,
+    np.dtype(np.uint16): 8,
+    np.dtype(np.uint32): 9,
+    np.dtype(np.uint64): 10,
 }
 SUPPORTED = tuple(CODES)
 # Every dtype an array holds is one of these objects (check() and the rules below return them),
@@ -93,12 +96,13 @@ def scalar_dtype(array_dtype, value):
 
 @functools.lru_cache(maxsize=None)
 def reduction(op, dtype):
-    """The dtype of a reduction's result; the kernels' rule (sum of uint8 is int64: no uint64)."""
+    """The dtype of a reduction's result, numpy's: sum and prod of unsigned integers are uint64, of
+    signed integers and bool int64; mean of integers and bool is float64."""
     if op in ("max", "min"):
         return _CANONICAL[dtype]
     if op == "mean":
         return _CANONICAL[dtype] if dtype.kind == "f" else _CANONICAL[np.dtype(np.float64)]
-    # sum
+    # sum, prod
     if dtype.kind == "f":
         return _CANONICAL[dtype]
-    return _CANONICAL[np.dtype(np.int64)]
+    return _CANONICAL[np.dtype(np.uint64 if dtype.kind == "u" else np.int64)]

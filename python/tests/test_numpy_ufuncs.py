@@ -12,7 +12,8 @@ import pytest
 
 import cudabridge as cb
 
-DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int8, np.int16, np.bool_]
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int8, np.int16, np.bool_, np.uint16, np.uint32,
+          np.uint64]
 DEVICE_DTYPES = {np.dtype(d) for d in DTYPES}
 
 UNARY = ["negative", "absolute", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt", "square",
@@ -43,7 +44,8 @@ def sample(dtype, n=40, seed=0):
     edges = [info.min, info.max, 0, 1, 2, 7, 8, 31, 63, 64]
     if info.min < 0:
         edges += [-1, -2, info.min + 1]
-    edges = np.array(edges, dtype=np.int64).astype(dtype)  # large counts wrap in narrow types
+    wide = np.uint64 if dtype == np.uint64 else np.int64  # uint64's max is past int64 (no negative edges there)
+    edges = np.array(edges, dtype=wide).astype(dtype)  # large counts wrap in narrow types
     rand = rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype)
     return np.concatenate([edges, rand])[:n]
 
