@@ -42,7 +42,7 @@ tensor wide_random(cb_dtype d, int ndim, const std::int64_t* shape, unsigned see
     for (std::int64_t i = 0; i < t.size(); ++i) {
         if (d == CB_DTYPE_BOOL)
             set(t, i, rng() % 2);
-        else if (d == CB_DTYPE_FLOAT32 || d == CB_DTYPE_FLOAT64)
+        else if (is_float_dtype(d))
             set(t, i, rng() % 17 == 0 ? 0.0 : g(rng));
         else if (rng() % 13 == 0)
             set(t, i, 0);

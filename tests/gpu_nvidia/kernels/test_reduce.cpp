@@ -32,7 +32,8 @@ double ref_reduce(reduce_op op, const tensor& in, std::int64_t n, Idx idx) {
 }
 
 void expect_close(double got, double want, cb_dtype d, const std::string& where) {
-    double tol = d == CB_DTYPE_FLOAT32 ? 1e-5 * std::max(1.0, std::fabs(want)) : 1e-9 * std::max(1.0, std::fabs(want));
+    const double rel = d == CB_DTYPE_FLOAT16 ? 1e-3 : d == CB_DTYPE_FLOAT32 ? 1e-5 : 1e-9;  // float16: half an ulp
+    double tol = rel * std::max(1.0, std::fabs(want));
     EXPECT_NEAR(got, want, tol) << where;
 }
 
@@ -267,4 +268,21 @@ TEST(Reduce, UnsignedAboveSignedRange) {
     tensor m(CB_DTYPE_FLOAT64, {});
     ASSERT_EQ(reduce(reduce_op::mean, u.view(), k_all_axes, m.view(), error), CB_OK);
     EXPECT_EQ(m.as<double>()[0], 4294967295.0);
+}
+
+// A float16 sum accumulates in float32 or wider and rounds once: 10000 x 0.1 (as a half) is the half
+// nearest the exact total, where a half accumulator would stall near 256.
+TEST(Reduce, Float16SumAccumulatesWide) {
+    std::string error;
+    tensor a(CB_DTYPE_FLOAT16, {10000});
+    for (std::int64_t i = 0; i < a.size(); ++i) a.as<float16>()[i] = float16(0.1f);
+    const double exact = 10000.0 * static_cast<double>(float16(0.1f));
+    tensor o(CB_DTYPE_FLOAT16, {});
+    ASSERT_EQ(reduce(reduce_op::sum, a.view(), k_all_axes, o.view(), error), CB_OK) << error;
+    EXPECT_EQ(static_cast<double>(o.as<float16>()[0]), static_cast<double>(float16(exact)));
+    ASSERT_EQ(reduce(reduce_op::mean, a.view(), k_all_axes, o.view(), error), CB_OK) << error;
+    EXPECT_EQ(static_cast<float>(o.as<float16>()[0]), static_cast<float>(float16(0.1f)));
+    a.as<float16>()[77] = float16(-3.0f);
+    ASSERT_EQ(reduce(reduce_op::min, a.view(), k_all_axes, o.view(), error), CB_OK) << error;
+    EXPECT_EQ(static_cast<float>(o.as<float16>()[0]), -3.0f);
 }

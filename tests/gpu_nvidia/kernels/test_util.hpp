@@ -50,6 +50,7 @@ inline tensor random_tensor(cb_dtype d, std::initializer_list<std::int64_t> shap
             break;
         case CB_DTYPE_FLOAT32:
         case CB_DTYPE_FLOAT64:
+        case CB_DTYPE_FLOAT16:
             v = (static_cast<int>(rng() % 161) - 80) * 0.25;
             break;
         default:
@@ -61,9 +62,9 @@ inline tensor random_tensor(cb_dtype d, std::initializer_list<std::int64_t> shap
     return t;
 }
 
-inline const cb_dtype all_dtypes[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_INT64,
-                                      CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16, CB_DTYPE_BOOL,
-                                      CB_DTYPE_UINT16,  CB_DTYPE_UINT32,  CB_DTYPE_UINT64};
+inline const cb_dtype all_dtypes[] = {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32,  CB_DTYPE_INT64,
+                                      CB_DTYPE_UINT8,   CB_DTYPE_INT8,    CB_DTYPE_INT16,  CB_DTYPE_BOOL,
+                                      CB_DTYPE_UINT16,  CB_DTYPE_UINT32,  CB_DTYPE_UINT64, CB_DTYPE_FLOAT16};
 
 // Wraps an exact integer value into dtype d the way two's-complement storage does.
 inline double wrap_to(cb_dtype d, long double v) {
@@ -96,6 +97,8 @@ inline double wrap_to(cb_dtype d, long double v) {
         return v != 0;
     case CB_DTYPE_FLOAT32:
         return static_cast<float>(v);
+    case CB_DTYPE_FLOAT16:
+        return static_cast<double>(static_cast<float16>(static_cast<double>(v)));
     default:
         return static_cast<double>(v);
     }

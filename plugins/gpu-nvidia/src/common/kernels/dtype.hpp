@@ -10,8 +10,12 @@
 
 namespace cudabridge::nv::kernels {
 
-// CB_DTYPE_FLOAT32 .. CB_DTYPE_UINT64: the codes are dense from 0.
-inline constexpr int k_dtype_count = 11;
+// CB_DTYPE_FLOAT32 .. CB_DTYPE_FLOAT16: the codes are dense from 0.
+inline constexpr int k_dtype_count = 12;
+
+// IEEE half (numpy's float16): the compiler's _Float16. Only storage, casts, sorting and
+// comparisons see it; arithmetic converts to float32 and rounds once, as numpy's half loops do.
+using float16 = _Float16;
 
 template <class T>
 struct type_tag {
@@ -32,7 +36,7 @@ inline constexpr dtype_info k_dtypes[k_dtype_count] = {
     {"uint8", 1, dtype_kind::unsigned_int},  {"int8", 1, dtype_kind::signed_int},
     {"int16", 2, dtype_kind::signed_int},    {"bool", 1, dtype_kind::boolean},
     {"uint16", 2, dtype_kind::unsigned_int}, {"uint32", 4, dtype_kind::unsigned_int},
-    {"uint64", 8, dtype_kind::unsigned_int},
+    {"uint64", 8, dtype_kind::unsigned_int}, {"float16", 2, dtype_kind::floating},
 };
 
 constexpr bool is_valid_dtype(cb_dtype d) { return d >= 0 && d < k_dtype_count; }
@@ -71,6 +75,8 @@ constexpr cb_dtype dtype_of() {
         return CB_DTYPE_UINT32;
     else if constexpr (std::is_same_v<T, std::uint64_t>)
         return CB_DTYPE_UINT64;
+    else if constexpr (std::is_same_v<T, float16>)
+        return CB_DTYPE_FLOAT16;
     else {
         static_assert(std::is_same_v<T, bool>, "not a kernel dtype");
         return CB_DTYPE_BOOL;
@@ -78,10 +84,17 @@ constexpr cb_dtype dtype_of() {
 }
 
 // Calls f(type_tag<T>{}) for the C++ type of d. bool tensors hold bytes 0 or 1.
-// Precondition: is_valid_dtype(d) (callers validate first).
-template <class F>
+// Precondition: is_valid_dtype(d) (callers validate first). dispatch<false> is for the arithmetic
+// loops, which never see float16 (callers convert it to float32 first): it instantiates nothing
+// for it.
+template <bool WithFloat16 = true, class F>
 decltype(auto) dispatch(cb_dtype d, F&& f) {
     switch (d) {
+    case CB_DTYPE_FLOAT16:
+        if constexpr (WithFloat16)
+            return f(type_tag<float16>{});
+        else
+            return f(type_tag<float>{});
     case CB_DTYPE_FLOAT32:
         return f(type_tag<float>{});
     case CB_DTYPE_FLOAT64:

@@ -318,6 +318,24 @@ tensor converted(const tensor_view& t, cb_dtype dtype, engine& eng) {
     return r;
 }
 
+// A float16 output is written as float32 first and rounded into `out` by finish(): the arithmetic
+// loops never run in half precision (numpy's half loops compute in float too).
+struct staged_output {
+    tensor tmp;
+    tensor_view view;
+    const tensor_view& out;
+    explicit staged_output(const tensor_view& o) : view(o), out(o) {
+        if (o.dtype == CB_DTYPE_FLOAT16) {
+            tmp = tensor(CB_DTYPE_FLOAT32, o.ndim, o.shape);
+            view = tmp.view();
+        }
+    }
+    cb_status finish(engine& eng) {
+        std::string ignored;  // same shape: the cast cannot fail
+        return view.data == out.data ? CB_OK : cast(view, out, ignored, eng);
+    }
+};
+
 template <class T>
 T scalar_as(const scalar& s) {
     return s.is_int ? fn::cast_value<T>(s.i) : fn::cast_value<T>(s.f);
@@ -340,23 +358,26 @@ cb_status binary(binary_op op, const tensor_view& a, const tensor_view& b, const
     if (cb_status s = plan_binary(op, a, b, types, shape, error); s != CB_OK) return s;
     if (cb_status s = check_out(op_name(op), out, types.result, shape, error); s != CB_OK) return s;
     if (numel(out) == 0) return CB_OK;
+    // float16 computes in float32 and is rounded once, as numpy's half loops do.
+    const cb_dtype work = types.compute == CB_DTYPE_FLOAT16 ? CB_DTYPE_FLOAT32 : types.compute;
     tensor ta, tb;
     tensor_view va = a, vb = b;
-    if (a.dtype != types.compute) {
-        ta = converted(a, types.compute, eng);
+    if (a.dtype != work) {
+        ta = converted(a, work, eng);
         va = ta.view();
     }
-    if (b.dtype != types.compute) {
-        tb = converted(b, types.compute, eng);
+    if (b.dtype != work) {
+        tb = converted(b, work, eng);
         vb = tb.view();
     }
     va = broadcast_to(va, shape);
     vb = broadcast_to(vb, shape);
-    dispatch(types.compute, [&](auto tag) {
+    staged_output o(out);
+    dispatch<false>(work, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        dispatch_binary<T>(op, va, vb, out, eng);
+        dispatch_binary<T>(op, va, vb, o.view, eng);
     });
-    return CB_OK;
+    return o.finish(eng);
 }
 
 cb_status unary(unary_op op, const tensor_view& a, const tensor_view& out, std::string& error, engine& eng) {
@@ -365,7 +386,14 @@ cb_status unary(unary_op op, const tensor_view& a, const tensor_view& out, std::
     if (cb_status s = unary_types(op, a.dtype, types, error); s != CB_OK) return s;
     if (cb_status s = check_out(op_name(op), out, types.result, shape_of(a), error); s != CB_OK) return s;
     if (numel(out) == 0) return CB_OK;
-    dispatch(a.dtype, [&](auto tag) { dispatch_unary<typename decltype(tag)::type>(op, a, out, eng); });
+    if (a.dtype == CB_DTYPE_FLOAT16 || types.result == CB_DTYPE_FLOAT16) {
+        // float16 in or out (exp of int8 is float16): the float32 loop on an exact float32 copy.
+        tensor fa = converted(a, CB_DTYPE_FLOAT32, eng);
+        staged_output o(out);
+        dispatch_unary<float>(op, fa.view(), o.view, eng);
+        return o.finish(eng);
+    }
+    dispatch<false>(a.dtype, [&](auto tag) { dispatch_unary<typename decltype(tag)::type>(op, a, out, eng); });
     return CB_OK;
 }
 
@@ -405,7 +433,7 @@ cb_status arange(const tensor_view& out, scalar start, scalar step, std::string&
     dispatch(out.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* o = static_cast<T*>(out.data);
-        bool int_math = start.is_int && step.is_int && !std::is_floating_point_v<T>;
+        bool int_math = start.is_int && step.is_int && !fn::is_float_v<T>;
         eng.parallel_for(numel(out), 1 << 15, [&](std::int64_t b, std::int64_t e) {
             for (std::int64_t i = b; i < e; ++i)
                 o[i] = int_math ? fn::arange_value_int<T>(start.i, step.i, i)
@@ -419,7 +447,7 @@ cb_status arange(const tensor_view& out, scalar start, scalar step, std::string&
 cb_status random_uniform(const tensor_view& out, std::uint64_t seed, std::uint64_t offset, std::string& error,
                          engine& eng) {
     if (cb_status s = check_view("random_uniform", out, error); s != CB_OK) return s;
-    if (!is_float_dtype(out.dtype))
+    if (out.dtype != CB_DTYPE_FLOAT32 && out.dtype != CB_DTYPE_FLOAT64)
         return fail(
             error, CB_ERR_UNSUPPORTED,
             std::string("random_uniform: dtype ") + dtype_name(out.dtype) + " is not supported (float32 or float64)");

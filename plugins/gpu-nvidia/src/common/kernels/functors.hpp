@@ -15,6 +15,14 @@ template <class T>
 inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !is_bool_v<T>;
+// The floating-point element types: float and double, and in the CPU engine _Float16 (float16),
+// which std::is_floating_point does not count.
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T>
+#ifndef __CUDACC__
+                                   || std::is_same_v<T, _Float16>
+#endif
+    ;
 
 // Unsigned type wide enough that the usual promotions never turn it back into (signed) int.
 template <class T>
@@ -549,9 +557,11 @@ CB_NV_HD constexpr To cast_value(From v) {
         return v;
     } else if constexpr (is_bool_v<To>) {
         return v != From(0);
-    } else if constexpr (std::is_floating_point_v<To>) {
+    } else if constexpr (is_float_v<To>) {
         return static_cast<To>(v);
-    } else if constexpr (std::is_floating_point_v<From>) {
+    } else if constexpr (is_float_v<From> && !std::is_floating_point_v<From>) {
+        return cast_value<To>(static_cast<float>(v));  // float16 -> integer: through float (exact)
+    } else if constexpr (is_float_v<From>) {
         if constexpr (std::is_same_v<To, std::uint64_t>) {
             // x86's unsigned conversion: [2^63, 2^64) exactly; beyond it (and +inf) 0.
             if (v >= From(9223372036854775808.0)) return v < From(18446744073709551616.0) ? static_cast<To>(v) : To(0);

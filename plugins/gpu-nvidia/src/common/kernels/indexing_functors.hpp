@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "common/kernels/functors.hpp"
 #include "common/kernels/hd.hpp"
 
 namespace cudabridge::nv::kernels::fn {
@@ -19,7 +20,7 @@ CB_NV_HD constexpr std::int64_t wrap_index(std::int64_t i, std::int64_t n) {
 // false before true.
 template <class T>
 CB_NV_HD constexpr bool sort_less(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (is_float_v<T>)
         return a < b || (b != b && a == a);
     else
         return a < b;

@@ -86,35 +86,43 @@ cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& 
                         shape_string(shape.ndim, shape.dims));
     dims d = core_dims(a, b);
     if (d.n == 0 || d.m == 0) return CB_OK;
-    // BLAS and the loop want contiguous operands of the result dtype: convert once if needed.
-    tensor ta, tb;
+    // BLAS and the loop want contiguous operands of the compute dtype: convert once if needed.
+    // float16 multiplies as float32 and is rounded once (numpy's half matmul sums in float).
+    const cb_dtype work = dtype == CB_DTYPE_FLOAT16 ? CB_DTYPE_FLOAT32 : dtype;
+    tensor ta, tb, staged;
     const void* pa = a.data;
     const void* pb = b.data;
-    if (a.dtype != dtype || !is_contiguous(a)) {
-        ta = tensor(dtype, a.ndim, a.shape);
+    void* po = out.data;
+    if (work != dtype) {
+        staged = tensor(work, out.ndim, out.shape);
+        po = staged.data();
+    }
+    if (a.dtype != work || !is_contiguous(a)) {
+        ta = tensor(work, a.ndim, a.shape);
         (void)cast(a, ta.view(), error, eng);  // same shape: cannot fail
         pa = ta.data();
     }
-    if (b.dtype != dtype || !is_contiguous(b)) {
-        tb = tensor(dtype, b.ndim, b.shape);
+    if (b.dtype != work || !is_contiguous(b)) {
+        tb = tensor(work, b.ndim, b.shape);
         (void)cast(b, tb.view(), error, eng);
         pb = tb.data();
     }
     const int n = static_cast<int>(d.n), m = static_cast<int>(d.m), k = static_cast<int>(d.k);
     const int lda = std::max(k, 1), ldb = std::max(m, 1), ldc = std::max(m, 1);
-    if (dtype == CB_DTYPE_FLOAT32) {
+    if (work == CB_DTYPE_FLOAT32) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, static_cast<const float*>(pa), lda,
-                    static_cast<const float*>(pb), ldb, 0.0f, static_cast<float*>(out.data), ldc);
-    } else if (dtype == CB_DTYPE_FLOAT64) {
+                    static_cast<const float*>(pb), ldb, 0.0f, static_cast<float*>(po), ldc);
+    } else if (work == CB_DTYPE_FLOAT64) {
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0, static_cast<const double*>(pa), lda,
-                    static_cast<const double*>(pb), ldb, 0.0, static_cast<double*>(out.data), ldc);
+                    static_cast<const double*>(pb), ldb, 0.0, static_cast<double*>(po), ldc);
     } else {
-        dispatch(dtype, [&](auto tag) {
+        dispatch<false>(work, [&](auto tag) {
             using T = typename decltype(tag)::type;
             if constexpr (!std::is_floating_point_v<T>)
-                int_matmul<T>(static_cast<const T*>(pa), static_cast<const T*>(pb), static_cast<T*>(out.data), d, eng);
+                int_matmul<T>(static_cast<const T*>(pa), static_cast<const T*>(pb), static_cast<T*>(po), d, eng);
         });
     }
+    if (work != dtype) return cast(staged.view(), out, error, eng);
     return CB_OK;
 }
 

@@ -32,27 +32,24 @@ cb_dtype unsigned_of_size(std::size_t bytes) {
     }
 }
 
-// numpy's floating-point functions compute in the smallest float every operand casts to safely:
-// 0 = float16 (bool, int8, uint8; the device has none), 1 = float32 (float32, int16, uint16),
-// 2 = float64 (float64 and the 32- and 64-bit integers).
+// The smallest float a dtype casts to safely, numpy's rule for mixing with floats and for the
+// floating-point functions: 0 = float16 (float16, bool, int8, uint8), 1 = float32 (float32, int16,
+// uint16), 2 = float64 (float64 and the 32- and 64-bit integers).
 int float_rank(cb_dtype d) {
     const std::size_t size = dtype_size(d);
-    if (is_float_dtype(d)) return size == 4 ? 1 : 2;
+    if (is_float_dtype(d)) return size == 2 ? 0 : (size == 4 ? 1 : 2);
     return size <= 1 ? 0 : (size == 2 ? 1 : 2);
 }
-cb_dtype float_of_rank(int r) { return r == 2 ? CB_DTYPE_FLOAT64 : CB_DTYPE_FLOAT32; }
+cb_dtype float_of_rank(int r) {
+    const cb_dtype f[] = {CB_DTYPE_FLOAT16, CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64};
+    return f[r];
+}
 
 // A signed and an unsigned integer: the smallest signed type holding both ranges (twice the
 // unsigned width), float64 past int64 (numpy's uint64 + int64).
 cb_dtype mixed_sign(cb_dtype s, cb_dtype u) {
     const std::size_t bytes = std::max(dtype_size(s), 2 * dtype_size(u));
     return bytes > 8 ? CB_DTYPE_FLOAT64 : signed_of_size(bytes);
-}
-
-cb_status no_float16(const char* op, const std::string& operands, std::string& error) {
-    return fail(error, CB_ERR_UNSUPPORTED,
-                std::string(op) + ": numpy computes " + operands +
-                    " in float16, which the device does not have (cast to float32 first)");
 }
 
 cb_status no_loop(const char* op, const std::string& operands, std::string& error) {
@@ -87,9 +84,7 @@ cb_status binary_types(binary_op op, cb_dtype a, cb_dtype b, op_types& out, std:
         return CB_OK;
     }
     if (is_float_function(op)) {
-        const int r = std::max(float_rank(a), float_rank(b));
-        if (r == 0) return no_float16(op_name(op), operands(), error);
-        const cb_dtype f = float_of_rank(r);
+        const cb_dtype f = float_of_rank(std::max(float_rank(a), float_rank(b)));
         out = {f, f};
         return CB_OK;
     }
@@ -131,9 +126,7 @@ cb_status unary_types(unary_op op, cb_dtype a, op_types& out, std::string& error
     // compute: the input's dtype (the functor converts); result: what numpy gives.
     out = {a, a};
     if (is_float_function(op)) {
-        const int r = float_rank(a);
-        if (r == 0) return no_float16(op_name(op), dtype_name(a), error);
-        out.result = float_of_rank(r);
+        out.result = float_of_rank(float_rank(a));
         return CB_OK;
     }
     if (has_bool_result(op)) {

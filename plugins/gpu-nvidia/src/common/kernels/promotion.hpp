@@ -14,9 +14,9 @@ cb_dtype promote(cb_dtype a, cb_dtype b);
 // The dtype the operands are converted to before the per-element function runs, and the dtype of
 // the result. Binary ops: they differ for comparisons and logical_and/or/xor (result bool).
 // Unary ops: compute is the input's dtype (the functor converts: exp of int32 is float64, isnan
-// is bool, square of bool is int8). Errors as numpy's (CB_ERR_UNSUPPORTED): bool - bool, -bool,
-// sign(bool), bitwise ops and shifts of floats, and the floating-point functions of bool, int8
-// and uint8, which numpy computes in float16 (a dtype the device lacks).
+// is bool, square of bool is int8). A float16 compute or result runs in float32, rounded once at
+// the end (numpy's half loops). Errors as numpy's (CB_ERR_UNSUPPORTED): bool - bool, -bool,
+// sign(bool), bitwise ops and shifts of floats.
 struct op_types {
     cb_dtype compute;
     cb_dtype result;

@@ -156,6 +156,16 @@ void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t in
                      });
 }
 
+// float16 reduces as float32 (exact copies; sums and means accumulate as float32's do, at least as
+// accurately as numpy's float pairwise sum of halves) and is rounded once into the float16 result.
+cb_status reduce_float16(reduce_op op, const tensor_view& in, int axis, const tensor_view& out, std::string& error,
+                         engine& eng) {
+    tensor wide(CB_DTYPE_FLOAT32, in.ndim, in.shape), result(CB_DTYPE_FLOAT32, out.ndim, out.shape);
+    if (cb_status s = cast(in, wide.view(), error, eng); s != CB_OK) return s;
+    if (cb_status s = reduce(op, wide.view(), axis, result.view(), error, eng); s != CB_OK) return s;
+    return cast(result.view(), out, error, eng);
+}
+
 }  // namespace
 
 cb_status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& dtype, shape_t& shape,
@@ -200,6 +210,7 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
         return fail(error, CB_ERR_INVALID_ARGUMENT,
                     std::string("zero-size array to reduction operation ") + op_name(op) + " which has no identity");
     if (outer * inner == 0) return CB_OK;
+    if (in.dtype == CB_DTYPE_FLOAT16) return reduce_float16(op, in, axis, out, error, eng);
     tensor copy;  // reductions walk contiguous memory; strided inputs are compacted once
     const tensor_view* src = &in;
     if (!is_contiguous(in)) {
@@ -207,7 +218,7 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
         (void)cast(in, copy.view(), error, eng);  // same shape: cannot fail
         src = &copy.view();
     }
-    dispatch(in.dtype, [&](auto tag) {
+    dispatch<false>(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* p = static_cast<const T*>(src->data);
         void* o = out.data;

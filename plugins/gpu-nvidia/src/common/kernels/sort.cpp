@@ -37,11 +37,12 @@ template <class T>
 auto radix_key(T v) {
     if constexpr (std::is_same_v<T, bool>) {
         return std::uint8_t(v);
-    } else if constexpr (std::is_floating_point_v<T>) {
-        using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-        constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-        if (std::isnan(v)) return U(~U(0));
-        if (v == T(0)) return sign;  // +0.0 and -0.0
+    } else if constexpr (fn::is_float_v<T>) {
+        using U = std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                     std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+        constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+        if (v != v) return U(~U(0));  // NaN
+        if (v == T(0)) return sign;   // +0.0 and -0.0
         U bits;
         std::memcpy(&bits, &v, sizeof bits);
         return (bits & sign) ? U(~bits) : U(bits | sign);
