@@ -392,6 +392,14 @@ TEST_F(FakeDriver, BuiltinLaunchPlans) {
     s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT32, args), nullptr, error);
     EXPECT_EQ(s, CB_ERR_INVALID_ARGUMENT);
     EXPECT_NE(error.find("not aligned"), std::string::npos) << error;
+    // float16 has no fatbin kernels yet: refused, nothing launched (the simulated GPU computes it).
+    log.reset();
+    const cb_tensor_desc h = tensor(0x20000, CB_DTYPE_FLOAT16, {2, 3}), ho = tensor(0x30000, CB_DTYPE_FLOAT16, {2, 3});
+    args = {tensor_arg(h), tensor_arg(h), tensor_arg(ho)};
+    s = backend.launch_builtin(device, launch_of("add", CB_DTYPE_FLOAT16, args), nullptr, error);
+    EXPECT_EQ(s, CB_ERR_UNSUPPORTED);
+    EXPECT_NE(error.find("float16 is not supported on a real GPU"), std::string::npos) << error;
+    EXPECT_EQ(log.calls(), "");
 
     // Reductions: a long row split over blocks, then the partials combined; an inner axis per thread.
     log.reset();

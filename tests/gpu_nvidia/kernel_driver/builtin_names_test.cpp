@@ -16,6 +16,13 @@ using namespace cudabridge::nv;
 #ifdef CB_TEST_BUILTIN_KERNEL_NAMES
 namespace {
 
+// Whether every dtype of a call has fatbin kernels (the launcher refuses the others).
+bool on_gpu(std::initializer_list<cb_dtype> dtypes) {
+    for (cb_dtype d : dtypes)
+        if (!fatbin_has_dtype(d)) return false;
+    return true;
+}
+
 // The names builtin_launcher.cpp builds, over every dtype the type rules allow.
 std::set<std::string> launcher_names() {
     std::string error;
@@ -24,22 +31,25 @@ std::set<std::string> launcher_names() {
         for (cb_dtype a = 0; a < kernels::k_dtype_count; ++a)
             for (cb_dtype b = 0; b < kernels::k_dtype_count; ++b) {
                 kernels::op_types t{};
-                if (kernels::binary_types(kernels::binary_op(op), a, b, t, error) == CB_OK)
+                if (kernels::binary_types(kernels::binary_op(op), a, b, t, error) == CB_OK &&
+                    on_gpu({a, b, t.compute, t.result}))
                     names.insert(binary_kernel_name(kernels::binary_op(op), t.compute));
             }
     for (int op = 0; op <= int(kernels::unary_op::abs); ++op)
         for (cb_dtype a = 0; a < kernels::k_dtype_count; ++a) {
             kernels::op_types t{};
-            if (kernels::unary_types(kernels::unary_op(op), a, t, error) == CB_OK)
+            if (kernels::unary_types(kernels::unary_op(op), a, t, error) == CB_OK && on_gpu({a, t.result}))
                 names.insert(std::string("cb_unary_") + cuda_kernels::k_unary_tokens[op] + "_" +
                              kernels::dtype_name(a));
         }
     for (cb_dtype to = 0; to < kernels::k_dtype_count; ++to)
-        for (cb_dtype from = 0; from < kernels::k_dtype_count; ++from) names.insert(cast_kernel_name(to, from));
+        for (cb_dtype from = 0; from < kernels::k_dtype_count; ++from)
+            if (on_gpu({to, from})) names.insert(cast_kernel_name(to, from));
     for (int bytes : {1, 2, 4, 8})
         for (const char* kind : {"cb_fill_", "cb_take_", "cb_put_", "cb_copyto_"})
             names.insert(kind + std::to_string(bytes));
     for (cb_dtype d = 0; d < kernels::k_dtype_count; ++d) {
+        if (!on_gpu({d})) continue;
         const std::string dn = kernels::dtype_name(d);
         names.insert("cb_arange_" + dn);
         names.insert("cb_matmul_" + dn);

@@ -394,6 +394,11 @@ cb_status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& 
     if (target.driver == nullptr || !target.function)
         return fail(error, CB_ERR_INTERNAL, "launch_builtin: no launch target");
     if (cb_status s = check_operands(*target.driver, call, error); s != CB_OK) return s;
+    for (const cb_tensor_desc& t : call.tensors)
+        if (!fatbin_has_dtype(t.dtype))
+            return fail(error, CB_ERR_UNSUPPORTED,
+                        std::string("launch_builtin: ") + kernels::dtype_name(t.dtype) +
+                            " is not supported on a real GPU yet (the simulated GPU computes it)");
     launcher l(target);
     switch (call.kind) {
     case builtin_kind::binary:
