@@ -42,6 +42,7 @@ size_t dtype_bytes(cb_dtype dtype) {
         return 4;
     case CB_DTYPE_INT16:
     case CB_DTYPE_UINT16:
+    case CB_DTYPE_FLOAT16:
         return 2;
     default:
         return 1;
