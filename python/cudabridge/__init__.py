@@ -50,7 +50,7 @@ __all__ = [
     "scalar_op", "reduce", "mem_info", "free_pool", "device_count", "set_device", "get_device", "devices",
     "Device", "synchronize", "Stream", "Event", "telemetry", "connect", "disconnect", "on_event",
     "remove_event_callback", "ndarray", "float32", "float64", "int32", "int64", "uint8", "int8", "int16",
-    "uint16", "uint32", "uint64", "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError",
+    "uint16", "uint32", "uint64", "float16", "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError",
     "OutOfMemoryError", "PolicyError", "IntegrityError", "DeviceResetError", "LaunchError",
     "arange", "linspace", "eye", "identity", "empty_like", "zeros_like", "ones_like", "full_like",
     "concatenate", "stack", "hstack", "vstack", "split", "array_split", "squeeze", "expand_dims", "flip", "roll",
@@ -66,7 +66,7 @@ __all__ = [
 
 float32, float64, int32, int64 = _np.float32, _np.float64, _np.int32, _np.int64
 uint8, int8, int16, bool_ = _np.uint8, _np.int8, _np.int16, _np.bool_
-uint16, uint32, uint64 = _np.uint16, _np.uint32, _np.uint64
+uint16, uint32, uint64, float16 = _np.uint16, _np.uint32, _np.uint64, _np.float16
 
 _core._register_errors(_errors._CODES)
 

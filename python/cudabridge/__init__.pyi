@@ -27,6 +27,7 @@ int16 = np.int16
 uint16 = np.uint16
 uint32 = np.uint32
 uint64 = np.uint64
+float16 = np.float16
 bool_ = np.bool_
 
 class ndarray:

@@ -17,6 +17,7 @@ CODES = {
     np.dtype(np.uint16): 8,
     np.dtype(np.uint32): 9,
     np.dtype(np.uint64): 10,
+    np.dtype(np.float16): 11,
 }
 SUPPORTED = tuple(CODES)
 # Every dtype an array holds is one of these objects (check() and the rules below return them),

@@ -2,10 +2,11 @@
 
 Each runs one built-in kernel (the plugin's kernel library: the same per-element functor on the
 simulated GPU's CPU engine and in the CUDA fatbin) and follows numpy 1.24: result dtypes
-(integers go to float64 for exp and friends, int16 to float32), value-based casting of Python
-scalars, broadcasting, out= with same_kind casting. Where numpy's result dtype is one the device
-lacks (float16: exp of bool, int8 or uint8) they raise TypeError naming it rather than computing
-something else. np.exp(x) on a device array lands here through __array_ufunc__ (_dispatch.py).
+(integers go to float64 for exp and friends, int16 and uint16 to float32, bool, int8 and uint8 to
+float16, computed in float32 and rounded once as numpy's half loops), value-based casting of
+Python scalars, broadcasting, out= with same_kind casting. Where numpy's result dtype is one the
+device lacks (complex) they raise TypeError naming it rather than computing something else.
+np.exp(x) on a device array lands here through __array_ufunc__ (_dispatch.py).
 """
 
 import numbers

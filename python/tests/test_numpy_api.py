@@ -9,7 +9,7 @@ import cudabridge as cb
 from test_elementwise import check
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int8, np.int16, np.bool_, np.uint16, np.uint32,
-          np.uint64]
+          np.uint64, np.float16]
 
 
 def sample(shape, dtype, seed=0):

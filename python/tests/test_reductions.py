@@ -19,7 +19,9 @@ def test_reduction(gpu, dtype, op, axis, keepdims):
     if want.dtype.kind == "f":
         g = cb.from_device(got)
         assert g.dtype == want.dtype and g.shape == want.shape
-        np.testing.assert_allclose(g, want, rtol=2e-5)  # a different summation order
+        # another summation order (float16: numpy rounds to half at every step of a strided sum)
+        tol = dict(rtol=1e-2, atol=0.1) if x.dtype == np.float16 else dict(rtol=2e-5)
+        np.testing.assert_allclose(g, want, **tol)
     else:
         check(got, want)
 
