@@ -1,6 +1,7 @@
 #include "sim/device_model/compute_engine.hpp"
 
 #include "sim/device_model/host_kernel_execution.hpp"
+#include "sim/device_model/linked_host_memory.hpp"
 #include "common/host_kernels/host_kernel_launch.hpp"
 #include "common/launch/builtin_call.hpp"
 #include "sim/modules/ptx_launch.hpp"
@@ -127,15 +128,24 @@ command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram
     r.dynamic_shared = launch.dynamic_shared;
     r.params = std::move(launch.params);
     r.symbols = launch.symbols;
+    std::unique_ptr<linked_host_memory> host;
+    if (!launch.host_windows.empty()) host = std::make_unique<linked_host_memory>(dma, std::move(launch.host_windows));
     const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size(),
-                                    page_map(memory.size(), launch.unmapped)};
+                                    page_map(memory.size(), launch.unmapped), host.get()};
     kernels::engine& threads = engine();
     const ptx::block_runner run = [&](uint64_t count, const std::function<void(uint64_t, uint64_t)>& fn) {
         threads.parallel_for(static_cast<int64_t>(count), 1,
                              [&](int64_t b, int64_t e) { fn(uint64_t(b), uint64_t(e)); });
     };
-    const ptx::launch_outcome out = module->launch(r, device, run, abort);
+    ptx::launch_outcome out = module->launch(r, device, run, abort);
+    // What kernels stored in host memory lands there even when the launch faulted, as on a GPU.
+    if (const cb_status st = host && out.status != CB_ERR_DEVICE_LOST ? host->write_back() : CB_OK;
+        st != CB_OK && out.status == CB_OK) {
+        out.status = CB_ERR_ILLEGAL_ADDRESS;
+        out.message = "PTX kernel: writing host memory back over the link failed (status " + std::to_string(st) + ")";
+    }
     work = ptx_kernel_work(out.executed, out.bytes_moved);
+    if (host) work.link_ns = static_cast<double>(host->link_ns());
     if (out.status == CB_OK) return command_result::success();
     return command_result::failure(
         out.status, out.status == CB_ERR_ILLEGAL_ADDRESS ? xid_mmu_fault : xid_graphics_engine_exception, out.message);

@@ -63,8 +63,8 @@ uint64_t modeled_duration_ns(const roofline& ceilings, const work_amount& work) 
     const double memory_ns = ceilings.bytes_per_ns > 0 ? work.bytes / ceilings.bytes_per_ns : 0;
     const double compute_ns = ceilings.flops_per_ns > 0 ? work.flops / ceilings.flops_per_ns : 0;
     const double issue_ns = ceilings.instructions_per_ns > 0 ? work.instructions / ceilings.instructions_per_ns : 0;
-    const double ns =
-        std::ceil(std::max({memory_ns, compute_ns, issue_ns}) + (work.kernel ? ceilings.launch_latency_ns : 0));
+    const double ns = std::ceil(std::max({memory_ns, compute_ns, issue_ns, work.link_ns}) +
+                                (work.kernel ? ceilings.launch_latency_ns : 0));
     if (!(ns > 0)) return 0;
     return ns >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(ns);
 }

@@ -1,7 +1,8 @@
 // Modeled durations of the work a simulated GPU does on its own (device-to-device copies,
 // memset, built-in kernels, host kernels, PTX kernels): a roofline over the GPU profile,
 //   duration = max(bytes moved / memory bandwidth, flops / peak,
-//                  instructions / (SMs x issue rate x clock)) + launch latency (kernels)
+//                  instructions / (SMs x issue rate x clock), link time for host memory)
+//              + launch latency (kernels)
 // so a kernel is as fast as its memory traffic, its arithmetic or its instruction issue allows,
 // whichever binds. A PTX kernel's instructions and bytes are what its code executed and moved,
 // counted per basic block by the engine. The model choices (peak, issue rate, latency, what
@@ -22,7 +23,10 @@ struct work_amount {
     double bytes = 0;         // device memory read plus written
     double flops = 0;         // arithmetic operations
     double instructions = 0;  // thread instructions executed (PTX kernels)
-    bool kernel = false;      // a kernel launch: pays the launch latency
+    // The link's modeled time for a kernel's accesses to host memory (zero-copy): a fourth
+    // ceiling, since the kernel waits on the link as it waits on memory.
+    double link_ns = 0;
+    bool kernel = false;  // a kernel launch: pays the launch latency
 };
 
 // A GPU's two ceilings. Both per nanosecond: GB/s is bytes per ns.

@@ -19,7 +19,7 @@ struct block_header {
     uint32_t dynamic_shared;
     uint32_t param_bytes;
     uint32_t unmapped_count;
-    uint32_t reserved;
+    uint32_t host_window_count;
     uint64_t symbols;
 };
 
@@ -43,6 +43,19 @@ cb_status check_ptx_launch(const ptx_launch& l, const std::string& where, std::s
         const address_range& r = l.unmapped[i];
         if (r.first >= r.end || (i > 0 && r.first < l.unmapped[i - 1].end)) {
             error = where + ": unmapped ranges out of order";
+            return CB_ERR_INVALID_ARGUMENT;
+        }
+    }
+    if (l.host_windows.size() > max_host_windows) {
+        error = where + ": " + std::to_string(l.host_windows.size()) + " host windows (at most " +
+                std::to_string(max_host_windows) + ")";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < l.host_windows.size(); ++i) {
+        const host_window& w = l.host_windows[i];
+        const bool ordered = i == 0 || w.address >= l.host_windows[i - 1].address + l.host_windows[i - 1].size;
+        if (w.size == 0 || w.address + w.size < w.address || !ordered) {
+            error = where + ": host windows empty, wrapping or out of order";
             return CB_ERR_INVALID_ARGUMENT;
         }
     }
@@ -80,11 +93,14 @@ std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
     h.param_bytes = static_cast<uint32_t>(l.params.size());
     h.unmapped_count = static_cast<uint32_t>(l.unmapped.size());
     h.symbols = l.symbols;
+    h.host_window_count = static_cast<uint32_t>(l.host_windows.size());
     const size_t ranges = l.unmapped.size() * sizeof(address_range);
-    std::vector<uint8_t> out(sizeof h + l.params.size() + ranges);
+    const size_t windows = l.host_windows.size() * sizeof(host_window);
+    std::vector<uint8_t> out(sizeof h + l.params.size() + ranges + windows);
     std::memcpy(out.data(), &h, sizeof h);
     if (!l.params.empty()) std::memcpy(out.data() + sizeof h, l.params.data(), l.params.size());
     if (ranges) std::memcpy(out.data() + sizeof h + l.params.size(), l.unmapped.data(), ranges);
+    if (windows) std::memcpy(out.data() + sizeof h + l.params.size() + ranges, l.host_windows.data(), windows);
     return out;
 }
 
@@ -95,8 +111,9 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
         return CB_ERR_INVALID_ARGUMENT;
     }
     std::memcpy(&h, data, sizeof h);
-    if (h.magic != block_magic || h.unmapped_count > max_unmapped_ranges ||
-        size != sizeof h + h.param_bytes + uint64_t{h.unmapped_count} * sizeof(address_range)) {
+    const uint64_t ranges = uint64_t{h.unmapped_count} * sizeof(address_range);
+    if (h.magic != block_magic || h.unmapped_count > max_unmapped_ranges || h.host_window_count > max_host_windows ||
+        size != sizeof h + h.param_bytes + ranges + uint64_t{h.host_window_count} * sizeof(host_window)) {
         error = "PTX launch block: bad magic or size";
         return CB_ERR_INVALID_ARGUMENT;
     }
@@ -109,6 +126,10 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
     out.unmapped.resize(h.unmapped_count);
     if (h.unmapped_count)
         std::memcpy(out.unmapped.data(), bytes + sizeof h + h.param_bytes, h.unmapped_count * sizeof(address_range));
+    out.host_windows.resize(h.host_window_count);
+    if (h.host_window_count)
+        std::memcpy(out.host_windows.data(), bytes + sizeof h + h.param_bytes + ranges,
+                    h.host_window_count * sizeof(host_window));
     return check_ptx_launch(out, "PTX launch block", error);
 }
 

@@ -9,6 +9,11 @@
 // on a GPU whose page tables leave it unmapped; the driver sends at most max_unmapped_ranges
 // (the largest; what it leaves out stays mapped, so a fault is never false).
 //
+// It carries the host ranges kernels reach too (`host_windows`: registered and managed host
+// memory, each at its own address as on a 64-bit host with unified addressing, and the IOVA the
+// device reaches it at over the link); an access anywhere else outside VRAM faults. The driver
+// sends at most max_host_windows (the most recently registered are left out, and fault).
+//
 // Limits are CUDA's: the grid and block of check_launch_shape, 32764 bytes of parameters
 // (CUDA 12.1's parameter space), and at most 227 KiB of shared memory per block (the most any
 // supported GPU gives one block).
@@ -26,10 +31,16 @@ namespace cudabridge::nv {
 inline constexpr size_t max_ptx_param_bytes = 32764;
 inline constexpr uint32_t max_ptx_dynamic_shared = 227u << 10;
 inline constexpr size_t max_unmapped_ranges = 1024;
+inline constexpr size_t max_host_windows = 512;
 
 struct address_range {
     uint64_t first = 0, end = 0;  // [first, end)
     friend bool operator==(const address_range&, const address_range&) = default;
+};
+
+// Host memory a kernel reaches at `address` (== the host pointer), DMA-mapped at `iova`.
+struct host_window {
+    uint64_t address = 0, size = 0, iova = 0;
 };
 
 struct ptx_launch {
@@ -39,8 +50,9 @@ struct ptx_launch {
     uint32_t block[3] = {1, 1, 1};
     uint32_t dynamic_shared = 0;
     std::vector<uint8_t> params;
-    std::vector<address_range> unmapped;  // by address, disjoint
-    uint64_t symbols = 0;                 // the module's variables in VRAM (0: none placed there)
+    std::vector<address_range> unmapped;    // by address, disjoint
+    uint64_t symbols = 0;                   // the module's variables in VRAM (0: none placed there)
+    std::vector<host_window> host_windows;  // by address, disjoint
 
     uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
     uint64_t thread_count() const { return block_count() * block[0] * block[1] * block[2]; }
