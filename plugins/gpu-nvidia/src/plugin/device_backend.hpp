@@ -29,6 +29,10 @@ public:
     // ABI 1.3: pinned host memory.
     virtual void host_register(void* ptr, size_t size) = 0;
     virtual void host_unregister(void* ptr) = 0;
+    // ABI 1.9: memory host code and kernels reach at one address (mem_free releases it), and
+    // where kernels reach registered host memory (CB_ERR_NOT_FOUND: not registered).
+    virtual uint64_t mem_alloc_managed(uint64_t size) = 0;
+    virtual uint64_t host_device_address(const void* ptr) = 0;
 
     virtual void* stream_create() = 0;
     virtual void stream_destroy(void* stream) = 0;

@@ -54,6 +54,16 @@ public:
     void host_unregister(void* ptr) override {
         run([&](std::string& error) { return kd_.host_unregister(device_, ptr, error); });
     }
+    uint64_t mem_alloc_managed(uint64_t size) override {
+        uint64_t ptr = 0;
+        run([&](std::string& error) { return kd_.mem_alloc_managed(device_, size, ptr, error); });
+        return ptr;
+    }
+    uint64_t host_device_address(const void* ptr) override {
+        uint64_t address = 0;
+        run([&](std::string& error) { return kd_.host_device_address(device_, ptr, address, error); });
+        return address;
+    }
 
     void* stream_create() override {
         kd_stream* s = nullptr;

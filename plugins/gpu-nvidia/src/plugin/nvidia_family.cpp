@@ -232,6 +232,16 @@ cb_status nvidia_family::host_unregister(cb_gpu_device* device, void* ptr) {
     return CB_OK;
 }
 
+cb_status nvidia_family::mem_alloc_managed(cb_gpu_device* device, uint64_t size, uint64_t& ptr) {
+    ptr = backend(device)->mem_alloc_managed(size);
+    return CB_OK;
+}
+
+cb_status nvidia_family::host_device_address(cb_gpu_device* device, const void* ptr, uint64_t& address) {
+    address = backend(device)->host_device_address(ptr);
+    return CB_OK;
+}
+
 // ---- streams and events -----------------------------------------------------------------------
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {

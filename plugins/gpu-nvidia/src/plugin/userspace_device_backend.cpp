@@ -79,6 +79,16 @@ public:
     void host_unregister(void* ptr) override {
         run([&](std::string& e) { return device_.host_unregister(ptr, e); });
     }
+    uint64_t mem_alloc_managed(uint64_t size) override {
+        uint64_t ptr = 0;
+        run([&](std::string& e) { return device_.mem_alloc_managed(size, ptr, e); });
+        return ptr;
+    }
+    uint64_t host_device_address(const void* ptr) override {
+        uint64_t address = 0;
+        run([&](std::string& e) { return device_.host_device_address(ptr, address, e); });
+        return address;
+    }
 
     void* stream_create() override {
         userspace_stream* s = nullptr;

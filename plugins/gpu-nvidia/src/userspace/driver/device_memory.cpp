@@ -41,6 +41,7 @@ cb_status userspace_device::mem_alloc(uint64_t size, uint64_t& out_ptr, std::str
 }
 
 cb_status userspace_device::mem_free(uint64_t ptr, std::string& error) {
+    if (cb_status st = CB_OK; free_managed(ptr, st, error)) return st;
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     if (ptr == 0) return CB_OK;  // freeing null does nothing, as in CUDA

@@ -214,6 +214,7 @@ cb_status userspace_device::launch_kernel(userspace_module* module, const cb_ker
         st != CB_OK)
         return st;
     raise_to(m->last_fence, fence);
+    if (m->ptx) host_windows_used(fence);
     use.unlock();
     return finish_submission(s, fence, *sink, error);
 }
@@ -236,6 +237,7 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
     std::vector<address_range> free_blocks;
     for (const vram_block& b : vram_->free_blocks()) free_blocks.push_back({b.address, b.address + b.size});
     planned.unmapped = unmapped_pages(free_blocks);
+    add_host_windows(planned);  // zero-copy: registered host memory at its own address
     if (cb_status st = check_ptx_launch(planned, "launch_kernel " + name, error); st != CB_OK) return st;
     block = encode_ptx_launch(planned);
     return CB_OK;

@@ -1,10 +1,15 @@
 // userspace_device: pinned host memory (host_register / host_unregister, ABI 1.3). A registered
 // range is mapped once for DMA in both directions; a copy whose host bytes all lie inside one is
 // a single command through that mapping (asynchronous on a stream), with no per-copy mapping.
+// PTX kernels on a simulated GPU reach every registered range at its own address (ABI 1.9:
+// zero-copy, host_device_address); managed memory is a registered range of its own pages.
 #include "userspace/driver/userspace_device.hpp"
 
+#include "sim/modules/ptx_launch.hpp"
 #include "userspace/driver/device_objects.hpp"
 #include "userspace/driver/status_text.hpp"
+
+#include <sys/mman.h>
 
 namespace cudabridge::nv {
 
@@ -134,6 +139,97 @@ void userspace_device::release_pinned_locked() {
     std::unique_lock pins(pinned_mutex_);
     for (auto& [start, range] : pinned_) range->mapping.release();
     pinned_.clear();
+    for (const auto& [start, size] : managed_) munmap(reinterpret_cast<void*>(start), size);
+    managed_.clear();
+}
+
+cb_status userspace_device::mem_alloc_managed(uint64_t size, uint64_t& out_ptr, std::string& error) {
+    {
+        std::shared_lock lock(lifecycle_);
+        if (cb_status st = usable(error); st != CB_OK) return st;
+        if (!runs_user_modules()) {
+            error = "mem_alloc_managed: only a simulated GPU's kernels reach host memory through this driver";
+            return CB_ERR_UNSUPPORTED;
+        }
+    }
+    if (size == 0 || size > (uint64_t{1} << 46)) {
+        error = "mem_alloc_managed: " + std::to_string(size) + " bytes (1 byte to 64 TiB)";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    const size_t bytes = (size + page_size_ - 1) / page_size_ * page_size_;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        error = "mem_alloc_managed: the host has no " + std::to_string(bytes) + " bytes for managed memory";
+        return CB_ERR_OUT_OF_MEMORY;
+    }
+    const auto start = reinterpret_cast<uintptr_t>(p);
+    if (start < vram_base_ + vram_size_ && vram_base_ < start + bytes) {  // kernels would reach VRAM there
+        munmap(p, bytes);
+        error = "mem_alloc_managed: the host placed the memory at the device's VRAM addresses";
+        return CB_ERR_OUT_OF_MEMORY;
+    }
+    if (cb_status st = host_register(p, bytes, error); st != CB_OK) {
+        munmap(p, bytes);
+        error = "mem_alloc_managed: " + error;
+        return st;
+    }
+    std::unique_lock pins(pinned_mutex_);
+    managed_.emplace(reinterpret_cast<uintptr_t>(p), bytes);
+    out_ptr = reinterpret_cast<uintptr_t>(p);
+    return CB_OK;
+}
+
+bool userspace_device::free_managed(uint64_t ptr, cb_status& st, std::string& error) {
+    size_t bytes = 0;
+    {
+        std::unique_lock pins(pinned_mutex_);
+        auto it = managed_.find(static_cast<uintptr_t>(ptr));
+        if (it == managed_.end()) return false;
+        bytes = it->second;
+        managed_.erase(it);
+    }
+    // Waits for the copies and kernels queued with it, then the pages go back to the host.
+    void* p = reinterpret_cast<void*>(static_cast<uintptr_t>(ptr));
+    st = host_unregister(p, error);
+    munmap(p, bytes);
+    return true;
+}
+
+cb_status userspace_device::host_device_address(const void* ptr, uint64_t& out, std::string& error) {
+    std::shared_lock lock(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    if (!runs_user_modules()) {
+        error = "host_device_address: only a simulated GPU's kernels reach host memory through this driver";
+        return CB_ERR_UNSUPPORTED;
+    }
+    std::shared_lock pins(pinned_mutex_);
+    const auto range = find_pinned_locked(static_cast<const std::byte*>(ptr), 1);
+    if (!range) {
+        error = "host_device_address: " + hex(reinterpret_cast<uintptr_t>(ptr)) + " is not in a registered host range";
+        return CB_ERR_NOT_FOUND;
+    }
+    if (range->start < vram_base_ + vram_size_ && vram_base_ < range->start + range->size) {
+        error = "host_device_address: the registered range " + range_text(range->start, range->size) +
+                " lies at the device's VRAM addresses, so kernels cannot reach it at its own address";
+        return CB_ERR_UNSUPPORTED;
+    }
+    out = reinterpret_cast<uintptr_t>(ptr);
+    return CB_OK;
+}
+
+void userspace_device::add_host_windows(ptx_launch& launch) const {
+    std::shared_lock pins(pinned_mutex_);
+    for (const auto& [start, range] : pinned_) {
+        if (launch.host_windows.size() == max_host_windows) break;  // the rest fault, never touch memory
+        const bool over_vram = start < vram_base_ + vram_size_ && vram_base_ < start + range->size;
+        if (!over_vram && range->mapping.mapped())
+            launch.host_windows.push_back({start, range->size, range->mapping.iova()});
+    }
+}
+
+void userspace_device::host_windows_used(uint64_t fence) const {
+    std::shared_lock pins(pinned_mutex_);
+    for (const auto& [start, range] : pinned_) raise_to(range->last_fence, fence);
 }
 
 }  // namespace cudabridge::nv

@@ -22,7 +22,9 @@
 //    as it is queued (as CUDA's pinned copies: the caller leaves the memory alone until the
 //    stream passes the copy); on the null stream it still waits. A copy only partly inside a
 //    registration takes the mapped-per-chunk path. Registrations survive resets (the IOMMU
-//    mapping is the host's, not the device's) and go with close();
+//    mapping is the host's, not the device's) and go with close(). PTX kernels reach every
+//    registration at its own host address (ABI 1.9, zero-copy: each launch block lists them with
+//    their IOVAs); managed memory (mem_alloc_managed) is page-aligned host memory registered so;
 //  - stream_wait_event (ABI 1.3) queues nothing: the one ring runs in order, so work queued
 //    after the call already starts after the event's earlier work;
 //  - user modules on a simulated GPU, kept in the family's module_registry: host kernels
@@ -77,6 +79,7 @@ struct userspace_stream;  // opaque handles, owned by the device until destroyed
 struct userspace_event;
 struct userspace_module;
 struct pinned_range;
+struct ptx_launch;
 class module_registry;
 
 class userspace_device {
@@ -134,6 +137,16 @@ public:
     // does not start a registration. Past timeout_ms the range is unmapped anyway (the device
     // then faults instead of touching the memory) and CB_ERR_TIMEOUT is returned.
     cb_status host_unregister(void* ptr, std::string& error);
+
+    // ---- managed and zero-copy memory (ABI 1.9; simulated GPUs, whose PTX kernels reach it) ---
+    // Page-aligned host memory registered for the device (CB_ERR_UNSUPPORTED where kernels cannot
+    // reach host memory); kernels reach it at its own address, so out_ptr is the host pointer
+    // too. It takes no VRAM: on a simulated GPU managed memory is host memory the kernels reach
+    // over the link (a real GPU's driver migrates its pages instead). mem_free releases it.
+    cb_status mem_alloc_managed(uint64_t size, uint64_t& out_ptr, std::string& error);
+    // Where kernels reach registered host memory: at the host pointer itself (unified
+    // addressing). CB_ERR_NOT_FOUND when no registration holds `ptr`.
+    cb_status host_device_address(const void* ptr, uint64_t& out, std::string& error);
 
     // ---- streams and events (null stream: the device's default stream) ------------------------
     cb_status stream_create(userspace_stream*& out, std::string& error);
@@ -236,6 +249,13 @@ private:
     cb_status pinned_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
                           userspace_stream* stream, bool& used, std::string& error);
     std::shared_ptr<pinned_range> find_pinned_locked(const std::byte* host, size_t size) const;  // pinned_mutex_ held
+    // mem_free of managed memory: true when `ptr` starts a managed allocation (`st` says how
+    // releasing it went).
+    bool free_managed(uint64_t ptr, cb_status& st, std::string& error);
+    // The registered ranges a PTX launch's kernels reach (ptx_launch::host_windows), and marking
+    // them used by the launch queued at `fence` (so unregistering waits for it).
+    void add_host_windows(ptx_launch& launch) const;
+    void host_windows_used(uint64_t fence) const;
     std::string iommu_budget_text(size_t asked);
     std::shared_ptr<userspace_module> find_module(userspace_module* module) const;
     void release_pinned_locked();   // lifecycle_ held exclusively
@@ -285,6 +305,7 @@ private:
     // unregister hold it exclusively (after lifecycle_, never before).
     mutable std::shared_mutex pinned_mutex_;
     std::map<uintptr_t, std::shared_ptr<pinned_range>> pinned_;  // by start address
+    std::map<uintptr_t, size_t> managed_;  // managed allocations (mmap'd, registered) by start; pinned_mutex_
 };
 
 }  // namespace cudabridge::nv
