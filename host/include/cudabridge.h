@@ -91,6 +91,21 @@ typedef struct cbDim3 {
 /* Host-memory flags (cbHostRegister, cbMallocHost ignores them). */
 #define cbHostRegisterDefault 0x0u
 
+/* Managed-memory flags (cbMallocManaged), as CUDA's cudaMemAttachGlobal / cudaMemAttachHost. */
+#define cbMemAttachGlobal 0x1u
+#define cbMemAttachHost 0x2u
+
+/* What cbDeviceGetAttribute answers: the GPU family's memory features (1 or 0). */
+typedef enum cbDeviceAttr {
+    cbDevAttrManagedMemory = 1,    /* cbMallocManaged gives memory */
+    cbDevAttrCanMapHostMemory = 2, /* kernels reach pinned host memory (cbHostGetDevicePointer) */
+    /* Kernels reach pinned host memory at the host pointer itself (unified addressing). */
+    cbDevAttrCanUseHostPointerForRegisteredMem = 3,
+    /* Host code may touch managed memory while kernels run. 0 on every family today: synchronize
+     * before the host touches managed memory a kernel may be using. */
+    cbDevAttrConcurrentManagedAccess = 4
+} cbDeviceAttr;
+
 typedef struct cbDeviceProp {
     char name[256];
     char uuid[64];
@@ -181,6 +196,8 @@ CB_API cbError_t cbGetDeviceCount(int* count);
 CB_API cbError_t cbSetDevice(int device);
 CB_API cbError_t cbGetDevice(int* device);
 CB_API cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device);
+/* One of the features above, as the device's GPU family gives it (asked once, then remembered). */
+CB_API cbError_t cbDeviceGetAttribute(int* value, cbDeviceAttr attr, int device);
 CB_API cbError_t cbDeviceSynchronize(void);
 /* Frees everything this process holds on the current device and clears its sticky error (and a
  * "failed" mark from the safety supervisor, after a hard reset of the GPU). */
@@ -195,6 +212,18 @@ CB_API cbError_t cbMallocHost(void** ptr, size_t size);
 CB_API cbError_t cbFreeHost(void* ptr);
 CB_API cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags);
 CB_API cbError_t cbHostUnregister(void* ptr);
+/* Where kernels reach pinned host memory (cbMallocHost, cbHostRegister): zero-copy, as
+ * cudaHostGetDevicePointer. With unified addressing it is the host pointer itself. `flags` must be
+ * 0. cbErrorInvalidValue when `host` is not pinned; cbErrorNotSupported when the GPU family's
+ * kernels cannot reach host memory (or it predates ABI 1.9). */
+CB_API cbError_t cbHostGetDevicePointer(void** devPtr, void* host, unsigned int flags);
+/* Managed memory (cudaMallocManaged): one pointer for host code and kernels; cbFree releases it,
+ * and copies (cbMemcpy, cbMemset) take it on either side. On a simulated GPU it is host memory
+ * the kernels reach over the link (it takes no VRAM; their accesses cost link time); on a real
+ * GPU the driver migrates its pages. The host must not touch it while kernels that use it run:
+ * synchronize first (cbDevAttrConcurrentManagedAccess is 0). `flags`: cbMemAttachGlobal or
+ * cbMemAttachHost. cbErrorNotSupported when the GPU family gives none (before ABI 1.9). */
+CB_API cbError_t cbMallocManaged(void** ptr, size_t size, unsigned int flags);
 CB_API cbError_t cbMemcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind);
 CB_API cbError_t cbMemcpyAsync(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_t stream);
 CB_API cbError_t cbMemset(void* devPtr, int value, size_t count);

@@ -92,6 +92,15 @@ cbError_t cbMallocHost(void** ptr, size_t size) {
 cbError_t cbFreeHost(void* ptr) {
     return guarded([&](runtime& rt) { return rt.free_host(ptr); });
 }
+cbError_t cbMallocManaged(void** ptr, size_t size, unsigned int flags) {
+    return guarded([&](runtime& rt) { return rt.malloc_managed(ptr, size, flags); });
+}
+cbError_t cbHostGetDevicePointer(void** devPtr, void* host, unsigned int flags) {
+    return guarded([&](runtime& rt) { return rt.host_device_pointer(devPtr, host, flags); });
+}
+cbError_t cbDeviceGetAttribute(int* value, cbDeviceAttr attr, int device) {
+    return guarded([&](runtime& rt) { return rt.device_attribute(value, attr, device); });
+}
 cbError_t cbHostRegister(void* ptr, size_t size, unsigned int flags) {
     return guarded([&](runtime& rt) { return rt.host_register(ptr, size, flags); });
 }

@@ -151,6 +151,7 @@ void device_context::release(bool usable) noexcept {
     if (CB_HAS_FIELD(t, cb_gpu_table, host_unregister) && d.handle)
         for (const auto& [start, size] : pinned_) t->host_unregister(inst, d.handle, reinterpret_cast<void*>(start));
     pinned_.clear();
+    release_managed(t, inst, d.handle);
     // A usable device gets its memory back (the old allocator's destructor frees every block);
     // after a hard reset or a loss there is nothing left to free.
     if (!usable) allocator_->forget_all();
@@ -193,6 +194,7 @@ cbError_t device_context::malloc(void** ptr, size_t size) {
 
 cbError_t device_context::free(void* ptr) {
     if (!ptr) return cbSuccess;
+    if (cbError_t e = cbSuccess; free_managed(ptr, e)) return e;
     return call("cbFree", [&](gpu_call& g) -> cb_status {
         if (!allocator_->find(address_of(ptr))) {
             core::set_last_error("not a device allocation (or already freed)");
@@ -286,10 +288,16 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
         return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
     const bool dst_dev = is_device_range(address_of(dst), count);
     const bool src_dev = is_device_range(address_of(src), count);
+    // Managed memory is valid on either side: it is host memory the device reaches, so the copy
+    // goes where the two pointers really are, whatever kind the caller named.
+    const bool managed = is_managed_range(address_of(dst), count) || is_managed_range(address_of(src), count);
+    if (managed && kind >= cbMemcpyHostToHost && kind <= cbMemcpyDefault) kind = cbMemcpyDefault;
     if (kind == cbMemcpyDefault)
         kind = dst_dev ? (src_dev ? cbMemcpyDeviceToDevice : cbMemcpyHostToDevice)
                        : (src_dev ? cbMemcpyDeviceToHost : cbMemcpyHostToHost);
     if (kind == cbMemcpyHostToHost) {
+        if (managed)
+            if (const cbError_t e = wait_for_managed(stream, async); e != cbSuccess) return e;
         std::memmove(dst, src, count);
         return cbSuccess;
     }
@@ -347,6 +355,12 @@ cbError_t device_context::memset(void* ptr, int value, size_t count, cbStream_st
     if (count == 0) return cbSuccess;
     if (stream && !owns(stream))
         return set_last_error(cbErrorInvalidResourceHandle, std::string(what) + ": unknown stream");
+    if (is_managed_range(address_of(ptr), count)) {
+        // Host memory the device reaches: filled here, in its place in line.
+        if (const cbError_t e = wait_for_managed(stream, async); e != cbSuccess) return e;
+        std::memset(ptr, value, count);
+        return cbSuccess;
+    }
     if (!is_device_range(address_of(ptr), count)) {
         if (const cbError_t e = device_error(what); e != cbSuccess) return e;
         return set_last_error(cbErrorInvalidValue, std::string(what) + ": [" + std::to_string(address_of(ptr)) + ", +" +

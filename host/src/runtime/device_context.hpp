@@ -72,6 +72,11 @@ public:
     cbError_t host_register(void* ptr, size_t size);
     cbError_t host_unregister(void* ptr);
     bool is_device_range(uint64_t address, uint64_t bytes) const;
+    // Managed memory and zero-copy host memory (managed.cpp, ABI 1.9).
+    cbError_t malloc_managed(void** ptr, size_t size, unsigned flags);
+    cbError_t host_device_pointer(void** out, void* host, unsigned flags);
+    bool is_managed_range(uint64_t address, uint64_t bytes) const;
+    cbError_t attribute(cbDeviceAttr attr, int& value);
     cbError_t memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_st* stream, bool async);
     cbError_t memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async);
     void inject_copy_corruption() noexcept { corrupt_next_copy_.store(true); }
@@ -127,6 +132,10 @@ private:
                         cb_gpu_stream* stream);
     cb_status queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src, size_t count,
                           cbMemcpyKind kind);
+    // cbFree of managed memory: true when `ptr` is one (`e` says how freeing it went).
+    bool free_managed(void* ptr, cbError_t& e);
+    void release_managed(const cb_gpu_table* t, void* instance, cb_gpu_device* handle);  // objects_mutex_ held
+    cbError_t wait_for_managed(cbStream_st* stream, bool async);
 
     session& s_;
     std::unique_ptr<host::device> dev_;
@@ -144,6 +153,9 @@ private:
     std::atomic<size_t> module_globals_{0};           // variables handed out by module_global, in live modules
     std::map<uintptr_t, size_t> pinned_;              // registered host ranges by start
     std::map<uintptr_t, size_t> pinned_allocations_;  // from cbMallocHost
+    std::map<uintptr_t, size_t> managed_;             // from cbMallocManaged, by start
+    std::atomic<size_t> managed_count_{0};            // managed_.size(), read without the lock
+    std::atomic<int> can_manage_{-1}, can_map_{-1};   // what the family said (-1: not asked yet)
     std::unique_ptr<cbStream_st> default_stream_;
     std::unique_ptr<integrity_checker> integrity_;
     bool has_stream_wait_ = false;

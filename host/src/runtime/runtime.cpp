@@ -237,6 +237,18 @@ cbError_t runtime::host_register(void* ptr, size_t size, unsigned flags) {
     CB_ON_CURRENT(host_register(ptr, size));
 }
 cbError_t runtime::host_unregister(void* ptr) { CB_ON_CURRENT(host_unregister(ptr)); }
+cbError_t runtime::host_device_pointer(void** out, void* host, unsigned flags) {
+    CB_ON_CURRENT(host_device_pointer(out, host, flags));
+}
+cbError_t runtime::malloc_managed(void** ptr, size_t size, unsigned flags) {
+    CB_ON_CURRENT(malloc_managed(ptr, size, flags));
+}
+cbError_t runtime::device_attribute(int* value, cbDeviceAttr attr, int ordinal) {
+    if (!value) return set_last_error(cbErrorInvalidValue, "cbDeviceGetAttribute: value is NULL");
+    device_context* c = nullptr;
+    if (cbError_t e = with_device(ordinal, c); e != cbSuccess) return e;
+    return c->attribute(attr, *value);
+}
 cbError_t runtime::memcpy(void* dst, const void* src, size_t n, cbMemcpyKind kind, cbStream_t s, bool async) {
     CB_ON_CURRENT(memcpy(dst, src, n, kind, s, async));
 }

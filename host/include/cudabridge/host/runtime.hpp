@@ -83,6 +83,9 @@ public:
     cbError_t free_host(void* ptr);
     cbError_t host_register(void* ptr, size_t size, unsigned flags);
     cbError_t host_unregister(void* ptr);
+    cbError_t host_device_pointer(void** out, void* host, unsigned flags);
+    cbError_t malloc_managed(void** ptr, size_t size, unsigned flags);
+    cbError_t device_attribute(int* value, cbDeviceAttr attr, int ordinal);
     cbError_t memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_t stream, bool async);
     cbError_t memset(void* ptr, int value, size_t count, cbStream_t stream, bool async);
     cbError_t mem_get_info(size_t* free, size_t* total);
