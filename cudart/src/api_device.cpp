@@ -43,10 +43,27 @@ enum : int {
     attr_max_shared_memory_per_multiprocessor = 81,
     attr_max_registers_per_multiprocessor = 82,
     attr_managed_memory = 83,
+    attr_pageable_memory_access = 88,
+    attr_concurrent_managed_access = 89,
+    attr_can_use_host_pointer_for_registered_mem = 91,
     attr_max_shared_memory_per_block_optin = 97,
     attr_host_register_supported = 99,
     attr_max_blocks_per_multiprocessor = 106,
 };
+
+// What the device's GPU family gives of managed and zero-copy memory (it is asked; a family
+// without the entries answers 0). Concurrent managed access is 0: the host synchronizes before
+// it touches managed memory a kernel may be using, as on Windows and before Pascal.
+void fill_memory_features(int device, cudaDeviceProp& c) {
+    auto ask = [device](cbDeviceAttr a) {
+        int v = 0;
+        return cbDeviceGetAttribute(&v, a, device) == cbSuccess ? v : 0;
+    };
+    c.managedMemory = ask(cbDevAttrManagedMemory);
+    c.canMapHostMemory = ask(cbDevAttrCanMapHostMemory);
+    c.canUseHostPointerForRegisteredMem = ask(cbDevAttrCanUseHostPointerForRegisteredMem);
+    c.concurrentManagedAccess = ask(cbDevAttrConcurrentManagedAccess);
+}
 
 bool attribute_of(const cbDeviceProp& p, const cudaDeviceProp& c, int attribute, int& value) {
     switch (attribute) {
@@ -143,6 +160,15 @@ bool attribute_of(const cbDeviceProp& p, const cudaDeviceProp& c, int attribute,
     case attr_managed_memory:
         value = c.managedMemory;
         return true;
+    case attr_pageable_memory_access:
+        value = c.pageableMemoryAccess;
+        return true;
+    case attr_concurrent_managed_access:
+        value = c.concurrentManagedAccess;
+        return true;
+    case attr_can_use_host_pointer_for_registered_mem:
+        value = c.canUseHostPointerForRegisteredMem;
+        return true;
     case attr_max_shared_memory_per_block_optin:
         value = static_cast<int>(c.sharedMemPerBlockOptin);
         return true;
@@ -187,6 +213,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     cbDeviceProp p{};
     if (cudaError_t e = device_properties(device, p); e != cudaSuccess) return e;
     fill_cuda_properties(p, *prop);
+    fill_memory_features(device, *prop);
     return cudaSuccess;
 }
 
@@ -197,6 +224,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
     if (cudaError_t e = device_properties(device, p); e != cudaSuccess) return e;
     cudaDeviceProp c{};
     fill_cuda_properties(p, c);
+    fill_memory_features(device, c);
     if (!attribute_of(p, c, attribute, *value)) return record(cudaErrorInvalidValue);
     return cudaSuccess;
 }

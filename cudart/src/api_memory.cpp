@@ -20,7 +20,7 @@ namespace {
 // This process's live allocations, for cudaPointerGetAttributes and copy kinds.
 struct allocation_map {
     std::mutex mutex;
-    std::map<uintptr_t, size_t> device, host;
+    std::map<uintptr_t, size_t> device, host, managed;
 
     static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
         auto it = m.upper_bound(p);
@@ -74,6 +74,24 @@ cudaError_t symbol_range(const void* symbol, size_t offset, size_t count, char*&
     return cudaSuccess;
 }
 
+// [ptr, ptr + count) inside one managed allocation.
+bool managed_range(const void* ptr, size_t count) {
+    const auto p = reinterpret_cast<uintptr_t>(ptr);
+    std::lock_guard lock(allocations().mutex);
+    auto it = allocations().managed.upper_bound(p);
+    if (it == allocations().managed.begin()) return false;
+    --it;
+    return p - it->first < it->second && count <= it->second - (p - it->first);
+}
+
+bool valid_location(const cudaMemLocation& l) {
+    int devices = 0;
+    if (l.type == cudaMemLocationTypeDevice)
+        return cbGetDeviceCount(&devices) == cbSuccess && l.id >= 0 && l.id < devices;
+    return l.type == cudaMemLocationTypeHost || l.type == cudaMemLocationTypeHostNuma ||
+           l.type == cudaMemLocationTypeHostNumaCurrent;
+}
+
 }  // namespace
 
 extern "C" {
@@ -93,6 +111,7 @@ cudaError_t cudaFree(void* ptr) {
     if (cbError_t e = cbFree(ptr); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().device.erase(reinterpret_cast<uintptr_t>(ptr));
+    allocations().managed.erase(reinterpret_cast<uintptr_t>(ptr));
     return cudaSuccess;
 }
 
@@ -105,7 +124,14 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
     return cudaSuccess;
 }
 
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned /*flags*/) { return cudaMallocHost(ptr, size); }
+// Pinned memory is mapped for the device whatever the flags (unified addressing: kernels reach it
+// at its own address where the family can, cudaHostGetDevicePointer); write-combining is a CPU
+// cache hint the host's ordinary memory ignores.
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned flags) {
+    if (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return record(cudaErrorInvalidValue);
+    return cudaMallocHost(ptr, size);
+}
 
 cudaError_t cudaFreeHost(void* ptr) {
     if (!ptr) return cudaSuccess;
@@ -116,9 +142,15 @@ cudaError_t cudaFreeHost(void* ptr) {
     return cudaSuccess;
 }
 
+// Registered memory is portable and mapped whatever the flags (as cudaHostAlloc's); read-only
+// only promises the device will not write. I/O memory (a device's BAR) cannot be registered.
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned flags) {
+    if (flags &
+        ~(cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly))
+        return record(cudaErrorInvalidValue);
+    if (flags & cudaHostRegisterIoMemory) return not_supported("cudaHostRegister (cudaHostRegisterIoMemory)");
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    if (cbError_t e = cbHostRegister(ptr, size, flags); e != cbSuccess) return record(e);
+    if (cbError_t e = cbHostRegister(ptr, size, cbHostRegisterDefault); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().host[reinterpret_cast<uintptr_t>(ptr)] = size;
     return cudaSuccess;
@@ -132,10 +164,44 @@ cudaError_t cudaHostUnregister(void* ptr) {
     return cudaSuccess;
 }
 
-cudaError_t cudaMallocManaged(void** /*ptr*/, size_t /*size*/, unsigned /*flags*/) {
-    // One address valid on both sides needs the GPU to reach host memory in place; a simulated
-    // eGPU's memory is its own, so managed memory is not offered.
-    return not_supported("cudaMallocManaged");
+// The GPU family's managed memory (cbMallocManaged): on a simulated GPU, host memory its kernels
+// reach over the link; on a real one, the driver's migrating pages. cudaMemAttachSingle names no
+// stream here (nothing attaches to one), so it acts as cudaMemAttachHost.
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned flags) {
+    if (!ptr || size == 0) return record(cudaErrorInvalidValue);
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    if (cbError_t e = cbMallocManaged(ptr, size, flags); e != cbSuccess) return record(e);
+    std::lock_guard lock(allocations().mutex);
+    allocations().managed[reinterpret_cast<uintptr_t>(*ptr)] = size;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags) {
+    if (!device || !host || flags != 0) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    return record(cbHostGetDevicePointer(device, host, 0));
+}
+
+// Prefetching moves nothing on a simulated GPU (managed memory stays in host memory, where its
+// kernels reach it) and on a real GPU without concurrent managed access; it is checked and takes
+// its place on the stream all the same.
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned flags,
+                                 cudaStream_t stream) {
+    if (!ptr || count == 0 || flags != 0 || !valid_location(location)) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    if (!managed_range(ptr, count)) return record(cudaErrorInvalidValue);
+    const cbError_t e = cbStreamQuery(ordered(stream));
+    return e == cbErrorNotReady ? cudaSuccess : record(e);
+}
+
+// Advice about where pages should live changes nothing where they never move (see above).
+cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {
+    if (!ptr || count == 0 || advice < 1 || advice > 6) return record(cudaErrorInvalidValue);
+    const bool names_location = advice == 3 || advice == 5;  // SetPreferredLocation, SetAccessedBy
+    if (names_location && !valid_location(location)) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    return managed_range(ptr, count) ? cudaSuccess : record(cudaErrorInvalidValue);
 }
 
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
@@ -188,7 +254,12 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     attributes->device = -2;
     const auto p = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard lock(allocations().mutex);
-    if (allocation_map::inside(allocations().device, p)) {
+    if (allocation_map::inside(allocations().managed, p)) {
+        attributes->type = cudaMemoryTypeManaged;
+        (void)cbGetDevice(&attributes->device);
+        attributes->devicePointer = const_cast<void*>(ptr);
+        attributes->hostPointer = const_cast<void*>(ptr);
+    } else if (allocation_map::inside(allocations().device, p)) {
         attributes->type = cudaMemoryTypeDevice;
         (void)cbGetDevice(&attributes->device);
         attributes->devicePointer = const_cast<void*>(ptr);
@@ -196,6 +267,9 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
         attributes->type = cudaMemoryTypeHost;
         (void)cbGetDevice(&attributes->device);
         attributes->hostPointer = const_cast<void*>(ptr);
+        // Where kernels reach it, when they can (zero-copy).
+        if (cbHostGetDevicePointer(&attributes->devicePointer, const_cast<void*>(ptr), 0) != cbSuccess)
+            attributes->devicePointer = nullptr;
     } else {
         attributes->type = cudaMemoryTypeUnregistered;
     }

@@ -71,6 +71,24 @@ enum : int {
     cudaMemoryTypeManaged = 3
 };
 
+// Host and managed memory flags and advice (driver_types.h).
+inline constexpr unsigned cudaHostAllocPortable = 0x01, cudaHostAllocMapped = 0x02, cudaHostAllocWriteCombined = 0x04;
+inline constexpr unsigned cudaHostRegisterPortable = 0x01, cudaHostRegisterMapped = 0x02,
+                          cudaHostRegisterIoMemory = 0x04, cudaHostRegisterReadOnly = 0x08;
+inline constexpr unsigned cudaMemAttachGlobal = 0x01, cudaMemAttachHost = 0x02, cudaMemAttachSingle = 0x04;
+typedef int cudaMemoryAdvise;  // cudaMemAdviseSetReadMostly (1) .. cudaMemAdviseUnsetAccessedBy (6)
+enum cudaMemLocationType : int {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+    cudaMemLocationType type;
+    int id;
+};
+
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 typedef struct CUkern_st* cudaKernel_t;

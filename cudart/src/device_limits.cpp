@@ -113,7 +113,7 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.textureAlignment = 512;
     out.texturePitchAlignment = 32;
     out.multiProcessorCount = p.multiProcessorCount;
-    out.canMapHostMemory = 0;
+    out.canMapHostMemory = 0;  // and managedMemory: the GPU family says (api_device.cpp)
     out.concurrentKernels = 1;
     unsigned domain = 0, bus = 0, device_number = 0;  // "0000:05:00.0"
     if (std::sscanf(p.pciBusId, "%x:%x:%x", &domain, &bus, &device_number) == 3) {
