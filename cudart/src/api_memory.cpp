@@ -165,8 +165,8 @@ cudaError_t cudaHostUnregister(void* ptr) {
 }
 
 // The GPU family's managed memory (cbMallocManaged): on a simulated GPU, host memory its kernels
-// reach over the link; on a real one, the driver's migrating pages. cudaMemAttachSingle names no
-// stream here (nothing attaches to one), so it acts as cudaMemAttachHost.
+// reach over the link; on a real one, the driver's migrating pages. As in CUDA, the flags are
+// cudaMemAttachGlobal or cudaMemAttachHost (cudaMemAttachSingle is for cudaStreamAttachMemAsync).
 cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned flags) {
     if (!ptr || size == 0) return record(cudaErrorInvalidValue);
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return record(cudaErrorInvalidValue);
