@@ -685,7 +685,7 @@ def seed(value):
 def rand(shape, dtype=np.float64):
     """Uniform random numbers in [0, 1) of `shape` (float64 by default, as numpy.random.rand)."""
     dtype = _dtypes.check(dtype)
-    if dtype.kind != "f":
+    if dtype not in (np.float32, np.float64):
         raise TypeError("rand makes float32 or float64 arrays")
     a = ndarray(shape, dtype)
     _launch("random_uniform", a, [a], [("u", _random_state["seed"]), ("u", _random_state["offset"])])

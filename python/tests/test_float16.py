@@ -163,3 +163,12 @@ def test_indexing_masks_and_interop(gpu):
     same(cb.where(cb.to_device(mask), d, H(0)), np.where(mask, x, H(0)))
     np.testing.assert_array_equal(np.asarray(d), x)
     np.testing.assert_array_equal(np.from_dlpack(d), x)
+
+
+def test_random_refuses_float16_as_numpy(gpu):
+    with pytest.raises(TypeError, match="float16"):
+        np.random.default_rng(0).random(3, dtype=H)
+    with pytest.raises(TypeError, match="float16"):
+        cb.random.default_rng(0).random(3, dtype=H)
+    with pytest.raises(TypeError):
+        cb.rand((2, 2), H)
