@@ -51,27 +51,32 @@ uint8_t* linked_host_memory::fetch(uint64_t number, const host_window& w) {
     return data;
 }
 
+// Each run of changed bytes once, runs less than a sector apart as one (a GPU writes a warp's
+// stores as one request): bytes far from any change may have changed on the host meanwhile.
+cb_status linked_host_memory::write_back_page(uint64_t number, const page& p) const {
+    const uint64_t start = number << page_shift;
+    auto differs = [&](uint64_t a) { return p.data[a - start] != p.clean[a - start]; };
+    cb_status first_failure = CB_OK;
+    for (uint64_t at = p.first; at < p.end;) {
+        while (at < p.end && !differs(at)) ++at;
+        const uint64_t run = at;
+        for (uint64_t last = at; at < p.end && at - last <= merge_gap; ++at)
+            if (differs(at)) last = at;
+        while (at > run && !differs(at - 1)) --at;
+        if (run == at) break;
+        const cb_status st =
+            dma_.write(p.window->iova + (run - p.window->address), p.data.data() + (run - start), at - run);
+        if (st != CB_OK && first_failure == CB_OK) first_failure = st;
+    }
+    return first_failure;
+}
+
 cb_status linked_host_memory::write_back() {
     std::unique_lock lock(mutex_);
     cb_status first_failure = CB_OK;
     const link_stopwatch time(dma_);
-    for (const auto& [number, p] : pages_) {
-        const uint64_t start = number << page_shift;
-        // Each run of changed bytes once, runs less than a sector apart as one (a GPU writes a
-        // warp's stores as one request): bytes far from any change may have changed on the host.
-        auto differs = [&](uint64_t a) { return p->data[a - start] != p->clean[a - start]; };
-        for (uint64_t at = p->first; at < p->end;) {
-            while (at < p->end && !differs(at)) ++at;
-            const uint64_t run = at;
-            for (uint64_t last = at; at < p->end && at - last <= merge_gap; ++at)
-                if (differs(at)) last = at;
-            while (at > run && !differs(at - 1)) --at;
-            if (run == at) break;
-            const cb_status st =
-                dma_.write(p->window->iova + (run - p->window->address), p->data.data() + (run - start), at - run);
-            if (st != CB_OK && first_failure == CB_OK) first_failure = st;
-        }
-    }
+    for (const auto& [number, p] : pages_)
+        if (const cb_status st = write_back_page(number, *p); st != CB_OK && first_failure == CB_OK) first_failure = st;
     link_ns_ += time.elapsed_ns();
     return first_failure;
 }

@@ -45,6 +45,7 @@ private:
     };
     const host_window* find(uint64_t address, uint32_t bytes) const;
     uint8_t* fetch(uint64_t number, const host_window& w);
+    cb_status write_back_page(uint64_t number, const page& p) const;
 
     const dma_port& dma_;
     std::vector<host_window> windows_;
