@@ -5,6 +5,7 @@
 #include "runtime/device_context.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/host/session.hpp>
 
 #include <cstring>
 
@@ -21,8 +22,8 @@ bool in_ranges(const std::map<uintptr_t, size_t>& ranges, uint64_t address, uint
 }
 
 // An entry the family leaves out, or answers CB_ERR_UNSUPPORTED from: the same to the caller.
-cb_status unsupported(const char* what) {
-    core::set_last_error(std::string("the GPU family gives no ") + what +
+cb_status unsupported(const std::string& family, const char* what) {
+    core::set_last_error("the GPU family '" + family + "' gives no " + what +
                          " (its kernels cannot reach host memory, or it predates ABI 1.9)");
     return CB_ERR_UNSUPPORTED;
 }
@@ -45,9 +46,11 @@ cbError_t device_context::malloc_managed(void** ptr, size_t size, unsigned flags
     uint64_t p = 0;
     const cbError_t e = call("cbMallocManaged", [&](gpu_call& g) -> cb_status {
         if (!CB_HAS_FIELD(g.t, cb_gpu_table, mem_alloc_managed) || !g.t->mem_alloc_managed)
-            return unsupported("managed memory");
+            return unsupported(s_.gpu_info().name, "managed memory");
         const cb_status st = g.t->mem_alloc_managed(g.instance, g.handle, size, &p);
-        return st == CB_ERR_UNSUPPORTED && core::last_error().empty() ? unsupported("managed memory") : st;
+        return st == CB_ERR_UNSUPPORTED && core::last_error().empty()
+                   ? unsupported(s_.gpu_info().name, "managed memory")
+                   : st;
     });
     if (e != cbSuccess) return e;
     {
@@ -96,9 +99,10 @@ cbError_t device_context::host_device_pointer(void** out, void* host, unsigned f
     uint64_t address = 0;
     const cbError_t e = call("cbHostGetDevicePointer", [&](gpu_call& g) -> cb_status {
         if (!CB_HAS_FIELD(g.t, cb_gpu_table, host_device_address) || !g.t->host_device_address)
-            return unsupported("zero-copy host memory");
+            return unsupported(s_.gpu_info().name, "zero-copy host memory");
         const cb_status st = g.t->host_device_address(g.instance, g.handle, host, &address);
-        if (st == CB_ERR_UNSUPPORTED && core::last_error().empty()) return unsupported("zero-copy host memory");
+        if (st == CB_ERR_UNSUPPORTED && core::last_error().empty())
+            return unsupported(s_.gpu_info().name, "zero-copy host memory");
         // Pinned here but not in the family: registered while it had no host_register.
         return st == CB_ERR_NOT_FOUND ? CB_ERR_UNSUPPORTED : st;
     });
