@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -60,6 +61,14 @@ if spin:
     for _ in range(20):
         kernel((1,), (1,), (np.uint64(1 << 31), out))
 print("ready", flush=True)
+if sys.argv[2] == "busy":  # keeps using the device, through link drops, until told to stop
+    import select
+    while not select.select([sys.stdin], [], [], 0.05)[0]:
+        try:
+            (held + 1).sum()
+        except cb.Error:
+            held = cb.zeros(nbytes // 4, dtype=np.float32)  # lost with the link: allocate again
+    sys.exit(0)
 sys.stdin.read()
 """
 
@@ -76,11 +85,11 @@ def home_with_one_egpu():
 
 
 @contextlib.contextmanager
-def workers(env, sizes, spin=False):
+def workers(env, sizes, mode="hold"):
     procs = []
     try:
         for size in sizes:
-            p = subprocess.Popen([sys.executable, "-c", WORKER, str(size), "spin" if spin else "hold", SPIN_PTX],
+            p = subprocess.Popen([sys.executable, "-c", WORKER, str(size), mode, SPIN_PTX],
                                  env=dict(os.environ, **env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  text=True)
             procs.append(p)
@@ -137,8 +146,8 @@ def test_an_observer_is_not_a_process_of_the_device():
 
 
 def test_disconnect_refuses_while_another_process_has_work_queued_unless_forced():
-    with home_with_one_egpu() as env, workers(env, [16 * MIB], spin=True) as procs:
-        r = subprocess.run([cli(), "--json", "disconnect"], env=dict(os.environ, **env), capture_output=True,
+    with home_with_one_egpu() as env, workers(env, [16 * MIB], mode="spin") as procs:
+        r = subprocess.run([cli(), "--json", "disconnect", "--timeout", "500"], env=dict(os.environ, **env), capture_output=True,
                            text=True, timeout=120)
         assert r.returncode == 5, r.stdout + r.stderr
         report = json.loads(r.stdout)
@@ -151,6 +160,22 @@ def test_disconnect_refuses_while_another_process_has_work_queued_unless_forced(
                            text=True, timeout=120)
         assert r.returncode == 0, r.stdout + r.stderr
         assert str(procs[0].pid) in r.stdout
+
+
+def test_a_link_drop_is_counted_in_query_and_monitor_whichever_process_saw_it():
+    with home_with_one_egpu() as env, workers(env, [4 * MIB], mode="busy"):
+        run_cli(env, "sim", "fault", "link-drop", "500")
+        # The worker's supervisor notices at its next heartbeat; this process only reads.
+        for _ in range(600):
+            drops = run_cli(env, "query", "--query-gpu=link.drops,link.recoveries", "--format=csv,noheader")
+            if drops.strip().startswith("1,"):
+                break
+            time.sleep(0.1)
+        assert drops.strip().split(", ")[0] == "1", drops
+        sample = json.loads(run_cli(env, "--json", "monitor", "-c", "1").splitlines()[0])
+        assert sample["link_drops"] == 1
+        assert sample["recoveries"] >= 1  # the worker's policy reconnected
+        assert "link_drops" in run_cli(env, "monitor", "--csv", "-c", "1").splitlines()[0]
 
 
 if __name__ == "__main__":

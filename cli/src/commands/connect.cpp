@@ -240,9 +240,9 @@ command disconnect_command() {
             "Refuses new work, drains what is queued (up to --timeout ms, default 10000), frees the\n"
             "device's memory, stops monitoring and closes the tunnel. Every program attached to the\n"
             "device sees it as lost on its next call, and the command lists them first (PID, name,\n"
-            "device memory, queued commands). While another process has work queued, it refuses\n"
-            "(exit 5) and changes nothing; --force (-f) aborts pending work, this process's and\n"
-            "the others', instead of waiting for it.\n"
+            "device memory, queued commands). When another process still has work queued after\n"
+            "--timeout ms, it refuses (exit 5) and changes nothing; --force (-f) aborts pending\n"
+            "work, this process's and the others', instead of waiting for it.\n"
             "Examples:\n"
             "  cudabridge-cli disconnect\n"
             "  cudabridge-cli disconnect --force",

@@ -7,6 +7,7 @@
 #include "device_text.hpp"
 #include "interruption.hpp"
 #include "json_output.hpp"
+#include "query/read_snapshot.hpp"
 #include "time_text.hpp"
 
 #include <cudabridge/core/error.hpp>
@@ -19,6 +20,8 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace cudabridge::cli {
@@ -34,13 +37,15 @@ struct sample {
     std::string error;
     cb_gpu_telemetry t{};
     cb_link_status link{};
+    query::gpu_snapshot events;  // link drops, recoveries and the newest event, any process's
 };
 
-sample take(host::device& d, int index) {
+sample take(host::session& session, host::device& d, int index) {
     sample s;
     s.index = index;
     s.id = d.id();
     s.name = d.properties().name;
+    query::read_connection_events(session, d, s.events);
     // Telemetry only: settings and limits do not change between samples.
     if (d.read_telemetry(s.t) != CB_OK) {
         s.ok = false;
@@ -91,6 +96,8 @@ json_object sample_json(const sample& s, int64_t time_ns) {
     o->set("pcie_link_width", t.pcie_link_width);
     o->set("link_crc_errors", s.link.crc_errors);
     o->set("link_replays", s.link.replays);
+    o->set("link_drops", s.events.link_drops);
+    o->set("recoveries", s.events.recoveries);
     o->set("ecc_corrected", t.ecc_corrected);
     o->set("ecc_uncorrected", t.ecc_uncorrected);
     o->set("xid_count", t.xid_count);
@@ -104,13 +111,13 @@ json_object sample_json(const sample& s, int64_t time_ns) {
 const char* csv_header =
     "time,index,id,temperature_c,power_w,power_limit_w,fan_percent,sm_clock_mhz,memory_clock_mhz,gpu_utilization,"
     "memory_utilization,memory_used,memory_total,performance_state,pcie_link_gen,pcie_link_width,link_crc_errors,"
-    "link_replays,ecc_corrected,ecc_uncorrected,xid_count,throttle_reasons,modeled";
+    "link_replays,ecc_corrected,ecc_uncorrected,xid_count,throttle_reasons,modeled,link_drops,recoveries";
 
 void print_csv(const sample& s, int64_t time_ns) {
     const auto& t = s.t;
     std::cout << format_utc_iso(time_ns) << "," << s.index << "," << s.id << ",";
     if (!s.ok) {
-        std::cout << ",,,,,,,,,,,,,,,,,,,,\n";
+        std::cout << ",,,,,,,,,,,,,,,,,,,,,,\n";
         return;
     }
     std::cout << fixed(t.temperature_c, 1) << "," << fixed(t.power_w, 1) << "," << fixed(t.power_limit_w, 1) << ","
@@ -119,7 +126,7 @@ void print_csv(const sample& s, int64_t time_ns) {
               << "," << t.memory_used << "," << t.memory_total << "," << t.performance_state << "," << t.pcie_link_gen
               << "," << t.pcie_link_width << "," << s.link.crc_errors << "," << s.link.replays << "," << t.ecc_corrected
               << "," << t.ecc_uncorrected << "," << t.xid_count << "," << join(throttle_names(t.throttle_reasons), "|")
-              << "," << (t.is_simulated ? 1 : 0) << "\n";
+              << "," << (t.is_simulated ? 1 : 0) << "," << s.events.link_drops << "," << s.events.recoveries << "\n";
 }
 
 // One plain line per device (a pipe, a file): the same fields as the live view.
@@ -136,9 +143,89 @@ void print_line(const sample& s, int64_t time_ns) {
               << fixed(t.gpu_utilization, 0) << " %, mem " << bytes_text(t.memory_used) << "/"
               << bytes_text(t.memory_total) << ", " << pstate_name(t.performance_state) << ", PCIe gen"
               << t.pcie_link_gen << " x" << t.pcie_link_width << ", errors crc " << s.link.crc_errors << " replay "
-              << s.link.replays << " ecc " << t.ecc_uncorrected << " xid " << t.xid_count << ", throttle "
+              << s.link.replays << " drops " << s.events.link_drops << " ecc " << t.ecc_uncorrected << " xid "
+              << t.xid_count << ", recoveries " << s.events.recoveries << ", throttle "
               << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none")
               << (t.is_simulated ? " (modeled)" : " (measured)") << "\n";
+}
+
+// One column of the live view: its heading, width, and how readily it goes when the terminal is
+// narrow (a higher drop_rank goes first).
+struct column {
+    const char* heading;
+    size_t width;
+    int drop_rank;
+};
+
+const std::vector<column>& screen_columns() {
+    static const std::vector<column> columns = {{"GPU", 4, 0},
+                                                {"NAME", 26, 7},
+                                                {"TEMP", 8, 0},
+                                                {"POWER", 15, 1},
+                                                {"FAN", 6, 9},
+                                                {"SM/MEM MHz", 12, 8},
+                                                {"UTIL", 7, 0},
+                                                {"MEMORY", 22, 2},
+                                                {"PSTATE", 7, 10},
+                                                {"PCIE", 11, 6},
+                                                {"LINK crc/rp/drop", 18, 3},
+                                                {"XID/RECOV", 11, 4},
+                                                {"THROTTLE", 12, 5}};
+    return columns;
+}
+
+// Which columns fit `width` characters: the lowest-priority ones go first.
+std::vector<bool> columns_that_fit(size_t width) {
+    const auto& columns = screen_columns();
+    std::vector<bool> shown(columns.size(), true);
+    size_t total = 0;
+    for (const auto& c : columns) total += c.width;
+    while (total > width) {
+        size_t worst = columns.size();
+        for (size_t i = 0; i < columns.size(); ++i)
+            if (shown[i] && columns[i].drop_rank > 0 &&
+                (worst == columns.size() || columns[i].drop_rank > columns[worst].drop_rank))
+                worst = i;
+        if (worst == columns.size()) break;  // only the essential ones are left
+        shown[worst] = false;
+        total -= columns[worst].width;
+    }
+    return shown;
+}
+
+size_t terminal_width() {
+    winsize w{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0) return w.ws_col;
+    return 80;
+}
+
+// The cells of one device's row, in screen_columns() order, each with its colour (or none).
+std::vector<std::pair<std::string, const char*>> row_cells(const sample& s) {
+    const auto& t = s.t;
+    const double mem_pct =
+        t.memory_total ? 100.0 * static_cast<double>(t.memory_used) / static_cast<double>(t.memory_total) : 0;
+    const double power_pct = t.power_limit_w > 0 ? 100.0 * t.power_w / t.power_limit_w : 0;
+    const bool link_errors = s.link.crc_errors + s.link.replays + s.events.link_drops > 0;
+    return {
+        {std::to_string(s.index), nullptr},
+        {s.name.size() > 24 ? s.name.substr(0, 24) : s.name, nullptr},
+        {fixed(t.temperature_c, 0) + " C", t.temperature_c >= 85   ? "\033[31m"
+                                           : t.temperature_c >= 70 ? "\033[33m"
+                                                                   : nullptr},
+        {fixed(t.power_w, 0) + "/" + fixed(t.power_limit_w, 0) + " W", load_color(power_pct)},
+        {t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + "%", nullptr},
+        {std::to_string(t.sm_clock_mhz) + "/" + std::to_string(t.memory_clock_mhz), nullptr},
+        {fixed(t.gpu_utilization, 0) + "%", load_color(t.gpu_utilization)},
+        {bytes_text(t.memory_used) + "/" + bytes_text(t.memory_total), load_color(mem_pct)},
+        {pstate_name(t.performance_state), nullptr},
+        {"gen" + std::to_string(t.pcie_link_gen) + " x" + std::to_string(t.pcie_link_width), nullptr},
+        {std::to_string(s.link.crc_errors) + "/" + std::to_string(s.link.replays) + "/" +
+             std::to_string(s.events.link_drops),
+         link_errors ? "\033[31m" : nullptr},
+        {std::to_string(t.xid_count) + "/" + std::to_string(s.events.recoveries),
+         t.xid_count + s.events.recoveries ? "\033[33m" : nullptr},
+        {t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none", nullptr},
+    };
 }
 
 void print_screen(const std::vector<sample>& samples, const std::vector<std::deque<double>>& history, int64_t time_ns,
@@ -149,46 +236,31 @@ void print_screen(const std::vector<sample>& samples, const std::vector<std::deq
     for (const auto& s : samples) modeled |= s.ok && s.t.is_simulated;
     out << "cudabridge-cli monitor   every " << interval_ms << " ms   " << format_local_time(time_ns) << "   ("
         << (modeled ? "figures modeled by the simulator" : "figures measured on hardware") << ")   Ctrl-C to quit\n\n";
-    out << std::left << std::setw(4) << "GPU" << std::setw(26) << "NAME" << std::setw(8) << "TEMP" << std::setw(15)
-        << "POWER" << std::setw(6) << "FAN" << std::setw(12) << "SM/MEM MHz" << std::setw(7) << "UTIL" << std::setw(22)
-        << "MEMORY" << std::setw(7) << "PSTATE" << std::setw(11) << "PCIE" << std::setw(18) << "ERRORS crc/rp/xid"
-        << "THROTTLE\n";
-    for (size_t i = 0; i < samples.size(); ++i) {
-        const auto& s = samples[i];
-        out << std::setw(4) << s.index;
-        std::string name = s.name.size() > 24 ? s.name.substr(0, 24) : s.name;
-        out << std::setw(26) << name;
+    const auto& columns = screen_columns();
+    const std::vector<bool> shown = columns_that_fit(terminal_width());
+    auto cell = [&](const std::string& text, size_t width, const char* c) {
+        std::string padded = text;
+        if (padded.size() < width) padded.resize(width, ' ');
+        out << (color && c ? tint(padded, c, true) : padded);
+    };
+    for (size_t i = 0; i < columns.size(); ++i)
+        if (shown[i]) cell(columns[i].heading, columns[i].width, nullptr);
+    out << "\n";
+    for (size_t k = 0; k < samples.size(); ++k) {
+        const auto& s = samples[k];
         if (!s.ok) {
+            cell(std::to_string(s.index), columns[0].width, nullptr);
             out << tint("unavailable: " + s.error, "\033[31m", color) << "\n";
             continue;
         }
-        const auto& t = s.t;
-        const double mem_pct =
-            t.memory_total ? 100.0 * static_cast<double>(t.memory_used) / static_cast<double>(t.memory_total) : 0;
-        const double power_pct = t.power_limit_w > 0 ? 100.0 * t.power_w / t.power_limit_w : 0;
-        auto cell = [&](const std::string& text, size_t width, const char* c) {
-            std::string padded = text;
-            if (padded.size() < width) padded.resize(width, ' ');
-            out << (color && c ? tint(padded, c, true) : padded);
-        };
-        cell(fixed(t.temperature_c, 0) + " C", 8,
-             t.temperature_c >= 85   ? "\033[31m"
-             : t.temperature_c >= 70 ? "\033[33m"
-                                     : nullptr);
-        cell(fixed(t.power_w, 0) + "/" + fixed(t.power_limit_w, 0) + " W", 15, load_color(power_pct));
-        cell(t.fan_percent < 0 ? "n/a" : fixed(t.fan_percent, 0) + "%", 6, nullptr);
-        cell(std::to_string(t.sm_clock_mhz) + "/" + std::to_string(t.memory_clock_mhz), 12, nullptr);
-        cell(fixed(t.gpu_utilization, 0) + "%", 7, load_color(t.gpu_utilization));
-        cell(bytes_text(t.memory_used) + "/" + bytes_text(t.memory_total), 22, load_color(mem_pct));
-        cell(pstate_name(t.performance_state), 7, nullptr);
-        cell("gen" + std::to_string(t.pcie_link_gen) + " x" + std::to_string(t.pcie_link_width), 11, nullptr);
-        const uint64_t errors = s.link.crc_errors + s.link.replays + t.xid_count;
-        cell(std::to_string(s.link.crc_errors) + "/" + std::to_string(s.link.replays) + "/" +
-                 std::to_string(t.xid_count),
-             18, errors ? "\033[31m" : nullptr);
-        out << (t.throttle_reasons ? join(throttle_names(t.throttle_reasons), ",") : "none") << "\n";
-        out << "    util " << (color ? load_color(t.gpu_utilization) : "") << sparkline(history[i])
+        const auto cells = row_cells(s);
+        for (size_t i = 0; i < columns.size(); ++i)
+            if (shown[i]) cell(cells[i].first, columns[i].width, cells[i].second);
+        out << "\n    util " << (color ? load_color(s.t.gpu_utilization) : "") << sparkline(history[k])
             << (color ? "\033[0m" : "") << "\n";
+        if (!s.events.last_event_kind.empty())
+            out << "    last event " << format_local_time(s.events.last_event_ns) << " " << s.events.last_event_kind
+                << ": " << s.events.last_event_message << "\n";
     }
     std::cout << out.str() << std::flush;
 }
@@ -217,7 +289,7 @@ int run_monitor(app& a, const std::vector<std::string>& args) {
         const int64_t now = unix_now_ns();
         std::vector<sample> samples;
         for (size_t k = 0; k < which.size(); ++k) {
-            samples.push_back(take(rt.device(which[k]), which[k]));
+            samples.push_back(take(rt.current_session(), rt.device(which[k]), which[k]));
             history[k].push_back(samples.back().ok ? samples.back().t.gpu_utilization : 0);
             if (history[k].size() > 40) history[k].pop_front();
         }
@@ -249,8 +321,10 @@ command monitor_command() {
             "monitor [-i MS] [-c COUNT] [--csv]",
             "Refreshes every -i MS (default 1000) until Ctrl-C, or -c COUNT times. Per device:\n"
             "temperature, power draw / limit, fan, SM and memory clocks, utilization, memory used /\n"
-            "total, performance state, PCIe generation x width, error counters (link CRC errors and\n"
-            "replays, Xid events), throttle reasons, and a utilization sparkline. Colours follow\n"
+            "total, performance state, PCIe generation x width, link errors (CRC errors, replays and\n"
+            "drops), Xid events and recoveries, throttle reasons, a utilization sparkline and the\n"
+            "newest link or safety event, whichever process saw it. On a narrow terminal the less\n"
+            "important columns go first (P-state, fan, clocks, name, ...). Colours follow\n"
             "nvitop: green below 10 %, yellow to 75 %, red above (off with --no-color or NO_COLOR).\n"
             "On a terminal the table redraws in place; piped, it prints one plain line per device and\n"
             "sample. --json prints one JSON object per device and sample (JSON lines); --csv a header\n"

@@ -195,6 +195,9 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
     w.family(gpus, "cudabridge_link_recoveries_total", "counter",
              "Recoveries since the connection began (resets, reconnects, emergency stops), any process's.",
              [](const gpu_snapshot& g) -> opt { return static_cast<double>(g.recoveries); });
+    w.family(gpus, "cudabridge_link_drops_total", "counter",
+             "Times the link went down since the connection began, any process's.",
+             [](const gpu_snapshot& g) -> opt { return static_cast<double>(g.link_drops); });
     w.head("cudabridge_safety_state", "gauge", "The device's state: 1 for the state it is in, 0 for the others.");
     for (const auto& g : gpus) {
         const std::string labels = gpu_labels(g, w.hostname());

@@ -40,7 +40,11 @@ struct gpu_snapshot {
     // recorded for it since its connection began (whichever process took them).
     std::string state;                              // "connected", "recovering", "emergency-stop", ...
     uint64_t recoveries = 0;                        // soft/hard resets, reconnects, emergency stops
+    uint64_t link_drops = 0;                        // times a supervisor found the link down
     std::map<std::string, uint64_t> interventions;  // by action: "warn", "throttle", "soft_reset", ...
+    // The newest link or safety event (kind empty: none yet).
+    int64_t last_event_ns = 0;
+    std::string last_event_kind, last_event_message;
 };
 
 }  // namespace cudabridge::cli::query

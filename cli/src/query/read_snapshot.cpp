@@ -27,6 +27,31 @@ void count_safety_events(const std::vector<core::event_row>& events, gpu_snapsho
     }
 }
 
+void read_connection_events(host::session& s, const host::device& d, gpu_snapshot& snapshot) {
+    std::vector<core::event_row> safety, drops;
+    {
+        std::lock_guard lock(s.store_mutex());
+        const auto row = core::find_session(s.db(), d.session_id());
+        core::event_query q;
+        q.device = d.id();
+        q.since_ns = row ? row->started_ns : 0;
+        q.limit = 100000;
+        q.kind = "safety";
+        safety = core::query_events(s.db(), q);
+        q.kind = "link";
+        drops = core::query_events(s.db(), q);
+    }
+    count_safety_events(safety, snapshot);
+    snapshot.link_drops = static_cast<uint64_t>(
+        std::count_if(drops.begin(), drops.end(), [](const core::event_row& e) { return e.kind == "link.down"; }));
+    for (const auto* events : {&safety, &drops}) {  // each newest first
+        if (events->empty() || events->front().time_ns < snapshot.last_event_ns) continue;
+        snapshot.last_event_ns = events->front().time_ns;
+        snapshot.last_event_kind = events->front().kind;
+        snapshot.last_event_message = events->front().message;
+    }
+}
+
 std::string reported_state(host::device_state local, cb_status gate) {
     if (gate != CB_OK && local == host::device_state::connected) {
         if (gate == CB_ERR_THERMAL_LIMIT) return host::state_name(host::device_state::emergency_stop);
@@ -81,19 +106,7 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     out.link_lane_speed_gbps = e.lane_speed_gbps;
     out.state = reported_state(local, gate);
 
-    // The events of this connection (its session), whichever process recorded them.
-    std::vector<core::event_row> events;
-    {
-        std::lock_guard lock(s.store_mutex());
-        const auto row = core::find_session(s.db(), d.session_id());
-        core::event_query q;
-        q.device = d.id();
-        q.kind = "safety";
-        q.since_ns = row ? row->started_ns : 0;
-        q.limit = 100000;
-        events = core::query_events(s.db(), q);
-    }
-    count_safety_events(events, out);
+    read_connection_events(s, d, out);
     return out;
 }
 

@@ -19,6 +19,9 @@ namespace cudabridge::cli::query {
 const std::vector<std::string>& intervention_names();
 // Counts the safety.* events among `events` into snapshot.recoveries and .interventions.
 void count_safety_events(const std::vector<core::event_row>& events, gpu_snapshot& snapshot);
+// The link and safety events of the device's connection, whichever process recorded them: the
+// counts above, the link drops and the newest event.
+void read_connection_events(host::session& s, const host::device& d, gpu_snapshot& snapshot);
 
 // The state a reading reports: this process's view of the device, corrected by what its work gate
 // answered. A device this process still holds as connected, whose gate refuses because another

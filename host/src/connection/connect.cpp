@@ -81,6 +81,7 @@ private:
             throw connect_error(e.status(), "detect", e.what(), d_->steps);
         }
         take_enclosure(chosen);
+        d_->observer = true;
         if (!chosen.connected_elsewhere) {
             log_.done("attach", t0, false, "not connected");
             throw connect_error(CB_ERR_NOT_FOUND, "attach", d_->id + " is not connected: there is nothing to join",
@@ -292,7 +293,7 @@ private:
             return false;
         }
         log_.done("attach", t0, true, "joined session " + std::to_string(d_->session_id) + ": " + d_->properties.name);
-        d_->start_supervisor();
+        if (!d_->observer) d_->start_supervisor();  // an observer's look never acts on the device
         d_->set_state(device_state::connected, CB_OK, "state", "attached to the connection of another process");
         return true;
     }

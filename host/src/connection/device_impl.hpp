@@ -52,6 +52,9 @@ public:
     cb_gpu_properties properties{};
     std::string profile_json;
     bool attached = false;
+    // Joined only to look (status, info, query, monitor): no supervisor thread, no policy
+    // decisions, no events; supervise_once just takes a fresh sample.
+    bool observer = false;
     int64_t session_id = 0;
     std::vector<step_record> steps;
     cb_link* link = nullptr;
@@ -102,6 +105,7 @@ public:
     cb_status manual_reset(bool hard);
 
     disconnect_report disconnect(const disconnect_options& options);
+    bool others_still_busy(uint32_t timeout_ms, std::vector<cb_gpu_process>& others);
     void detach() noexcept;  // this process lets go; the connection stays for others
 
 private:

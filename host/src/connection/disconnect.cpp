@@ -15,7 +15,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <future>
+#include <thread>
 #include <string>
 
 namespace cudabridge::host {
@@ -26,8 +28,6 @@ bool deauthorize_by_default(session& s) {
     const auto v = core::get_setting(s.db(), "global", "session.deauthorize_on_disconnect");
     return v && sdk::parse_bool(*v).value_or(false);
 }
-
-}  // namespace
 
 // Processes other than this one that use the device (allocated or queued work).
 std::vector<cb_gpu_process> other_users(session& s, cb_gpu_device* handle) {
@@ -48,21 +48,38 @@ std::string busy_list(const std::vector<cb_gpu_process>& others) {
     return text;
 }
 
+}  // namespace
+
+// Waits up to timeout_ms for the other processes using the device to finish their queued work:
+// true when some still have work queued (`others` lists who uses the device).
+bool device_impl::others_still_busy(uint32_t timeout_ms, std::vector<cb_gpu_process>& others) {
+    const uint64_t deadline = monotonic_ns() + uint64_t{timeout_ms} * 1'000'000;
+    for (;;) {
+        {
+            std::shared_lock lock(gate);
+            others = other_users(s, handle);
+        }
+        if (busy_list(others).empty()) return false;
+        if (monotonic_ns() >= deadline) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 disconnect_report device_impl::disconnect(const disconnect_options& o) {
     disconnect_report r;
     step_log log(s, id, "disconnect", r.steps, nullptr);
 
     uint64_t t0 = monotonic_ns();
-    {
+    if (o.force) {
         std::shared_lock lock(gate);
-        r.others = other_users(s, handle);
-    }
-    if (const std::string busy = busy_list(r.others); !busy.empty() && !o.force) {
+        r.others = other_users(s, handle);  // their work is aborted with the rest: say whose
+    } else if (others_still_busy(o.drain_timeout_ms, r.others)) {
         r.refused = true;
         log.done("refuse", t0, false,
-                 "another process has work queued on the device: " + busy + " (--force aborts it)");
+                 "another process has work queued on the device: " + busy_list(r.others) + " (--force aborts it)");
         return r;
     }
+    t0 = monotonic_ns();
     set_state(device_state::disconnecting, CB_OK, "state",
               o.force ? "disconnecting (forced): pending work is aborted" : "disconnecting: new work is refused");
     log.done("refuse", t0, true, "new work answers device-lost");

@@ -55,7 +55,14 @@ cb_health_sample device_impl::take_sample() {
     }
     // The transport says the link is down: until a sample finds it up again or a reconnect
     // succeeds, calls fail at once with CB_ERR_LINK_DOWN.
-    link_down.store(h.link_up == 0, std::memory_order_release);
+    const bool was_down = link_down.exchange(h.link_up == 0, std::memory_order_acq_rel);
+    // A drop and its end are events of the device, for history, status, query and monitor.
+    if (!observer && was_down != (h.link_up == 0)) {
+        if (h.link_up == 0)
+            record(CB_SEVERITY_ERROR, "link.down", "the link to " + name + " went down");
+        else
+            record(CB_SEVERITY_INFO, "link.up", "the link to " + name + " is up again");
+    }
     if (pending_probe) h.oldest_pending_ms = pending_probe();
     return h;
 }

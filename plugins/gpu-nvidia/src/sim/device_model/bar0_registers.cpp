@@ -189,7 +189,7 @@ reset_request bar0_registers::write_block(uint32_t offset, uint32_t value) {
         break;
     case r::ring_put:
         engines_.doorbell(value);
-        telemetry_.set_queued(engines_.queued());
+        engines_.report_queued([this](uint32_t n) { telemetry_.set_queued(n); });
         break;
     case r::fence_addr_lo:
         fence_addr_lo_ = value;

@@ -102,7 +102,7 @@ void command_processor::run_stretch(const ring_work& work) {
         }
     }
     state_.idle();
-    telemetry_.set_queued(state_.queued());
+    state_.report_queued([this](uint32_t n) { telemetry_.set_queued(n); });
 }
 
 command_result command_processor::execute(const hw::command& cmd, const abort_check& abort, command_record& record,

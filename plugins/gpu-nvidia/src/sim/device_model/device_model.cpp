@@ -128,6 +128,7 @@ void device_model::carry_out(reset_request request) {
 
 void device_model::soft_reset() {
     engines_.soft_reset();
+    telemetry_.set_queued(0);  // the ring was emptied with the engines
     host_.log(CB_LOG_INFO, log_category, "simulated GPU " + options_.device_id + ": soft reset (engines)");
 }
 
@@ -139,6 +140,7 @@ void device_model::hard_reset() {
     registers_.hard_reset();
     telemetry_.reset_settings();
     telemetry_.count_hard_reset();
+    telemetry_.set_queued(0);
     telemetry_.release_memory(UINT64_MAX);  // every allocation went with the VRAM
     vram_.release();
     instance_memory_.release();

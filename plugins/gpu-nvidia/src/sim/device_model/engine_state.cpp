@@ -112,9 +112,9 @@ uint32_t engine_state::get() const {
     return get_;
 }
 
-uint32_t engine_state::queued() const {
+void engine_state::report_queued(const std::function<void(uint32_t)>& report) const {
     std::lock_guard lock(m_);
-    return ring_entries_ ? (put_ - get_) & (ring_entries_ - 1) : 0;
+    report(ring_entries_ ? (put_ - get_) & (ring_entries_ - 1) : 0);
 }
 
 uint64_t engine_state::fence_address() const {

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 
 namespace cudabridge::nv {
@@ -58,7 +59,9 @@ public:
     uint32_t put() const;
     void doorbell(uint32_t put);  // out of range: refused as a ring error
     uint32_t get() const;
-    uint32_t queued() const;  // commands between GET and PUT: queued, not completed
+    // Hands `report` the commands between GET and PUT (queued, not completed) under the state's
+    // lock, so a doorbell and a completion racing to report it cannot leave a stale count.
+    void report_queued(const std::function<void(uint32_t)>& report) const;
     uint64_t fence_address() const;
     void set_fence_address(uint64_t iova);
     uint64_t fence_done() const;
