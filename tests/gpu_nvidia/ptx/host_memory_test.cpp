@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -27,12 +28,16 @@ std::string corpus(const std::string& name) {
 class identity_ranges final : public host_memory {
 public:
     void add(const void* p, size_t bytes) { ranges_.push_back({reinterpret_cast<uint64_t>(p), bytes}); }
-    uint8_t* reach(uint64_t address, uint32_t bytes) override {
+    uint8_t* reach_span(uint64_t address, uint32_t bytes, span& around) override {
+        ++calls;
         for (const auto& [start, size] : ranges_)
-            if (address >= start && address - start <= size && bytes <= size - (address - start))
+            if (address >= start && address - start <= size && bytes <= size - (address - start)) {
+                around = {start, start + size, reinterpret_cast<uint8_t*>(start)};
                 return reinterpret_cast<uint8_t*>(address);
+            }
         return nullptr;
     }
+    std::atomic<uint64_t> calls{0};
 
 private:
     std::vector<std::pair<uint64_t, size_t>> ranges_;
@@ -78,6 +83,8 @@ TEST_F(ptx_host_memory, SaxpyReadsAndWritesRegisteredHostMemoryAtItsOwnAddress) 
     for (int i = 0; i < n; ++i) ASSERT_EQ(y[i], std::fma(x[i], 2.0f, y0[i])) << i;
     EXPECT_EQ(out.host_bytes, uint64_t(n) * 12) << "every access crossed to host memory";
     EXPECT_EQ(out.bytes_moved, 0u) << "none of them is VRAM traffic";
+    // A block asks again only when it leaves the span it reached last (x, then y, then x...).
+    EXPECT_LT(ranges.calls.load(), uint64_t(n) * 3);
 }
 
 TEST_F(ptx_host_memory, AtomicAddsFromEveryBlockIntoHostMemoryAllLand) {

@@ -17,23 +17,31 @@ const host_window* linked_host_memory::find(uint64_t address, uint32_t bytes) co
     return offset <= w.size && bytes <= w.size - offset ? &w : nullptr;
 }
 
-uint8_t* linked_host_memory::reach(uint64_t address, uint32_t bytes) {
+uint8_t* linked_host_memory::reach_span(uint64_t address, uint32_t bytes, span& around) {
     const host_window* w = bytes ? find(address, bytes) : nullptr;
     // PTX accesses are aligned and at most 16 bytes; one crossing a page is misaligned: a fault.
     if (!w || (address >> page_shift) != ((address + bytes - 1) >> page_shift)) return nullptr;
-    const uint64_t number = address >> page_shift, offset = address & ((1u << page_shift) - 1);
+    const uint64_t number = address >> page_shift;
+    const page* p = nullptr;
     {
         std::shared_lock lock(mutex_);
-        if (auto it = pages_.find(number); it != pages_.end()) return it->second->data.data() + offset;
+        if (auto it = pages_.find(number); it != pages_.end()) p = it->second.get();
     }
-    std::unique_lock lock(mutex_);
-    if (auto it = pages_.find(number); it != pages_.end()) return it->second->data.data() + offset;
-    uint8_t* data = fetch(number, *w);
-    return data ? data + offset : nullptr;
+    if (!p) {
+        std::unique_lock lock(mutex_);
+        auto it = pages_.find(number);
+        p = it != pages_.end() ? it->second.get() : fetch(number, *w);
+    }
+    if (!p) return nullptr;
+    // The page's bytes inside its window lie in one piece.
+    around.first = p->first;
+    around.end = p->end;
+    around.base = const_cast<uint8_t*>(p->data.data()) + (p->first - (number << page_shift));
+    return around.base + (address - p->first);
 }
 
 // The part of page `number` inside `w`, read over the link (mutex_ held exclusively).
-uint8_t* linked_host_memory::fetch(uint64_t number, const host_window& w) {
+const linked_host_memory::page* linked_host_memory::fetch(uint64_t number, const host_window& w) {
     auto p = std::make_unique<page>();
     const uint64_t start = number << page_shift;
     p->first = std::max(start, w.address);
@@ -46,9 +54,7 @@ uint8_t* linked_host_memory::fetch(uint64_t number, const host_window& w) {
     link_ns_ += time.elapsed_ns();
     if (st != CB_OK) return nullptr;  // unmapped under the kernel: the access faults
     p->clean = p->data;
-    uint8_t* data = p->data.data();
-    pages_.emplace(number, std::move(p));
-    return data;
+    return pages_.emplace(number, std::move(p)).first->second.get();
 }
 
 // Each run of changed bytes once, runs less than a sector apart as one (a GPU writes a warp's

@@ -29,7 +29,7 @@ public:
     // `windows` by address, disjoint (check_ptx_launch).
     linked_host_memory(const dma_port& dma, std::vector<host_window> windows);
 
-    uint8_t* reach(uint64_t address, uint32_t bytes) override;
+    uint8_t* reach_span(uint64_t address, uint32_t bytes, span& around) override;
     // Writes back the bytes the launch changed; the first DMA failure. Call once kernels are done.
     cb_status write_back();
     // Modeled nanoseconds the link spent on this launch's pages (reads and write-backs).
@@ -44,7 +44,7 @@ private:
         const host_window* window = nullptr;
     };
     const host_window* find(uint64_t address, uint32_t bytes) const;
-    uint8_t* fetch(uint64_t number, const host_window& w);
+    const page* fetch(uint64_t number, const host_window& w);
     cb_status write_back_page(uint64_t number, const page& p) const;
 
     const dma_port& dma_;

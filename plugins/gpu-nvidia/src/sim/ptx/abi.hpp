@@ -111,6 +111,13 @@ struct block_env {
     // generated code counts for every global access before it knows where the access lands.
     void* host_ranges;
     uint64_t host_bytes;
+    // The spans of host memory the block reached last (host_memory::span): [first, end) at base,
+    // replaced round robin (a kernel streams through a few arrays at once).
+    uint64_t host_span_first[4];
+    uint64_t host_span_end[4];
+    uint8_t* host_span_base[4];
+    uint32_t host_span_next;
+    uint32_t reserved2;
 };
 
 // The helpers generated code calls (bound in the JIT by these names).

@@ -19,10 +19,21 @@ namespace cudabridge::nv::ptx {
 // asks it for every global or generic access outside VRAM and the module's windows.
 class host_memory {
 public:
+    // Addresses [first, end) lie at base + (address - first) for the rest of the launch.
+    struct span {
+        uint64_t first = 0, end = 0;
+        uint8_t* base = nullptr;
+    };
     virtual ~host_memory() = default;
     // Where `bytes` at `address` can be read and written (atomically too) for the rest of the
-    // launch; null when no reachable host range holds them all, which faults the access.
-    virtual uint8_t* reach(uint64_t address, uint32_t bytes) = 0;
+    // launch, and the span around it that lies the same way (the engine keeps one per block, so
+    // the next access nearby needs no call); null when no reachable host range holds them all,
+    // which faults the access.
+    virtual uint8_t* reach_span(uint64_t address, uint32_t bytes, span& around) = 0;
+    uint8_t* reach(uint64_t address, uint32_t bytes) {
+        span ignored;
+        return reach_span(address, bytes, ignored);
+    }
 };
 
 // The simulated VRAM as the generated code reaches it.

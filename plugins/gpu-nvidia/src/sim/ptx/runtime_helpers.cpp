@@ -45,10 +45,24 @@ uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t
     return nullptr;
 }
 
-// Host memory at its own address (zero-copy), when the launch reaches any.
+// Host memory at its own address (zero-copy), when the launch reaches any: the block's last
+// spans first, so that a run of accesses to one page asks the device model once.
 uint8_t* host_lookup(block_env* env, uint64_t address, uint32_t bytes) {
     if (!env->host_ranges || (address & window_mask) != 0) return nullptr;
-    return static_cast<host_memory*>(env->host_ranges)->reach(address, bytes);
+    for (int i = 0; i < 4; ++i) {
+        const uint64_t first = env->host_span_first[i], size = env->host_span_end[i] - first;
+        if (address >= first && address - first <= size && bytes <= size - (address - first))
+            return env->host_span_base[i] + (address - first);
+    }
+    host_memory::span around;
+    uint8_t* p = static_cast<host_memory*>(env->host_ranges)->reach_span(address, bytes, around);
+    if (p) {
+        const uint32_t i = env->host_span_next++ % 4;
+        env->host_span_first[i] = around.first;
+        env->host_span_end[i] = around.end;
+        env->host_span_base[i] = around.base;
+    }
+    return p;
 }
 
 // A NUL-terminated string at a generic address, at most `limit` bytes.
