@@ -3,8 +3,8 @@
 // would be: a 4 KiB page is read by DMA the first time a kernel of the launch touches it, and the
 // bytes the launch changed are written back by DMA when it ends. Atomics act on the launch's one
 // copy of a page, so they are atomic across its blocks (a GPU's atomics on mapped memory are not
-// atomic with respect to the host CPU either). Two launches running at once each hold their own
-// copy: their stores to different bytes both land, their atomics on the same word do not combine.
+// atomic with respect to the host CPU either). The command processor runs one command at a time,
+// so the next launch fetches what this one wrote back.
 //
 // The link's modeled clock prices what crossed (whole pages in, the changed bytes out in runs);
 // a real GPU sends each warp's access as its own PCIe request, so reuse costs it more and a
