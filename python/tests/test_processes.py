@@ -120,6 +120,14 @@ def test_info_lists_every_process_with_its_memory_and_memory_sums_over_them():
         assert memory["used_bytes"] == sum(row["used_memory_bytes"] for row in rows.values())
         assert memory["free_bytes"] == memory["total_bytes"] - memory["used_bytes"]
 
+        # nvidia-smi --query-compute-apps, field names and CSV shape as nvidia-smi has them.
+        apps = run_cli(env, "query", "--query-compute-apps=pid,process_name,used_memory", "--format=csv").splitlines()
+        assert apps[0] == "pid, process_name, used_gpu_memory [MiB]"
+        listed = {int(line.split(", ")[0]): line.split(", ") for line in apps[1:]}
+        assert set(listed) == {p.pid for p in procs}
+        for p, size in zip(procs, sizes):
+            assert listed[p.pid][2] == f"{rows[p.pid]['used_memory_bytes'] // MIB} MiB"
+
         # kill -9: no chance to detach, yet it leaves the table and its memory is free again.
         procs[1].send_signal(signal.SIGKILL)
         procs[1].wait(timeout=60)

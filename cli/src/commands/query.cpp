@@ -5,6 +5,8 @@
 #include "app.hpp"
 #include "command_args.hpp"
 #include "interruption.hpp"
+#include "process_table.hpp"
+#include "query/compute_apps.hpp"
 #include "query/read_snapshot.hpp"
 #include "query/render.hpp"
 #include "time_text.hpp"
@@ -12,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -37,17 +40,99 @@ std::vector<std::string> with_long_loop_ms(const std::vector<std::string>& args)
     return out;
 }
 
+// Takes a reading now and, with an interval, again every interval_ms until `count` readings
+// (0: until Ctrl-C). Ctrl-C ends it after a whole reading, with exit code 130.
+int repeat_readings(uint64_t interval_ms, uint64_t count, const std::function<void(int64_t now)>& reading) {
+    const interruption_scope ctrl_c;
+    for (uint64_t n = 0; count == 0 || n < count; ++n) {
+        reading(unix_now_ns());
+        std::cout.flush();
+        if (interruption_requested()) return exit_interrupted;
+        if (count != 0 && n + 1 >= count) break;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
+        while (!interruption_requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint64_t>(interval_ms, 20)));
+        if (interruption_requested()) return exit_interrupted;
+    }
+    return exit_ok;
+}
+
+// --query-compute-apps: one line per process computing on each eGPU (none: the heading alone).
+int run_compute_apps(app& a, const std::string& list, const query::output_format& format, uint64_t interval_ms,
+                     uint64_t count) {
+    std::string unknown;
+    const auto fields = query::parse_compute_app_fields(list, unknown);
+    if (!unknown.empty())
+        throw usage_error("unknown field '" + unknown +
+                          "' ('cudabridge-cli query --help-query-compute-apps' lists them)");
+    if (fields.empty()) throw usage_error("--query-compute-apps names no field");
+    a.read_only();
+    auto& rt = a.runtime();
+    const std::vector<int> which = a.device_indices();
+    if (!format.json && format.header) std::cout << query::compute_apps_heading(fields) << "\n" << std::flush;
+    return repeat_readings(interval_ms, count, [&](int64_t now) {
+        auto rows = make_array();
+        for (int index : which) {
+            auto& d = rt.device(index);
+            const auto gpu = query::read_snapshot(rt.current_session(), d, index, static_cast<int>(which.size()), now);
+            for (const cb_gpu_process& p : other_processes(d)) {
+                if (!(p.flags & CB_GPU_PROCESS_COMPUTE)) continue;  // attached only: no compute context
+                const query::compute_app app{&gpu, p};
+                if (format.json)
+                    rows->add(query::compute_app_json(fields, app));
+                else
+                    std::cout << query::compute_app_row(fields, app, format.units) << "\n";
+            }
+        }
+        if (!format.json) return;
+        auto o = make_object();
+        o->set("time", format_utc_iso(now));
+        o->set("processes", rows);
+        if (interval_ms)
+            print_json_line(o);
+        else
+            print_json(o);
+    });
+}
+
 int run_query(app& a, const std::vector<std::string>& raw) {
     po::options_description d;
     d.add_options()("query-gpu", po::value<std::string>(), "")("format", po::value<std::string>(), "")(
         "loop,l", po::value<std::string>(), "")("loop-ms", po::value<std::string>(), "")(
-        "count,c", po::value<std::string>(), "")("help-query", "");
+        "count,c", po::value<std::string>(), "")("help-query", "")("query-compute-apps", po::value<std::string>(), "")(
+        "help-query-compute-apps", "");
     const po::variables_map vm = parse_options(with_long_loop_ms(raw), d);
 
     if (vm.count("help-query")) {
         std::cout << query::help_query_text();
         return exit_ok;
     }
+    if (vm.count("help-query-compute-apps")) {
+        std::cout << query::help_compute_apps_text();
+        return exit_ok;
+    }
+    if (vm.count("query-compute-apps") && (vm.count("query-gpu") || a.options().gpu))
+        throw usage_error("choose one of --query-gpu and --query-compute-apps");
+
+    std::string why;
+    const auto format = query::parse_format(vm.count("format") ? vm["format"].as<std::string>()
+                                            : a.options().json ? "json"
+                                                               : "csv",
+                                            why);
+    if (!format) throw usage_error(why);
+    if (a.options().json && !format->json) throw usage_error("--json and --format=csv: choose one");
+
+    if (vm.count("loop") && vm.count("loop-ms")) throw usage_error("choose one of -l SEC and -lms MS");
+    uint64_t interval_ms = 0;  // 0: one reading
+    if (vm.count("loop")) interval_ms = 1000 * count_arg(vm["loop"].as<std::string>(), "-l", 1, 86400);
+    if (vm.count("loop-ms")) interval_ms = count_arg(vm["loop-ms"].as<std::string>(), "-lms", 10, 86400000);
+    // -c bounds a loop (and is 1 without one).
+    const uint64_t count = vm.count("count") ? count_arg(vm["count"].as<std::string>(), "-c", 1, UINT32_MAX)
+                           : interval_ms     ? 0
+                                             : 1;
+
+    if (vm.count("query-compute-apps"))
+        return run_compute_apps(a, vm["query-compute-apps"].as<std::string>(), *format, interval_ms, count);
 
     // `--gpu=FIELDS` reaches the command as the global --gpu (the GPU family plugin's option):
     // here it is the field list, unless nvidia-smi's own --query-gpu gives that.
@@ -71,32 +156,13 @@ int run_query(app& a, const std::vector<std::string>& raw) {
             ")");
     if (fields.empty()) throw usage_error("--gpu names no field ('query --help-query' lists them)");
 
-    std::string why;
-    const auto format = query::parse_format(vm.count("format") ? vm["format"].as<std::string>()
-                                            : a.options().json ? "json"
-                                                               : "csv",
-                                            why);
-    if (!format) throw usage_error(why);
-    if (a.options().json && !format->json) throw usage_error("--json and --format=csv: choose one");
-
-    if (vm.count("loop") && vm.count("loop-ms")) throw usage_error("choose one of -l SEC and -lms MS");
-    uint64_t interval_ms = 0;  // 0: one reading
-    if (vm.count("loop")) interval_ms = 1000 * count_arg(vm["loop"].as<std::string>(), "-l", 1, 86400);
-    if (vm.count("loop-ms")) interval_ms = count_arg(vm["loop-ms"].as<std::string>(), "-lms", 10, 86400000);
-    // -c bounds a loop (and is 1 without one).
-    const uint64_t count = vm.count("count") ? count_arg(vm["count"].as<std::string>(), "-c", 1, UINT32_MAX)
-                           : interval_ms     ? 0
-                                             : 1;
-
     app& use = own ? *own : a;
     use.read_only();
     auto& rt = use.runtime();
     const std::vector<int> which = use.device_indices();
-    const interruption_scope ctrl_c;
     if (!format->json && format->header) std::cout << query::csv_heading(fields) << "\n" << std::flush;
     std::vector<bool> warned(which.size(), false);
-    for (uint64_t n = 0; count == 0 || n < count; ++n) {
-        const int64_t now = unix_now_ns();
+    return repeat_readings(interval_ms, count, [&](int64_t now) {
         auto devices = make_array();
         for (size_t k = 0; k < which.size(); ++k) {
             const auto s = query::read_snapshot(rt.current_session(), rt.device(which[k]), which[k],
@@ -111,24 +177,15 @@ int run_query(app& a, const std::vector<std::string>& raw) {
             else
                 std::cout << query::csv_row(fields, s, format->units) << "\n";
         }
-        if (format->json) {
-            auto o = make_object();
-            o->set("time", format_utc_iso(now));
-            o->set("devices", devices);
-            if (interval_ms)
-                print_json_line(o);
-            else
-                print_json(o);
-        }
-        std::cout.flush();
-        if (interruption_requested()) return exit_interrupted;
-        if (count != 0 && n + 1 >= count) break;
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
-        while (!interruption_requested() && std::chrono::steady_clock::now() < until)
-            std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint64_t>(interval_ms, 20)));
-        if (interruption_requested()) return exit_interrupted;
-    }
-    return exit_ok;
+        if (!format->json) return;
+        auto o = make_object();
+        o->set("time", format_utc_iso(now));
+        o->set("devices", devices);
+        if (interval_ms)
+            print_json_line(o);
+        else
+            print_json(o);
+    });
 }
 
 }  // namespace
@@ -137,7 +194,8 @@ command query_command() {
     return {"query",
             "",
             "query GPU fields as nvidia-smi --query-gpu does (CSV or JSON)",
-            "query --gpu=FIELD[,FIELD...] [--format FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query",
+            "query --gpu=FIELD[,FIELD...] [--format FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query\n"
+            "       query --query-compute-apps=FIELD[,...] [--format FORMAT] [-l SEC | -lms MS] [-c N]",
             "Prints the fields named, one line per connected eGPU (or the one -d N names), in\n"
             "nvidia-smi's CSV: the names and units are nvidia-smi's (\"120.50 W\", \"1024 MiB\", \"35 %\",\n"
             "[N/A] where a value is not available); link.* and safety.* fields are CudaBridge's own,\n"
@@ -151,12 +209,17 @@ command query_command() {
             "  -lms, --loop-ms MS    read again every MS milliseconds\n"
             "  -c, --count N         stop after N readings\n"
             "  --help-query          list the fields\n"
+            "  --query-compute-apps=FIELDS  instead, one line per process computing on an eGPU, as\n"
+            "                        nvidia-smi lists them: pid, process_name, used_gpu_memory [MiB],\n"
+            "                        gpu_uuid, gpu_bus_id, gpu_name, gpu_serial, timestamp\n"
+            "  --help-query-compute-apps  list those fields\n"
             "Reading only: nothing is recorded, and no connection is made (exit code 3 when no eGPU is\n"
             "connected).\n"
             "Examples:\n"
             "  cudabridge-cli query --gpu=name,temperature.gpu,power.draw,memory.used --format=csv\n"
             "  cudabridge-cli query --gpu=utilization.gpu,link.crc_errors --format=csv,noheader,nounits -lms 500\n"
-            "  cudabridge-cli query --help-query",
+            "  cudabridge-cli query --help-query\n"
+            "  cudabridge-cli query --query-compute-apps=pid,process_name,used_memory --format=csv",
             false,
             run_query};
 }
