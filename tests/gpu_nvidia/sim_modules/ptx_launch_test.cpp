@@ -19,6 +19,7 @@ ptx_launch example() {
     l.dynamic_shared = 4096;
     l.params = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     l.unmapped = {{0x10000, 0x30000}, {0x50000, 0x60000}};
+    l.host_windows = {{0x7f0000001000, 8192, 0x4000}, {0x7f0000010000, 100, 0x9000}};
     return l;
 }
 
@@ -36,6 +37,10 @@ TEST(PtxLaunchBlock, RoundTripsEveryField) {
     EXPECT_EQ(back.dynamic_shared, 4096u);
     EXPECT_EQ(back.params, l.params);
     EXPECT_EQ(back.unmapped, l.unmapped);
+    ASSERT_EQ(back.host_windows.size(), 2u);
+    EXPECT_EQ(back.host_windows[1].address, 0x7f0000010000u);
+    EXPECT_EQ(back.host_windows[1].size, 100u);
+    EXPECT_EQ(back.host_windows[1].iova, 0x9000u);
     EXPECT_EQ(back.thread_count(), 1000u * 3 * 256);
 }
 
@@ -103,6 +108,29 @@ TEST(PtxLaunchBlock, UnorderedOrTooManyRangesAreRefused) {
     EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
     l.unmapped.assign(max_unmapped_ranges + 1, {});
     EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+}
+
+TEST(PtxLaunchBlock, OverlappingEmptyOrTooManyHostWindowsAreRefused) {
+    std::string error;
+    ptx_launch l = example();
+    ASSERT_EQ(check_ptx_launch(l, "k", error), CB_OK) << error;
+    l.host_windows[1].address = l.host_windows[0].address + 4096;  // inside the first
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l = example();
+    l.host_windows[0].size = 0;
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    l = example();
+    l.host_windows.assign(max_host_windows + 1, {0x1000, 1, 0});
+    EXPECT_EQ(check_ptx_launch(l, "k", error), CB_ERR_INVALID_ARGUMENT);
+    // The largest block the driver may send still fits what the device fetches (64 KiB,
+    // compute_engine.hpp's max_launch_block_bytes).
+    l = example();
+    l.params.assign(max_ptx_param_bytes, 0);
+    l.unmapped.assign(max_unmapped_ranges, {});
+    for (size_t i = 0; i < max_unmapped_ranges; ++i) l.unmapped[i] = {0x10000 * (2 * i + 1), 0x10000 * (2 * i + 2)};
+    l.host_windows.clear();
+    for (size_t i = 0; i < max_host_windows; ++i) l.host_windows.push_back({0x1000 * (2 * i + 1), 0x1000, 0});
+    EXPECT_LE(encode_ptx_launch(l).size(), size_t{64} << 10);
 }
 
 }  // namespace
