@@ -7,6 +7,7 @@
 #include "registration.hpp"
 #include "run_summary.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <iterator>
@@ -21,6 +22,7 @@ namespace {
 struct allocation_map {
     std::mutex mutex;
     std::map<uintptr_t, size_t> device, host, managed;
+    std::map<uintptr_t, unsigned> host_flags;  // what cudaHostAlloc / cudaHostRegister were given
 
     static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
         auto it = m.upper_bound(p);
@@ -130,7 +132,23 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned flags) {
     if (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
         return record(cudaErrorInvalidValue);
-    return cudaMallocHost(ptr, size);
+    if (cudaError_t e = cudaMallocHost(ptr, size); e != cudaSuccess) return e;
+    std::lock_guard lock(allocations().mutex);
+    allocations().host_flags[reinterpret_cast<uintptr_t>(*ptr)] = flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned* flags, void* host) {
+    if (!flags || !host) return record(cudaErrorInvalidValue);
+    const auto p = reinterpret_cast<uintptr_t>(host);
+    std::lock_guard lock(allocations().mutex);
+    auto it = allocations().host.upper_bound(p);
+    if (it == allocations().host.begin()) return record(cudaErrorInvalidValue);
+    --it;
+    if (p - it->first >= std::max<size_t>(it->second, 1)) return record(cudaErrorInvalidValue);
+    auto f = allocations().host_flags.find(it->first);
+    *flags = f != allocations().host_flags.end() ? f->second : 0;
+    return cudaSuccess;
 }
 
 cudaError_t cudaFreeHost(void* ptr) {
@@ -139,6 +157,7 @@ cudaError_t cudaFreeHost(void* ptr) {
     if (cbError_t e = cbFreeHost(ptr); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().host.erase(reinterpret_cast<uintptr_t>(ptr));
+    allocations().host_flags.erase(reinterpret_cast<uintptr_t>(ptr));
     return cudaSuccess;
 }
 
@@ -153,6 +172,7 @@ cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned flags) {
     if (cbError_t e = cbHostRegister(ptr, size, cbHostRegisterDefault); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().host[reinterpret_cast<uintptr_t>(ptr)] = size;
+    allocations().host_flags[reinterpret_cast<uintptr_t>(ptr)] = flags;
     return cudaSuccess;
 }
 
@@ -161,6 +181,7 @@ cudaError_t cudaHostUnregister(void* ptr) {
     if (cbError_t e = cbHostUnregister(ptr); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().host.erase(reinterpret_cast<uintptr_t>(ptr));
+    allocations().host_flags.erase(reinterpret_cast<uintptr_t>(ptr));
     return cudaSuccess;
 }
 
@@ -191,6 +212,17 @@ cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation 
     if (!ptr || count == 0 || flags != 0 || !valid_location(location)) return record(cudaErrorInvalidValue);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (!managed_range(ptr, count)) return record(cudaErrorInvalidValue);
+    const cbError_t e = cbStreamQuery(ordered(stream));
+    return e == cbErrorNotReady ? cudaSuccess : record(e);
+}
+
+// Which streams may touch managed memory: every one, always, here (nothing migrates, and the host
+// synchronizes before touching it, concurrentManagedAccess being 0). Checked and stream-ordered.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned flags) {
+    if (!ptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle))
+        return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    if (!managed_range(ptr, std::max<size_t>(length, 1))) return record(cudaErrorInvalidValue);
     const cbError_t e = cbStreamQuery(ordered(stream));
     return e == cbErrorNotReady ? cudaSuccess : record(e);
 }

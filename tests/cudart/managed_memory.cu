@@ -39,6 +39,10 @@ static void managed_saxpy_and_counter() {
     cudaMemLocation gpu{cudaMemLocationTypeDevice, 0};
     EXPECT(cudaMemAdvise(x, n * sizeof(float), cudaMemAdviseSetReadMostly, gpu) == cudaSuccess);
     EXPECT(cudaMemPrefetchAsync(x, n * sizeof(float), gpu, 0, 0) == cudaSuccess);
+    cudaStream_t s;
+    EXPECT(cudaStreamCreate(&s) == cudaSuccess);
+    EXPECT(cudaStreamAttachMemAsync(s, v, 0, cudaMemAttachSingle) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess && cudaStreamDestroy(s) == cudaSuccess);
     saxpy<<<(n + 255) / 256, 256>>>(n, 3.0f, x, y);
     count_odd<<<(n + 127) / 128, 128>>>(v, n, counter);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
@@ -85,6 +89,8 @@ static void zero_copy() {
     for (int i = 0; i < n; ++i) h[i] = i;
     int* d = nullptr;
     EXPECT(cudaHostGetDevicePointer(&d, h, 0) == cudaSuccess && d == h);  // unified addressing
+    unsigned flags = 0;
+    EXPECT(cudaHostGetFlags(&flags, h + 10) == cudaSuccess && flags == cudaHostAllocMapped);
     twice<<<(n + 255) / 256, 256>>>(d, n);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     EXPECT(h[0] == 0 && h[1] == 2 && h[n - 1] == 2 * (n - 1));
