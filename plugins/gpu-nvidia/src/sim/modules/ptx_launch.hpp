@@ -12,7 +12,7 @@
 // It carries the host ranges kernels reach too (`host_windows`: registered and managed host
 // memory, each at its own address as on a 64-bit host with unified addressing, and the IOVA the
 // device reaches it at over the link); an access anywhere else outside VRAM faults. The driver
-// sends at most max_host_windows (the most recently registered are left out, and fault).
+// sends at most max_host_windows (those at the highest addresses are left out, and fault).
 //
 // Limits are CUDA's: the grid and block of check_launch_shape, 32764 bytes of parameters
 // (CUDA 12.1's parameter space), and at most 227 KiB of shared memory per block (the most any
