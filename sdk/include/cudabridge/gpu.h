@@ -21,8 +21,8 @@ typedef struct cb_gpu_event cb_gpu_event;
 typedef struct cb_gpu_module cb_gpu_module;
 
 /* Element types of the built-in kernel library: numpy dtypes (eight in 1.0-1.8; the unsigned
- * 16-, 32- and 64-bit ones and float16 since 1.9, which an older family refuses as an invalid
- * dtype). */
+ * 16-, 32- and 64-bit ones, float16 and the complex ones since 1.9, which an older family refuses
+ * as an invalid dtype). */
 typedef int32_t cb_dtype;
 enum {
     CB_DTYPE_FLOAT32 = 0,
@@ -36,7 +36,9 @@ enum {
     CB_DTYPE_UINT16 = 8, /* ABI 1.9 */
     CB_DTYPE_UINT32 = 9, /* ABI 1.9 */
     CB_DTYPE_UINT64 = 10, /* ABI 1.9 */
-    CB_DTYPE_FLOAT16 = 11 /* ABI 1.9: IEEE half */
+    CB_DTYPE_FLOAT16 = 11,   /* ABI 1.9: IEEE half */
+    CB_DTYPE_COMPLEX64 = 12, /* ABI 1.9: two float32, real then imaginary */
+    CB_DTYPE_COMPLEX128 = 13 /* ABI 1.9: two float64 */
 };
 
 /* How to reach the device being opened. */
