@@ -61,8 +61,8 @@ def main():
             failures.append("%s: dtype %s, numpy %s" % (where, f[4], exp.dtype))
             continue
         try:
-            if exp.dtype.kind == "f":
-                rtol = {"float16": 1e-3, "float32": 2e-5}.get(exp.dtype.name, 1e-12)
+            if exp.dtype.kind in "fc":
+                rtol = {"float16": 1e-3, "float32": 2e-5, "complex64": 2e-5}.get(exp.dtype.name, 1e-12)
                 np.testing.assert_allclose(got, exp, rtol=rtol, atol=0, equal_nan=True)
             else:
                 np.testing.assert_array_equal(got, exp)

@@ -4,14 +4,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <complex>
 #include <type_traits>
 
 #include <cudabridge/gpu.h>
 
 namespace cudabridge::nv::kernels {
 
-// CB_DTYPE_FLOAT32 .. CB_DTYPE_FLOAT16: the codes are dense from 0.
-inline constexpr int k_dtype_count = 12;
+// CB_DTYPE_FLOAT32 .. CB_DTYPE_COMPLEX128: the codes are dense from 0.
+inline constexpr int k_dtype_count = 14;
 
 // IEEE half (numpy's float16): the compiler's _Float16. Only storage, casts, sorting and
 // comparisons see it; arithmetic converts to float32 and rounds once, as numpy's half loops do.
@@ -22,7 +23,7 @@ struct type_tag {
     using type = T;
 };
 
-enum class dtype_kind { floating, signed_int, unsigned_int, boolean };
+enum class dtype_kind { floating, signed_int, unsigned_int, boolean, complex };
 
 // What promotion and the messages need of a dtype; indexed by its code.
 struct dtype_info {
@@ -37,12 +38,14 @@ inline constexpr dtype_info k_dtypes[k_dtype_count] = {
     {"int16", 2, dtype_kind::signed_int},    {"bool", 1, dtype_kind::boolean},
     {"uint16", 2, dtype_kind::unsigned_int}, {"uint32", 4, dtype_kind::unsigned_int},
     {"uint64", 8, dtype_kind::unsigned_int}, {"float16", 2, dtype_kind::floating},
+    {"complex64", 8, dtype_kind::complex},   {"complex128", 16, dtype_kind::complex},
 };
 
 constexpr bool is_valid_dtype(cb_dtype d) { return d >= 0 && d < k_dtype_count; }
 constexpr dtype_kind kind_of(cb_dtype d) { return k_dtypes[d].kind; }
 constexpr bool is_float_dtype(cb_dtype d) { return is_valid_dtype(d) && kind_of(d) == dtype_kind::floating; }
 constexpr bool is_bool_dtype(cb_dtype d) { return d == CB_DTYPE_BOOL; }
+constexpr bool is_complex_dtype(cb_dtype d) { return is_valid_dtype(d) && kind_of(d) == dtype_kind::complex; }
 constexpr bool is_unsigned_dtype(cb_dtype d) { return is_valid_dtype(d) && kind_of(d) == dtype_kind::unsigned_int; }
 constexpr bool is_int_dtype(cb_dtype d) {
     return is_valid_dtype(d) && (kind_of(d) == dtype_kind::signed_int || kind_of(d) == dtype_kind::unsigned_int);
@@ -77,6 +80,10 @@ constexpr cb_dtype dtype_of() {
         return CB_DTYPE_UINT64;
     else if constexpr (std::is_same_v<T, float16>)
         return CB_DTYPE_FLOAT16;
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return CB_DTYPE_COMPLEX64;
+    else if constexpr (std::is_same_v<T, std::complex<double>>)
+        return CB_DTYPE_COMPLEX128;
     else {
         static_assert(std::is_same_v<T, bool>, "not a kernel dtype");
         return CB_DTYPE_BOOL;
@@ -115,6 +122,10 @@ decltype(auto) dispatch(cb_dtype d, F&& f) {
         return f(type_tag<std::uint32_t>{});
     case CB_DTYPE_UINT64:
         return f(type_tag<std::uint64_t>{});
+    case CB_DTYPE_COMPLEX64:
+        return f(type_tag<std::complex<float>>{});
+    case CB_DTYPE_COMPLEX128:
+        return f(type_tag<std::complex<double>>{});
     default:
         return f(type_tag<bool>{});
     }

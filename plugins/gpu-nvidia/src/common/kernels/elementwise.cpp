@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "common/kernels/complex_functors.hpp"
 #include "common/kernels/functors.hpp"
 #include "common/kernels/philox.hpp"
 #include "common/kernels/strided.hpp"
@@ -122,8 +123,39 @@ void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& o
     run_binary_rows(&binary_row_of<T, R, F>, a, b, out, eng);
 }
 
+// complex: the ops complex_binary_types accepts.
 template <class T>
-void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+void dispatch_complex_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
+                             engine& eng) {
+    switch (op) {
+    case binary_op::add:
+        return run_binary<T, T, fn::add>(a, b, out, eng);
+    case binary_op::subtract:
+        return run_binary<T, T, fn::subtract>(a, b, out, eng);
+    case binary_op::multiply:
+        return run_binary<T, T, fn::multiply>(a, b, out, eng);
+    case binary_op::divide:
+        return run_binary<T, T, fn::divide>(a, b, out, eng);
+    case binary_op::power:
+        return run_binary<T, T, fn::complex_power>(a, b, out, eng);
+    case binary_op::equal:
+        return run_binary<T, bool, fn::equal>(a, b, out, eng);
+    case binary_op::not_equal:
+        return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
+    case binary_op::logical_and:
+        return run_binary<T, bool, fn::logical_and>(a, b, out, eng);
+    case binary_op::logical_or:
+        return run_binary<T, bool, fn::logical_or>(a, b, out, eng);
+    case binary_op::logical_xor:
+        return run_binary<T, bool, fn::logical_xor>(a, b, out, eng);
+    default:
+        return;
+    }
+}
+
+template <class T>
+void dispatch_real_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
+                          engine& eng) {
     constexpr bool is_bool = std::is_same_v<T, bool>;
     constexpr bool is_float = std::is_floating_point_v<T>;
     switch (op) {
@@ -226,9 +258,40 @@ void run_unary(const tensor_view& a, const tensor_view& out, engine& eng) {
     run_unary_rows(&unary_row_of<T, F>, a, out, eng);
 }
 
+// complex: the ops complex_unary_types accepts.
+template <class T>
+void dispatch_complex_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+    switch (op) {
+    case unary_op::negate:
+        return run_unary<T, fn::negate>(a, out, eng);
+    case unary_op::square:
+        return run_unary<T, fn::square>(a, out, eng);
+    case unary_op::reciprocal:
+        return run_unary<T, fn::reciprocal>(a, out, eng);
+    case unary_op::exp:
+        return run_unary<T, fn::complex_exp>(a, out, eng);
+    case unary_op::log:
+        return run_unary<T, fn::complex_log>(a, out, eng);
+    case unary_op::sqrt:
+        return run_unary<T, fn::complex_sqrt>(a, out, eng);
+    case unary_op::abs:
+        return run_unary<T, fn::complex_abs>(a, out, eng);
+    case unary_op::isnan:
+        return run_unary<T, fn::complex_isnan>(a, out, eng);
+    case unary_op::isinf:
+        return run_unary<T, fn::complex_isinf>(a, out, eng);
+    case unary_op::isfinite:
+        return run_unary<T, fn::complex_isfinite>(a, out, eng);
+    case unary_op::logical_not:
+        return run_unary<T, fn::logical_not>(a, out, eng);
+    default:
+        return;
+    }
+}
+
 // T: the input's type. Only the (op, T) pairs the type rules accept are instantiated.
 template <class T>
-void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+void dispatch_real_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
     constexpr bool is_bool = std::is_same_v<T, bool>;
     constexpr bool is_float = std::is_floating_point_v<T>;
     constexpr bool floating = fn::takes_float_function_v<T>;
@@ -291,6 +354,21 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
         if constexpr (!is_float) return run_unary<T, fn::invert>(a, out, eng);
         return;
     }
+}
+
+template <class T>
+void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    if constexpr (fn::is_complex_v<T>)
+        dispatch_complex_binary<T>(op, a, b, out, eng);
+    else
+        dispatch_real_binary<T>(op, a, b, out, eng);
+}
+template <class T>
+void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+    if constexpr (fn::is_complex_v<T>)
+        dispatch_complex_unary<T>(op, a, out, eng);
+    else
+        dispatch_real_unary<T>(op, a, out, eng);
 }
 
 template <class To, class From>

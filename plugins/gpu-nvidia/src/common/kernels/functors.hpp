@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#ifndef __CUDACC__
+#include <complex>
+#endif
 
 #include "common/kernels/hd.hpp"
 
@@ -23,6 +26,15 @@ inline constexpr bool is_float_v = std::is_floating_point_v<T>
                                    || std::is_same_v<T, _Float16>
 #endif
     ;
+// std::complex<float> / <double> (complex64 / complex128): CPU engine only (complex_functors.hpp).
+template <class T>
+struct is_complex : std::false_type {};
+#ifndef __CUDACC__
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+#endif
+template <class T>
+inline constexpr bool is_complex_v = is_complex<T>::value;
 
 // Unsigned type wide enough that the usual promotions never turn it back into (signed) int.
 template <class T>
@@ -555,6 +567,13 @@ template <class To, class From>
 CB_NV_HD constexpr To cast_value(From v) {
     if constexpr (std::is_same_v<To, From>) {
         return v;
+    } else if constexpr (is_complex_v<From> && !is_bool_v<To>) {  // numpy drops the imaginary part
+        if constexpr (is_complex_v<To>)
+            return To(static_cast<typename To::value_type>(v.real()), static_cast<typename To::value_type>(v.imag()));
+        else
+            return cast_value<To>(v.real());
+    } else if constexpr (is_complex_v<To>) {
+        return To(cast_value<typename To::value_type>(v), typename To::value_type(0));
     } else if constexpr (is_bool_v<To>) {
         return v != From(0);
     } else if constexpr (is_float_v<To>) {

@@ -12,11 +12,18 @@ namespace {
 
 using detail::strided_plan;
 
+// A 16-byte element (complex128), moved as a whole.
+struct bytes16 {
+    std::uint64_t lo, hi;
+};
+
 // Calls f(U{}) with the unsigned type of the dtype's element size: the indexing kernels move
 // elements without looking at them.
 template <class F>
 void by_size(cb_dtype d, F&& f) {
     switch (dtype_size(d)) {
+    case 16:
+        return f(bytes16{});
     case 1:
         return f(std::uint8_t{});
     case 2:

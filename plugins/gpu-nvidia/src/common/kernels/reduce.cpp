@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/kernels/complex_functors.hpp"
 #include "common/kernels/elementwise.hpp"
 #include "common/kernels/functors.hpp"
 #include "common/kernels/promotion.hpp"
@@ -91,10 +92,18 @@ typename R::acc_t reduce_run(const T* p, std::int64_t n) {
     return acc;
 }
 
+template <class R>
+inline constexpr bool is_mean_v = false;
+template <class T>
+inline constexpr bool is_mean_v<fn::mean_reducer<T>> = true;
+template <class T>
+inline constexpr bool is_mean_v<fn::complex_mean_reducer<T>> = true;
+
 template <class R, class T, class O>
 O finish(typename R::acc_t acc, std::int64_t n) {
-    if constexpr (std::is_same_v<R, fn::mean_reducer<T>>)
-        return static_cast<O>(double(acc) / double(n));
+    using A = typename R::acc_t;
+    if constexpr (is_mean_v<R>)
+        return fn::cast_value<O>(acc / static_cast<A>(static_cast<double>(n)));
     else
         return fn::cast_value<O>(acc);
 }
@@ -172,6 +181,10 @@ cb_status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& d
                       std::string& error) {
     if (!is_valid_dtype(in.dtype) || in.ndim < 0 || in.ndim > k_max_dims)
         return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(op_name(op)) + ": invalid input");
+    if (is_complex_dtype(in.dtype) && (op == reduce_op::max || op == reduce_op::min))
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    std::string(op_name(op)) + ": " + dtype_name(in.dtype) +
+                        " is not supported on the device (numpy orders complex numbers lexicographically)");
     dtype = reduce_result_dtype(op, in.dtype);
     shape = {};
     if (axis == k_all_axes) return CB_OK;
@@ -222,17 +235,23 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
         using T = typename decltype(tag)::type;
         const T* p = static_cast<const T*>(src->data);
         void* o = out.data;
-        switch (op) {
-        case reduce_op::sum:
-            return run_reduce<fn::sum_reducer<T>, T>(p, outer, n, inner, o, eng);
-        case reduce_op::mean:
-            return run_reduce<fn::mean_reducer<T>, T>(p, outer, n, inner, o, eng);
-        case reduce_op::prod:
-            return run_reduce<fn::prod_reducer<T>, T>(p, outer, n, inner, o, eng);
-        case reduce_op::max:
-            return run_reduce<fn::max_reducer<T>, T>(p, outer, n, inner, o, eng);
-        case reduce_op::min:
-            return run_reduce<fn::min_reducer<T>, T>(p, outer, n, inner, o, eng);
+        if constexpr (fn::is_complex_v<T>) {  // no max/min: plan_reduce refuses them
+            if (op == reduce_op::sum) return run_reduce<fn::complex_sum_reducer<T>, T>(p, outer, n, inner, o, eng);
+            if (op == reduce_op::mean) return run_reduce<fn::complex_mean_reducer<T>, T>(p, outer, n, inner, o, eng);
+            if (op == reduce_op::prod) return run_reduce<fn::complex_prod_reducer<T>, T>(p, outer, n, inner, o, eng);
+        } else {
+            switch (op) {
+            case reduce_op::sum:
+                return run_reduce<fn::sum_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::mean:
+                return run_reduce<fn::mean_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::prod:
+                return run_reduce<fn::prod_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::max:
+                return run_reduce<fn::max_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::min:
+                return run_reduce<fn::min_reducer<T>, T>(p, outer, n, inner, o, eng);
+            }
         }
     });
     return CB_OK;

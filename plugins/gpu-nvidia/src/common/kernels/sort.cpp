@@ -97,6 +97,10 @@ cb_status plan_sort(bool arg, const tensor_view& in, const tensor_view& out, std
     if (in.ndim < 1) return fail(error, CB_ERR_INVALID_ARGUMENT, what + ": the input must have at least 1 dimension");
     if (!is_contiguous(in) || !is_contiguous(out))
         return fail(error, CB_ERR_INVALID_ARGUMENT, what + ": the input and the output must be contiguous");
+    if (is_complex_dtype(in.dtype))
+        return fail(error, CB_ERR_UNSUPPORTED,
+                    what + ": " + dtype_name(in.dtype) +
+                        " is not supported on the device (numpy orders complex numbers lexicographically)");
     const cb_dtype want = arg ? CB_DTYPE_INT64 : in.dtype;
     if (out.dtype != want)
         return fail(error, CB_ERR_INVALID_ARGUMENT,
@@ -113,15 +117,16 @@ cb_status sort(const tensor_view& in, const tensor_view& out, std::string& error
     if (cb_status s = plan_sort(false, in, out, error); s != CB_OK) return s;
     dispatch(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
-            const T* x = static_cast<const T*>(in.data) + r * n;
-            T* o = static_cast<T*>(out.data) + r * n;
-            std::copy(x, x + n, o);
-            if (n >= k_radix_min)
-                radix_row(o, static_cast<std::int64_t*>(nullptr), n);
-            else
-                std::sort(o, o + n, [](T a, T b) { return fn::sort_less(a, b); });
-        });
+        if constexpr (!fn::is_complex_v<T>)  // refused by plan_sort
+            each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
+                const T* x = static_cast<const T*>(in.data) + r * n;
+                T* o = static_cast<T*>(out.data) + r * n;
+                std::copy(x, x + n, o);
+                if (n >= k_radix_min)
+                    radix_row(o, static_cast<std::int64_t*>(nullptr), n);
+                else
+                    std::sort(o, o + n, [](T a, T b) { return fn::sort_less(a, b); });
+            });
     });
     return CB_OK;
 }
@@ -130,18 +135,20 @@ cb_status argsort(const tensor_view& in, const tensor_view& out, std::string& er
     if (cb_status s = plan_sort(true, in, out, error); s != CB_OK) return s;
     dispatch(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
-            const T* x = static_cast<const T*>(in.data) + r * n;
-            std::int64_t* o = static_cast<std::int64_t*>(out.data) + r * n;
-            std::iota(o, o + n, std::int64_t{0});
-            if (n >= k_radix_min) {
-                std::unique_ptr<T[]> copy(new T[static_cast<std::size_t>(n)]);
-                std::copy(x, x + n, copy.get());
-                radix_row(copy.get(), o, n);
-            } else {
-                std::stable_sort(o, o + n, [x](std::int64_t a, std::int64_t b) { return fn::sort_less(x[a], x[b]); });
-            }
-        });
+        if constexpr (!fn::is_complex_v<T>)  // refused by plan_sort
+            each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
+                const T* x = static_cast<const T*>(in.data) + r * n;
+                std::int64_t* o = static_cast<std::int64_t*>(out.data) + r * n;
+                std::iota(o, o + n, std::int64_t{0});
+                if (n >= k_radix_min) {
+                    std::unique_ptr<T[]> copy(new T[static_cast<std::size_t>(n)]);
+                    std::copy(x, x + n, copy.get());
+                    radix_row(copy.get(), o, n);
+                } else {
+                    std::stable_sort(o, o + n,
+                                     [x](std::int64_t a, std::int64_t b) { return fn::sort_less(x[a], x[b]); });
+                }
+            });
     });
     return CB_OK;
 }

@@ -1,0 +1,86 @@
+// complex64 / complex128 (std::complex<float> / <double>) in the CPU engine: the per-element
+// functions numpy's complex loops have and the device supports, and the reductions. The C++
+// library's complex functions follow C99 Annex G, as numpy's npy_c* functions do. Arithmetic,
+// equality and the logical ops use the generic functors (functors.hpp).
+#pragma once
+
+#include <cmath>
+#include <complex>
+
+#include "common/kernels/functors.hpp"
+
+namespace cudabridge::nv::kernels::fn {
+
+// |z| in the parts' type (numpy's absolute of complex64 is float32).
+struct complex_abs {
+    template <class T>
+    typename T::value_type operator()(T a) const {
+        return std::abs(a);
+    }
+};
+struct complex_exp {
+    template <class T>
+    T operator()(T a) const {
+        return std::exp(a);
+    }
+};
+struct complex_log {
+    template <class T>
+    T operator()(T a) const {
+        return std::log(a);
+    }
+};
+struct complex_sqrt {
+    template <class T>
+    T operator()(T a) const {
+        return std::sqrt(a);
+    }
+};
+// NaN in either part; an infinite part (numpy's isinf); both parts finite.
+struct complex_isnan {
+    template <class T>
+    bool operator()(T a) const {
+        return std::isnan(a.real()) || std::isnan(a.imag());
+    }
+};
+struct complex_isinf {
+    template <class T>
+    bool operator()(T a) const {
+        return std::isinf(a.real()) || std::isinf(a.imag());
+    }
+};
+struct complex_isfinite {
+    template <class T>
+    bool operator()(T a) const {
+        return std::isfinite(a.real()) && std::isfinite(a.imag());
+    }
+};
+struct complex_power {
+    template <class T>
+    T operator()(T a, T b) const {
+        return std::pow(a, b);
+    }
+};
+
+// sum and mean accumulate in complex128 (as float32 sums do in float64); prod multiplies in the
+// element type, as numpy's multiply.reduce.
+template <class T>
+struct complex_sum_reducer {
+    using acc_t = std::complex<double>;
+    using out_t = T;
+    static constexpr acc_t identity() { return acc_t(0); }
+    static constexpr acc_t combine(acc_t a, acc_t b) { return a + b; }
+    static constexpr acc_t lift(T v) { return acc_t(v); }
+};
+template <class T>
+struct complex_mean_reducer : complex_sum_reducer<T> {};
+template <class T>
+struct complex_prod_reducer {
+    using acc_t = T;
+    using out_t = T;
+    static constexpr acc_t identity() { return acc_t(1); }
+    static constexpr acc_t combine(acc_t a, acc_t b) { return a * b; }
+    static constexpr acc_t lift(T v) { return v; }
+};
+
+}  // namespace cudabridge::nv::kernels::fn
