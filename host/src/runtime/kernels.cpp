@@ -32,9 +32,12 @@ cb_kernel_launch make_launch(const char* name, cb_dtype dtype, cbDim3 grid, cbDi
 
 size_t dtype_bytes(cb_dtype dtype) {
     switch (dtype) {
+    case CB_DTYPE_COMPLEX128:
+        return 16;
     case CB_DTYPE_FLOAT64:
     case CB_DTYPE_INT64:
     case CB_DTYPE_UINT64:
+    case CB_DTYPE_COMPLEX64:
         return 8;
     case CB_DTYPE_FLOAT32:
     case CB_DTYPE_INT32:

@@ -29,9 +29,9 @@ cb_status run_builtin_on_gpu(const builtin_call& call, const gpu_launch_target& 
 
 // The fatbin entry point a kernel of this kind uses (for tests and listings).
 std::string binary_kernel_name(kernels::binary_op op, cb_dtype compute);
-// Whether the fatbin has kernels for dtype d: float16 computes on the simulated GPU only, so far
-// (run_builtin_on_gpu answers CB_ERR_UNSUPPORTED for a call with a float16 operand).
-constexpr bool fatbin_has_dtype(cb_dtype d) { return d != CB_DTYPE_FLOAT16; }
+// Whether the fatbin has kernels for dtype d: float16 and complex compute on the simulated GPU only,
+// so far (run_builtin_on_gpu answers CB_ERR_UNSUPPORTED for a call with such an operand).
+constexpr bool fatbin_has_dtype(cb_dtype d) { return d != CB_DTYPE_FLOAT16 && !kernels::is_complex_dtype(d); }
 std::string cast_kernel_name(cb_dtype to, cb_dtype from);
 
 }  // namespace cudabridge::nv
