@@ -57,6 +57,17 @@ int repeat_readings(uint64_t interval_ms, uint64_t count, const std::function<vo
     return exit_ok;
 }
 
+// One JSON reading: {"time": ..., key: rows}; a looping query prints one per line.
+void print_reading(int64_t now, const char* key, const json_array& rows, bool looping) {
+    auto o = make_object();
+    o->set("time", format_utc_iso(now));
+    o->set(key, rows);
+    if (looping)
+        print_json_line(o);
+    else
+        print_json(o);
+}
+
 // --query-compute-apps: one line per process computing on each eGPU (none: the heading alone).
 int run_compute_apps(app& a, const std::string& list, const query::output_format& format, uint64_t interval_ms,
                      uint64_t count) {
@@ -84,14 +95,7 @@ int run_compute_apps(app& a, const std::string& list, const query::output_format
                     std::cout << query::compute_app_row(fields, app, format.units) << "\n";
             }
         }
-        if (!format.json) return;
-        auto o = make_object();
-        o->set("time", format_utc_iso(now));
-        o->set("processes", rows);
-        if (interval_ms)
-            print_json_line(o);
-        else
-            print_json(o);
+        if (format.json) print_reading(now, "processes", rows, interval_ms != 0);
     });
 }
 
@@ -177,14 +181,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
             else
                 std::cout << query::csv_row(fields, s, format->units) << "\n";
         }
-        if (!format->json) return;
-        auto o = make_object();
-        o->set("time", format_utc_iso(now));
-        o->set("devices", devices);
-        if (interval_ms)
-            print_json_line(o);
-        else
-            print_json(o);
+        if (format->json) print_reading(now, "devices", devices, interval_ms != 0);
     });
 }
 

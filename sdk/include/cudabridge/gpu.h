@@ -33,9 +33,9 @@ enum {
     CB_DTYPE_INT8 = 5,
     CB_DTYPE_INT16 = 6,
     CB_DTYPE_BOOL = 7,
-    CB_DTYPE_UINT16 = 8, /* ABI 1.9 */
-    CB_DTYPE_UINT32 = 9, /* ABI 1.9 */
-    CB_DTYPE_UINT64 = 10, /* ABI 1.9 */
+    CB_DTYPE_UINT16 = 8,     /* ABI 1.9 */
+    CB_DTYPE_UINT32 = 9,     /* ABI 1.9 */
+    CB_DTYPE_UINT64 = 10,    /* ABI 1.9 */
     CB_DTYPE_FLOAT16 = 11,   /* ABI 1.9: IEEE half */
     CB_DTYPE_COMPLEX64 = 12, /* ABI 1.9: two float32, real then imaginary */
     CB_DTYPE_COMPLEX128 = 13 /* ABI 1.9: two float64 */
