@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -229,6 +230,25 @@ bool close_enough(T gpu, T cpu, tolerance tol) {
     }
 }
 
+// An element as a stream prints it: complex as (re,im), half and other floats as double, the
+// integer types (bytes and bools included) as numbers.
+template <typename T>
+struct is_complex : std::false_type {};
+template <typename F>
+struct is_complex<std::complex<F>> : std::true_type {};
+
+template <typename T>
+auto printable(T v) {
+    if constexpr (is_complex<T>::value)
+        return v;
+    else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>)
+        return static_cast<unsigned long long>(v);
+    else if constexpr (std::is_integral_v<T>)
+        return static_cast<long long>(v);
+    else
+        return static_cast<double>(v);
+}
+
 // The first few differing elements of two storages, as text; empty when they agree.
 std::string differences(cb_dtype dtype, const std::vector<unsigned char>& gpu, const std::vector<unsigned char>& cpu,
                         tolerance tol) {
@@ -246,10 +266,7 @@ std::string differences(cb_dtype dtype, const std::vector<unsigned char>& gpu, c
             std::memcpy(&c, cpu.data() + i * sizeof(T), sizeof(T));
             if (close_enough(g, c, tol)) continue;
             ++total;
-            if (shown++ < 5) {
-                using P = std::conditional_t<std::is_floating_point_v<T>, double, long long>;
-                out << " [" << i << "] gpu " << static_cast<P>(g) << " cpu " << static_cast<P>(c) << ";";
-            }
+            if (shown++ < 5) out << " [" << i << "] gpu " << printable(g) << " cpu " << printable(c) << ";";
         }
         return total == 0 ? std::string() : std::to_string(total) + " of " + std::to_string(n) + " differ:" + out.str();
     });
