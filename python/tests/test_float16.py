@@ -7,20 +7,12 @@ import numpy as np
 import pytest
 
 import cudabridge as cb
+from device_checks import same
 
 H = np.float16
 ALL = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float16,
        np.float32, np.float64]
 
-
-def same(got, want):
-    """Device array `got` holds exactly numpy's `want` (dtype, shape, bits up to NaN)."""
-    assert isinstance(got, cb.ndarray), type(got)
-    host = got.get()
-    want = np.asarray(want)
-    assert host.dtype == want.dtype, (host.dtype, want.dtype)
-    assert host.shape == want.shape, (host.shape, want.shape)
-    np.testing.assert_array_equal(host, want)
 
 
 def halves(n=64, seed=0):

@@ -9,20 +9,12 @@ import numpy as np
 import pytest
 
 import cudabridge as cb
+from device_checks import same
 
 UNSIGNED = [np.uint16, np.uint32, np.uint64]
 SIGNED = [np.int8, np.int16, np.int32, np.int64]
 ALL = [np.bool_, np.uint8, *UNSIGNED, *SIGNED, np.float32, np.float64]
 
-
-def same(got, want):
-    """Device array `got` holds exactly numpy's `want`: dtype, shape and values."""
-    assert isinstance(got, cb.ndarray), type(got)
-    host = got.get()
-    want = np.asarray(want)
-    assert host.dtype == want.dtype, (host.dtype, want.dtype)
-    assert host.shape == want.shape, (host.shape, want.shape)
-    np.testing.assert_array_equal(host, want)
 
 
 def high(dtype, n=16, seed=0):
