@@ -6,8 +6,12 @@
 
 #include <cudabridge/core/error.hpp>
 
+#include <sys/mman.h>
+
 #include <atomic>
+#include <chrono>
 #include <random>
+#include <thread>
 
 namespace cudabridge::test {
 namespace {
@@ -150,6 +154,43 @@ TEST_F(usb4_test, ModelSeesTheLinksModeledClockAdvanceByADmasModeledTime) {
     EXPECT_GT(s1.modeled_time_ns - s0.modeled_time_ns, static_cast<uint64_t>(expected_h2d + expected_d2h));
     EXPECT_EQ(t()->dma_unmap(h(), link, iova, n), CB_OK);
     EXPECT_EQ(t()->dma_unmap(h(), link, out_iova, n), CB_OK);
+}
+
+// A driver unmaps a buffer and frees it while the device is still writing into it (a copy the
+// host gave up on). The unmap waits for the DMA in flight through the IOMMU to finish, as an
+// IOTLB invalidation does, so freeing right after it is safe; later DMA to the address faults.
+TEST_F(usb4_test, AnUnmapWaitsForTheDmaInFlightSoTheBufferCanBeFreedRightAfter) {
+    cb_link* link = authorize_and_open();
+    const size_t n = 8u << 20;  // the model's whole memory: each DMA takes a while
+    std::atomic<uint64_t> target{0};
+    std::atomic<uint64_t> started{0};
+    std::atomic<bool> done{false};
+    std::thread device([&] {
+        while (!done.load()) {
+            const uint64_t iova = target.load();
+            if (iova == 0) {
+                std::this_thread::yield();
+                continue;
+            }
+            started.fetch_add(1);
+            run_dma(t(), h(), link, iova, static_cast<uint32_t>(n), 0, 2);  // faults once unmapped
+        }
+    });
+    for (int round = 0; round < 20; ++round) {
+        void* buf = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(buf, MAP_FAILED);
+        uint64_t iova = 0;
+        ASSERT_EQ(t()->dma_map(h(), link, buf, n, CB_DMA_FROM_DEVICE, &iova), CB_OK);
+        const uint64_t before = started.load();
+        target.store(iova);
+        while (started.load() == before) std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(200 * (round % 4)));
+        target.store(0);
+        ASSERT_EQ(t()->dma_unmap(h(), link, iova, n), CB_OK);
+        ASSERT_EQ(munmap(buf, n), 0);  // a write still in flight would now fault the process
+    }
+    done.store(true);
+    device.join();
 }
 
 TEST_F(usb4_test, DartLimitsHitExactlyAtTheBoundaryThroughTheTable) {

@@ -147,6 +147,7 @@ cb_status sim_link::dma_map(void* host, size_t size, cb_dma_direction dir, uint6
 }
 
 cb_status sim_link::dma_unmap(uint64_t iova, size_t size) {
+    dma_fence::invalidation no_dma_in_flight(dma_fence_);
     std::string why;
     cb_status st = iommu_->unmap(iova, size, &why);
     if (st != CB_OK && !why.empty()) throw sdk::status_error(st, why);
@@ -170,6 +171,7 @@ cb_status sim_link::set_interrupt_handler(cb_interrupt_handler handler, void* us
 cb_status sim_link::device_dma(uint64_t iova, void* device_buffer, size_t size, bool device_writes) {
     if (cb_status st = gone_status(); st != CB_OK) return st;
     if (size == 0) return CB_OK;
+    dma_fence::transfer in_flight(dma_fence_);  // the spans stay mapped until the copy is done
     std::vector<host_span> spans;
     cb_status st = iommu_->translate(iova, size, device_writes, spans);
     if (st != CB_OK) {
@@ -184,6 +186,7 @@ cb_status sim_link::device_dma(uint64_t iova, void* device_buffer, size_t size, 
         if (st != CB_OK) {
             dma_faults_.fetch_add(1, std::memory_order_relaxed);
             if (st == CB_ERR_DEVICE_LOST) {
+                in_flight.release();  // the removal below waits for every DMA in flight
                 surprise_cut_.store(true);
                 device_removed();
             }
@@ -334,6 +337,7 @@ cb_status sim_link::inject(const fault_request& f) {
 void sim_link::device_removed() {
     removed_.store(true);
     wire_->unplug();
+    dma_fence::invalidation no_dma_in_flight(dma_fence_);
     iommu_->unmap_all();  // the IOMMU forgets a removed function's mappings
 }
 

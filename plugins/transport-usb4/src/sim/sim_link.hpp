@@ -4,9 +4,10 @@
 //
 // Threading: every member is thread safe. Model calls are serialised by one mutex (a transport
 // serialises calls into a model, as the endpoint-model contract says); DMA from the model's own
-// threads goes through the IOMMU's and the wire's own locks.
+// threads goes through the IOMMU's and the wire's own locks, and an unmap waits for it (dma_fence).
 #pragma once
 
+#include "sim/dma_fence.hpp"
 #include "sim/fabric.hpp"
 #include "sim/shared_link_counters.hpp"
 
@@ -116,6 +117,7 @@ private:
     std::unique_ptr<link_figures> figures_;
     std::unique_ptr<iommu> iommu_;
     std::unique_ptr<wire> wire_;
+    dma_fence dma_fence_;  // unmapping waits for the DMAs in flight
     cb_endpoint_host_ops host_ops_{};
     std::mutex model_mutex_;
     std::mutex irq_mutex_;
