@@ -65,6 +65,10 @@ protected:
         EXPECT_TRUE(round_trip(4 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
     }
 
+    // A link takes what other processes posted (a hang, the reset that ended it) at most every
+    // 100 ms.
+    static void past_the_fabric_sync() { std::this_thread::sleep_for(std::chrono::milliseconds(150)); }
+
     std::unique_ptr<runtime> rt;
     std::string enclosure;
     std::mutex seen_mutex;
@@ -232,6 +236,58 @@ TEST_F(fault_test, RecoveryGivesUpAfterMaxRetriesAndStaysFailedUntilAManualReset
     control(rt->current_session(), R"({"op":"plug","id":")" + enclosure + "\"}");
     expect_working_after_reset();
     EXPECT_EQ(count("safety.manual_reset"), 1u);
+}
+
+// One program's policy marks the stuck device failed (max_retry_count 0: at the first fault). The
+// mark is the device's: another program attached to it refuses work with that reason, its own
+// policy does not mark it again, and a manual reset there clears the mark for both.
+TEST_F(fault_test, AFailedMarkRefusesWorkInEveryProcessUntilAManualResetInAnyOfThem) {
+    start({{"max_retry_count", "0"}});
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    fault("\"stuck\":true,\"shared\":true");
+    past_the_fabric_sync();  // the other program's link hangs too
+    dev().supervise_once();
+    ASSERT_EQ(dev().state(), device_state::failed);
+    void* p = nullptr;
+    EXPECT_NE(other.malloc(&p, 16), cbSuccess);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("marked failed"), std::string::npos) << cbGetLastErrorMessage();
+    other.device(0).supervise_once();
+    EXPECT_EQ(count("safety.mark_failed"), 1u) << "one mark for the device";
+
+    ASSERT_EQ(other.reset_device(), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(other.malloc(&p, 16), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(other.free(p), cbSuccess);
+    past_the_fabric_sync();
+    dev().supervise_once();  // this program learns of the reset at its next sample
+    EXPECT_EQ(dev().state(), device_state::connected);
+    EXPECT_EQ(rt->malloc(&p, 16), cbErrorDeviceReset) << "its context went with the reset";
+    expect_working_after_reset();
+}
+
+// `monitor`, `query -l` and `status` only look. One that met the device lost opens the GPU again
+// once another program's policy reset it, as nvidia-smi's next reading shows a reset GPU.
+TEST_F(fault_test, AnObserverSeesTheGpuAgainAfterAnotherProgramsResetEndedAHang) {
+    start();
+    host::runtime_options o = runtime_options({{"heartbeat_interval_ms", "3600000"}});
+    o.observe = true;
+    runtime watcher(std::move(o));
+    ASSERT_EQ(watcher.device_count(), 1) << watcher.startup_error();
+    host::device& look = watcher.device(0);
+    cb_gpu_telemetry t{};
+    ASSERT_EQ(look.read_telemetry(t), CB_OK) << core::last_error();
+
+    fault("\"stuck\":true,\"shared\":true");
+    past_the_fabric_sync();
+    look.supervise_once();
+    EXPECT_EQ(look.read_telemetry(t), CB_ERR_DEVICE_LOST);
+    EXPECT_EQ(count("safety.hard_reset"), 0u) << "an observer resets nothing";
+    dev().supervise_once();  // the program's policy resets the device
+    ASSERT_EQ(count("safety.hard_reset"), 1u);
+    past_the_fabric_sync();
+    look.supervise_once();
+    EXPECT_EQ(look.read_telemetry(t), CB_OK) << core::last_error();
+    EXPECT_EQ(count("safety.hard_reset"), 1u);
 }
 
 TEST_F(fault_test, OverTheThermalLimitIsAnEmergencyStop) {

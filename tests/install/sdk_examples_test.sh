@@ -12,8 +12,9 @@ build=$1
 cmake=$2
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/cudabridge-sdk-examples-XXXXXX)
-monitor_pid=  # the background monitor of the safety runs, while it runs
-trap '[[ -n $monitor_pid ]] && kill "$monitor_pid" 2>/dev/null; rm -rf "$work"' EXIT
+monitor_pid= user_pid=  # the background monitor and program of the safety runs, while they run
+trap '[[ -n $monitor_pid ]] && kill "$monitor_pid" 2>/dev/null; [[ -n $user_pid ]] && kill "$user_pid" 2>/dev/null
+rm -rf "$work"' EXIT
 prefix=$work/prefix
 home=$work/home
 mkdir -p "$home"
@@ -31,6 +32,9 @@ json() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
 # Log to the store only, so no file sink writes outside the temporary tree.
 cli config set log.sinks sqlite >/dev/null
+
+python_path=$(find "$prefix" -type d -name cudabridge -path '*-packages/*' -printf '%h\n' | head -n 1)
+[[ -n $python_path ]] || fail "the install has no Python package"
 
 examples=$work/examples
 mkdir -p "$examples"
@@ -63,11 +67,13 @@ assert time.endswith("%09dZ" % (int(time_ns) % 10**9)) and int(thread) > 0, mine
 EOF
 
 # --- conservative: the same fault under both policies ------------------------------------------
-# A process stays attached to a connected eGPU (`monitor`) while another one makes the simulated
-# device stop answering (`sim fault stuck`, posted to every process's links). Its supervisor
-# then sees the device lost on a live link: the standard policy resets it and it recovers; the
-# conservative one marks it failed and leaves it to a person. Each run plugs its own enclosure,
-# so the events of the two runs stay apart, and samples every 250 ms to keep the test short.
+# A program (Python, through the installed package) uses a connected eGPU under the policy while
+# `monitor` watches it, and another process makes the simulated device stop answering (`sim fault
+# stuck`, posted to every process's links). The program's supervisor sees the device lost on a
+# live link: the standard policy resets it and it recovers, for the watcher too; the
+# conservative one marks it failed, which every process then refuses, and leaves it to a person.
+# Each run plugs its own enclosure, so the events of the two runs stay apart, and samples every
+# 250 ms to keep the test short.
 fault_run() {  # POLICY THERMAL_LIMIT -> run_id: the enclosure it plugged
   local policy=$1 id out=$work/monitor-$1.jsonl
   local with=(--plugin-path "$examples/conservative" --safety "$policy")
@@ -77,14 +83,26 @@ fault_run() {  # POLICY THERMAL_LIMIT -> run_id: the enclosure it plugged
   cli "${with[@]}" --json info | json "
 l = d['devices'][0]['temperature']['safety_limit_c']
 assert l == $2, l" || fail "info does not show the $policy policy's thermal limit ($2 C)"
+  # The program: attached for 6 s under the policy, its supervisor sampling every 250 ms.
+  env -i HOME="$home" PATH=/usr/bin:/bin PYTHONPATH="$python_path" CUDABRIDGE_DB="$home/cb.db" \
+    CUDABRIDGE_ADD_PLUGIN_PATH="$examples/conservative" CUDABRIDGE_SAFETY="$policy" /usr/bin/python3 -c '
+import time, cudabridge as cb
+cb.init(autoconnect=False)
+print("attached", flush=True)
+time.sleep(6)' >"$work/user-$policy.log" 2>&1 &
+  user_pid=$!
   cli "${with[@]}" --json monitor -i 250 -c 20 >"$out" 2>"$out.err" &
   monitor_pid=$!
   # Attached once it printed a good sample; the fault must come after, or the attach would fail.
   for _ in $(seq 100); do grep -q '"ok":true' "$out" && break; sleep 0.1; done
   grep -q '"ok":true' "$out" || fail "monitor under the $policy policy did not attach: $(cat "$out.err")"
+  for _ in $(seq 100); do grep -q attached "$work/user-$policy.log" && break; sleep 0.1; done
+  grep -q attached "$work/user-$policy.log" || fail "the program under the $policy policy did not attach: $(cat "$work/user-$policy.log")"
   cli sim fault stuck >/dev/null || fail "sim fault stuck"
   wait "$monitor_pid" || true  # a failed device may end the monitor early
   monitor_pid=
+  wait "$user_pid" || fail "the program under the $policy policy: $(cat "$work/user-$policy.log")"
+  user_pid=
   cli sim fault clear >/dev/null
   cli "${with[@]}" disconnect >/dev/null || fail "disconnect after the $policy run"
   run_id=$id
@@ -104,7 +122,7 @@ for kind in safety.soft_reset safety.hard_reset safety.reconnect safety.resume; 
 done
 failures=$(cli --json history --device-id "$conservative_id" --kind safety.mark_failed)
 [[ $failures == *"instead of recovering automatically"* ]] || fail "the failure does not give the conservative policy's reason"
-# What the attached process saw last: the standard policy's device back at work, the
+# What the watcher saw last: the standard policy's device back at work, the
 # conservative one's refusing it.
 last_sample() { tail -n 1 "$work/monitor-$1.jsonl" | json "$2"; }
 last_sample standard 'assert d["ok"], d' || fail "the device did not come back under the standard policy"

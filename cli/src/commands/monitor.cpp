@@ -46,6 +46,7 @@ sample take(host::session& session, host::device& d, int index) {
     s.id = d.id();
     s.name = d.properties().name;
     query::read_connection_events(session, d, s.events);
+    d.supervise_once();  // a fresh look: a GPU that another process reset is opened again
     // Telemetry only: settings and limits do not change between samples.
     if (d.read_telemetry(s.t) != CB_OK) {
         s.ok = false;

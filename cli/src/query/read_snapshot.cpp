@@ -79,6 +79,9 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     out.max_memory_clock_mhz = p.memory_clock_mhz;
     out.simulated = p.is_simulated != 0;
 
+    // A fresh look first: after another process reset a GPU this one saw lost, the look opens it
+    // again (an observer never resets it itself).
+    d.supervise_once();
     // Telemetry and limits through the gate, as every runtime call passes it: a device that is
     // lost, stopped or going away refuses, and the reading says why instead of failing.
     host::device::ticket t;

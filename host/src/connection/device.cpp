@@ -77,11 +77,21 @@ cb_status device_impl::enter(device::ticket& out) const {
     out.lock_ = std::shared_lock(gate);
     const device_state st = state.load(std::memory_order_acquire);
     const bool live = st == device_state::connected && shared->still_connected(epoch);
-    if (live && !shared->emergency_stopped()) {
+    if (live && !shared->emergency_stopped() && !shared->marked_failed() && handle != nullptr) {
         out.handle_ = handle;
         return CB_OK;
     }
     out.lock_ = {};
+    if (live && shared->marked_failed()) {
+        core::set_last_error("device " + id +
+                             " was marked failed by a safety policy (its reason: 'cudabridge-cli history --kind "
+                             "safety.mark_failed'): work is refused until 'cudabridge-cli reset'");
+        return CB_ERR_DEVICE_LOST;
+    }
+    if (live && handle == nullptr) {  // an observer's look found the GPU not answering
+        core::set_last_error("the GPU of device " + id + " does not answer; it is looked at again at the next reading");
+        return CB_ERR_DEVICE_LOST;
+    }
     if (live) {  // stopped by the safety policy of another process
         core::set_last_error("device " + id +
                              " is in an emergency stop (recorded by another process's safety policy): "
@@ -175,6 +185,9 @@ const std::string& device::name() const noexcept { return impl_->name; }
 const cb_gpu_properties& device::properties() const noexcept { return impl_->properties; }
 const cb_endpoint_info& device::enclosure() const noexcept { return impl_->enclosure; }
 device_state device::state() const noexcept { return impl_->state.load(); }
+bool device::held_by_safety_policy() const noexcept {
+    return impl_->shared->marked_failed() || impl_->shared->emergency_stopped();
+}
 bool device::attached() const noexcept { return impl_->attached; }
 int64_t device::session_id() const noexcept { return impl_->session_id; }
 const std::vector<step_record>& device::connect_steps() const noexcept { return impl_->steps; }

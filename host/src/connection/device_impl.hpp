@@ -53,7 +53,8 @@ public:
     std::string profile_json;
     bool attached = false;
     // Joined only to look (status, info, query, monitor): no supervisor thread, no policy
-    // decisions, no events; supervise_once just takes a fresh sample.
+    // decisions, no events; supervise_once just takes a fresh sample (and opens the GPU again
+    // after it met the device lost, see look_again).
     bool observer = false;
     int64_t session_id = 0;
     std::vector<step_record> steps;
@@ -95,6 +96,8 @@ public:
     // ---- lifecycle pieces (exclusive gate held by the caller) ----------------------------------
     cb_status open_gpu(std::string& error);  // claim + open_device + properties
     void close_gpu() noexcept;
+    // close_gpu, then open_gpu once the link (brought up to date) is up.
+    cb_status reopen_gpu(std::string& error);
     cb_status open_tunnel(std::string& error);
     void close_tunnel() noexcept;
     cb_status reauthorize(std::string& error);  // after a replug, with the stored key if any
@@ -103,6 +106,12 @@ public:
     cb_status hard_reset(std::string& error);
     cb_status reconnect(std::string& error);
     cb_status manual_reset(bool hard);
+    // A manual reset in another process cleared the failed mark this process's policy set: the
+    // device is used again, with a fresh context (this process's allocations went with the reset).
+    void take_manual_reset_elsewhere();
+    // An observer's GPU view that met a lost device is opened again, as nvidia-smi's next query
+    // sees a GPU that another process reset; it resets nothing itself.
+    void look_again() noexcept;
 
     disconnect_report disconnect(const disconnect_options& options);
     bool others_still_busy(uint32_t timeout_ms, std::vector<cb_gpu_process>& others);

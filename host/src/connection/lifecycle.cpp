@@ -82,6 +82,29 @@ void device_impl::close_gpu() noexcept {
     handle = nullptr;
 }
 
+cb_status device_impl::reopen_gpu(std::string& error) {
+    close_gpu();
+    if (!link) {
+        error = "no tunnel to " + function_id;
+        return CB_ERR_DEVICE_LOST;
+    }
+    // The link's status first: it brings in what other processes did to the device (a reset
+    // that ended a hang), which the GPU's registers are read through.
+    cb_link_status l{};
+    l.struct_size = sizeof l;
+    if (s.transport()->link_status(s.transport_instance(), link, &l) != CB_OK || !l.up) {
+        error = "the link to " + name + " is down";
+        return CB_ERR_LINK_DOWN;
+    }
+    return open_gpu(error);
+}
+
+void device_impl::look_again() noexcept {
+    std::unique_lock lock(gate);
+    std::string error;
+    reopen_gpu(error);  // still lost: the next sample says so and tries again
+}
+
 void device_impl::release_runtime(bool usable) noexcept {
     if (!release_hook) return;
     try {

@@ -16,7 +16,7 @@ namespace cudabridge::host {
 struct shared_connection_state::layout {
     uint64_t magic;
     uint32_t version;
-    uint32_t reserved0;
+    std::atomic<uint32_t> marked_failed;  // reserved, so 0, in files made before it: not failed
     std::atomic<uint64_t> epoch;
     std::atomic<uint32_t> state;
     std::atomic<uint32_t> emergency_stop;  // 0 in files made before it existed: not stopped
@@ -81,6 +81,7 @@ shared_connection_state::shared_connection_state(const std::filesystem::path& fo
         map_->state.store(static_cast<uint32_t>(shared_link_state::disconnected));
         map_->session_id.store(0);
         map_->emergency_stop.store(0);
+        map_->marked_failed.store(0);
         map_->magic = magic_value;
     }
     const bool ours = map_->magic == magic_value && map_->version == layout_version;
@@ -111,6 +112,7 @@ uint64_t shared_connection_state::publish_connected(int64_t session_id) noexcept
     const uint64_t epoch = map_->epoch.fetch_add(1, std::memory_order_acq_rel) + 1;
     map_->state.store(static_cast<uint32_t>(shared_link_state::connected), std::memory_order_release);
     map_->emergency_stop.store(0, std::memory_order_release);
+    map_->marked_failed.store(0, std::memory_order_release);
     return epoch;
 }
 
@@ -120,6 +122,14 @@ void shared_connection_state::publish_emergency_stop(bool stopped) noexcept {
 
 bool shared_connection_state::emergency_stopped() const noexcept {
     return map_->emergency_stop.load(std::memory_order_acquire) != 0;
+}
+
+void shared_connection_state::publish_failed(bool failed) noexcept {
+    map_->marked_failed.store(failed ? 1 : 0, std::memory_order_release);
+}
+
+bool shared_connection_state::marked_failed() const noexcept {
+    return map_->marked_failed.load(std::memory_order_acquire) != 0;
 }
 
 void shared_connection_state::publish_ended(shared_link_state state) noexcept {

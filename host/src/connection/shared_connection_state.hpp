@@ -1,6 +1,7 @@
 // One small memory-mapped file per eGPU, shared by every process on the machine, saying whether
 // the device is connected, under which connection epoch, and whether a safety policy stopped it
-// (an emergency stop holds new work in every process until a resume or a reset). A process that attached under
+// (an emergency stop holds new work in every process until a resume or a reset) or marked it
+// failed (every process refuses work until a manual reset). A process that attached under
 // epoch N finds, on its next runtime call, that another process disconnected (the state says
 // so, or the epoch moved on) and answers device-lost, as a CUDA application sees a GPU that
 // fell off the bus. One atomic load per check: cheap enough for every call.
@@ -38,6 +39,10 @@ public:
     // or a manual reset in any process, and by a new connection.
     void publish_emergency_stop(bool stopped) noexcept;
     bool emergency_stopped() const noexcept;
+    // The policy of some process marked the device failed; a manual reset in any process, or a
+    // new connection, clears it.
+    void publish_failed(bool failed) noexcept;
+    bool marked_failed() const noexcept;
 
     const std::filesystem::path& path() const noexcept { return path_; }
 

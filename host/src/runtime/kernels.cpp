@@ -205,7 +205,8 @@ cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3
 
 cbError_t device_context::reset() {
     const device_state st = dev_->state();
-    if (st == device_state::failed || st == device_state::lost || st == device_state::emergency_stop) {
+    if (st == device_state::failed || st == device_state::lost || st == device_state::emergency_stop ||
+        dev_->held_by_safety_policy()) {
         if (dev_->manual_reset(true) != CB_OK)
             return set_last_error(cbErrorDeviceFailed, "cbDeviceReset: " + core::last_error());
     }

@@ -100,6 +100,7 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     // Every process holds new work while stopped, and takes it again at the resume.
     if (action == CB_ACTION_EMERGENCY_STOP) shared->publish_emergency_stop(true);
     if (action == CB_ACTION_RESUME) shared->publish_emergency_stop(false);
+    if (action == CB_ACTION_MARK_FAILED) shared->publish_failed(true);  // refused everywhere
     const cb_status reported = action == CB_ACTION_EMERGENCY_STOP ? CB_ERR_THERMAL_LIMIT
                                : action == CB_ACTION_MARK_FAILED  ? CB_ERR_DEVICE_LOST
                                                                   : st;
@@ -130,6 +131,7 @@ cb_status device_impl::manual_reset(bool hard) {
         if (st == CB_OK) link_down.store(false, std::memory_order_release);
         history_.clear();
         shared->publish_emergency_stop(false);  // a manual reset ends an emergency stop everywhere
+        shared->publish_failed(false);          // and a failed mark
         last_action_ = hard ? "manual hard reset" : "manual soft reset";
         last_reason_.clear();
         publish_health();
@@ -142,6 +144,27 @@ cb_status device_impl::manual_reset(bool hard) {
     set_state(st == CB_OK ? device_state::connected : device_state::lost, st, "safety.manual_reset", message);
     if (st != CB_OK) core::set_last_error(message);
     return st;
+}
+
+void device_impl::take_manual_reset_elsewhere() {
+    std::string error;
+    cb_status st = CB_OK;
+    {
+        std::unique_lock lock(gate);
+        release_runtime(false);
+        memory_epoch.fetch_add(1);
+        st = reopen_gpu(error);
+        failed_ = false;
+        recovery_attempts_ = 0;
+        history_.clear();
+        last_action_ = "manual reset in another process";
+        last_reason_.clear();
+        publish_health();
+    }
+    if (st != CB_OK)
+        error = "a manual reset in another process cleared the failed mark, but the GPU does not answer here: " + error;
+    set_state(st == CB_OK ? device_state::connected : device_state::lost, st, "safety.manual_reset",
+              st == CB_OK ? "a manual reset in another process cleared the failed mark" : error);
 }
 
 cb_status device::manual_reset(bool hard) { return impl_->manual_reset(hard); }

@@ -86,10 +86,12 @@ void device_impl::supervise_once() {
     std::lock_guard serial(supervise_mutex_);
     const device_state now = state.load();
     if (now == device_state::disconnecting || now == device_state::disconnected) return;
+    if (failed_ && !shared->marked_failed()) take_manual_reset_elsewhere();
     const cb_health_sample sample = take_sample();
     history_.push_back(sample);
     if (history_.size() > history_length) history_.pop_front();
     if (observer) {  // it looks; the processes that use the device decide and act
+        if (sample.device_lost) look_again();
         publish_health();
         return;
     }
@@ -102,7 +104,7 @@ void device_impl::supervise_once() {
     hist.last_recovery_ns = last_recovery_ns_;
     // Stopped here, or by another process's policy: this policy may resume it.
     hist.emergency_stopped = now == device_state::emergency_stop || shared->emergency_stopped();
-    hist.failed = failed_;
+    hist.failed = failed_ || shared->marked_failed();  // marked here, or by another process's policy
     cb_safety_decision d{};
     d.struct_size = sizeof d;
     if (s.safety()->evaluate(s.safety_instance(), &hist, &d) != CB_OK) {
@@ -141,7 +143,8 @@ void device_impl::act(const cb_safety_decision& d) {
     case CB_ACTION_SOFT_RESET:
     case CB_ACTION_HARD_RESET:
     case CB_ACTION_RECONNECT:
-        if (d.action == CB_ACTION_MARK_FAILED && failed_) return;
+        // Marked once for the device, whichever process marked it.
+        if (d.action == CB_ACTION_MARK_FAILED && (failed_ || shared->marked_failed())) return;
         run_recovery(d.action, reason, d.delay_ms);
         return;
     default:

@@ -131,6 +131,9 @@ public:
     const cb_gpu_properties& properties() const noexcept;
     const cb_endpoint_info& enclosure() const noexcept;
     device_state state() const noexcept;
+    // A safety policy (of this or another process) marked the device failed or stopped it: work
+    // is refused in every process until a resume or a manual reset (cbDeviceReset makes one).
+    bool held_by_safety_policy() const noexcept;
     bool attached() const noexcept;  // joined another process's connection
     int64_t session_id() const noexcept;
     const std::vector<step_record>& connect_steps() const noexcept;
