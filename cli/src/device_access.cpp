@@ -47,6 +47,7 @@ host::runtime& app::runtime() {
     host::runtime_options o;
     o.session = session_options();
     o.autoconnect = false;
+    o.visible_devices = false;  // every eGPU, numbered as `info` lists them, as nvidia-smi does
     o.reset_unanswering = reset_unanswering_;
     o.observe = read_only_;
     runtime_ = std::make_unique<host::runtime>(std::move(o));

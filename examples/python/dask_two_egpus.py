@@ -45,7 +45,7 @@ def share_of_tasks(records, bound):
     total = sum(count.values())
     for worker, n in sorted(count.items()):
         d = bound.get(worker) or {}
-        print(f"    eGPU {d.get('ordinal')} {d.get('name')}: {n} tasks ({100.0 * n / total:.0f}%)")
+        print(f"    eGPU {d.get('visible')} {d.get('name')}: {n} tasks ({100.0 * n / total:.0f}%)")
 
 
 def held_bytes(dask_worker):
@@ -121,7 +121,7 @@ def main():
             bound = client.run(cbd.bound_device)
             print(f"{len(bound)} workers:")
             for worker, d in sorted(bound.items()):
-                print(f"    {worker}: eGPU {d['ordinal']} {d['name']} ({d['uuid']}), pid {d['pid']}")
+                print(f"    {worker}: eGPU {d['visible']} {d['name']} ({d['uuid']}), pid {d['pid']}")
             rng = np.random.default_rng(2026)
             with get_task_stream(client) as stream:
                 pipeline(cbd, da, args.size, args.size // 4, rng)

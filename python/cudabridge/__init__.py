@@ -235,10 +235,9 @@ _device_stack = _threading.local()  # per thread: the devices `with Device(i):` 
 
 
 def visible_devices():
-    """The device ordinals CUDABRIDGE_VISIBLE_DEVICES selects, in its order (every connected eGPU
-    when it is unset): a list of indexes or GPU UUIDs, as CUDA_VISIBLE_DEVICES. cudabridge.dask
-    binds each worker to the first one; the runtime itself still attaches to every connected eGPU
-    (device_count() and set_device() are not filtered). ValueError for an entry naming no device."""
+    """The device ordinals of this process: 0..device_count()-1. The runtime applied
+    CUDABRIDGE_VISIBLE_DEVICES (indexes or GPU UUIDs, as CUDA_VISIBLE_DEVICES) when it started, so
+    these stand for the eGPUs it names, in its order (every connected eGPU when it is unset)."""
     from . import _visible
     return _visible.ordinals()
 

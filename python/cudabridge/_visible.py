@@ -7,13 +7,12 @@ one) or a GPU UUID as cb.Device(i).uuid gives it ("GPU-..."; a unique prefix of 
 characters after "GPU-" is enough). Unlike CUDA, an entry that names no device is an error, never
 a silently shortened list.
 
-What this selection does today: cudabridge.dask binds each worker to the first device of its list,
-and cb.visible_devices() answers the runtime ordinals the list stands for. The runtime itself still
-attaches to every connected eGPU, so cb.device_count() and cb.set_device() keep their unfiltered
-numbering.
+The runtime applies it when it starts (cb.init()): the process sees only the eGPUs the list
+names, numbered from 0 in the list's order, as a CUDA program sees CUDA_VISIBLE_DEVICES. A value
+that names no connected eGPU leaves the process without a device, and cb.init() raises
+NoDeviceError saying why. cudabridge.dask gives each worker one entry of the list; the
+cudabridge-cli commands ignore the variable and show every eGPU, as nvidia-smi does.
 """
-
-import os
 
 from . import _core
 
@@ -48,36 +47,7 @@ def parse(text):
     return entries
 
 
-def resolve(entries, uuids):
-    """Runtime ordinals for parsed entries, given the UUID of each attached device by ordinal."""
-    count = len(uuids)
-    if entries is None:
-        return list(range(count))
-    ordinals = []
-    for entry in entries:
-        if isinstance(entry, int):
-            if entry >= count:
-                raise ValueError(f"{ENV} names device {entry}, but this process has {count} connected eGPU(s) "
-                                 f"(0..{count - 1})")
-            ordinal = entry
-        else:
-            matches = [i for i, u in enumerate(uuids) if u.lower().startswith(entry.lower())]
-            if not matches:
-                raise ValueError(f"{ENV} names {entry}, which is none of the connected eGPUs ({', '.join(uuids)})")
-            if len(matches) > 1:
-                raise ValueError(f"{ENV}: {entry} matches several eGPUs ({', '.join(uuids[i] for i in matches)})")
-            ordinal = matches[0]
-        if ordinal in ordinals:
-            raise ValueError(f"{ENV} names device {ordinal} twice")
-        ordinals.append(ordinal)
-    return ordinals
-
-
-def ordinals(text=None):
-    """The runtime ordinals that CUDABRIDGE_VISIBLE_DEVICES (or `text`) selects, in its order. The
-    runtime must be initialized (cb.init())."""
-    entries = parse(os.environ.get(ENV) if text is None else text)
-    count = _core.device_count()
-    uuids = [_core.properties(i)["uuid"] for i in range(count)] if entries and any(
-        isinstance(e, str) for e in entries) else [""] * count
-    return resolve(entries, uuids)
+def ordinals():
+    """The runtime ordinals of this process's eGPUs: the runtime applied CUDABRIDGE_VISIBLE_DEVICES
+    when it started, so they are 0..n-1 in the list's order."""
+    return list(range(_core.device_count()))

@@ -374,9 +374,9 @@ def _log_event(event):
 
 
 def bind_process():
-    """Initializes the runtime (attaching to the connected eGPUs) and binds this process to the
-    first device CUDABRIDGE_VISIBLE_DEVICES selects (every one when unset: device 0). Returns the
-    runtime ordinal."""
+    """Initializes the runtime, which attaches to the eGPUs CUDABRIDGE_VISIBLE_DEVICES names (every
+    connected one when unset), and binds this process to the first: device 0. Returns the runtime
+    ordinal."""
     cb.init()
     ordinals = _visible.ordinals()
     if not ordinals:

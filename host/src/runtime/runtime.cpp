@@ -5,6 +5,7 @@
 #include "connection/device_facts.hpp"
 #include "connection/device_impl.hpp"
 #include "runtime/device_context.hpp"
+#include "runtime/visible_devices.hpp"
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/cpp/bool_text.hpp>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace cudabridge::host {
 namespace {
@@ -40,6 +42,28 @@ void copy_text(char (&dst)[N], const char* src) {
     std::snprintf(dst, N, "%s", src ? src : "");
 }
 
+// The connected eGPUs a selection names, in its order. A UUID entry needs each one's UUID: a
+// silent look at each (no supervisor, no event) reads it.
+std::vector<std::string> select_visible(session& s, const std::vector<std::string>& connected,
+                                        const std::vector<visible_entry>& entries) {
+    std::vector<std::string> uuids(connected.size());
+    if (names_a_uuid(entries)) {
+        for (size_t i = 0; i < connected.size(); ++i) {
+            connect_options o;
+            o.device = connected[i];
+            o.observe = true;
+            try {
+                uuids[i] = connect(s, o)->properties().uuid;
+            } catch (const connect_error&) {
+                // an eGPU that cannot be looked at matches no UUID
+            }
+        }
+    }
+    std::vector<std::string> chosen;
+    for (size_t position : resolve_visible_devices(entries, uuids)) chosen.push_back(connected[position]);
+    return chosen;
+}
+
 }  // namespace
 
 void check(cbError_t e) {
@@ -48,25 +72,40 @@ void check(cbError_t e) {
 
 runtime::runtime(runtime_options options) : options_(std::move(options)) {
     session_ = std::make_unique<session>(options_.session);
-    // Attach to every connected eGPU; connect one when none is and that is allowed.
+    std::vector<std::string> connected;  // enclosure ids, in the order detect gives them
+    for (const auto& d : detect(*session_))
+        if (d.connected_elsewhere) connected.push_back(d.enclosure.id);
+    std::optional<std::vector<visible_entry>> visible;
+    try {
+        if (options_.visible_devices && options_.session.use_environment)
+            visible = parse_visible_devices(std::getenv(visible_devices_variable));
+        if (visible && !connected.empty()) connected = select_visible(*session_, connected, *visible);
+    } catch (const core::error& e) {
+        startup_error_ = e.what();
+        session_->log_line(CB_LOG_ERROR, CB_LOG_CAT_CUDA, startup_error_);
+        return;
+    }
+    // Attach to each connected eGPU; connect one when none is and that is allowed.
     std::string attach_error;
-    for (const auto& d : detect(*session_)) {
-        if (!d.connected_elsewhere) continue;
+    for (const auto& id : connected) {
         connect_options o;
-        o.device = d.enclosure.id;
+        o.device = id;
         o.reset_unanswering = options_.reset_unanswering;
         o.observe = options_.observe;
         try {
             adopt(connect(*session_, o));
         } catch (const connect_error& e) {
-            attach_error = std::string("could not attach to ") + d.enclosure.id + ": " + e.what();
+            attach_error = std::string("could not attach to ") + id + ": " + e.what();
             session_->log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, attach_error);
         }
     }
     const bool autoconnect = options_.session.use_environment
                                  ? autoconnect_from_environment(options_.autoconnect, *session_)
                                  : options_.autoconnect;
-    if (device_count() == 0 && autoconnect) {
+    // A selection applies to connected eGPUs; with none, the one a connect brings is device 0.
+    const bool may_connect =
+        !visible || (connected.empty() && !visible->empty() && visible->front().index == 0 && visible->size() == 1);
+    if (device_count() == 0 && autoconnect && may_connect) {
         connect_options o;
         o.device = options_.device;
         o.enroll = options_.enroll;
@@ -76,8 +115,11 @@ runtime::runtime(runtime_options options) : options_(std::move(options)) {
             startup_error_ = e.what();
         }
     } else if (device_count() == 0) {
-        startup_error_ =
-            attach_error.empty() ? "no eGPU is connected (and connecting one was not asked for)" : attach_error;
+        startup_error_ = !attach_error.empty() ? attach_error
+                         : visible && connected.empty() && !visible->empty()
+                             ? std::string(visible_devices_variable) + " names eGPUs, but none is connected"
+                         : visible ? std::string(visible_devices_variable) + " selects no eGPU"
+                                   : "no eGPU is connected (and connecting one was not asked for)";
     }
 }
 

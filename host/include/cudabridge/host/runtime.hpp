@@ -32,6 +32,9 @@ struct runtime_options {
     bool enroll = false;
     bool reset_unanswering = false;  // connect_options::reset_unanswering for the attaches
     bool observe = false;            // connect_options::observe for the attaches: join, record nothing
+    // Use only the connected eGPUs CUDABRIDGE_VISIBLE_DEVICES names, in its order (when the
+    // session reads the environment). Off for the CLI, which shows every eGPU as nvidia-smi does.
+    bool visible_devices = true;
 };
 
 class runtime_error : public std::runtime_error {
