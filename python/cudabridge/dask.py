@@ -61,7 +61,7 @@ VISIBLE_DEVICES_ENV = _visible.ENV
 
 # This process's binding as a Dask worker (dask_setup): the runtime ordinal of its eGPU, or why
 # there is none (then every task fails with that reason rather than run on another device).
-_binding = {"ordinal": None, "error": None, "events": None, "worker": None}
+_binding = {"ordinal": None, "error": None, "events": None, "worker": None, "leaving": False}
 _leaving_lock = threading.Lock()
 
 
@@ -272,8 +272,17 @@ def _unbound_error():
     return _binding.get("error_type", cb.NoDeviceError)(_binding["error"])
 
 
+def _hand_back():
+    raise distributed.Reschedule()
+
+
 def _run_on_bound_device(fn, args, kwargs):
     """How a worker's task thread runs a task: on the worker's eGPU, or not at all."""
+    if _binding["leaving"]:
+        # Its eGPU failed under an earlier task and the worker is leaving: the task goes back to
+        # the scheduler (distributed's Reschedule) and runs on another worker.
+        from distributed.worker import apply_function_simple
+        return apply_function_simple(_hand_back, (), {}, 0)
     if _binding["error"] is not None:
         raise _unbound_error()
     ordinal = _binding["ordinal"]
@@ -287,19 +296,31 @@ def _run_on_bound_device(fn, args, kwargs):
         named = _naming_the_device(e)
         _device_failed(named)
         raise named from e
+    except cb.PolicyError as e:  # an emergency stop: the task says so; the worker stays
+        if ordinal is None:
+            raise
+        raise _naming_the_device(e) from e
     # distributed's apply_function hands a task's exception back in its message, unraised
     failure = result.get("actual-exception") if isinstance(result, dict) else None
+    if isinstance(failure, cb.PolicyError) and ordinal is not None:
+        _replace_failure(result, _naming_the_device(failure), failure)
+        return result
     named = _device_failure(failure)
     if named is None:
         return result
+    _replace_failure(result, named, failure)
+    _device_failed(named)
+    return result
+
+
+def _replace_failure(result, named, failure):
+    """A task's result message carries `named` (raised from `failure`) as its exception."""
     try:
         raise named from failure
-    except _DEVICE_FAILURES as e:
+    except cb.Error as e:
         from distributed.core import error_message
         result.update(error_message(e))
         result["actual-exception"] = e
-    _device_failed(named)
-    return result
 
 
 def _device_failure(error):
@@ -337,6 +358,7 @@ def _device_failed(error):
         if _binding["error"] is not None:
             return
         _binding["error_type"] = type(error)
+        _binding["leaving"] = True
         _binding["error"] = (f"worker {getattr(worker, 'address', os.getpid())} lost its eGPU "
                              f"({type(error).__name__}: {error}); the worker leaves the cluster")
     logger.error("cudabridge: %s", _binding["error"])
@@ -346,6 +368,10 @@ def _device_failed(error):
 
 async def _leave(worker):
     import asyncio
+    from distributed.core import Status
+    # Paused at once, the scheduler gives this worker no new task while the error travels, so a
+    # retried task (retries=) runs on another worker instead of failing here again.
+    worker.status = Status.paused
     await asyncio.sleep(LEAVE_DELAY_S)
     await worker.close(nanny=True, reason="cudabridge: its eGPU failed")
 

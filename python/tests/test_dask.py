@@ -426,6 +426,105 @@ def test_a_failed_egpu_fails_its_task_naming_the_device_and_the_rerun_completes(
 
 
 @needs_dask
+def test_with_retries_the_tasks_of_an_unplugged_egpu_rerun_on_the_other_worker(gpu):
+    """client.compute(..., retries=3) while the RTX 4090's cable is pulled: the tasks that fail on
+    its worker run again on the worker that remains (its lost chunks recomputed there), so no
+    graph fails and every result equals numpy; the lost eGPU's worker leaves."""
+    h = np.arange(64 * 48, dtype=np.float32).reshape(64, 48)
+    with dask.config.set({"distributed.scheduler.work-stealing": False}), _home_with_two_egpus() as env, \
+            cbd.LocalCluster(env=env, silence_logs=60) as c, distributed.Client(c) as client:
+        bound = client.run(cbd.bound_device)
+        survivor = next(w for w, b in bound.items() if b["name"] == "NVIDIA GeForce RTX 5090")
+        x = client.persist(cbd.from_array(h, chunks=16), retries=3)  # its chunks may be recomputed
+        distributed.wait(x)
+        _run_cli(env, "sim", "fault", "unplug", "--enclosure", "1")
+        deadline = time.monotonic() + 60
+        for k in range(1, 1000):  # until the worker left; a new graph each time
+            graph = cbd.to_numpy(x * 2 + k).sum(axis=0)
+            got = client.compute(graph, retries=3).result(timeout=60)
+            np.testing.assert_allclose(got, (h * 2 + k).sum(axis=0), rtol=1e-6)
+            if set(client.scheduler_info()["workers"]) == {survivor}:
+                break
+            assert time.monotonic() < deadline, "the unplugged eGPU's worker did not leave"
+            time.sleep(0.2)
+        got = client.compute(cbd.to_numpy(x + 1).sum(axis=0), retries=3).result(timeout=60)
+        np.testing.assert_allclose(got, (h + 1).sum(axis=0), rtol=1e-6)
+
+
+def _sum_on_the_worker():
+    return float(cb.to_device(np.arange(4, dtype=np.float32)).sum())
+
+
+@needs_dask
+def test_an_emergency_stop_fails_tasks_naming_the_egpu_and_the_worker_stays():
+    """A thermal limit below the boards' idle temperature (a fault drill): each worker's safety
+    policy stops its eGPU, a task there fails with PolicyError naming the device and the stop,
+    and the worker stays in the cluster, since a stop lifts once the GPU cools."""
+    with _home_with_two_egpus() as env:
+        _run_cli(env, "config", "set", "standard.thermal_limit", "20")
+        with cbd.LocalCluster(env=env, silence_logs=60) as c, distributed.Client(c) as client:
+            workers = client.run(cbd.bound_device)
+            for address, b in workers.items():
+                deadline = time.monotonic() + 30
+                with pytest.raises(cb.PolicyError) as stopped:
+                    while time.monotonic() < deadline:  # the stop comes at the policy's first sample
+                        client.submit(_sum_on_the_worker, workers=[address], pure=False).result(timeout=60)
+                        time.sleep(0.2)
+                message = str(stopped.value)
+                assert message.startswith(f"eGPU 0 ({b['name']}, {b['uuid']})"), message
+                assert "emergency stop" in message, message
+            time.sleep(2 * cbd.LEAVE_DELAY_S)
+            assert client.run(cbd.bound_device) == workers
+
+
+@needs_dask
+def test_a_new_worker_joins_with_the_recovered_egpu(gpu):
+    """The GPU of the RTX 4090 stops answering: its worker's task fails and the worker leaves,
+    while its safety policy resets the device. Once `cudabridge-cli status` shows it connected,
+    a worker started with the documented recipe (dask-worker --preload cudabridge.dask and
+    CUDABRIDGE_VISIBLE_DEVICES=1) binds it and runs tasks on it, and graphs complete again."""
+    h = np.arange(64 * 48, dtype=np.float32).reshape(64, 48)
+    with _home_with_two_egpus() as env, cbd.LocalCluster(env=env, silence_logs=60) as c, \
+            distributed.Client(c) as client:
+        survivor = next(w for w, b in client.run(cbd.bound_device).items() if b["name"] == "NVIDIA GeForce RTX 5090")
+        x = cbd.from_array(h, chunks=16).persist()
+        distributed.wait(x)
+        _run_cli(env, "sim", "fault", "stuck", "--enclosure", "1")
+        deadline = time.monotonic() + 60
+        while set(client.scheduler_info()["workers"]) != {survivor}:
+            assert time.monotonic() < deadline, "the stuck eGPU's worker did not leave"
+            try:
+                client.compute(cbd.to_numpy(x * 2).sum(axis=0), pure=False).result(timeout=60)
+            except cb.Error:
+                pass
+            time.sleep(0.2)
+        _run_cli(env, "sim", "fault", "clear")
+        deadline = time.monotonic() + 60
+        while '"state":"connected"' not in _run_cli(env, "--json", "status").replace(" ", ""):
+            assert time.monotonic() < deadline, "the eGPU did not come back"
+            time.sleep(0.2)
+        joined = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", c.scheduler_address, "--nthreads", "1", "--no-nanny",
+             "--preload", "cudabridge.dask"],  # the dask-worker command
+            env=dict(os.environ, **env, CUDABRIDGE_VISIBLE_DEVICES="1",
+                     PYTHONPATH=os.pathsep.join(sys.path)),  # the tasks' functions live in this module
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        try:
+            client.wait_for_workers(2, timeout=60)
+            bound = client.run(cbd.bound_device)
+            assert sorted(b["name"] for b in bound.values()) == ["NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 5090"]
+            joined_address = next(w for w, b in bound.items() if b["name"] == "NVIDIA GeForce RTX 4090")
+            assert client.submit(_sum_on_the_worker, workers=[joined_address], pure=False).result(timeout=60) == 6.0
+            y = cbd.from_array(h, chunks=16).persist()
+            np.testing.assert_allclose(client.compute(cbd.to_numpy(y * 3).sum(axis=0)).result(timeout=60),
+                                       (h * 3).sum(axis=0), rtol=1e-6)
+        finally:
+            joined.terminate()
+            joined.wait(timeout=30)
+
+
+@needs_dask
 def test_retire_workers_moves_device_chunks_to_the_other_egpu(gpu, two_egpus):
     """Client.retire_workers on a healthy eGPU's worker: its chunks travel through host memory to
     the remaining worker's eGPU before it closes, and graphs over them still equal numpy."""
