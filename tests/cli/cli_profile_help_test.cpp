@@ -3,6 +3,7 @@
 
 #include "read_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 
 namespace cudabridge::test {
@@ -148,6 +149,28 @@ TEST_F(cli_test, HelpForEveryCommandAndAliasHasAnExample) {
         EXPECT_EQ(run({"help", name}).exit_code, 0) << name;
     r = run({"help"});
     EXPECT_NE(r.out.find("3 no eGPU"), std::string::npos) << r.out;  // the exit code table
+}
+
+// cudabridge-cli(1) is written from the help text: every command is a section, and man renders
+// it without a warning.
+TEST_F(cli_test, TheManualPageHasEveryCommandAndRendersWithoutWarnings) {
+    auto r = run({"help", "--man"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind(".TH CUDABRIDGE\\-CLI 1 ", 0), 0u) << r.out.substr(0, 200);
+    auto commands = object(run({"help", "--json"}).out)->getArray("commands");
+    for (unsigned i = 0; i < commands->size(); ++i) {
+        std::string name = commands->getObject(i)->getValue<std::string>("name");
+        for (size_t at = name.find('-'); at != std::string::npos; at = name.find('-', at + 2)) name.insert(at, "\\");
+        EXPECT_NE(r.out.find("\n.SS " + name), std::string::npos) << name;
+    }
+    if (!std::filesystem::exists("/usr/bin/man")) GTEST_SKIP() << "man is not installed to render the page";
+    const auto page = (tmp / "cudabridge-cli.1").string();
+    std::ofstream(page) << r.out;
+    auto m = run_process("/bin/sh", {"-c", "MANWIDTH=100 man --warnings -l " + page});
+    EXPECT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_EQ(m.err, "") << "troff warnings";
+    EXPECT_NE(m.out.find("--query-compute-apps=FIELDS"), std::string::npos);
+    EXPECT_NE(m.out.find("EXIT STATUS"), std::string::npos);
 }
 
 TEST_F(cli_test, CompletionKnowsEveryCommand) {

@@ -30,6 +30,7 @@ build_project() {
 json() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
 
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
+[[ -s $prefix/share/man/man1/cudabridge-cli.1 ]] || fail "the install has no manual page"
 # Log to the store only, so no file sink writes outside the temporary tree.
 cli config set log.sinks sqlite >/dev/null
 

@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "commands/man_page.hpp"
 #include "json_output.hpp"
 
 #include <iomanip>
@@ -14,6 +15,10 @@ const char* exit_code_text =
     "lost, 8 diag passed with warnings, 130 interrupted (Ctrl-C).\n";
 
 int run_help(app& a, const std::vector<std::string>& args) {
+    if (args.size() == 1 && args[0] == "--man") {  // the manual page the build installs
+        std::cout << man_page(exit_code_text);
+        return exit_ok;
+    }
     if (args.size() > 1) throw usage_error("help takes at most one command name");
     if (args.size() == 1) {
         const command* c = app::find_command(args[0]);
@@ -70,8 +75,9 @@ command help_command() {
     return {"help",
             "h",
             "show help for all commands or one",
-            "help [COMMAND]",
-            std::string("Without an argument lists every command; with one, shows its usage and examples.\n") +
+            "help [COMMAND] | help --man",
+            std::string("Without an argument lists every command; with one, shows its usage and examples.\n"
+                        "--man prints this help as the manual page cudabridge-cli(1), in troff.\n") +
                 exit_code_text + "Examples:\n  cudabridge-cli help\n  cudabridge-cli help connect",
             false,
             run_help};
