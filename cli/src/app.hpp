@@ -124,6 +124,12 @@ command query_command();
 command exporter_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);
+// What completion offers after `config get|set` (commands/config.cpp), after `profile show|set|...`
+// and after `profile set MODEL` (commands/profile.cpp), and after `sim fault` (commands/sim.cpp).
+std::vector<std::string> config_keys(app& a);
+std::vector<std::string> profile_models(app& a);
+std::vector<std::string> profile_keys(app& a, const std::string& model);
+const std::vector<std::string>& sim_fault_kinds();
 // config's GPU subcommands (commands/gpu_settings.cpp).
 bool is_gpu_setting_subcommand(const std::string& sub);
 int run_gpu_setting(app& a, const std::vector<std::string>& args);

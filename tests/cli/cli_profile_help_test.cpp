@@ -194,5 +194,42 @@ TEST_F(cli_test, CompletionKnowsEveryCommand) {
     EXPECT_NE(run({"completion", "zsh"}).out.find("bashcompinit"), std::string::npos);
 }
 
+// The script knows what the word before the cursor asks for, and asks the store as typed (--db)
+// for its config keys and GPU profiles. Each case: the words typed, and what must be offered.
+TEST_F(cli_test, CompletionKnowsWhatEachWordAsksFor) {
+    const auto script = (tmp / "completion.bash").string();
+    std::ofstream(script) << run({"completion", "bash"}).out;
+    const auto offered = [&](const std::string& typed) {
+        auto b = run_process("/bin/bash",
+                             {"-c", "source " + script + "; COMP_WORDS=(" + cli() + " --db " + db() + " " + typed +
+                                        "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                                        "_cudabridge_cli; echo \"${COMPREPLY[*]}\""});
+        EXPECT_EQ(b.exit_code, 0) << b.err;
+        return b.out.substr(0, b.out.find_last_not_of('\n') + 1);
+    };
+    const std::string plot = (tmp / "sweep.png").string();
+    std::ofstream(plot) << "";
+    struct expectation {
+        std::string typed, offered;
+    };
+    for (const auto& [typed, want] : std::vector<expectation>{
+             {"help dis", "disconnect"},
+             {"h qu", "query"},
+             {"info --section proc", "processes"},
+             {"log --level W", "WARN"},
+             {"log write --category EG", "EGPU"},
+             {"history --severity cr", "critical"},
+             {"sim fault da", "dart-exhausted"},
+             {"config get standard.thermal_l", "standard.thermal_limit"},
+             {"config set log.sin", "log.sinks"},
+             {"profile show rtx-509", "rtx-5090"},
+             {"profile set rtx-5090 power_ma", "power_max_w"},
+             {"benchmark --plot " + (tmp / "swe").string(), plot},
+             {"config ps", "pstate"},
+         })
+        EXPECT_EQ(offered(typed), want) << typed;
+    EXPECT_EQ(run({"completion", "words", "nothing"}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace cudabridge::test

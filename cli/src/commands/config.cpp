@@ -152,6 +152,18 @@ int set(app& a, const std::string& key, const std::string& value) {
     return exit_ok;
 }
 
+}  // namespace
+
+std::vector<std::string> config_keys(app& a) {
+    auto& db = a.core(true).db();
+    declare_plugin_settings(a);
+    std::vector<std::string> keys;
+    for (const auto& p : core::list_parameters(db)) keys.push_back(p.name);
+    return keys;
+}
+
+namespace {
+
 int run_config(app& a, const std::vector<std::string>& args) {
     if (args.empty()) throw usage_error("missing subcommand (show, clock, power, fan, pstate, list, get or set)");
     const std::string& sub = args[0];

@@ -155,6 +155,31 @@ int list(app& a) {
     return exit_ok;
 }
 
+}  // namespace
+
+std::vector<std::string> profile_models(app& a) {
+    auto& s = a.session();
+    std::lock_guard lock(s.store_mutex());
+    std::vector<std::string> keys;
+    for (const auto& r : core::list_gpu_profiles(s.db())) keys.push_back(r.key);
+    return keys;
+}
+
+// The fields `profile set` takes: a scalar one that does not identify the profile.
+std::vector<std::string> profile_keys(app& a, const std::string& model) {
+    auto& s = a.session();
+    const auto row = find(s, model);
+    const auto profile = parse_object(row.data, "the stored profile");
+    std::vector<std::string> keys;
+    for (const auto& name : profile->getNames())
+        if (name != "key" && name != "pci_device_id" && name != "sources" && !profile->isArray(name) &&
+            !profile->isObject(name))
+            keys.push_back(name);
+    return keys;
+}
+
+namespace {
+
 int show(app& a, const std::string& model) {
     auto& s = a.session();
     const auto row = find(s, model);

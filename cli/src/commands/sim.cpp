@@ -270,6 +270,16 @@ bool on_off(const std::vector<std::string>& rest) {
     throw usage_error("expected on or off: " + sdk::not_a_bool_message(rest[0]));
 }
 
+}  // namespace
+
+const std::vector<std::string>& sim_fault_kinds() {
+    static const std::vector<std::string> kinds = {"bit-errors",     "link-drop", "unplug-after", "unplug",
+                                                   "dart-exhausted", "stuck",     "clear"};
+    return kinds;
+}
+
+namespace {
+
 // KIND [ARG] -> the transport's fault request fields.
 void fault_fields(const std::string& kind, const std::vector<std::string>& rest, json_object& r) {
     auto need = [&](const char* what) {
