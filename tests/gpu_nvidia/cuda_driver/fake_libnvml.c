@@ -246,3 +246,27 @@ EXPORT int nvmlDeviceResetMemoryLockedClocks(nvmlDevice_t d) {
     (void)d;
     return 4;
 }
+
+/* Two compute processes: the caller (512 MiB) and a pid that does not exist here, whose memory
+ * NVML does not know. A list shorter than that answers INSUFFICIENT_SIZE with the count needed. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
+extern int getpid(void);
+EXPORT int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int* count, nvmlProcessInfo_t* infos) {
+    (void)d;
+    if (*count < 2) {
+        *count = 2;
+        return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+    }
+    infos[0].pid = (unsigned int)getpid();
+    infos[0].usedGpuMemory = 512ull << 20;
+    infos[1].pid = 999999999u;
+    infos[1].usedGpuMemory = ~0ull; /* NVML_VALUE_NOT_AVAILABLE */
+    infos[0].gpuInstanceId = infos[1].gpuInstanceId = ~0u;
+    infos[0].computeInstanceId = infos[1].computeInstanceId = ~0u;
+    *count = 2;
+    return 0;
+}

@@ -2,8 +2,11 @@
 // with what (the _v2 exports, never the legacy ones), how NVML answers become statuses, handle
 // checks, and the launches launch_builtin plans. No GPU is involved: the fake only records.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <chrono>
+#include <fstream>
 
 #include <cudabridge/host_kernels.h>
 
@@ -254,6 +257,31 @@ TEST_F(FakeDriver, TelemetryThroughNvml) {
     EXPECT_EQ(d.pcie_tx_kb_per_s, 1000u);
     EXPECT_EQ(d.pcie_rx_kb_per_s, 2000u);
     EXPECT_EQ(d.energy_mj, 123456u);
+}
+
+// nvidia-smi's compute processes: NVML's list, each with its name and start time from /proc. The
+// fake lists this process (512 MiB) and a pid that does not exist here, whose memory NVML does
+// not know; it answers INSUFFICIENT_SIZE first, as NVML does when the list has no room.
+TEST_F(FakeDriver, ComputeProcessesThroughNvml) {
+    std::string error;
+    std::vector<cb_gpu_process> listed;
+    ASSERT_EQ(backend.processes(device, listed, error), CB_OK) << error;
+    ASSERT_EQ(listed.size(), 2u);
+    const cb_gpu_process& me = listed[0];
+    EXPECT_EQ(me.pid, ::getpid());
+    EXPECT_EQ(me.memory_used, 512ull << 20);
+    EXPECT_EQ(me.flags, static_cast<uint32_t>(CB_GPU_PROCESS_COMPUTE));
+    std::ifstream comm("/proc/self/comm");
+    std::string name;
+    std::getline(comm, name);
+    EXPECT_EQ(std::string(me.name), name);
+    const auto now_ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+    EXPECT_GT(me.start_unix_ns, now_ns - 3600ull * 1'000'000'000ull) << "this test started within the hour";
+    EXPECT_LE(me.start_unix_ns, now_ns);
+    EXPECT_EQ(listed[1].memory_used, 0u) << "NVML_VALUE_NOT_AVAILABLE";
+    EXPECT_STREQ(listed[1].name, "") << "not a process of this machine";
 }
 
 TEST_F(FakeDriver, SettingsLimitsAndPermissions) {

@@ -153,7 +153,9 @@ public:
         return counter;
     }
     std::vector<cb_gpu_process> processes() override {
-        throw sdk::status_error(CB_ERR_UNSUPPORTED, "processes: the kernel-driver backend does not list processes yet");
+        std::vector<cb_gpu_process> out;
+        run([&](std::string& error) { return kd_.processes(device_, out, error); });
+        return out;
     }
 
 private:

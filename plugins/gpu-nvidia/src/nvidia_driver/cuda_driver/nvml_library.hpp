@@ -78,7 +78,9 @@ namespace cudabridge::nv {
     X(nvmlDeviceGetSupportedMemoryClocks, nvml::nvmlDeviceGetSupportedMemoryClocks_t,                                  \
       "nvmlDeviceGetSupportedMemoryClocks", nullptr, false)                                                            \
     X(nvmlDeviceGetSupportedGraphicsClocks, nvml::nvmlDeviceGetSupportedGraphicsClocks_t,                              \
-      "nvmlDeviceGetSupportedGraphicsClocks", nullptr, false)
+      "nvmlDeviceGetSupportedGraphicsClocks", nullptr, false)                                                          \
+    X(nvmlDeviceGetComputeRunningProcesses, nvml::nvmlDeviceGetComputeRunningProcesses_t,                              \
+      "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2", false)
 
 struct nvml_api {
 #define CB_NV_NVML_MEMBER(member, type, name, fallback, required) type member = nullptr;

@@ -97,6 +97,17 @@ using nvmlDeviceGetReasons_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned lo
 using nvmlDeviceSetPowerManagementLimit_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int mw);
 using nvmlDeviceReset_t = nvmlReturn_t (*)(nvmlDevice_t device);
 using nvmlDeviceGetHandleByUUID_t = nvmlReturn_t (*)(const char* uuid, nvmlDevice_t* device);
+// nvmlProcessInfo_v2_t, which nvmlDeviceGetComputeRunningProcesses_v2 and _v3 fill (NVML API
+// reference, "Device Queries"): usedGpuMemory is NVML_VALUE_NOT_AVAILABLE when not known.
+struct nvmlProcessInfo_t {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+};
+inline constexpr unsigned long long NVML_VALUE_NOT_AVAILABLE = ~0ull;
+using nvmlDeviceGetComputeRunningProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* infoCount,
+                                                                nvmlProcessInfo_t* infos);
 using nvmlDeviceGetPciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlPciInfo_t* pci);
 using nvmlDeviceGetCounter_t = nvmlReturn_t (*)(nvmlDevice_t device, int which, unsigned int* value);
 using nvmlDeviceGetULongLong_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned long long* value);

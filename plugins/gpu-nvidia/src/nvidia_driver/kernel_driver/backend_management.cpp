@@ -3,6 +3,7 @@
 #include "nvidia_driver/kernel_driver/backend_registry.hpp"
 #include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 #include "nvidia_driver/kernel_driver/nvml_management.hpp"
+#include "nvidia_driver/kernel_driver/nvml_processes.hpp"
 
 namespace cudabridge::nv {
 
@@ -19,6 +20,13 @@ cb_status kernel_driver_backend::telemetry(kd_device* device, cb_gpu_telemetry& 
     if (cb_status s = check_device(device, error); s != CB_OK) return s;
     if (device->nvml_index < 0) return no_nvml(*device, error);
     return read_gpu_telemetry(nvml_, device->nvml_index, out, error);
+}
+
+cb_status kernel_driver_backend::processes(kd_device* device, std::vector<cb_gpu_process>& out,
+                                           std::string& error) const {
+    if (cb_status s = check_device(device, error); s != CB_OK) return s;
+    if (device->nvml_index < 0) return no_nvml(*device, error);
+    return read_compute_processes(nvml_, device->nvml_index, out, error);
 }
 
 cb_status kernel_driver_backend::telemetry_details(kd_device* device, kd_telemetry_details& out,

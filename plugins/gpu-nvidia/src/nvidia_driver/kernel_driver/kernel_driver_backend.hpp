@@ -144,6 +144,8 @@ public:
 
     // ---- management (NVML) ----
     cb_status telemetry(kd_device* device, cb_gpu_telemetry& out, std::string& error) const;
+    // The processes computing on it, as NVML lists them (nvml_processes.hpp).
+    cb_status processes(kd_device* device, std::vector<cb_gpu_process>& out, std::string& error) const;
     cb_status telemetry_details(kd_device* device, kd_telemetry_details& out, std::string& error) const;
     cb_status settings(kd_device* device, cb_gpu_settings& out, std::string& error) const;
     cb_status setting_limits(kd_device* device, cb_gpu_setting_limits& out, std::string& error) const;
