@@ -129,17 +129,23 @@ TEST_F(fault_test, BitErrorsAnotherProgramMeetsReachThisProgramsSafetyManager) {
 TEST_F(fault_test, APersistentErrorRateClimbsTheLadderThenMarksTheDeviceFailed) {
     start({{"max_retry_count", "3"}});
     fault("\"bit_error_rate\":1e-5,\"shared\":true");
-    // Another program keeps the link busy (and its errors high) whatever this one's resets do.
+    // Another program keeps the link busy (and its errors high) whatever this one's resets do. A
+    // hard reset or reconnect takes its memory too: it resets its context, as a CUDA program
+    // would after cudaErrorDeviceReset, and goes on.
     runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
     ASSERT_EQ(other.device_count(), 1) << other.startup_error();
     cbError_t e = cbSuccess;
+    const auto keep_busy = [&] {
+        if (round_trip(other, 8 << 20, e)) return true;
+        return e == cbErrorDeviceReset && other.reset_device() == cbSuccess && round_trip(other, 8 << 20, e);
+    };
     for (const char* rung : {"safety.soft_reset", "safety.hard_reset", "safety.reconnect"}) {
-        ASSERT_TRUE(round_trip(other, 8 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+        ASSERT_TRUE(keep_busy()) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
         other.device(0).link_status();  // its traffic reaches the shared counters now
         dev().supervise_once();
         EXPECT_EQ(count(rung), 1u) << rung;
     }
-    ASSERT_TRUE(round_trip(other, 8 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+    ASSERT_TRUE(keep_busy()) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
     other.device(0).link_status();
     dev().supervise_once();
     EXPECT_EQ(count("safety.mark_failed"), 1u) << "after max_retry_count attempts";
@@ -184,6 +190,34 @@ TEST_F(fault_test, AStuckDeviceLosesItsHeartbeatAndGetsAHardReset) {
     EXPECT_EQ(rt->malloc(&p, 4096), cbErrorDeviceReset) << "sticky";
     EXPECT_NE(std::string(cbGetLastErrorMessage()).find("hard_reset"), std::string::npos) << cbGetLastErrorMessage();
     expect_working_after_reset();
+}
+
+// A hard reset is one event for the device, not for one program: another program attached to it
+// finds its memory gone at its next call (cbErrorDeviceReset, as CUDA reports a reset) and works
+// again after cbDeviceReset, with a fresh context. Neither program is reset a second time.
+TEST_F(fault_test, AHardResetByOneProgramIsSeenByEveryOtherProgram) {
+    start();
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    void* kept = nullptr;
+    ASSERT_EQ(other.malloc(&kept, 4096), cbSuccess) << cbGetLastErrorMessage();
+    fault("\"stuck\":true,\"shared\":true");
+    dev().supervise_once();
+    ASSERT_EQ(count("safety.hard_reset"), 1u);
+
+    void* p = nullptr;
+    EXPECT_EQ(other.malloc(&p, 16), cbErrorDeviceReset) << cbGetLastErrorMessage();
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("was reset"), std::string::npos) << cbGetLastErrorMessage();
+    EXPECT_EQ(other.memcpy(kept, &p, sizeof p, cbMemcpyHostToDevice, nullptr, false), cbErrorDeviceReset)
+        << "sticky until cbDeviceReset";
+    ASSERT_EQ(other.reset_device(), cbSuccess) << cbGetLastErrorMessage();
+    cbError_t e = cbSuccess;
+    EXPECT_TRUE(round_trip(other, 4 << 20, e)) << cbGetErrorName(e) << ": " << cbGetLastErrorMessage();
+
+    expect_working_after_reset();  // the program that reset it: its own reset, once
+    EXPECT_TRUE(round_trip(other, 1 << 20, e)) << "not reset again: " << cbGetLastErrorMessage();
+    EXPECT_TRUE(round_trip(*rt, 1 << 20, e)) << cbGetLastErrorMessage();
+    EXPECT_EQ(count("safety.hard_reset"), 1u);
 }
 
 TEST_F(fault_test, ALinkDropIsReconnected) {

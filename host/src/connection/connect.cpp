@@ -67,6 +67,7 @@ private:
         d_->name = chosen.enclosure.name;
         log_.set_device(d_->id);
         d_->shared = std::make_unique<shared_connection_state>(connection_state_folder(s_.db().path()), d_->id);
+        d_->seen_resets = d_->shared->resets();
     }
 
     // connect_options::observe: the join of try_attach, silently, or connect_error; never a

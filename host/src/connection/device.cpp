@@ -78,6 +78,7 @@ cb_status device_impl::enter(device::ticket& out) const {
     const device_state st = state.load(std::memory_order_acquire);
     const bool live = st == device_state::connected && shared->still_connected(epoch);
     if (live && !shared->emergency_stopped() && !shared->marked_failed() && handle != nullptr) {
+        notice_reset_elsewhere();
         out.handle_ = handle;
         return CB_OK;
     }
@@ -119,6 +120,14 @@ cb_status device_impl::enter(device::ticket& out) const {
     if (reason.empty()) reason = "device " + id + " is " + state_name(st);
     core::set_last_error(reason);
     return status;
+}
+
+void device_impl::notice_reset_elsewhere() const noexcept {
+    const uint64_t now = shared->resets();
+    uint64_t seen = seen_resets.load(std::memory_order_acquire);
+    if (now == seen || !seen_resets.compare_exchange_strong(seen, now)) return;
+    memory_epoch.fetch_add(1);
+    view_stale.store(true, std::memory_order_release);
 }
 
 void device_impl::set_refusal(std::string why) {

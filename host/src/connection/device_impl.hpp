@@ -67,7 +67,13 @@ public:
     // ---- the gate ----------------------------------------------------------------------------
     mutable std::shared_mutex gate;
     std::atomic<device_state> state{device_state::disconnected};
-    std::atomic<uint64_t> memory_epoch{1};
+    mutable std::atomic<uint64_t> memory_epoch{1};
+    // Resets of the device (shared->resets()) this process has taken in. One made by another
+    // process drops this process's memory at its next call (memory_epoch moves: the runtime
+    // answers cbErrorDeviceReset) and leaves its GPU view stale until it is opened again.
+    mutable std::atomic<uint64_t> seen_resets{0};
+    mutable std::atomic<bool> view_stale{false};
+    void notice_reset_elsewhere() const noexcept;
     // The last health sample found the link down: calls fail at once with CB_ERR_LINK_DOWN
     // instead of waiting at the gate for the reconnect (their work is gone with the link).
     std::atomic<bool> link_down{false};
@@ -109,6 +115,9 @@ public:
     // A manual reset in another process cleared the failed mark this process's policy set: the
     // device is used again, with a fresh context (this process's allocations went with the reset).
     void take_manual_reset_elsewhere();
+    // Another process reset the device: this process's objects are forgotten and its GPU view is
+    // opened again (the context it had went with the reset). Takes the gate.
+    void follow_reset_elsewhere();
     // An observer's GPU view that met a lost device is opened again, as nvidia-smi's next query
     // sees a GPU that another process reset; it resets nothing itself.
     void look_again() noexcept;

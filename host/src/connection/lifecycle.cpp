@@ -139,6 +139,7 @@ cb_status device_impl::hard_reset(std::string& error) {
     release_runtime(false);
     memory_epoch.fetch_add(1);
     cb_status st = s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_HARD);
+    seen_resets.store(shared->publish_reset());  // every other process's context goes with it
     if (st != CB_OK) {
         // A hung function ignores register writes; a function-level reset through the link
         // does not depend on the GPU listening.
@@ -153,6 +154,7 @@ cb_status device_impl::hard_reset(std::string& error) {
 cb_status device_impl::reconnect(std::string& error) {
     release_runtime(false);
     memory_epoch.fetch_add(1);
+    seen_resets.store(shared->publish_reset());
     close_gpu();
     close_tunnel();
     cb_status st = reauthorize(error);

@@ -18,7 +18,7 @@ enum class shared_link_state : uint32_t { disconnected = 0, connected = 1, faile
 
 class shared_connection_state {
 public:
-    // Opens (creating it and its folder as needed) <folder>/<device id>.conn. Throws core::error
+    // Opens (creating it and its folder as needed) <folder>/<device id>.v2.conn. Throws core::error
     // when the file cannot be made or is not ours.
     shared_connection_state(const std::filesystem::path& folder, const std::string& device_id);
     ~shared_connection_state();
@@ -43,6 +43,10 @@ public:
     // new connection, clears it.
     void publish_failed(bool failed) noexcept;
     bool marked_failed() const noexcept;
+    // A process reset the device (hard reset, reconnect): every attached process's context goes
+    // with it. Returns the new count.
+    uint64_t publish_reset() noexcept;
+    uint64_t resets() const noexcept;
 
     const std::filesystem::path& path() const noexcept { return path_; }
 

@@ -215,6 +215,7 @@ cbError_t device_context::reset() {
     if (entered != CB_OK) return set_last_error(to_runtime_error(entered), "cbDeviceReset: " + core::last_error());
     gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
     g.t->device_synchronize(g.instance, g.handle);
+    std::string unanswered;  // a fresh view of a device another process reset that did not open
     {
         // Free everything this process holds on the device, as cudaDeviceReset does.
         std::vector<cbStream_st*> streams;
@@ -229,6 +230,8 @@ cbError_t device_context::reset() {
         ticket = {};
         std::unique_lock exclusive(dev_->impl().gate);
         release(memory_epoch_.load() == dev_->memory_epoch());
+        if (dev_->impl().view_stale.exchange(false) && dev_->impl().reopen_gpu(unanswered) != CB_OK)
+            unanswered = "the device was reset by another process and does not answer here: " + unanswered;
         std::lock_guard lock(objects_mutex_);
         for (auto* x : streams) delete x;
         for (auto* x : events) delete x;
@@ -240,6 +243,7 @@ cbError_t device_context::reset() {
         default_stream_->waited.clear();
         default_stream_->submitted = 0;
     }
+    if (!unanswered.empty()) return set_last_error(cbErrorDeviceLost, "cbDeviceReset: " + unanswered);
     memory_epoch_ = dev_->memory_epoch();
     clear_sticky();
     return call("cbDeviceReset", [&](gpu_call& g2) -> cb_status { return create_default_stream(g2); });

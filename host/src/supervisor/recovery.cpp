@@ -146,6 +146,18 @@ cb_status device_impl::manual_reset(bool hard) {
     return st;
 }
 
+void device_impl::follow_reset_elsewhere() {
+    std::string error;
+    {
+        std::unique_lock lock(gate);
+        if (!view_stale.exchange(false)) return;
+        release_runtime(false);
+        if (reopen_gpu(error) == CB_OK) return;
+    }
+    set_state(device_state::lost, CB_ERR_DEVICE_LOST, "safety.reset_elsewhere",
+              "another process reset the device, and its GPU does not answer here: " + error);
+}
+
 void device_impl::take_manual_reset_elsewhere() {
     std::string error;
     cb_status st = CB_OK;

@@ -87,6 +87,8 @@ void device_impl::supervise_once() {
     const device_state now = state.load();
     if (now == device_state::disconnecting || now == device_state::disconnected) return;
     if (failed_ && !shared->marked_failed()) take_manual_reset_elsewhere();
+    notice_reset_elsewhere();
+    if (view_stale.load(std::memory_order_acquire)) follow_reset_elsewhere();
     const cb_health_sample sample = take_sample();
     history_.push_back(sample);
     if (history_.size() > history_length) history_.pop_front();
