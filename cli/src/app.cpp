@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "suggest.hpp"
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/core/log.hpp>
@@ -141,7 +142,13 @@ int run_cli(int argc, char** argv) {
 
     const command* cmd = app::find_command(name);
     if (cmd == nullptr) {
-        std::cerr << "cudabridge-cli: unknown command '" << name << "'\nTry 'cudabridge-cli help'.\n";
+        std::vector<std::string> names;
+        for (const auto& c : app::commands()) {
+            names.push_back(c.name);
+            if (!c.alias.empty()) names.push_back(c.alias);
+        }
+        std::cerr << "cudabridge-cli: unknown command '" << name << "'" << did_you_mean(name, names)
+                  << "\nTry 'cudabridge-cli help'.\n";
         return exit_usage;
     }
     app a(g);
@@ -150,6 +157,11 @@ int run_cli(int argc, char** argv) {
     } catch (const usage_error& e) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli " << cmd->usage
                   << "\n";
+        return exit_usage;
+    } catch (const po::unknown_option& e) {
+        std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what()
+                  << did_you_mean(e.get_option_name(), options_named_in(*cmd)) << "\nUsage: cudabridge-cli "
+                  << cmd->usage << "\n";
         return exit_usage;
     } catch (const po::error& e) {
         std::cerr << "cudabridge-cli " << cmd->name << ": " << e.what() << "\nUsage: cudabridge-cli " << cmd->usage

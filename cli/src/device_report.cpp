@@ -59,8 +59,20 @@ std::string label(const std::string& key) {
     return unit.empty() ? out : out + " (" + unit + ")";
 }
 
+// A range in JSON: numbers, {"min": .., "max": ..}; "210-2991" in text.
+json_object range_object(uint32_t min, uint32_t max) {
+    auto o = make_object();
+    o->set("min", min);
+    o->set("max", max);
+    return o;
+}
+
 std::string value_text(const Poco::Dynamic::Var& v) {
     if (v.isEmpty()) return "n/a";
+    if (v.type() == typeid(Poco::JSON::Object::Ptr)) {
+        auto o = v.extract<Poco::JSON::Object::Ptr>();
+        if (o->has("min") && o->has("max")) return value_text(o->get("min")) + "-" + value_text(o->get("max"));
+    }
     if (v.isBoolean()) return v.extract<bool>() ? "yes" : "no";
     if (v.type() == typeid(Poco::JSON::Array::Ptr)) {
         auto a = v.extract<Poco::JSON::Array::Ptr>();
@@ -166,10 +178,8 @@ json_object info_sections(host::session& s, host::device& d, const gpu_readings&
     clocks->set("max_sm_mhz", p.clock_mhz);
     clocks->set("max_memory_mhz", p.memory_clock_mhz);
     if (r.have_limits) {
-        clocks->set("settable_sm_mhz",
-                    std::to_string(r.limits.min_sm_clock_mhz) + "-" + std::to_string(r.limits.max_sm_clock_mhz));
-        clocks->set("settable_memory_mhz", std::to_string(r.limits.min_memory_clock_mhz) + "-" +
-                                               std::to_string(r.limits.max_memory_clock_mhz));
+        clocks->set("settable_sm_mhz", range_object(r.limits.min_sm_clock_mhz, r.limits.max_sm_clock_mhz));
+        clocks->set("settable_memory_mhz", range_object(r.limits.min_memory_clock_mhz, r.limits.max_memory_clock_mhz));
     }
     clocks->set("locked", r.settings.sm_clock_mhz != 0);
 

@@ -42,6 +42,32 @@ TEST_F(cli_test, UnknownCommandAndOptionAreUsageErrors) {
     EXPECT_EQ(run({"log", "--bogus"}).exit_code, 2);
 }
 
+// A mistyped command or option gets the closest one suggested (a swap, a letter too many or too
+// few, or the start of exactly one); a word close to nothing gets no guess.
+TEST_F(cli_test, AMistypedCommandOrOptionGetsTheClosestSuggested) {
+    struct typo {
+        std::vector<std::string> args;
+        std::string suggestion;  // "" for none
+    };
+    for (const auto& [args, suggestion] : std::vector<typo>{
+             {{"statsu"}, "status"},
+             {{"conect"}, "connect"},
+             {{"disc"}, "disconnect"},
+             {{"histroy"}, "history"},
+             {{"frobnicate"}, ""},
+             {{"log", "--levle", "INFO"}, "--level"},
+             {{"history", "--severty", "error"}, "--severity"},
+             {{"plugins", "list", "--zzzzzz"}, ""},
+         }) {
+        auto r = run(args);
+        EXPECT_EQ(r.exit_code, 2) << args[0];
+        if (suggestion.empty())
+            EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+        else
+            EXPECT_NE(r.err.find("(did you mean '" + suggestion + "'?)"), std::string::npos) << r.err;
+    }
+}
+
 TEST_F(cli_test, VersionJsonAfterTheCommandIsHonoured) {
     for (auto args : std::vector<std::vector<std::string>>{{"version", "--json"}, {"-j", "version"}}) {
         auto r = run(args);

@@ -26,8 +26,21 @@ TEST_F(cli_settings_test, ShowGivesSettingsAndBounds) {
     EXPECT_EQ(o->getObject("power")->getValue<double>("limit_w"), 575);
     EXPECT_EQ(o->getObject("fan")->getValue<std::string>("mode"), "auto");
     EXPECT_FALSE(o->getObject("clocks")->getValue<bool>("locked"));
+    auto range = o->getObject("pstate")->getObject("range");  // numbers, not "P0-P15"
+    ASSERT_TRUE(range);
+    EXPECT_EQ(range->getValue<int>("min"), 0);
+    EXPECT_EQ(range->getValue<int>("max"), 15);
     auto r = run({"cf", "show"});
     EXPECT_NE(r.out.find("settable 270-719 W"), std::string::npos) << r.out;
+    // info's settable clocks too: {"min": .., "max": ..} in JSON, "210-2991" in text.
+    auto clocks = object(run({"info", "--json"}).out)->getArray("devices")->getObject(0)->getObject("clocks");
+    auto sm = clocks->getObject("settable_sm_mhz");
+    ASSERT_TRUE(sm) << "an object, not \"210-2991\"";
+    EXPECT_LT(sm->getValue<int>("min"), sm->getValue<int>("max"));
+    r = run({"info"});
+    EXPECT_NE(r.out.find(std::to_string(sm->getValue<int>("min")) + "-" + std::to_string(sm->getValue<int>("max"))),
+              std::string::npos)
+        << r.out;
 }
 
 TEST_F(cli_settings_test, PowerWithinBoundsIsAppliedAndRecorded) {

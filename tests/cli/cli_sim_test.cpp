@@ -16,6 +16,11 @@ TEST_F(cli_test, SimListShowsTheDefaultFabric) {
     ASSERT_EQ(e->size(), 1u);
     EXPECT_EQ(e->getObject(0)->getValue<std::string>("gpu_model"), "rtx-5090");
     EXPECT_FALSE(e->getObject(0)->has("key"));  // never printed
+    EXPECT_EQ(e->getObject(0)->getObject("fault")->size(), 0u) << "no fault posted: an empty object";
+    ASSERT_EQ(run({"sim", "fault", "bit-errors", "1e-6"}).exit_code, 0);
+    auto fault = object(run({"sim", "list", "--json"}).out)->getArray("enclosures")->getObject(0)->getObject("fault");
+    ASSERT_TRUE(fault) << "the posted fault is an object, not JSON text";
+    EXPECT_DOUBLE_EQ(fault->getValue<double>("bit_error_rate"), 1e-6);
     r = run({"sim", "list"});
     EXPECT_NE(r.out.find("rtx-5090"), std::string::npos);
 }

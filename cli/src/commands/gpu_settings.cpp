@@ -168,7 +168,10 @@ int show(app& a, host::device& d, const gpu_readings& r) {
     auto pstate = make_object();
     pstate->set("setting", pstate_name(s.performance_state));
     pstate->set("current", pstate_name(t.performance_state));
-    pstate->set("range", pstate_name(l.min_performance_state) + "-" + pstate_name(l.max_performance_state));
+    auto range = make_object();  // P-state numbers: P0 is 0
+    range->set("min", l.min_performance_state);
+    range->set("max", l.max_performance_state);
+    pstate->set("range", range);
     o->set("clocks", clocks);
     o->set("power", power);
     o->set("fan", fan);

@@ -132,6 +132,9 @@ int list(app& a) {
             e->set("index", i);
             e->set("connected", connected(e->getValue<std::string>("id")));
             e->remove("key");  // a secret: never printed
+            // The posted fault is stored as JSON text; it is shown as the object it is ({} when none).
+            const std::string fault = e->optValue<std::string>("fault", "");
+            e->set("fault", fault.empty() ? make_object() : Poco::JSON::Parser().parse(fault).extract<json_object>());
         }
         auto o = make_object();
         o->set("host", l->getValue<std::string>("host"));
