@@ -2,6 +2,8 @@
 // disconnect, in human and JSON form, by name and by alias; refusals and their exit codes.
 #include "cli_fixture.hpp"
 
+#include <cstdio>
+
 namespace cudabridge::test {
 namespace {
 
@@ -41,6 +43,30 @@ TEST_F(cli_device_test, ConnectJsonListsTheSteps) {
     EXPECT_EQ(steps->getObject(5)->getValue<std::string>("name"), "monitoring");
     for (unsigned i = 0; i < 6; ++i) EXPECT_TRUE(steps->getObject(i)->getValue<bool>("ok"));
     EXPECT_GT(o->getObject("device")->getValue<int64_t>("session_id"), 0);
+}
+
+// connect and info give the link's one usable bandwidth; the compatibility step's figure is the
+// tunnel's nominal rate and says so.
+TEST_F(cli_device_test, ConnectAndInfoAgreeOnTheUsableBandwidth) {
+    auto r = run({"connect"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto link = object(run({"info", "--json"}).out)->getArray("devices")->getObject(0)->getObject("link");
+    const double h2d = link->getValue<double>("h2d_bandwidth_gbs"), d2h = link->getValue<double>("d2h_bandwidth_gbs");
+    const auto two = [](double v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", v);
+        return std::string(b);
+    };
+    EXPECT_NE(r.out.find("Usable bandwidth: " + two(h2d) + " GB/s host-to-device, " + two(d2h) +
+                         " GB/s device-to-host (modeled"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("GB/s nominal"), std::string::npos) << r.out;
+    ASSERT_EQ(run({"disconnect"}).exit_code, 0);
+    auto device = object(run({"--json", "connect"}).out)->getObject("device");
+    EXPECT_DOUBLE_EQ(device->getValue<double>("h2d_bandwidth_gbs"), h2d);
+    EXPECT_DOUBLE_EQ(device->getValue<double>("d2h_bandwidth_gbs"), d2h);
+    EXPECT_EQ(device->getValue<std::string>("bandwidth"), "modeled");
 }
 
 TEST_F(cli_device_test, InfoHumanAndJsonAgree) {

@@ -55,6 +55,12 @@ json_object device_summary(host::device& d) {
     o->set("state", std::string(host::state_name(d.state())));
     o->set("session_id", d.session_id());
     o->set("simulated", d.properties().is_simulated != 0);
+    // The link's usable bandwidth, as `info` gives it (the compatibility step's figure is the
+    // PCIe tunnel's nominal rate, which the GPU profile's minimum is stated in).
+    const cb_link_status l = d.link_status();
+    o->set("h2d_bandwidth_gbs", l.h2d_bandwidth_gbs);
+    o->set("d2h_bandwidth_gbs", l.d2h_bandwidth_gbs);
+    o->set("bandwidth", std::string(l.is_simulated ? "modeled" : "measured"));
     return o;
 }
 
@@ -125,9 +131,13 @@ int run_connect(app& a, const std::vector<std::string>& args) {
         uint64_t total = 0;
         for (const auto& s : dev->connect_steps()) total += s.duration_ns;
         const auto& e = dev->enclosure();
+        const cb_link_status l = dev->link_status();
         std::cout << "Connected: " << dev->properties().name << " in " << dev->name() << " ("
                   << generation_name(e.generation) << ", " << e.lanes << " x " << fixed(e.lane_speed_gbps, 0)
                   << " Gb/s), session " << dev->session_id() << ", " << ms_text(total) << "\n"
+                  << "Usable bandwidth: " << fixed(l.h2d_bandwidth_gbs, 2) << " GB/s host-to-device, "
+                  << fixed(l.d2h_bandwidth_gbs, 2) << " GB/s device-to-host ("
+                  << (l.is_simulated ? "modeled" : "measured") << ", as 'cudabridge-cli info' shows it)\n"
                   << "The connection stays up for other programs; 'cudabridge-cli disconnect' ends it.\n";
     }
     rt.adopt(std::move(dev));

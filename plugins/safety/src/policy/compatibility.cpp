@@ -57,7 +57,8 @@ verdict check_compatibility(const cb_device_facts& f, const parameters& p) {
                         "power.",
                         f.enclosure_power_w, f.board_power_w));
 
-    std::string reason = printf_text("compatible: NVIDIA display controller on a %.2f GB/s link", f.link_bandwidth_gbs);
+    std::string reason = printf_text("compatible: NVIDIA display controller on a PCIe tunnel of %.2f GB/s nominal",
+                                     f.link_bandwidth_gbs);
     if (f.enclosure_power_w > 0)
         reason += printf_text(", enclosure power %g W for a %g W card", f.enclosure_power_w, f.board_power_w);
     if (f.iommu_dma_protection == 0) reason += "; note: no IOMMU DMA protection on this domain";
