@@ -9,6 +9,7 @@ import pytest
 
 import cudabridge as cb
 
+from device_checks import same
 from test_elementwise import DTYPES
 
 
@@ -36,15 +37,6 @@ def cases(shape, dtype, seed):
         big = data((shape[0], shape[1] * 2) + shape[2:], dtype, seed + 1)
         yield "strided", big[:, ::-2], cb.to_device(big)[:, ::-2]
         yield "transposed", x.T, cb.to_device(x).T
-
-
-def same(got, want):
-    assert isinstance(got, cb.ndarray), type(got)
-    g = got.get()
-    want = np.asarray(want)
-    assert g.dtype == want.dtype, (g.dtype, want.dtype)
-    assert g.shape == want.shape, (g.shape, want.shape)
-    np.testing.assert_array_equal(g, want)
 
 
 SHAPES = [(0,), (7,), (3, 0), (4, 5), (2, 3, 4)]
