@@ -2,7 +2,8 @@
 // corpus (tests/ptx_corpus, nvcc 13's output) loaded by the kernel-driver backend and by the PTX
 // engine, launched with the same grid, block and inputs, every output buffer compared byte for
 // byte. The kernels picked are the corpus's deterministic ones (trees, scans, integer atomics,
-// correctly rounded float arithmetic); float atomics and approximate math differ by design.
+// warp votes, f16, a device-function call, correctly rounded float arithmetic); float atomics
+// and approximate math differ by design.
 #include "real_gpu_fixture.hpp"
 
 #include "common/kernels/engine.hpp"
@@ -10,6 +11,7 @@
 
 #include <cudabridge/cpp/builtin_args.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -19,8 +21,15 @@ namespace {
 
 namespace ptx = cudabridge::nv::ptx;
 
+// The corpus folder: CB_PTX_CORPUS_DIR in the environment (a prebuilt test run from another
+// checkout, as tests/gpu/run.sh does on a GPU machine), else this source tree's.
+std::string corpus_dir() {
+    const char* dir = std::getenv("CB_PTX_CORPUS_DIR");
+    return dir != nullptr && *dir != '\0' ? dir : CB_PTX_CORPUS_DIR;
+}
+
 std::string corpus_ptx(const std::string& file) {
-    std::ifstream in(std::string(CB_PTX_CORPUS_DIR) + "/" + file, std::ios::binary);
+    std::ifstream in(corpus_dir() + "/" + file, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -47,7 +56,7 @@ struct arg_spec {
     cb_kernel_arg scalar{};
 };
 
-enum class fill { floats, ints, bytes, zeros };
+enum class fill { floats, ints, bytes, halves, zeros };
 
 arg_spec buffer(size_t bytes, fill how, uint64_t seed) {
     arg_spec a;
@@ -61,6 +70,9 @@ arg_spec buffer(size_t bytes, fill how, uint64_t seed) {
             std::memcpy(&word, &f, 4);
         } else if (how == fill::ints) {
             word = static_cast<uint32_t>(std::uniform_int_distribution<int32_t>(-1000, 1000)(rng));
+        } else if (how == fill::halves) {  // two normal halves in [2^-14, 4): sums and products stay finite
+            auto half = [&] { return static_cast<uint32_t>((rng() & 0x83ff) | ((1 + rng() % 16) << 10)); };
+            word = half() | half() << 16;
         } else {
             word = static_cast<uint32_t>(rng());
         }
@@ -153,6 +165,33 @@ std::vector<crosscheck_case> cases() {
          0,
          {buffer(70 * 33 * f, fill::zeros, 0), buffer(70 * 33 * f, fill::floats, 16), scalar(int_arg(70)),
           scalar(int_arg(33))}},
+        {"atomics64.ptx",  // integer sums and maxima, and a double sum exact in any order
+         "atomics64",
+         {8, 1, 1},
+         {256, 1, 1},
+         0,
+         {buffer(2000 * 8, fill::bytes, 18), scalar(int_arg(2000)), buffer(8, fill::zeros, 0),
+          buffer(8, fill::zeros, 0), buffer(8, fill::zeros, 0)}},
+        {"warp_vote.ptx",
+         "warp_vote",
+         {40, 1, 1},
+         {128, 1, 1},
+         0,
+         {buffer(n * 4, fill::ints, 19), scalar(int_arg(n)), buffer(160 * 4, fill::zeros, 0),
+          buffer(160 * 4, fill::zeros, 0), buffer(160 * 4, fill::zeros, 0), buffer(160 * 4, fill::zeros, 0)}},
+        {"half_ops.ptx",
+         "half_ops",
+         {20, 1, 1},
+         {256, 1, 1},
+         0,
+         {buffer(n * 2, fill::halves, 20), buffer(n * 2, fill::halves, 21), buffer(n * 2, fill::zeros, 0),
+          buffer(n * 2, fill::zeros, 0), buffer(n * 2, fill::zeros, 0), scalar(float_arg(0.75)), scalar(int_arg(n))}},
+        {"device_call.ptx",
+         "window_sums",
+         {20, 1, 1},
+         {256, 1, 1},
+         0,
+         {buffer(n * f, fill::floats, 22), buffer(n * f, fill::zeros, 0), scalar(int_arg(n))}},
         {"dynamic_shared.ptx",
          "reverse_segments",
          {40, 1, 1},

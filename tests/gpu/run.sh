@@ -14,13 +14,17 @@
 # Environment: CB_GPU_BUILD_DIR (default <repo>/build-gpu), CB_GPU_ARCHS ("90;120": sm list;
 # default: the local GPUs' compute capabilities), CB_GPU_JOBS (build jobs), CB_GPU_TIME_LIMIT
 # (seconds for steps 1-3 together, default 280). Build dependencies: scripts/install-deps.sh.
+# On a GPU machine that cannot build the project (no Debian 12 packages), CB_GPU_PREBUILT names
+# the unpacked output of tests/gpu/pack.sh, made on a build machine from the same commit: the build
+# step is skipped and its binaries run with the libraries it carries.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${CB_GPU_BUILD_DIR:-$root/build-gpu}
 jobs=${CB_GPU_JOBS:-$(nproc)}
 limit=${CB_GPU_TIME_LIMIT:-280}
-logs="$build/gpu-check"
+logs=${CB_GPU_LOG_DIR:-$build/gpu-check}
+bin="$build/bin"
 start=$(date +%s)
 summary=()
 failed=0
@@ -53,23 +57,45 @@ if [[ -z "$archs" && -n "$gpus" ]]; then
   archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | tr -d ' .' | sort -u | paste -sd ';' -)
 fi
 
+# Builds the three targets in $build, the fatbin for this machine's GPUs only.
+build_here() {
+  note "configure and build (Release) in $build"
+  cmake_args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release)
+  [[ -n "$archs" ]] && cmake_args+=("-DCB_CUDA_FATBIN_ARCHS=$archs" "-DCB_CUDA_FATBIN_PTX=")
+  build_start=$(date +%s)
+  if cmake "${cmake_args[@]}" >"$logs/configure.log" 2>&1 &&
+     cmake --build "$build" -j "$jobs" --target gpu_nvidia_real_gpu_test gpu_nvidia_kernel_driver_test bench_real_gpu \
+       >"$logs/build.log" 2>&1; then
+    record "build" "ok in $(( $(date +%s) - build_start )) s (fatbin for sm ${archs:-default list})"
+  else
+    tail -30 "$logs/configure.log" "$logs/build.log" 2>/dev/null
+    echo "build failed (logs in $logs). Missing packages: scripts/install-deps.sh. No target" \
+         "gpu_nvidia_real_gpu_test: tests/CMakeLists.txt needs add_subdirectory(gpu)."
+    record "build" "FAILED (see $logs)"
+    printf '\n== summary\n'; printf '%s\n' "${summary[@]}"
+    exit 1
+  fi
+}
+
 # ---- build --------------------------------------------------------------------------------------
-note "configure and build (Release) in $build"
 mkdir -p "$logs"
-cmake_args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release)
-[[ -n "$archs" ]] && cmake_args+=("-DCB_CUDA_FATBIN_ARCHS=$archs" "-DCB_CUDA_FATBIN_PTX=")
-build_start=$(date +%s)
-if cmake "${cmake_args[@]}" >"$logs/configure.log" 2>&1 &&
-   cmake --build "$build" -j "$jobs" --target gpu_nvidia_real_gpu_test gpu_nvidia_kernel_driver_test bench_real_gpu \
-     >"$logs/build.log" 2>&1; then
-  record "build" "ok in $(( $(date +%s) - build_start )) s (fatbin for sm ${archs:-default list})"
+# The corpus of the checkout this script is in, wherever the binaries were built.
+export CB_PTX_CORPUS_DIR="$root/tests/ptx_corpus/kernels"
+if [[ -n "${CB_GPU_PREBUILT:-}" ]]; then
+  note "prebuilt binaries from $CB_GPU_PREBUILT"
+  bin="$CB_GPU_PREBUILT/bin"
+  libs="$CB_GPU_PREBUILT/lib"
+  # The packed libstdc++ / libgcc_s only where this machine's own are too old for the binaries.
+  if LD_LIBRARY_PATH="$libs" ldd "$bin"/* 2>&1 | grep -q 'not found'; then libs="$libs:$CB_GPU_PREBUILT/lib/fallback"; fi
+  export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ldd "$bin"/* 2>&1 | grep 'not found'; then
+    record "build" "FAILED: prebuilt binaries miss libraries (above)"
+    printf '\n== summary\n'; printf '%s\n' "${summary[@]}"
+    exit 1
+  fi
+  record "build" "prebuilt ($CB_GPU_PREBUILT)"
 else
-  tail -30 "$logs/configure.log" "$logs/build.log" 2>/dev/null
-  echo "build failed (logs in $logs). Missing packages: scripts/install-deps.sh. No target" \
-       "gpu_nvidia_real_gpu_test: tests/CMakeLists.txt needs add_subdirectory(gpu)."
-  record "build" "FAILED (see $logs)"
-  printf '\n== summary\n'; printf '%s\n' "${summary[@]}"
-  exit 1
+  build_here
 fi
 
 # ---- tests and benchmark, within the time limit -------------------------------------------------
@@ -97,15 +123,15 @@ run_gtest() {
   fi
 }
 
-run_gtest gpu_nvidia_real_gpu_test "$build/bin/gpu_nvidia_real_gpu_test"
-run_gtest gpu_nvidia_kernel_driver_test "$build/bin/gpu_nvidia_kernel_driver_test"
+run_gtest gpu_nvidia_real_gpu_test "$bin/gpu_nvidia_real_gpu_test"
+run_gtest gpu_nvidia_kernel_driver_test "$bin/gpu_nvidia_kernel_driver_test"
 
 budget=$(left)
 note "bench_real_gpu (time left: ${budget} s)"
 if (( budget <= 10 )); then
   record "bench_real_gpu" "NOT RUN: time limit reached"; failed=1
 else
-  timeout --signal=INT --kill-after=10 "$budget" "$build/bin/bench_real_gpu" 2>&1 | tee "$logs/bench_real_gpu.log"
+  timeout --signal=INT --kill-after=10 "$budget" "$bin/bench_real_gpu" 2>&1 | tee "$logs/bench_real_gpu.log"
   rc=${PIPESTATUS[0]}
   if (( rc == 124 || rc == 137 )); then record "bench_real_gpu" "TIMED OUT after ${budget} s"; failed=1
   elif (( rc != 0 )); then record "bench_real_gpu" "FAILED (log: $logs/bench_real_gpu.log)"; failed=1
