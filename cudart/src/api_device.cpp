@@ -5,6 +5,7 @@
 #include "per_thread_stream.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
+#include "versioned_api.hpp"
 
 using namespace cudabridge::cudart;
 
@@ -207,7 +208,9 @@ cudaError_t cudaGetDevice(int* device) {
     return record(cbGetDevice(device));
 }
 
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+}  // extern "C"
+
+cudaError_t cudabridge::cudart::get_properties(cudaDeviceProp* prop, int device) {
     if (!prop) return record(cudaErrorInvalidValue);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     cbDeviceProp p{};
@@ -216,6 +219,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     fill_memory_features(device, *prop);
     return cudaSuccess;
 }
+
+extern "C" {
 
 cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
     if (!value) return record(cudaErrorInvalidValue);

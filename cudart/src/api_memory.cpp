@@ -6,6 +6,7 @@
 #include "host_functions.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
+#include "versioned_api.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -204,17 +205,21 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags) 
     return record(cbHostGetDevicePointer(device, host, 0));
 }
 
+}  // extern "C"
+
 // Prefetching moves nothing on a simulated GPU (managed memory stays in host memory, where its
 // kernels reach it) and on a real GPU without concurrent managed access; it is checked and takes
 // its place on the stream all the same.
-cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned flags,
-                                 cudaStream_t stream) {
+cudaError_t cudabridge::cudart::prefetch(const void* ptr, size_t count, cudaMemLocation location, unsigned flags,
+                                         cudaStream_t stream) {
     if (!ptr || count == 0 || flags != 0 || !valid_location(location)) return record(cudaErrorInvalidValue);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (!managed_range(ptr, count)) return record(cudaErrorInvalidValue);
     const cbError_t e = cbStreamQuery(ordered(stream));
     return e == cbErrorNotReady ? cudaSuccess : record(e);
 }
+
+extern "C" {
 
 // Which streams may touch managed memory: every one, always, here (nothing migrates, and the host
 // synchronizes before touching it, concurrentManagedAccess being 0). Checked and stream-ordered.
@@ -227,14 +232,19 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t leng
     return e == cbErrorNotReady ? cudaSuccess : record(e);
 }
 
+}  // extern "C"
+
 // Advice about where pages should live changes nothing where they never move (see above).
-cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {
+cudaError_t cudabridge::cudart::advise(const void* ptr, size_t count, cudaMemoryAdvise advice,
+                                       cudaMemLocation location) {
     if (!ptr || count == 0 || advice < 1 || advice > 6) return record(cudaErrorInvalidValue);
     const bool names_location = advice == 3 || advice == 5;  // SetPreferredLocation, SetAccessedBy
     if (names_location && !valid_location(location)) return record(cudaErrorInvalidValue);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     return managed_range(ptr, count) ? cudaSuccess : record(cudaErrorInvalidValue);
 }
+
+extern "C" {
 
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
     if (!free || !total) return record(cudaErrorInvalidValue);

@@ -14,7 +14,6 @@ cudaError_t cudaMemcpy2DAsync(void*, size_t, const void*, size_t, size_t, size_t
 cudaError_t cudaMemcpyToSymbolAsync(const void*, const void*, size_t, size_t, cudaMemcpyKind, cudaStream_t);
 cudaError_t cudaMemcpyFromSymbolAsync(void*, const void*, size_t, size_t, cudaMemcpyKind, cudaStream_t);
 cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t);
-cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned, cudaStream_t);
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, size_t, unsigned);
 cudaError_t cudaStreamSynchronize(cudaStream_t);
 cudaError_t cudaStreamQuery(cudaStream_t);
@@ -108,10 +107,6 @@ cudaError_t cudaMallocAsync_ptsz(void** ptr, size_t size, cudaStream_t s) {
     return cudaMallocAsync(ptr, size, per_thread_if_null(s));
 }
 cudaError_t cudaFreeAsync_ptsz(void* ptr, cudaStream_t s) { return cudaFreeAsync(ptr, per_thread_if_null(s)); }
-cudaError_t cudaMemPrefetchAsync_ptsz(const void* ptr, size_t count, cudaMemLocation location, unsigned flags,
-                                      cudaStream_t s) {
-    return cudaMemPrefetchAsync(ptr, count, location, flags, per_thread_if_null(s));
-}
 cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t s, void* ptr, size_t length, unsigned flags) {
     return cudaStreamAttachMemAsync(per_thread_if_null(s), ptr, length, flags);
 }
