@@ -289,3 +289,18 @@ def finfo(type):
 def iinfo(type):
     """Machine limits of an integer dtype (numpy's iinfo; device arrays are accepted)."""
     return _np.iinfo(type.dtype if isinstance(type, ndarray) else type)
+
+
+# The array API's (2022.12) additions: its names numpy 1.24 lacks, device=/fill_value=/correction=
+# on the creation functions and std/var, finfo/iinfo with Python-number fields (_array_api.py). The
+# names numpy has too replace the ones above (same numpy behaviour, the standard's keywords added).
+from . import _array_api  # noqa: E402
+
+_ARRAY_API_NEW = ["astype", "can_cast", "isdtype", "result_type", "concat", "permute_dims", "matrix_transpose",
+                  "vecdot", "meshgrid", "tril", "triu", "unique_all", "unique_counts", "unique_inverse",
+                  "unique_values", "reshape", "e", "pi", "inf", "nan", "newaxis"]
+_ARRAY_API_KEYWORDS = ["arange", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",
+                       "ones_like", "zeros", "zeros_like", "std", "var", "finfo", "iinfo"]
+for _name in _ARRAY_API_NEW + _ARRAY_API_KEYWORDS + ["UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]:
+    globals()[_name] = getattr(_array_api, _name)
+__all__ += _ARRAY_API_NEW

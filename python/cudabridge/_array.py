@@ -93,6 +93,8 @@ class ndarray:
     nbytes = property(lambda self: _size(self._shape) * self._dtype.itemsize)
     strides = property(lambda self: tuple(s * self._dtype.itemsize for s in self._strides))
     T = property(lambda self: self.transpose())
+    # The array API's matrix transpose: the last two axes swapped (a view; ValueError under 2-D).
+    mT = property(lambda self: __import__("cudabridge")._array_api.matrix_transpose(self))
 
     @property
     def is_contiguous(self):
