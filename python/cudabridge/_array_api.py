@@ -10,6 +10,7 @@ import numpy as _np
 
 from . import _array, _creation, _dtypes, _reductions
 from ._array import _binary, ndarray
+from ._reductions import _NO_VALUE
 from ._indexing import where as _where
 from ._manipulation import broadcast_arrays as _broadcast_arrays, broadcast_to as _broadcast_to
 from ._manipulation import concatenate as _concatenate, swapaxes as _swapaxes
@@ -35,29 +36,29 @@ def _check_device(device, like=None):
         raise ValueError(f"device={device!r}: arrays are made on the current device ({get_device()}) only")
 
 
-def arange(*args, device=None, **kwargs):
+def arange(start, stop=None, step=1, dtype=None, *, device=None):
     _check_device(device)
-    return _creation.arange(*args, **kwargs)
+    return _creation.arange(start, stop, step, dtype)
 
 
-def asarray(obj, *args, device=None, **kwargs):
+def asarray(obj, dtype=None, copy=None, *, device=None):
     _check_device(device, obj)
-    return _array.asarray(obj, *args, **kwargs)
+    return _array.asarray(obj, dtype, copy)
 
 
-def empty(*args, device=None, **kwargs):
+def empty(shape, dtype=_np.float32, *, device=None):
     _check_device(device)
-    return _array.empty(*args, **kwargs)
+    return _array.empty(shape, dtype)
 
 
-def zeros(*args, device=None, **kwargs):
+def zeros(shape, dtype=_np.float32, *, device=None):
     _check_device(device)
-    return _array.zeros(*args, **kwargs)
+    return _array.zeros(shape, dtype)
 
 
-def ones(*args, device=None, **kwargs):
+def ones(shape, dtype=_np.float32, *, device=None):
     _check_device(device)
-    return _array.ones(*args, **kwargs)
+    return _array.ones(shape, dtype)
 
 
 def full(shape, fill_value=_MISSING, dtype=None, *, device=None, value=_MISSING):
@@ -68,54 +69,58 @@ def full(shape, fill_value=_MISSING, dtype=None, *, device=None, value=_MISSING)
     return _array.full(shape, value if fill_value is _MISSING else fill_value, dtype)
 
 
-def eye(*args, device=None, **kwargs):
+def eye(N, M=None, k=0, dtype=_np.float64, *, device=None):
     _check_device(device)
-    return _creation.eye(*args, **kwargs)
+    return _creation.eye(N, M, k, dtype)
 
 
-def linspace(*args, device=None, **kwargs):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     _check_device(device)
-    return _creation.linspace(*args, **kwargs)
+    return _creation.linspace(start, stop, num, endpoint, retstep, dtype, axis)
 
 
-def empty_like(a, *args, device=None, **kwargs):
+def empty_like(a, dtype=None, shape=None, *, device=None):
     _check_device(device, a)
-    return _creation.empty_like(a, *args, **kwargs)
+    return _creation.empty_like(a, dtype, shape)
 
 
-def full_like(a, *args, device=None, **kwargs):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
     _check_device(device, a)
-    return _creation.full_like(a, *args, **kwargs)
+    return _creation.full_like(a, fill_value, dtype, shape)
 
 
-def zeros_like(a, *args, device=None, **kwargs):
+def zeros_like(a, dtype=None, shape=None, *, device=None):
     _check_device(device, a)
-    return _creation.zeros_like(a, *args, **kwargs)
+    return _creation.zeros_like(a, dtype, shape)
 
 
-def ones_like(a, *args, device=None, **kwargs):
+def ones_like(a, dtype=None, shape=None, *, device=None):
     _check_device(device, a)
-    return _creation.ones_like(a, *args, **kwargs)
+    return _creation.ones_like(a, dtype, shape)
 
 
 # ---- correction= -------------------------------------------------------------------------------
 
-def _correction(name, args, kwargs, correction):
-    if correction is not None:
-        if "ddof" in kwargs or len(args) > 4:
-            raise TypeError(f"{name}: give ddof or correction, not both")
-        kwargs["ddof"] = correction
-    return kwargs
+# ddof's default: 0, told apart from an explicit ddof=0 (ddof and correction together are a TypeError).
+_DDOF = type("_DefaultDdof", (int,), {"__repr__": lambda self: "0"})(0)
 
 
-def var(*args, correction=None, **kwargs):
+def _ddof(name, ddof, correction):
+    if correction is None:
+        return ddof
+    if ddof is not _DDOF:
+        raise TypeError(f"{name}: give ddof or correction, not both")
+    return correction
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=_DDOF, keepdims=False, *, correction=None, where=_NO_VALUE):
     """numpy's var; correction= is the array API's name for ddof."""
-    return _reductions.var(*args, **_correction("var", args, kwargs, correction))
+    return _reductions.var(a, axis, dtype, out, _ddof("var", ddof, correction), keepdims, where=where)
 
 
-def std(*args, correction=None, **kwargs):
+def std(a, axis=None, dtype=None, out=None, ddof=_DDOF, keepdims=False, *, correction=None, where=_NO_VALUE):
     """numpy's std; correction= is the array API's name for ddof."""
-    return _reductions.std(*args, **_correction("std", args, kwargs, correction))
+    return _reductions.std(a, axis, dtype, out, _ddof("std", ddof, correction), keepdims, where=where)
 
 
 # ---- dtypes ------------------------------------------------------------------------------------

@@ -139,6 +139,7 @@ ERRORS = [
     ("vecdot axis", ValueError, lambda: cb.vecdot(cb.to_device(M), cb.to_device(M), axis=2)),
     ("std both", TypeError, lambda: cb.std(cb.to_device(M), ddof=1, correction=1)),
     ("var both", TypeError, lambda: cb.var(cb.to_device(M), None, None, None, 1, correction=1)),
+    ("std ddof=0 and correction", TypeError, lambda: cb.std(cb.to_device(M), ddof=0, correction=0)),
     ("full neither", TypeError, lambda: cb.full((2,))),
     ("full both", TypeError, lambda: cb.full((2,), 1, value=2)),
     ("zeros cpu", ValueError, lambda: cb.zeros(2, device="cpu")),
@@ -164,3 +165,16 @@ def test_numpy_names_stay_numpy():
     same(cb.empty(3).astype(np.float32) * 0, np.zeros(3, np.float32))
     with pytest.warns(DeprecationWarning):
         cb.nonzero(cb.asarray(1))  # numpy 1.24 warns on 0-d (the standard says raise)
+
+
+def test_signatures_name_the_keywords():
+    """The wrappers keep numpy's parameters (so inspect.signature, as the array API tests read it,
+    sees them) and add the standard's keywords."""
+    import inspect
+    for f in (cb.arange, cb.asarray, cb.empty, cb.zeros, cb.ones, cb.full, cb.eye, cb.linspace, cb.empty_like,
+              cb.full_like, cb.zeros_like, cb.ones_like):
+        params = inspect.signature(f).parameters
+        assert "device" in params and "dtype" in params and params["device"].kind is inspect.Parameter.KEYWORD_ONLY
+    for f in (cb.std, cb.var):
+        assert {"axis", "keepdims", "ddof", "correction"} <= set(inspect.signature(f).parameters)
+    assert "fill_value" in inspect.signature(cb.full).parameters
