@@ -31,10 +31,21 @@ BUILD_TESTS CUDABRIDGE_BUILD_TESTS ON
 BUILD_EXAMPLES CUDABRIDGE_BUILD_EXAMPLES ON
 BUILD_PYTHON CUDABRIDGE_BUILD_PYTHON ON
 CB_BUILD_FUZZERS CUDABRIDGE_BUILD_FUZZERS OFF
+CB_CUDA_FATBIN_COMPRESS CUDABRIDGE_CUDA_FATBIN_COMPRESS ON
 LIST
 
+# The fatbin's two string settings: their defaults, and their old names as aliases.
+b=$work/fatbin
+configure "$b"
+[[ $(cached "$b" CUDABRIDGE_CUDA_FATBIN_ARCHS) == "75;80;86;89;90;100;120" ]] || fail "CUDABRIDGE_CUDA_FATBIN_ARCHS default"
+[[ $(cached "$b" CUDABRIDGE_CUDA_FATBIN_PTX) == 120 ]] || fail "CUDABRIDGE_CUDA_FATBIN_PTX default"
+configure "$b" "-DCB_CUDA_FATBIN_ARCHS=90;120" -DCB_CUDA_FATBIN_PTX=
+[[ $(cached "$b" CUDABRIDGE_CUDA_FATBIN_ARCHS) == "90;120" ]] || fail "-DCB_CUDA_FATBIN_ARCHS did not set CUDABRIDGE_CUDA_FATBIN_ARCHS"
+[[ -z $(cached "$b" CUDABRIDGE_CUDA_FATBIN_PTX) ]] || fail "-DCB_CUDA_FATBIN_PTX= did not empty CUDABRIDGE_CUDA_FATBIN_PTX"
+grep -q '^CB_CUDA_FATBIN_' "$b/CMakeCache.txt" && fail "a CB_CUDA_FATBIN_ alias stayed in the cache"
+
 # No CMake file of the project reads an option by its old name (only the options file knows it).
-old='\b(ENABLE_(DEBUG|ASAN|TSAN)|BUILD_(TESTS|EXAMPLES|PYTHON)|CB_BUILD_FUZZERS)\b'
+old='\b(ENABLE_(DEBUG|ASAN|TSAN)|BUILD_(TESTS|EXAMPLES|PYTHON)|CB_BUILD_FUZZERS|CB_CUDA_FATBIN_[A-Z]+)\b'
 stale=$(cd "$src" && git ls-files '*CMakeLists.txt' '*.cmake' '*.cmake.in' 2>/dev/null \
   | grep -v '^cmake/CudaBridgeOptions.cmake$' | xargs -r grep -PnH "(?<![A-Z_])$old" || true)
 [[ -z $stale ]] || fail "CMake files read an option by its old name:

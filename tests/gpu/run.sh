@@ -61,7 +61,7 @@ fi
 build_here() {
   note "configure and build (Release) in $build"
   cmake_args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release)
-  [[ -n "$archs" ]] && cmake_args+=("-DCB_CUDA_FATBIN_ARCHS=$archs" "-DCB_CUDA_FATBIN_PTX=")
+  [[ -n "$archs" ]] && cmake_args+=("-DCUDABRIDGE_CUDA_FATBIN_ARCHS=$archs" "-DCUDABRIDGE_CUDA_FATBIN_PTX=")
   build_start=$(date +%s)
   if cmake "${cmake_args[@]}" >"$logs/configure.log" 2>&1 &&
      cmake --build "$build" -j "$jobs" --target gpu_nvidia_real_gpu_test gpu_nvidia_kernel_driver_test bench_real_gpu \

@@ -154,7 +154,7 @@ void load_builtins(const cuda_driver& driver, kd_device& d) {
         if (r == cu::CUDA_ERROR_NO_BINARY_FOR_GPU || r == cu::CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
             d.builtins_error += "; the fatbin carries no code this GPU (compute " + std::to_string(d.cc_major) + "." +
                                 std::to_string(d.cc_minor) +
-                                ") or this driver can run: set CB_CUDA_FATBIN_ARCHS and rebuild";
+                                ") or this driver can run: set CUDABRIDGE_CUDA_FATBIN_ARCHS and rebuild";
     }
 }
 
