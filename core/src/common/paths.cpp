@@ -40,14 +40,14 @@ std::filesystem::path default_database_path() {
 
 std::filesystem::path user_plugin_dir() { return xdg_dir("XDG_DATA_HOME", ".local/share") / "cudabridge" / "plugins"; }
 
-log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::filesystem::path& per_user) {
-    ::mkdir(seed.c_str(), 0755);  // ours if we make it; an existing one is checked below
+log_dir_choice choose_log_dir(const std::filesystem::path& shared, const std::filesystem::path& per_user) {
+    ::mkdir(shared.c_str(), 0755);  // ours if we make it; an existing one is checked below
     struct stat st {};
-    if (::lstat(seed.c_str(), &st) != 0) return {per_user, seed.string() + " cannot be created"};
-    if (!S_ISDIR(st.st_mode)) return {per_user, seed.string() + " is not a directory (a link?)"};
-    if (st.st_uid != ::geteuid()) return {per_user, seed.string() + " belongs to another user"};
-    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return {per_user, seed.string() + " is writable by other users"};
-    return {seed, seed.string() + " is this user's and writable by no one else"};
+    if (::lstat(shared.c_str(), &st) != 0) return {per_user, shared.string() + " cannot be created"};
+    if (!S_ISDIR(st.st_mode)) return {per_user, shared.string() + " is not a directory (a link?)"};
+    if (st.st_uid != ::geteuid()) return {per_user, shared.string() + " belongs to another user"};
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return {per_user, shared.string() + " is writable by other users"};
+    return {shared, shared.string() + " is this user's and writable by no one else"};
 }
 
 std::filesystem::path default_log_dir() {

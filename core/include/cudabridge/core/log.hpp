@@ -29,7 +29,7 @@ const char* to_string(overflow_policy p) noexcept;
 std::optional<cb_log_level> parse_level(std::string_view text);
 const char* level_name(cb_log_level level) noexcept;
 
-// Categories: the seed's nine come first with fixed ids (they are the C API's CB_LOG_CAT_*);
+// Categories: the C API's nine (CB_LOG_CAT_*) come first with fixed ids;
 // more may be registered at run time up to max_categories.
 constexpr int max_categories = 64;
 int category_id(std::string_view name);  // registers on first use; -1 when full

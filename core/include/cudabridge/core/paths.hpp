@@ -24,11 +24,11 @@ std::filesystem::path default_log_dir();
 
 // A folder every user can create in /tmp is only ours when it is a real directory (no link),
 // owned by this user and writable by no one else; a hostile user could have made it first.
-// `seed` is used (created 0755 when absent) when it is, `per_user` otherwise; `why` says which.
+// `shared` is used (created 0755 when absent) when it is, `per_user` otherwise; `why` says which.
 struct log_dir_choice {
     std::filesystem::path dir;
     std::string why;
 };
-log_dir_choice choose_log_dir(const std::filesystem::path& seed, const std::filesystem::path& per_user);
+log_dir_choice choose_log_dir(const std::filesystem::path& shared, const std::filesystem::path& per_user);
 
 }  // namespace cudabridge::core

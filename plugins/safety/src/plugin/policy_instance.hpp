@@ -29,7 +29,7 @@ private:
     parameters params_;
 };
 
-// The seed's policy.
+// The standard policy: the documented defaults.
 class standard_policy final : public policy_instance {
 public:
     static constexpr const char* name = "standard";

@@ -26,7 +26,7 @@ struct parameters {
     double min_link_bandwidth_gbs = 0;      // floor on top of the profile's minimum; 0 = none
 };
 
-// The seed's values.
+// The documented defaults of the standard policy (the README's safety settings).
 parameters standard_defaults();
 // Tighter: one retry, stop at 83 °C, 0.1% error rate.
 parameters strict_defaults();

@@ -51,8 +51,7 @@ struct fabric_layout {
     std::vector<enclosure_layout> enclosures;
 };
 
-// The default: the second seed's setup, one Thunderbolt 4 enclosure holding an RTX 5090 on an
-// Apple Silicon host (DART limits on), in a domain at security level "user".
+// The default: one Thunderbolt 4 enclosure holding an RTX 5090 on an Apple Silicon host (DART limits on), in a domain at security level "user".
 fabric_layout default_layout();
 
 std::string to_json(const fabric_layout& layout);
