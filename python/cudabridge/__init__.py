@@ -29,7 +29,7 @@ from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_array
                             vstack)
 from ._indexing import (flatnonzero, nonzero, put, ravel_multi_index, take, take_along_axis, unravel_index,
                         where)
-from ._sorting import argsort, sort, unique
+from ._sorting import argsort, searchsorted, sort, unique
 from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
 from ._reductions import (all, amax, amin, any, argmax, argmin, array_equal, count_nonzero, cumprod, cumsum, max,
                           mean, min, nanmax, nanmean, nanmin, nansum, prod, std, sum, var)
@@ -60,7 +60,7 @@ __all__ = [
     "cumprod",
     "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
     "where", "nonzero", "flatnonzero", "take", "take_along_axis", "put", "unravel_index", "ravel_multi_index",
-    "sort", "argsort", "unique",
+    "sort", "argsort", "searchsorted", "unique",
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "from_dlpack",
 ]
 

@@ -271,6 +271,7 @@ class ndarray:
     def take(self, indices, axis=None, out=None, mode="raise"): return _indexing.take(self, indices, axis, out, mode)
     def put(self, indices, values, mode="raise"): return _indexing.put(self, indices, values, mode)
     def argsort(self, axis=-1, kind=None, order=None): return _sorting.argsort(self, axis, kind, order)
+    def searchsorted(self, v, side="left", sorter=None): return _sorting.searchsorted(self, v, side, sorter)
 
     def sort(self, axis=-1, kind=None, order=None):
         """Sorts in place, as numpy's ndarray.sort."""

@@ -200,7 +200,8 @@ _FUNCTIONS = {
     np.where: _indexing.where, np.nonzero: _indexing.nonzero, np.flatnonzero: _indexing.flatnonzero,
     np.take: _indexing.take, np.take_along_axis: _indexing.take_along_axis, np.put: _indexing.put,
     np.unravel_index: _indexing.unravel_index, np.ravel_multi_index: _indexing.ravel_multi_index,
-    np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.unique: _sorting.unique,
+    np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.searchsorted: _sorting.searchsorted,
+    np.unique: _sorting.unique,
 }
 
 

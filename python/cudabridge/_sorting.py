@@ -1,15 +1,20 @@
-"""numpy's sort, argsort and unique on the device.
+"""numpy's sort, argsort, searchsorted and unique on the device.
 
 The sort and argsort kernels sort each row of the last axis (numpy's ascending order, NaN last;
 argsort is stable); another axis is moved last and made contiguous first. unique is composed of
 them: a stable argsort of the flat values, the sorted values, a flag where each new value starts
 (NaNs collapse to one, numpy 1.24's equal_nan=True), and those flags' positions (a scan and a
 put). Only the number of unique values comes back to the host, to size the result.
+searchsorted is one stable argsort of a and v together: each v's answer is the number of a's
+elements sorted before it, a scan of "came from a" flags put back in v's order.
 """
+
+import warnings
 
 import numpy as np
 
-from ._array import _axis, _binary, _launch, _unary, asarray, ndarray
+from . import _dtypes
+from ._array import _axis, _binary, _launch, _reduce, _unary, asarray, full, ndarray, to_device
 from ._indexing import _arange, _positions, _take_flat
 from ._manipulation import concatenate, moveaxis
 
@@ -49,6 +54,69 @@ def argsort(a, axis=-1, kind=None, order=None):
     """The int64 indices that sort a along axis; equal values keep their order (stable), one of
     the orders numpy's default quicksort may give."""
     return _run("argsort", a, axis, kind, order, np.int64)
+
+
+def _side(side):
+    """numpy 1.24's search side: 'left' or 'right'; another string starting with l or r (any
+    case) still works, with numpy's DeprecationWarning."""
+    if not isinstance(side, str):
+        raise TypeError(f"search side must be str, not {type(side).__name__}")
+    if side in ("left", "right"):
+        return side
+    if side[:1] not in ("l", "L", "r", "R"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    warnings.warn("inexact matches and case insensitive matches for search side are deprecated, please use one "
+                  "of 'left' or 'right' instead.", DeprecationWarning, stacklevel=3)
+    return "left" if side[0] in "lL" else "right"
+
+
+def _sorter(sorter, n):
+    """searchsorted's sorter= as int64 indices into a, with numpy's checks: 1-d, of integers, one
+    per element of a, each in [0, n) (numpy raises for a bad index only when its binary search
+    reads it; here for any)."""
+    s = sorter if isinstance(sorter, ndarray) else np.asarray(sorter)
+    if s.ndim != 1:
+        raise TypeError("could not parse sorter argument")
+    if s.dtype.kind not in "iu":
+        raise TypeError("sorter must only contain integers")
+    if s.dtype == np.uint64:  # numpy casts sorter to intp safely
+        raise ValueError("could not parse sorter argument")
+    if s.size != n:
+        raise ValueError("sorter.size must equal a.size")
+    s = s if isinstance(s, ndarray) else to_device(s)
+    s = s.astype(np.int64, copy=False)
+    if n and (int(_reduce("min", s, None, False)) < 0 or int(_reduce("max", s, None, False)) >= n):
+        raise ValueError("Sorter index out of range.")
+    return s
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """numpy's searchsorted: where v's elements would go in the sorted 1-d a (a[sorter] when
+    given) to keep it sorted (NaN last), the first such place (side='left') or the last
+    ('right'); int64 of v's shape. a and v are compared in numpy's common dtype of the two."""
+    side = _side(side)
+    v_dtype = v.dtype if isinstance(v, ndarray) else np.asarray(v).dtype
+    a = asarray(a)
+    if a.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if a.ndim == 0 else
+                         "object too deep for desired array")
+    dtype = _dtypes.check(np.promote_types(a.dtype, v_dtype))
+    if sorter is not None:
+        a = _take_flat(a, _sorter(sorter, a.size))
+    v = asarray(v)
+    n, m = a.size, v.size
+    if n == 0 or m == 0:
+        return full(v.shape, 0, np.int64)
+    a, flat = a.astype(dtype, copy=False), v.reshape(-1).astype(dtype, copy=False)
+    # Stable: a v placed before a's elements equal to it goes left of them, after them right.
+    left = side == "left"
+    order = argsort(concatenate([flat, a] if left else [a, flat]))
+    from_a = _binary("greater_equal", order, m) if left else _binary("less", order, n)
+    from ._reductions import cumsum
+    before = cumsum(from_a, dtype=np.int64)  # a's elements at or before each sorted position
+    placed = ndarray._new((n + m,), np.dtype(np.int64))
+    _launch("put", placed, [before, order, placed])
+    return (placed[:m] if left else placed[n:]).reshape(v.shape)
 
 
 def _starts(s):
