@@ -4,7 +4,9 @@ The sort and argsort kernels sort each row of the last axis (numpy's ascending o
 argsort is stable); another axis is moved last and made contiguous first. unique is composed of
 them: a stable argsort of the flat values, the sorted values, a flag where each new value starts
 (NaNs collapse to one, numpy 1.24's equal_nan=True), and those flags' positions (a scan and a
-put). Only the number of unique values comes back to the host, to size the result.
+put). Only the number of unique values comes back to the host, to size the result. unique with
+axis= orders the slices along the axis by stable argsorts of their elements, the last first
+(a lexicographic sort), and flags a slice that differs from the one before in any element.
 searchsorted is one stable argsort of a and v together: each v's answer is the number of a's
 elements sorted before it, a scan of "came from a" flags put back in v's order.
 """
@@ -14,8 +16,8 @@ import warnings
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _binary, _launch, _reduce, _unary, asarray, full, ndarray, to_device
-from ._indexing import _arange, _positions, _take_flat
+from ._array import _axis, _binary, _launch, _reduce, _size, _unary, asarray, full, ndarray, to_device
+from ._indexing import _arange, _positions, _take_axis, _take_flat
 from ._manipulation import concatenate, moveaxis
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
@@ -132,20 +134,46 @@ def _starts(s):
     return flags
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True):
-    """numpy's unique over the flattened array: the sorted unique values and, on request, the
-    first index of each, the inverse (ar.flat == unique[inverse]) and the counts."""
-    if axis is not None:
-        raise TypeError("unique: axis= is not supported on the device (only the flattened array)")
-    if not equal_nan:
-        raise TypeError("unique: equal_nan=False is not supported on the device")
-    flat = asarray(ar).reshape(-1)
-    n = flat.size
-    order = argsort(flat) if n else None
-    s = _take_flat(flat, order) if n else flat.copy()
-    starts = _starts(s) if n else ndarray._new((0,), np.dtype(np.bool_))
-    first = _positions(starts)
-    values = _take_flat(s, first) if n else s
+def _column_order(key):
+    """The stable order of one column as numpy 1.24 compares slices' elements: NaN last, but first
+    in float16 (its half compare puts NaN first): then a second stable argsort, of "not NaN"."""
+    order = argsort(key)
+    if key.dtype == np.float16:
+        not_nan = _unary("logical_not", _unary("isnan", _take_flat(key, order)))
+        order = _take_flat(order, argsort(not_nan))
+    return order
+
+
+def _row_order(rows):
+    """The stable order of a 2-d array's rows, lexicographic by element: a stable sort of each
+    column through the order so far, the last column first."""
+    n, m = rows.shape
+    if n == 0 or m == 0:
+        return _arange(n)
+    cols = rows.T.copy()  # each column contiguous
+    order = None
+    for c in reversed(range(m)):
+        step = _column_order(cols[c] if order is None else _take_flat(cols[c], order))
+        order = step if order is None else _take_flat(order, step)
+    return order
+
+
+def _row_starts(s):
+    """Flags of lexicographically sorted rows: True where a row differs from the one before in any
+    element. NaN != NaN, as in numpy's comparison of the rows: a row holding NaN is its own."""
+    n, m = s.shape
+    flags = ndarray._new((n,), np.dtype(np.bool_))
+    if n:
+        flags[:1] = True
+    if n > 1:
+        flags[1:] = _reduce("max", _binary("not_equal", s[1:], s[:-1]), 1, False) if m else False
+    return flags
+
+
+def _extras(order, starts, first, return_index, return_inverse, return_counts):
+    """unique's optional results, from the sorting order, the flags where each unique value starts
+    in it and their positions: the first index of each, the inverse and the counts."""
+    n = starts.size
     extra = []
     if return_index:
         extra.append(_take_flat(order, first) if n else first)
@@ -159,4 +187,45 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if return_counts:
         ends = concatenate([first[1:], _arange(1) + n]) if n else first
         extra.append(_binary("subtract", ends, first) if n else first)
+    return extra
+
+
+def _unique_flat(ar, flags):
+    """The sorted unique values of the flattened array, and the optional results."""
+    flat = asarray(ar).reshape(-1)
+    n = flat.size
+    order = argsort(flat) if n else _arange(0)
+    s = _take_flat(flat, order) if n else flat.copy()
+    starts = _starts(s) if n else ndarray._new((0,), np.dtype(np.bool_))
+    first = _positions(starts)
+    return (_take_flat(s, first) if n else s), _extras(order, starts, first, *flags)
+
+
+def _unique_axis(ar, axis, flags):
+    """The unique slices along axis in lexicographic order (numpy's, axis moved first and each
+    slice compared element by element), and the optional results."""
+    ar = asarray(ar)
+    ax = _axis(axis, ar.ndim)  # numpy's AxisError, also for a 0-d array
+    moved = moveaxis(ar, ax, 0)
+    rows = moved.reshape((moved.shape[0], _size(moved.shape[1:])))
+    order = _row_order(rows)
+    s = _take_axis(rows, order, 0) if rows.size else rows
+    starts = _row_starts(s)
+    first = _positions(starts)
+    values = _take_axis(s, first, 0) if rows.size else s[:first.size]
+    values = moveaxis(values.reshape((first.size,) + moved.shape[1:]), 0, ax)
+    return values, _extras(order, starts, first, *flags)
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True):
+    """numpy's unique: the sorted unique values of the flattened array (axis=None) or the unique
+    slices along axis and, on request, the first index of each, the inverse (ar.flat ==
+    unique[inverse], or the slices' equivalent) and the counts."""
+    flags = (return_index, return_inverse, return_counts)
+    if axis is None:
+        if not equal_nan:
+            raise TypeError("unique: equal_nan=False is not supported on the device")
+        values, extra = _unique_flat(ar, flags)
+    else:  # numpy 1.24 ignores equal_nan here: a slice holding NaN never equals another
+        values, extra = _unique_axis(ar, axis, flags)
     return (values, *extra) if extra else values

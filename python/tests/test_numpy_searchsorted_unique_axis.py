@@ -1,6 +1,8 @@
-"""searchsorted against numpy 1.24 on the same inputs: every device dtype, NaN (last, as numpy
-sorts it), ties, both sides, sorter=, scalar / n-d / empty needles, mixed dtypes (numpy's common
-dtype), numpy's errors, np.* dispatch, and no host round trip of the data."""
+"""searchsorted and unique(axis=) against numpy 1.24 on the same inputs: every device dtype, NaN
+(last, as numpy sorts it), ties, both sides, sorter=, scalar / n-d / empty needles, mixed dtypes
+(numpy's common dtype), unique slices along each axis of 2-d and 3-d arrays with every return_*
+combination, empty and zero-size axes, numpy's errors, np.* dispatch, and no host round trip of
+the data."""
 import itertools
 import warnings
 
@@ -190,13 +192,114 @@ def test_searchsorted_sorter_out_of_range(gpu):
             cb.searchsorted(cb.to_device(a), 0, sorter=sorter)
 
 
+# ---- unique(axis=) ----------------------------------------------------------------------------
+
+FLAGS = list(itertools.product([False, True], repeat=3))
+
+
+def repeated_slices(shape, axis, dtype, seed):
+    """An array of `shape` whose slices along axis repeat (drawn from a few distinct ones)."""
+    rng = np.random.default_rng(seed)
+    pool = data(shape[:axis] + (3,) + shape[axis + 1:], dtype, seed)
+    return np.take(pool, rng.integers(0, 3, shape[axis]), axis=axis)
+
+
+def check_unique(x, d, axis, **kw):
+    want = np.unique(x, axis=axis, **kw)
+    got = cb.unique(d, axis=axis, **kw)
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+    else:
+        same(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape, axis", [((7, 3), 0), ((4, 6), 1), ((5, 4), -1), ((3, 4, 5), 0), ((3, 4, 5), 1),
+                                         ((3, 4, 5), 2), ((3, 4, 5), -2), ((9,), 0)])
+def test_unique_along_an_axis(gpu, dtype, shape, axis):
+    # At most 15 slices along the axis: numpy's (insertion) sort of them is stable, so even slices
+    # holding NaN, never equal to another, come in one order.
+    ax = axis % len(shape)
+    for seed, x in [(12, data(shape, dtype, 12)), (13, repeated_slices(shape, ax, dtype, 13))]:
+        d = cb.to_device(x)
+        for index, inverse, counts in FLAGS:
+            check_unique(x, d, axis, return_index=index, return_inverse=inverse, return_counts=counts)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_unique_along_an_axis_of_views(gpu, axis):
+    big = repeated_slices((6, 10), axis, np.float32, 14)
+    d = cb.to_device(big)
+    for x, view in [(big[:, ::-2], d[:, ::-2]), (big.T, d.T)]:
+        check_unique(x, view, axis, return_index=True, return_inverse=True, return_counts=True)
+
+
+def test_unique_along_an_axis_of_many_rows(gpu):
+    rng = np.random.default_rng(15)
+    pool = rng.integers(-3, 3, (12, 5)).astype(np.int32)
+    pool[3] = pool[4]  # ties inside the pool too
+    x = pool[rng.integers(0, 12, 400)]
+    check_unique(x, cb.to_device(x), 0, return_index=True, return_inverse=True, return_counts=True)
+    check_unique(x.T, cb.to_device(x.T), 1, return_index=True, return_inverse=True, return_counts=True)
+
+
+def test_unique_rows_holding_nan_are_each_their_own(gpu):
+    nan = np.nan
+    x = np.array([[1, nan], [1, nan], [nan, 0], [0, nan], [1, 2], [nan, nan], [1, 2], [-np.inf, nan]])
+    for equal_nan in (True, False):  # numpy 1.24 ignores equal_nan with axis=
+        check_unique(x, cb.to_device(x), 0, return_index=True, return_inverse=True, return_counts=True,
+                     equal_nan=equal_nan)
+    for dtype in (np.float16, np.float32, np.float64):  # numpy 1.24 puts NaN first in float16 slices
+        y = np.array([[1, 0], [nan, 1], [0, 2], [nan, 0], [-1, nan], [-1, 3], [np.inf, 0]], dtype)
+        check_unique(y, cb.to_device(y), 0, return_index=True, return_inverse=True)
+        z = y[:, 0]
+        check_unique(z, cb.to_device(z), 0, return_counts=True)
+
+
+@pytest.mark.parametrize("shape, axis", [((0, 3), 0), ((0, 3), 1), ((3, 0), 0), ((3, 0), 1), ((0, 0), 0),
+                                         ((2, 0, 3), 0), ((2, 0, 3), 1), ((2, 0, 3), 2), ((0,), 0)])
+def test_unique_along_an_axis_of_empty_arrays(gpu, shape, axis):
+    x = np.zeros(shape, np.float32)
+    d = cb.to_device(x)
+    for index, inverse, counts in FLAGS:
+        check_unique(x, d, axis, return_index=index, return_inverse=inverse, return_counts=counts)
+
+
+@pytest.mark.parametrize("shape, axis", [((), 0), ((2, 3), 2), ((2, 3), -3), ((4,), 1)])
+def test_unique_axis_out_of_range_is_numpys_axis_error(gpu, shape, axis):
+    x = np.ones(shape)
+    with pytest.raises(np.AxisError) as want:
+        np.unique(x, axis=axis)
+    with pytest.raises(np.AxisError) as got:
+        cb.unique(cb.to_device(x), axis=axis)
+    assert str(got.value) == str(want.value)
+
+
+def test_unique_axis_dispatches_from_numpy(gpu):
+    x = repeated_slices((5, 4), 1, np.int64, 16)
+    got = np.unique(cb.to_device(x), axis=1, return_inverse=True)
+    want = np.unique(x, axis=1, return_inverse=True)
+    for g, w in zip(got, want):
+        same(g, w)
+
+
+def test_unique_without_axis_is_unchanged(gpu):
+    x = np.array([[2.0, np.nan], [np.nan, 2.0]])
+    same(cb.unique(cb.to_device(x)), np.unique(x))  # NaNs collapse to one, equal_nan=True
+    with pytest.raises(TypeError):
+        cb.unique(cb.to_device(x), equal_nan=False)
+
+
 # ---- residence --------------------------------------------------------------------------------
 
 def test_data_stays_on_the_device(gpu, monkeypatch):
-    """Only scalars come back (the sorter's bounds): never the data."""
+    """Only scalars come back (a count, the sorter's bounds): never the data."""
     from cudabridge import _array
     a = cb.to_device(np.sort(data((300,), np.float32, 17)))
     v = cb.to_device(data((20, 7), np.float32, 18))
+    x = cb.to_device(repeated_slices((40, 6), 0, np.float32, 19))
     sorter = cb.argsort(a)
     sizes = []
     real = _array._core.download
@@ -206,7 +309,9 @@ def test_data_stays_on_the_device(gpu, monkeypatch):
         return real(block, offset, dst, stream)
 
     monkeypatch.setattr(_array._core, "download", download)
-    results = [cb.searchsorted(a, v), cb.searchsorted(a, v, "right", sorter), a.searchsorted(1.5)]
+    results = [cb.searchsorted(a, v), cb.searchsorted(a, v, "right", sorter), a.searchsorted(1.5),
+               *cb.unique(x, axis=0, return_index=True, return_inverse=True, return_counts=True),
+               cb.unique(x, axis=1)]
     cb.synchronize()
     assert all(isinstance(r, cb.ndarray) for r in results)
     assert sizes and max(sizes) <= 8, sizes
