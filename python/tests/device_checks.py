@@ -12,3 +12,17 @@ def same(got, want):
     assert host.dtype == want.dtype, (host.dtype, want.dtype)
     assert host.shape == want.shape, (host.shape, want.shape)
     np.testing.assert_array_equal(host, want)
+
+
+def record_downloads(monkeypatch):
+    """A list that gets the byte count of every copy back to the host from now on."""
+    from cudabridge import _array
+    sizes = []
+    real = _array._core.download
+
+    def download(block, offset, dst, stream):
+        sizes.append(dst.nbytes)
+        return real(block, offset, dst, stream)
+
+    monkeypatch.setattr(_array._core, "download", download)
+    return sizes

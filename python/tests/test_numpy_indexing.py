@@ -9,7 +9,7 @@ import pytest
 
 import cudabridge as cb
 
-from device_checks import same
+from device_checks import record_downloads, same
 from test_elementwise import DTYPES
 
 
@@ -341,17 +341,9 @@ def test_numpy_dispatch_returns_device_arrays(gpu):
 
 def test_data_stays_on_the_device(gpu, monkeypatch):
     """Only scalars come back (a count, an index bound): never the data."""
-    from cudabridge import _array
     x = data((64, 33), np.float32, 20)
     d = cb.to_device(x)
-    sizes = []
-    real = _array._core.download
-
-    def download(block, offset, dst, stream):
-        sizes.append(dst.nbytes)
-        return real(block, offset, dst, stream)
-
-    monkeypatch.setattr(_array._core, "download", download)
+    sizes = record_downloads(monkeypatch)
     mask = d > 0
     results = [cb.where(mask, d, -d), cb.nonzero(d)[1], cb.take(d, [3, -1], axis=1), d[mask], d[[1, 5]],
                d[:, [0, 2]], cb.sort(d, axis=0), cb.argsort(d), cb.unique(d),

@@ -11,7 +11,7 @@ import pytest
 
 import cudabridge as cb
 
-from device_checks import same
+from device_checks import record_downloads, same
 from test_elementwise import DTYPES
 from test_numpy_indexing import data
 
@@ -296,19 +296,11 @@ def test_unique_without_axis_is_unchanged(gpu):
 
 def test_data_stays_on_the_device(gpu, monkeypatch):
     """Only scalars come back (a count, the sorter's bounds): never the data."""
-    from cudabridge import _array
     a = cb.to_device(np.sort(data((300,), np.float32, 17)))
     v = cb.to_device(data((20, 7), np.float32, 18))
     x = cb.to_device(repeated_slices((40, 6), 0, np.float32, 19))
     sorter = cb.argsort(a)
-    sizes = []
-    real = _array._core.download
-
-    def download(block, offset, dst, stream):
-        sizes.append(dst.nbytes)
-        return real(block, offset, dst, stream)
-
-    monkeypatch.setattr(_array._core, "download", download)
+    sizes = record_downloads(monkeypatch)
     results = [cb.searchsorted(a, v), cb.searchsorted(a, v, "right", sorter), a.searchsorted(1.5),
                *cb.unique(x, axis=0, return_index=True, return_inverse=True, return_counts=True),
                cb.unique(x, axis=1)]
