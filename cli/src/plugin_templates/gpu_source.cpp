@@ -8,6 +8,7 @@ const char* gpu_source() {
 // from config space, and reports its properties. Memory, copies, streams and kernels are the
 // next entries to write; until then the base class answers CB_ERR_UNSUPPORTED for them.
 #include <cudabridge/cpp/plugin.hpp>
+#include <cudabridge/cpp/records.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -85,10 +86,8 @@ public:
         std::snprintf(p.pci_bus_id, sizeof p.pci_bus_id, "%s", d->bus_id.c_str());
         p.pci_vendor_id = d->vendor_id;
         p.pci_device_id = d->device_id;
-        // Write no more than the caller's record holds (an older host's is shorter).
-        const size_t size = out.struct_size != 0 && out.struct_size < sizeof p ? out.struct_size : sizeof p;
-        p.struct_size = static_cast<uint32_t>(size);
-        std::memcpy(&out, &p, size);
+        // As much as the caller's record holds (an older host's is shorter), by its struct_size.
+        sdk::copy_record(&out, p);
         return CB_OK;
     }
 

@@ -8,6 +8,7 @@ const char* transport_source() {
 // functions behind them to enumerate, then open_link and the link entries for one function.
 // Entries the base class leaves out answer CB_ERR_UNSUPPORTED.
 #include <cudabridge/cpp/plugin.hpp>
+#include <cudabridge/cpp/records.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -36,12 +37,9 @@ public:
         std::snprintf(domain.id, sizeof domain.id, "%s", "@NAME@0");
         std::snprintf(domain.name, sizeof domain.name, "%s", "@NAME@ domain 0");
         domain.security_level = CB_SECURITY_USER;
-        // Write no more than the caller's record holds.
-        const size_t size = out[0].struct_size != 0 && out[0].struct_size < sizeof domain ? out[0].struct_size
-                                                                                           : sizeof domain;
-        std::memcpy(&out[0], &domain, size);
-        out[0].struct_size = static_cast<uint32_t>(size);
-        return CB_OK;
+        // The caller's struct_size is its record's size and the array's stride (an older host's
+        // is shorter, a newer one's longer): the SDK copies what fits.
+        return sdk::copy_records(out, capacity, &domain, 1);
     }
 
     cb_status open_link(const char* pci_function, cb_link**) override {
