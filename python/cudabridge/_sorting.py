@@ -18,7 +18,7 @@ import numpy as np
 from . import _dtypes
 from ._array import _axis, _binary, _launch, _reduce, _size, _unary, asarray, full, ndarray, to_device
 from ._indexing import _arange, _positions, _take_axis, _take_flat
-from ._manipulation import concatenate, moveaxis
+from ._manipulation import concatenate, flip, moveaxis
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
@@ -47,15 +47,29 @@ def _run(kernel, a, axis, kind, order, dtype):
     return out if out.ndim == 1 or ax == out.ndim - 1 else moveaxis(out, -1, ax)
 
 
-def sort(a, axis=-1, kind=None, order=None):
-    """A sorted copy (numpy's ascending order, NaN last) along axis (None: the flattened array)."""
-    return _run("sort", a, axis, kind, order, None)
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """A sorted copy (numpy's ascending order, NaN last) along axis (None: the flattened array).
+    The array API's keywords: descending=True reverses it (NaN first); every sort here is stable,
+    so stable= (True, False or None) changes nothing."""
+    out = _run("sort", a, axis, kind, order, None)
+    return flip(out, 0 if axis is None else axis) if descending and out.ndim else out
 
 
-def argsort(a, axis=-1, kind=None, order=None):
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """The int64 indices that sort a along axis; equal values keep their order (stable), one of
-    the orders numpy's default quicksort may give."""
-    return _run("argsort", a, axis, kind, order, np.int64)
+    the orders numpy's default quicksort may give. descending=True (the array API's keyword) puts
+    the largest first, equal values still in their order: the ascending argsort of the reversed
+    axis, reversed and counted from its end."""
+    if not descending:
+        return _run("argsort", a, axis, kind, order, np.int64)
+    a = asarray(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if a.ndim == 0:
+        return _run("argsort", a, axis, kind, order, np.int64)  # numpy's AxisError
+    ax = _axis(axis, a.ndim)
+    ascending = _run("argsort", flip(a, ax), ax, kind, order, np.int64)
+    return (a.shape[ax] - 1) - flip(ascending, ax)
 
 
 def _side(side):

@@ -178,3 +178,26 @@ def test_signatures_name_the_keywords():
     for f in (cb.std, cb.var):
         assert {"axis", "keepdims", "ddof", "correction"} <= set(inspect.signature(f).parameters)
     assert "fill_value" in inspect.signature(cb.full).parameters
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_descending_sorts_keep_ties_in_their_order(dtype, axis):
+    """The array API's descending=: largest first; argsort keeps equal values in their order, as a
+    stable sort of the negated values does."""
+    x = np.random.default_rng(7).integers(-4, 5, size=(9, 12)).astype(dtype)  # many ties
+    d = cb.to_device(x)
+    flat = x.reshape(-1) if axis is None else x
+    ax = 0 if axis is None else axis
+    same(cb.argsort(d, axis=axis, descending=True), np.argsort(-flat, axis=ax, kind="stable"))
+    same(cb.argsort(d, axis=axis, descending=True, stable=True), np.argsort(-flat, axis=ax, kind="stable"))
+    same(cb.sort(d, axis=axis, descending=True), np.flip(np.sort(flat, axis=ax), axis=ax))
+    same(cb.argsort(d, axis=axis), np.argsort(flat, axis=ax, kind="stable"))  # ascending unchanged
+
+
+def test_descending_sort_puts_nan_first_and_0d_is_refused():
+    x = np.array([2.0, np.nan, -1.0, 2.0], np.float32)
+    same(cb.sort(cb.to_device(x), descending=True), np.array([np.nan, 2.0, 2.0, -1.0], np.float32))
+    same(cb.argsort(cb.to_device(x), descending=True), np.array([1, 0, 3, 2]))
+    with pytest.raises(np.AxisError):
+        cb.argsort(cb.to_device(np.float32(1.0)), descending=True)
