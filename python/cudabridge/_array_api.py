@@ -274,7 +274,7 @@ def _triangle(x, k, lower):
     rows = _creation.arange(m).reshape(m, 1)
     cols = _creation.arange(n).reshape(1, n)
     diff = _binary("subtract", cols, rows)  # col - row: 0 on the diagonal
-    mask = _binary("less_equal" if lower else "greater_equal", diff, _creation.full_like(diff, int(k)))
+    mask = _binary("less_equal" if lower else "greater_equal", diff, int(k))
     return _where(mask, x, _creation.zeros_like(x))
 
 
