@@ -246,12 +246,14 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
             env.ctaid[2] = static_cast<uint32_t>(index / (uint64_t{r.grid[0]} * r.grid[1]));
             env.shared = shared.data();
             if (shared_bytes) std::fill(shared.begin(), shared.end(), 0);
-            for (uint32_t t = 0; k.parks && t < threads; ++t) {
+            // Straight regions run in one call of the block function, without statuses.
+            const bool passes = k.parks && k.region_barriers.empty();
+            for (uint32_t t = 0; passes && t < threads; ++t) {
                 thread_state& s = state_at(states, k.state_stride, t);
                 s.status = runnable;
                 s.resume = 0;
             }
-            run_block(fn, env, states, k.state_stride, threads, k.parks);
+            run_block(fn, env, states, k.state_stride, threads, passes);
             executed.fetch_add(env.executed, std::memory_order_relaxed);
             moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
             host_moved.fetch_add(env.host_bytes, std::memory_order_relaxed);

@@ -1,7 +1,9 @@
 #include "sim/ptx/layout.hpp"
 
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/barrier_regions.hpp"
 #include "sim/ptx/liveness.hpp"
+#include "sim/ptx/recomputable.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -9,6 +11,19 @@
 
 namespace cudabridge::nv::ptx {
 namespace {
+
+// Straight regions: the registers live after a barrier that the next region can compute again
+// leave the save list for the list of instructions that compute them.
+void split_recomputable(const function& k, kernel_layout& kl) {
+    const auto recomputable = recomputable_registers(k);
+    for (auto& [index, live] : kl.live_after_park) {
+        std::vector<std::string> kept;
+        for (const auto& name : live)
+            if (!recomputable.count(name)) kept.push_back(name);
+        kl.recompute_after_park[index] = recompute_order(k, recomputable, live);
+        live = std::move(kept);
+    }
+}
 
 uint32_t align_up(uint64_t v, uint64_t a) { return static_cast<uint32_t>(a ? (v + a - 1) / a * a : v); }
 
@@ -208,6 +223,8 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     kl.local_bytes = frame_bytes(m, k, l);
     if (kl.parks) {
         kl.live_after_park = live_after_parks(k);
+        kl.region_barriers = straight_region_barriers(k);
+        if (!kl.region_barriers.empty()) split_recomputable(k, kl);
         for (const auto& [index, names] : kl.live_after_park)
             for (const auto& name : names) kl.save_slots.emplace(name, static_cast<uint32_t>(kl.save_slots.size()));
     }

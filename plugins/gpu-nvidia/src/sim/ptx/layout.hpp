@@ -39,6 +39,12 @@ struct kernel_layout {
     // body), and each such register's slot in the save area.
     std::map<size_t, std::vector<std::string>> live_after_park;
     std::map<std::string, uint32_t> save_slots;
+    // Kernels whose barriers split them into straight regions (barrier_regions.hpp): the
+    // barriers' body indices; the block function then runs one loop over the threads per region.
+    std::vector<size_t> region_barriers;
+    // In straight regions, registers live after a barrier that recomputable.hpp finds are not
+    // kept in the record: the next region computes them again (body indices, in order).
+    std::map<size_t, std::vector<size_t>> recompute_after_park;
 };
 
 struct module_layout {

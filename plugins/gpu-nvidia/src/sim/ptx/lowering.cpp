@@ -188,6 +188,8 @@ private:
     BasicBlock* dead_ = nullptr;  // the thread ends after a fault
     BasicBlock* first_ = nullptr;
     llvm::SwitchInst* dispatch_ = nullptr;
+    size_t region_ = 0;                  // straight regions: the one being lowered, from 1
+    BasicBlock* region_exit_ = nullptr;  // where its loop over the threads leaves
     uint32_t resume_points_ = 0;
     size_t current_index_ = 0;  // the instruction being lowered, by its index in the body
     llvm::PHINode* tid_ = nullptr;
@@ -282,13 +284,90 @@ private:
         frame_base_ = b_.getInt64(0);
         load_env();
         release_ = env_field(offsetof(block_env, release_barrier), mc_.i32);
+        done_ = BasicBlock::Create(mc_.ctx, "block.done", fn_);
+        dead_ = BasicBlock::Create(mc_.ctx, "thread.dead", fn_);
+        if (!kl_.parks) {
+            // Threads run to completion one after another: one record serves them all (its local
+            // memory is uninitialized for each, as CUDA's is).
+            open_loop_over_threads(done_);
+            state_ = states_;
+            zero_registers_and_open_body();
+            llvm::IRBuilder<>(dead_).CreateBr(latch_);
+            return;
+        }
+        if (!kl_.region_barriers.empty()) {
+            // After a fault the block stops: the launch fails with it.
+            llvm::IRBuilder<>(dead_).CreateBr(done_);
+            open_region();
+            zero_registers_and_open_body();
+            return;
+        }
+        open_pass_over_threads();
+    }
+
+    // A loop over the block's threads, x fastest, then y, then z (no divisions), that leaves for
+    // `exit` after the last one; the insertion point is left in its body.
+    void open_loop_over_threads(BasicBlock* exit) {
+        BasicBlock* from = b_.GetInsertBlock();
+        auto* head = BasicBlock::Create(mc_.ctx, "thread.head", fn_);
+        auto* body = BasicBlock::Create(mc_.ctx, "thread.body", fn_);
+        latch_ = BasicBlock::Create(mc_.ctx, "thread.next", fn_);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(head);
+        tid_ = b_.CreatePHI(mc_.i32, 2, "t");
+        auto* tx = b_.CreatePHI(mc_.i32, 2, "tx");
+        auto* ty = b_.CreatePHI(mc_.i32, 2, "ty");
+        auto* tz = b_.CreatePHI(mc_.i32, 2, "tz");
+        for (auto* phi : {tid_, tx, ty, tz}) phi->addIncoming(b_.getInt32(0), from);
+        tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
+        b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), body, exit);
+        llvm::IRBuilder<> lb(latch_);
+        Value* nx = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid)));
+        Value* ny = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
+        Value* x1 = lb.CreateAdd(tx, lb.getInt32(1));
+        Value* wrap_x = lb.CreateICmpEQ(x1, nx);
+        Value* y1 = lb.CreateSelect(wrap_x, lb.CreateAdd(ty, lb.getInt32(1)), ty);
+        Value* wrap_y = lb.CreateICmpEQ(y1, ny);
+        tx->addIncoming(lb.CreateSelect(wrap_x, lb.getInt32(0), x1), latch_);
+        ty->addIncoming(lb.CreateSelect(wrap_y, lb.getInt32(0), y1), latch_);
+        tz->addIncoming(lb.CreateSelect(wrap_y, lb.CreateAdd(tz, lb.getInt32(1)), tz), latch_);
+        tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
+        lb.CreateBr(head);
+        b_.SetInsertPoint(body);
+    }
+
+    // Registers start at zero for each thread; the kernel's first instruction follows.
+    void zero_registers_and_open_body() {
+        for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
+        first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
+        b_.CreateBr(first_);
+        b_.SetInsertPoint(first_);
+    }
+
+    // A kernel in straight regions: one loop over the threads per region, each thread in its own
+    // record. The fault flag (another block's, or this one's) is read once per region.
+    void open_region() {
+        ++region_;
+        region_exit_ = region_ < kl_.region_barriers.size() + 1 ? BasicBlock::Create(mc_.ctx, "region", fn_) : done_;
+        auto* fault_ptr = env_field(offsetof(block_env, fault), mc_.ptr);
+        auto* raised = b_.CreateLoad(mc_.i32, fault_ptr);
+        raised->setAtomic(llvm::AtomicOrdering::Monotonic);
+        raised->setAlignment(llvm::Align(4));
+        auto* run = BasicBlock::Create(mc_.ctx, "region.run", fn_);
+        b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, run);
+        b_.SetInsertPoint(run);
+        open_loop_over_threads(region_exit_);
+        state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
+    }
+
+    // The general loop: a pass runs each runnable thread (or one parked at a barrier the executor
+    // released) from its resume point until it exits or parks again.
+    void open_pass_over_threads() {
         BasicBlock* entry = b_.GetInsertBlock();
         auto* head = BasicBlock::Create(mc_.ctx, "thread.head", fn_);
         auto* pick = BasicBlock::Create(mc_.ctx, "thread.pick", fn_);
         auto* start = BasicBlock::Create(mc_.ctx, "thread.start", fn_);
         latch_ = BasicBlock::Create(mc_.ctx, "thread.next", fn_);
-        done_ = BasicBlock::Create(mc_.ctx, "block.done", fn_);
-        dead_ = BasicBlock::Create(mc_.ctx, "thread.dead", fn_);
         b_.CreateBr(head);
 
         b_.SetInsertPoint(head);
@@ -297,43 +376,6 @@ private:
         b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), pick, done_);
 
         b_.SetInsertPoint(pick);
-        if (!kl_.parks) {
-            // Threads run to completion one after another: one record serves them all (its local
-            // memory is uninitialized for each, as CUDA's is), and the thread index advances
-            // x, then y, then z, without divisions.
-            state_ = states_;
-            auto* tx = b_.CreatePHI(mc_.i32, 2, "tx");
-            auto* ty = b_.CreatePHI(mc_.i32, 2, "ty");
-            auto* tz = b_.CreatePHI(mc_.i32, 2, "tz");
-            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), tx->getIterator());
-            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), ty->getIterator());
-            head->getInstList().splice(head->getFirstInsertionPt(), pick->getInstList(), tz->getIterator());
-            for (auto* phi : {tx, ty, tz}) phi->addIncoming(b_.getInt32(0), entry);
-            tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
-            b_.SetInsertPoint(pick);
-            b_.CreateBr(start);
-            b_.SetInsertPoint(start);
-            for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
-            first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
-            b_.CreateBr(first_);
-            b_.SetInsertPoint(first_);
-            llvm::IRBuilder<> lb(latch_);
-            Value* nx = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid)));
-            Value* ny =
-                lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
-            Value* x1 = lb.CreateAdd(tx, lb.getInt32(1));
-            Value* wrap_x = lb.CreateICmpEQ(x1, nx);
-            Value* y1 = lb.CreateSelect(wrap_x, lb.CreateAdd(ty, lb.getInt32(1)), ty);
-            Value* wrap_y = lb.CreateICmpEQ(y1, ny);
-            tx->addIncoming(lb.CreateSelect(wrap_x, lb.getInt32(0), x1), latch_);
-            ty->addIncoming(lb.CreateSelect(wrap_y, lb.getInt32(0), y1), latch_);
-            tz->addIncoming(lb.CreateSelect(wrap_y, lb.CreateAdd(tz, lb.getInt32(1)), tz), latch_);
-            tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
-            lb.CreateBr(head);
-            llvm::IRBuilder<> db(dead_);
-            db.CreateBr(latch_);
-            return;
-        }
         state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
         auto* status = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, status)));
         auto* fault_ptr = env_field(offsetof(block_env, fault), mc_.ptr);
@@ -353,10 +395,7 @@ private:
         dispatch_ = b_.CreateSwitch(resume, start);
 
         b_.SetInsertPoint(start);
-        for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
-        first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
-        b_.CreateBr(first_);
-        b_.SetInsertPoint(first_);
+        zero_registers_and_open_body();
 
         // thread.next: the next thread; thread.dead: a fault ended this one.
         llvm::IRBuilder<> lb(latch_);
@@ -419,7 +458,8 @@ private:
 
     void emit_return() {
         if (kernel_) {
-            b_.CreateStore(b_.getInt32(exited), state_field_ptr(offsetof(thread_state, status)));
+            if (kl_.region_barriers.empty())
+                b_.CreateStore(b_.getInt32(exited), state_field_ptr(offsetof(thread_state, status)));
             b_.CreateBr(latch_);
         } else {
             b_.CreateBr(done_);
@@ -1533,6 +1573,19 @@ void function_lowering::park(uint32_t status, const std::function<void()>& save_
     for (const auto& name : live) {
         const reg_slot& r = regs_.at(name);
         b_.CreateStore(b_.CreateLoad(mc_.int_type(r.bits), r.slot), slot(name));
+    }
+    if (!kl_.region_barriers.empty()) {
+        // Straight regions: every thread reaches this barrier; the next region's loop over the
+        // threads starts from their records.
+        b_.CreateBr(latch_);
+        b_.SetInsertPoint(region_exit_);
+        open_region();
+        for (const auto& name : live) {
+            const reg_slot& r = regs_.at(name);
+            b_.CreateStore(b_.CreateLoad(mc_.int_type(r.bits), slot(name)), r.slot);
+        }
+        for (size_t index : kl_.recompute_after_park.at(current_index_)) lower_instruction(f_.body[index]);
+        return;
     }
     b_.CreateStore(b_.getInt32(point), state_field_ptr(offsetof(thread_state, resume)));
     b_.CreateStore(b_.getInt32(status), state_field_ptr(offsetof(thread_state, status)));
