@@ -20,6 +20,11 @@ RULES = [
     ("a string getter filling *needed by hand (use sdk::copy_text_out)",
      re.compile(r"\*\s*needed\s*=[^=]"),
      "sdk/include/cudabridge/cpp/text_out.hpp"),
+    # A return type (or a template head) before the name marks a definition; calls have none.
+    ("a copy_text defined again (use sdk::copy_text)",
+     re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|constexpr)\s+)*"
+                r"(?!return\b)[\w:<>]+\s+copy_text\s*\("),
+     "sdk/include/cudabridge/cpp/text_out.hpp"),
 ]
 
 

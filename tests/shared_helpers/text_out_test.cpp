@@ -94,3 +94,56 @@ TEST(TextOut, TheHostServiceGettersKeepTheContract) {
     EXPECT_STREQ(b.bytes, "/nonexistent/st");
     EXPECT_EQ(needed, std::strlen("/nonexistent/state") + 1);
 }
+
+// Fixed-size char fields of ABI records (names, UUIDs, reasons) are filled through copy_text.
+
+TEST(CopyText, TextThatFitsIsCopiedWithItsTerminator) {
+    guarded_buffer b;
+    sdk::copy_text("hello", b.bytes, 6);
+    EXPECT_STREQ(b.bytes, "hello");
+    EXPECT_EQ(b.bytes[6], '#');
+}
+
+TEST(CopyText, TextThatDoesNotFitIsCutAndTerminated) {
+    guarded_buffer b;
+    sdk::copy_text("hello world", b.bytes, 6);
+    EXPECT_STREQ(b.bytes, "hello");
+    EXPECT_EQ(b.bytes[6], '#');  // nothing past size
+}
+
+TEST(CopyText, ACutNeverSplitsAUtf8Character) {
+    // "°" is the two bytes C2 B0: a 5-byte field holds "abc" and the terminator, never C2 alone.
+    guarded_buffer b;
+    sdk::copy_text("abc\u00B0C", b.bytes, 5);
+    EXPECT_STREQ(b.bytes, "abc");
+    // A three-byte character ("€", E2 82 AC) cut after its first or second byte goes whole.
+    sdk::copy_text("a\xE2\x82\xAC", b.bytes, 3);
+    EXPECT_STREQ(b.bytes, "a");
+    sdk::copy_text("a\xE2\x82\xAC", b.bytes, 4);
+    EXPECT_STREQ(b.bytes, "a");
+    sdk::copy_text("a\xE2\x82\xAC", b.bytes, 5);
+    EXPECT_STREQ(b.bytes, "a\xE2\x82\xAC");
+}
+
+TEST(CopyText, ANullFieldOrAZeroSizeWritesNothing) {
+    sdk::copy_text("hello", nullptr, 8);  // must not crash
+    guarded_buffer b;
+    sdk::copy_text("hello", b.bytes, 0);
+    EXPECT_EQ(b.bytes[0], '#');
+    sdk::copy_text("hello", b.bytes, 1);
+    EXPECT_EQ(b.bytes[0], '\0');
+    EXPECT_EQ(b.bytes[1], '#');
+}
+
+TEST(CopyText, AnArrayFieldTakesItsSizeFromItsType) {
+    struct record {
+        char name[4];
+        char after;
+    } r{};
+    r.after = '#';
+    sdk::copy_text(r.name, std::string("abcdef"));
+    EXPECT_STREQ(r.name, "abc");
+    EXPECT_EQ(r.after, '#');
+    sdk::copy_text(r.name, "");
+    EXPECT_STREQ(r.name, "");
+}

@@ -9,6 +9,7 @@
 
 #include <cudabridge/core/error.hpp>
 #include <cudabridge/cpp/bool_text.hpp>
+#include <cudabridge/cpp/text_out.hpp>
 
 #include <cb_log.h>
 
@@ -35,11 +36,6 @@ bool autoconnect_from_environment(bool fallback, session& s) {
     if (auto on = sdk::parse_bool(v)) return *on;
     s.log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, "CUDABRIDGE_AUTOCONNECT ignored: " + sdk::not_a_bool_message(v));
     return fallback;
-}
-
-template <size_t N>
-void copy_text(char (&dst)[N], const char* src) {
-    std::snprintf(dst, N, "%s", src ? src : "");
 }
 
 // The connected eGPUs a selection names, in its order. A UUID entry needs each one's UUID: a
@@ -197,12 +193,12 @@ cbError_t runtime::get_properties(cbDeviceProp* prop, int ordinal) {
     const cb_gpu_properties& p = c->dev().properties();
     const cb_endpoint_info& enc = c->dev().enclosure();
     *prop = cbDeviceProp{};
-    copy_text(prop->name, p.name);
-    copy_text(prop->uuid, p.uuid);
-    copy_text(prop->architecture, p.architecture);
-    copy_text(prop->backend, p.backend);
-    copy_text(prop->pciBusId, p.pci_bus_id);
-    copy_text(prop->linkName, generation_name(enc.generation));
+    sdk::copy_text(prop->name, p.name);
+    sdk::copy_text(prop->uuid, p.uuid);
+    sdk::copy_text(prop->architecture, p.architecture);
+    sdk::copy_text(prop->backend, p.backend);
+    sdk::copy_text(prop->pciBusId, p.pci_bus_id);
+    sdk::copy_text(prop->linkName, generation_name(enc.generation));
     prop->pciVendorId = p.pci_vendor_id;
     prop->pciDeviceId = p.pci_device_id;
     prop->major = p.compute_major;

@@ -6,6 +6,8 @@
 #include "policy/health_input.hpp"
 #include "policy/text.hpp"
 
+#include <cudabridge/cpp/text_out.hpp>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -40,7 +42,7 @@ cb_status policy_instance::check_compatibility(const cb_device_facts& facts, cb_
     cb_verdict r{};
     r.struct_size = size;
     r.compatible = v.compatible ? 1 : 0;
-    copy_text(v.reason, r.reason, sizeof r.reason);
+    sdk::copy_text(r.reason, v.reason);
     std::memcpy(&out, &r, sizeof r);
     return CB_OK;
 }
@@ -55,7 +57,7 @@ cb_status policy_instance::evaluate(const cb_health_history& history, cb_safety_
     r.struct_size = size;
     r.action = d.action;
     r.delay_ms = d.delay_ms;
-    copy_text(d.reason, r.reason, sizeof r.reason);
+    sdk::copy_text(r.reason, d.reason);
     std::memcpy(&out, &r, sizeof r);
     return CB_OK;
 }

@@ -2,7 +2,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 
 namespace cudabridge::plugins::safety {
 
@@ -33,17 +32,6 @@ std::string percent_text(double fraction) {
 
 std::string count_text(unsigned long long n, const char* singular, const char* plural) {
     return printf_text("%llu %s", n, n == 1 ? singular : plural);
-}
-
-void copy_text(std::string_view text, char* out, size_t size) {
-    if (out == nullptr || size == 0) return;
-    size_t n = text.size() < size - 1 ? text.size() : size - 1;
-    if (n < text.size()) {
-        // Step back over UTF-8 continuation bytes (10xxxxxx) so the cut lands before a lead byte.
-        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0u) == 0x80u) --n;
-    }
-    std::memcpy(out, text.data(), n);
-    out[n] = '\0';
 }
 
 }  // namespace cudabridge::plugins::safety

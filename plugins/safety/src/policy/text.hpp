@@ -1,5 +1,5 @@
-// Text helpers for the policy's reasons: printf-style formatting, percentages, and copying into
-// the fixed reason buffers of the ABI without cutting a UTF-8 character ("°C") in half.
+// Text helpers for the policy's reasons: printf-style formatting and percentages. Copying into
+// the fixed reason buffers of the ABI is the SDK's copy_text (cudabridge/cpp/text_out.hpp).
 #pragma once
 
 #include <cstddef>
@@ -15,8 +15,5 @@ std::string percent_text(double fraction);
 
 // "1 attempt", "2 attempts".
 std::string count_text(unsigned long long n, const char* singular, const char* plural);
-
-// Copies text into out[size] (size > 0), NUL-terminated, cut at a character boundary.
-void copy_text(std::string_view text, char* out, size_t size);
 
 }  // namespace cudabridge::plugins::safety

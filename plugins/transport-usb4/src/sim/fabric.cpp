@@ -2,6 +2,8 @@
 
 #include "link/link_model.hpp"
 
+#include <cudabridge/cpp/text_out.hpp>
+
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -10,18 +12,13 @@ namespace cudabridge::usb4 {
 
 namespace {
 
-template <size_t N>
-void copy_text(char (&dst)[N], const std::string& src) {
-    std::snprintf(dst, N, "%s", src.c_str());
-}
-
 cb_endpoint_info blank(cb_endpoint_kind kind, const std::string& id, const std::string& parent) {
     cb_endpoint_info e{};
     e.struct_size = sizeof e;
     e.kind = kind;
     e.is_simulated = 1;
-    copy_text(e.id, id);
-    copy_text(e.parent_id, parent);
+    sdk::copy_text(e.id, id);
+    sdk::copy_text(e.parent_id, parent);
     return e;
 }
 
@@ -84,15 +81,15 @@ std::vector<cb_endpoint_info> fabric::enumerate() {
     std::vector<cb_endpoint_info> out;
     for (const auto& d : l.domains) {
         auto e = blank(CB_ENDPOINT_DOMAIN, domain_id(d.index), "");
-        copy_text(e.name, std::string("USB4 domain ") + std::to_string(d.index));
+        sdk::copy_text(e.name, std::string("USB4 domain ") + std::to_string(d.index));
         e.domain = d.index;
         e.security_level = d.security;
         e.iommu_dma_protection = d.iommu_dma_protection ? 1 : 0;
         out.push_back(e);
         auto h = blank(CB_ENDPOINT_HOST_ROUTER, host_router_id(d.index), domain_id(d.index));
-        copy_text(h.name, l.host == host_kind::x86 ? "Simulated x86 USB4 host router"
-                                                   : "Simulated Apple Silicon USB4 host router");
-        copy_text(h.vendor_name, l.host == host_kind::x86 ? "Intel" : "Apple");
+        sdk::copy_text(h.name, l.host == host_kind::x86 ? "Simulated x86 USB4 host router"
+                                                        : "Simulated Apple Silicon USB4 host router");
+        sdk::copy_text(h.vendor_name, l.host == host_kind::x86 ? "Intel" : "Apple");
         h.domain = d.index;
         h.security_level = d.security;
         h.authorized = CB_AUTH_AUTHORIZED;
@@ -105,8 +102,8 @@ std::vector<cb_endpoint_info> fabric::enumerate() {
         auto gen = parse_generation(enc.generation);
         const generation_spec& spec = spec_of(gen.value_or(generation::tb4));
         auto r = blank(CB_ENDPOINT_DEVICE_ROUTER, enc.id, host_router_id(enc.domain));
-        copy_text(r.name, enc.name);
-        copy_text(r.vendor_name, enc.vendor);
+        sdk::copy_text(r.name, enc.name);
+        sdk::copy_text(r.vendor_name, enc.vendor);
         r.domain = enc.domain;
         r.security_level = d ? d->security : CB_SECURITY_USER;
         r.authorized = d && d->security == CB_SECURITY_NONE ? CB_AUTH_AUTHORIZED : enc.authorized;
@@ -118,9 +115,9 @@ std::vector<cb_endpoint_info> fabric::enumerate() {
         // The PCI function exists only while a PCIe tunnel is allowed, as in sysfs.
         if (d == nullptr || !pcie_allowed(*d, enc) || enc.gpu_vendor_id == 0) continue;
         auto f = blank(CB_ENDPOINT_PCI_FUNCTION, function_id(i), enc.id);
-        copy_text(f.name, enc.gpu_model);
-        copy_text(f.vendor_name, enc.gpu_vendor_id == 0x10de ? "NVIDIA Corporation" : "");
-        copy_text(f.driver, models_.count(enc.id) ? "cudabridge-sim" : "");
+        sdk::copy_text(f.name, enc.gpu_model);
+        sdk::copy_text(f.vendor_name, enc.gpu_vendor_id == 0x10de ? "NVIDIA Corporation" : "");
+        sdk::copy_text(f.driver, models_.count(enc.id) ? "cudabridge-sim" : "");
         f.domain = enc.domain;
         f.generation = spec.abi_generation;
         f.pci_vendor_id = enc.gpu_vendor_id;
@@ -240,8 +237,8 @@ void fabric::emit(cb_transport_event_type type, const std::string& id, const std
     cb_transport_event ev{};
     ev.struct_size = sizeof ev;
     ev.type = type;
-    copy_text(ev.endpoint_id, id);
-    copy_text(ev.message, message);
+    sdk::copy_text(ev.endpoint_id, id);
+    sdk::copy_text(ev.message, message);
     handler(user, &ev);
 }
 

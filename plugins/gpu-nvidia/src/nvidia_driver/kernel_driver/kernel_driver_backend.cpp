@@ -2,6 +2,8 @@
 // (backend_memory.cpp, backend_kernels.cpp, backend_management.cpp).
 #include "nvidia_driver/kernel_driver/kernel_driver_backend.hpp"
 
+#include <cudabridge/cpp/text_out.hpp>
+
 #include <cstring>
 
 #include "nvidia_driver/cuda_driver/cuda_result.hpp"
@@ -22,11 +24,6 @@ std::vector<std::string> with_toolkit_path(std::vector<std::string> names, const
     (void)file;
 #endif
     return names;
-}
-
-void copy_text(char* dst, std::size_t capacity, const std::string& text) {
-    std::strncpy(dst, text.c_str(), capacity - 1);
-    dst[capacity - 1] = '\0';
 }
 
 }  // namespace
@@ -231,19 +228,18 @@ cb_status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties
     std::memset(&out, 0, sizeof out);
     out.struct_size = sizeof out;
     out.is_simulated = 0;
-    copy_text(out.backend, sizeof out.backend, "kernel-driver");
+    sdk::copy_text(out.backend, "kernel-driver");
 
     char name[256] = {};
     if (cb_status s = cuda(api.cuDeviceGetName(name, sizeof name - 1, device->device), "cuDeviceGetName", error);
         s != CB_OK)
         return s;
-    copy_text(out.name, sizeof out.name, name);
+    sdk::copy_text(out.name, name);
     cu::CUuuid uuid{};
-    if (api.cuDeviceGetUuid(&uuid, device->device) == cu::CUDA_SUCCESS)
-        copy_text(out.uuid, sizeof out.uuid, format_gpu_uuid(uuid));
+    if (api.cuDeviceGetUuid(&uuid, device->device) == cu::CUDA_SUCCESS) sdk::copy_text(out.uuid, format_gpu_uuid(uuid));
     char bus[32] = {};
     if (api.cuDeviceGetPCIBusId(bus, sizeof bus - 1, device->device) == cu::CUDA_SUCCESS)
-        copy_text(out.pci_bus_id, sizeof out.pci_bus_id, bus);
+        sdk::copy_text(out.pci_bus_id, bus);
     std::size_t total = 0;
     if (api.cuDeviceTotalMem(&total, device->device) == cu::CUDA_SUCCESS) out.total_memory = total;
 
@@ -271,7 +267,7 @@ cb_status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties
     out.memory_clock_mhz = attr(cu::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000;
     out.pci_vendor_id = 0x10de;
 
-    copy_text(out.architecture, sizeof out.architecture, architecture_name(device->cc_major, device->cc_minor));
+    sdk::copy_text(out.architecture, architecture_name(device->cc_major, device->cc_minor));
     nvml::nvmlDevice_t handle = nullptr;
     if (device->nvml_index >= 0 && nvml_.device(static_cast<unsigned>(device->nvml_index), handle) == CB_OK) {
         const nvml_api& n = nvml_.api();
@@ -280,7 +276,7 @@ cb_status kernel_driver_backend::properties(kd_device* device, cb_gpu_properties
             out.pci_device_id = static_cast<uint16_t>(pci.pciDeviceId >> 16);
             out.pci_subsystem_id = pci.pciSubSystemId;
             if (const gpu_profile* p = find_profile_by_pci_id(out.pci_device_id))
-                copy_text(out.architecture, sizeof out.architecture, p->architecture);
+                sdk::copy_text(out.architecture, p->architecture);
         }
         unsigned int mhz = 0;
         if (n.nvmlDeviceGetMaxClockInfo != nullptr) {

@@ -4,8 +4,7 @@
 
 #include "common/hw/registers.hpp"
 
-#include <algorithm>
-#include <cstring>
+#include <cudabridge/cpp/text_out.hpp>
 
 namespace cudabridge::nv {
 
@@ -106,12 +105,6 @@ cb_status read_memory(register_access& regs, device_identity& out, std::string& 
     return regs.read(hw::reg::max_mem_clock, out.max_mem_clock_mhz, error);
 }
 
-void copy_text(char* dst, size_t capacity, const std::string& text) {
-    const size_t n = std::min(capacity - 1, text.size());
-    std::memcpy(dst, text.data(), n);
-    dst[n] = '\0';
-}
-
 }  // namespace
 
 cb_status identify_device(link_port& port, register_access& regs, device_identity& out, std::string& error) {
@@ -136,9 +129,9 @@ cb_gpu_properties properties_of(const device_identity& id) {
     p.struct_size = sizeof p;
     p.is_simulated = id.simulated ? 1 : 0;
     const gpu_profile* prof = id.profile;
-    copy_text(p.name, sizeof p.name, prof ? prof->name : "NVIDIA " + id.chip_name);
-    copy_text(p.architecture, sizeof p.architecture, id.architecture);
-    copy_text(p.backend, sizeof p.backend, "userspace");
+    sdk::copy_text(p.name, prof ? prof->name : "NVIDIA " + id.chip_name);
+    sdk::copy_text(p.architecture, id.architecture);
+    sdk::copy_text(p.backend, "userspace");
     p.pci_vendor_id = id.vendor_id;
     p.pci_device_id = id.device_id;
     p.pci_subsystem_id = (static_cast<uint32_t>(id.subsystem_id) << 16) | id.subsystem_vendor_id;
