@@ -2,6 +2,7 @@
 #include "device_limits.hpp"
 #include "errors.hpp"
 #include "host_functions.hpp"
+#include "managed_variables.hpp"
 #include "per_thread_stream.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
@@ -239,7 +240,7 @@ cudaError_t cudaDeviceSynchronize(void) {
     wait_for_host_functions(nullptr);
     if (cbError_t e = cbDeviceSynchronize(); e != cbSuccess) return record(e);
     settle_timings(false);
-    return cudaSuccess;
+    return managed_variables_synchronized(true);
 }
 
 cudaError_t cudaDeviceReset(void) {
@@ -252,6 +253,7 @@ cudaError_t cudaDeviceReset(void) {
     forget_timing_events();
     forget_per_thread_streams();
     if (e != cbSuccess) return record(e);
+    rebind_managed_variables_after_reset(device);
     clear_errors_after_reset();
     return cudaSuccess;
 }

@@ -4,6 +4,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 #include "host_functions.hpp"
+#include "managed_variables.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
 
@@ -38,6 +39,7 @@ cudaError_t launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t 
         return fail(e, ("launch of " + k->name + ": grid, block or shared memory beyond the device's limits").c_str());
     cbModule_t module = nullptr;
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
+    if (cudaError_t e = managed_variables_before_launch(*k->fatbin, module); e != cudaSuccess) return e;
     launch_timer timer(stream);
     const cbError_t e = cbModuleLaunchKernelParams(module, k->name.c_str(), {grid.x, grid.y, grid.z},
                                                    {block.x, block.y, block.z}, args, shared_memory, ordered(stream));
@@ -54,9 +56,17 @@ void** __cudaRegisterFatBinary(void* wrapper) { return reinterpret_cast<void**>(
 
 void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
 
-void __cudaUnregisterFatBinary(void** handle) { registered().remove_fatbin(reinterpret_cast<fatbin_record*>(handle)); }
+void __cudaUnregisterFatBinary(void** handle) {
+    forget_managed_variables(reinterpret_cast<fatbin_record*>(handle));
+    registered().remove_fatbin(reinterpret_cast<fatbin_record*>(handle));
+}
 
-char __cudaInitModule(void** /*handle*/) { return 1; }
+// What a translation unit's first host access to one of its __managed__ variables calls: from
+// then on its host pointers point at memory that holds them (managed_variables.hpp).
+char __cudaInitModule(void** handle) {
+    if (!handle) return 0;
+    return bind_managed_variables(*reinterpret_cast<fatbin_record*>(handle)) == cudaSuccess ? 1 : 0;
+}
 
 void __cudaRegisterFunction(void** handle, const char* host_function, char* /*device_function*/,
                             const char* device_name, int /*thread_limit*/, uint3* /*tid*/, uint3* /*bid*/,
@@ -70,10 +80,9 @@ void __cudaRegisterVar(void** handle, char* host_variable, char* /*device_addres
                               constant != 0);
 }
 
-void __cudaRegisterManagedVar(void** /*handle*/, void** /*host_variable*/, char* /*device_address*/,
-                              const char* device_name, int /*ext*/, size_t /*size*/, int /*constant*/, int /*global*/) {
-    // __managed__ variables need memory both sides reach at one address; said when first used.
-    (void)device_name;
+void __cudaRegisterManagedVar(void** handle, void** host_variable, char* /*device_address*/, const char* device_name,
+                              int /*ext*/, size_t size, int /*constant*/, int /*global*/) {
+    add_managed_variable(reinterpret_cast<fatbin_record*>(handle), host_variable, device_name, size);
 }
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_memory, cudaStream_t stream) {

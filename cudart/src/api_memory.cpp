@@ -4,6 +4,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 #include "host_functions.hpp"
+#include "managed_variables.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
 #include "versioned_api.hpp"
@@ -43,19 +44,26 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
     if (count == 0) return cudaSuccess;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     const auto cb_kind = static_cast<cbMemcpyKind>(kind);
-    if (!async) wait_for_host_functions(nullptr);  // the legacy default stream's place in line
+    if (!async) {
+        wait_for_host_functions(nullptr);  // the legacy default stream's place in line
+        // A __managed__ variable's host memory on either side holds what kernels left there.
+        if (cudaError_t e = managed_variables_before_blocking_copy(dst, src, count); e != cudaSuccess) return e;
+    }
     const cbError_t e =
         async ? cbMemcpyAsync(dst, src, count, cb_kind, ordered(stream)) : cbMemcpy(dst, src, count, cb_kind);
     if (e != cbSuccess) return record(e);
     note_copy(kind, count);
-    if (!async) settle_timings(false);
-    return cudaSuccess;
+    if (async) return cudaSuccess;
+    settle_timings(false);
+    return managed_variables_synchronized(false);
 }
 
 // A __device__ or __constant__ variable's device address and size: its module is loaded on the
-// current device, as CUDA does on first use, and asked by the variable's name.
+// current device, as CUDA does on first use, and asked by the variable's name. A __managed__
+// variable's is its host memory (the address host code gives for it), which kernels reach too.
 cudaError_t symbol_address(const void* symbol, void** address, size_t* size) {
     const variable_record* v = registered().variable(symbol);
+    if (!v && managed_variable_at(symbol, address, size)) return cudaSuccess;
     if (!v) return record(cudaErrorInvalidSymbol);
     const std::string name = v->name;
     fatbin_record* fatbin = v->fatbin;

@@ -2,6 +2,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 #include "host_functions.hpp"
+#include "managed_variables.hpp"
 #include "run_summary.hpp"
 
 #include <functional>
@@ -51,14 +52,15 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (cbError_t e = cbStreamSynchronize(ordered(stream)); e != cbSuccess) return record(e);
     settle_timings(false);
-    return cudaSuccess;
+    return managed_variables_synchronized(false);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (host_functions_pending(cb_stream(stream))) return cudaErrorNotReady;
     const cbError_t e = cbStreamQuery(cb_stream(stream));
-    return e == cbErrorNotReady ? cudaErrorNotReady : record(e);  // not ready is an answer, not an error
+    if (e == cbSuccess) return managed_variables_synchronized(false);  // done: the host may look
+    return e == cbErrorNotReady ? cudaErrorNotReady : record(e);       // not ready is an answer, not an error
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
@@ -97,12 +99,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (cbError_t e = cbEventSynchronize(cb_event(event)); e != cbSuccess) return record(e);
     settle_timings(false);
-    return cudaSuccess;
+    return managed_variables_synchronized(false);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     const cbError_t e = cbEventQuery(cb_event(event));
+    if (e == cbSuccess) return managed_variables_synchronized(false);
     return e == cbErrorNotReady ? cudaErrorNotReady : record(e);
 }
 
