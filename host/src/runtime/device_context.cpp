@@ -63,6 +63,12 @@ device_context::~device_context() {
     // The release hook dropped their GPU handles; the objects the application never destroyed
     // (a module it did not unload, say) go with the context, as in CUDA.
     std::lock_guard lock(objects_mutex_);
+    delete_objects();
+}
+
+// The streams, events and modules the context still holds, after release() dropped their GPU
+// handles: the destructor and cbDeviceReset both free them here.
+void device_context::delete_objects() noexcept {
     for (auto* m : modules_) delete m;
     for (auto* s : streams_) delete s;
     for (auto* e : events_) delete e;

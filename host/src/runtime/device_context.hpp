@@ -125,6 +125,7 @@ private:
     cb_status settle_checks(gpu_call& g, cbStream_st* s);
     cb_status settle_all_checks(gpu_call& g);
     void release(bool usable) noexcept;  // the device's release hook
+    void delete_objects() noexcept;      // objects_mutex_ held
     allocator_backend make_backend();
     uint64_t oldest_pending_ms();  // the supervisor's probe
     cb_status create_default_stream(gpu_call& g);

@@ -218,27 +218,13 @@ cbError_t device_context::reset() {
     std::string unanswered;  // a fresh view of a device another process reset that did not open
     {
         // Free everything this process holds on the device, as cudaDeviceReset does.
-        std::vector<cbStream_st*> streams;
-        std::vector<cbEvent_st*> events;
-        std::vector<cbModule_st*> modules;
-        {
-            std::lock_guard lock(objects_mutex_);
-            streams.assign(streams_.begin(), streams_.end());
-            events.assign(events_.begin(), events_.end());
-            modules = modules_;
-        }
         ticket = {};
         std::unique_lock exclusive(dev_->impl().gate);
         release(memory_epoch_.load() == dev_->memory_epoch());
         if (dev_->impl().view_stale.exchange(false) && dev_->impl().reopen_gpu(unanswered) != CB_OK)
             unanswered = "the device was reset by another process and does not answer here: " + unanswered;
         std::lock_guard lock(objects_mutex_);
-        for (auto* x : streams) delete x;
-        for (auto* x : events) delete x;
-        for (auto* x : modules) delete x;
-        streams_.clear();
-        events_.clear();
-        modules_.clear();
+        delete_objects();
         module_globals_.store(0, std::memory_order_release);
         default_stream_->waited.clear();
         default_stream_->submitted = 0;
