@@ -3,12 +3,10 @@
 // Usage: bench_nv_kernels [elements] [matmul_n] [repeats] [threads]
 // Each figure is the best of `repeats` runs (the least-disturbed one on a shared host).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 
 #include <cblas.h>
 
@@ -17,21 +15,10 @@
 #include "common/kernels/reduce.hpp"
 #include "common/kernels/tensor.hpp"
 
+#include "bench_timing.hpp"
+
 using namespace cudabridge::nv::kernels;
-
-namespace {
-
-double best_seconds(int reps, const std::function<void()>& f) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
-
-}  // namespace
+using cudabridge::bench::best_seconds;
 
 int main(int argc, char** argv) {
     std::string error;

@@ -13,14 +13,14 @@
 
 #include <cblas.h>
 
+#include "bench_timing.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -29,16 +29,7 @@
 namespace {
 
 using namespace cudabridge;
-
-double best_seconds(int reps, const std::function<void()>& f) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
+using bench::best_seconds;
 
 void check(cb_status st, const char* what) {
     if (st != CB_OK) throw std::runtime_error(std::string(what) + ": " + core::last_error());
