@@ -7,6 +7,7 @@
 #include <cudabridge/core/store.hpp>
 #include <cudabridge/host/gpu_profile_seed.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
@@ -256,6 +257,52 @@ TEST_F(nvidia_plugin, ConcurrentDestroysOfOneHandleDestroyItOnce) {
         }
     }
     EXPECT_EQ(g()->device_synchronize(gh(), dev), CB_OK);
+}
+
+// Closing a device while other threads are inside a copy and a synchronize on it: the close
+// answers CB_OK, and each call in flight ends with CB_OK (it holds the device until it finishes)
+// or with CB_ERR_INVALID_ARGUMENT (it came after the close and finds no device); nothing hangs
+// (ctest's timeout would say so). Rounds let the close land at different points of the calls.
+TEST_F(nvidia_plugin, ClosingADeviceWhileACopyOrSynchronizeRunsEndsEveryCallCleanly) {
+    const size_t bytes = 4 << 20;
+    const std::vector<uint8_t> data(bytes, 0x5A);
+    for (int round = 0; round < 3; ++round) {
+        if (round > 0) tear_down();
+        bring_up();
+        const uint64_t buf = alloc(bytes);
+        cb_gpu_stream* s = nullptr;
+        ASSERT_EQ(g()->stream_create(gh(), dev, &s), CB_OK);
+        cb_gpu_device* const closing = dev;
+        std::atomic<int> calls{0};
+        // Calls until one is refused; every answer is kept to be checked on this thread.
+        auto keep_calling = [&](auto call) {
+            std::vector<cb_status> answers;
+            do {
+                answers.push_back(call());
+                ++calls;
+            } while (answers.back() == CB_OK);
+            return answers;
+        };
+        std::vector<cb_status> copies, syncs;
+        std::thread copier(
+            [&] { copies = keep_calling([&] { return g()->memcpy_h2d(gh(), closing, buf, data.data(), bytes, s); }); });
+        std::thread syncer([&] {
+            syncs = keep_calling([&] {
+                const cb_status st = g()->stream_synchronize(gh(), s);
+                return st != CB_OK ? st : g()->device_synchronize(gh(), closing);
+            });
+        });
+        while (calls.load() < 2 + 4 * round) std::this_thread::yield();
+        EXPECT_EQ(g()->close_device(gh(), closing), CB_OK) << core::last_error();
+        dev = nullptr;  // closed here, not by tear_down
+        copier.join();
+        syncer.join();
+        for (const auto* answers : {&copies, &syncs}) {
+            ASSERT_FALSE(answers->empty());
+            for (size_t i = 0; i + 1 < answers->size(); ++i) EXPECT_EQ((*answers)[i], CB_OK) << i;
+            EXPECT_EQ(answers->back(), CB_ERR_INVALID_ARGUMENT) << "round " << round;  // the last sees no device
+        }
+    }
 }
 
 TEST_F(nvidia_plugin, TelemetryIsModeledAndSettingsAreBounded) {
