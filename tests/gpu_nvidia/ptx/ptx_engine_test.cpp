@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -116,6 +117,112 @@ TEST_F(ptx_engine, ASharedMemoryTreeReductionWaitsAtEveryBarrier) {
         for (int stride = 128; stride > 0; stride >>= 1)
             for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
         ASSERT_EQ(got[b], s[0]) << "block " << b;
+    }
+}
+
+// The general loop for the same kernel: a never-taken branch across a barrier (%p10 is never
+// written, so it is false) makes the regions not straight, and adds one instruction per thread.
+std::string with_a_branch_across_barriers(std::string ptx, const std::string& to_label) {
+    const size_t at = ptx.find("bar.sync");
+    ptx.insert(at, "@%p10 bra " + to_label + ";\n\t");
+    return ptx;
+}
+
+TEST_F(ptx_engine, StraightRegionsComputeAndCountWhatTheGeneralLoopDoes) {
+    auto straight = load("reduce_sum");
+    std::string error;
+    auto general = program::load(with_a_branch_across_barriers(corpus("reduce_sum"), "$L__BB0_20"), error);
+    ASSERT_TRUE(straight && general) << error;
+    const int n = 5000, blocks = (n + 255) / 256;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 29) * 0.5f - 7.0f;
+    const uint64_t din = vram.put(in), d1 = vram.alloc(blocks * 4), d2 = vram.alloc(blocks * 4);
+    auto a = run(*straight, "reduce_sum", blocks, 256, {ptr(din), ptr(d1), i64(n)});
+    auto b = run(*general, "reduce_sum", blocks, 256, {ptr(din), ptr(d2), i64(n)});
+    ASSERT_EQ(a.status, CB_OK) << a.message;
+    ASSERT_EQ(b.status, CB_OK) << b.message;
+    EXPECT_EQ(vram.get<float>(d1, blocks), vram.get<float>(d2, blocks));
+    EXPECT_EQ(a.executed + uint64_t(blocks) * 256, b.executed) << "threads a region skips count what they ran";
+    EXPECT_EQ(a.bytes_moved, b.bytes_moved);
+}
+
+// Regions guarded on %tid.x in a block of several rows and layers: only the guarded columns of
+// every row change, and the others keep their values through the next barrier.
+const char* columns_kernel = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry columns(.param .u64 columns_out)
+{
+	.reg .pred %p<11>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b8 s[1024];
+	ld.param.u64 %rd1, [columns_out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r11, %tid.z;
+	mov.u32 %r10, %ntid.y;
+	mad.lo.s32 %r2, %r11, %r10, %r2;
+	mad.lo.s32 %r4, %r2, %r3, %r1;
+	shl.b32 %r5, %r4, 2;
+	mov.u32 %r6, s;
+	add.s32 %r7, %r6, %r5;
+	st.shared.u32 [%r7], %r4;
+	bar.sync 0;
+	setp.gt.u32 %p1, %r1, 2;
+	@%p1 bra $L_one;
+	ld.shared.u32 %r8, [%r7];
+	add.s32 %r8, %r8, 1000;
+	st.shared.u32 [%r7], %r8;
+$L_one:
+	bar.sync 0;
+	setp.lt.u32 %p2, %r1, 5;
+	@%p2 bra $L_two;
+	ld.shared.u32 %r9, [%r7];
+	add.s32 %r9, %r9, 50;
+	st.shared.u32 [%r7], %r9;
+$L_two:
+	bar.sync 0;
+	ld.shared.u32 %r9, [%r7+0];
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd3, %rd2, %rd3;
+	st.global.u32 [%rd3], %r9;
+	ret;
+}
+)";
+
+TEST_F(ptx_engine, RegionsGuardedOnTidXChangeOnlyTheirColumnsInEveryRowAndLayer) {
+    std::string error;
+    auto straight = program::load(columns_kernel, error);
+    ASSERT_TRUE(straight) << error;
+    auto general = program::load(with_a_branch_across_barriers(columns_kernel, "$L_two"), error);
+    ASSERT_TRUE(general) << error;
+    for (const auto& dims : std::vector<std::array<uint32_t, 3>>{{8, 4, 1}, {7, 3, 2}, {2, 1, 1}, {64, 1, 1}}) {
+        const uint32_t threads = dims[0] * dims[1] * dims[2];
+        std::vector<uint64_t> outs;
+        std::vector<launch_outcome> outcomes;
+        for (const program* p : {straight.get(), general.get()}) {
+            launch_request r;
+            r.kernel = 0;
+            r.grid[0] = 3;
+            std::copy(dims.begin(), dims.end(), r.block);
+            const uint64_t out = vram.alloc(threads * 4);
+            const std::vector<cb_kernel_arg> args = {ptr(out)};
+            ASSERT_EQ(p->pack_arguments(0, args.data(), args.size(), r.params, error), CB_OK) << error;
+            outcomes.push_back(p->launch(r, vram.memory(), on_engine, {}));
+            ASSERT_EQ(outcomes.back().status, CB_OK) << outcomes.back().message;
+            outs.push_back(out);
+        }
+        const auto got = vram.get<uint32_t>(outs[0], threads);
+        for (uint32_t t = 0; t < threads; ++t) {
+            const uint32_t x = t % dims[0];
+            const uint32_t want = t + (x <= 2 ? 1000u : 0u) + (x >= 5 ? 50u : 0u);
+            ASSERT_EQ(got[t], want) << "thread " << t << " of " << dims[0] << "x" << dims[1] << "x" << dims[2];
+        }
+        EXPECT_EQ(got, vram.get<uint32_t>(outs[1], threads));
+        EXPECT_EQ(outcomes[0].executed + 3ull * threads, outcomes[1].executed);
     }
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim/ptx/ast.hpp"
+#include "sim/ptx/barrier_regions.hpp"
 
 #include <cstdint>
 #include <map>
@@ -45,6 +46,7 @@ struct kernel_layout {
     // In straight regions, registers live after a barrier that recomputable.hpp finds are not
     // kept in the record: the next region computes them again (body indices, in order).
     std::map<size_t, std::vector<size_t>> recompute_after_park;
+    std::vector<region_threads> region_ranges;  // per region: the threads its loop visits
 };
 
 struct module_layout {

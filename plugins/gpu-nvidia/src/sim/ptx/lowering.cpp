@@ -188,11 +188,12 @@ private:
     BasicBlock* dead_ = nullptr;  // the thread ends after a fault
     BasicBlock* first_ = nullptr;
     llvm::SwitchInst* dispatch_ = nullptr;
-    size_t region_ = 0;                  // straight regions: the one being lowered, from 1
-    BasicBlock* region_exit_ = nullptr;  // where its loop over the threads leaves
+    static constexpr int64_t n_max = 1024;  // threads per block at most: larger bounds are none
+    size_t region_ = 0;                     // straight regions: the one being lowered, from 1
+    BasicBlock* region_exit_ = nullptr;     // where its loop over the threads leaves
     uint32_t resume_points_ = 0;
-    size_t current_index_ = 0;  // the instruction being lowered, by its index in the body
-    llvm::PHINode* tid_ = nullptr;
+    size_t current_index_ = 0;                      // the instruction being lowered, by its index in the body
+    Value* tid_ = nullptr;                          // the thread's index in the block
     Value* tidx_[3] = {nullptr, nullptr, nullptr};  // kernels that never park: %tid as loop values
 
     // ---- structure ---------------------------------------------------------------------------
@@ -314,11 +315,12 @@ private:
         latch_ = BasicBlock::Create(mc_.ctx, "thread.next", fn_);
         b_.CreateBr(head);
         b_.SetInsertPoint(head);
-        tid_ = b_.CreatePHI(mc_.i32, 2, "t");
+        auto* t = b_.CreatePHI(mc_.i32, 2, "t");
         auto* tx = b_.CreatePHI(mc_.i32, 2, "tx");
         auto* ty = b_.CreatePHI(mc_.i32, 2, "ty");
         auto* tz = b_.CreatePHI(mc_.i32, 2, "tz");
-        for (auto* phi : {tid_, tx, ty, tz}) phi->addIncoming(b_.getInt32(0), from);
+        for (auto* phi : {t, tx, ty, tz}) phi->addIncoming(b_.getInt32(0), from);
+        tid_ = t;
         tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
         b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), body, exit);
         llvm::IRBuilder<> lb(latch_);
@@ -331,7 +333,7 @@ private:
         tx->addIncoming(lb.CreateSelect(wrap_x, lb.getInt32(0), x1), latch_);
         ty->addIncoming(lb.CreateSelect(wrap_y, lb.getInt32(0), y1), latch_);
         tz->addIncoming(lb.CreateSelect(wrap_y, lb.CreateAdd(tz, lb.getInt32(1)), tz), latch_);
-        tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
+        t->addIncoming(lb.CreateAdd(t, lb.getInt32(1)), latch_);
         lb.CreateBr(head);
         b_.SetInsertPoint(body);
     }
@@ -356,8 +358,70 @@ private:
         auto* run = BasicBlock::Create(mc_.ctx, "region.run", fn_);
         b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, run);
         b_.SetInsertPoint(run);
-        open_loop_over_threads(region_exit_);
+        open_region_loops(kl_.region_ranges.at(region_ - 1));
         state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
+    }
+
+    // z, y, then x innermost over [lo, hi) of the region's threads (barrier_regions.hpp); the
+    // threads outside count what they would have executed to skip the region. Leaves for
+    // region_exit_; the insertion point is left in the body.
+    void open_region_loops(const region_threads& range) {
+        Value* n[3];
+        for (int a = 0; a < 3; ++a) n[a] = env_field(offsetof(block_env, ntid) + 4 * a, mc_.i32);
+        auto clamp = [&](int64_t v) -> Value* {
+            if (v >= int64_t{n_max}) return n[0];
+            return b_.CreateSelect(b_.CreateICmpULT(b_.getInt32(static_cast<uint32_t>(v)), n[0]),
+                                   b_.getInt32(static_cast<uint32_t>(v)), n[0]);
+        };
+        Value* lo = clamp(range.lo);
+        Value* hi = clamp(range.hi);
+        if (range.skipped_instructions) {
+            Value* outside = b_.CreateSub(n[0], b_.CreateSub(hi, lo));
+            Value* rows = b_.CreateMul(b_.CreateZExt(n[1], mc_.i64), b_.CreateZExt(n[2], mc_.i64));
+            Value* skipped = b_.CreateMul(b_.CreateMul(b_.CreateZExt(outside, mc_.i64), rows),
+                                          b_.getInt64(range.skipped_instructions));
+            b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64, executed_), skipped), executed_);
+        }
+        BasicBlock* from = b_.GetInsertBlock();
+        auto* z_head = BasicBlock::Create(mc_.ctx, "tz.head", fn_);
+        auto* y_head = BasicBlock::Create(mc_.ctx, "ty.head", fn_);
+        auto* x_head = BasicBlock::Create(mc_.ctx, "tx.head", fn_);
+        auto* body = BasicBlock::Create(mc_.ctx, "thread.body", fn_);
+        auto* y_next = BasicBlock::Create(mc_.ctx, "ty.next", fn_);
+        auto* z_next = BasicBlock::Create(mc_.ctx, "tz.next", fn_);
+        latch_ = BasicBlock::Create(mc_.ctx, "tx.next", fn_);
+        b_.CreateBr(z_head);
+
+        b_.SetInsertPoint(z_head);
+        auto* tz = b_.CreatePHI(mc_.i32, 2, "tz");
+        tz->addIncoming(b_.getInt32(0), from);
+        b_.CreateCondBr(b_.CreateICmpULT(tz, n[2]), y_head, region_exit_);
+        b_.SetInsertPoint(y_head);
+        auto* ty = b_.CreatePHI(mc_.i32, 2, "ty");
+        ty->addIncoming(b_.getInt32(0), z_head);
+        auto* row_start = BasicBlock::Create(mc_.ctx, "ty.row", fn_);
+        b_.CreateCondBr(b_.CreateICmpULT(ty, n[1]), row_start, z_next);
+        b_.SetInsertPoint(row_start);
+        Value* row = b_.CreateMul(n[0], b_.CreateAdd(ty, b_.CreateMul(n[1], tz)));
+        b_.CreateBr(x_head);
+        b_.SetInsertPoint(x_head);
+        auto* tx = b_.CreatePHI(mc_.i32, 2, "tx");
+        tx->addIncoming(lo, row_start);
+        b_.CreateCondBr(b_.CreateICmpULT(tx, hi), body, y_next);
+
+        llvm::IRBuilder<> lb(latch_);
+        tx->addIncoming(lb.CreateAdd(tx, lb.getInt32(1)), latch_);
+        lb.CreateBr(x_head);
+        lb.SetInsertPoint(y_next);
+        ty->addIncoming(lb.CreateAdd(ty, lb.getInt32(1)), y_next);
+        lb.CreateBr(y_head);
+        lb.SetInsertPoint(z_next);
+        tz->addIncoming(lb.CreateAdd(tz, lb.getInt32(1)), z_next);
+        lb.CreateBr(z_head);
+
+        b_.SetInsertPoint(body);
+        tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
+        tid_ = b_.CreateAdd(row, tx, "t");
     }
 
     // The general loop: a pass runs each runnable thread (or one parked at a barrier the executor
@@ -371,8 +435,9 @@ private:
         b_.CreateBr(head);
 
         b_.SetInsertPoint(head);
-        tid_ = b_.CreatePHI(mc_.i32, 2, "t");
-        tid_->addIncoming(b_.getInt32(0), entry);
+        auto* t = b_.CreatePHI(mc_.i32, 2, "t");
+        t->addIncoming(b_.getInt32(0), entry);
+        tid_ = t;
         b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), pick, done_);
 
         b_.SetInsertPoint(pick);
@@ -399,7 +464,7 @@ private:
 
         // thread.next: the next thread; thread.dead: a fault ended this one.
         llvm::IRBuilder<> lb(latch_);
-        tid_->addIncoming(lb.CreateAdd(tid_, lb.getInt32(1)), latch_);
+        t->addIncoming(lb.CreateAdd(t, lb.getInt32(1)), latch_);
         lb.CreateBr(head);
         llvm::IRBuilder<> db(dead_);
         db.CreateStore(db.getInt32(exited),
