@@ -393,6 +393,24 @@ TEST_F(ptx_engine, ArgumentsAreMatchedToTheParamList) {
     EXPECT_NE(error.find("does not fit"), std::string::npos) << error;
 }
 
+// nvcc declares a __managed__ variable as `.global .attribute(.managed)`: to the engine an ordinary
+// module variable with its initial value (the CUDA runtime keeps the host's copy in agreement).
+TEST_F(ptx_engine, AManagedVariableIsAModuleVariableWithItsInitialValue) {
+    std::string error;
+    auto p = program::load(
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".global .attribute(.managed) .align 4 .u32 counter = 5;\n"
+        ".global .attribute(.managed) .align 4 .b8 data[64];\n"
+        ".visible .entry k()\n{\n ret;\n}\n",
+        error);
+    ASSERT_TRUE(p) << error;
+    module_symbol counter, data;
+    ASSERT_TRUE(p->find_symbol("counter", counter));
+    ASSERT_TRUE(p->find_symbol("data", data));
+    EXPECT_EQ(counter.size, 4u);
+    EXPECT_EQ(data.size, 64u);
+}
+
 TEST_F(ptx_engine, SyntaxErrorsNameTheLine) {
     std::string error;
     EXPECT_FALSE(

@@ -213,6 +213,20 @@ private:
                 next();
                 v.align = static_cast<uint32_t>(integer());
                 continue;
+            } else if (w == ".attribute") {
+                // .attribute(.managed) (a __managed__ variable), .attribute(.unified(...)): where
+                // the runtime places the variable; to the engine it is an ordinary one.
+                next();
+                expect("(");
+                for (int depth = 1; depth > 0 && !at_end();) {
+                    if (accept("("))
+                        ++depth;
+                    else if (accept(")"))
+                        --depth;
+                    else
+                        next();
+                }
+                continue;
             } else if (w == ".v2" || w == ".v4" || w == ".v8")
                 v.vector_width = w[2] - '0';
             else if (w == ".ptr" || w == ".restrict") {
