@@ -236,30 +236,42 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
             s.tid[1] = (t / r.block[0]) % r.block[1];
             s.tid[2] = t / (r.block[0] * r.block[1]);
         }
+        // Counted per chunk: one atomic add per chunk, not three per block from every thread.
+        struct totals {
+            std::atomic<uint64_t>&executed, &moved, &host_moved;
+            uint64_t ran = 0, bytes = 0, host_bytes = 0;
+            ~totals() {
+                executed.fetch_add(ran, std::memory_order_relaxed);
+                moved.fetch_add(bytes, std::memory_order_relaxed);
+                host_moved.fetch_add(host_bytes, std::memory_order_relaxed);
+            }
+        } chunk{executed, moved, host_moved};
+        // The block index advances x, then y, then z, without divisions.
+        uint32_t at[3] = {static_cast<uint32_t>(begin % r.grid[0]),
+                          static_cast<uint32_t>((begin / r.grid[0]) % r.grid[1]),
+                          static_cast<uint32_t>(begin / (uint64_t{r.grid[0]} * r.grid[1]))};
+        // Straight regions run in one call of the block function, without statuses.
+        const bool passes = k.parks && k.region_barriers.empty();
         for (uint64_t b = begin; b < end; ++b) {
             if (fault.raised.load(std::memory_order_relaxed)) return;
             if (abort && abort()) return aborted.store(true);
             block_env env = base;
-            const uint64_t index = b;
-            env.ctaid[0] = static_cast<uint32_t>(index % r.grid[0]);
-            env.ctaid[1] = static_cast<uint32_t>((index / r.grid[0]) % r.grid[1]);
-            env.ctaid[2] = static_cast<uint32_t>(index / (uint64_t{r.grid[0]} * r.grid[1]));
+            std::memcpy(env.ctaid, at, sizeof at);
+            if (++at[0] == r.grid[0] && (at[0] = 0, ++at[1] == r.grid[1])) at[1] = 0, ++at[2];
             env.shared = shared.data();
             if (shared_bytes) std::fill(shared.begin(), shared.end(), 0);
-            // Straight regions run in one call of the block function, without statuses.
-            const bool passes = k.parks && k.region_barriers.empty();
             for (uint32_t t = 0; passes && t < threads; ++t) {
                 thread_state& s = state_at(states, k.state_stride, t);
                 s.status = runnable;
                 s.resume = 0;
             }
             run_block(fn, env, states, k.state_stride, threads, passes);
-            executed.fetch_add(env.executed, std::memory_order_relaxed);
-            moved.fetch_add(env.bytes_moved, std::memory_order_relaxed);
-            host_moved.fetch_add(env.host_bytes, std::memory_order_relaxed);
+            chunk.ran += env.executed;
+            chunk.bytes += env.bytes_moved;
+            chunk.host_bytes += env.host_bytes;
             if (fault.raised.load(std::memory_order_relaxed)) {
                 uint64_t none = 0;
-                fault_block.compare_exchange_strong(none, index + 1);
+                fault_block.compare_exchange_strong(none, b + 1);
                 return;
             }
         }

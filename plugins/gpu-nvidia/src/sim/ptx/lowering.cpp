@@ -170,11 +170,7 @@ private:
     Value* nthreads_ = nullptr;
     Value* state_ = nullptr;       // the current thread's record
     Value* frame_base_ = nullptr;  // local-space offset of this function's depot
-    Value* vram_host_ = nullptr;
-    Value* vram_base_ = nullptr;
-    Value* vram_size_ = nullptr;
-    Value* page_map_ = nullptr;
-    Value* release_ = nullptr;  // block_env::release_barrier, read once per pass
+    Value* release_ = nullptr;     // block_env::release_barrier, read once per pass
     std::map<std::string, reg_slot> regs_;
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
@@ -188,9 +184,11 @@ private:
     BasicBlock* dead_ = nullptr;  // the thread ends after a fault
     BasicBlock* first_ = nullptr;
     llvm::SwitchInst* dispatch_ = nullptr;
-    static constexpr int64_t n_max = 1024;  // threads per block at most: larger bounds are none
-    size_t region_ = 0;                     // straight regions: the one being lowered, from 1
-    BasicBlock* region_exit_ = nullptr;     // where its loop over the threads leaves
+    std::map<std::pair<size_t, llvm::Type*>, Value*> env_cache_;  // env_field's loads, in env_home_
+    BasicBlock* env_home_ = nullptr;                              // the region's first block, or entry
+    static constexpr int64_t n_max = 1024;                        // threads per block at most: larger bounds are none
+    size_t region_ = 0;                                           // straight regions: the one being lowered, from 1
+    BasicBlock* region_exit_ = nullptr;                           // where its loop over the threads leaves
     uint32_t resume_points_ = 0;
     size_t current_index_ = 0;                      // the instruction being lowered, by its index in the body
     Value* tid_ = nullptr;                          // the thread's index in the block
@@ -265,16 +263,38 @@ private:
     }
 
     Value* env_field(size_t offset, llvm::Type* t) {
-        return b_.CreateLoad(t, b_.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
+        if (!constant_during_call(offset)) return b_.CreateLoad(t, b_.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
+        // Read once, in the entry block: LLVM cannot tell the kernel's stores from the
+        // environment, so a load in the loop over the threads would be repeated after each store.
+        // In straight regions, once per region: a value live across them all would take a
+        // register in every loop.
+        Value*& cached = env_cache_[{offset, t}];
+        if (!cached) {
+            BasicBlock* home = env_home_ ? env_home_ : &fn_->getEntryBlock();
+            llvm::IRBuilder<> eb(home);
+            if (home->getTerminator()) eb.SetInsertPoint(home->getTerminator());
+            cached = eb.CreateLoad(t, eb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
+        }
+        return cached;
+    }
+
+    // The environment's fields that stay the same while the block function runs.
+    static bool constant_during_call(size_t offset) {
+        return offset < offsetof(block_env, executed) || offset == offsetof(block_env, release_barrier) ||
+               offset == offsetof(block_env, host_ranges);
+    }
+
+    // Memory that no kernel writes during a launch (its parameters, the page map).
+    void mark_invariant(Value* load) {
+        llvm::cast<llvm::LoadInst>(load)->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                                                      llvm::MDNode::get(mc_.ctx, {}));
     }
     Value* state_field_ptr(size_t offset) { return b_.CreateConstInBoundsGEP1_64(mc_.i8, state_, offset); }
 
-    void load_env() {
-        vram_host_ = env_field(offsetof(block_env, vram_host), mc_.ptr);
-        vram_base_ = env_field(offsetof(block_env, vram_base), mc_.i64);
-        vram_size_ = env_field(offsetof(block_env, vram_size), mc_.i64);
-        page_map_ = env_field(offsetof(block_env, page_map), mc_.ptr);
-    }
+    Value* vram_host() { return env_field(offsetof(block_env, vram_host), mc_.ptr); }
+    Value* vram_base() { return env_field(offsetof(block_env, vram_base), mc_.i64); }
+    Value* vram_size() { return env_field(offsetof(block_env, vram_size), mc_.i64); }
+    Value* page_map() { return env_field(offsetof(block_env, page_map), mc_.ptr); }
 
     void open_thread_loop() {
         auto arg = fn_->arg_begin();
@@ -283,7 +303,6 @@ private:
         stride_ = &*arg++;
         nthreads_ = &*arg++;
         frame_base_ = b_.getInt64(0);
-        load_env();
         release_ = env_field(offsetof(block_env, release_barrier), mc_.i32);
         done_ = BasicBlock::Create(mc_.ctx, "block.done", fn_);
         dead_ = BasicBlock::Create(mc_.ctx, "thread.dead", fn_);
@@ -358,6 +377,8 @@ private:
         auto* run = BasicBlock::Create(mc_.ctx, "region.run", fn_);
         b_.CreateCondBr(b_.CreateICmpNE(raised, b_.getInt32(0)), done_, run);
         b_.SetInsertPoint(run);
+        env_home_ = run;
+        env_cache_.clear();
         open_region_loops(kl_.region_ranges.at(region_ - 1));
         state_ = b_.CreateGEP(mc_.i8, states_, b_.CreateMul(b_.CreateZExt(tid_, mc_.i64), stride_), "state");
     }
@@ -479,7 +500,6 @@ private:
         frame_base_ = &*arg++;
         for (const auto& r : f_.returns) func_params_[r.name] = &*arg++;
         for (const auto& p : f_.params) func_params_[p.name] = &*arg++;
-        load_env();
         for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
         dead_ = BasicBlock::Create(mc_.ctx, "faulted", fn_);
         done_ = BasicBlock::Create(mc_.ctx, "done", fn_);
@@ -732,6 +752,13 @@ private:
         refuse(in, "'" + a.name + "' is not a parameter");
     }
 
+    bool is_kernel_param(const operand& a) const {
+        if (a.base_is_reg) return false;
+        for (const auto& p : kl_.params)
+            if (p.name == a.name) return true;
+        return false;
+    }
+
     Value* address_value(const instruction& in, const operand& a, space sp) {
         Value* base;
         if (a.name.empty())
@@ -753,8 +780,7 @@ private:
             Value* size = sp == space::shared  ? env_field(offsetof(block_env, shared_size), mc_.i64)
                           : sp == space::local ? env_field(offsetof(block_env, local_size), mc_.i64)
                                                : env_field(offsetof(block_env, const_size), mc_.i64);
-            Value* ok = b_.CreateAnd(b_.CreateICmpUGE(size, b_.getInt64(bytes)),
-                                     b_.CreateICmpULE(addr, b_.CreateSub(size, b_.getInt64(bytes))));
+            Value* ok = b_.CreateICmpULT(addr, end_of_fit(size, bytes));
             Value* base;
             if (sp == space::shared)
                 base = env_field(offsetof(block_env, shared), mc_.ptr);
@@ -774,9 +800,8 @@ private:
         }
         // Global and generic: the VRAM fast path inline, everything else through the resolver.
         if (sp == space::global) count_bytes(bytes);
-        Value* off = b_.CreateSub(addr, vram_base_);
-        Value* fits = b_.CreateAnd(b_.CreateICmpUGE(vram_size_, b_.getInt64(bytes)),
-                                   b_.CreateICmpULE(off, b_.CreateSub(vram_size_, b_.getInt64(bytes))));
+        Value* off = b_.CreateSub(addr, vram_base());
+        Value* fits = b_.CreateICmpULT(off, end_of_fit(vram_size(), bytes));
         auto* pages = BasicBlock::Create(mc_.ctx, "vram.pages", fn_);
         auto* fast = BasicBlock::Create(mc_.ctx, "vram", fn_);
         auto* slow = BasicBlock::Create(mc_.ctx, "resolve", fn_);
@@ -789,7 +814,7 @@ private:
         Value* aligned = b_.CreateICmpEQ(b_.CreateAnd(off, b_.getInt64(bytes - 1)), b_.getInt64(0));
         b_.CreateCondBr(b_.CreateAnd(aligned, page_mapped(off)), fast, slow, likely());
         b_.SetInsertPoint(fast);
-        Value* p1 = b_.CreateGEP(mc_.i8, vram_host_, off);
+        Value* p1 = b_.CreateGEP(mc_.i8, vram_host(), off);
         b_.CreateBr(join);
         b_.SetInsertPoint(slow);
         Value* p2 = b_.CreateCall(mc_.resolve,
@@ -805,9 +830,17 @@ private:
         return phi;
     }
 
+    // The offsets where `bytes` fit in `size` are those below size - bytes + 1 (none when size
+    // is smaller): one comparison per access against a value computed outside the loops.
+    Value* end_of_fit(Value* size, uint32_t bytes) {
+        return b_.CreateSelect(b_.CreateICmpUGE(size, b_.getInt64(bytes)),
+                               b_.CreateAdd(b_.CreateSub(size, b_.getInt64(bytes)), b_.getInt64(1)), b_.getInt64(0));
+    }
+
     Value* page_mapped(Value* offset) {
         Value* page = b_.CreateLShr(offset, b_.getInt64(vram_page_shift));
-        Value* entry = b_.CreateLoad(mc_.i8, b_.CreateGEP(mc_.i8, page_map_, page));
+        Value* entry = b_.CreateLoad(mc_.i8, b_.CreateGEP(mc_.i8, page_map(), page));
+        mark_invariant(entry);
         return b_.CreateICmpNE(entry, b_.getInt8(0));
     }
 
@@ -985,6 +1018,7 @@ void function_lowering::lower_ld(const instruction& in) {
         Value* at = i ? b_.CreateConstInBoundsGEP1_64(mc_.i8, p, static_cast<uint64_t>(i) * elem) : p;
         auto* v = b_.CreateAlignedLoad(mc_.llvm_type(t), at, llvm::Align(1));
         if (volatile_) v->setVolatile(true);
+        if (kernel_ && sp == space::param && is_kernel_param(in.operands[1])) mark_invariant(v);
         set(in, d, v, t.is_signed());
     };
     const auto parts = elements(in, in.operands[0], n);
