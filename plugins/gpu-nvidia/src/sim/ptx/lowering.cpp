@@ -742,6 +742,11 @@ private:
                     if (a.value < 0 || uint64_t(a.value) + bytes > p.size)
                         refuse(in, "an access past parameter " + a.name);
                     Value* base = env_field(offsetof(block_env, params), mc_.ptr);
+                    // The whole buffer is there: LLVM may read a parameter before the branch that
+                    // needs it, outside the loop over the threads.
+                    llvm::cast<llvm::LoadInst>(base)->setMetadata(
+                        llvm::LLVMContext::MD_dereferenceable,
+                        llvm::MDNode::get(mc_.ctx, llvm::ConstantAsMetadata::get(b_.getInt64(kl_.param_bytes))));
                     return b_.CreateConstInBoundsGEP1_64(mc_.i8, base, p.offset + static_cast<uint64_t>(a.value));
                 }
         } else if (auto it = func_params_.find(a.name); it != func_params_.end()) {
