@@ -2,9 +2,10 @@
 // PTX's weak typing is a bitcast at each use. A kernel's body sits inside a loop over the block's
 // threads (abi.hpp); an instruction that parks a thread saves the registers live after it
 // (liveness.hpp) to the thread's record and continues with the next thread, and a resume point
-// restores them. Memory accesses
-// translate device, shared, local and const addresses to host ones with a range check: a fault
-// raises the launch's fault and ends the thread instead of touching host memory.
+// restores them. A kernel in straight regions (barrier_regions.hpp) is instead one loop over the
+// threads per region, which computes recomputable registers again (recomputable.hpp). Memory
+// accesses translate device, shared, local and const addresses to host ones with a range check:
+// a fault raises the launch's fault and ends the thread instead of touching host memory.
 #include "sim/ptx/lowering.hpp"
 
 #include "sim/ptx/abi.hpp"
