@@ -11,15 +11,11 @@ constexpr uint32_t max_block[3] = {1024, 1024, 64};
 constexpr uint64_t max_block_threads = 1024;
 constexpr const char* axis_names[3] = {"x", "y", "z"};
 
-struct block_header {
-    uint32_t magic;
-    uint32_t kernel_index;
-    uint64_t module_id;
-    uint32_t grid[3];
-    uint32_t block[3];
+struct block_header : launch_block_target {
     uint32_t arg_count;
     uint32_t payload_bytes;
 };
+static_assert(sizeof(block_header) == 48);
 
 struct arg_record {
     int32_t type;

@@ -58,6 +58,18 @@ using device_pointer_resolver = std::function<cb_status(size_t index, uint64_t d
 cb_status check_launch_shape(const uint32_t grid[3], const uint32_t block[3], const std::string& where,
                              std::string& error);
 
+// The start of every user kernel's ring launch block (host kernels here, PTX in
+// sim/modules/ptx_launch.cpp): a magic, then module, kernel, grid and block. Each block's header
+// derives from it and appends its own fields, so the shared layout is written once.
+struct launch_block_target {
+    uint32_t magic;
+    uint32_t kernel_index;
+    uint64_t module_id;
+    uint32_t grid[3];
+    uint32_t block[3];
+};
+static_assert(sizeof(launch_block_target) == 40, "no tail padding: a derived header's fields start at byte 40");
+
 // What a user kernel's launch and its ring block header share: module, kernel, grid and block.
 // Copies them either way (a launch into its header to encode, a header into a launch to decode).
 template <class To, class From>

@@ -10,18 +10,14 @@ namespace {
 
 constexpr uint32_t block_magic = 0x58545043;  // "CPTX"
 
-struct block_header {
-    uint32_t magic;
-    uint32_t kernel_index;
-    uint64_t module_id;
-    uint32_t grid[3];
-    uint32_t block[3];
+struct block_header : launch_block_target {
     uint32_t dynamic_shared;
     uint32_t param_bytes;
     uint32_t unmapped_count;
     uint32_t host_window_count;
     uint64_t symbols;
 };
+static_assert(sizeof(block_header) == 64);
 
 constexpr uint64_t page_bytes = uint64_t{1} << 16;
 
