@@ -123,39 +123,13 @@ void run_binary(const tensor_view& a, const tensor_view& b, const tensor_view& o
     run_binary_rows(&binary_row_of<T, R, F>, a, b, out, eng);
 }
 
-// complex: the ops complex_binary_types accepts.
+// One op -> functor table for every element type, complex included: the flags keep the (op, T)
+// pairs the type rules refuse (complex orderings, bitwise ops of floats, ...) uninstantiated, so
+// each type compiles exactly the loops it can be asked for.
 template <class T>
-void dispatch_complex_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
-                             engine& eng) {
-    switch (op) {
-    case binary_op::add:
-        return run_binary<T, T, fn::add>(a, b, out, eng);
-    case binary_op::subtract:
-        return run_binary<T, T, fn::subtract>(a, b, out, eng);
-    case binary_op::multiply:
-        return run_binary<T, T, fn::multiply>(a, b, out, eng);
-    case binary_op::divide:
-        return run_binary<T, T, fn::divide>(a, b, out, eng);
-    case binary_op::power:
-        return run_binary<T, T, fn::complex_power>(a, b, out, eng);
-    case binary_op::equal:
-        return run_binary<T, bool, fn::equal>(a, b, out, eng);
-    case binary_op::not_equal:
-        return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
-    case binary_op::logical_and:
-        return run_binary<T, bool, fn::logical_and>(a, b, out, eng);
-    case binary_op::logical_or:
-        return run_binary<T, bool, fn::logical_or>(a, b, out, eng);
-    case binary_op::logical_xor:
-        return run_binary<T, bool, fn::logical_xor>(a, b, out, eng);
-    default:
-        return;
-    }
-}
-
-template <class T>
-void dispatch_real_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out,
-                          engine& eng) {
+void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
+    constexpr bool cx = fn::is_complex_v<T>;
+    constexpr bool real = !cx;
     constexpr bool is_bool = std::is_same_v<T, bool>;
     constexpr bool is_float = std::is_floating_point_v<T>;
     switch (op) {
@@ -167,17 +141,20 @@ void dispatch_real_binary(binary_op op, const tensor_view& a, const tensor_view&
     case binary_op::multiply:
         return run_binary<T, T, fn::multiply>(a, b, out, eng);
     case binary_op::divide:
-        if constexpr (is_float) return run_binary<T, T, fn::divide>(a, b, out, eng);
+        if constexpr (is_float || cx) return run_binary<T, T, fn::divide>(a, b, out, eng);
         return;
     case binary_op::floor_divide:
-        if constexpr (!is_bool) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
+        if constexpr (real && !is_bool) return run_binary<T, T, fn::floor_divide>(a, b, out, eng);
         return;
     case binary_op::minimum:
-        return run_binary<T, T, fn::minimum>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, T, fn::minimum>(a, b, out, eng);
+        return;
     case binary_op::maximum:
-        return run_binary<T, T, fn::maximum>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, T, fn::maximum>(a, b, out, eng);
+        return;
     case binary_op::power:
-        if constexpr (!is_bool) return run_binary<T, T, fn::power>(a, b, out, eng);
+        if constexpr (cx) return run_binary<T, T, fn::complex_power>(a, b, out, eng);
+        if constexpr (!cx && !is_bool) return run_binary<T, T, fn::power>(a, b, out, eng);
         return;
     case binary_op::arctan2:
         if constexpr (is_float) return run_binary<T, T, fn::arctan2>(a, b, out, eng);
@@ -195,29 +172,31 @@ void dispatch_real_binary(binary_op op, const tensor_view& a, const tensor_view&
         if constexpr (is_float) return run_binary<T, T, fn::logaddexp2>(a, b, out, eng);
         return;
     case binary_op::fmod:
-        if constexpr (!is_bool) return run_binary<T, T, fn::fmod>(a, b, out, eng);
+        if constexpr (real && !is_bool) return run_binary<T, T, fn::fmod>(a, b, out, eng);
         return;
     case binary_op::remainder:
-        if constexpr (!is_bool) return run_binary<T, T, fn::remainder>(a, b, out, eng);
+        if constexpr (real && !is_bool) return run_binary<T, T, fn::remainder>(a, b, out, eng);
         return;
     case binary_op::fmax:
-        return run_binary<T, T, fn::fmax>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, T, fn::fmax>(a, b, out, eng);
+        return;
     case binary_op::fmin:
-        return run_binary<T, T, fn::fmin>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, T, fn::fmin>(a, b, out, eng);
+        return;
     case binary_op::bitwise_and:
-        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_and>(a, b, out, eng);
+        if constexpr (real && !is_float) return run_binary<T, T, fn::bitwise_and>(a, b, out, eng);
         return;
     case binary_op::bitwise_or:
-        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_or>(a, b, out, eng);
+        if constexpr (real && !is_float) return run_binary<T, T, fn::bitwise_or>(a, b, out, eng);
         return;
     case binary_op::bitwise_xor:
-        if constexpr (!is_float) return run_binary<T, T, fn::bitwise_xor>(a, b, out, eng);
+        if constexpr (real && !is_float) return run_binary<T, T, fn::bitwise_xor>(a, b, out, eng);
         return;
     case binary_op::left_shift:
-        if constexpr (!is_float && !is_bool) return run_binary<T, T, fn::left_shift>(a, b, out, eng);
+        if constexpr (real && !is_float && !is_bool) return run_binary<T, T, fn::left_shift>(a, b, out, eng);
         return;
     case binary_op::right_shift:
-        if constexpr (!is_float && !is_bool) return run_binary<T, T, fn::right_shift>(a, b, out, eng);
+        if constexpr (real && !is_float && !is_bool) return run_binary<T, T, fn::right_shift>(a, b, out, eng);
         return;
     case binary_op::logical_and:
         return run_binary<T, bool, fn::logical_and>(a, b, out, eng);
@@ -230,13 +209,17 @@ void dispatch_real_binary(binary_op op, const tensor_view& a, const tensor_view&
     case binary_op::not_equal:
         return run_binary<T, bool, fn::not_equal>(a, b, out, eng);
     case binary_op::less:
-        return run_binary<T, bool, fn::less>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, bool, fn::less>(a, b, out, eng);
+        return;
     case binary_op::less_equal:
-        return run_binary<T, bool, fn::less_equal>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, bool, fn::less_equal>(a, b, out, eng);
+        return;
     case binary_op::greater:
-        return run_binary<T, bool, fn::greater>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, bool, fn::greater>(a, b, out, eng);
+        return;
     case binary_op::greater_equal:
-        return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
+        if constexpr (real) return run_binary<T, bool, fn::greater_equal>(a, b, out, eng);
+        return;
     }
 }
 
@@ -258,40 +241,13 @@ void run_unary(const tensor_view& a, const tensor_view& out, engine& eng) {
     run_unary_rows(&unary_row_of<T, F>, a, out, eng);
 }
 
-// complex: the ops complex_unary_types accepts.
+// One op -> functor table for every input type T, as dispatch_binary: complex inputs take the
+// complex_ functors where numpy's complex loop differs, and only the (op, T) pairs the type rules
+// accept are instantiated.
 template <class T>
-void dispatch_complex_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
-    switch (op) {
-    case unary_op::negate:
-        return run_unary<T, fn::negate>(a, out, eng);
-    case unary_op::square:
-        return run_unary<T, fn::square>(a, out, eng);
-    case unary_op::reciprocal:
-        return run_unary<T, fn::reciprocal>(a, out, eng);
-    case unary_op::exp:
-        return run_unary<T, fn::complex_exp>(a, out, eng);
-    case unary_op::log:
-        return run_unary<T, fn::complex_log>(a, out, eng);
-    case unary_op::sqrt:
-        return run_unary<T, fn::complex_sqrt>(a, out, eng);
-    case unary_op::abs:
-        return run_unary<T, fn::complex_abs>(a, out, eng);
-    case unary_op::isnan:
-        return run_unary<T, fn::complex_isnan>(a, out, eng);
-    case unary_op::isinf:
-        return run_unary<T, fn::complex_isinf>(a, out, eng);
-    case unary_op::isfinite:
-        return run_unary<T, fn::complex_isfinite>(a, out, eng);
-    case unary_op::logical_not:
-        return run_unary<T, fn::logical_not>(a, out, eng);
-    default:
-        return;
-    }
-}
-
-// T: the input's type. Only the (op, T) pairs the type rules accept are instantiated.
-template <class T>
-void dispatch_real_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
+    constexpr bool cx = fn::is_complex_v<T>;
+    constexpr bool real = !cx;
     constexpr bool is_bool = std::is_same_v<T, bool>;
     constexpr bool is_float = std::is_floating_point_v<T>;
     constexpr bool floating = fn::takes_float_function_v<T>;
@@ -300,14 +256,11 @@ void dispatch_real_unary(unary_op op, const tensor_view& a, const tensor_view& o
     case unary_op::NAME:                                                    \
         if constexpr (floating) return run_unary<T, fn::NAME>(a, out, eng); \
         return;
-        CB_NV_FLOAT_CASE(exp)
         CB_NV_FLOAT_CASE(expm1)
         CB_NV_FLOAT_CASE(exp2)
-        CB_NV_FLOAT_CASE(log)
         CB_NV_FLOAT_CASE(log1p)
         CB_NV_FLOAT_CASE(log2)
         CB_NV_FLOAT_CASE(log10)
-        CB_NV_FLOAT_CASE(sqrt)
         CB_NV_FLOAT_CASE(cbrt)
         CB_NV_FLOAT_CASE(sin)
         CB_NV_FLOAT_CASE(cos)
@@ -328,47 +281,40 @@ void dispatch_real_unary(unary_op op, const tensor_view& a, const tensor_view& o
         CB_NV_FLOAT_CASE(deg2rad)
         CB_NV_FLOAT_CASE(rad2deg)
 #undef CB_NV_FLOAT_CASE
+// The ops complex inputs have their own loop for (fn::complex_NAME); real inputs take REAL_FN
+// where REAL_OK.
+#define CB_NV_COMPLEX_CASE(NAME, REAL_OK, REAL_FN)                                      \
+    case unary_op::NAME:                                                                \
+        if constexpr (cx) return run_unary<T, fn::complex_##NAME>(a, out, eng);         \
+        if constexpr (real && (REAL_OK)) return run_unary<T, fn::REAL_FN>(a, out, eng); \
+        return;
+        CB_NV_COMPLEX_CASE(exp, floating, exp)
+        CB_NV_COMPLEX_CASE(log, floating, log)
+        CB_NV_COMPLEX_CASE(sqrt, floating, sqrt)
+        CB_NV_COMPLEX_CASE(abs, true, absolute)
+        CB_NV_COMPLEX_CASE(isnan, true, isnan)
+        CB_NV_COMPLEX_CASE(isinf, true, isinf)
+        CB_NV_COMPLEX_CASE(isfinite, true, isfinite)
+#undef CB_NV_COMPLEX_CASE
     case unary_op::negate:
         if constexpr (!is_bool) return run_unary<T, fn::negate>(a, out, eng);
         return;
-    case unary_op::abs:
-        return run_unary<T, fn::absolute>(a, out, eng);
     case unary_op::square:
         return run_unary<T, fn::square>(a, out, eng);
     case unary_op::reciprocal:
         return run_unary<T, fn::reciprocal>(a, out, eng);
     case unary_op::sign:
-        if constexpr (!is_bool) return run_unary<T, fn::sign>(a, out, eng);
+        if constexpr (real && !is_bool) return run_unary<T, fn::sign>(a, out, eng);
         return;
-    case unary_op::isnan:
-        return run_unary<T, fn::isnan>(a, out, eng);
-    case unary_op::isinf:
-        return run_unary<T, fn::isinf>(a, out, eng);
-    case unary_op::isfinite:
-        return run_unary<T, fn::isfinite>(a, out, eng);
     case unary_op::signbit:
-        return run_unary<T, fn::signbit>(a, out, eng);
+        if constexpr (real) return run_unary<T, fn::signbit>(a, out, eng);
+        return;
     case unary_op::logical_not:
         return run_unary<T, fn::logical_not>(a, out, eng);
     case unary_op::invert:
-        if constexpr (!is_float) return run_unary<T, fn::invert>(a, out, eng);
+        if constexpr (real && !is_float) return run_unary<T, fn::invert>(a, out, eng);
         return;
     }
-}
-
-template <class T>
-void dispatch_binary(binary_op op, const tensor_view& a, const tensor_view& b, const tensor_view& out, engine& eng) {
-    if constexpr (fn::is_complex_v<T>)
-        dispatch_complex_binary<T>(op, a, b, out, eng);
-    else
-        dispatch_real_binary<T>(op, a, b, out, eng);
-}
-template <class T>
-void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, engine& eng) {
-    if constexpr (fn::is_complex_v<T>)
-        dispatch_complex_unary<T>(op, a, out, eng);
-    else
-        dispatch_real_unary<T>(op, a, out, eng);
 }
 
 template <class To, class From>
