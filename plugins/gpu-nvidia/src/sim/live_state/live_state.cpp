@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -121,6 +122,21 @@ live_process listed(const attachment& a) {
 bool is_all_zero(const void* p, size_t n) {
     const auto* b = static_cast<const unsigned char*>(p);
     return std::all_of(b, b + n, [](unsigned char c) { return c == 0; });
+}
+
+// This process's pid without a system call each time (own_slot runs on every doorbell): read
+// once, and again in the child of a fork, whose copy of the mapping must not write the parent's
+// slot.
+std::atomic<int32_t> cached_pid{0};
+void refresh_cached_pid() { cached_pid.store(static_cast<int32_t>(getpid()), std::memory_order_relaxed); }
+int32_t own_pid() {
+    static const bool armed = [] {
+        refresh_cached_pid();
+        pthread_atfork(nullptr, nullptr, refresh_cached_pid);
+        return true;
+    }();
+    (void)armed;
+    return cached_pid.load(std::memory_order_relaxed);
 }
 
 bool process_gone(int32_t pid) { return pid > 0 && kill(pid, 0) == -1 && errno == ESRCH; }
@@ -274,7 +290,7 @@ struct live_state::impl {
     attachment* own_slot() const {
         if (slot >= kMaxAttachments) return nullptr;
         attachment& a = file->attachments[slot];
-        return a.pid == pid && a.token == token && pid == getpid() ? &a : nullptr;
+        return a.pid == pid && a.token == token && pid == own_pid() ? &a : nullptr;
     }
 };
 
@@ -283,7 +299,7 @@ live_state::live_state(const std::filesystem::path& path, const gpu_profile& pro
     impl& s = *impl_;
     s.path = path;
     s.profile = profile;
-    s.pid = static_cast<int32_t>(getpid());
+    s.pid = own_pid();
     s.token = std::random_device{}() ^ (static_cast<uint64_t>(std::random_device{}()) << 32) ^ monotonic_ns();
 
     std::error_code ec;
