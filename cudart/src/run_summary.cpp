@@ -4,6 +4,7 @@
 #include "handles.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -90,18 +91,20 @@ void settle_timings(bool wait) {
     counters& c = totals();
     std::lock_guard lock(c.mutex);
     if (c.timed.empty()) return;
-    std::vector<std::pair<cbEvent_t, cbEvent_t>> left;
+    // In launch order; without `wait`, up to the first that has not finished (the rest are
+    // folded by a later call), so that a device running behind costs one query per launch.
+    size_t folded = 0;
     for (auto [start, end] : c.timed) {
-        if (!wait && cbEventQuery(end) != cbSuccess) {
-            left.emplace_back(start, end);
-            continue;
-        }
+        // A query that answers done needs no synchronize before the elapsed time.
+        const bool done = wait ? cbEventSynchronize(end) == cbSuccess : cbEventQuery(end) == cbSuccess;
+        if (!wait && !done) break;
         float ms = 0;
-        if (cbEventSynchronize(end) == cbSuccess && cbEventElapsedTime(&ms, start, end) == cbSuccess) c.kernel_ms += ms;
+        if (done && cbEventElapsedTime(&ms, start, end) == cbSuccess) c.kernel_ms += ms;
         give_back_locked(c, start);
         give_back_locked(c, end);
+        ++folded;
     }
-    c.timed.swap(left);
+    c.timed.erase(c.timed.begin(), c.timed.begin() + static_cast<std::ptrdiff_t>(folded));
     (void)cbGetLastError();  // these calls' own answers are not the program's errors
 }
 
@@ -148,7 +151,7 @@ void launch_timer::launched() {
     {
         std::lock_guard lock(c.mutex);
         c.timed.emplace_back(start, end);
-        fold = c.timed.size() >= 1024;
+        fold = c.timed.size() >= 256;
     }
     if (fold) settle_timings(false);
 }
