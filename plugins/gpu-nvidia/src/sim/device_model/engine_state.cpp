@@ -96,14 +96,18 @@ uint32_t engine_state::put() const {
 }
 
 void engine_state::doorbell(uint32_t put) {
-    std::lock_guard lock(m_);
-    if (!ring_on_) return;
-    if (put >= ring_entries_) {
-        msi_pending_ |= record_error_locked(CB_ERR_INVALID_ARGUMENT, 0);
-    } else {
-        put_ = put;
+    {
+        std::lock_guard lock(m_);
+        if (!ring_on_) return;
+        if (put >= ring_entries_) {
+            msi_pending_ |= record_error_locked(CB_ERR_INVALID_ARGUMENT, 0);
+        } else {
+            put_ = put;
+        }
+        update_clock_locked();
     }
-    update_clock_locked();
+    // After the lock is let go: the command processor woken here would otherwise block on it at
+    // once, and the unlock would cost a second wake-up (a system call each, per doorbell).
     wake_.notify_all();
 }
 
