@@ -19,29 +19,28 @@ int64_t seconds_to_ns(int64_t secs) {
     if (secs < INT64_MIN / ns_per_s) return INT64_MIN;
     return secs * ns_per_s;
 }
+
+// Both printed forms are the whole seconds through strftime (local or UTC), then a dot and the
+// first `digits` (3 or 6) digits of the fraction, then `suffix`: one body, two patterns.
+std::string format_time(int64_t unix_ns, bool utc, const char* pattern, int digits, const char* suffix) {
+    std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
+    std::tm tm{};
+    if (utc)
+        gmtime_r(&secs, &tm);
+    else
+        localtime_r(&secs, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, pattern, &tm);
+    const int64_t unit = digits == 3 ? 1000000 : 1000;
+    char out[80];
+    std::snprintf(out, sizeof out, "%s.%0*d%s", buf, digits, static_cast<int>((unix_ns % ns_per_s) / unit), suffix);
+    return out;
+}
 }  // namespace
 
-std::string format_local_time(int64_t unix_ns) {
-    std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
-    std::tm tm{};
-    localtime_r(&secs, &tm);
-    char buf[64];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    char out[80];
-    std::snprintf(out, sizeof out, "%s.%03d", buf, static_cast<int>((unix_ns % ns_per_s) / 1000000));
-    return out;
-}
+std::string format_local_time(int64_t unix_ns) { return format_time(unix_ns, false, "%Y-%m-%d %H:%M:%S", 3, ""); }
 
-std::string format_utc_iso(int64_t unix_ns) {
-    std::time_t secs = static_cast<std::time_t>(unix_ns / ns_per_s);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[64];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    char out[80];
-    std::snprintf(out, sizeof out, "%s.%06dZ", buf, static_cast<int>((unix_ns % ns_per_s) / 1000));
-    return out;
-}
+std::string format_utc_iso(int64_t unix_ns) { return format_time(unix_ns, true, "%Y-%m-%dT%H:%M:%S", 6, "Z"); }
 
 std::optional<int64_t> parse_since(std::string_view text, int64_t now_ns) {
     const std::string t(text);
