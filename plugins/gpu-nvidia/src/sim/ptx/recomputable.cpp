@@ -81,7 +81,6 @@ std::map<std::string, size_t> recomputable_registers(const function& kernel) {
             default:
                 return false;
             }
-            if (o.negate_pred && o.k != operand::kind::reg) return false;
         }
         return true;
     };
