@@ -49,6 +49,26 @@ TEST_F(linked_host_memory_test, APageCrossesOnceAndOnlyChangedBytesGoBack) {
     EXPECT_EQ(memory.link_ns(), link.dma_cost_ns(4096) + 2 * link.dma_cost_ns(4));
 }
 
+// Two registered ranges may share a host page (two heap buffers side by side). Each window's part
+// of the page is its own: a store through the second window lands on the host although the
+// first window fetched the page first.
+TEST_F(linked_host_memory_test, TwoWindowsSharingAPageEachWriteBackTheirOwnStores) {
+    const uint64_t split = 4096 + 1000;  // the second page: [4096, split) is A's, the rest B's
+    const dma_port port(link.ops());
+    linked_host_memory memory(port, {{address, split, iova}, {address + split, bytes - split, iova + split}});
+    uint8_t* b = memory.reach(address + split + 16, 4);  // B touches the shared page first
+    ASSERT_NE(b, nullptr);
+    uint8_t* a = memory.reach(address + 4096 + 8, 4);  // then A
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a[0], static_cast<uint8_t>((4096 + 8) * 13)) << "A reads the host's bytes";
+    const uint32_t stored_a = 0xA1A2A3A4, stored_b = 0xB1B2B3B4;
+    std::memcpy(a, &stored_a, 4);
+    std::memcpy(b, &stored_b, 4);
+    ASSERT_EQ(memory.write_back(), CB_OK);
+    EXPECT_EQ(std::memcmp(link.at(iova + 4096 + 8), &stored_a, 4), 0) << "A's store reached the host";
+    EXPECT_EQ(std::memcmp(link.at(iova + split + 16), &stored_b, 4), 0) << "B's store reached the host";
+}
+
 TEST_F(linked_host_memory_test, NothingOutsideTheWindowsIsReached) {
     const dma_port port(link.ops());
     linked_host_memory memory(port, {{address, bytes, iova}});

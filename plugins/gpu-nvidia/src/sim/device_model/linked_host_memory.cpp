@@ -25,11 +25,11 @@ uint8_t* linked_host_memory::reach_span(uint64_t address, uint32_t bytes, span& 
     const page* p = nullptr;
     {
         std::shared_lock lock(mutex_);
-        if (auto it = pages_.find(number); it != pages_.end()) p = it->second.get();
+        if (auto it = pages_.find(key(number, *w)); it != pages_.end()) p = it->second.get();
     }
     if (!p) {
         std::unique_lock lock(mutex_);
-        auto it = pages_.find(number);
+        auto it = pages_.find(key(number, *w));
         p = it != pages_.end() ? it->second.get() : fetch(number, *w);
     }
     if (!p) return nullptr;
@@ -54,13 +54,13 @@ const linked_host_memory::page* linked_host_memory::fetch(uint64_t number, const
     link_ns_ += time.elapsed_ns();
     if (st != CB_OK) return nullptr;  // unmapped under the kernel: the access faults
     p->clean = p->data;
-    return pages_.emplace(number, std::move(p)).first->second.get();
+    return pages_.emplace(key(number, w), std::move(p)).first->second.get();
 }
 
 // Each run of changed bytes once, runs less than a sector apart as one (a GPU writes a warp's
 // stores as one request): bytes far from any change may have changed on the host meanwhile.
-cb_status linked_host_memory::write_back_page(uint64_t number, const page& p) const {
-    const uint64_t start = number << page_shift;
+cb_status linked_host_memory::write_back_page(const page& p) const {
+    const uint64_t start = p.first >> page_shift << page_shift;
     auto differs = [&](uint64_t a) { return p.data[a - start] != p.clean[a - start]; };
     cb_status first_failure = CB_OK;
     for (uint64_t at = p.first; at < p.end;) {
@@ -81,8 +81,9 @@ cb_status linked_host_memory::write_back() {
     std::unique_lock lock(mutex_);
     cb_status first_failure = CB_OK;
     const link_stopwatch time(dma_);
-    for (const auto& [number, p] : pages_)
-        if (const cb_status st = write_back_page(number, *p); st != CB_OK && first_failure == CB_OK) first_failure = st;
+    for (const auto& entry : pages_)
+        if (const cb_status st = write_back_page(*entry.second); st != CB_OK && first_failure == CB_OK)
+            first_failure = st;
     link_ns_ += time.elapsed_ns();
     return first_failure;
 }

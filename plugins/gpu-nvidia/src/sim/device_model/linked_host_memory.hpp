@@ -44,13 +44,18 @@ private:
         const host_window* window = nullptr;
     };
     const host_window* find(uint64_t address, uint32_t bytes) const;
+    // Two windows may share a host page (heap buffers side by side): each has its own copy of
+    // its part, so each writes back its own stores. Pages are kept by page number and window.
+    uint64_t key(uint64_t number, const host_window& w) const {
+        return number * windows_.size() + static_cast<uint64_t>(&w - windows_.data());
+    }
     const page* fetch(uint64_t number, const host_window& w);
-    cb_status write_back_page(uint64_t number, const page& p) const;
+    cb_status write_back_page(const page& p) const;
 
     const dma_port& dma_;
     std::vector<host_window> windows_;
     std::shared_mutex mutex_;
-    std::unordered_map<uint64_t, std::unique_ptr<page>> pages_;  // by page number
+    std::unordered_map<uint64_t, std::unique_ptr<page>> pages_;  // by key()
     uint64_t link_ns_ = 0;                                       // mutex_ held exclusively
 };
 
