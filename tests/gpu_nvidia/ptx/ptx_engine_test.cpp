@@ -101,6 +101,53 @@ TEST_F(ptx_engine, SaxpyOnAnOddSizeMatchesTheHostLoopBitForBit) {
     EXPECT_EQ(out.bytes_moved, uint64_t(n) * 12);
 }
 
+// Code is compiled per kernel and block shape, on the shape's first launch; a kernel launched
+// with many shapes runs those past the eighth in one compile that reads the shape at run time.
+TEST_F(ptx_engine, EachBlockShapeCompilesOnceAndPastEightShapesOneCompileServesTheRest) {
+    auto p = load("saxpy");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->compiled_count(), 0u) << "loading lowers every kernel but compiles none";
+    const int n = 5000;
+    std::vector<float> x(n), y(n, 1.0f);
+    for (int i = 0; i < n; ++i) x[i] = float(i % 101) - 50.0f;
+    const uint64_t dx = vram.put(x), dy = vram.put(y);
+    auto saxpy_with = [&](uint32_t block, double a) {
+        auto out = run(*p, "saxpy", (n + block - 1) / block, block, {i64(n), f64(a), ptr(dx), ptr(dy)});
+        ASSERT_EQ(out.status, CB_OK) << out.message;
+        const auto got = vram.get<float>(dy, n);
+        for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], std::fma(x[i], float(a), y[i])) << "block " << block << ", " << i;
+        y = got;
+    };
+    saxpy_with(256, 2.0);
+    saxpy_with(256, -1.0);
+    EXPECT_EQ(p->compiled_count(), 1u) << "a second launch of a shape compiles nothing";
+    for (uint32_t block = 32; block <= 32 * 10; block += 32) saxpy_with(block, 0.5);
+    // 256 was already there: 32..320 add 9 shapes, of which 7 fill the eight, and the rest share one.
+    EXPECT_EQ(p->compiled_count(), 9u);
+    saxpy_with(1000, 0.25);
+    saxpy_with(33, 0.25);
+    EXPECT_EQ(p->compiled_count(), 9u) << "shapes past the eighth compile nothing more";
+}
+
+// Compiled for the launch's shape, the shared window's size is a constant of the code: a launch
+// that gives one float too few still faults at the first access past it, and the same kernel
+// launched with enough runs.
+TEST_F(ptx_engine, ASharedAccessPastTheLaunchsWindowFaultsInCodeCompiledForThatWindow) {
+    auto p = load("dynamic_shared");
+    ASSERT_TRUE(p);
+    const int n = 64;
+    std::vector<float> in(n);
+    std::iota(in.begin(), in.end(), 1.0f);
+    const uint64_t din = vram.put(in), dout = vram.alloc(n * 4);
+    auto short_by_one = run(*p, "reverse_segments", 1, n, {ptr(din), ptr(dout), i64(n)}, (n - 1) * 4);
+    EXPECT_EQ(short_by_one.status, CB_ERR_ILLEGAL_ADDRESS) << short_by_one.message;
+    auto enough = run(*p, "reverse_segments", 1, n, {ptr(din), ptr(dout), i64(n)}, n * 4);
+    ASSERT_EQ(enough.status, CB_OK) << enough.message;
+    const auto got = vram.get<float>(dout, n);
+    for (int t = 0; t < n; ++t) ASSERT_EQ(got[t], in[n - 1 - t]) << t;
+    EXPECT_EQ(p->compiled_count(), 2u) << "one compile per shared window";
+}
+
 TEST_F(ptx_engine, ASharedMemoryTreeReductionWaitsAtEveryBarrier) {
     auto p = load("reduce_sum");
     ASSERT_TRUE(p);

@@ -170,20 +170,36 @@ void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, 
 
 }  // namespace
 
+block_shape program::launch_shape(size_t kernel, const uint32_t block[3], uint32_t dynamic_shared) const {
+    const kernel_layout& k = layout_.kernels.at(kernel);
+    block_shape s;
+    std::memcpy(s.ntid, block, sizeof s.ntid);
+    // Dynamic shared memory starts at the static part's end, rounded up to its alignment.
+    s.shared_size =
+        uint64_t{(k.static_shared + k.dynamic_shared_align - 1) / k.dynamic_shared_align * k.dynamic_shared_align} +
+        dynamic_shared;
+    return s;
+}
+
 launch_outcome program::launch(const launch_request& r, const device_memory& memory, const block_runner& run,
                                const std::function<bool()>& abort) const {
     launch_outcome out;
     const kernel_layout& k = layout_.kernels.at(r.kernel);
-    const block_function fn = code_->kernel(r.kernel);
     const uint32_t threads = r.block[0] * r.block[1] * r.block[2];
     const uint64_t blocks = uint64_t{r.grid[0]} * r.grid[1] * r.grid[2];
-    const uint64_t shared_bytes =
-        uint64_t{(k.static_shared + k.dynamic_shared_align - 1) / k.dynamic_shared_align * k.dynamic_shared_align} +
-        r.dynamic_shared;
+    const block_shape shape = launch_shape(r.kernel, r.block, r.dynamic_shared);
+    const uint64_t shared_bytes = shape.shared_size;
     if (r.params.size() != k.param_bytes) {
         out.status = CB_ERR_INVALID_ARGUMENT;
         out.message = "kernel '" + k.name + "': a parameter buffer of " + std::to_string(r.params.size()) +
                       " bytes for " + std::to_string(k.param_bytes);
+        return out;
+    }
+    std::string why;
+    const block_function fn = code_for(r.kernel, shape, why);
+    if (!fn) {
+        out.status = CB_ERR_INTERNAL;
+        out.message = "kernel '" + k.name + "': " + why;
         return out;
     }
     launch_fault fault;

@@ -47,19 +47,24 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
 
 }  // namespace
 
-struct compiled_module::jit {
+bool check_lowering(const module& m, const module_layout& layout, std::string& error) {
+    llvm::LLVMContext context;
+    return lower_module(context, m, layout, error) != nullptr;
+}
+
+struct compiled_kernel::jit {
     std::unique_ptr<llvm::orc::LLJIT> lljit;
 };
 
-compiled_module::compiled_module() : jit_(std::make_unique<jit>()) {}
-compiled_module::~compiled_module() = default;
+compiled_kernel::compiled_kernel() : jit_(std::make_unique<jit>()) {}
+compiled_kernel::~compiled_kernel() = default;
 
-std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const module_layout& layout,
-                                                          std::string& error) {
+std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const module_layout& layout, size_t kernel,
+                                                          const block_shape* shape, std::string& error) {
     const auto started = std::chrono::steady_clock::now();
     initialize_llvm_once();
     auto context = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> ir = lower_module(*context, m, layout, error);
+    std::unique_ptr<llvm::Module> ir = lower_kernel(*context, m, layout, kernel, shape, error);
     if (!ir) return nullptr;
 
     auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -85,7 +90,7 @@ std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const
         error = "LLVM JIT: " + message(built.takeError());
         return nullptr;
     }
-    std::unique_ptr<compiled_module> out(new compiled_module());
+    std::unique_ptr<compiled_kernel> out(new compiled_kernel());
     out->jit_->lljit = std::move(*built);
     llvm::orc::LLJIT& j = *out->jit_->lljit;
     llvm::orc::JITDylib& lib = j.getMainJITDylib();
@@ -115,14 +120,12 @@ std::unique_ptr<compiled_module> compiled_module::compile(const module& m, const
         error = "LLVM JIT: " + message(std::move(e));
         return nullptr;
     }
-    for (size_t k = 0; k < layout.kernels.size(); ++k) {
-        auto sym = j.lookup(block_function_name(k));
-        if (!sym) {
-            error = "LLVM JIT: " + message(sym.takeError());
-            return nullptr;
-        }
-        out->kernels_.push_back(sym->toPtr<block_function>());
+    auto sym = j.lookup(block_function_name(kernel));
+    if (!sym) {
+        error = "LLVM JIT: " + message(sym.takeError());
+        return nullptr;
     }
+    out->function_ = sym->toPtr<block_function>();
     out->compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     return out;
 }

@@ -1,37 +1,44 @@
-// Compiles a lowered PTX module to host code with LLVM's ORC LLJIT (optimized at -O2 for this
-// CPU) and hands out each kernel's block function. One JIT per loaded module: unloading the
-// module frees its code. Compiling happens once, at module load; launches compile nothing.
+// Compiles one kernel of a PTX module for one launch shape (lowering.hpp's block_shape) to host
+// code with LLVM's ORC LLJIT, optimized at -O2 for this CPU. The program compiles a kernel the
+// first time it is launched with a shape and keeps the result (program.hpp): a second launch
+// with that shape compiles nothing, and unloading the module frees the code. At load, every
+// kernel is only lowered, which refuses what no launch could run.
 #pragma once
 
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/ast.hpp"
 #include "sim/ptx/layout.hpp"
+#include "sim/ptx/lowering.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace cudabridge::nv::ptx {
 
 using block_function = void (*)(block_env* env, uint8_t* states, uint64_t stride, uint32_t threads);
 
-class compiled_module {
-public:
-    // Null with `error` ("line N: ..." for what cannot be lowered).
-    static std::unique_ptr<compiled_module> compile(const module& m, const module_layout& layout, std::string& error);
-    ~compiled_module();
-    compiled_module(const compiled_module&) = delete;
-    compiled_module& operator=(const compiled_module&) = delete;
+// Lowers every kernel without compiling; false with `error` ("line N: ...") when one cannot be.
+bool check_lowering(const module& m, const module_layout& layout, std::string& error);
 
-    block_function kernel(size_t index) const { return kernels_.at(index); }
+class compiled_kernel {
+public:
+    // For `shape`, or for any shape (read from block_env) when null. Null with `error` when
+    // LLVM cannot build the code.
+    static std::unique_ptr<compiled_kernel> compile(const module& m, const module_layout& layout, size_t kernel,
+                                                    const block_shape* shape, std::string& error);
+    ~compiled_kernel();
+    compiled_kernel(const compiled_kernel&) = delete;
+    compiled_kernel& operator=(const compiled_kernel&) = delete;
+
+    block_function function() const { return function_; }
     double compile_ms() const { return compile_ms_; }
 
 private:
-    compiled_module();
+    compiled_kernel();
     struct jit;
     std::unique_ptr<jit> jit_;
-    std::vector<block_function> kernels_;
+    block_function function_ = nullptr;
     double compile_ms_ = 0;
 };
 

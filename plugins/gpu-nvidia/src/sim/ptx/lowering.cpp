@@ -104,6 +104,7 @@ struct module_context {
     llvm::Type* ptr;
     llvm::FunctionCallee resolve, vprintf, clock64, trap, fault;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
+    const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
     module_context(llvm::LLVMContext& c, llvm::Module& m, const module& p, const module_layout& l)
         : ctx(c), mod(m), ptx(p), layout(l) {
@@ -264,6 +265,7 @@ private:
     }
 
     Value* env_field(size_t offset, llvm::Type* t) {
+        if (Value* known = shape_constant(offset, t)) return known;
         if (!constant_during_call(offset)) return b_.CreateLoad(t, b_.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
         // Read once, in the entry block: LLVM cannot tell the kernel's stores from the
         // environment, so a load in the loop over the threads would be repeated after each store.
@@ -277,6 +279,18 @@ private:
             cached = eb.CreateLoad(t, eb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offset));
         }
         return cached;
+    }
+
+    // %ntid and the shared window when lowering for one shape; null otherwise.
+    Value* shape_constant(size_t offset, llvm::Type* t) const {
+        const block_shape* s = mc_.shape;
+        if (!s) return nullptr;
+        const size_t ntid = offsetof(block_env, ntid);
+        if (offset >= ntid && offset < ntid + sizeof s->ntid && t == mc_.i32)
+            return llvm::ConstantInt::get(mc_.i32, s->ntid[(offset - ntid) / 4]);
+        if (offset == offsetof(block_env, shared_size) && t == mc_.i64)
+            return llvm::ConstantInt::get(mc_.i64, s->shared_size);
+        return nullptr;
     }
 
     // The environment's fields that stay the same while the block function runs.
@@ -303,6 +317,7 @@ private:
         states_ = &*arg++;
         stride_ = &*arg++;
         nthreads_ = &*arg++;
+        if (const block_shape* s = mc_.shape) nthreads_ = b_.getInt32(s->ntid[0] * s->ntid[1] * s->ntid[2]);
         frame_base_ = b_.getInt64(0);
         release_ = env_field(offsetof(block_env, release_barrier), mc_.i32);
         done_ = BasicBlock::Create(mc_.ctx, "block.done", fn_);
@@ -344,8 +359,8 @@ private:
         tidx_[0] = tx, tidx_[1] = ty, tidx_[2] = tz;
         b_.CreateCondBr(b_.CreateICmpULT(tid_, nthreads_), body, exit);
         llvm::IRBuilder<> lb(latch_);
-        Value* nx = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid)));
-        Value* ny = lb.CreateLoad(mc_.i32, lb.CreateConstInBoundsGEP1_64(mc_.i8, env_, offsetof(block_env, ntid) + 4));
+        Value* nx = env_field(offsetof(block_env, ntid), mc_.i32);
+        Value* ny = env_field(offsetof(block_env, ntid) + 4, mc_.i32);
         Value* x1 = lb.CreateAdd(tx, lb.getInt32(1));
         Value* wrap_x = lb.CreateICmpEQ(x1, nx);
         Value* y1 = lb.CreateSelect(wrap_x, lb.CreateAdd(ty, lb.getInt32(1)), ty);
@@ -1810,24 +1825,31 @@ void function_lowering::lower_park(const instruction& in) {
 
 std::string block_function_name(size_t index) { return "cb_ptx_block_" + std::to_string(index); }
 
-std::unique_ptr<llvm::Module> lower_module(llvm::LLVMContext& context, const module& m, const module_layout& layout,
-                                           std::string& error) {
+namespace {
+
+// Kernel `k` and every .func, declared for it (shared offsets are the kernel's), then defined.
+void lower_one_kernel(module_context& mc, size_t k) {
+    const kernel_layout& kl = mc.layout.kernels[k];
+    std::vector<std::pair<const function*, std::unique_ptr<function_lowering>>> funcs;
+    for (const auto& f : mc.ptx.functions) {
+        if (f.is_entry || f.is_extern) continue;
+        auto fl = std::make_unique<function_lowering>(mc, f, kl, false);
+        mc.funcs[kl.name + "/" + f.name] = fl->declare(kl.name + "." + f.name);
+        funcs.emplace_back(&f, std::move(fl));
+    }
+    for (auto& [f, fl] : funcs) fl->lower(kl.name + "." + f->name);
+    function_lowering(mc, *kl.fn, kl, true).lower(block_function_name(k));
+}
+
+// Lowers `kernels` into a new module and verifies it.
+std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const module& m, const module_layout& layout,
+                                    const block_shape* shape, std::string& error,
+                                    llvm::function_ref<void(module_context&)> kernels) {
     auto mod = std::make_unique<llvm::Module>("ptx", context);
     module_context mc(context, *mod, m, layout);
+    mc.shape = shape;
     try {
-        for (size_t k = 0; k < layout.kernels.size(); ++k) {
-            const kernel_layout& kl = layout.kernels[k];
-            // Every .func, declared per kernel (shared offsets are the kernel's), then defined.
-            std::vector<std::pair<const function*, std::unique_ptr<function_lowering>>> funcs;
-            for (const auto& f : m.functions) {
-                if (f.is_entry || f.is_extern) continue;
-                auto fl = std::make_unique<function_lowering>(mc, f, kl, false);
-                mc.funcs[kl.name + "/" + f.name] = fl->declare(kl.name + "." + f.name);
-                funcs.emplace_back(&f, std::move(fl));
-            }
-            for (auto& [f, fl] : funcs) fl->lower(kl.name + "." + f->name);
-            function_lowering(mc, *kl.fn, kl, true).lower(block_function_name(k));
-        }
+        kernels(mc);
     } catch (const lowering_error& e) {
         error = e.what();
         return nullptr;
@@ -1839,6 +1861,20 @@ std::unique_ptr<llvm::Module> lower_module(llvm::LLVMContext& context, const mod
         return nullptr;
     }
     return mod;
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> lower_module(llvm::LLVMContext& context, const module& m, const module_layout& layout,
+                                           std::string& error) {
+    return lower(context, m, layout, nullptr, error, [&](module_context& mc) {
+        for (size_t k = 0; k < layout.kernels.size(); ++k) lower_one_kernel(mc, k);
+    });
+}
+
+std::unique_ptr<llvm::Module> lower_kernel(llvm::LLVMContext& context, const module& m, const module_layout& layout,
+                                           size_t only, const block_shape* shape, std::string& error) {
+    return lower(context, m, layout, shape, error, [&](module_context& mc) { lower_one_kernel(mc, only); });
 }
 
 }  // namespace cudabridge::nv::ptx

@@ -3,6 +3,7 @@
 #include "sim/ptx/parser.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -86,15 +87,51 @@ std::unique_ptr<program> program::load(std::string_view text, std::string& error
         return nullptr;
     }
     std::string why;
-    p->code_ = compiled_module::compile(p->mod_, p->layout_, why);
-    if (!p->code_) {
+    const auto started = std::chrono::steady_clock::now();
+    if (!check_lowering(p->mod_, p->layout_, why)) {
         error = "PTX " + why;
         return nullptr;
     }
+    p->lowering_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     p->const_base_ = (p->layout_.globals_init.size() + 15) / 16 * 16;
     p->own_symbols_ = p->initial_symbols();
     st = CB_OK;
     return p;
+}
+
+block_function program::code_for(size_t kernel, const block_shape& shape, std::string& error) const {
+    std::lock_guard lock(compile_mutex_);
+    size_t shapes = 0;
+    const compiled_entry* any = nullptr;
+    for (const auto& e : compiled_) {
+        if (e.kernel != kernel) continue;
+        if (e.any_shape) {
+            any = &e;
+        } else if (e.shape == shape) {
+            return e.code->function();
+        } else {
+            ++shapes;
+        }
+    }
+    if (any) return any->code->function();
+    const bool any_shape = shapes >= shapes_per_kernel;
+    auto code = compiled_kernel::compile(mod_, layout_, kernel, any_shape ? nullptr : &shape, error);
+    if (!code) return nullptr;
+    const block_function fn = code->function();
+    compiled_.push_back({kernel, any_shape, shape, std::move(code)});
+    return fn;
+}
+
+size_t program::compiled_count() const {
+    std::lock_guard lock(compile_mutex_);
+    return compiled_.size();
+}
+
+double program::compile_ms() const {
+    std::lock_guard lock(compile_mutex_);
+    double ms = lowering_ms_;
+    for (const auto& e : compiled_) ms += e.code->compile_ms();
+    return ms;
 }
 
 std::vector<uint8_t> program::initial_symbols() const {

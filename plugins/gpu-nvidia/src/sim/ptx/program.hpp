@@ -1,6 +1,7 @@
-// A loaded PTX module, the face of the PTX engine: load (parse, check, lay out, lower, JIT),
-// match a launch's arguments to a kernel's .param list, and run a launch over the simulated
-// VRAM on the caller's threads (executor.cpp). The plugin sees it as a kernel_module.
+// A loaded PTX module, the face of the PTX engine: load (parse, check, lay out, lower), match a
+// launch's arguments to a kernel's .param list, and run a launch over the simulated VRAM on the
+// caller's threads (executor.cpp), JIT-compiling the kernel for the launch's shape the first
+// time it meets it. The plugin sees it as a kernel_module.
 #pragma once
 
 #include "sim/ptx/ast.hpp"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +33,8 @@ public:
     size_t kernel_count() const { return layout_.kernels.size(); }
     const kernel_layout& kernel(size_t i) const { return layout_.kernels.at(i); }
     std::string kernel_names() const override;
-    double compile_ms() const override { return code_->compile_ms(); }
+    // Lowering at load plus every compile so far.
+    double compile_ms() const override;
     uint64_t symbol_bytes() const override { return const_base_ + layout_.const_init.size(); }
     std::vector<uint8_t> initial_symbols() const override;
     bool find_symbol(const std::string& name, module_symbol& out) const override;
@@ -44,11 +47,28 @@ public:
     launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,
                           const std::function<bool()>& abort) const override;
 
+    // The kernel's code for a launch shape: compiled the first time, then kept. A kernel
+    // launched with more than `shapes_per_kernel` shapes runs further ones in one compile that
+    // reads the shape at run time, so sweeping block sizes cannot compile without end. Null with
+    // `error` when LLVM fails.
+    static constexpr size_t shapes_per_kernel = 8;
+    block_shape launch_shape(size_t kernel, const uint32_t block[3], uint32_t dynamic_shared) const;
+    block_function code_for(size_t kernel, const block_shape& shape, std::string& error) const;
+    size_t compiled_count() const;  // compiles so far (per kernel and shape, plus the any-shape ones)
+
 private:
     program() = default;
     module mod_;
     module_layout layout_;
-    std::unique_ptr<compiled_module> code_;
+    struct compiled_entry {
+        size_t kernel;
+        bool any_shape;
+        block_shape shape;
+        std::unique_ptr<compiled_kernel> code;
+    };
+    mutable std::mutex compile_mutex_;  // launches of one module may come from several threads
+    mutable std::vector<compiled_entry> compiled_;
+    double lowering_ms_ = 0;
     uint64_t const_base_ = 0;  // the .const variables follow the .global ones in the block of variables
     // That block when a launch gives no VRAM address for it, as kernels leave it.
     mutable std::vector<uint8_t> own_symbols_;
