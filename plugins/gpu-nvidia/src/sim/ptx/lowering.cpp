@@ -605,7 +605,7 @@ private:
         Value* v = nullptr;
         if (int a = axis("%tid"); a >= 0) {
             if (!kernel_) refuse(in, "%tid inside a called .func is not supported");
-            v = tidx_[a] ? tidx_[a] : b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4 * a));
+            v = tidx_[a] ? tidx_[a] : thread_index(a);
         } else if (int a2 = axis("%ntid"); a2 >= 0) {
             v = env_field(offsetof(block_env, ntid) + 4 * a2, mc_.i32);
         } else if (int a3 = axis("%ctaid"); a3 >= 0) {
@@ -652,9 +652,20 @@ private:
         return convert_bits(v, want);
     }
 
+    // %tid.x/y/z in the general loop: from the loop's linear index when the shape is known (a few
+    // multiplications by constants, and LLVM then knows each index's range), else from the
+    // thread's record.
+    Value* thread_index(int axis) {
+        const block_shape* s = mc_.shape;
+        if (!s) return b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4 * axis));
+        Value* t = tid_;
+        if (axis > 0) t = b_.CreateUDiv(t, b_.getInt32(axis == 1 ? s->ntid[0] : s->ntid[0] * s->ntid[1]));
+        return axis < 2 ? b_.CreateURem(t, b_.getInt32(s->ntid[axis])) : t;
+    }
+
     Value* linear_tid(const instruction& in) {
         if (!kernel_) refuse(in, "thread indices inside a called .func are not supported");
-        if (tidx_[0]) return tid_;
+        if (tidx_[0] || mc_.shape) return tid_;
         Value* x = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid)));
         Value* y = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 4));
         Value* z = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, tid) + 8));
