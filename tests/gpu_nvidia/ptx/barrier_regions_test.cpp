@@ -1,6 +1,7 @@
 // Which kernels run as straight regions (one loop over the threads per stretch between barriers),
 // what a region computes again instead of keeping, and which threads a region's loop visits.
 #include "sim/ptx/barrier_regions.hpp"
+#include "sim/ptx/layout.hpp"
 #include "sim/ptx/parser.hpp"
 #include "sim/ptx/recomputable.hpp"
 
@@ -66,6 +67,30 @@ TEST(PtxRecomputable, ARegisterWrittenTwiceOrUnderAGuardIsKept) {
                                          "setp.eq.s32 %p1, %r1, 0;\n@%p1 mov.u32 %r2, 5;\n"
                                          "add.s32 %r3, %r1, 2;\nret;"));
     EXPECT_TRUE(r.empty());
+}
+
+// A barrier inside a loop: the general loop. At the barrier's resume point the thread's index
+// (%r2) is computed again from %tid.x; only the loop counter (%r1) is kept in its record.
+TEST(PtxRecomputable, TheGeneralLoopKeepsOnlyWhatItCannotComputeAgain) {
+    const std::string text =
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n"
+        ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.shared .align 4 .b8 s[1024];\n"
+        "mov.u32 %r2, %tid.x;\nmov.u32 %r1, 0;\n$L_loop:\nshl.b32 %r3, %r2, 2;\n"
+        "st.shared.u32 [%r3], %r1;\nbar.sync 0;\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 4;\n"
+        "@%p1 bra $L_loop;\nret;\n}\n";
+    parse_result parsed = parse(text);
+    ASSERT_TRUE(parsed.ok) << parsed.error;
+    const layout_result laid = lay_out(parsed.mod);
+    ASSERT_TRUE(laid.ok) << laid.error;
+    const kernel_layout& k = laid.layout.kernels.at(0);
+    ASSERT_TRUE(k.region_barriers.empty()) << "a barrier in a loop: the general loop";
+    ASSERT_EQ(k.live_after_park.size(), 1u);
+    const auto& [barrier, kept] = *k.live_after_park.begin();
+    EXPECT_EQ(kept, std::vector<std::string>{"%r1"});
+    const auto& again = k.recompute_after_park.at(barrier);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(parsed.mod.functions.at(0).body.at(again[0]).operands.at(0).name, "%r2");
+    EXPECT_EQ(k.save_slots.count("%r2"), 0u) << "no slot for what is computed again";
 }
 
 TEST(PtxRecomputable, TheOrderComputesSourcesFirst) {

@@ -12,9 +12,10 @@
 namespace cudabridge::nv::ptx {
 namespace {
 
-// Straight regions: the registers live after a barrier that the next region can compute again
-// leave the save list for the list of instructions that compute them; each region's threads.
-void plan_regions(const function& k, kernel_layout& kl) {
+// The registers live after a parking instruction that can be computed again (recomputable.hpp)
+// leave the save list for the list of instructions that compute them; in straight regions, each
+// region's threads too.
+void plan_recomputation(const function& k, kernel_layout& kl) {
     const auto recomputable = recomputable_registers(k);
     for (auto& [index, live] : kl.live_after_park) {
         std::vector<std::string> kept;
@@ -23,7 +24,7 @@ void plan_regions(const function& k, kernel_layout& kl) {
         kl.recompute_after_park[index] = recompute_order(k, recomputable, live);
         live = std::move(kept);
     }
-    kl.region_ranges = region_thread_ranges(k, kl.region_barriers, recomputable);
+    if (!kl.region_barriers.empty()) kl.region_ranges = region_thread_ranges(k, kl.region_barriers, recomputable);
 }
 
 uint32_t align_up(uint64_t v, uint64_t a) { return static_cast<uint32_t>(a ? (v + a - 1) / a * a : v); }
@@ -225,7 +226,7 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     if (kl.parks) {
         kl.live_after_park = live_after_parks(k);
         kl.region_barriers = straight_region_barriers(k);
-        if (!kl.region_barriers.empty()) plan_regions(k, kl);
+        plan_recomputation(k, kl);
         for (const auto& [index, names] : kl.live_after_park)
             for (const auto& name : names) kl.save_slots.emplace(name, static_cast<uint32_t>(kl.save_slots.size()));
     }

@@ -43,8 +43,9 @@ struct kernel_layout {
     // Kernels whose barriers split them into straight regions (barrier_regions.hpp): the
     // barriers' body indices; the block function then runs one loop over the threads per region.
     std::vector<size_t> region_barriers;
-    // In straight regions, registers live after a barrier that recomputable.hpp finds are not
-    // kept in the record: the next region computes them again (body indices, in order).
+    // Registers live after a parking instruction that recomputable.hpp finds are not kept in the
+    // record: the next region, or the thread's resume point, computes them again (body indices,
+    // in order).
     std::map<size_t, std::vector<size_t>> recompute_after_park;
     std::vector<region_threads> region_ranges;  // per region: the threads its loop visits
 };

@@ -2,8 +2,8 @@
 // PTX's weak typing is a bitcast at each use. A kernel's body sits inside a loop over the block's
 // threads (abi.hpp); an instruction that parks a thread saves the registers live after it
 // (liveness.hpp) to the thread's record and continues with the next thread, and a resume point
-// restores them. A kernel in straight regions (barrier_regions.hpp) is instead one loop over the
-// threads per region, which computes recomputable registers again (recomputable.hpp). Memory
+// restores them, computing recomputable ones (recomputable.hpp) again instead. A kernel in
+// straight regions (barrier_regions.hpp) is instead one loop over the threads per region. Memory
 // accesses translate device, shared, local and const addresses to host ones with a range check:
 // a fault raises the launch's fault and ends the thread instead of touching host memory.
 #include "sim/ptx/lowering.hpp"
@@ -1730,6 +1730,7 @@ void function_lowering::park(uint32_t status, const std::function<void()>& save_
         const reg_slot& r = regs_.at(name);
         b_.CreateStore(b_.CreateLoad(mc_.int_type(r.bits), slot(name)), r.slot);
     }
+    for (size_t index : kl_.recompute_after_park.at(current_index_)) lower_instruction(f_.body[index]);
 }
 
 void function_lowering::lower_park(const instruction& in) {
