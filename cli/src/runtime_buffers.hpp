@@ -4,6 +4,9 @@
 
 #include <cudabridge/host/runtime.hpp>
 
+#include <algorithm>
+#include <limits>
+
 namespace cudabridge::cli {
 
 class device_buffer {
@@ -64,6 +67,17 @@ double device_seconds(host::runtime& rt, int reps, Work&& work) {
     host::check(rt.event_record(ev.stop, nullptr));
     host::check(rt.stream_synchronize(nullptr));
     return ev.elapsed_ms() * 1e-3;
+}
+
+// The best of `reps` runs of `work`, each between its own pair of events, in seconds on the
+// device's clock. A busy host leaves the device idle between its commands, and the device's
+// clock runs on while it idles (a real GPU's does too): timing the runs together would measure
+// the host, and a loaded machine would make a healthy link look slow.
+template <class Work>
+double best_device_seconds(host::runtime& rt, int reps, Work&& work) {
+    double best = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < reps; ++r) best = std::min(best, device_seconds(rt, 1, work));
+    return best;
 }
 
 // A square float32 matrix of order n at p, row-major.
