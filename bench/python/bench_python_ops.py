@@ -2,14 +2,16 @@
 """Per-operation time of cudabridge arrays against numpy, in the same run (wall clock, measured on
 this machine; on the simulated eGPU the kernels run on this machine's CPU threads).
 
-  overhead:   1k-element float32 `a + b` and `a.sum()`: N operations queued, then one
-              synchronize; the time per operation, the best of --small-runs such runs (as
-              timeit takes the minimum: many short runs, because a shared machine has slow
-              spells that slow numpy as much); CuPy's launch overhead is about 5-10 us
+  overhead:   1k-element float32 `a + b`, `a.sum()`, `np.exp(a)` (numpy's dispatch) and
+              `cb.exp(a)`: N operations queued, then one synchronize; the time per operation,
+              the best of --small-runs such runs (as timeit takes the minimum: many short
+              runs, because a shared machine has slow spells that slow numpy as much); CuPy's
+              launch overhead is about 5-10 us
   throughput: 16M float32 `a + b`, `a * 2.0`, `a.sum()`, `a.max()` and a 1024x1024 float32
               matmul, each synchronized; the best of R runs
-Goals: <= 5 us per small op; >= 1.0x numpy on the large elementwise ops and reductions; >= 0.8x
-numpy on matmul. Run:  PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python_ops.py
+Goals: <= 5 us per small op (np.exp through dispatch <= 4 us, cb.exp <= 3 us); >= 1.0x numpy
+on the large elementwise ops and reductions; >= 0.8x numpy on matmul.
+Run:  PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python_ops.py
 """
 import argparse
 import time
@@ -72,6 +74,12 @@ def main():
     t = per_op(lambda: small[0].sum(), a.small_ops, a.small_runs)
     tn = per_op(lambda: small_np[0].sum(), a.small_ops, a.small_runs, sync=False)
     rows.append(("1k a.sum() (per op, queued)", t, tn, "<= 5 us", t <= 5e-6))
+    # A ufunc through numpy's dispatch (__array_ufunc__) and called directly.
+    t = per_op(lambda: np.exp(small[0]), a.small_ops, a.small_runs)
+    tn = per_op(lambda: np.exp(small_np[0]), a.small_ops, a.small_runs, sync=False)
+    rows.append(("1k np.exp(a) (per op, queued)", t, tn, "<= 4 us", t <= 4e-6))
+    t = per_op(lambda: cb.exp(small[0]), a.small_ops, a.small_runs)
+    rows.append(("1k cb.exp(a) (per op, queued)", t, tn, "<= 3 us", t <= 3e-6))
 
     n = 16 << 20
     big_np = [rng.random(n, dtype=np.float32) for _ in range(2)]
