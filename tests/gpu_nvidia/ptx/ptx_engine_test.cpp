@@ -385,6 +385,88 @@ TEST_F(ptx_engine, PrintfWritesEachThreadsLineToStdout) {
     EXPECT_NE(printed.find("block 1 thread 16 value 24.000000\n"), std::string::npos) << printed;
 }
 
+// What CUDA's headers put into ordinary kernels (cuda_header_intrinsics.cu): registers declared in
+// inline asm's { } blocks, double sin/cos of huge arguments through a slow path declared before
+// the kernel and defined after it (with carry chains), and bfind for __ffs.
+TEST_F(ptx_engine, CudaHeaderIntrinsicsRunAsNvccEmitsThem) {
+    auto p = load("cuda_header_intrinsics");
+    ASSERT_TRUE(p);
+    const int n = 2048;
+    std::vector<double> x(n);
+    std::vector<uint32_t> u(n), h(n);
+    for (int i = 0; i < n; ++i) {
+        x[i] = i < n / 2 ? -1e15 + 2e15 * i / (n / 2) : -10.0 + 20.0 * (i - n / 2) / (n / 2);
+        u[i] = static_cast<uint32_t>(uint64_t(i) * 2654435761u);
+        const _Float16 lo = static_cast<_Float16>(0.25f * float(i % 97) - 7.0f), hi = static_cast<_Float16>(float(i));
+        uint16_t lo_bits, hi_bits;
+        std::memcpy(&lo_bits, &lo, 2);
+        std::memcpy(&hi_bits, &hi, 2);
+        h[i] = lo_bits | uint32_t(hi_bits) << 16;
+    }
+    u[0] = 0, u[1] = 0x80000000u;
+    const uint64_t dx = vram.put(x), dh = vram.put(h), du = vram.put(u);
+    const uint64_t trig = vram.alloc(n * 8), halves = vram.alloc(n * 8), bits = vram.alloc(n * 8);
+    auto out = run(*p, "header_intrinsics", n / 128, 128,
+                   {ptr(dx), ptr(dh), ptr(du), ptr(trig), ptr(halves), ptr(bits), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto t = vram.get<double>(trig, n);
+    const auto f = vram.get<float>(halves, 2 * n);
+    const auto b = vram.get<int32_t>(bits, 2 * n);
+    auto ffs = [](uint64_t v) { return v ? __builtin_ctzll(v) + 1 : 0; };
+    for (int i = 0; i < n; ++i) {
+        ASSERT_NEAR(t[i], std::sin(x[i]) + 2.0 * std::cos(x[i]), 4e-15) << "x = " << x[i];
+        uint16_t lo_bits = static_cast<uint16_t>(h[i]), hi_bits = static_cast<uint16_t>(h[i] >> 16);
+        _Float16 lo, hi;
+        std::memcpy(&lo, &lo_bits, 2);
+        std::memcpy(&hi, &hi_bits, 2);
+        ASSERT_EQ(f[2 * i], float(lo)) << i;
+        ASSERT_EQ(f[2 * i + 1], float(hi)) << i;
+        ASSERT_EQ(b[2 * i], ffs(u[i])) << "__ffs(" << u[i] << ")";
+        const int clz = u[i] ? __builtin_clz(u[i]) : 32;
+        ASSERT_EQ(b[2 * i + 1], clz + 64 * ffs(uint64_t(u[i]) << 20)) << u[i];
+    }
+}
+
+// Registers declared inside a { } block belong to it: two blocks may use the same name, and a
+// block's %r1 hides the function's only until the block ends.
+TEST_F(ptx_engine, RegistersDeclaredInABlockAreTheBlocksOwn) {
+    const char* text =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry shadow(.param .u64 out)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, 7;\n"
+        "{\n.reg .b32 %r1, low;\nmov.u32 %r1, 5;\nmov.u32 low, 9;\nadd.u32 %r2, %r1, low;\n}\n"
+        "{\n.reg .b32 low;\nmov.u32 low, 100;\nadd.u32 %r2, %r2, low;\n}\n"
+        "add.u32 %r2, %r2, %r1;\nst.global.u32 [%rd2], %r2;\nret;\n}\n";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    const uint64_t out = vram.alloc(4);
+    ASSERT_EQ(run(*p, "shadow", 1, 1, {ptr(out)}).status, CB_OK);
+    EXPECT_EQ(vram.get<uint32_t>(out, 1)[0], 5u + 9u + 100u + 7u);
+}
+
+// assert() in a kernel: the failing thread prints CUDA's line to stderr and the launch fails.
+TEST_F(ptx_engine, AFailedAssertPrintsCudasLineAndFailsTheLaunch) {
+    auto p = load("cuda_header_intrinsics");
+    ASSERT_TRUE(p);
+    const int n = 512;
+    std::vector<float> v(n, 2.0f);
+    const uint64_t dv = vram.put(v);
+    auto fine = run(*p, "checked_scale", n / 128, 128, {ptr(dv), f64(1.5), i64(n)});
+    ASSERT_EQ(fine.status, CB_OK) << fine.message;
+    EXPECT_EQ(vram.get<float>(dv, n)[n - 1], 3.0f);
+    v[300] = -1.0f;  // block 2, thread 44
+    const uint64_t bad = vram.put(v);
+    testing::internal::CaptureStderr();
+    auto failed = run(*p, "checked_scale", n / 128, 128, {ptr(bad), f64(1.5), i64(n)});
+    const std::string printed = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(failed.status, CB_ERR_INTERNAL);
+    EXPECT_NE(failed.message.find("device-side assertion failed"), std::string::npos) << failed.message;
+    EXPECT_NE(printed.find("cuda_header_intrinsics.cu:23: "), std::string::npos) << printed;
+    EXPECT_NE(printed.find("block: [2,0,0], thread: [44,0,0] Assertion `v[i] >= 0.0f` failed."), std::string::npos)
+        << printed;
+}
+
 TEST_F(ptx_engine, AStoreOutsideMemoryFailsTheLaunchWithItsAddress) {
     auto p = load("oob_store");
     ASSERT_TRUE(p);

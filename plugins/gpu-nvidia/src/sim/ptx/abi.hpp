@@ -69,7 +69,7 @@ struct launch_fault {
     std::atomic<uint32_t> raised{0};
     uint64_t address = 0;
     uint32_t bytes = 0;
-    uint32_t kind = 0;  // 1: outside memory; 3: trap
+    uint32_t kind = 0;  // 1: outside memory; 3: trap; 4: a failed assert()
 };
 
 // One block's environment, built by the executor for each block it runs.
@@ -130,6 +130,9 @@ uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, 
 int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t format, uint64_t args);
 uint64_t cb_ptx_clock64(block_env* env);
 void cb_ptx_trap(block_env* env);
+// assert() failing in a kernel (CUDA's __assertfail): its message on stderr, then the launch fails.
+void cb_ptx_assertfail(block_env* env, thread_state* thread, uint64_t message, uint64_t file, uint32_t line,
+                       uint64_t function, uint32_t tid_x, uint32_t tid_y, uint32_t tid_z);
 // An access outside shared, local or const memory that the generated code caught itself.
 void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes);
 }

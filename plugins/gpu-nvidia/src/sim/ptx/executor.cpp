@@ -302,13 +302,14 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     } else if (fault.raised.load()) {
         char addr[32];
         std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(fault.address));
-        out.status = fault.kind == 3 ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
+        const bool stopped = fault.kind == 3 || fault.kind == 4;  // trap, assert()
+        out.status = stopped ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
-        out.message = "kernel '" + k.name + "': " +
-                      (fault.kind == 3
-                           ? std::string("trap")
-                           : "illegal address " + std::string(addr) + " (" + std::to_string(fault.bytes) + " bytes)") +
-                      " in block " + std::to_string(blk);
+        const std::string what =
+            fault.kind == 3   ? std::string("trap")
+            : fault.kind == 4 ? std::string("device-side assertion failed")
+                              : "illegal address " + std::string(addr) + " (" + std::to_string(fault.bytes) + " bytes)";
+        out.message = "kernel '" + k.name + "': " + what + " in block " + std::to_string(blk);
     }
     return out;
 }

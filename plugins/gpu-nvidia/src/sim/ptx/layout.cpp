@@ -46,7 +46,7 @@ const std::set<std::string>& supported_opcodes() {
         "bra",       "ret",   "exit",  "trap",       "bar",     "barrier",       "membar",  "fence",    "atom",
         "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
         "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
-        "shf"};
+        "shf",       "bfind", "addc",  "subc",       "madc"};
     return ops;
 }
 
@@ -80,7 +80,7 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         if (in.operands.size() > 1) return at(in) + "'" + name + "': barriers with a thread count are not supported";
     }
     if (in.opcode == "call") {
-        if (in.callee == "vprintf") return {};
+        if (in.callee == "vprintf" || in.callee == "__assertfail") return {};
         if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
             in.callee == "cudaGetParameterBuffer")
             return at(in) + "'call " + in.callee +
@@ -107,10 +107,6 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     for (const auto& mod : in.mods)
         if (mod == "f16x2" || mod == "bf16" || mod == "bf16x2" || mod == "tf32" || mod == "e4m3" || mod == "e5m2")
             return at(in) + "'" + name + "': the ." + mod + " type is not supported";
-    if ((in.opcode == "add" || in.opcode == "sub" || in.opcode == "mad") && (in.has("cc")))
-        return at(in) + "'" + name + "': carry chains (.cc) are not supported";
-    if (in.opcode == "addc" || in.opcode == "subc" || in.opcode == "madc")
-        return at(in) + "'" + name + "': carry chains are not supported";
     return {};
 }
 

@@ -102,7 +102,7 @@ struct module_context {
     llvm::Type* i32;
     llvm::Type* i64;
     llvm::Type* ptr;
-    llvm::FunctionCallee resolve, vprintf, clock64, trap, fault;
+    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -120,6 +120,8 @@ struct module_context {
         vprintf = m.getOrInsertFunction("cb_ptx_vprintf", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false));
         clock64 = m.getOrInsertFunction("cb_ptx_clock64", llvm::FunctionType::get(i64, {ptr}, false));
         trap = m.getOrInsertFunction("cb_ptx_trap", llvm::FunctionType::get(vd, {ptr}, false));
+        assertfail = m.getOrInsertFunction(
+            "cb_ptx_assertfail", llvm::FunctionType::get(vd, {ptr, ptr, i64, i64, i32, i64, i32, i32, i32}, false));
         fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
     }
     llvm::Type* int_type(int bits) const { return llvm::Type::getIntNTy(ctx, static_cast<unsigned>(bits)); }
@@ -178,6 +180,7 @@ private:
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
     std::map<std::string, BasicBlock*> labels_;
     llvm::AllocaInst* executed_ = nullptr;
+    llvm::AllocaInst* carry_ = nullptr;  // CC.CF of carry chains (add.cc, addc, ...), made when first used
     llvm::AllocaInst* bytes_ = nullptr;
     llvm::AllocaInst* parked_at_barrier_ = nullptr;  // threads this pass parked, for block_env
     llvm::AllocaInst* parked_at_warp_op_ = nullptr;
@@ -960,6 +963,8 @@ private:
     void lower_bits(const instruction& in, scalar_type t);
     void lower_atom(const instruction& in);
     void lower_call(const instruction& in);
+    void lower_assertfail(const instruction& in);
+    void lower_carry(const instruction& in, scalar_type t);
     void lower_park(const instruction& in);
     void park(uint32_t status, const std::function<void()>& save_operands);
     Value* compare(const instruction& in, const std::string& cmp, scalar_type t, Value* a, Value* b);
@@ -1007,7 +1012,8 @@ void function_lowering::lower_instruction(const instruction& in) {
     }
     if (t.is_float()) return lower_float_arith(in, t);
     if (op == "and" || op == "or" || op == "xor" || op == "not" || op == "cnot" || op == "shl" || op == "shr" ||
-        op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" || op == "lop3")
+        op == "popc" || op == "clz" || op == "bfind" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" ||
+        op == "lop3")
         return lower_bits(in, t);
     return lower_int_arith(in, t);
 }
@@ -1217,8 +1223,43 @@ void function_lowering::lower_setp(const instruction& in) {
     }
 }
 
+// Carry chains, multi-word integer arithmetic (add.cc, addc, sub.cc, subc, mad{,c}.{lo,hi}.cc,
+// madc): the carry out of the instruction, or the borrow for a subtraction, in the function's
+// flag, which the next instruction of the chain adds (or subtracts).
+void function_lowering::lower_carry(const instruction& in, scalar_type t) {
+    const std::string& op = in.opcode;
+    const bool mad = op == "mad" || op == "madc", subtract = op == "sub" || op == "subc";
+    need(in, mad ? 4 : 3);
+    if (!carry_) carry_ = entry_alloca(mc_.i1, "carry");
+    llvm::Type* ty = mc_.int_type(t.bits);
+    Value* x = src(in, in.operands[1], t);
+    Value* y = src(in, in.operands[2], t);
+    Value* left = x;
+    Value* right = y;
+    if (mad) {
+        llvm::Type* wide = mc_.int_type(t.bits * 2);
+        auto extend = [&](Value* v) { return t.is_signed() ? b_.CreateSExt(v, wide) : b_.CreateZExt(v, wide); };
+        Value* product = b_.CreateMul(extend(x), extend(y));
+        if (in.has("hi")) product = b_.CreateLShr(product, static_cast<uint64_t>(t.bits));
+        left = b_.CreateTrunc(product, ty);
+        right = src(in, in.operands[3], t);
+    }
+    const auto with_flag = subtract ? llvm::Intrinsic::usub_with_overflow : llvm::Intrinsic::uadd_with_overflow;
+    Value* first = b_.CreateBinaryIntrinsic(with_flag, left, right);
+    Value* result = b_.CreateExtractValue(first, 0);
+    Value* flag = b_.CreateExtractValue(first, 1);
+    if (op == "addc" || op == "subc" || op == "madc") {
+        Value* second = b_.CreateBinaryIntrinsic(with_flag, result, b_.CreateZExt(b_.CreateLoad(mc_.i1, carry_), ty));
+        result = b_.CreateExtractValue(second, 0);
+        flag = b_.CreateOr(flag, b_.CreateExtractValue(second, 1));
+    }
+    if (in.has("cc")) b_.CreateStore(flag, carry_);
+    set(in, in.operands[0], result);
+}
+
 void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
     const std::string& op = in.opcode;
+    if (op == "addc" || op == "subc" || op == "madc" || in.has("cc")) return lower_carry(in, t);
     const operand& d = in.operands.empty() ? operand{} : in.operands[0];
     auto a = [&](size_t i, scalar_type ty) { return src(in, in.operands.at(i), ty); };
     llvm::Type* ty = mc_.llvm_type(t);
@@ -1368,6 +1409,16 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
     if (op == "clz")
         return set(in, d,
                    convert_bits(b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a(1, t), b_.getFalse()), mc_.i32));
+    if (op == "bfind") {
+        // The most significant bit that is not a sign bit (of ~x for a negative signed x); with
+        // .shiftamt, how far to shift it left to the top. 0xFFFFFFFF when there is none.
+        Value* x = a(1, t);
+        if (t.is_signed()) x = b_.CreateSelect(b_.CreateICmpSLT(x, llvm::ConstantInt::get(ty, 0)), b_.CreateNot(x), x);
+        Value* zeros = convert_bits(b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b_.getFalse()), mc_.i32);
+        Value* found = in.has("shiftamt") ? zeros : b_.CreateSub(b_.getInt32(static_cast<uint32_t>(w - 1)), zeros);
+        Value* none = b_.CreateICmpEQ(x, llvm::ConstantInt::get(ty, 0));
+        return set(in, d, b_.CreateSelect(none, b_.getInt32(0xFFFFFFFFu), found));
+    }
     if (op == "brev") return set(in, d, b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, a(1, t)));
     if (op == "bfe") {
         Value* x = a(1, t);
@@ -1659,6 +1710,23 @@ void function_lowering::lower_atom(const instruction& in) {
     if (!red) set(in, in.operands[0], old);
 }
 
+// assert() failing in a kernel: __assertfail(message, file, line, function, char size) prints
+// CUDA's line and fails the launch; the thread ends. Inside a called .func the thread's indices
+// are not at hand: they print as "?".
+void function_lowering::lower_assertfail(const instruction& in) {
+    if (in.call_args.size() != 5) refuse(in, "__assertfail takes five parameters");
+    auto arg = [&](size_t i, uint32_t bytes, llvm::Type* t) {
+        const operand a = named(operand::kind::address, in.call_args[i].name);
+        return b_.CreateLoad(t, param_pointer(in, a, bytes));
+    };
+    Value* tid[3];
+    for (int a = 0; a < 3; ++a) tid[a] = !kernel_ ? b_.getInt32(0xFFFFFFFFu) : tidx_[a] ? tidx_[a] : thread_index(a);
+    b_.CreateCall(mc_.assertfail, {env_, state_, arg(0, 8, mc_.i64), arg(1, 8, mc_.i64), arg(2, 4, mc_.i32),
+                                   arg(3, 8, mc_.i64), tid[0], tid[1], tid[2]});
+    b_.CreateBr(dead_);
+    continue_in_new_block();
+}
+
 void function_lowering::lower_call(const instruction& in) {
     if (in.callee == "vprintf") {
         if (in.call_args.size() != 2) refuse(in, "vprintf takes two parameters");
@@ -1673,6 +1741,7 @@ void function_lowering::lower_call(const instruction& in) {
         }
         return;
     }
+    if (in.callee == "__assertfail") return lower_assertfail(in);
     const function* callee = mc_.ptx.find_function(in.callee);
     llvm::Function* target = mc_.funcs.at(kl_.name + "/" + in.callee);
     std::vector<Value*> args = {env_, state_, b_.CreateAdd(frame_base_, b_.getInt64(mc_.layout.own_frame.at(f_.name)))};

@@ -2,6 +2,8 @@
 // (directives, declarations, "[@p] opcode.mods operands;") that no parser generator is needed.
 #include "sim/ptx/parser.hpp"
 
+#include <map>
+#include <set>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -109,12 +111,33 @@ public:
     module run() {
         module m;
         while (!at_end()) top_level(m);
+        drop_forward_declarations(m);
         return m;
+    }
+
+    // nvcc declares a .func before the kernel that calls it when the definition comes later
+    // (CUDA's double-precision trig slow path): the declaration is not an external function.
+    static void drop_forward_declarations(module& m) {
+        std::set<std::string> defined;
+        for (const auto& f : m.functions)
+            if (!f.is_extern) defined.insert(f.name);
+        std::erase_if(m.functions, [&](const function& f) { return f.is_extern && defined.count(f.name); });
     }
 
 private:
     std::vector<token> toks_;
     size_t pos_ = 0;
+    // Registers declared inside a { } block of a function body (inline asm from CUDA's headers
+    // declares `.reg .f16 low, high;` or `.reg .u32 %r0, ...;` there), renamed for the block, so
+    // a block's names neither clash with another block's nor hide the function's after it ends.
+    std::vector<std::map<std::string, std::string>> scopes_;
+    int scope_serial_ = 0;
+
+    std::string scoped(const std::string& name) const {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+            if (auto r = it->find(name); r != it->end()) return r->second;
+        return name;
+    }
 
     const token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
     bool at_end() const { return peek().k == token::kind::end; }
@@ -238,6 +261,12 @@ private:
         }
         if (v.where == space::none) fail("expected a declaration");
         if (!v.type.valid()) fail("a declaration without a type");
+        declarator(v);
+        return v;
+    }
+
+    // name[<N>] [[N]...] [= init]: one name of a declaration.
+    void declarator(variable& v) {
         v.name = word();
         if (accept("<")) {
             v.reg_count = static_cast<int>(integer());
@@ -256,7 +285,40 @@ private:
             }
         }
         if (accept("=")) initializer(v);
-        return v;
+    }
+
+    // A declaration in a function body, with every name of a comma-separated list; registers
+    // declared inside a { } block get names of their own (scopes_).
+    void local_declarations(function& f) {
+        variable first = variable_decl();
+        std::vector<variable> all{first};
+        while (accept(",")) {
+            variable more = first;
+            more.init.clear();
+            more.has_init = false;
+            more.array_count = 0;
+            more.unsized_array = false;
+            more.reg_count = -1;
+            declarator(more);
+            all.push_back(std::move(more));
+        }
+        expect(";");
+        for (auto& v : all) {
+            if (v.where == space::reg && scopes_.size() > 1) rename_in_block(v);
+            f.locals.push_back(std::move(v));
+        }
+    }
+
+    void rename_in_block(variable& v) {
+        const std::string bare = v.name[0] == '%' ? v.name.substr(1) : v.name;
+        const std::string renamed = "%" + bare + "$" + std::to_string(scope_serial_) + "_";
+        auto& names = scopes_.back();
+        if (v.reg_count < 0) {
+            names[v.name] = renamed;
+        } else {
+            for (int i = 0; i < v.reg_count; ++i) names[v.name + std::to_string(i)] = renamed + std::to_string(i);
+        }
+        v.name = renamed;
     }
 
     void append_value(variable& v, int64_t bits) {
@@ -336,13 +398,14 @@ private:
     }
 
     void body(function& f) {
-        int depth = 1;
-        while (depth > 0) {
+        scopes_.assign(1, {});
+        while (!scopes_.empty()) {
             if (at_end()) fail("a function body without its closing '}'");
             if (accept("{")) {
-                ++depth;
+                scopes_.emplace_back();
+                ++scope_serial_;
             } else if (accept("}")) {
-                --depth;
+                scopes_.pop_back();
             } else if (is_word(".loc") || is_word(".file")) {
                 skip_line(line());
             } else if (is_word(".pragma")) {
@@ -350,8 +413,7 @@ private:
             } else if (peek().k == token::kind::word &&
                        (peek().text == ".reg" || peek().text == ".param" || peek().text == ".local" ||
                         peek().text == ".shared" || peek().text == ".const" || peek().text == ".global")) {
-                f.locals.push_back(variable_decl());
-                expect(";");
+                local_declarations(f);
             } else if (peek().k == token::kind::word && peek(1).k == token::kind::punct && peek(1).text == ":") {
                 instruction label;
                 label.line = line();
@@ -369,7 +431,7 @@ private:
         in.line = line();
         if (accept("@")) {
             in.guard_negated = accept("!");
-            in.guard = word();
+            in.guard = scoped(word());
         }
         const std::string op = word();
         split_dotted(op, in.opcode, in.mods);
@@ -435,8 +497,8 @@ private:
         } else if (w == "_") {
             o.k = operand::kind::discard;
         } else {
-            o.k = w[0] == '%' ? operand::kind::reg : operand::kind::symbol;
-            o.name = w;
+            o.name = scoped(w);
+            o.k = o.name[0] == '%' ? operand::kind::reg : operand::kind::symbol;
         }
         if (accept("|")) {  // d|p: a value and a predicate destination (shfl.sync, setp, match.all)
             operand pair;
@@ -453,7 +515,7 @@ private:
         operand o;
         o.k = operand::kind::address;
         if (peek().k == token::kind::word && !std::isdigit(static_cast<unsigned char>(peek().text[0]))) {
-            o.name = next().text;
+            o.name = scoped(next().text);
             o.base_is_reg = o.name[0] == '%';
             if (accept("+"))
                 o.value = integer();

@@ -113,6 +113,28 @@ extern "C" void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes) {
 
 extern "C" void cb_ptx_trap(block_env* env) { raise(env, 0, 0, 3); }
 
+// The line CUDA prints for a failed device-side assert, then the launch fails as CUDA's does.
+extern "C" void cb_ptx_assertfail(block_env* env, thread_state* thread, uint64_t message, uint64_t file, uint32_t line,
+                                  uint64_t function, uint32_t tid_x, uint32_t tid_y, uint32_t tid_z) {
+    std::string what, where, in;
+    if (!read_string(env, thread, message, what)) what = "?";
+    if (!read_string(env, thread, file, where)) where = "?";
+    if (!read_string(env, thread, function, in)) in = "?";
+    char text[160];
+    if (tid_x == 0xFFFFFFFFu)  // inside a called .func
+        std::snprintf(text, sizeof text, ": block: [%u,%u,%u], thread: [?] Assertion `", env->ctaid[0], env->ctaid[1],
+                      env->ctaid[2]);
+    else
+        std::snprintf(text, sizeof text, ": block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `", env->ctaid[0],
+                      env->ctaid[1], env->ctaid[2], tid_x, tid_y, tid_z);
+    const std::string out = where + ":" + std::to_string(line) + ": " + in + text + what + "` failed.\n";
+    {
+        std::lock_guard lock(print_mutex());
+        std::fwrite(out.data(), 1, out.size(), stderr);
+    }
+    raise(env, 0, 0, 4);
+}
+
 extern "C" uint64_t cb_ptx_clock64(block_env*) {
     return static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
