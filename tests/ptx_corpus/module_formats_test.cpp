@@ -73,6 +73,21 @@ TEST_F(module_formats, CudaSourceCompilesThroughNvrtcOrSaysThereIsNone) {
     EXPECT_NE(std::string(cbGetLastErrorMessage()).find("undeclared"), std::string::npos) << cbGetLastErrorMessage();
 }
 
+// CUDA's own device headers are on NVRTC's include path, as nvcc finds them.
+TEST_F(module_formats, CudaSourceMayIncludeCudasHeaders) {
+    const std::string source =
+        "#include <cuda_fp16.h>\n"
+        "extern \"C\" __global__ void twice(__half2* p) { p[0] = __hadd2(p[0], p[0]); }\n";
+    cbModule_t m = nullptr;
+    const cbError_t e = rt->module_load(&m, source.data(), source.size(), CB_MODULE_CUDA_SOURCE);
+    if (e != cbSuccess) {
+        const std::string message = cbGetLastErrorMessage();
+        ASSERT_NE(message.find("no NVRTC on this machine"), std::string::npos) << message;
+        GTEST_SKIP() << message;
+    }
+    EXPECT_EQ(rt->module_unload(m), cbSuccess);
+}
+
 TEST_F(module_formats, AWrongArgumentFailsTheLaunchNamingTheParameter) {
     cbModule_t m = nullptr;
     ASSERT_EQ(load_as("saxpy.ptx", CB_MODULE_PTX, m), cbSuccess) << cbGetLastErrorMessage();

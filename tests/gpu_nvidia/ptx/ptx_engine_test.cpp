@@ -427,6 +427,39 @@ TEST_F(ptx_engine, CudaHeaderIntrinsicsRunAsNvccEmitsThem) {
     }
 }
 
+// Packed half pairs (.f16x2): each lane rounded once, as the GPU does; max takes +0 over -0.
+TEST_F(ptx_engine, PackedHalfPairsRoundEachLaneOnce) {
+    auto p = load("cuda_header_intrinsics");
+    ASSERT_TRUE(p);
+    const int n = 4096;  // pairs
+    std::vector<_Float16> a(2 * n), b(2 * n), c(2 * n);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> d(-8.0f, 8.0f);
+    for (int i = 0; i < 2 * n; ++i)
+        a[i] = static_cast<_Float16>(d(rng)), b[i] = static_cast<_Float16>(d(rng) / 4),
+        c[i] = static_cast<_Float16>(d(rng));
+    a[0] = static_cast<_Float16>(-0.0f), b[0] = static_cast<_Float16>(0.0f);
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), out = vram.alloc(8 * n * 2);
+    auto o = run(*p, "half2_math", n / 128, 128, {ptr(da), ptr(db), ptr(dc), ptr(out), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got = vram.get<_Float16>(out, 8 * n);
+    auto bits = [](_Float16 h) {
+        uint16_t v;
+        std::memcpy(&v, &h, 2);
+        return v;
+    };
+    for (int i = 0; i < 2 * n; ++i) {
+        const int pair = i / 2, lane = i % 2;
+        const double exact_fma = double(a[i]) * double(b[i]) + double(c[i]);  // exact in double for these
+        const _Float16 want[4] = {static_cast<_Float16>(double(a[i]) + double(b[i])),
+                                  static_cast<_Float16>(double(a[i]) * double(b[i])),
+                                  static_cast<_Float16>(std::min(1.0, std::max(0.0, exact_fma))),
+                                  bits(a[i]) == 0x8000 && bits(b[i]) == 0 ? b[i] : std::max(a[i], b[i])};
+        for (int k = 0; k < 4; ++k)
+            ASSERT_EQ(bits(got[8 * pair + 2 * k + lane]), bits(want[k])) << "op " << k << ", element " << i;
+    }
+}
+
 // Registers declared inside a { } block belong to it: two blocks may use the same name, and a
 // block's %r1 hides the function's only until the block ends.
 TEST_F(ptx_engine, RegistersDeclaredInABlockAreTheBlocksOwn) {
@@ -462,7 +495,7 @@ TEST_F(ptx_engine, AFailedAssertPrintsCudasLineAndFailsTheLaunch) {
     const std::string printed = testing::internal::GetCapturedStderr();
     EXPECT_EQ(failed.status, CB_ERR_INTERNAL);
     EXPECT_NE(failed.message.find("device-side assertion failed"), std::string::npos) << failed.message;
-    EXPECT_NE(printed.find("cuda_header_intrinsics.cu:23: "), std::string::npos) << printed;
+    EXPECT_NE(printed.find("cuda_header_intrinsics.cu:24: "), std::string::npos) << printed;
     EXPECT_NE(printed.find("block: [2,0,0], thread: [44,0,0] Assertion `v[i] >= 0.0f` failed."), std::string::npos)
         << printed;
 }

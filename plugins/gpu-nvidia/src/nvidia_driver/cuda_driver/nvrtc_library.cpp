@@ -1,10 +1,29 @@
 #include "nvidia_driver/cuda_driver/nvrtc_library.hpp"
 
 #include <algorithm>
+#include <filesystem>
+
+#include <dlfcn.h>
 
 #include "nvidia_driver/cuda_driver/bind_symbol.hpp"
 
 namespace cudabridge::nv {
+namespace {
+
+// Where the toolkit keeps cuda_fp16.h and the other device headers, judged from where the NVRTC
+// library was loaded (<toolkit>/lib64, or <toolkit>/targets/<arch>/lib); empty when not there.
+std::string toolkit_include_dir(const void* symbol_in_library) {
+    Dl_info info{};
+    if (!symbol_in_library || !dladdr(symbol_in_library, &info) || !info.dli_fname) return {};
+    std::error_code ec;
+    const auto lib = std::filesystem::canonical(info.dli_fname, ec).parent_path();
+    if (ec) return {};
+    for (const auto& dir : {lib.parent_path() / "include", lib.parent_path().parent_path() / "include"})
+        if (std::filesystem::exists(dir / "cuda_fp16.h", ec)) return dir.string();
+    return {};
+}
+
+}  // namespace
 
 std::vector<std::string> nvrtc_library::default_candidates() {
     return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
@@ -50,6 +69,7 @@ bool nvrtc_library::try_load(const std::string& library, std::string& why) {
         if (api_.nvrtcGetSupportedArchs(archs_.data()) != nvrtc::NVRTC_SUCCESS) archs_.clear();
         std::sort(archs_.begin(), archs_.end());
     }
+    include_dir_ = toolkit_include_dir(reinterpret_cast<const void*>(api_.nvrtcVersion));
     availability_ = {};
     availability_.available = true;
     availability_.status = CB_OK;
@@ -123,8 +143,9 @@ cb_status nvrtc_library::compile(std::string_view source, const std::string& nam
     if (r != nvrtc::NVRTC_SUCCESS) return fail(CB_ERR_INTERNAL, "nvrtcCreateProgram: " + describe(r));
 
     const std::string arch_option = "--gpu-architecture=" + out.architecture;
-    const char* options[] = {arch_option.c_str(), "--std=c++17"};
-    const nvrtc::nvrtcResult compiled = api_.nvrtcCompileProgram(guard.program, 2, options);
+    const std::string include_option = "--include-path=" + include_dir_;
+    const char* options[] = {arch_option.c_str(), "--std=c++17", include_option.c_str()};
+    const nvrtc::nvrtcResult compiled = api_.nvrtcCompileProgram(guard.program, include_dir_.empty() ? 2 : 3, options);
 
     std::size_t log_size = 0;
     if (api_.nvrtcGetProgramLogSize(guard.program, &log_size) == nvrtc::NVRTC_SUCCESS && log_size > 1) {

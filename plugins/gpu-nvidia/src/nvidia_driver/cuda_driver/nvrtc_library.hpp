@@ -108,6 +108,9 @@ private:
     std::vector<bound_symbol> bound_;
     availability availability_;
     std::vector<int> archs_;
+    // The toolkit's headers (cuda_fp16.h, ...) beside the loaded library, passed to every compile
+    // as nvcc would find them; empty when the library came without them.
+    std::string include_dir_;
 };
 
 }  // namespace cudabridge::nv

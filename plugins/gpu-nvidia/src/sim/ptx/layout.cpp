@@ -27,6 +27,12 @@ void plan_recomputation(const function& k, kernel_layout& kl) {
     if (!kl.region_barriers.empty()) kl.region_ranges = region_thread_ranges(k, kl.region_barriers, recomputable);
 }
 
+// Packed half pairs the lowering computes (lowering.cpp's lower_half2): __hadd2, __hmul2, ...
+bool half2_arithmetic(const std::string& op) {
+    return op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "neg" || op == "abs" || op == "min" ||
+           op == "max";
+}
+
 uint32_t align_up(uint64_t v, uint64_t a) { return static_cast<uint32_t>(a ? (v + a - 1) / a * a : v); }
 
 uint32_t natural_align(const variable& v) {
@@ -104,9 +110,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                        ") is only supported for f32 add, sub, "
                        "mul and fma";
         }
-    for (const auto& mod : in.mods)
+    for (const auto& mod : in.mods) {
+        if (mod == "f16x2" && half2_arithmetic(in.opcode)) continue;
         if (mod == "f16x2" || mod == "bf16" || mod == "bf16x2" || mod == "tf32" || mod == "e4m3" || mod == "e5m2")
             return at(in) + "'" + name + "': the ." + mod + " type is not supported";
+    }
     return {};
 }
 

@@ -51,7 +51,13 @@ std::vector<token> tokenize(std::string_view s) {
         } else if (word_char(c)) {
             size_t j = i;
             while (j < s.size() && word_char(s[j])) ++j;
-            out.push_back({token::kind::word, std::string(s.substr(i, j - i)), line});
+            std::string w(s.substr(i, j - i));
+            // `.reg.b16` (cuda_fp16.h writes it without a space) is `.reg .b16`.
+            if (w.rfind(".reg.", 0) == 0) {
+                out.push_back({token::kind::word, ".reg", line});
+                w.erase(0, 4);
+            }
+            out.push_back({token::kind::word, std::move(w), line});
             i = j;
         } else if (c == '\0') {
             break;  // a NUL-terminated image
