@@ -110,6 +110,10 @@ bool parse_hex_float(const std::string& w, int64_t& bits, int& width) {
     }
 }
 
+// -v in two's complement: -9223372036854775808 is a valid PTX immediate, and negating it as a
+// signed number is undefined behaviour.
+int64_t negated(int64_t v) { return static_cast<int64_t>(0 - static_cast<uint64_t>(v)); }
+
 class parser {
 public:
     explicit parser(std::string_view text) : toks_(tokenize(text)) {}
@@ -177,7 +181,7 @@ private:
         int64_t v = 0;
         if (peek().k != token::kind::word || !parse_integer(peek().text, v)) fail("expected a number");
         next();
-        return negative ? -v : v;
+        return negative ? negated(v) : v;
     }
     void skip_line(int l) {
         while (!at_end() && peek().line == l) next();
@@ -350,7 +354,7 @@ private:
             if (width != v.type.bits) fail("a float initializer of another width");
             if (negative) bits ^= int64_t(1) << (width - 1);
         } else if (parse_integer(t.text, bits)) {
-            if (negative) bits = -bits;
+            if (negative) bits = negated(bits);
         } else {
             fail("initializers that take addresses (generic(), symbols) are not supported");
         }
@@ -497,7 +501,7 @@ private:
             if (negative) o.value ^= int64_t(1) << (width - 1);
         } else if (parse_integer(w, o.value)) {
             o.k = operand::kind::imm_int;
-            if (negative) o.value = -o.value;
+            if (negative) o.value = negated(o.value);
         } else if (negative) {
             fail("a '-' before a name");
         } else if (w == "_") {
