@@ -86,6 +86,10 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
             // A failed rung leaves the device refusing work until the next one (or failed).
             after = st == CB_OK ? device_state::connected : device_state::lost;
         }
+        // The new state is in place before the gate opens: a call waiting at it (a synchronize
+        // after work the stop abandoned) is refused for the stop, not told of the lost work.
+        state.store(after, std::memory_order_release);
+        if (after != device_state::connected) set_refusal(reason);
     }
     const uint64_t took = monotonic_ns() - t0;
     const bool ok = st == CB_OK;
