@@ -17,27 +17,15 @@ int64_t add_event(store& s, const event_row& e) {
     return s.last_insert_rowid();
 }
 
-namespace {
-// "connect" -> "connect.%" with LIKE's wildcards in the kind escaped: the kind's dotted children.
-std::string dotted_prefix_pattern(const std::string& kind) {
-    std::string out;
-    for (char c : kind) {
-        if (c == '%' || c == '_' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + ".%";
-}
-}  // namespace
-
 // Newest first, by id: ids follow commit order even when the wall clock steps back.
 std::vector<event_row> query_events(store& s, const event_query& q) {
     statement st = s.prepare(
         "SELECT id, time_ns, device, category, severity, kind, message, data FROM events "
         "WHERE time_ns >= ?1 AND severity >= ?2 AND (?3 = '' OR device = ?3) "
-        "AND (?4 = '' OR category = ?4) AND (?5 = '' OR kind = ?5 OR kind LIKE ?7 ESCAPE '\\') "
+        "AND (?4 = '' OR category = ?4) AND (?5 = '' OR kind = ?5 OR substr(kind, 1, length(?5) + 1) = ?5 || '.') "
         "ORDER BY id DESC LIMIT ?6");
     st.bind(1, q.since_ns).bind(2, int64_t{q.min_severity}).bind(3, q.device).bind(4, q.category);
-    st.bind(5, q.kind).bind(6, store_detail::sql_limit(q.limit)).bind(7, dotted_prefix_pattern(q.kind));
+    st.bind(5, q.kind).bind(6, store_detail::sql_limit(q.limit));
     std::vector<event_row> rows;
     while (st.step()) {
         event_row e;
