@@ -4,6 +4,7 @@
 #include "common/hw/registers.hpp"
 
 #include <bit>
+#include <chrono>
 #include <utility>
 
 namespace cudabridge::nv {
@@ -47,7 +48,7 @@ void engine_state::set_pmc_enable(uint32_t value) {
     std::lock_guard lock(m_);
     pmc_enable_ = value;
     update_clock_locked();
-    wake_.notify_all();
+    signal();
 }
 
 uint64_t engine_state::ring_base() const {
@@ -87,7 +88,7 @@ void engine_state::set_ring_control(uint32_t value) {
     }
     ring_on_ = on;
     update_clock_locked();
-    wake_.notify_all();
+    signal();
 }
 
 uint32_t engine_state::put() const {
@@ -108,7 +109,7 @@ void engine_state::doorbell(uint32_t put) {
     }
     // After the lock is let go: the command processor woken here would otherwise block on it at
     // once, and the unlock would cost a second wake-up (a system call each, per doorbell).
-    wake_.notify_all();
+    signal();
 }
 
 uint32_t engine_state::get() const {
@@ -176,7 +177,7 @@ void engine_state::set_bus_master(bool enabled) {
     std::lock_guard lock(m_);
     bus_master_ = enabled;
     update_clock_locked();
-    wake_.notify_all();
+    signal();
 }
 
 // ---- resets ---------------------------------------------------------------------------------------
@@ -223,9 +224,32 @@ bool engine_state::record_error_locked(cb_status status, uint64_t fence, cb_stat
     return (intr_enable_ & hw::intr_error) != 0;
 }
 
+void engine_state::signal() {
+    changes_.fetch_add(1, std::memory_order_release);
+    wake_.notify_all();  // no system call while the processor is still spinning (no waiter)
+}
+
+// A processor that just ran out of work looks for more for a short while before it sleeps: a
+// program queueing calls back to back then costs no wake-up per call (on Linux a futex wake and
+// a context switch, several microseconds in a VM), as CUDA's spin-then-yield scheduling avoids.
+void engine_state::spin_while_unchanged(uint64_t seen) const {
+    const auto until = std::chrono::steady_clock::now() + processor_spin;
+    while (changes_.load(std::memory_order_acquire) == seen) {
+        for (int i = 0; i < 64 && changes_.load(std::memory_order_relaxed) == seen; ++i) cpu_relax();
+        if (std::chrono::steady_clock::now() >= until) return;
+    }
+}
+
 bool engine_state::wait_for_work(ring_work& work, bool& send_msi) {
     std::unique_lock lock(m_);
-    wake_.wait(lock, [&] { return stop_ || (msi_pending_ && bus_master_) || runnable_locked(); });
+    const auto ready = [&] { return stop_ || (msi_pending_ && bus_master_) || runnable_locked(); };
+    if (!ready()) {
+        const uint64_t seen = changes_.load(std::memory_order_acquire);
+        lock.unlock();
+        spin_while_unchanged(seen);
+        lock.lock();
+    }
+    wake_.wait(lock, ready);
     if (stop_) return false;
     send_msi = bus_master_ && std::exchange(msi_pending_, false);
     work = ring_work{ring_base_, ring_entries_, get_, get_, generation_};
@@ -296,7 +320,7 @@ void engine_state::stop() {
     std::lock_guard lock(m_);
     stop_ = true;
     update_clock_locked();
-    wake_.notify_all();
+    signal();
 }
 
 }  // namespace cudabridge::nv

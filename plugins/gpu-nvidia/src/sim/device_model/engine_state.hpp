@@ -16,6 +16,7 @@
 #include <cudabridge/abi.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -106,6 +107,17 @@ public:
     void stop();
 
 private:
+    // How long the processor looks for new work before it sleeps (see wait_for_work).
+    static constexpr std::chrono::microseconds processor_spin{50};
+
+    // Counts the changes that may give the processor work, then wakes it if it sleeps.
+    void signal();
+    void spin_while_unchanged(uint64_t seen) const;
+    static void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
     bool runnable_locked() const;
     bool record_error_locked(cb_status status, uint64_t fence, cb_status detail = CB_OK);
     void clear_engines_locked();
@@ -117,6 +129,7 @@ private:
     mutable std::mutex m_;
     std::condition_variable wake_;
     std::condition_variable idled_;
+    std::atomic<uint64_t> changes_{0};  // bumped by signal()
     std::atomic<uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 
