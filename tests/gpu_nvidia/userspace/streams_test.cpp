@@ -5,6 +5,7 @@
 #include "test_pattern.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace cudabridge::test {
@@ -136,6 +137,39 @@ TEST_P(UserspaceStreams, HostCopiesOnAStreamAreDoneWhenTheyReturn) {
     ASSERT_EQ(gpu.memcpy_d2h(dst.data(), a, n, s, error), CB_OK) << error;
     EXPECT_TRUE(dst == pattern(n, 5));  // landed before the call returned
     EXPECT_EQ(gpu.stream_query(s, error), CB_OK);
+}
+
+// Small copies from pageable memory are staged (the bytes are taken at the call, as CUDA's are),
+// so the caller may reuse its buffer at once; more of them than the staging space holds wait for
+// room, and each lands in its place in the stream's order.
+TEST_P(UserspaceStreams, SmallHostCopiesAreTakenAtTheCallAndLandInStreamOrder) {
+    sim_bench bench(options());
+    auto& gpu = bench.gpu();
+    std::string error;
+    const size_t sizes[] = {1, 63, 4096, 60000, 65536};
+    const size_t slot = 65536, copies = 40;  // 2.5 MiB through a 256 KiB staging arena
+    uint64_t a = 0;
+    ASSERT_EQ(gpu.mem_alloc(slot * copies, a, error), CB_OK);
+    nv::userspace_stream* s = nullptr;
+    ASSERT_EQ(gpu.stream_create(s, error), CB_OK);
+    ASSERT_EQ(gpu.memset8(a, 0xEE, slot * copies, s, error), CB_OK) << error;  // runs first
+    std::vector<uint8_t> src(slot);
+    for (size_t i = 0; i < copies; ++i) {
+        const size_t n = sizes[i % std::size(sizes)];
+        src = pattern(slot, static_cast<uint32_t>(i + 1));
+        ASSERT_EQ(gpu.memcpy_h2d(a + i * slot, src.data(), n, s, error), CB_OK) << error;
+        std::fill(src.begin(), src.end(), uint8_t{0});  // the host buffer is free again at once
+    }
+    ASSERT_EQ(gpu.stream_synchronize(s, error), CB_OK) << error;
+    std::vector<uint8_t> got(slot * copies);
+    ASSERT_EQ(gpu.memcpy_d2h(got.data(), a, got.size(), nullptr, error), CB_OK) << error;
+    for (size_t i = 0; i < copies; ++i) {
+        const size_t n = sizes[i % std::size(sizes)];
+        const std::vector<uint8_t> want = pattern(slot, static_cast<uint32_t>(i + 1));
+        const auto* at = got.data() + i * slot;
+        EXPECT_TRUE(std::equal(want.begin(), want.begin() + static_cast<ptrdiff_t>(n), at)) << "copy " << i;
+        EXPECT_TRUE(std::all_of(at + n, at + slot, [](uint8_t v) { return v == 0xEE; })) << "past copy " << i;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Waiting, UserspaceStreams, ::testing::Values(true, false),

@@ -1,6 +1,7 @@
 // userspace_device: built-in kernel launches. The call is parsed and checked on the host, then
 // its launch block travels by DMA from the launch block arena, mapped once at init, whose bytes
-// come back when the command completes (queue_launch_block, which host-kernel launches share).
+// come back when the command completes (queue_launch_block, which host-kernel launches share;
+// small copies from pageable memory are staged there too, device_memory.cpp).
 #include "userspace/driver/userspace_device.hpp"
 
 #include "userspace/driver/device_objects.hpp"
@@ -58,6 +59,14 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
 cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,
                                                const std::string& what, std::shared_ptr<error_sink> sink,
                                                uint64_t& fence, std::string& error) {
+    hw::command cmd{};
+    cmd.op = op;
+    cmd.c = block.size();
+    return queue_from_arena(cmd, block.data(), block.size(), what, std::move(sink), fence, error);
+}
+
+cb_status userspace_device::queue_from_arena(hw::command cmd, const void* bytes, size_t size, const std::string& what,
+                                             std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error) {
     // Held from reserving the bytes to committing them to the fence, so reservations follow
     // fence order.
     std::lock_guard lock(launch_mutex_);
@@ -65,22 +74,19 @@ cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<
         error = what + ": the device is not initialized (no launch block arena)";
         return CB_ERR_INVALID_ARGUMENT;
     }
-    if (block.size() > arena_.capacity()) {
-        error = what + ": a launch block of " + std::to_string(block.size()) + " bytes does not fit the " +
+    if (size > arena_.capacity()) {
+        error = what + ": a launch block of " + std::to_string(size) + " bytes does not fit the " +
                 std::to_string(arena_.capacity()) + "-byte launch block arena";
         return CB_ERR_INVALID_ARGUMENT;
     }
     arena_slot slot;
-    while (!arena_.reserve(block.size(), tracker_.completed_hint(), slot)) {
-        // Every byte is read by queued launches: wait for the oldest (there is one: an empty
+    while (!arena_.reserve(size, tracker_.completed_hint(), slot)) {
+        // Every byte is read by queued commands: wait for the oldest (there is one: an empty
         // arena holds any block that fits its capacity).
         if (cb_status st = tracker_.wait_fence(arena_.oldest_fence(), error); st != CB_OK) return st;
     }
-    std::memcpy(slot.data, block.data(), block.size());
-    hw::command cmd{};
-    cmd.op = op;
+    std::memcpy(slot.data, bytes, size);
     cmd.a = slot.iova;
-    cmd.c = block.size();
     if (cb_status st = ring_.submit(cmd, std::move(sink), what, fence, error); st != CB_OK) return st;
     arena_.commit(slot, fence);
     return CB_OK;

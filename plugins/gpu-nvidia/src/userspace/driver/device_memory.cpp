@@ -129,7 +129,28 @@ cb_status userspace_device::memcpy_h2d(uint64_t dst, const void* src, size_t siz
     if (cb_status st = pinned_copy(host_direction::to_device, dst, host, size, stream, pinned, error);
         pinned || st != CB_OK)
         return st;
+    if (stream != nullptr && size <= staged_copy_limit()) return staged_h2d(dst, host, size, stream, error);
     return host_copy(host_direction::to_device, dst, host, size, stream, error);
+}
+
+// Up to 64 KiB (CUDA's pageable copies of that size return once staged), and a quarter of the
+// arena so that launches queued behind a few copies still find room.
+size_t userspace_device::staged_copy_limit() const noexcept {
+    return std::min<size_t>(size_t{64} << 10, arena_.capacity() / 4);
+}
+
+cb_status userspace_device::staged_h2d(uint64_t dst, const std::byte* host, size_t size, userspace_stream* stream,
+                                       std::string& error) {
+    std::shared_ptr<userspace_stream> s;
+    if (cb_status st = stream_or_error(stream, s, error); st != CB_OK) return st;
+    auto sink = s ? s->errors : std::make_shared<error_sink>();
+    hw::command cmd{};
+    cmd.op = hw::opcode::copy_h2d;
+    cmd.b = dst;
+    cmd.c = size;
+    uint64_t fence = 0;
+    if (cb_status st = queue_from_arena(cmd, host, size, "copy_h2d", sink, fence, error); st != CB_OK) return st;
+    return finish_submission(s, fence, *sink, error);
 }
 
 cb_status userspace_device::memcpy_d2h(void* dst, uint64_t src, size_t size, userspace_stream* stream,

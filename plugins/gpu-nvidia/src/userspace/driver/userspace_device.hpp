@@ -245,6 +245,14 @@ private:
     // of it) and queues `op` on it.
     cb_status queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block, const std::string& what,
                                  std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error);
+    // Copies `size` bytes into the arena and queues `cmd` reading them (cmd.a = their address).
+    cb_status queue_from_arena(hw::command cmd, const void* bytes, size_t size, const std::string& what,
+                               std::shared_ptr<error_sink> sink, uint64_t& fence, std::string& error);
+    // A small copy from pageable memory on a stream: staged in the arena, so the call returns
+    // once the bytes are staged, without waiting for the device (as CUDA's staged copies do).
+    cb_status staged_h2d(uint64_t dst, const std::byte* host, size_t size, userspace_stream* stream,
+                         std::string& error);
+    size_t staged_copy_limit() const noexcept;
     // A copy through a pinned range that holds the whole host range; `used` false when none does.
     cb_status pinned_copy(host_direction direction, uint64_t device_address, std::byte* host, size_t size,
                           userspace_stream* stream, bool& used, std::string& error);
