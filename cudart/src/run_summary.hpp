@@ -1,6 +1,7 @@
 // What `cudabridge-cli run` reports afterwards: kernels launched, bytes copied each way, and the
-// modeled GPU time of the kernels (from events around each launch, only while a summary is
-// asked for: CUDABRIDGE_RUN_SUMMARY names the JSON file, written at exit).
+// GPU time of the kernels, only while a summary is asked for (CUDABRIDGE_RUN_SUMMARY names the
+// JSON file, written at exit). The time is the device's own count (cbDeviceGetKernelTime), read
+// after the program's synchronizing calls; where the family keeps none, events around each launch.
 #pragma once
 
 #include "cuda_types.hpp"

@@ -230,6 +230,12 @@ CB_API cbError_t cbMemset(void* devPtr, int value, size_t count);
 CB_API cbError_t cbMemsetAsync(void* devPtr, int value, size_t count, cbStream_t stream);
 /* Free counts memory the caching allocator holds for reuse. */
 CB_API cbError_t cbMemGetInfo(size_t* free, size_t* total);
+/* Nanoseconds the current device has spent in the kernels this process launched on it, completed
+ * kernels only, the CRC kernels that check copies included: modeled on a simulated eGPU
+ * (cbDeviceProp.isSimulated), as its events are.
+ * cbErrorNotSupported where the GPU family cannot tell (a family before ABI 1.10, the NVIDIA
+ * driver): time kernels with events there. */
+CB_API cbError_t cbDeviceGetKernelTime(unsigned long long* ns);
 
 /* ---- streams and events ------------------------------------------------------------------- */
 CB_API cbError_t cbStreamCreate(cbStream_t* stream);

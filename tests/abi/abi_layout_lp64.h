@@ -43,6 +43,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 5, "these headers describe ABI 1.5 or later (check
 CB_PIN_ASSERT(CB_ABI_MINOR >= 7, "these headers describe ABI 1.7 or later (cb_kernel_launch.kernel_params)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 8, "these headers describe ABI 1.8 or later (cb_gpu_table.module_global)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 9, "these headers describe ABI 1.9 or later (processes, managed memory)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 10, "these headers describe ABI 1.10 or later (cb_gpu_table.kernel_time)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -411,7 +412,7 @@ CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 352);
+CB_PIN_SIZE(cb_gpu_table, 360);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -454,6 +455,8 @@ CB_PIN_FIELD(cb_gpu_table, control, 288, 8);
 CB_PIN_FIELD(cb_gpu_table, processes, 328, 8);
 CB_PIN_FIELD(cb_gpu_table, mem_alloc_managed, 336, 8);
 CB_PIN_FIELD(cb_gpu_table, host_device_address, 344, 8);
+/* ABI 1.10 */
+CB_PIN_FIELD(cb_gpu_table, kernel_time, 352, 8);
 
 CB_PIN_SIZE(cb_gpu_process, 96);
 CB_PIN_FIELD(cb_gpu_process, struct_size, 0, 4);

@@ -1,7 +1,8 @@
 // Managed and zero-copy memory with a GPU family older than ABI 1.9, which has no
 // mem_alloc_managed or host_device_address (the registry's host-sized copy of its table holds
 // NULL there): cbMallocManaged and cbHostGetDevicePointer answer cbErrorNotSupported naming the
-// family, and the device attributes say 0.
+// family, and the device attributes say 0. Nor has it kernel_time (ABI 1.10):
+// cbDeviceGetKernelTime answers cbErrorNotSupported and says to time kernels with events.
 #include "host_fixture.hpp"
 
 #include <cudabridge/host/runtime.hpp>
@@ -19,6 +20,7 @@ protected:
         auto* table = const_cast<cb_gpu_table*>(rt->current_session().gpu());
         table->mem_alloc_managed = nullptr;
         table->host_device_address = nullptr;
+        table->kernel_time = nullptr;  // and older than 1.10
     }
     void TearDown() override { rt.reset(); }
 
@@ -45,6 +47,15 @@ TEST_F(pre_managed_family, PinnedMemoryHasNoDeviceAddressAndTheAttributesSayNo) 
         EXPECT_EQ(value, 0) << a;
     }
     EXPECT_EQ(rt->free_host(host), cbSuccess);
+}
+
+TEST_F(pre_managed_family, KernelTimeIsNotSupportedAndSaysWhy) {
+    unsigned long long ns = 7;
+    EXPECT_EQ(rt->kernel_time(&ns), cbErrorNotSupported);
+    EXPECT_EQ(ns, 0u);
+    const std::string why = cbGetLastErrorMessage();
+    EXPECT_NE(why.find("ABI 1.10"), std::string::npos) << why;
+    EXPECT_NE(why.find("events"), std::string::npos) << why;
 }
 
 }  // namespace

@@ -339,5 +339,25 @@ TEST_F(runtime_test, UserKernelsRunAndAFaultingOneIsAStickyLaunchFailure) {
     EXPECT_EQ(rt->memset(again, 1, 4096, nullptr, false), cbSuccess);
 }
 
+// cbDeviceGetKernelTime: the device's count of this process's kernel time moves with its kernels
+// (the family's own test checks that copies add nothing; here a checked copy's CRC kernel may).
+TEST_F(runtime_test, KernelTimeGrowsWithKernelsOnly) {
+    EXPECT_EQ(rt->kernel_time(nullptr), cbErrorInvalidValue);
+    const size_t n = 1 << 16;
+    void* d = device_alloc(n * 4);
+    const auto in = pattern(n, 1.0f);
+    ASSERT_EQ(rt->memcpy(d, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess);
+    unsigned long long after_copy = 0, after_kernels = 0;
+    ASSERT_EQ(rt->kernel_time(&after_copy), cbSuccess) << cbGetLastErrorMessage();
+    cbModule_t m = nullptr;
+    ASSERT_EQ(rt->module_load(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS), cbSuccess);
+    const cbKernelArg args[] = {cbArgPointer(d), cbArgUInt(n)};
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(rt->launch_kernel(m, "scale", {n / 256, 1, 1}, {256, 1, 1}, args, 2, 0, nullptr), cbSuccess);
+    ASSERT_EQ(rt->synchronize(), cbSuccess);
+    ASSERT_EQ(rt->kernel_time(&after_kernels), cbSuccess);
+    EXPECT_GT(after_kernels, after_copy);
+}
+
 }  // namespace
 }  // namespace cudabridge::test

@@ -227,6 +227,20 @@ cbError_t device_context::mem_get_info(size_t* free_bytes, size_t* total) {
     });
 }
 
+cbError_t device_context::kernel_time(unsigned long long* ns) {
+    if (!ns) return set_last_error(cbErrorInvalidValue, "cbDeviceGetKernelTime: NULL argument");
+    return call("cbDeviceGetKernelTime", [&](gpu_call& g) -> cb_status {
+        uint64_t t = 0;
+        const bool present = CB_HAS_FIELD(g.t, cb_gpu_table, kernel_time) && g.t->kernel_time;
+        const cb_status st = present ? g.t->kernel_time(g.instance, g.handle, &t) : CB_ERR_UNSUPPORTED;
+        if (st == CB_ERR_UNSUPPORTED && core::last_error().empty())
+            core::set_last_error("the GPU family '" + s_.gpu_info().name +
+                                 "' does not report its kernels' time (it predates ABI 1.10): time them with events");
+        *ns = t;
+        return st;
+    });
+}
+
 cbError_t device_context::host_register(void* ptr, size_t size) {
     if (!ptr || size == 0) return set_last_error(cbErrorInvalidValue, "cbHostRegister: NULL pointer or size 0");
     return call("cbHostRegister", [&](gpu_call& g) -> cb_status {

@@ -334,6 +334,14 @@ typedef struct cb_gpu_table {
      * (cuMemHostGetDevicePointer): zero-copy access from kernels. CB_ERR_NOT_FOUND when `ptr` is
      * not in a registered range. Optional; CB_ERR_UNSUPPORTED where kernels cannot reach it. */
     cb_status (*host_device_address)(void* instance, cb_gpu_device* device, const void* ptr, uint64_t* out_address);
+
+    /* ABI 1.10 */
+    /* The time the GPU has spent running the kernels this process launched on `device` since it
+     * opened it, in nanoseconds, completed kernels only: a simulated GPU's modeled time (its
+     * PTIMER), or what a family measures. One read replaces a pair of timing events around every
+     * launch (cudabridge-cli run's summary). Optional; CB_ERR_UNSUPPORTED where the family cannot
+     * tell. */
+    cb_status (*kernel_time)(void* instance, cb_gpu_device* device, uint64_t* out_ns);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

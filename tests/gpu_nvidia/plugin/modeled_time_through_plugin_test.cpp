@@ -1,7 +1,8 @@
 // Event timing on the simulated GPU is modeled time (usb4 transport + nvidia family from the
 // registry, RTX 5090 behind the default Thunderbolt 4 enclosure): events around a copy give the
 // link's modeled transfer time, events around a built-in kernel its roofline estimate, idle time
-// between events follows the wall clock, and the heartbeat keeps moving.
+// between events follows the wall clock, the heartbeat keeps moving, and the family's kernel
+// time counts kernels only.
 //
 // These check the model's arithmetic, not this host's speed: the expected values are computed
 // here from the link's reported bandwidth and the profile's published figures. Each measured
@@ -150,6 +151,38 @@ TEST_F(nvidia_modeled_time, EventsAroundBuiltinKernelsGiveTheirRooflineEstimate)
         launch("matmul", CB_DTYPE_FLOAT32, {sdk::tensor_arg(ma), sdk::tensor_arg(mb), sdk::tensor_arg(mc)});
     });
     EXPECT_NEAR(mm_measured, mm_expected, mm_expected * 0.01 + 1);
+}
+
+// The family's count of this process's kernel time grows by each kernel's modeled duration (the
+// roofline estimate events give) and by nothing else: not copies, memsets or idle time.
+TEST_F(nvidia_modeled_time, KernelTimeCountsTheKernelsModeledDurationsOnly) {
+    ASSERT_TRUE(CB_HAS_FIELD(g(), cb_gpu_table, kernel_time) && g()->kernel_time);
+    const auto kernel_time = [&] {
+        uint64_t ns = 0;
+        EXPECT_EQ(g()->kernel_time(gh(), dev, &ns), CB_OK) << core::last_error();
+        return ns;
+    };
+    EXPECT_EQ(g()->kernel_time(gh(), dev, nullptr), CB_ERR_INVALID_ARGUMENT);
+    const int64_t n = 1 << 20;
+    const uint64_t a = alloc(4 * n), b = alloc(4 * n), c = alloc(4 * n);
+    ASSERT_EQ(g()->device_synchronize(gh(), dev), CB_OK);
+    const uint64_t before = kernel_time();
+    std::vector<uint8_t> host(4 * n, 1);
+    ASSERT_EQ(g()->memcpy_h2d(gh(), dev, a, host.data(), host.size(), stream), CB_OK);
+    ASSERT_EQ(g()->memset8(gh(), dev, b, 2, 4 * n, stream), CB_OK);
+    ASSERT_EQ(g()->device_synchronize(gh(), dev), CB_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(kernel_time(), before);  // copies, memsets and idle time are not kernels
+
+    const auto ta = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {n});
+    const auto tb = sdk::contiguous_tensor(b, CB_DTYPE_FLOAT32, {n});
+    const auto tc = sdk::contiguous_tensor(c, CB_DTYPE_FLOAT32, {n});
+    const int launches = 5;
+    for (int i = 0; i < launches; ++i)
+        launch("add", CB_DTYPE_FLOAT32, {sdk::tensor_arg(ta), sdk::tensor_arg(tb), sdk::tensor_arg(tc)});
+    ASSERT_EQ(g()->stream_synchronize(gh(), stream), CB_OK);
+    const double expected = launches * roofline_ns(3.0 * 4 * n, static_cast<double>(n));
+    EXPECT_NEAR(static_cast<double>(kernel_time() - before), expected, expected * 0.01 + launches);
 }
 
 TEST_F(nvidia_modeled_time, IdleTimeBetweenEventsFollowsTheWallClock) {

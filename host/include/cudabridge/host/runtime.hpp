@@ -92,6 +92,7 @@ public:
     cbError_t memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_t stream, bool async);
     cbError_t memset(void* ptr, int value, size_t count, cbStream_t stream, bool async);
     cbError_t mem_get_info(size_t* free, size_t* total);
+    cbError_t kernel_time(unsigned long long* ns);
     cbError_t stream_create(cbStream_t* stream, unsigned flags);
     cbError_t stream_destroy(cbStream_t stream);
     cbError_t stream_synchronize(cbStream_t stream);

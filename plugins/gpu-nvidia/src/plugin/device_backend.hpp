@@ -33,6 +33,8 @@ public:
     // where kernels reach registered host memory (CB_ERR_NOT_FOUND: not registered).
     virtual uint64_t mem_alloc_managed(uint64_t size) = 0;
     virtual uint64_t host_device_address(const void* ptr) = 0;
+    // Nanoseconds the GPU spent in this process's completed kernels (cb_gpu_table.kernel_time).
+    virtual uint64_t kernel_time_ns() = 0;
 
     virtual void* stream_create() = 0;
     virtual void stream_destroy(void* stream) = 0;

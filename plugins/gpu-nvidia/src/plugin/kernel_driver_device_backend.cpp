@@ -64,6 +64,14 @@ public:
         run([&](std::string& error) { return kd_.host_device_address(device_, ptr, address, error); });
         return address;
     }
+    // The driver API has no per-process kernel time; CUDA programs time kernels with events.
+    uint64_t kernel_time_ns() override {
+        run([](std::string& error) {
+            error = "kernel_time: the NVIDIA driver does not report a process's kernel time";
+            return CB_ERR_UNSUPPORTED;
+        });
+        return 0;
+    }
 
     void* stream_create() override {
         kd_stream* s = nullptr;

@@ -242,6 +242,11 @@ cb_status nvidia_family::host_device_address(cb_gpu_device* device, const void* 
     return CB_OK;
 }
 
+cb_status nvidia_family::kernel_time(cb_gpu_device* device, uint64_t& ns) {
+    ns = backend(device)->kernel_time_ns();
+    return CB_OK;
+}
+
 // ---- streams and events -----------------------------------------------------------------------
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {

@@ -89,6 +89,11 @@ public:
         run([&](std::string& e) { return device_.host_device_address(ptr, address, e); });
         return address;
     }
+    uint64_t kernel_time_ns() override {
+        uint64_t ns = 0;
+        run([&](std::string& e) { return device_.kernel_time(ns, e); });
+        return ns;
+    }
 
     void* stream_create() override {
         userspace_stream* s = nullptr;

@@ -376,6 +376,7 @@ public:
     }
     virtual cb_status mem_alloc_managed(dev, uint64_t /*size*/, uint64_t& /*ptr*/) { return unsupported; }
     virtual cb_status host_device_address(dev, const void* /*ptr*/, uint64_t& /*address*/) { return unsupported; }
+    virtual cb_status kernel_time(dev, uint64_t& /*ns*/) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -527,6 +528,10 @@ inline cb_status host_device_address(void* instance, dev d, const void* p, uint6
     CB_SDK_NONNULL(address);
     CB_SDK_CALL(T, host_device_address(d, p, *address));
 }
+inline cb_status kernel_time(void* instance, dev d, uint64_t* ns) noexcept {
+    CB_SDK_NONNULL(ns);
+    CB_SDK_CALL(T, kernel_time(d, *ns));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -575,7 +580,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::module_global,
                                    &a::processes,
                                    &a::mem_alloc_managed,
-                                   &a::host_device_address};
+                                   &a::host_device_address,
+                                   &a::kernel_time};
     return &t;
 }
 

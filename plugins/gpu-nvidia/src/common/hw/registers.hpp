@@ -84,6 +84,10 @@ inline constexpr uint32_t mem_status = cb_block + 0x080;   // R  cb_status of th
 inline constexpr uint32_t mem_used_lo = cb_block + 0x084;  // R  bytes reserved by every process
 inline constexpr uint32_t mem_used_hi = cb_block + 0x088;  //    (read LO first; HI latched)
 inline constexpr uint32_t hard_resets = cb_block + 0x08C;  // R  hard resets of the board, any process
+// Nanoseconds the engines spent running kernels this channel queued (PTIMER time: modeled on the
+// simulated board), completed kernels only.
+inline constexpr uint32_t kernel_time_lo = cb_block + 0x090;  // R  (read LO first; HI latched)
+inline constexpr uint32_t kernel_time_hi = cb_block + 0x094;
 
 // The process table (R unless marked): reading proc_count takes a snapshot of the processes
 // attached to the board; proc_select (W) picks a row of it for the proc_* registers below.

@@ -111,6 +111,15 @@ bool bar0_registers::read_block(uint32_t offset, uint32_t& value) {
     case r::fence_done_hi:
         value = fence_done_high_latch_;
         return true;
+    case r::kernel_time_lo: {
+        const uint64_t ns = engines_.kernel_time();
+        kernel_time_high_latch_ = hi(ns);
+        value = lo(ns);
+        return true;
+    }
+    case r::kernel_time_hi:
+        value = kernel_time_high_latch_;
+        return true;
     case r::intr_status:
         value = engines_.intr_status();
         return true;

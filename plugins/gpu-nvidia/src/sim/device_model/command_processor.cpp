@@ -17,6 +17,10 @@ uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
 }
 
+bool is_kernel(hw::opcode op) {
+    return op == hw::opcode::launch || op == hw::opcode::host_kernel || op == hw::opcode::ptx_kernel;
+}
+
 }  // namespace
 
 command_processor::command_processor(engine_state& state, vram& memory, compute_engine& compute,
@@ -91,6 +95,7 @@ void command_processor::run_stretch(const ring_work& work) {
             }
             // Before the fence: a host that sees the command done reads PTIMER past its end.
             clock_.advance(modeled_ns);
+            if (is_kernel(cmd.op) && result.ok()) state_.add_kernel_time(modeled_ns);
             record.failed = !result.ok();
             record.xid = result.xid;
             telemetry_.record(record);

@@ -102,6 +102,10 @@ public:
     // True while work taken at `generation` is still wanted (no reset, no stop since).
     bool current(uint64_t generation) const noexcept;
 
+    // Kernel time of this channel (the kernel_time registers): the processor adds each kernel's.
+    void add_kernel_time(uint64_t ns) noexcept { kernel_ns_.fetch_add(ns, std::memory_order_relaxed); }
+    uint64_t kernel_time() const noexcept { return kernel_ns_.load(std::memory_order_relaxed); }
+
     // Lifecycle of the processor thread.
     void start();
     void stop();
@@ -130,6 +134,7 @@ private:
     std::condition_variable wake_;
     std::condition_variable idled_;
     std::atomic<uint64_t> changes_{0};  // bumped by signal()
+    std::atomic<uint64_t> kernel_ns_{0};
     std::atomic<uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 

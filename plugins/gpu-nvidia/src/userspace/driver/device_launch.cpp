@@ -7,6 +7,7 @@
 #include "userspace/driver/device_objects.hpp"
 #include "userspace/driver/status_text.hpp"
 
+#include "common/hw/registers.hpp"
 #include "common/launch/builtin_call.hpp"
 
 #include <cstring>
@@ -54,6 +55,15 @@ cb_status userspace_device::launch_builtin(const cb_kernel_launch& launch, users
         st != CB_OK)
         return st;
     return finish_submission(s, fence, *sink, error);
+}
+
+// The LO read latches HI, so reads of the pair are serialized (sharing_mutex_, as for the other
+// latched pairs this process reads).
+cb_status userspace_device::kernel_time(uint64_t& ns, std::string& error) {
+    std::shared_lock life(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    std::lock_guard lock(sharing_mutex_);
+    return regs_.read64(hw::reg::kernel_time_lo, hw::reg::kernel_time_hi, ns, error);
 }
 
 cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,

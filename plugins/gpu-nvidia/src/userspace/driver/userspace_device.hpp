@@ -147,6 +147,8 @@ public:
     // Where kernels reach registered host memory: at the host pointer itself (unified
     // addressing). CB_ERR_NOT_FOUND when no registration holds `ptr`.
     cb_status host_device_address(const void* ptr, uint64_t& out, std::string& error);
+    // The KERNEL_TIME registers: nanoseconds the device spent in this channel's completed kernels.
+    cb_status kernel_time(uint64_t& ns, std::string& error);
 
     // ---- streams and events (null stream: the device's default stream) ------------------------
     cb_status stream_create(userspace_stream*& out, std::string& error);
