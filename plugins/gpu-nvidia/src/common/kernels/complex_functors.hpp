@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
 #include "common/kernels/functors.hpp"
 
@@ -55,9 +56,17 @@ struct complex_isfinite {
         return std::isfinite(a.real()) && std::isfinite(a.imag());
     }
 };
+// numpy's special cases first: z ** 0 is 1; 0 ** b is 0 for a positive real b, else NaN (a
+// complex zero to another power is ill-defined).
 struct complex_power {
     template <class T>
     T operator()(T a, T b) const {
+        using R = typename T::value_type;
+        if (b == T(0)) return T(1);
+        if (a == T(0)) {
+            if (b.real() > R(0) && b.imag() == R(0)) return T(0);
+            return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+        }
         return std::pow(a, b);
     }
 };

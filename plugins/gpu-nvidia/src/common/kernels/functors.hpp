@@ -73,6 +73,13 @@ struct subtract {  // never called with bool (refused by the type rules)
     }
 };
 
+// numpy multiplies complex numbers by the plain formula, where C++'s operator* recovers
+// infinities (C99 Annex G): (inf + 0j) * 2 is inf + NaN j in numpy.
+template <class T>
+constexpr T plain_complex_product(T a, T b) {
+    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
+
 struct multiply {
     template <class T>
     CB_NV_HD constexpr T operator()(T a, T b) const {
@@ -80,6 +87,8 @@ struct multiply {
             return a && b;
         else if constexpr (is_int_v<T>)
             return wrap<T>(wide_unsigned_t<T>(a) * wide_unsigned_t<T>(b));
+        else if constexpr (is_complex_v<T>)
+            return plain_complex_product(a, b);
         else
             return a * b;
     }
@@ -263,6 +272,8 @@ struct square {
             return a ? 1 : 0;
         else if constexpr (is_int_v<T>)
             return wrap<T>(wide_unsigned_t<T>(a) * wide_unsigned_t<T>(a));
+        else if constexpr (is_complex_v<T>)
+            return plain_complex_product(a, a);
         else
             return a * a;
     }
@@ -282,6 +293,16 @@ struct reciprocal {
                 if (a == T(0) && sizeof(T) >= 4) return lowest_signed<T>();
             }
             return T(0);
+        } else if constexpr (is_complex_v<T>) {
+            // numpy's loop: Smith's quotient without scaling, so 1 / 0j is NaN in both halves.
+            using R = typename T::value_type;
+            const R re = a.real(), im = a.imag();
+            if ((im < R(0) ? -im : im) <= (re < R(0) ? -re : re)) {
+                const R r = im / re, d = re + im * r;
+                return T(R(1) / d, -r / d);
+            }
+            const R r = re / im, d = re * r + im;
+            return T(r / d, R(-1) / d);
         } else {
             return T(1) / a;
         }
