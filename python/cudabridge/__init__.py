@@ -31,13 +31,14 @@ from ._indexing import (flatnonzero, nonzero, put, ravel_multi_index, take, take
                         where)
 from ._sorting import argsort, searchsorted, sort, unique
 from ._linalg import diagonal, dot, einsum, inner, matmul, outer, tensordot, trace, vdot
+from ._complex import angle, imag, real
 from ._reductions import (all, amax, amin, any, argmax, argmin, array_equal, count_nonzero, cumprod, cumsum, max,
                           mean, min, nanmax, nanmean, nanmin, nansum, prod, std, sum, var)
 from . import _ufuncs
 from ._kernels import RawKernel, RawModule
 from ._elementwise import ElementwiseKernel, ReductionKernel
 from ._dlpack import from_dlpack
-from . import random
+from . import linalg, random
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
@@ -46,11 +47,11 @@ from . import errors as _errors
 
 __all__ = [
     "init", "shutdown", "is_initialized", "to_device", "from_device", "asnumpy", "array", "asarray",
-    "empty", "zeros", "ones", "full", "rand", "seed", "random", "add", "subtract", "multiply", "divide", "matmul",
+    "empty", "zeros", "ones", "full", "rand", "seed", "random", "linalg", "add", "subtract", "multiply", "divide", "matmul",
     "scalar_op", "reduce", "mem_info", "free_pool", "device_count", "set_device", "get_device", "devices",
     "Device", "synchronize", "Stream", "Event", "telemetry", "connect", "disconnect", "on_event",
     "remove_event_callback", "ndarray", "float32", "float64", "int32", "int64", "uint8", "int8", "int16",
-    "uint16", "uint32", "uint64", "float16", "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError",
+    "uint16", "uint32", "uint64", "float16", "complex64", "complex128", "bool_", "Error", "NotInitializedError", "NoDeviceError", "DeviceLostError",
     "OutOfMemoryError", "PolicyError", "IntegrityError", "DeviceResetError", "LaunchError",
     "arange", "linspace", "eye", "identity", "empty_like", "zeros_like", "ones_like", "full_like",
     "concatenate", "stack", "hstack", "vstack", "split", "array_split", "squeeze", "expand_dims", "flip", "roll",
@@ -58,6 +59,7 @@ __all__ = [
     "sum", "mean", "max", "min", "amax", "amin", "any", "all", "array_equal", "finfo", "iinfo",
     "prod", "argmax", "argmin", "var", "std", "nansum", "nanmean", "nanmax", "nanmin", "count_nonzero", "cumsum",
     "cumprod",
+    "real", "imag", "angle",
     "dot", "vdot", "inner", "outer", "tensordot", "trace", "diagonal", "einsum",
     "where", "nonzero", "flatnonzero", "take", "take_along_axis", "put", "unravel_index", "ravel_multi_index",
     "sort", "argsort", "searchsorted", "unique",
@@ -67,6 +69,7 @@ __all__ = [
 float32, float64, int32, int64 = _np.float32, _np.float64, _np.int32, _np.int64
 uint8, int8, int16, bool_ = _np.uint8, _np.int8, _np.int16, _np.bool_
 uint16, uint32, uint64, float16 = _np.uint16, _np.uint32, _np.uint64, _np.float16
+complex64, complex128 = _np.complex64, _np.complex128
 
 _core._register_errors(_errors._CODES)
 
@@ -112,7 +115,7 @@ def array(obj, dtype=None):
 
 def _lift(a):
     """A device array for an array-like operand; numbers stay numbers (numpy's scalar rules)."""
-    return a if isinstance(a, (ndarray, int, float, _np.number)) else asarray(a)
+    return a if isinstance(a, (ndarray, int, float, complex, _np.number)) else asarray(a)
 
 
 def add(a, b):

@@ -96,6 +96,13 @@ class ndarray:
     # The array API's matrix transpose: the last two axes swapped (a view; ValueError under 2-D).
     mT = property(lambda self: __import__("cudabridge")._array_api.matrix_transpose(self))
 
+    # x.real and x.imag: views of a complex array's halves, assignable as numpy's (_complex.py).
+    real = property(lambda self: _complex.real(self), lambda self, v: _complex.set_real(self, v))
+    imag = property(lambda self: _complex.imag(self), lambda self, v: _complex.set_imag(self, v))
+
+    def conj(self): return _ufuncs.conjugate(self)
+    def conjugate(self): return _ufuncs.conjugate(self)
+
     @property
     def is_contiguous(self):
         return all(
@@ -418,7 +425,7 @@ def _operand(x, other_dtype):
     """An operand of a binary op as a device array, with numpy 1.24's rules for Python scalars."""
     if isinstance(x, ndarray):
         return x
-    if isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)):
+    if isinstance(x, (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)):
         # numpy 1.24 casts by value for Python and numpy scalars: int8_array + 1 stays int8.
         dtype = _dtypes.scalar_dtype(other_dtype, x)
         if dtype not in _dtypes.CODES:
@@ -457,7 +464,11 @@ def _binary(name, a, b, out=None):
     if out is None and type(a) is ndarray and type(b) is ndarray:
         # Two device arrays (the common case): no scalar or host-array handling.
         sa, sb, da, db = a._shape, b._shape, a._dtype, b._dtype
-        info = _dtypes.OPERATOR_RESULTS.get((name, id(da), id(db))) or _dtypes.operator_result(name, da, db)
+        info = _dtypes.OPERATOR_RESULTS.get((name, id(da), id(db)))
+        if info is None:
+            if (da.kind == "c" or db.kind == "c") and name in _complex.BINARY:
+                return _complex.binary(name, a, b)
+            info = _dtypes.operator_result(name, da, db)
         return _result(name, sa if sa == sb else _broadcast(sa, sb), info,
                        (a._t or a._tensor(), b._t or b._tensor()))
     known = a if isinstance(a, ndarray) else b
@@ -466,6 +477,8 @@ def _binary(name, a, b, out=None):
     if x is None or y is None:
         return NotImplemented
     shape = _broadcast(x._shape, y._shape)
+    if (x._dtype.kind == "c" or y._dtype.kind == "c") and name in _complex.BINARY:
+        return _complex.binary(name, x, y, out)
     dtype = _dtypes.result(name, x._dtype, y._dtype)
     if dtype not in _dtypes.CODES:
         raise TypeError(f"{name} of {x._dtype} and {y._dtype} gives {dtype}, which is not supported on the device")
@@ -496,6 +509,8 @@ def _unary(name, a, out=None):
     dtype = _dtypes.result(name, a._dtype)
     if dtype not in _dtypes.CODES:
         raise TypeError(f"{name} of {a._dtype} gives {dtype}, which is not supported on the device")
+    if dtype.kind == "c" and name in _complex.UNARY:
+        return _complex.unary(name, a, out)
     if out is None:
         out = ndarray._new(a._shape, dtype)
     elif out._shape != a._shape or out._dtype != dtype:
@@ -556,13 +571,20 @@ def _fill(target, value):
             scalar -= 2**64  # the scalar travels as int64: the same bits, which the kernel casts back
     elif isinstance(value, (numbers.Real, np.floating)):
         scalar = float(value)
+    elif isinstance(value, (numbers.Complex, np.complexfloating)):
+        if target._dtype.kind != "c":
+            raise TypeError(f"cannot assign a complex value to a {target._dtype} array (numpy would drop the "
+                            f"imaginary part): assign value.real")
+        # The fill kernel takes a real scalar: broadcast a 0-d array of the value instead.
+        _launch("cast", target, [_scalar(value, target._dtype), target])
+        return
     else:
         raise TypeError(f"cannot fill an array with {type(value).__name__}")
     _launch("fill", target, [target], [scalar])
 
 
 def _assign(view, value):
-    if isinstance(value, (bool, int, float, np.bool_, np.number)):
+    if isinstance(value, (bool, int, float, complex, np.bool_, np.number)):
         _fill(view, value)
         return
     src = value if isinstance(value, ndarray) else to_device(np.asarray(value))
@@ -697,4 +719,4 @@ def rand(shape, dtype=np.float64):
 
 
 # Late: these modules build on the names above.
-from . import _dispatch, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs  # noqa: E402
+from . import _complex, _dispatch, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs  # noqa: E402

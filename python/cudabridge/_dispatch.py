@@ -6,7 +6,8 @@ nothing is computed on the host behind the caller's back. Copying to the host st
 
 import numpy as np
 
-from . import _array, _creation, _dtypes, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
+from . import _array, _complex, _creation, _dtypes, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
+from . import linalg
 
 # ufunc -> the device kernel that computes it (kernel names are numpy's ufunc names, except
 # true_divide's). np.power, np.divmod and np.clip have functions of their own (_ufuncs.py).
@@ -202,6 +203,9 @@ _FUNCTIONS = {
     np.unravel_index: _indexing.unravel_index, np.ravel_multi_index: _indexing.ravel_multi_index,
     np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.searchsorted: _sorting.searchsorted,
     np.unique: _sorting.unique,
+    np.linalg.norm: linalg.norm,
+    np.real: _complex.real, np.imag: _complex.imag, np.angle: _complex.angle,
+    np.iscomplexobj: lambda x: x.dtype.kind == "c", np.isrealobj: lambda x: x.dtype.kind != "c",
 }
 
 

@@ -18,6 +18,8 @@ CODES = {
     np.dtype(np.uint32): 9,
     np.dtype(np.uint64): 10,
     np.dtype(np.float16): 11,
+    np.dtype(np.complex64): 12,
+    np.dtype(np.complex128): 13,
 }
 SUPPORTED = tuple(CODES)
 # Every dtype an array holds is one of these objects (check() and the rules below return them),
@@ -98,12 +100,13 @@ def scalar_dtype(array_dtype, value):
 @functools.lru_cache(maxsize=None)
 def reduction(op, dtype):
     """The dtype of a reduction's result, numpy's: sum and prod of unsigned integers are uint64, of
-    signed integers and bool int64; mean of integers and bool is float64."""
+    signed integers and bool int64; mean of integers and bool is float64; floating and complex
+    arrays keep their dtype."""
     if op in ("max", "min"):
         return _CANONICAL[dtype]
     if op == "mean":
-        return _CANONICAL[dtype] if dtype.kind == "f" else _CANONICAL[np.dtype(np.float64)]
+        return _CANONICAL[dtype] if dtype.kind in "fc" else _CANONICAL[np.dtype(np.float64)]
     # sum, prod
-    if dtype.kind == "f":
+    if dtype.kind in "fc":
         return _CANONICAL[dtype]
     return _CANONICAL[np.dtype(np.uint64 if dtype.kind == "u" else np.int64)]

@@ -86,9 +86,12 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b):
+    """numpy.vdot: the flattened dot product, the first argument conjugated when complex."""
     a, b = asarray(a), asarray(b)
     if a.size != b.size:
         raise ValueError("cannot reshape array: vdot needs the same number of elements")
+    if a.dtype.kind == "c":
+        a = a.conj()
     return matmul(a.reshape(-1), b.reshape(-1))
 
 

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtypes
+from . import _complex, _dtypes
 from ._array import _axis, _binary, _launch, _reduce, _unary, asarray, full, ndarray, to_device
 
 _NO_VALUE = np._NoValue
@@ -204,7 +204,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO
     axis_t = None if axis is None else axes
     center = _divide_as(_run("sum", a, axis_t, dtype, None, True), n)
     dev = _binary("subtract", a, center)
-    total = _run("sum", _binary("multiply", dev, dev), axis_t, dtype, None, keepdims)
+    # numpy sums dev * conj(dev), real for complex: |dev|^2 in the halves' dtype.
+    squares = _complex.squared_magnitude(dev) if dev.dtype.kind == "c" else _binary("multiply", dev, dev)
+    sum_dtype = _complex.part_dtype(dtype) if dtype is not None and dtype.kind == "c" else dtype
+    total = _run("sum", squares, axis_t, sum_dtype, None, keepdims)
     result = _divide_as(total, dof)
     if _name == "std":  # numpy: the root cast back to var's dtype (std with an integer dtype= truncates)
         root = _unary("sqrt", result)

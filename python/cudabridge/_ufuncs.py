@@ -4,8 +4,8 @@ Each runs one built-in kernel (the plugin's kernel library: the same per-element
 simulated GPU's CPU engine and in the CUDA fatbin) and follows numpy 1.24: result dtypes
 (integers go to float64 for exp and friends, int16 and uint16 to float32, bool, int8 and uint8 to
 float16, computed in float32 and rounded once as numpy's half loops), value-based casting of
-Python scalars, broadcasting, out= with same_kind casting. Where numpy's result dtype is one the
-device lacks (complex) they raise TypeError naming it rather than computing something else.
+Python scalars, broadcasting, out= with same_kind casting. Where the device has no kernel for a
+dtype (sin of complex64, say) they raise naming it rather than computing something else.
 np.exp(x) on a device array lands here through __array_ufunc__ (_dispatch.py).
 """
 
@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from . import _array
+from . import _array, _complex
 
 # Kernel name = numpy's ufunc name.
 UNARY = ("negative", "absolute", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt", "square",
@@ -106,9 +106,11 @@ def float_power(x1, x2, out=None):
 
 
 def conjugate(x, out=None):
-    """The complex conjugate: for the device's real dtypes a copy (bool becomes int8, as numpy's)."""
+    """The complex conjugate; for the device's real dtypes a copy (bool becomes int8, as numpy's)."""
     _check_out("conjugate", out)
     x = _device(x)
+    if x.dtype.kind == "c":
+        return _complex.conjugate_into(x, out)
     dtype = np.dtype(np.int8) if x.dtype == np.bool_ else x.dtype
     if out is None:
         return x.astype(dtype)

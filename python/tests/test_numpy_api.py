@@ -397,3 +397,51 @@ def test_a_dtype_numpy_would_not_cast_to_raises_numpys_error(gpu):
     a = np.linspace(0, 1, 6)
     with pytest.raises(TypeError, match="same_kind"):
         np.add(cb.to_device(a), cb.to_device(a), dtype=np.int32)
+
+
+NORM_ORDS = [None, 1, -1, 2, np.inf, -np.inf, 0, 3, 0.5, "fro"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex64])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1), (1, 0)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_linalg_norm_matches_numpy(gpu, dtype, axis, keepdims):
+    a = sample((3, 4), np.float64, 21)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * sample((3, 4), np.float64, 22)
+    a = a.astype(dtype)
+    for ord_ in NORM_ORDS:
+        try:
+            with np.errstate(all="ignore"):
+                want = np.asarray(np.linalg.norm(a, ord_, axis, keepdims))
+        except ValueError:  # an order numpy refuses for this axis: so does the device
+            with pytest.raises(ValueError):
+                cb.linalg.norm(cb.to_device(a), ord_, axis, keepdims)
+            continue
+        if ord_ == 2 and not isinstance(axis, int):
+            continue  # a matrix 2-norm: see test_linalg_norm_refuses_what_needs_singular_values
+        got = np.linalg.norm(cb.to_device(a), ord_, axis, keepdims)
+        assert isinstance(got, cb.ndarray)
+        host = got.get()
+        assert host.dtype == want.dtype and host.shape == want.shape, (ord_, host.dtype, want.dtype)
+        np.testing.assert_allclose(host, want, rtol=2e-5 if want.dtype == np.float32 else 1e-12)
+
+
+def test_linalg_norm_of_vectors_and_stacks(gpu):
+    v = sample((7,), np.float32, 23)
+    check(cb.linalg.norm(cb.to_device(v)), np.asarray(np.linalg.norm(v)))
+    t = sample((2, 3, 4), np.float64, 24)
+    check(np.linalg.norm(cb.to_device(t), axis=(1, 2)), np.linalg.norm(t, axis=(1, 2)))
+    check(np.linalg.norm(cb.to_device(t), 1, axis=(0, 2)), np.linalg.norm(t, 1, axis=(0, 2)))
+    check(np.linalg.norm(cb.to_device(t), np.inf, axis=2), np.linalg.norm(t, np.inf, axis=2))
+
+
+def test_linalg_norm_refuses_what_needs_singular_values(gpu):
+    m = cb.to_device(sample((3, 3), np.float64, 25))
+    for ord_ in (2, -2, "nuc"):
+        with pytest.raises(TypeError, match="singular values"):
+            cb.linalg.norm(m, ord_)
+    with pytest.raises(ValueError, match="vectors"):
+        cb.linalg.norm(cb.to_device(np.ones(3)), "fro", axis=0)
+    with pytest.raises(ValueError, match="dimensions"):
+        cb.linalg.norm(cb.ones((2, 2, 2)), 1, axis=(0, 1, 2))

@@ -1,0 +1,91 @@
+"""cb.linalg: numpy.linalg's norm on the device (np.linalg.norm(x) of a device array lands here).
+
+Vector norms (ord None, 2, 1, inf, -inf, 0 and any other number) and the matrix norms that are
+sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device. The matrix 2-norm and the
+nuclear norm need singular values, which the device does not compute: they raise TypeError, as
+any numpy function without a device implementation does.
+"""
+
+import numbers
+
+import numpy as np
+
+from . import _array, _complex, _reductions
+
+__all__ = ["norm"]
+
+
+def _squares(x):
+    """|x|^2 elementwise, in x's real dtype."""
+    return _complex.squared_magnitude(x) if x.dtype.kind == "c" else _array._binary("multiply", x, x)
+
+
+def _abs(x):
+    return _array._unary("absolute", x)
+
+
+def _vector_norm(x, ord, axis, keepdims):
+    if ord is None or ord == 2:
+        return _array._unary("sqrt", _reductions.sum(_squares(x), axis=axis, keepdims=keepdims))
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    if ord == np.inf:
+        return _reductions.max(_abs(x), axis=axis, keepdims=keepdims)
+    if ord == -np.inf:
+        return _reductions.min(_abs(x), axis=axis, keepdims=keepdims)
+    real = _abs(x).dtype
+    if ord == 0:
+        nonzero = _array._binary("not_equal", x, 0).astype(real)
+        return _reductions.sum(nonzero, axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return _reductions.sum(_abs(x), axis=axis, keepdims=keepdims)
+    powered = _array._binary("power", _abs(x), float(ord))
+    total = _reductions.sum(powered, axis=axis, keepdims=keepdims)
+    return _array._binary("power", total, 1.0 / float(ord))
+
+
+def _matrix_norm(x, ord, axes, keepdims):
+    row, col = axes
+    if ord in (None, "fro", "f"):
+        result = _array._unary("sqrt", _reductions.sum(_squares(x), axis=axes))
+    elif ord in (1, -1, np.inf, -np.inf):
+        summed, then = (row, col) if ord in (1, -1) else (col, row)
+        if then > summed:
+            then -= 1  # the summed axis is gone
+        extreme = _reductions.max if ord > 0 else _reductions.min
+        result = extreme(_reductions.sum(_abs(x), axis=summed), axis=then)
+    elif ord in (2, -2, "nuc"):
+        raise TypeError(f"numpy.linalg.norm with ord={ord!r} needs singular values, which have no implementation "
+                        f"on the device (cudabridge); copy to the host explicitly with cb.asnumpy(x)")
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    if keepdims:
+        shape = list(x.shape)
+        shape[row] = shape[col] = 1
+        result = result.reshape(tuple(shape))
+    return result
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """numpy.linalg.norm on the device: a 0-d or reduced device array of x's real float dtype
+    (integers and bool in float64, as numpy)."""
+    x = _array.asarray(x)
+    if x.dtype.kind not in "fc":
+        x = x.astype(np.float64)
+    if axis is None:
+        if ord is None or (x.ndim == 2 and ord in ("fro", "f")) or (x.ndim == 1 and ord == 2):
+            result = _array._unary("sqrt", _reductions.sum(_squares(x.reshape(-1))))
+            return result.reshape((1,) * x.ndim) if keepdims else result
+        axis = tuple(range(x.ndim))
+    elif isinstance(axis, (numbers.Integral, np.integer)):
+        axis = (int(axis),)
+    else:
+        axis = tuple(axis)
+    axis = tuple(_array._axis(a, x.ndim) for a in axis)
+    if len(axis) == 1:
+        return _vector_norm(x, ord, axis[0], keepdims)
+    if len(axis) == 2:
+        if axis[0] == axis[1]:
+            raise ValueError("Duplicate axes given.")
+        return _matrix_norm(x, ord, axis, keepdims)
+    raise ValueError("Improper number of dimensions to norm.")
