@@ -134,6 +134,13 @@ def divide(a, b):
     return _binary("divide", _lift(a), _lift(b))
 
 
+# numpy's statistics (_statistics.py) and further array functions (_shaping.py).
+from . import _shaping, _statistics  # noqa: E402
+globals().update({n: getattr(_statistics, n) for n in _statistics.__all__})
+globals().update({n: getattr(_shaping, n) for n in _shaping.__all__})
+__all__ += [n for n in _statistics.__all__ + _shaping.__all__ if n not in __all__]
+
+
 # numpy's ufuncs (cb.exp, cb.power, cb.clip, cb.bitwise_and, ...: _ufuncs.py), each with out=.
 _UFUNC_NAMES = tuple(n for n in _ufuncs.FUNCTIONS if n not in ("add", "subtract", "multiply", "divide"))
 globals().update({n: _ufuncs.FUNCTIONS[n] for n in _UFUNC_NAMES})
