@@ -260,6 +260,30 @@ class ndarray:
     def fill(self, value):
         _fill(self, value)
 
+    def view(self, dtype=None):
+        """The same memory read as `dtype`, as numpy's view: another itemsize rescales the last
+        axis, which must then be contiguous."""
+        if dtype is None:
+            return ndarray._view(self._block, self._offset, self._shape, self._strides, self._dtype)
+        if isinstance(dtype, type) and issubclass(dtype, ndarray):
+            return self.view()
+        new = _dtypes.check(dtype)
+        old = self._dtype.itemsize
+        if new.itemsize == old:
+            return ndarray._view(self._block, self._offset, self._shape, self._strides, new)
+        if not self._shape:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if self._strides[-1] != 1 and self._shape[-1] != 1:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        last = self._shape[-1] * old
+        if last % new.itemsize or self._offset % new.itemsize or \
+                any(s * old % new.itemsize for s in self._strides[:-1]):
+            raise ValueError("When changing to a different itemsize, the size of the array's last axis (in bytes) "
+                             "must be divisible by the new itemsize, and the array aligned to it")
+        shape = self._shape[:-1] + (last // new.itemsize,)
+        strides = tuple(s * old // new.itemsize for s in self._strides[:-1]) + (1,)
+        return ndarray._view(self._block, self._offset, shape, strides, new)
+
     # ---- indexing ---------------------------------------------------------------------------
     def __getitem__(self, key):
         view = _basic_view(self, key)

@@ -445,3 +445,27 @@ def test_linalg_norm_refuses_what_needs_singular_values(gpu):
         cb.linalg.norm(cb.to_device(np.ones(3)), "fro", axis=0)
     with pytest.raises(ValueError, match="dimensions"):
         cb.linalg.norm(cb.ones((2, 2, 2)), 1, axis=(0, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64, np.int16, np.complex64, np.float32])
+def test_view_reads_the_same_bytes_as_another_dtype(gpu, dtype):
+    a = sample((3, 4), np.float32, 26)
+    d = cb.to_device(a)
+    got = d.view(dtype)
+    want = a.view(dtype)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.get().tobytes() == want.tobytes()
+    assert d[:, 2:4].view(dtype).get().tobytes() == a[:, 2:4].copy().view(dtype).tobytes()
+
+
+def test_a_view_writes_through_and_refuses_what_numpy_refuses(gpu):
+    a = np.arange(8, dtype=np.float32)
+    d = cb.to_device(a)
+    d.view(np.int32)[0] = 7
+    assert d.get()[:1].view(np.int32)[0] == 7
+    with pytest.raises(ValueError, match="contiguous"):
+        cb.to_device(a.reshape(2, 4))[:, ::2].view(np.float64)
+    with pytest.raises(ValueError, match="0d"):
+        cb.to_device(np.float32(1)).view(np.float64)
+    with pytest.raises(ValueError, match="divisible"):
+        cb.to_device(np.zeros(3, np.float32)).view(np.float64)
