@@ -21,20 +21,16 @@ std::vector<benchmark_row> query_benchmarks(store& s, std::string_view name, siz
         "SELECT id, time_ns, name, metric, value, unit, modeled, data FROM benchmarks "
         "WHERE ?1 = '' OR name = ?1 ORDER BY id DESC LIMIT ?2");
     st.bind(1, name).bind(2, store_detail::sql_limit(limit));
-    std::vector<benchmark_row> rows;
-    while (st.step()) {
-        benchmark_row b;
-        b.id = st.column_int(0);
-        b.time_ns = st.column_int(1);
-        b.name = st.column_text(2);
-        b.metric = st.column_text(3);
-        b.value = st.column_double(4);
-        b.unit = st.column_text(5);
-        b.modeled = st.column_int(6) != 0;
-        b.data_json = st.column_text(7);
-        rows.push_back(std::move(b));
-    }
-    return rows;
+    return store_detail::all_rows(std::move(st), [](statement& row) {
+        return benchmark_row{.id = row.column_int(0),
+                             .time_ns = row.column_int(1),
+                             .name = row.column_text(2),
+                             .metric = row.column_text(3),
+                             .unit = row.column_text(5),
+                             .value = row.column_double(4),
+                             .modeled = row.column_int(6) != 0,
+                             .data_json = row.column_text(7)};
+    });
 }
 
 }  // namespace cudabridge::core

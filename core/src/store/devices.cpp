@@ -57,17 +57,11 @@ known_device_row remember_device(store& s, std::string_view unique_id, std::stri
 }
 
 std::optional<known_device_row> find_known_device(store& s, std::string_view unique_id) {
-    statement st = s.prepare(CB_SELECT_DEVICE " WHERE unique_id = ?1");
-    st.bind(1, unique_id);
-    if (!st.step()) return std::nullopt;
-    return device_from(st);
+    return store_detail::find_row(s, CB_SELECT_DEVICE " WHERE unique_id = ?1", unique_id, device_from);
 }
 
 std::vector<known_device_row> list_known_devices(store& s) {
-    statement st = s.prepare(CB_SELECT_DEVICE " ORDER BY first_seen_ns, unique_id");
-    std::vector<known_device_row> rows;
-    while (st.step()) rows.push_back(device_from(st));
-    return rows;
+    return store_detail::all_rows(s.prepare(CB_SELECT_DEVICE " ORDER BY first_seen_ns, unique_id"), device_from);
 }
 
 bool forget_device(store& s, std::string_view unique_id) {

@@ -26,20 +26,16 @@ std::vector<event_row> query_events(store& s, const event_query& q) {
         "ORDER BY id DESC LIMIT ?6");
     st.bind(1, q.since_ns).bind(2, int64_t{q.min_severity}).bind(3, q.device).bind(4, q.category);
     st.bind(5, q.kind).bind(6, store_detail::sql_limit(q.limit));
-    std::vector<event_row> rows;
-    while (st.step()) {
-        event_row e;
-        e.id = st.column_int(0);
-        e.time_ns = st.column_int(1);
-        e.device = st.column_text(2);
-        e.category = st.column_text(3);
-        e.severity = static_cast<int>(st.column_int(4));
-        e.kind = st.column_text(5);
-        e.message = st.column_text(6);
-        e.data_json = st.column_text(7);
-        rows.push_back(std::move(e));
-    }
-    return rows;
+    return store_detail::all_rows(std::move(st), [](statement& row) {
+        return event_row{.id = row.column_int(0),
+                         .time_ns = row.column_int(1),
+                         .device = row.column_text(2),
+                         .category = row.column_text(3),
+                         .severity = static_cast<int>(row.column_int(4)),
+                         .kind = row.column_text(5),
+                         .message = row.column_text(6),
+                         .data_json = row.column_text(7)};
+    });
 }
 
 }  // namespace cudabridge::core

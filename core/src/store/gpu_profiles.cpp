@@ -41,26 +41,19 @@ void put_gpu_profiles(store& s, const std::vector<gpu_profile_row>& rows) {
 }
 
 std::vector<gpu_profile_row> list_gpu_profiles(store& s) {
-    statement st = s.prepare(CB_SELECT_GPU_PROFILE " ORDER BY pci_device_id");
-    std::vector<gpu_profile_row> rows;
-    while (st.step()) rows.push_back(gpu_profile_from(st));
-    return rows;
+    return store_detail::all_rows(s.prepare(CB_SELECT_GPU_PROFILE " ORDER BY pci_device_id"), gpu_profile_from);
 }
 
 std::optional<gpu_profile_row> find_gpu_profile(store& s, int pci_device_id) {
-    statement st = s.prepare(CB_SELECT_GPU_PROFILE " WHERE pci_device_id = ?1");
-    st.bind(1, pci_device_id);
-    if (!st.step()) return std::nullopt;
-    return gpu_profile_from(st);
+    return store_detail::find_row(s, CB_SELECT_GPU_PROFILE " WHERE pci_device_id = ?1", pci_device_id,
+                                  gpu_profile_from);
 }
 
 // Keys are unique within a family; should two rows share one, the lowest id answers.
 std::optional<gpu_profile_row> find_gpu_profile_by_key(store& s, std::string_view key) {
     if (key.empty()) return std::nullopt;  // rows migrated from schema v2 have key ''
-    statement st = s.prepare(CB_SELECT_GPU_PROFILE " WHERE key = ?1 ORDER BY pci_device_id LIMIT 1");
-    st.bind(1, key);
-    if (!st.step()) return std::nullopt;
-    return gpu_profile_from(st);
+    return store_detail::find_row(s, CB_SELECT_GPU_PROFILE " WHERE key = ?1 ORDER BY pci_device_id LIMIT 1", key,
+                                  gpu_profile_from);
 }
 
 #undef CB_SELECT_GPU_PROFILE

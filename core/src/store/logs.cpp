@@ -16,18 +16,15 @@ std::vector<log_row> query_logs(store& s, const log_query& q) {
         "ORDER BY id DESC LIMIT ?5");
     st.bind(1, int64_t{q.min_level}).bind(2, q.since_ns).bind(3, q.after_id).bind(4, q.category);
     st.bind(5, store_detail::sql_limit(q.limit));
-    std::vector<log_row> rows;
-    while (st.step()) {
-        log_row r;
-        r.id = st.column_int(0);
-        r.time_ns = st.column_int(1);
-        r.level = static_cast<int>(st.column_int(2));
-        r.category = st.column_text(3);
-        r.thread_id = st.column_int(4);
-        r.device = st.column_text(5);
-        r.message = st.column_text(6);
-        rows.push_back(std::move(r));
-    }
+    auto rows = store_detail::all_rows(std::move(st), [](statement& row) {
+        return log_row{.id = row.column_int(0),
+                       .time_ns = row.column_int(1),
+                       .level = static_cast<int>(row.column_int(2)),
+                       .category = row.column_text(3),
+                       .thread_id = row.column_int(4),
+                       .device = row.column_text(5),
+                       .message = row.column_text(6)};
+    });
     std::reverse(rows.begin(), rows.end());
     return rows;
 }

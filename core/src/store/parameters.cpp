@@ -45,17 +45,11 @@ void declare_parameter(store& s, const parameter_row& p) {
 }
 
 std::optional<parameter_row> find_parameter(store& s, std::string_view name) {
-    statement st = s.prepare(CB_SELECT_PARAMETER " WHERE name = ?1");
-    st.bind(1, name);
-    if (!st.step()) return std::nullopt;
-    return parameter_from(st);
+    return store_detail::find_row(s, CB_SELECT_PARAMETER " WHERE name = ?1", name, parameter_from);
 }
 
 std::vector<parameter_row> list_parameters(store& s) {
-    statement st = s.prepare(CB_SELECT_PARAMETER " ORDER BY name");
-    std::vector<parameter_row> rows;
-    while (st.step()) rows.push_back(parameter_from(st));
-    return rows;
+    return store_detail::all_rows(s.prepare(CB_SELECT_PARAMETER " ORDER BY name"), parameter_from);
 }
 
 #undef CB_SELECT_PARAMETER

@@ -25,10 +25,7 @@ plugin_cache_row plugin_cache_from(const statement& st) {
 }  // namespace
 
 std::optional<plugin_cache_row> find_plugin_cache(store& s, std::string_view path) {
-    statement st = s.prepare(CB_SELECT_PLUGIN_CACHE " WHERE path = ?1");
-    st.bind(1, path);
-    if (!st.step()) return std::nullopt;
-    return plugin_cache_from(st);
+    return store_detail::find_row(s, CB_SELECT_PLUGIN_CACHE " WHERE path = ?1", path, plugin_cache_from);
 }
 
 void put_plugin_cache(store& s, const plugin_cache_row& row) {
@@ -48,10 +45,7 @@ void put_plugin_cache(store& s, const plugin_cache_row& row) {
 }
 
 std::vector<plugin_cache_row> list_plugin_cache(store& s) {
-    statement st = s.prepare(CB_SELECT_PLUGIN_CACHE " ORDER BY path");
-    std::vector<plugin_cache_row> rows;
-    while (st.step()) rows.push_back(plugin_cache_from(st));
-    return rows;
+    return store_detail::all_rows(s.prepare(CB_SELECT_PLUGIN_CACHE " ORDER BY path"), plugin_cache_from);
 }
 
 void erase_plugin_cache(store& s, std::string_view path) {

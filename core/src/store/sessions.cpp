@@ -90,26 +90,20 @@ void end_session(store& s, int64_t id, std::string_view state, std::string_view 
 }
 
 std::optional<session_row> find_session(store& s, int64_t id) {
-    statement st = s.prepare(CB_SELECT_SESSION " WHERE id = ?1");
-    st.bind(1, id);
-    if (!st.step()) return std::nullopt;
-    return session_from(st);
+    return store_detail::find_row(s, CB_SELECT_SESSION " WHERE id = ?1", id, session_from);
 }
 
 // Newest by id: ids follow commit order even when the wall clock steps back.
 std::optional<session_row> open_session(store& s, std::string_view device_id) {
-    statement st = s.prepare(CB_SELECT_SESSION " WHERE device_id = ?1 AND ended_ns IS NULL ORDER BY id DESC LIMIT 1");
-    st.bind(1, device_id);
-    if (!st.step()) return std::nullopt;
-    return session_from(st);
+    return store_detail::find_row(
+        s, CB_SELECT_SESSION " WHERE device_id = ?1 AND ended_ns IS NULL ORDER BY id DESC LIMIT 1", device_id,
+        session_from);
 }
 
 std::vector<session_row> list_sessions(store& s, std::string_view device_id, size_t limit) {
     statement st = s.prepare(CB_SELECT_SESSION " WHERE ?1 = '' OR device_id = ?1 ORDER BY id DESC LIMIT ?2");
     st.bind(1, device_id).bind(2, store_detail::sql_limit(limit));
-    std::vector<session_row> rows;
-    while (st.step()) rows.push_back(session_from(st));
-    return rows;
+    return store_detail::all_rows(std::move(st), session_from);
 }
 
 #undef CB_SELECT_SESSION

@@ -63,9 +63,12 @@ std::vector<setting_row> list_settings(store& s, std::string_view scope) {
         "SELECT scope, key, value, updated_ns FROM settings "
         "WHERE ?1 = '' OR scope = ?1 ORDER BY scope, key");
     st.bind(1, scope);
-    std::vector<setting_row> rows;
-    while (st.step()) rows.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_int(3)});
-    return rows;
+    return store_detail::all_rows(std::move(st), [](statement& row) {
+        return setting_row{.scope = row.column_text(0),
+                           .key = row.column_text(1),
+                           .value = row.column_text(2),
+                           .updated_ns = row.column_int(3)};
+    });
 }
 
 }  // namespace cudabridge::core

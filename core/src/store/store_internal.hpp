@@ -8,11 +8,13 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cudabridge::core {
 
@@ -62,6 +64,23 @@ inline void bind_optional(statement& st, int index, std::string_view value) {
         st.bind_null(index);
     else
         st.bind(index, value);
+}
+
+// Every row a statement steps to, each read by `from(st)`.
+template <class Read>
+auto all_rows(statement st, Read from) {
+    std::vector<decltype(from(st))> rows;
+    while (st.step()) rows.push_back(from(st));
+    return rows;
+}
+
+// The row `sql` (with ?1 = key) finds, read by `from(st)`, or nullopt when there is none.
+template <class Key, class Read>
+auto find_row(store& s, const char* sql, const Key& key, Read from) {
+    statement st = s.prepare(sql);
+    st.bind(1, key);
+    using row = decltype(from(st));
+    return st.step() ? std::optional<row>(from(st)) : std::nullopt;
 }
 
 // LIMIT for a size_t row count: 0 means no limit (-1 in SQLite).
