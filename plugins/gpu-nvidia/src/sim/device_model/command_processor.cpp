@@ -110,6 +110,17 @@ void command_processor::run_stretch(const ring_work& work) {
     state_.report_queued([this](uint32_t n) { telemetry_.set_queued(n); });
 }
 
+// A kernel command of any kind: the engine's `launch` runs the block at cmd.a (cmd.c bytes), and
+// the roofline model turns what it asked of the GPU into modeled time.
+command_result command_processor::run_kernel(kernel_launcher launch, const hw::command& cmd, const abort_check& abort,
+                                             command_record& record, uint64_t& modeled_ns) {
+    record.kernel = true;
+    work_amount work;
+    auto r = (compute_.*launch)(dma_, memory_, cmd.a, cmd.c, abort, work);
+    modeled_ns = modeled_duration_ns(ceilings_, work);
+    return r;
+}
+
 command_result command_processor::execute(const hw::command& cmd, const abort_check& abort, command_record& record,
                                           uint64_t& modeled_ns) {
     modeled_ns = 0;
@@ -136,27 +147,12 @@ command_result command_processor::execute(const hw::command& cmd, const abort_ch
     case hw::opcode::memset8:
         modeled_ns = modeled_duration_ns(ceilings_, memset_work(cmd.c));
         return fill_bytes(memory_, cmd.a, static_cast<uint8_t>(cmd.b), cmd.c, abort);
-    case hw::opcode::launch: {
-        record.kernel = true;
-        work_amount work;
-        auto r = compute_.launch(dma_, memory_, cmd.a, cmd.c, abort, work);
-        modeled_ns = modeled_duration_ns(ceilings_, work);
-        return r;
-    }
-    case hw::opcode::host_kernel: {
-        record.kernel = true;
-        work_amount work;
-        auto r = compute_.launch_host_kernel(dma_, memory_, cmd.a, cmd.c, abort, work);
-        modeled_ns = modeled_duration_ns(ceilings_, work);
-        return r;
-    }
-    case hw::opcode::ptx_kernel: {
-        record.kernel = true;
-        work_amount work;
-        auto r = compute_.launch_ptx_kernel(dma_, memory_, cmd.a, cmd.c, abort, work);
-        modeled_ns = modeled_duration_ns(ceilings_, work);
-        return r;
-    }
+    case hw::opcode::launch:
+        return run_kernel(&compute_engine::launch, cmd, abort, record, modeled_ns);
+    case hw::opcode::host_kernel:
+        return run_kernel(&compute_engine::launch_host_kernel, cmd, abort, record, modeled_ns);
+    case hw::opcode::ptx_kernel:
+        return run_kernel(&compute_engine::launch_ptx_kernel, cmd, abort, record, modeled_ns);
     case hw::opcode::timestamp: {
         // The modeled clock: frozen while the engines are busy, so this is when the work before
         // it finished in modeled time.

@@ -48,6 +48,10 @@ private:
     void run();
     void run_stretch(const ring_work& work);
     // Runs one command; `modeled_ns` is how long the real GPU would have taken.
+    using kernel_launcher = command_result (compute_engine::*)(const dma_port&, const vram&, uint64_t, uint64_t,
+                                                               const abort_check&, work_amount&);
+    command_result run_kernel(kernel_launcher launch, const hw::command& cmd, const abort_check& abort,
+                              command_record& record, uint64_t& modeled_ns);
     command_result execute(const hw::command& cmd, const abort_check& abort, command_record& record,
                            uint64_t& modeled_ns);
     // Fence word, registers, MSI. False when the processor should stop taking this stretch.
