@@ -74,8 +74,9 @@ def squared_magnitude(x):
 
 
 # ---- ufuncs the device has no complex kernel for, composed from real kernels on the halves ----
-# Each follows numpy 1.24's complex loops: the formulas of C99's csin/ccos/..., and the
-# lexicographic order of its comparisons, maximum and minimum.
+# Each follows numpy 1.24's complex loops: its expm1, exp2, log2, log1p and sign formulas, and the
+# lexicographic order of its comparisons, maximum and minimum. (sin, arccos, tanh, ... are complex
+# kernels: the C library's functions, as numpy's loops.)
 
 def _b(name, x, y):
     return _array._binary(name, x, y)
@@ -93,48 +94,6 @@ def _assemble(re, im, dtype):
     return z
 
 
-def _times(p, q):
-    """p * q, but 0 where either factor is 0: C99's csin(x + 0i) keeps a zero imaginary part even
-    for infinite x, and csin(0 + iy) a zero real part where cosh(y) overflows."""
-    from ._indexing import where  # _indexing imports _array, which imports this module
-    zero = _b("logical_or", _b("equal", p, 0), _b("equal", q, 0))
-    return where(zero, p.dtype.type(0), _b("multiply", p, q))
-
-
-def _sin(x, y):
-    return _times(_u("sin", x), _u("cosh", y)), _times(_u("cos", x), _u("sinh", y))
-
-
-def _cos(x, y):
-    return _times(_u("cos", x), _u("cosh", y)), _u("negative", _times(_u("sin", x), _u("sinh", y)))
-
-
-def _sinh(x, y):
-    return _times(_u("sinh", x), _u("cos", y)), _times(_u("cosh", x), _u("sin", y))
-
-
-def _cosh(x, y):
-    return _times(_u("cosh", x), _u("cos", y)), _times(_u("sinh", x), _u("sin", y))
-
-
-def _tanh(x, y):
-    """tanh(x + iy) = (tanh x (1 + tan^2 y) + i tan y sech^2 x) / (1 + tanh^2 x tan^2 y): every
-    term bounded where cosh and sinh of large x would overflow."""
-    th, t = _u("tanh", x), _u("tan", y)
-    t2 = _b("multiply", t, t)
-    den = _b("add", _b("multiply", _b("multiply", th, th), t2), 1)
-    ch = _u("cosh", x)
-    re = _b("divide", _b("multiply", th, _b("add", t2, 1)), den)
-    im = _b("divide", _b("divide", _b("divide", t, ch), ch), den)
-    return re, im
-
-
-def _tan(x, y):
-    """tan z = -i tanh(iz), with iz = -y + ix."""
-    re, im = _tanh(_u("negative", y), x)
-    return im, _u("negative", re)
-
-
 def _expm1(x, y):
     """numpy's: expm1(x) cos y - 2 sin^2(y / 2), and exp(x) sin y."""
     half = _u("sin", _b("multiply", y, 0.5))
@@ -142,7 +101,7 @@ def _expm1(x, y):
     return re, _b("multiply", _u("exp", x), _u("sin", y))
 
 
-_HALVES = {"sin": _sin, "cos": _cos, "tan": _tan, "sinh": _sinh, "cosh": _cosh, "tanh": _tanh, "expm1": _expm1}
+_HALVES = {"expm1": _expm1}
 # Through the complex kernels: log and exp scaled, and numpy's log1p (log(1 + z), as its loop).
 _SCALED = {"log2": ("log", 1 / float(np.log(2)), False), "log10": ("log", 1 / float(np.log(10)), False),
            "exp2": ("exp", float(np.log(2)), True), "log1p": ("log", None, False)}

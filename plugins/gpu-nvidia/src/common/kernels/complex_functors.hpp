@@ -37,6 +37,30 @@ struct complex_sqrt {
         return std::sqrt(a);
     }
 };
+// The trigonometric and hyperbolic functions and their inverses, and log10: the C library's
+// complex functions (C99 Annex G's special values), which numpy's loops call too.
+#define CB_NV_COMPLEX_FUNCTION(NAME, EXPR) \
+    struct complex_##NAME {                \
+        template <class T>                 \
+        T operator()(T a) const {          \
+            return EXPR;                   \
+        }                                  \
+    };
+CB_NV_COMPLEX_FUNCTION(sin, std::sin(a))
+CB_NV_COMPLEX_FUNCTION(cos, std::cos(a))
+CB_NV_COMPLEX_FUNCTION(tan, std::tan(a))
+CB_NV_COMPLEX_FUNCTION(arcsin, std::asin(a))
+CB_NV_COMPLEX_FUNCTION(arccos, std::acos(a))
+CB_NV_COMPLEX_FUNCTION(arctan, std::atan(a))
+CB_NV_COMPLEX_FUNCTION(sinh, std::sinh(a))
+CB_NV_COMPLEX_FUNCTION(cosh, std::cosh(a))
+CB_NV_COMPLEX_FUNCTION(tanh, std::tanh(a))
+CB_NV_COMPLEX_FUNCTION(arcsinh, std::asinh(a))
+CB_NV_COMPLEX_FUNCTION(arccosh, std::acosh(a))
+CB_NV_COMPLEX_FUNCTION(arctanh, std::atanh(a))
+CB_NV_COMPLEX_FUNCTION(log10, std::log10(a))
+#undef CB_NV_COMPLEX_FUNCTION
+
 // NaN in either part; an infinite part (numpy's isinf); both parts finite.
 struct complex_isnan {
     template <class T>

@@ -105,7 +105,20 @@ cb_status complex_unary_types(unary_op op, cb_dtype a, op_types& out, std::strin
     case unary_op::reciprocal:
     case unary_op::exp:
     case unary_op::log:
+    case unary_op::log10:
     case unary_op::sqrt:
+    case unary_op::sin:
+    case unary_op::cos:
+    case unary_op::tan:
+    case unary_op::arcsin:
+    case unary_op::arccos:
+    case unary_op::arctan:
+    case unary_op::sinh:
+    case unary_op::cosh:
+    case unary_op::tanh:
+    case unary_op::arcsinh:
+    case unary_op::arccosh:
+    case unary_op::arctanh:
         return CB_OK;
     case unary_op::abs:  // |z|: the parts' float
         out.result = a == CB_DTYPE_COMPLEX64 ? CB_DTYPE_FLOAT32 : CB_DTYPE_FLOAT64;
