@@ -1,4 +1,5 @@
-"""cb.linalg: numpy.linalg's norm on the device (np.linalg.norm(x) of a device array lands here).
+"""cb.linalg: numpy.linalg's norm on the device (np.linalg.norm(x) of a device array lands here),
+and the array API's linalg names that are products, transposes and norms.
 
 Vector norms (ord None, 2, 1, inf, -inf, 0 and any other number) and the matrix norms that are
 sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device. The matrix 2-norm and the
@@ -10,9 +11,12 @@ import numbers
 
 import numpy as np
 
-from . import _array, _complex, _reductions
+from . import _array, _complex, _linalg, _reductions
+from ._array_api import matrix_transpose, vecdot
+from ._linalg import matmul, outer, tensordot
 
-__all__ = ["norm"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
+           "diagonal", "trace"]
 
 
 def _squares(x):
@@ -89,3 +93,35 @@ def norm(x, ord=None, axis=None, keepdims=False):
             raise ValueError("Duplicate axes given.")
         return _matrix_norm(x, ord, axis, keepdims)
     raise ValueError("Improper number of dimensions to norm.")
+
+
+# ---- the array API's linalg extension (2022.12): its names over the last two axes ----------------
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The array API's vector_norm: `ord` over `axis` (None: every element, a tuple: those axes
+    taken together)."""
+    x = _array.asarray(x)
+    if x.dtype.kind not in "fc":
+        x = x.astype(np.float64)
+    if axis is None:
+        result = _vector_norm(x.reshape(-1), ord, 0, False)
+        return result.reshape((1,) * x.ndim) if keepdims else result
+    return _vector_norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The array API's matrix_norm over the last two axes."""
+    x = _array.asarray(x)
+    if x.ndim < 2:
+        raise ValueError("matrix_norm needs at least two dimensions")
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonal of each matrix in the last two axes."""
+    return _linalg.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The trace of each matrix in the last two axes."""
+    return _linalg.trace(x, offset, -2, -1, dtype)

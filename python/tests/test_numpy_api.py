@@ -469,3 +469,18 @@ def test_a_view_writes_through_and_refuses_what_numpy_refuses(gpu):
         cb.to_device(np.float32(1)).view(np.float64)
     with pytest.raises(ValueError, match="divisible"):
         cb.to_device(np.zeros(3, np.float32)).view(np.float64)
+
+
+def test_array_api_linalg_names(gpu):
+    t = sample((2, 3, 4), np.float64, 27)
+    d = cb.to_device(t)
+    check(cb.linalg.vector_norm(d), np.asarray(np.linalg.norm(t.reshape(-1))))
+    check(cb.linalg.vector_norm(d, axis=(1, 2), ord=1), np.abs(t).sum(axis=(1, 2)))
+    check(cb.linalg.vector_norm(d, axis=-1, ord=np.inf, keepdims=True), np.abs(t).max(axis=-1, keepdims=True))
+    check(cb.linalg.matrix_norm(d), np.linalg.norm(t, axis=(-2, -1)))
+    check(cb.linalg.matrix_norm(d, ord=-np.inf, keepdims=True), np.linalg.norm(t, -np.inf, (-2, -1), True))
+    check(cb.linalg.diagonal(d, offset=1), np.diagonal(t, 1, -2, -1))
+    check(cb.linalg.trace(d), np.trace(t, 0, -2, -1))
+    check(cb.linalg.matmul(d, d.mT), t @ np.swapaxes(t, -1, -2))
+    with pytest.raises(ValueError):
+        cb.linalg.matrix_norm(cb.to_device(np.ones(3)))
