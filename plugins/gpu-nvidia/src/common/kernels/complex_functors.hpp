@@ -1,7 +1,8 @@
 // complex64 / complex128 (std::complex<float> / <double>) in the CPU engine: the per-element
-// functions numpy's complex loops have and the device supports, and the reductions. The C++
-// library's complex functions follow C99 Annex G, as numpy's npy_c* functions do. Arithmetic,
-// equality and the logical ops use the generic functors (functors.hpp).
+// functions whose complex loop differs from the real one in numpy, and the reductions.
+// Arithmetic, equality, the logical ops and the functions of one value (exp, sin, arctanh, ...:
+// the C++ library's complex overloads, which follow C99 Annex G as numpy's npy_c* functions do)
+// use the generic functors (functors.hpp).
 #pragma once
 
 #include <cmath>
@@ -19,48 +20,6 @@ struct complex_abs {
         return std::abs(a);
     }
 };
-struct complex_exp {
-    template <class T>
-    T operator()(T a) const {
-        return std::exp(a);
-    }
-};
-struct complex_log {
-    template <class T>
-    T operator()(T a) const {
-        return std::log(a);
-    }
-};
-struct complex_sqrt {
-    template <class T>
-    T operator()(T a) const {
-        return std::sqrt(a);
-    }
-};
-// The trigonometric and hyperbolic functions and their inverses, and log10: the C library's
-// complex functions (C99 Annex G's special values), which numpy's loops call too.
-#define CB_NV_COMPLEX_FUNCTION(NAME, EXPR) \
-    struct complex_##NAME {                \
-        template <class T>                 \
-        T operator()(T a) const {          \
-            return EXPR;                   \
-        }                                  \
-    };
-CB_NV_COMPLEX_FUNCTION(sin, std::sin(a))
-CB_NV_COMPLEX_FUNCTION(cos, std::cos(a))
-CB_NV_COMPLEX_FUNCTION(tan, std::tan(a))
-CB_NV_COMPLEX_FUNCTION(arcsin, std::asin(a))
-CB_NV_COMPLEX_FUNCTION(arccos, std::acos(a))
-CB_NV_COMPLEX_FUNCTION(arctan, std::atan(a))
-CB_NV_COMPLEX_FUNCTION(sinh, std::sinh(a))
-CB_NV_COMPLEX_FUNCTION(cosh, std::cosh(a))
-CB_NV_COMPLEX_FUNCTION(tanh, std::tanh(a))
-CB_NV_COMPLEX_FUNCTION(arcsinh, std::asinh(a))
-CB_NV_COMPLEX_FUNCTION(arccosh, std::acosh(a))
-CB_NV_COMPLEX_FUNCTION(arctanh, std::atanh(a))
-CB_NV_COMPLEX_FUNCTION(log10, std::log10(a))
-#undef CB_NV_COMPLEX_FUNCTION
-
 // NaN in either part; an infinite part (numpy's isinf); both parts finite.
 struct complex_isnan {
     template <class T>

@@ -268,6 +268,28 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
         CB_NV_FLOAT_CASE(deg2rad)
         CB_NV_FLOAT_CASE(rad2deg)
 #undef CB_NV_FLOAT_CASE
+// The functions of one value complex inputs compute too, with the same functor (functors.hpp).
+#define CB_NV_FLOAT_OR_COMPLEX_CASE(NAME)                                         \
+    case unary_op::NAME:                                                          \
+        if constexpr (floating || cx) return run_unary<T, fn::NAME>(a, out, eng); \
+        return;
+        CB_NV_FLOAT_OR_COMPLEX_CASE(exp)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(log)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(log10)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(sqrt)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(sin)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(cos)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(tan)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arcsin)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arccos)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arctan)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(sinh)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(cosh)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(tanh)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arcsinh)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arccosh)
+        CB_NV_FLOAT_OR_COMPLEX_CASE(arctanh)
+#undef CB_NV_FLOAT_OR_COMPLEX_CASE
 // The ops complex inputs have their own loop for (fn::complex_NAME); real inputs take REAL_FN
 // where REAL_OK.
 #define CB_NV_COMPLEX_CASE(NAME, REAL_OK, REAL_FN)                                      \
@@ -275,22 +297,6 @@ void dispatch_unary(unary_op op, const tensor_view& a, const tensor_view& out, e
         if constexpr (cx) return run_unary<T, fn::complex_##NAME>(a, out, eng);         \
         if constexpr (real && (REAL_OK)) return run_unary<T, fn::REAL_FN>(a, out, eng); \
         return;
-        CB_NV_COMPLEX_CASE(exp, floating, exp)
-        CB_NV_COMPLEX_CASE(log, floating, log)
-        CB_NV_COMPLEX_CASE(sqrt, floating, sqrt)
-        CB_NV_COMPLEX_CASE(log10, floating, log10)
-        CB_NV_COMPLEX_CASE(sin, floating, sin)
-        CB_NV_COMPLEX_CASE(cos, floating, cos)
-        CB_NV_COMPLEX_CASE(tan, floating, tan)
-        CB_NV_COMPLEX_CASE(arcsin, floating, arcsin)
-        CB_NV_COMPLEX_CASE(arccos, floating, arccos)
-        CB_NV_COMPLEX_CASE(arctan, floating, arctan)
-        CB_NV_COMPLEX_CASE(sinh, floating, sinh)
-        CB_NV_COMPLEX_CASE(cosh, floating, cosh)
-        CB_NV_COMPLEX_CASE(tanh, floating, tanh)
-        CB_NV_COMPLEX_CASE(arcsinh, floating, arcsinh)
-        CB_NV_COMPLEX_CASE(arccosh, floating, arccosh)
-        CB_NV_COMPLEX_CASE(arctanh, floating, arctanh)
         CB_NV_COMPLEX_CASE(abs, true, absolute)
         CB_NV_COMPLEX_CASE(isnan, true, isnan)
         CB_NV_COMPLEX_CASE(isinf, true, isinf)

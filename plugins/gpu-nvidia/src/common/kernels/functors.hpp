@@ -214,8 +214,12 @@ struct absolute {  // abs(INT_MIN) wraps to INT_MIN, as in numpy
 // ---- numpy's floating-point functions -----------------------------------------------------------
 // Integer inputs compute in the smallest float that holds them, as numpy's loops: int16 in float32,
 // int32/int64 in float64. (bool, int8 and uint8 would be float16, which the type rules refuse.)
+// Complex inputs compute in their own type: std::exp, std::sin, ... have complex overloads (the C
+// library's cexp, csin, ..., which numpy's complex loops call too).
 template <class T>
-using float_of_t = std::conditional_t<std::is_same_v<T, double> || (is_int_v<T> && sizeof(T) >= 4), double, float>;
+using float_of_t =
+    std::conditional_t<is_complex_v<T>, T,
+                       std::conditional_t<std::is_same_v<T, double> || (is_int_v<T> && sizeof(T) >= 4), double, float>>;
 
 // The input dtypes a floating-point function accepts on the device (no float16).
 template <class T>
