@@ -70,6 +70,8 @@ def _call(ufunc, inputs, out, kwargs):
         return _ufuncs.conjugate(inputs[0], out=out)
     if ufunc is np.float_power:
         return _ufuncs.float_power(inputs[0], inputs[1], out=out)
+    if ufunc is np.heaviside:
+        return _shaping.heaviside(inputs[0], inputs[1], out=out)
     raise _unsupported(f"numpy.{ufunc.__name__}")
 
 

@@ -686,8 +686,8 @@ def _loop_dtype(ufunc, *inputs):
 
 def heaviside(x1, x2, out=None):
     """numpy's heaviside: 0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 and NaN where x1 is
-    NaN, in numpy's floating loop dtype (float16 / 32 / 64). cb.heaviside only: np.heaviside is a
-    ufunc, which the ufunc protocol (not numpy's function dispatch) hands over."""
+    NaN, in numpy's floating loop dtype (float16 / 32 / 64). np.heaviside, a ufunc, reaches it
+    through __array_ufunc__ (_dispatch.py)."""
     dtype = _loop_dtype(np.heaviside, x1, x2)
     a, h = _as_device(x1, dtype), _as_device(x2, dtype)
     result = _binary("greater", a, 0).astype(dtype)  # 1 above 0, 0 below (NaN set last)
