@@ -519,6 +519,16 @@ def _binary(name, a, b, out=None):
     return out
 
 
+def _into_out(name, result, out):
+    """A ufunc's computed `result` delivered as numpy's out= asks: itself without out=, else cast
+    into out after numpy's checks (_check_output)."""
+    if out is None:
+        return result
+    _check_output(name, out, result._shape, result._dtype)
+    _launch("cast", out, [result, out])
+    return out
+
+
 def _check_output(name, out, shape, dtype):
     """numpy's checks of a ufunc's out=: the result's shape exactly, and a same_kind cast."""
     if out._shape != shape:

@@ -132,7 +132,7 @@ def unary(name, z, out=None):
             result = _u(kernel, _scaled(z, factor))
         else:
             result = _scaled(_u(kernel, z), factor)
-    return _into(name, result, out)
+    return _array._into_out(name, result, out)
 
 
 def _scaled(z, factor):
@@ -143,14 +143,6 @@ def _scaled(z, factor):
         half = _part(z, which)
         _array._binary("multiply", half, factor, out=half)
     return z
-
-
-def _into(name, result, out):
-    if out is None:
-        return result
-    _array._check_output(name, out, result.shape, result.dtype)
-    _array._launch("cast", out, [result, out])
-    return out
 
 
 def _less(a, b, or_equal):
@@ -185,4 +177,4 @@ def binary(name, a, b, out=None):
     else:  # fmax / fmin: NaN in b keeps a, NaN in a (alone) gives b
         result = _pick(a, b, _b("logical_or", _u("isnan", b), _less(b, a, True) if name == "fmax"
                                  else _less(a, b, True)))
-    return _into(name, result, out)
+    return _array._into_out(name, result, out)

@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from . import _array_api, _complex, _dtypes
-from ._array import (_axis, _binary, _check_output, _contiguous_strides, _launch, _reduce, _unary,
+from ._array import (_axis, _binary, _contiguous_strides, _into_out, _launch, _reduce, _unary,
                      asarray, ndarray, zeros)
 from ._creation import arange, zeros_like
 from ._indexing import (_arange, _as_device, _broadcast_copy, _indices, _normalized, _put_flat, _take_flat,
@@ -662,11 +662,7 @@ def fix(x, out=None):
     x = asarray(x)
     up = _unary("ceil", x)
     result = where(_binary("greater_equal", x, 0), _unary("floor", x), up)
-    if out is None:
-        return result
-    _check_output("ceil", out, result.shape, result.dtype)
-    _launch("cast", out, [result, out])
-    return out
+    return _into_out("ceil", result, out)
 
 
 def _probe(x):
@@ -693,11 +689,7 @@ def heaviside(x1, x2, out=None):
     result = _binary("greater", a, 0).astype(dtype)  # 1 above 0, 0 below (NaN set last)
     result = where(_binary("equal", a, 0), h, result)
     result = where(_unary("isnan", a), np.nan, result)
-    if out is None:
-        return result
-    _check_output("heaviside", out, result.shape, result.dtype)
-    _launch("cast", out, [result, out])
-    return out
+    return _into_out("heaviside", result, out)
 
 
 def sinc(x):
