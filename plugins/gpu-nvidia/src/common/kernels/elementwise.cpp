@@ -7,6 +7,7 @@
 #include "common/kernels/philox.hpp"
 #include "common/kernels/strided.hpp"
 #include "common/kernels/tensor.hpp"
+#include "common/kernels/vector_math.hpp"
 
 namespace cudabridge::nv::kernels {
 
@@ -230,6 +231,8 @@ void unary_row_of(const void* in, std::int64_t si, void* out, std::int64_t so, s
     const T* x = static_cast<const T*>(in);
     R* o = static_cast<R*>(out);
     if (so == 1 && si == 1) {
+        if constexpr (vector_math::has_row<T, F>)
+            if (vector_math::row(vector_math::function_of<F>(), x, o, n)) return;
         for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(x[i]);
     } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * so] = F{}(x[i * si]);
