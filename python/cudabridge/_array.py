@@ -540,11 +540,18 @@ def _check_output(name, out, shape, dtype):
 
 
 def _unary(name, a, out=None):
+    if out is None and type(a) is ndarray:
+        # The common case, one call into the extension (as _binary's): a kernel already run on
+        # this dtype, whose result dtype is remembered.
+        info = _dtypes.UNARY_RESULTS.get((name, id(a._dtype)))
+        if info is not None:
+            return _result(name, a._shape, info, (a._t or a._tensor(),))
     dtype = _dtypes.result(name, a._dtype)
     if dtype not in _dtypes.CODES:
         raise TypeError(f"{name} of {a._dtype} gives {dtype}, which is not supported on the device")
     if dtype.kind == "c" and name in _complex.UNARY:
         return _complex.unary(name, a, out)
+    _dtypes.remember_unary(name, a._dtype, dtype)
     if out is None:
         out = ndarray._new(a._shape, dtype)
     elif out._shape != a._shape or out._dtype != dtype:

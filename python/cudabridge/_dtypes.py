@@ -64,6 +64,16 @@ OPERATOR_RESULTS = {}
 REDUCTION_RESULTS = {}
 
 
+# (ufunc name, id(dtype)) -> (result dtype, its code, its itemsize) of a device kernel `ufunc(a)`.
+UNARY_RESULTS = {}
+
+
+def remember_unary(ufunc_name, a, result_dtype):
+    """Keeps the result of a unary kernel `ufunc_name` on canonical dtype `a` in UNARY_RESULTS."""
+    if _canonical(a, result_dtype):
+        UNARY_RESULTS[(ufunc_name, id(a))] = (result_dtype, CODES[result_dtype], result_dtype.itemsize)
+
+
 def _canonical(*dtypes):
     """True when every dtype is one of the canonical objects, whose ids are never reused."""
     return all(_CANONICAL.get(d) is d for d in dtypes)
