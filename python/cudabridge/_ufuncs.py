@@ -173,6 +173,8 @@ def around(a, decimals=0, out=None):
 
 def _make_unary(name):
     def f(x, out=None):
+        if out is None and type(x) is _array.ndarray:
+            return _array._unary(name, x)  # the common case, without the checks below
         return unary(name, x, out=out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"numpy.{name} on the device."
