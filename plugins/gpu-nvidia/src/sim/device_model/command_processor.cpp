@@ -173,9 +173,9 @@ bool command_processor::finish(const ring_work& work, const hw::command& cmd, ui
     done.fence = (cmd.flags & hw::flag_fence) != 0;
     done.interrupt = (cmd.flags & hw::flag_interrupt) != 0;
     done.fence_value = cmd.fence;
-    state_.retired(work, next_get);
+    const uint64_t fence_address = state_.retired(work, next_get);
     // The fence word first, so a waiter that sees fence_done finds the memory updated too.
-    if (const uint64_t fence_address = state_.fence_address(); done.fence && fence_address != 0) {
+    if (done.fence && fence_address != 0) {
         if (cb_status st = dma_.write(fence_address, &cmd.fence, sizeof cmd.fence); st != CB_OK && result.ok())
             result = command_result::failure(st, 0, "fence write failed (status " + std::to_string(st) + ")");
     }

@@ -280,10 +280,11 @@ bool engine_state::complete(const ring_work& work, const completion& done, bool&
     return msi;
 }
 
-void engine_state::retired(const ring_work& work, uint32_t next_get) {
+uint64_t engine_state::retired(const ring_work& work, uint32_t next_get) {
     std::lock_guard lock(m_);
-    if (stop_ || generation_ != work.generation) return;
+    if (stop_ || generation_ != work.generation) return fence_address_;
     if (next_get == put_) clock_.set_busy(false);
+    return fence_address_;
 }
 
 bool engine_state::fetch_failed(const ring_work& work, cb_status status) {

@@ -90,8 +90,9 @@ public:
     bool complete(const ring_work& work, const completion& done, bool& keep_going);
     // A command ran to its end; the next to take is `next_get`. Called before its fence is
     // written: when nothing else is queued the modeled clock follows the wall clock again from
-    // here, so a host that sees the fence and then sleeps sees the sleep on PTIMER.
-    void retired(const ring_work& work, uint32_t next_get);
+    // here, so a host that sees the fence and then sleeps sees the sleep on PTIMER. Returns the
+    // fence address the command's fence goes to (0: none), read under the same lock.
+    uint64_t retired(const ring_work& work, uint32_t next_get);
     // A ring fetch failed: record the error, turn the ring off. True when an MSI is due.
     bool fetch_failed(const ring_work& work, cb_status status);
     // The processor finished its stretch (status_busy may clear).
