@@ -68,15 +68,18 @@ def angle(z, deg=False):
 
 
 def squared_magnitude(x):
-    """|x|^2 in the halves' dtype: real^2 + imag^2 (numpy's var takes (x * conj(x)).real)."""
+    """|x|^2 in x's real dtype: x * x, or real^2 + imag^2 for complex x (numpy's var and norm take
+    (x * conj(x)).real)."""
+    if x.dtype.kind != "c":
+        return _array._binary("multiply", x, x)
     re, im = _part(x, 0), _part(x, 1)
     return _array._binary("add", _array._binary("multiply", re, re), _array._binary("multiply", im, im))
 
 
 # ---- ufuncs the device has no complex kernel for, composed from real kernels on the halves ----
 # Each follows numpy 1.24's complex loops: its expm1, exp2, log2, log1p and sign formulas, and the
-# lexicographic order of its comparisons, maximum and minimum. (sin, arccos, tanh, ... are complex
-# kernels: the C library's functions, as numpy's loops.)
+# lexicographic order of its comparisons, maximum and minimum. (sin, arccos, tanh, log10, ... are
+# complex kernels: the C library's functions, as numpy's loops.)
 
 def _b(name, x, y):
     return _array._binary(name, x, y)
@@ -94,18 +97,18 @@ def _assemble(re, im, dtype):
     return z
 
 
-def _expm1(x, y):
-    """numpy's: expm1(x) cos y - 2 sin^2(y / 2), and exp(x) sin y."""
+def _expm1(z):
+    """numpy's: expm1(x) cos y - 2 sin^2(y / 2), and exp(x) sin y, for z = x + iy."""
+    x, y = _part(z, 0), _part(z, 1)
     half = _u("sin", _b("multiply", y, 0.5))
     re = _b("subtract", _b("multiply", _u("expm1", x), _u("cos", y)), _b("multiply", _b("multiply", half, half), 2))
-    return re, _b("multiply", _u("exp", x), _u("sin", y))
+    return _assemble(re, _b("multiply", _u("exp", x), _u("sin", y)), z.dtype)
 
 
-_HALVES = {"expm1": _expm1}
 # Through the complex kernels: log and exp scaled, and numpy's log1p (log(1 + z), as its loop).
-_SCALED = {"log2": ("log", 1 / float(np.log(2)), False), "log10": ("log", 1 / float(np.log(10)), False),
-           "exp2": ("exp", float(np.log(2)), True), "log1p": ("log", None, False)}
-UNARY = frozenset(_HALVES) | frozenset(_SCALED) | {"sign"}
+_SCALED = {"log2": ("log", 1 / float(np.log(2)), False), "exp2": ("exp", float(np.log(2)), True),
+           "log1p": ("log", None, False)}
+UNARY = frozenset(_SCALED) | {"expm1", "sign"}
 
 
 def _sign(z):
@@ -121,9 +124,8 @@ def unary(name, z, out=None):
     """ufunc `name` of complex `z`, composed (UNARY lists the names)."""
     if name == "sign":
         result = _sign(z)
-    elif name in _HALVES:
-        re, im = _HALVES[name](_part(z, 0), _part(z, 1))
-        result = _assemble(re, im, z.dtype)
+    elif name == "expm1":
+        result = _expm1(z)
     else:
         kernel, factor, before = _SCALED[name]
         if factor is None:

@@ -205,7 +205,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO
     center = _divide_as(_run("sum", a, axis_t, dtype, None, True), n)
     dev = _binary("subtract", a, center)
     # numpy sums dev * conj(dev), real for complex: |dev|^2 in the halves' dtype.
-    squares = _complex.squared_magnitude(dev) if dev.dtype.kind == "c" else _binary("multiply", dev, dev)
+    squares = _complex.squared_magnitude(dev)
     sum_dtype = _complex.part_dtype(dtype) if dtype is not None and dtype.kind == "c" else dtype
     total = _run("sum", squares, axis_t, sum_dtype, None, keepdims)
     result = _divide_as(total, dof)

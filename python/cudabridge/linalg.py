@@ -19,26 +19,21 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "
            "diagonal", "trace"]
 
 
-def _squares(x):
-    """|x|^2 elementwise, in x's real dtype."""
-    return _complex.squared_magnitude(x) if x.dtype.kind == "c" else _array._binary("multiply", x, x)
-
-
 def _abs(x):
     return _array._unary("absolute", x)
 
 
 def _vector_norm(x, ord, axis, keepdims):
     if ord is None or ord == 2:
-        return _array._unary("sqrt", _reductions.sum(_squares(x), axis=axis, keepdims=keepdims))
+        return _array._unary("sqrt", _reductions.sum(_complex.squared_magnitude(x), axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     if ord == np.inf:
         return _reductions.max(_abs(x), axis=axis, keepdims=keepdims)
     if ord == -np.inf:
         return _reductions.min(_abs(x), axis=axis, keepdims=keepdims)
-    real = _abs(x).dtype
     if ord == 0:
+        real = _complex.part_dtype(x.dtype) if x.dtype.kind == "c" else x.dtype
         nonzero = _array._binary("not_equal", x, 0).astype(real)
         return _reductions.sum(nonzero, axis=axis, keepdims=keepdims)
     if ord == 1:
@@ -51,7 +46,7 @@ def _vector_norm(x, ord, axis, keepdims):
 def _matrix_norm(x, ord, axes, keepdims):
     row, col = axes
     if ord in (None, "fro", "f"):
-        result = _array._unary("sqrt", _reductions.sum(_squares(x), axis=axes))
+        result = _array._unary("sqrt", _reductions.sum(_complex.squared_magnitude(x), axis=axes))
     elif ord in (1, -1, np.inf, -np.inf):
         summed, then = (row, col) if ord in (1, -1) else (col, row)
         if then > summed:
@@ -78,7 +73,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         x = x.astype(np.float64)
     if axis is None:
         if ord is None or (x.ndim == 2 and ord in ("fro", "f")) or (x.ndim == 1 and ord == 2):
-            result = _array._unary("sqrt", _reductions.sum(_squares(x.reshape(-1))))
+            result = _array._unary("sqrt", _reductions.sum(_complex.squared_magnitude(x.reshape(-1))))
             return result.reshape((1,) * x.ndim) if keepdims else result
         axis = tuple(range(x.ndim))
     elif isinstance(axis, (numbers.Integral, np.integer)):
