@@ -230,6 +230,15 @@ CB_API cbError_t cbMemset(void* devPtr, int value, size_t count);
 CB_API cbError_t cbMemsetAsync(void* devPtr, int value, size_t count, cbStream_t stream);
 /* Free counts memory the caching allocator holds for reuse. */
 CB_API cbError_t cbMemGetInfo(size_t* free, size_t* total);
+/* The host address at which the CPU reads and writes the device memory [devPtr, devPtr + size)
+ * directly, through the GPU's BAR1 VRAM aperture (GPUDirect's BAR1 mappings, gdrcopy's gdr_map):
+ * no copy. The range must lie in one allocation, and it stays mapped while that allocation lives.
+ * Loads and stores are not ordered with the device's work: synchronize before reading what a
+ * kernel wrote, and before a kernel reads what the host wrote. On a simulated eGPU the address is
+ * the simulated VRAM in this process. cbErrorInvalidValue for a range outside an allocation;
+ * cbErrorNotSupported where the range is not host-visible (past a 256 MiB BAR1 on a board without
+ * resizable BAR, the NVIDIA driver backend, a GPU family before ABI 1.11). */
+CB_API cbError_t cbMemGetHostPointer(void** hostPtr, const void* devPtr, size_t size);
 /* Nanoseconds the current device has spent in the kernels this process launched on it, completed
  * kernels only, the CRC kernels that check copies included: modeled on a simulated eGPU
  * (cbDeviceProp.isSimulated), as its events are.

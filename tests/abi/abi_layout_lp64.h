@@ -44,6 +44,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 7, "these headers describe ABI 1.7 or later (cb_ke
 CB_PIN_ASSERT(CB_ABI_MINOR >= 8, "these headers describe ABI 1.8 or later (cb_gpu_table.module_global)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 9, "these headers describe ABI 1.9 or later (processes, managed memory)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 10, "these headers describe ABI 1.10 or later (cb_gpu_table.kernel_time)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 11, "these headers describe ABI 1.11 or later (the bar_map entries)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -209,7 +210,7 @@ CB_PIN_FIELD(cb_endpoint_host_ops, dma_read, 16, 8);
 CB_PIN_FIELD(cb_endpoint_host_ops, dma_write, 24, 8);
 CB_PIN_FIELD(cb_endpoint_host_ops, raise_interrupt, 32, 8);
 
-CB_PIN_SIZE(cb_endpoint_model_table, 72);
+CB_PIN_SIZE(cb_endpoint_model_table, 80);
 CB_PIN_FIELD(cb_endpoint_model_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_endpoint_model_table, config_read, 8, 8);
 CB_PIN_FIELD(cb_endpoint_model_table, config_write, 16, 8);
@@ -219,6 +220,8 @@ CB_PIN_FIELD(cb_endpoint_model_table, mmio_write, 40, 8);
 CB_PIN_FIELD(cb_endpoint_model_table, reset, 48, 8);
 CB_PIN_FIELD(cb_endpoint_model_table, attach, 56, 8);
 CB_PIN_FIELD(cb_endpoint_model_table, detach, 64, 8);
+/* ABI 1.11 */
+CB_PIN_FIELD(cb_endpoint_model_table, bar_map, 72, 8);
 
 /* ---- transport.h ----------------------------------------------------------------------------- */
 
@@ -282,7 +285,7 @@ CB_PIN_FIELD(cb_transport_event, type, 4, 4);
 CB_PIN_FIELD(cb_transport_event, endpoint_id, 8, 64);
 CB_PIN_FIELD(cb_transport_event, message, 72, 256);
 
-CB_PIN_SIZE(cb_transport_table, 200);
+CB_PIN_SIZE(cb_transport_table, 208);
 CB_PIN_FIELD(cb_transport_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_transport_table, enumerate, 8, 8);
 CB_PIN_FIELD(cb_transport_table, authorize, 16, 8);
@@ -308,6 +311,8 @@ CB_PIN_FIELD(cb_transport_table, reset_link, 168, 8);
 CB_PIN_FIELD(cb_transport_table, attach_endpoint_model, 176, 8);
 CB_PIN_FIELD(cb_transport_table, detach_endpoint_model, 184, 8);
 CB_PIN_FIELD(cb_transport_table, control, 192, 8);
+/* ABI 1.11 */
+CB_PIN_FIELD(cb_transport_table, bar_map, 200, 8);
 
 /* ---- gpu.h ----------------------------------------------------------------------------------- */
 
@@ -412,7 +417,7 @@ CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 360);
+CB_PIN_SIZE(cb_gpu_table, 368);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -457,6 +462,8 @@ CB_PIN_FIELD(cb_gpu_table, mem_alloc_managed, 336, 8);
 CB_PIN_FIELD(cb_gpu_table, host_device_address, 344, 8);
 /* ABI 1.10 */
 CB_PIN_FIELD(cb_gpu_table, kernel_time, 352, 8);
+/* ABI 1.11 */
+CB_PIN_FIELD(cb_gpu_table, mem_host_address, 360, 8);
 
 CB_PIN_SIZE(cb_gpu_process, 96);
 CB_PIN_FIELD(cb_gpu_process, struct_size, 0, 4);

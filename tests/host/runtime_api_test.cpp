@@ -359,5 +359,28 @@ TEST_F(runtime_test, KernelTimeGrowsWithKernelsOnly) {
     EXPECT_GT(after_kernels, after_copy);
 }
 
+// cbMemGetHostPointer: on the simulated eGPU the host address through BAR1 is the allocation's
+// bytes themselves, in both directions, and only ranges inside one allocation map.
+TEST_F(runtime_test, HostPointerReachesDeviceMemoryWithoutACopy) {
+    const size_t n = 4096;
+    auto* d = static_cast<char*>(device_alloc(n * 4));
+    const auto in = pattern(n, 3.0f);
+    ASSERT_EQ(rt->memcpy(d, in.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess);
+    void* host = nullptr;
+    ASSERT_EQ(rt->mem_host_pointer(&host, d + 64, n * 4 - 64), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_NE(host, nullptr);
+    EXPECT_EQ(std::memcmp(host, in.data() + 16, n * 4 - 64), 0);
+    static_cast<float*>(host)[0] = -1.5f;
+    float back = 0;
+    ASSERT_EQ(rt->memcpy(&back, d + 64, 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    EXPECT_EQ(back, -1.5f);
+
+    EXPECT_EQ(rt->mem_host_pointer(nullptr, d, 4), cbErrorInvalidValue);
+    EXPECT_EQ(rt->mem_host_pointer(&host, d, 0), cbErrorInvalidValue);
+    EXPECT_EQ(rt->mem_host_pointer(&host, d, n * 4 + 1), cbErrorInvalidValue);  // past the allocation
+    EXPECT_EQ(rt->mem_host_pointer(&host, in.data(), 4), cbErrorInvalidValue);  // host memory
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("not inside one allocation"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cudabridge::test

@@ -122,6 +122,9 @@ cbError_t cbMemsetAsync(void* ptr, int value, size_t count, cbStream_t stream) {
 cbError_t cbMemGetInfo(size_t* free, size_t* total) {
     return guarded([&](runtime& rt) { return rt.mem_get_info(free, total); });
 }
+cbError_t cbMemGetHostPointer(void** host, const void* device, size_t size) {
+    return guarded([&](runtime& rt) { return rt.mem_host_pointer(host, device, size); });
+}
 cbError_t cbDeviceGetKernelTime(unsigned long long* ns) {
     return guarded([&](runtime& rt) { return rt.kernel_time(ns); });
 }

@@ -241,6 +241,23 @@ cbError_t device_context::kernel_time(unsigned long long* ns) {
     });
 }
 
+cbError_t device_context::mem_host_pointer(void** host, const void* device, size_t size) {
+    if (!host || !device || size == 0)
+        return set_last_error(cbErrorInvalidValue, "cbMemGetHostPointer: NULL argument or size 0");
+    *host = nullptr;
+    if (!is_device_range(address_of(device), size))
+        return set_last_error(cbErrorInvalidValue, "cbMemGetHostPointer: the range is not inside one allocation");
+    return call("cbMemGetHostPointer", [&](gpu_call& g) -> cb_status {
+        const bool present = CB_HAS_FIELD(g.t, cb_gpu_table, mem_host_address) && g.t->mem_host_address;
+        const cb_status st =
+            present ? g.t->mem_host_address(g.instance, g.handle, address_of(device), size, host) : CB_ERR_UNSUPPORTED;
+        if (st == CB_ERR_UNSUPPORTED && core::last_error().empty())
+            core::set_last_error("the GPU family '" + s_.gpu_info().name +
+                                 "' gives no host mapping of device memory (it predates ABI 1.11)");
+        return st;
+    });
+}
+
 cbError_t device_context::host_register(void* ptr, size_t size) {
     if (!ptr || size == 0) return set_last_error(cbErrorInvalidValue, "cbHostRegister: NULL pointer or size 0");
     return call("cbHostRegister", [&](gpu_call& g) -> cb_status {

@@ -70,6 +70,7 @@ public:
     cbError_t free(void* ptr);
     cbError_t mem_get_info(size_t* free, size_t* total);
     cbError_t kernel_time(unsigned long long* ns);
+    cbError_t mem_host_pointer(void** host, const void* device, size_t size);
     cbError_t host_register(void* ptr, size_t size);
     cbError_t host_unregister(void* ptr);
     bool is_device_range(uint64_t address, uint64_t bytes) const;

@@ -295,6 +295,7 @@ cbError_t runtime::memset(void* p, int v, size_t n, cbStream_t s, bool async) {
 }
 cbError_t runtime::mem_get_info(size_t* f, size_t* t) { CB_ON_CURRENT(mem_get_info(f, t)); }
 cbError_t runtime::kernel_time(unsigned long long* ns) { CB_ON_CURRENT(kernel_time(ns)); }
+cbError_t runtime::mem_host_pointer(void** h, const void* d, size_t n) { CB_ON_CURRENT(mem_host_pointer(h, d, n)); }
 cbError_t runtime::stream_create(cbStream_t* s, unsigned flags) { CB_ON_CURRENT(stream_create(s, flags)); }
 cbError_t runtime::stream_destroy(cbStream_t s) { CB_ON_CURRENT(stream_destroy(s)); }
 cbError_t runtime::stream_synchronize(cbStream_t s) { CB_ON_CURRENT(stream_synchronize(s)); }

@@ -73,6 +73,15 @@ typedef struct cb_endpoint_model_table {
     /* The transport connects the model to the link; ops stays valid until detach. */
     cb_status (*attach)(void* model, const cb_endpoint_host_ops* ops);
     void (*detach)(void* model);
+
+    /* ABI 1.11 */
+    /* The host address of [offset, offset + size) of a memory BAR, as mmap of the function's
+     * sysfs resource file gives a host on a real link: loads and stores through it reach the
+     * model's memory directly, without crossing the modeled link. The mapping stays readable and
+     * writable for the life of the process, even after the model is destroyed (its memory then
+     * reads as zeros and no longer reaches any device). Optional; CB_ERR_UNSUPPORTED for a BAR
+     * the model cannot map, CB_ERR_INVALID_ARGUMENT for a range outside the BAR. */
+    cb_status (*bar_map)(void* model, uint32_t bar, uint64_t offset, uint64_t size, void** out_host);
 } cb_endpoint_model_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_ENDPOINT_MODEL_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_endpoint_model_table, detach)

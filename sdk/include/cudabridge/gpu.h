@@ -342,6 +342,15 @@ typedef struct cb_gpu_table {
      * launch (cudabridge-cli run's summary). Optional; CB_ERR_UNSUPPORTED where the family cannot
      * tell. */
     cb_status (*kernel_time)(void* instance, cb_gpu_device* device, uint64_t* out_ns);
+
+    /* ABI 1.11 */
+    /* The host address at which the CPU reads and writes device memory [ptr, ptr + size): the
+     * range seen through the GPU's BAR1 VRAM aperture (a large, resizable BAR shows all of VRAM;
+     * a 256 MiB one only its start), as GPUDirect's BAR1 mappings give it. The range must lie in
+     * one allocation. Accesses are not ordered with the GPU's work: synchronize first. The
+     * address stays valid while the allocation lives. Optional; CB_ERR_UNSUPPORTED where the
+     * range is not host-visible. */
+    cb_status (*mem_host_address)(void* instance, cb_gpu_device* device, uint64_t ptr, uint64_t size, void** out_host);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

@@ -193,6 +193,14 @@ typedef struct cb_transport_table {
      * (replies are small; 64 KiB holds any) rather than calling twice. Optional;
      * CB_ERR_UNSUPPORTED for operations a backend does not know. */
     cb_status (*control)(void* instance, const char* request, char* reply, size_t reply_size, size_t* needed);
+
+    /* ABI 1.11 */
+    /* A host mapping of [offset, offset + size) of a memory BAR of the link's function (what
+     * mmap of /sys/bus/pci/devices/<function>/resource<bar> gives): CPU loads and stores reach
+     * the device's aperture directly. On a simulated link they reach the endpoint model's memory
+     * without crossing the modeled wire. The mapping lives as long as the process. Optional;
+     * CB_ERR_UNSUPPORTED where the backend cannot map the BAR. */
+    cb_status (*bar_map)(void* instance, cb_link* link, uint32_t bar, uint64_t offset, uint64_t size, void** out_host);
 } cb_transport_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_TRANSPORT_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_transport_table, detach_endpoint_model)

@@ -75,7 +75,8 @@ struct foreign_model {
                                                   &mmio_write,
                                                   nullptr,
                                                   &attach,
-                                                  &detach};
+                                                  &detach,
+                                                  nullptr};
         return &t;
     }
 };

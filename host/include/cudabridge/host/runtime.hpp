@@ -93,6 +93,7 @@ public:
     cbError_t memset(void* ptr, int value, size_t count, cbStream_t stream, bool async);
     cbError_t mem_get_info(size_t* free, size_t* total);
     cbError_t kernel_time(unsigned long long* ns);
+    cbError_t mem_host_pointer(void** host, const void* device, size_t size);
     cbError_t stream_create(cbStream_t* stream, unsigned flags);
     cbError_t stream_destroy(cbStream_t stream);
     cbError_t stream_synchronize(cbStream_t stream);

@@ -35,6 +35,8 @@ public:
     virtual uint64_t host_device_address(const void* ptr) = 0;
     // Nanoseconds the GPU spent in this process's completed kernels (cb_gpu_table.kernel_time).
     virtual uint64_t kernel_time_ns() = 0;
+    // The host address of a device range through BAR1 (cb_gpu_table.mem_host_address).
+    virtual void* mem_host_address(uint64_t ptr, uint64_t size) = 0;
 
     virtual void* stream_create() = 0;
     virtual void stream_destroy(void* stream) = 0;

@@ -73,6 +73,16 @@ public:
         return 0;
     }
 
+    // The NVIDIA driver keeps BAR1 to itself (GPUDirect's mappings need its kernel module's help):
+    // host code reaches device memory through copies there.
+    void* mem_host_address(uint64_t, uint64_t) override {
+        run([](std::string& error) {
+            error = "mem_host_address: the NVIDIA driver backend gives no host mapping of device memory";
+            return CB_ERR_UNSUPPORTED;
+        });
+        return nullptr;
+    }
+
     void* stream_create() override {
         kd_stream* s = nullptr;
         run([&](std::string& error) { return kd_.stream_create(device_, s, error); });

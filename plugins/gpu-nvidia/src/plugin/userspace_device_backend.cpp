@@ -95,6 +95,12 @@ public:
         return ns;
     }
 
+    void* mem_host_address(uint64_t ptr, uint64_t size) override {
+        void* host = nullptr;
+        run([&](std::string& e) { return device_.mem_host_address(ptr, size, host, e); });
+        return host;
+    }
+
     void* stream_create() override {
         userspace_stream* s = nullptr;
         run([&](std::string& e) { return device_.stream_create(s, e); });

@@ -208,6 +208,9 @@ cb_status usb4_transport::mmio_read_block(cb_link* l, uint32_t bar, uint64_t off
     if (size > UINT32_MAX) return CB_ERR_INVALID_ARGUMENT;
     return link_of(l).mmio_read(bar, offset, data, static_cast<uint32_t>(size));
 }
+cb_status usb4_transport::bar_map(cb_link* l, uint32_t bar, uint64_t offset, uint64_t size, void*& host) {
+    return link_of(l).bar_map(bar, offset, size, host);
+}
 cb_status usb4_transport::dma_map(cb_link* l, void* host, size_t size, cb_dma_direction dir, uint64_t& iova) {
     return link_of(l).dma_map(host, size, dir, iova);
 }

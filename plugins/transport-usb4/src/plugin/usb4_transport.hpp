@@ -54,6 +54,7 @@ public:
                                     void* model) override;
     cb_status detach_endpoint_model(const char* enclosure_id) override;
     cb_status control(const char* request, char* reply, size_t reply_size, size_t* needed) override;
+    cb_status bar_map(cb_link* link, uint32_t bar, uint64_t offset, uint64_t size, void*& host) override;
 
 private:
     sim_link& link_of(cb_link* link);

@@ -111,6 +111,14 @@ cb_status sim_link::bar_info(uint32_t bar, cb_bar_info& out) {
     return model_.table->bar_info(model_.model, bar, &out);
 }
 
+cb_status sim_link::bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host) {
+    if (cb_status st = gone_status(); st != CB_OK) return st;
+    std::lock_guard lock(model_mutex_);
+    const cb_endpoint_model_table* t = model_.table;
+    if (!CB_HAS_FIELD(t, cb_endpoint_model_table, bar_map) || !t->bar_map) return CB_ERR_UNSUPPORTED;
+    return t->bar_map(model_.model, bar, offset, size, &host);
+}
+
 cb_status sim_link::mmio_read(uint32_t bar, uint64_t offset, void* data, uint32_t size) {
     if (data == nullptr || size == 0) return CB_ERR_INVALID_ARGUMENT;
     if (removed_.load() || stuck_.load()) {

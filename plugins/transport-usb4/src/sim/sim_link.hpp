@@ -69,6 +69,9 @@ public:
     cb_status bar_info(uint32_t bar, cb_bar_info& out);
     cb_status mmio_read(uint32_t bar, uint64_t offset, void* data, uint32_t size);
     cb_status mmio_write(uint32_t bar, uint64_t offset, const void* data, uint32_t size, cb_mmio_mapping mapping);
+    // A host mapping of a memory BAR's range from the model (its bar_map, ABI 1.11). CPU accesses
+    // through it are not modeled as link traffic.
+    cb_status bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host);
     cb_status dma_map(void* host, size_t size, cb_dma_direction dir, uint64_t& iova);
     cb_status dma_unmap(uint64_t iova, size_t size);
     cb_status dma_limits(cb_dma_limits& out);

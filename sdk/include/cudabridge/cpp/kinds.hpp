@@ -112,6 +112,8 @@ public:
     virtual cb_status reset(cb_reset_kind) { return CB_ERR_UNSUPPORTED; }
     virtual cb_status attach(const cb_endpoint_host_ops& ops) = 0;
     virtual void detach() {}
+    // ABI 1.11: a host mapping of a memory BAR's range (optional).
+    virtual cb_status bar_map(uint32_t, uint64_t, uint64_t, void*&) { return CB_ERR_UNSUPPORTED; }
 
     static const cb_endpoint_model_table* table() {
         static const cb_endpoint_model_table t = {sizeof(cb_endpoint_model_table),
@@ -122,7 +124,8 @@ public:
                                                   &mmio_write_,
                                                   &reset_,
                                                   &attach_,
-                                                  &detach_};
+                                                  &detach_,
+                                                  &bar_map_};
         return &t;
     }
 
@@ -144,6 +147,10 @@ private:
         CB_SDK_CALL(endpoint_model, mmio_write(bar, o, d, s));
     }
     static cb_status reset_(void* instance, cb_reset_kind k) noexcept { CB_SDK_CALL(endpoint_model, reset(k)); }
+    static cb_status bar_map_(void* instance, uint32_t bar, uint64_t o, uint64_t s, void** out) noexcept {
+        if (out == nullptr) return CB_ERR_INVALID_ARGUMENT;
+        CB_SDK_CALL(endpoint_model, bar_map(bar, o, s, *out));
+    }
     static cb_status attach_(void* instance, const cb_endpoint_host_ops* ops) noexcept {
         if (ops == nullptr) return CB_ERR_INVALID_ARGUMENT;
         CB_SDK_CALL(endpoint_model, attach(*ops));
@@ -194,6 +201,7 @@ public:
     virtual cb_status attach_endpoint_model(const char*, const cb_endpoint_model_table*, void*) { return unsupported; }
     virtual cb_status detach_endpoint_model(const char*) { return unsupported; }
     virtual cb_status control(const char*, char*, size_t, size_t*) { return unsupported; }
+    virtual cb_status bar_map(cb_link*, uint32_t, uint64_t, uint64_t, void*&) { return unsupported; }  // ABI 1.11
 
     static const cb_transport_table* table();
 };
@@ -273,6 +281,10 @@ inline cb_status control(void* instance, const char* request, char* reply, size_
     if (request == nullptr) return CB_ERR_INVALID_ARGUMENT;
     CB_SDK_CALL(T, control(request, reply, size, needed));
 }
+inline cb_status bar_map(void* instance, cb_link* l, uint32_t b, uint64_t o, uint64_t s, void** out) noexcept {
+    if (out == nullptr) return CB_ERR_INVALID_ARGUMENT;
+    CB_SDK_CALL(T, bar_map(l, b, o, s, *out));
+}
 }  // namespace detail::transport_adapters
 
 inline const cb_transport_table* transport::table() {
@@ -301,7 +313,8 @@ inline const cb_transport_table* transport::table() {
                                          &a::reset_link,
                                          &a::attach_model,
                                          &a::detach_model,
-                                         &a::control};
+                                         &a::control,
+                                         &a::bar_map};
     return &t;
 }
 
@@ -377,6 +390,10 @@ public:
     virtual cb_status mem_alloc_managed(dev, uint64_t /*size*/, uint64_t& /*ptr*/) { return unsupported; }
     virtual cb_status host_device_address(dev, const void* /*ptr*/, uint64_t& /*address*/) { return unsupported; }
     virtual cb_status kernel_time(dev, uint64_t& /*ns*/) { return unsupported; }
+    // ABI 1.11: the host address of a device range through the BAR1 aperture.
+    virtual cb_status mem_host_address(dev, uint64_t /*ptr*/, uint64_t /*size*/, void*& /*host*/) {
+        return unsupported;
+    }
 
     static const cb_gpu_table* table();
 };
@@ -532,6 +549,10 @@ inline cb_status kernel_time(void* instance, dev d, uint64_t* ns) noexcept {
     CB_SDK_NONNULL(ns);
     CB_SDK_CALL(T, kernel_time(d, *ns));
 }
+inline cb_status mem_host_address(void* instance, dev d, uint64_t ptr, uint64_t size, void** host) noexcept {
+    CB_SDK_NONNULL(host);
+    CB_SDK_CALL(T, mem_host_address(d, ptr, size, *host));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -581,7 +602,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::processes,
                                    &a::mem_alloc_managed,
                                    &a::host_device_address,
-                                   &a::kernel_time};
+                                   &a::kernel_time,
+                                   &a::mem_host_address};
     return &t;
 }
 

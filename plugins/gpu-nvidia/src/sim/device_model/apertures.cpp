@@ -51,6 +51,12 @@ cb_status bar1_write(const vram& memory, uint64_t bar1_size, uint64_t window, ui
     return CB_OK;
 }
 
+uint8_t* bar1_map(vram& memory, uint64_t bar1_size, uint64_t window, uint64_t offset, uint64_t size) {
+    if (size == 0 || offset > bar1_size || size > bar1_size - offset) return nullptr;
+    if (window > memory.size() || offset > memory.size() - window) return nullptr;
+    return memory.map_for_host(window + offset, size);
+}
+
 cb_status bar3_read(const lazy_memory& memory, uint64_t offset, void* data, uint32_t size) {
     if (!data || !valid_access_size(size)) return CB_ERR_INVALID_ARGUMENT;
     const uint8_t* at = memory.at(offset, size);

@@ -18,6 +18,10 @@ cb_status bar1_read(const vram& memory, uint64_t bar1_size, uint64_t window, uin
 cb_status bar1_write(const vram& memory, uint64_t bar1_size, uint64_t window, uint64_t offset, const void* data,
                      uint32_t size);
 
+// The host bytes behind [offset, offset + size) of BAR1 for a host mapping: the whole range
+// inside the BAR and backed by VRAM at the window's position, else nullptr.
+uint8_t* bar1_map(vram& memory, uint64_t bar1_size, uint64_t window, uint64_t offset, uint64_t size);
+
 cb_status bar3_read(const lazy_memory& memory, uint64_t offset, void* data, uint32_t size);
 cb_status bar3_write(const lazy_memory& memory, uint64_t offset, const void* data, uint32_t size);
 

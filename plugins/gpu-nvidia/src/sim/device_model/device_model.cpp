@@ -89,6 +89,15 @@ cb_status device_model::mmio_write(uint32_t bar, uint64_t offset, const void* da
     }
 }
 
+cb_status device_model::bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host) {
+    std::lock_guard lock(mmio_mutex_);
+    if (bar != 1) return CB_ERR_UNSUPPORTED;  // registers and instance memory are not for the host
+    uint8_t* at = bar1_map(vram_, board_.bar1_size, registers_.bar1_window(), offset, size);
+    if (!at) return CB_ERR_INVALID_ARGUMENT;
+    host = at;
+    return CB_OK;
+}
+
 // Registers are 32 bits: 8-byte and block accesses are dword accesses in ascending order (LO
 // before HI); 1- and 2-byte reads take part of a dword; narrower writes are refused.
 cb_status device_model::bar0_read(uint64_t offset, void* data, uint32_t size) {

@@ -55,6 +55,9 @@ public:
     cb_status bar_info(uint32_t bar, cb_bar_info& out) override;
     cb_status mmio_read(uint32_t bar, uint64_t offset, void* data, uint32_t size) override;
     cb_status mmio_write(uint32_t bar, uint64_t offset, const void* data, uint32_t size) override;
+    // BAR1 only: VRAM at the BAR1 window's current position. The userspace driver never moves
+    // the window, so a mapping keeps showing the VRAM it showed when it was made.
+    cb_status bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host) override;
     // FUNCTION, HOT, HARD: hard reset; SOFT: engines; LINK_RETRAIN: nothing in the function.
     cb_status reset(cb_reset_kind kind) override;
     // Starts the command processor; CB_ERR_BUSY when attached already.

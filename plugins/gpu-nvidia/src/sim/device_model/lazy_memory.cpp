@@ -20,12 +20,24 @@ lazy_memory::lazy_memory(uint64_t size) : size_(size) {
 }
 
 lazy_memory::~lazy_memory() {
-    if (base_) munmap(base_, size_);
+    if (!base_) return;
+    if (!host_mapped_.load()) {
+        munmap(base_, size_);
+        return;
+    }
+    // MAP_FIXED swaps the pages out in one step; the address range stays this process's for good.
+    mmap(base_, size_, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 }
 
 uint8_t* lazy_memory::at(uint64_t offset, uint64_t bytes) const noexcept {
     if (!base_ || offset > size_ || bytes > size_ - offset) return nullptr;
     return base_ + offset;
+}
+
+uint8_t* lazy_memory::at_for_host(uint64_t offset, uint64_t bytes) noexcept {
+    uint8_t* p = at(offset, bytes);
+    if (p) host_mapped_.store(true);
+    return p;
 }
 
 void lazy_memory::release() noexcept {

@@ -3,6 +3,7 @@
 // back (MADV_DONTNEED): the memory then reads as zeros, as after a hard reset.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace cudabridge::nv {
@@ -19,12 +20,17 @@ public:
 
     // The host bytes of [offset, offset + bytes); nullptr when any of them is outside.
     uint8_t* at(uint64_t offset, uint64_t bytes) const noexcept;
+    // at() for a pointer handed outside the device (a BAR mapping). Such a pointer may outlive
+    // this object: once any was handed out, destruction leaves the address range mapped to fresh
+    // zero pages instead of unmapping it, so a late access reads zeros rather than faulting.
+    uint8_t* at_for_host(uint64_t offset, uint64_t bytes) noexcept;
 
     void release() noexcept;
 
 private:
     uint8_t* base_ = nullptr;
     uint64_t size_ = 0;
+    std::atomic<bool> host_mapped_{false};
 };
 
 }  // namespace cudabridge::nv

@@ -20,6 +20,8 @@ public:
 
     // By VRAM offset (BAR1 aperture).
     uint8_t* at_offset(uint64_t offset, uint64_t bytes) const noexcept { return memory_.at(offset, bytes); }
+    // The same, for a host mapping of BAR1 that may outlive the board (lazy_memory::at_for_host).
+    uint8_t* map_for_host(uint64_t offset, uint64_t bytes) noexcept { return memory_.at_for_host(offset, bytes); }
 
     // Hard reset: contents gone, memory uncommitted.
     void release() noexcept { memory_.release(); }

@@ -55,6 +55,30 @@ cb_status userspace_device::mem_free(uint64_t ptr, std::string& error) {
     return CB_OK;
 }
 
+cb_status userspace_device::mem_host_address(uint64_t ptr, uint64_t size, void*& host, std::string& error) {
+    std::shared_lock lock(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    if (size == 0) {
+        error = "mem_host_address: size 0";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    if (cb_status st = check_device_range(ptr, size, "mem_host_address", error); st != CB_OK) return st;
+    const cb_status st = port_.bar_map(1, ptr - vram_base_, size, host);
+    if (st == CB_ERR_UNSUPPORTED) {
+        error = "mem_host_address: the link cannot map the GPU's BAR1 aperture for the host";
+    } else if (st == CB_ERR_INVALID_ARGUMENT) {
+        cb_bar_info bar{};
+        port_.bar_info(1, bar);
+        error = "mem_host_address: device range [" + hex(ptr) + ", +" + std::to_string(size) +
+                ") lies past the end of the BAR1 aperture (" + std::to_string(bar.size >> 20) +
+                " MiB; a board without resizable BAR shows only the start of VRAM)";
+        return CB_ERR_UNSUPPORTED;
+    } else if (st != CB_OK) {
+        error = "mem_host_address: mapping BAR1 failed";
+    }
+    return st;
+}
+
 cb_status userspace_device::mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;

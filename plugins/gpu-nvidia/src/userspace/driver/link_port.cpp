@@ -37,6 +37,12 @@ cb_status link_port::write32(uint32_t bar, uint64_t offset, uint32_t value) {
     return CB_US_CALL(mmio_write32, bar, offset, value);
 }
 
+cb_status link_port::bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host) {
+    host = nullptr;
+    if (CB_HAS_FIELD(table_, cb_transport_table, bar_map) && !table_->bar_map) return CB_ERR_UNSUPPORTED;
+    return CB_US_CALL(bar_map, bar, offset, size, &host);
+}
+
 cb_status link_port::dma_map(const void* host, size_t size, cb_dma_direction direction, uint64_t& iova) {
     // The transport takes a non-const pointer for both directions; a to-device mapping is only read.
     return CB_US_CALL(dma_map, const_cast<void*>(host), size, direction, &iova);

@@ -32,6 +32,8 @@ public:
     cb_status bar_info(uint32_t bar, cb_bar_info& out);
     cb_status read32(uint32_t bar, uint64_t offset, uint32_t& out);
     cb_status write32(uint32_t bar, uint64_t offset, uint32_t value);
+    // A host mapping of a memory BAR's range (transport bar_map, ABI 1.11).
+    cb_status bar_map(uint32_t bar, uint64_t offset, uint64_t size, void*& host);
     cb_status dma_map(const void* host, size_t size, cb_dma_direction direction, uint64_t& iova);
     cb_status dma_unmap(uint64_t iova, size_t size);
     cb_status dma_limits(cb_dma_limits& out);

@@ -115,6 +115,10 @@ public:
     cb_status mem_alloc(uint64_t size, uint64_t& out_ptr, std::string& error);
     cb_status mem_free(uint64_t ptr, std::string& error);
     cb_status mem_info(uint64_t& out_free, uint64_t& out_total, std::string& error);
+    // The host address of [ptr, ptr + size) of one allocation through the BAR1 aperture
+    // (cb_gpu_table.mem_host_address). The driver never moves the BAR1 window: BAR1 offset 0 is
+    // VRAM byte 0.
+    cb_status mem_host_address(uint64_t ptr, uint64_t size, void*& host, std::string& error);
     vram_stats memory_stats() const;
     // The processes attached to the board (device_sharing.cpp), this one included.
     cb_status processes(std::vector<cb_gpu_process>& out, std::string& error);
