@@ -2,17 +2,19 @@
 and the CUDA array interface (v3, real GPUs only).
 
 On a real GPU an array exports its device memory, zero-copy, as a kDLCUDA tensor. On the simulated
-GPU the array's memory is the simulator's VRAM: it lives in this process, but the runtime gives no
-host address for a device address, so the export is a HOST COPY: the array is synchronized, read
-into a new host buffer, and that buffer is exported as a kDLCPU tensor (np.from_dlpack(x) and
-torch.from_dlpack(x) then read it without a further copy; writes to it do not reach the device
-array). Asking for copy=False there raises BufferError. __cuda_array_interface__ is absent on the
-simulator (hasattr is False): no pointer there is device-accessible memory for another library.
+GPU the array's memory is the simulator's VRAM, which lives in this process: the export
+synchronizes the device and hands out the array's bytes at the host address the GPU's BAR1
+aperture gives them (cbMemGetHostPointer), as a kDLCPU tensor. np.from_dlpack(x) and
+torch.from_dlpack(x) then read and write the device array itself, no copy. Where BAR1 does not
+reach the array (a profile without resizable BAR and an array past its first 256 MiB) or the view
+has negative strides, the export is a host copy instead; copy=False then raises BufferError, and
+copy=True always copies. __cuda_array_interface__ is absent on the simulator (hasattr is False):
+no pointer there is device memory another GPU library can use.
 """
 
 import numpy as np
 
-from . import _core
+from . import _core, errors
 
 kDLCPU, kDLCUDA = 1, 2
 # DLDataTypeCode by numpy kind: kDLInt, kDLUInt, kDLFloat, kDLComplex, kDLBool.
@@ -30,8 +32,8 @@ def is_simulated(device):
 
 
 def device_of(a):
-    """x.__dlpack_device__(): (kDLCPU, 0) on the simulated GPU (the export is a host copy),
-    (kDLCUDA, device index) on a real one."""
+    """x.__dlpack_device__(): (kDLCPU, 0) on the simulated GPU (its VRAM is host memory of this
+    process), (kDLCUDA, device index) on a real one."""
     return (kDLCPU, 0) if is_simulated(a.device) else (kDLCUDA, a.device)
 
 
@@ -43,15 +45,34 @@ def _capsule(owner, address, shape, strides, dtype, device):
                                 device[1])
 
 
+def _host_address(a):
+    """(host address of a's first element through BAR1, None) or (None, why not)."""
+    if any(s < 0 for s in a._strides):
+        return None, "it has negative strides, which DLPack consumers do not all take"
+    if a.size == 0:
+        return None, "it is empty"
+    span = (1 + sum((n - 1) * s for n, s in zip(a.shape, a._strides))) * a.dtype.itemsize
+    try:
+        return _core.host_pointer(a._block, a._offset, span), None
+    except errors.DeviceLostError:
+        raise
+    except errors.Error as e:  # the range is not host-visible through BAR1
+        return None, str(e)
+
+
 def export(a, stream=None, max_version=None, dl_device=None, copy=None):
     """x.__dlpack__(): a "dltensor" capsule (DLPack 0.8's DLManagedTensor)."""
     device = device_of(a)
     if dl_device is not None and tuple(dl_device) != device:
         raise BufferError(f"this array exports to DLPack device {device}, not {tuple(dl_device)}")
     if device[0] == kDLCPU:
-        if copy is False:
-            raise BufferError("on the simulated GPU the export is a host copy of the device array, and copy=False")
         _core.synchronize()
+        if copy is not True:
+            address, why_not = _host_address(a)
+            if address is not None:
+                return _capsule(a._block, address, a.shape, a._strides, a.dtype, device)
+            if copy is False:
+                raise BufferError(f"the array cannot be exported without a copy: {why_not}")
         host = a.get()
         strides = [s // host.itemsize for s in host.strides]
         return _capsule(host, host.ctypes.data, host.shape, strides, host.dtype, device)

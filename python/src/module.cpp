@@ -181,6 +181,18 @@ bool done_or_raise(cbError_t e) {
 
 // Ordered on `stream` (after the work queued there, which may still read a reused block), and
 // done when it returns: the host array may change right after.
+// The host address of [offset, offset + nbytes) of a buffer, through the GPU's BAR1 aperture
+// (cbMemGetHostPointer): what a zero-copy DLPack export hands out on the simulated GPU.
+uint64_t host_pointer(py::handle buffer, size_t offset, size_t nbytes) {
+    const device_buffer& b = buffer_of(buffer);
+    check_alive(b);
+    if (nbytes == 0 || offset > b.nbytes || nbytes > b.nbytes - offset)
+        throw runtime_failure(cbErrorInvalidValue, "host_pointer: an empty range or one past the end of the buffer");
+    void* host = nullptr;
+    check(current().mem_host_pointer(&host, static_cast<char*>(b.ptr) + offset, nbytes));
+    return reinterpret_cast<uint64_t>(host);
+}
+
 void upload(py::handle buffer, size_t offset, const py::buffer& src, uint64_t stream) {
     const device_buffer& dst = buffer_of(buffer);
     check_alive(dst);
@@ -271,6 +283,7 @@ PYBIND11_MODULE(_core, m) {
     add_buffer_type(m);
     m.def("tensor", &make_tensor, py::arg("buffer"), py::arg("offset"), py::arg("dtype"), py::arg("shape"),
           py::arg("strides"));
+    m.def("host_pointer", &host_pointer, py::arg("buffer"), py::arg("offset"), py::arg("nbytes"));
     m.def("upload", &upload, py::arg("dst"), py::arg("offset"), py::arg("src"), py::arg("stream") = 0);
     m.def("download", &download, py::arg("src"), py::arg("offset"), py::arg("dst"), py::arg("stream") = 0);
     m.def("launch", &launch, py::arg("name"), py::arg("dtype"), py::arg("args"), py::arg("stream") = 0);

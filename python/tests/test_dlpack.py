@@ -1,8 +1,10 @@
 """DLPack round trips with numpy and torch; __cuda_array_interface__ absent on the simulator.
 
-On the simulated GPU the export is a synchronized host copy (kDLCPU): the data must be identical,
-the consumer must read the exported buffer itself (no second copy: checked by address), and
-writes to it must not reach the device array. On a real GPU the export is the device memory."""
+On the simulated GPU the export is the device array's own memory, seen through BAR1 (kDLCPU),
+after synchronizing: the data must be identical, the consumer must read the device array itself
+(checked by address: the capsule's pointer is cbMemGetHostPointer's), and writes either side must
+reach the other. Views BAR1 cannot export (negative strides) and copy=True are host copies. On a
+real GPU the export is the device memory (kDLCUDA)."""
 import ctypes
 import sys
 
@@ -57,18 +59,33 @@ def test_numpy_from_dlpack(gpu, dtype):
     np.testing.assert_array_equal(got, host)
 
 
-def test_numpy_reads_the_exported_buffer_without_a_copy(gpu):
+def _bar1_address(x):
+    return cb._core.host_pointer(x._block, x._offset, x.nbytes)
+
+
+def test_numpy_reads_the_device_array_itself(gpu):
     x = cb.asarray(np.arange(10, dtype=np.float32)) * 2
     capsule = x.__dlpack__()
     address = _capsule_data_pointer(capsule)
     got = np.from_dlpack(_Capsule(capsule, x.__dlpack_device__()))
-    assert got.ctypes.data == address
+    assert got.ctypes.data == address == _bar1_address(x)
     np.testing.assert_array_equal(got, np.arange(10, dtype=np.float32) * 2)
-    # The export is a copy: the device array's address is the device's, and writes stay on the host.
-    assert address != x._block.ptr
+    # No copy: a store through the exported address is the device array's, and a device write
+    # shows in the consumer's array once the device is synchronized.
     ctypes.c_float.from_address(address).value = 99  # numpy 1.24's import is read-only
-    assert got[0] == 99
-    assert float(x[0]) == 0.0
+    assert float(x[0]) == 99
+    x[1:3] = -7
+    cb.synchronize()
+    np.testing.assert_array_equal(got[:4], [99, -7, -7, 6])
+
+
+def test_views_export_their_own_elements_in_place(gpu):
+    x = cb.asarray(np.arange(30, dtype=np.float64).reshape(5, 6))
+    view = x[1:4, 2::2]
+    got = np.from_dlpack(view)
+    assert got.ctypes.data == _bar1_address(x) + (1 * 6 + 2) * 8
+    assert got.strides == (48, 16)
+    np.testing.assert_array_equal(got, np.arange(30.0).reshape(5, 6)[1:4, 2::2])
 
 
 def test_views_export_their_elements(gpu):
@@ -101,20 +118,56 @@ def host_copies(monkeypatch):
     return refs
 
 
-def test_capsules_release_their_copy(gpu, host_copies):
-    import gc
+def test_capsules_hold_the_device_memory_until_the_consumer_lets_go(gpu, host_copies):
     x = cb.asarray(np.arange(5, dtype=np.float64))
+    block = x._block
+    before = sys.getrefcount(block)
     capsule = x.__dlpack__()  # never consumed: the capsule's destructor calls the deleter
-    assert host_copies[-1]() is not None
+    held = sys.getrefcount(block)
+    assert held == before + 1 and not host_copies
     del capsule
-    gc.collect()
-    assert host_copies[-1]() is None
+    released = sys.getrefcount(block)
+    assert released == before
     a = np.from_dlpack(x)  # consumed: numpy calls the deleter when its array goes
-    assert host_copies[-1]() is not None
+    del x
+    held_by_numpy = sys.getrefcount(block)
+    assert held_by_numpy == before
     np.testing.assert_array_equal(a, np.arange(5))
     del a
-    gc.collect()
-    assert host_copies[-1]() is None
+    assert sys.getrefcount(block) == before - 1
+
+
+def test_copy_true_and_negative_strides_export_host_copies(gpu, host_copies):
+    import gc
+    x = cb.asarray(np.arange(6, dtype=np.int32))
+    for producer, expect in ((lambda: x.__dlpack__(copy=True), [0, 1, 2, 3, 4, 5]),
+                             (lambda: x[::-1].__dlpack__(), [5, 4, 3, 2, 1, 0])):
+        capsule = producer()
+        assert host_copies[-1]() is not None
+        got = np.from_dlpack(_Capsule(capsule, (1, 0)))
+        np.testing.assert_array_equal(got, expect)
+        assert got.ctypes.data != _bar1_address(x)
+        ctypes.c_int32.from_address(got.ctypes.data).value = 100  # the copy's, not the device's
+        assert int(x[0]) == 0 and int(x[5]) == 5
+        del capsule, got
+        gc.collect()
+        assert host_copies[-1]() is None  # the deleter freed the copy
+
+
+def test_the_consumers_array_survives_shutdown(tmp_path):
+    """After cb.shutdown() the simulated VRAM is gone; an exported array then reads zeros instead
+    of crashing the process (run in a child: shutdown ends this session's runtime)."""
+    import subprocess
+    code = ("import cudabridge as cb, numpy as np\n"
+            "cb.init()\n"
+            "a = np.from_dlpack(cb.asarray(np.arange(1, 9, dtype=np.float32)))\n"
+            "assert a.sum() == 36\n"
+            "cb.shutdown()\n"
+            "print(float(a.sum()))\n")
+    env = dict(__import__("os").environ, CUDABRIDGE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0.0"
 
 
 def test_consumers_rename_the_capsule(gpu):
@@ -131,8 +184,9 @@ def test_consumers_rename_the_capsule(gpu):
 
 def test_copy_false_and_other_devices_raise(gpu):
     x = cb.zeros(3)
-    with pytest.raises(BufferError, match="copy=False"):
-        x.__dlpack__(copy=False)
+    assert x.__dlpack__(copy=False) is not None  # the device memory itself: no copy needed
+    with pytest.raises(BufferError, match="without a copy: it has negative strides"):
+        x[::-1].__dlpack__(copy=False)
     with pytest.raises(BufferError, match="DLPack device"):
         x.__dlpack__(dl_device=(2, 0))
 
@@ -183,13 +237,18 @@ def test_torch_from_dlpack(gpu, dtype):  # torch (Debian's) refuses kUInt wider 
 
 
 @needs_torch
-def test_torch_reads_the_exported_buffer_without_a_copy(gpu):
+def test_torch_shares_the_device_array(gpu):
     x = cb.asarray(np.linspace(0, 1, 16, dtype=np.float32))
     capsule = x.__dlpack__()
     address = _capsule_data_pointer(capsule)
     t = torch.utils.dlpack.from_dlpack(capsule)
-    assert t.data_ptr() == address
+    assert t.data_ptr() == address == _bar1_address(x)
     np.testing.assert_array_equal(t.numpy(), np.linspace(0, 1, 16, dtype=np.float32))
+    t[0] = 5  # torch's tensor is writable: the store is the device array's
+    t[15] += 1
+    assert float(x[0]) == 5 and float(x[15]) == 2
+    y = x * 2  # and the device's result, computed from torch's writes
+    np.testing.assert_array_equal(torch.from_dlpack(y).numpy()[[0, 15]], [10, 4])
 
 
 @needs_torch
