@@ -180,3 +180,29 @@ def binary(name, a, b, out=None):
         result = _pick(a, b, _b("logical_or", _u("isnan", b), _less(b, a, True) if name == "fmax"
                                  else _less(a, b, True)))
     return _array._into_out(name, result, out)
+
+
+# ---- numpy's order of complex numbers: sort, argsort, max, min, argmax, argmin -----------------
+
+def sort_keys(z):
+    """lexsort keys (least significant first) that order complex `z` as numpy sorts it:
+    [R + Rj, R + nanj, nan + Rj, nan + nanj], each group lexicographic (real, then imaginary)."""
+    re, im = _part(z, 0), _part(z, 1)
+    group = _b("add", _u("isnan", im).astype(np.int8), _b("multiply", _u("isnan", re).astype(np.int8), 2))
+    return im, re, group
+
+
+def extreme_hits(op, z, axis):
+    """Where, along `axis`, complex `z` holds numpy's max (op "max") or min of the slice: in a
+    slice with a NaN in either part, every such element (numpy's maximum and minimum keep the
+    first NaN they meet); otherwise the lexicographic extreme (largest real part, then largest
+    imaginary part among those)."""
+    from ._indexing import where
+    re, im = _part(z, 0), _part(z, 1)
+    nan = _u("isnan", z)
+    worst = -np.inf if op == "max" else np.inf
+    re_ok = where(nan, re.dtype.type(worst), re)
+    on_best = _b("logical_and", _b("equal", re_ok, _array._reduce(op, re_ok, axis, True)), _u("logical_not", nan))
+    im_ok = where(on_best, im, im.dtype.type(worst))
+    hits = _b("logical_and", on_best, _b("equal", im_ok, _array._reduce(op, im_ok, axis, True)))
+    return where(_array._reduce("max", nan, axis, True), nan, hits)

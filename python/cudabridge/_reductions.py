@@ -52,11 +52,34 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=_NO_VALUE):
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    a = asarray(a)
+    if a.dtype.kind == "c" and initial is _NO_VALUE and where is _NO_VALUE:
+        return _complex_extreme("max", a, axis, out, keepdims)
     return _run("max", a, axis, None, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=_NO_VALUE):
+    a = asarray(a)
+    if a.dtype.kind == "c" and initial is _NO_VALUE and where is _NO_VALUE:
+        return _complex_extreme("min", a, axis, out, keepdims)
     return _run("min", a, axis, None, out, keepdims, initial, where)
+
+
+def _complex_extreme(op, a, axis, out, keepdims):
+    """max / min of a complex array in numpy's order: the reduced axes moved last as one, the
+    element argmax (argmin) picks there."""
+    keepdims = _keep(keepdims)
+    axes = _axes_of(axis, a.ndim)
+    if builtins.any(a.shape[x] == 0 for x in axes):  # numpy's ValueError, from an empty stand-in
+        getattr(np, op)(np.empty(a.shape, a.dtype), axis=axis)
+    from ._manipulation import moveaxis
+    from ._shaping import _gather
+    kept = [d for d in range(a.ndim) if d not in axes]
+    moved = moveaxis(a, list(axes), list(range(len(kept), a.ndim))) if axes else a
+    rows = moved.reshape(tuple(a.shape[d] for d in kept) + (-1,))
+    picked = _gather(rows, _arg(op, rows, rows.ndim - 1, None, True), rows.ndim - 1)
+    result = picked.reshape(_reduced_shape(a.shape, axes, keepdims))
+    return result if out is None else _store(result, out, op)
 
 
 amax, amin = max, min
@@ -153,10 +176,12 @@ def _arg(op, a, axis, out, keepdims):
     n = a.shape[ax]
     if n == 0:
         raise ValueError(f"attempt to get arg{op} of an empty sequence")
-    m = _reduce(op, a, ax, True)
-    hit = _binary("equal", a, m)
-    if a.dtype.kind == "f":
-        hit = _binary("logical_or", hit, _unary("isnan", a))
+    if a.dtype.kind == "c":
+        hit = _complex.extreme_hits(op, a, ax)
+    else:
+        hit = _binary("equal", a, _reduce(op, a, ax, True))
+        if a.dtype.kind == "f":
+            hit = _binary("logical_or", hit, _unary("isnan", a))
     from ._creation import arange
     index = arange(n, dtype=np.int64).reshape((n,) + (1,) * (a.ndim - ax - 1))
     miss = _binary("multiply", _unary("logical_not", hit), n)  # int64: n where it is not the value

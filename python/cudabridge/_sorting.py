@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtypes
+from . import _complex, _dtypes
 from ._array import _axis, _binary, _launch, _reduce, _size, _unary, asarray, full, ndarray, to_device
 from ._indexing import _arange, _positions, _take_axis, _take_flat
 from ._manipulation import concatenate, flip, moveaxis
@@ -41,10 +41,21 @@ def _rows(a, axis, kind, order, name):
 
 def _run(kernel, a, axis, kind, order, dtype):
     src, ax = _rows(a, axis, kind, order, kernel)
-    out = ndarray._new(src.shape, np.dtype(dtype) if dtype is not None else src.dtype)
-    if out.size:
-        _launch(kernel, out, [src, out])
+    if src.dtype.kind == "c" and src.size:
+        out = _complex_rows(kernel, src)
+    else:
+        out = ndarray._new(src.shape, np.dtype(dtype) if dtype is not None else src.dtype)
+        if out.size:
+            _launch(kernel, out, [src, out])
     return out if out.ndim == 1 or ax == out.ndim - 1 else moveaxis(out, -1, ax)
+
+
+def _complex_rows(kernel, rows):
+    """sort / argsort of complex rows in numpy's order: stable argsorts by the order's keys
+    (lexsort), and for sort the elements gathered in that order."""
+    from ._shaping import _gather, lexsort
+    order = lexsort(_complex.sort_keys(rows), axis=-1)
+    return order if kernel == "argsort" else _gather(rows, order, rows.ndim - 1)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):

@@ -354,7 +354,8 @@ def ptp(a, axis=None, out=None, keepdims=_NO_VALUE):
     numpy's TypeError)."""
     a = asarray(a)
     keep = _keep(keepdims)
-    return _out(_binary("subtract", _reduce("max", a, axis, keep), _reduce("min", a, axis, keep)), out, "ptp")
+    from ._reductions import max as maximum, min as minimum  # numpy's complex order too
+    return _out(_binary("subtract", maximum(a, axis, keepdims=keep), minimum(a, axis, keepdims=keep)), out, "ptp")
 
 
 def _observations(m, rowvar, dtype, what):
