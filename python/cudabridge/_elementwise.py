@@ -12,6 +12,9 @@ element's index in C order over the broadcast shape and `_ind.size()` the elemen
 ElementwiseKernel, `raw TYPE name` passes a whole C-contiguous array, indexed by the kernel
 (`name[j]`, `name.size()`), outside the broadcast; `size=` gives the index space when every array
 argument is raw. ReductionKernel takes no raw parameters (ValueError).
+
+complex64 and complex128 are complex<float> and complex<double> in the kernel, as in CuPy, with
+numpy's arithmetic and real(), imag(), conj(), abs(), arg(), norm(), exp(), log(), sqrt(), pow().
 """
 
 import operator
@@ -28,7 +31,8 @@ _NUMPY_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "u
 _CTYPES = {np.dtype(k): v for k, v in (
     ("bool", "bool"), ("int8", "signed char"), ("int16", "short"), ("int32", "int"), ("int64", "long long"),
     ("uint8", "unsigned char"), ("uint16", "unsigned short"), ("uint32", "unsigned int"),
-    ("uint64", "unsigned long long"), ("float32", "float"), ("float64", "double"))}
+    ("uint64", "unsigned long long"), ("float32", "float"), ("float64", "double"), ("complex64", "complex<float>"),
+    ("complex128", "complex<double>"))}
 _RESERVED = {"i", "_ind", "a", "b"}
 _DTYPE_OF_CTYPE = {v: k for k, v in _CTYPES.items()}
 _BLOCK = 256
@@ -42,6 +46,64 @@ _IND = ("struct _cb_index { long long n; __device__ long long size() const { ret
         "    __device__ T& operator[](long long i) const { return p[i]; }\n"
         "    __device__ long long size() const { return n; }\n"
         "};\n")
+
+
+# complex<float> and complex<double>, as CuPy's kernels name them, with numpy's arithmetic: the
+# plain product formula, numpy's scaled quotient (1 / 0j is inf + nanj), and the usual functions.
+# Emitted only into kernels that bind a complex type. The default constructor is empty so the type
+# may live in __shared__ memory (a reduction's partial values).
+_COMPLEX = """template <typename T> struct alignas(2 * sizeof(T)) complex {
+    T re, im;
+    complex() = default;
+    __device__ complex(T r, T i = T()) : re(r), im(i) {}
+    template <typename U> __device__ explicit complex(const complex<U>& z) : re(T(z.re)), im(T(z.im)) {}
+    __device__ T real() const { return re; }
+    __device__ T imag() const { return im; }
+    friend __device__ complex operator+(const complex& a) { return a; }
+    friend __device__ complex operator-(const complex& a) { return complex(-a.re, -a.im); }
+    friend __device__ complex operator+(const complex& a, const complex& b) { return complex(a.re + b.re, a.im + b.im); }
+    friend __device__ complex operator-(const complex& a, const complex& b) { return complex(a.re - b.re, a.im - b.im); }
+    friend __device__ complex operator*(const complex& a, const complex& b) {
+        return complex(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+    }
+    friend __device__ complex operator/(const complex& a, const complex& b) {
+        const T br = b.re < T(0) ? -b.re : b.re, bi = b.im < T(0) ? -b.im : b.im;
+        if (br >= bi) {
+            if (br == T(0) && bi == T(0)) return complex(a.re / br, a.im / bi);
+            const T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);
+            return complex((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+        }
+        const T rat = b.re / b.im, scl = T(1) / (b.im + b.re * rat);
+        return complex((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+    }
+    friend __device__ bool operator==(const complex& a, const complex& b) { return a.re == b.re && a.im == b.im; }
+    friend __device__ bool operator!=(const complex& a, const complex& b) { return !(a == b); }
+    __device__ complex& operator+=(const complex& b) { return *this = *this + b; }
+    __device__ complex& operator-=(const complex& b) { return *this = *this - b; }
+    __device__ complex& operator*=(const complex& b) { return *this = *this * b; }
+    __device__ complex& operator/=(const complex& b) { return *this = *this / b; }
+};
+template <typename T> __device__ T real(const complex<T>& z) { return z.re; }
+template <typename T> __device__ T imag(const complex<T>& z) { return z.im; }
+template <typename T> __device__ complex<T> conj(const complex<T>& z) { return complex<T>(z.re, -z.im); }
+template <typename T> __device__ T norm(const complex<T>& z) { return z.re * z.re + z.im * z.im; }
+template <typename T> __device__ T abs(const complex<T>& z) { return hypot(z.re, z.im); }
+template <typename T> __device__ T arg(const complex<T>& z) { return atan2(z.im, z.re); }
+template <typename T> __device__ complex<T> polar(T r, T theta) { return complex<T>(r * cos(theta), r * sin(theta)); }
+template <typename T> __device__ complex<T> exp(const complex<T>& z) { return polar(exp(z.re), z.im); }
+template <typename T> __device__ complex<T> log(const complex<T>& z) { return complex<T>(log(abs(z)), arg(z)); }
+template <typename T> __device__ complex<T> sqrt(const complex<T>& z) {
+    if (z.re == T(0) && z.im == T(0)) return complex<T>(T(0), z.im);
+    const T t = sqrt((fabs(z.re) + abs(z)) / T(2));
+    return z.re >= T(0) ? complex<T>(t, z.im / (T(2) * t)) : complex<T>(fabs(z.im) / (T(2) * t), copysign(t, z.im));
+}
+template <typename T> __device__ complex<T> pow(const complex<T>& z, const complex<T>& w) { return exp(w * log(z)); }
+"""
+
+
+def _prelude(types):
+    """What generated source needs before the user's code for these dtypes."""
+    return _COMPLEX if any(np.dtype(d).kind == "c" for d in types) else ""
 
 
 def _ctype(dtype):
@@ -137,7 +199,7 @@ def _split_args(ins, outs, args, what):
     for p, a in zip(ins, ins_args):
         if isinstance(a, np.ndarray):
             raise TypeError(f"argument {p.name!r} is a numpy array in host memory: pass a device array")
-        if not isinstance(a, (ndarray, bool, int, float, np.generic)):
+        if not isinstance(a, (ndarray, bool, int, float, complex, np.generic)):
             raise TypeError(f"argument {p.name!r}: a {type(a).__name__} is neither a device array nor a scalar")
     for p, a in zip(outs, given):
         if a is not None and not isinstance(a, ndarray):
@@ -241,7 +303,8 @@ class ElementwiseKernel:
         for p, d, const in arrays:
             ref = f"const {_ctype(d)}" if const else f"{_ctype(d)}&"
             body.append(f"        {ref} {p.name} = _p_{p.name}[_o_{p.name}];")
-        src = (f"{self.preamble}\n{_IND}extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
+        src = (f"{_prelude(in_types + out_types)}{self.preamble}\n{_IND}"
+               f"extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
                f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
                "    const _cb_index _ind = {_size};\n"
                + "".join(f"    const _cb_raw<{const}{_ctype(d)}> {p.name} = {{_p_{p.name}, _n_{p.name}}};\n"
@@ -377,7 +440,8 @@ class ReductionKernel:
         params += ["_type_reduce* __restrict__ _partial", "int _chunks", "int _pass"]
         # _pass 0: one block per output element. _pass 1: _chunks blocks per output element, each
         # reducing its share of the reduced elements into _partial; _pass 2: _partial reduced.
-        src = (f"{self.preamble}\n{_IND}typedef {reduce_type} _type_reduce;\n"
+        prelude = _prelude(in_types + out_types) or (_COMPLEX if "complex<" in reduce_type else "")
+        src = (f"{prelude}{self.preamble}\n{_IND}typedef {reduce_type} _type_reduce;\n"
                f"extern \"C\" __global__ void {self.name}({', '.join(params)}) {{\n"
                f"{_typedefs(placeholders, self.in_params, in_types, self.out_params, out_types)}\n"
                f"    __shared__ _type_reduce _sdata[{_BLOCK}];\n"

@@ -296,6 +296,48 @@ def test_elementwise_cached_per_dtype(compiled):
     assert _kernels.loaded_module_count() == before + 1
 
 
+def _complex_sample(n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_elementwise_complex_as_cupy_names_it(compiled, dtype):
+    """complex<float> / complex<double> with numpy's arithmetic and the usual functions."""
+    x, y = _complex_sample(64, dtype, 1), _complex_sample(64, dtype, 2)
+    k = cb.ElementwiseKernel("T x, T y", "T z", "z = x * y + conj(x) / y - exp(x) + sqrt(y) + pow(x, y)", "cmix")
+    got = k(cb.asarray(x), cb.asarray(y))
+    assert got.dtype == dtype
+    want = x * y + np.conj(x) / y - np.exp(x) + np.sqrt(y) + x ** y
+    np.testing.assert_allclose(got.get(), want, rtol=2e-5 if dtype == np.complex64 else 1e-12)
+    parts = cb.ElementwiseKernel("T x", "float64 r", "r = abs(x) + arg(x) + norm(x) + real(x) * x.imag() - log(x).real()",
+                                 "cparts")(cb.asarray(x))
+    want = np.abs(x) + np.angle(x) + np.abs(x) ** 2 + x.real * x.imag - np.log(x).real
+    np.testing.assert_allclose(parts.get(), want.astype(np.float64), rtol=2e-5 if dtype == np.complex64 else 1e-12)
+
+
+def test_elementwise_complex_division_and_scalars_follow_numpy(compiled):
+    k = cb.ElementwiseKernel("T x, T w", "T z", "z = x / w", "cdiv")
+    x = np.array([1 + 1j, 2, 0, 3 - 4j, 1e300 + 1e300j], np.complex128)
+    w = np.array([0j, 1j, 0j, 1e-300 + 1e300j, 1e300 + 1e-300j], np.complex128)
+    with np.errstate(all="ignore"):
+        want = x / w
+    np.testing.assert_array_equal(k(cb.asarray(x), cb.asarray(w)).get(), want)  # inf/nan where numpy has them
+    scale = cb.ElementwiseKernel("T x, T s", "T z", "z = x * s", "cscale")
+    f = _complex_sample(5, np.complex64, 3)
+    np.testing.assert_allclose(scale(cb.asarray(f), np.complex64(2j)).get(), f * np.complex64(2j), rtol=1e-6)
+    np.testing.assert_allclose(scale(cb.asarray(f.astype(np.complex128)), 1 + 1j).get(), f * (1 + 1j), rtol=1e-6)
+
+
+def test_reduction_complex(compiled):
+    x = _complex_sample(600, np.complex128, 4).reshape(6, 100)
+    sumsq = cb.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "csumsq")
+    np.testing.assert_allclose(sumsq(cb.asarray(x), axis=1).get(), (x * x).sum(axis=1), rtol=1e-12)
+    energy = cb.ReductionKernel("T x", "float64 y", "norm(x)", "a + b", "y = sqrt(a)", "0", "cenergy",
+                                reduce_type="double")
+    np.testing.assert_allclose(float(energy(cb.asarray(x))), np.linalg.norm(x), rtol=1e-12)
+
+
 def test_reduction_l2norm(compiled):
     l2norm = cb.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
     x = np.arange(10 * 37, dtype=np.float32).reshape(10, 37) / 100
