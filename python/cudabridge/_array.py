@@ -284,6 +284,24 @@ class ndarray:
         strides = tuple(s * old // new.itemsize for s in self._strides[:-1]) + (1,)
         return ndarray._view(self._block, self._offset, shape, strides, new)
 
+    def byteswap(self, inplace=False):
+        """numpy's byteswap: every element's bytes reversed (each half's, for complex), the dtype
+        unchanged; inplace=True swaps this array's own elements and returns it. On the device: the
+        bytes as a (elements, itemsize) uint8 array, its rows reversed."""
+        from ._manipulation import flip
+        part = self._dtype.itemsize // (2 if self._dtype.kind == "c" else 1)
+        flat = (self if self.is_contiguous else self.copy()).reshape(-1)
+        if part == 1:
+            swapped = flat.copy()
+        else:
+            rows = flat.view(np.uint8).reshape(flat.size * self._dtype.itemsize // part, part)
+            swapped = flip(rows, 1).copy().reshape(-1).view(self._dtype)
+        swapped = swapped.reshape(self._shape)
+        if not inplace:
+            return swapped
+        self[...] = swapped
+        return self
+
     # ---- indexing ---------------------------------------------------------------------------
     def __getitem__(self, key):
         view = _basic_view(self, key)

@@ -458,6 +458,21 @@ def test_view_reads_the_same_bytes_as_another_dtype(gpu, dtype):
     assert d[:, 2:4].view(dtype).get().tobytes() == a[:, 2:4].copy().view(dtype).tobytes()
 
 
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.float64, np.complex64, np.complex128, np.uint8,
+                                   np.bool_, np.float16, np.int64])
+def test_byteswap_as_numpy(gpu, dtype):
+    a = (np.arange(24) * 1234567 % 65521 - 300).astype(dtype).reshape(4, 6)
+    d = cb.to_device(a)
+    for view, host in ((d, a), (d[:, 1::2].T, a[:, 1::2].T), (d[2, 3], a[2, 3])):  # strided, 0-d
+        got = view.byteswap()
+        assert got.dtype == host.dtype and got.shape == host.shape
+        assert got.get().tobytes() == host.byteswap().tobytes()
+    same = d[1:3].byteswap(inplace=True)
+    want = a.copy()
+    want[1:3].byteswap(inplace=True)
+    assert d.get().tobytes() == want.tobytes() and same.shape == (2, 6)
+
+
 def test_a_view_writes_through_and_refuses_what_numpy_refuses(gpu):
     a = np.arange(8, dtype=np.float32)
     d = cb.to_device(a)
