@@ -4,6 +4,7 @@ dimensions, dot, vdot, inner, outer, tensordot; trace and diagonal. Every produc
 matrix of a batch, writing straight into the result; transposes and reshapes are views."""
 
 import itertools
+import math
 import numbers
 import operator
 
@@ -133,11 +134,10 @@ def tensordot(a, b, axes=2):
             raise ValueError("shape-mismatch for sum")
     a_keep = [x for x in range(a.ndim) if x not in a_sum]
     b_keep = [y for y in range(b.ndim) if y not in b_sum]
-    k = 1
-    for x in a_sum:
-        k *= a.shape[x]
-    a2 = a.transpose(a_keep + a_sum).reshape(-1, k)
-    b2 = b.transpose(b_sum + b_keep).reshape(k, -1)
+    k, m, n = (math.prod(a.shape[x] for x in a_sum), math.prod(a.shape[x] for x in a_keep),
+               math.prod(b.shape[y] for y in b_keep))  # sizes, not -1: any of them may be 0
+    a2 = a.transpose(a_keep + a_sum).reshape(m, k)
+    b2 = b.transpose(b_sum + b_keep).reshape(k, n)
     shape = tuple(a.shape[x] for x in a_keep) + tuple(b.shape[y] for y in b_keep)
     return matmul(a2, b2).reshape(shape)
 

@@ -351,6 +351,9 @@ def test_products(gpu):
     check(np.tensordot(dt, du, axes=([1, 2], [1, 0])), np.tensordot(t, u, axes=([1, 2], [1, 0])))
     check(cb.tensordot(dt, du, axes=1), np.tensordot(t, u, axes=1))
     check(cb.tensordot(da, db, axes=0), np.tensordot(a, b, axes=0))
+    for sa, sb, axes in (((0, 0), (0, 0), 2), ((2, 0), (0, 3), 1), ((0, 3), (3, 2), 1)):  # empty operands
+        x, y = np.zeros(sa), np.ones(sb)
+        check(cb.tensordot(cb.to_device(x), cb.to_device(y), axes), np.tensordot(x, y, axes))
     for offset in (-2, -1, 0, 1, 3, 9):
         check(np.trace(da, offset), np.asarray(np.trace(a, offset)))
         check(np.diagonal(da, offset), np.diagonal(a, offset))
