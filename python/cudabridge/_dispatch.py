@@ -205,7 +205,8 @@ _FUNCTIONS = {
     np.unravel_index: _indexing.unravel_index, np.ravel_multi_index: _indexing.ravel_multi_index,
     np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.searchsorted: _sorting.searchsorted,
     np.unique: _sorting.unique,
-    np.linalg.norm: linalg.norm,
+    np.linalg.norm: linalg.norm, np.linalg.solve: linalg.solve, np.linalg.inv: linalg.inv,
+    np.linalg.det: linalg.det, np.linalg.slogdet: linalg.slogdet,
     np.real: _complex.real, np.imag: _complex.imag, np.angle: _complex.angle,
     np.iscomplexobj: lambda x: x.dtype.kind == "c", np.isrealobj: lambda x: x.dtype.kind != "c",
 }

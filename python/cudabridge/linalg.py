@@ -1,5 +1,7 @@
-"""cb.linalg: numpy.linalg's norm on the device (np.linalg.norm(x) of a device array lands here),
-and the array API's linalg names that are products, transposes and norms.
+"""cb.linalg: numpy.linalg's norm, solve, inv, det and slogdet on the device (np.linalg.norm(x)
+and the others, called on a device array, land here), and the array API's linalg names that are
+products, transposes and norms. solve, inv, det and slogdet are Gauss-Jordan elimination with
+partial pivoting (_solve.py).
 
 Vector norms (ord None, 2, 1, inf, -inf, 0 and any other number) and the matrix norms that are
 sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device. The matrix 2-norm and the
@@ -14,9 +16,10 @@ import numpy as np
 from . import _array, _complex, _linalg, _reductions
 from ._array_api import matrix_transpose, vecdot
 from ._linalg import matmul, outer, tensordot
+from ._solve import det, inv, slogdet, solve
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
-           "diagonal", "trace"]
+           "diagonal", "trace", "solve", "inv", "det", "slogdet"]
 
 
 def _abs(x):

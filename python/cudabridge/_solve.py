@@ -1,0 +1,138 @@
+"""numpy.linalg's solve, inv, det and slogdet on the device: Gauss-Jordan elimination with
+partial pivoting, every matrix of a batch at once, one column per step. Each step is a handful of
+kernels: the pivot (the row at or below the diagonal with the largest magnitude in the column, as
+LAPACK's getrf picks it), a row swap (a gather), the pivot row divided by the pivot, and the
+other rows minus multiples of it. The pivots are the diagonal of getrf's U, so det and slogdet
+are their product with the swaps' sign.
+
+Only numpy's exception comes back to the host: solve and inv raise LinAlgError("Singular matrix")
+where a pivot is exactly 0 (one flag read after the last step), as LAPACK's getrf reports it.
+Integer and bool matrices are solved in float64, float32 and the complex dtypes in their own;
+float16 raises TypeError, as numpy.linalg does.
+"""
+
+import numpy as np
+
+from . import _array
+from ._array import _binary, _unary, asarray
+
+_LinAlgError = np.linalg.LinAlgError
+
+
+def _square_stack(a, name):
+    """a as a float or complex stack of square matrices, with numpy.linalg's checks and dtype."""
+    a = asarray(a)
+    if a.ndim < 2:
+        raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        raise _LinAlgError("Last 2 dimensions of the array must be square")
+    if a.dtype == np.float16:
+        raise TypeError(f"array type float16 is unsupported in linalg ({name})")
+    if a.dtype.kind not in "fc":
+        a = a.astype(np.float64)
+    return a
+
+
+def _eliminate(m, n, lu_only):
+    """Gauss-Jordan on the contiguous stack m (..., n, n + k): the reduced stack, the pivots
+    (..., n) and which steps swapped rows (..., n). With lu_only only the rows below each pivot
+    are eliminated and the pivot rows stay unscaled (getrf's LU, enough for the pivots)."""
+    from ._creation import arange
+    from ._indexing import where
+    from ._manipulation import stack
+    from ._reductions import argmax
+    from ._shaping import _gather
+    rows = arange(n, dtype=np.int64)
+    pivots, swapped = [], []
+    for j in range(n):
+        p = _binary("add", argmax(_unary("absolute", m[..., j:, j]), axis=-1), j)  # (...,)
+        pick = p.reshape(p.shape + (1,))
+        order = where(_binary("equal", rows, j), pick, where(_binary("equal", rows, pick), j, rows))
+        m = _gather(m, order.reshape(order.shape + (1,)), m.ndim - 2)
+        swapped.append(_binary("not_equal", p, j))
+        pivot = m[..., j:j + 1, j:j + 1].copy()
+        pivots.append(pivot.reshape(pivot.shape[:-2]))
+        # A zero pivot (its whole column at and below it is 0) scales nothing, as getrf skips it.
+        row = _binary("divide", m[..., j:j + 1, :], where(_binary("equal", pivot, 0), m.dtype.type(1), pivot))
+        others = _binary("greater" if lu_only else "not_equal", rows, j).reshape((n, 1)).astype(m.dtype)
+        m = _binary("subtract", m, _binary("multiply", _binary("multiply", m[..., :, j:j + 1], others), row))
+        if not lu_only:
+            m[..., j:j + 1, :] = row
+    return m, stack(pivots, axis=-1), stack(swapped, axis=-1)
+
+
+def _check_nonsingular(pivots):
+    if pivots.size and bool(_array._reduce("max", _binary("equal", pivots, 0), None, False)):
+        raise _LinAlgError("Singular matrix")
+
+
+def solve(a, b):
+    """numpy.linalg.solve: x with a @ x == b, for a (..., n, n) and b (..., n) (when b.ndim is 1
+    or a.ndim - 1) or (..., n, k), the batch dimensions broadcast."""
+    a = _square_stack(a, "solve")
+    b = asarray(b)
+    n = a.shape[-1]
+    vector = b.ndim == 1 or b.ndim == a.ndim - 1
+    dtype = np.result_type(a.dtype, b.dtype if b.dtype.kind in "fc" and b.dtype != np.float16 else np.float64)
+    rhs = b.reshape(b.shape + (1,)) if vector else b
+    if rhs.ndim < 2 or rhs.shape[-2] != n:
+        raise ValueError(f"solve: the right-hand side has shape {b.shape}, which does not fit a ({n}, {n}) system")
+    batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
+    k = rhs.shape[-1]
+    if n == 0 or k == 0 or 0 in batch:
+        out = _array.zeros(batch + (n,) + (() if vector else (k,)), dtype)
+        return out
+    from ._manipulation import broadcast_to, concatenate
+    system = concatenate([broadcast_to(a.astype(dtype), batch + (n, n)),
+                         broadcast_to(rhs.astype(dtype), batch + (n, k))], axis=-1)
+    m, pivots, _ = _eliminate(system, n, False)
+    _check_nonsingular(pivots)
+    x = m[..., n:]
+    return (x.reshape(x.shape[:-1]) if vector else x).copy()
+
+
+def inv(a):
+    """numpy.linalg.inv: solve(a, I) for each matrix of the stack."""
+    a = _square_stack(a, "inv")
+    from ._creation import eye
+    from ._manipulation import broadcast_to
+    n = a.shape[-1]
+    return solve(a, broadcast_to(eye(n, dtype=a.dtype), a.shape))
+
+
+def _pivots_and_sign(a, name):
+    a = _square_stack(a, name)
+    n = a.shape[-1]
+    if n == 0 or a.size == 0:
+        return a, None, None
+    _, pivots, swapped = _eliminate(a.copy(), n, True)
+    from ._reductions import sum as total
+    odd = _binary("remainder", total(swapped.astype(np.int64), axis=-1), 2)
+    return a, pivots, _binary("subtract", 1, _binary("multiply", odd, 2)).astype(a.dtype)
+
+
+def det(a):
+    """numpy.linalg.det: the product of the pivots, negated for an odd number of row swaps (0 for
+    a singular matrix)."""
+    a, pivots, sign = _pivots_and_sign(a, "det")
+    if pivots is None:
+        return _array.full(a.shape[:-2], 1, a.dtype)
+    from ._reductions import prod
+    return _binary("multiply", sign, prod(pivots, axis=-1))
+
+
+def slogdet(a):
+    """numpy.linalg.slogdet: (sign, log|det|), sign 0 and logdet -inf for a singular matrix; sign
+    is complex of modulus 1 for complex matrices."""
+    a, pivots, sign = _pivots_and_sign(a, "slogdet")
+    real = np.dtype(a.dtype.char.lower()) if a.dtype.kind == "c" else a.dtype
+    if pivots is None:
+        return _array.full(a.shape[:-2], 1, a.dtype), _array.full(a.shape[:-2], 0, real)
+    from ._reductions import prod, sum as total
+    magnitude = _unary("absolute", pivots)
+    units = _binary("divide", pivots, magnitude)  # NaN where a pivot is 0: replaced below
+    zero = _array._reduce("max", _binary("equal", magnitude, 0), -1, False)
+    from ._indexing import where
+    sign = where(zero, a.dtype.type(0), _binary("multiply", sign, prod(units, axis=-1)))
+    logdet = total(_unary("log", magnitude), axis=-1)  # -inf for a zero pivot
+    return sign, logdet

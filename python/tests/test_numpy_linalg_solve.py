@@ -1,0 +1,95 @@
+"""numpy.linalg's solve, inv, det and slogdet on the device against numpy 1.24 (LAPACK): every
+dtype numpy.linalg takes, single matrices and broadcast stacks, vector and matrix right-hand
+sides, pivoting (a zero leading entry), singular and empty matrices, and numpy's errors. The
+calls go through numpy's dispatch (np.linalg.solve(device_array, ...)) and return device arrays."""
+import numpy as np
+import pytest
+
+import cudabridge as cb
+
+DTYPES = [np.float64, np.float32, np.complex128, np.complex64, np.int64, np.int32, np.bool_]
+RTOL = {np.dtype(np.float32): 2e-4, np.dtype(np.complex64): 2e-4}
+
+
+def well_conditioned(shape, dtype, seed):
+    """Random matrices plus n on the diagonal, so results are well within float32's precision."""
+    rng = np.random.default_rng(seed)
+    n = shape[-1]
+    if np.dtype(dtype) == np.bool_:
+        return (np.triu(rng.integers(0, 2, shape), 1) | np.eye(n, dtype=np.int64)).astype(np.bool_)  # unit upper
+    if np.dtype(dtype).kind in "iu":
+        return (rng.integers(-4, 5, shape) + 10 * np.eye(n, dtype=np.int64)).astype(dtype)
+    a = rng.standard_normal(shape) + n * np.eye(n)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
+def matches(got, want):
+    assert isinstance(got, cb.ndarray), type(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    tol = RTOL.get(want.dtype, 1e-10)
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("a_shape, b_shape", [((4, 4), (4,)), ((4, 4), (4, 3)), ((2, 3, 3), (2, 3)),
+                                              ((2, 3, 3), (2, 3, 2)), ((2, 1, 3, 3), (1, 4, 3, 2)),
+                                              ((1, 1), (1,))])
+def test_solve(gpu, dtype, a_shape, b_shape):
+    a = well_conditioned(a_shape, dtype, 1)
+    b = np.random.default_rng(2).standard_normal(b_shape).astype(dtype if np.dtype(dtype).kind in "fc" else np.float64)
+    matches(np.linalg.solve(cb.asarray(a), cb.asarray(b)), np.linalg.solve(a, b))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(5, 5), (3, 4, 4), (2, 2, 2, 2), (1, 1)])
+def test_inv_det_slogdet(gpu, dtype, shape):
+    a = well_conditioned(shape, dtype, 3)
+    d = cb.asarray(a)
+    matches(np.linalg.inv(d), np.linalg.inv(a))
+    matches(np.linalg.det(d), np.linalg.det(a))
+    sign, logdet = np.linalg.slogdet(d)
+    want_sign, want_logdet = np.linalg.slogdet(a)
+    matches(sign, want_sign)
+    matches(logdet, want_logdet)
+
+
+def test_pivoting_swaps_rows_and_the_sign_follows(gpu):
+    a = np.array([[0.0, 2, 1], [1, 1, 0], [3, 0, 1]])  # a zero leading entry: the first step must swap
+    d = cb.asarray(a)
+    matches(cb.linalg.solve(d, cb.asarray(np.array([1.0, 2, 3]))), np.linalg.solve(a, [1.0, 2, 3]))
+    matches(cb.linalg.det(d), np.linalg.det(a))
+    matches(cb.linalg.det(cb.asarray(a[[1, 0, 2]])), np.linalg.det(a[[1, 0, 2]]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_singular_matrices(gpu, dtype):
+    s = np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]], dtype)
+    d = cb.asarray(s)
+    for call in (lambda: np.linalg.inv(d), lambda: np.linalg.solve(d, cb.ones(3, dtype))):
+        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+            call()
+    assert complex(np.linalg.det(d)) == 0
+    sign, logdet = np.linalg.slogdet(d)
+    assert complex(sign) == 0 and float(logdet) == -np.inf
+    stack = cb.asarray(np.stack([np.eye(3, dtype=dtype), s]))  # one singular matrix in a stack
+    with pytest.raises(np.linalg.LinAlgError):
+        cb.linalg.inv(stack)
+
+
+def test_empty_matrices_and_numpys_errors(gpu):
+    for shape in ((0, 0), (2, 0, 0)):
+        matches(cb.linalg.det(cb.zeros(shape, np.float64)), np.linalg.det(np.zeros(shape)))
+        matches(cb.linalg.inv(cb.zeros(shape, np.float64)), np.linalg.inv(np.zeros(shape)))
+    matches(cb.linalg.solve(cb.zeros((0, 0), np.float64), cb.zeros(0, np.float64)),
+            np.linalg.solve(np.zeros((0, 0)), np.zeros(0)))
+    with pytest.raises(np.linalg.LinAlgError, match="at least two-dimensional"):
+        cb.linalg.inv(cb.zeros(3))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        cb.linalg.det(cb.zeros((2, 3)))
+    with pytest.raises(TypeError, match="float16"):
+        cb.linalg.inv(cb.ones((2, 2), np.float16))
+    with pytest.raises(ValueError):
+        cb.linalg.solve(cb.asarray(np.eye(3)), cb.zeros(4))
