@@ -206,7 +206,8 @@ _FUNCTIONS = {
     np.sort: _sorting.sort, np.argsort: _sorting.argsort, np.searchsorted: _sorting.searchsorted,
     np.unique: _sorting.unique,
     np.linalg.norm: linalg.norm, np.linalg.solve: linalg.solve, np.linalg.inv: linalg.inv,
-    np.linalg.det: linalg.det, np.linalg.slogdet: linalg.slogdet,
+    np.linalg.det: linalg.det, np.linalg.slogdet: linalg.slogdet, np.linalg.cholesky: linalg.cholesky,
+    np.linalg.matrix_power: linalg.matrix_power,
     np.real: _complex.real, np.imag: _complex.imag, np.angle: _complex.angle,
     np.iscomplexobj: lambda x: x.dtype.kind == "c", np.isrealobj: lambda x: x.dtype.kind != "c",
 }

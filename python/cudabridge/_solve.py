@@ -1,12 +1,15 @@
-"""numpy.linalg's solve, inv, det and slogdet on the device: Gauss-Jordan elimination with
-partial pivoting, every matrix of a batch at once, one column per step. Each step is a handful of
+"""numpy.linalg's solve, inv, det, slogdet and cholesky on the device: elimination one column per
+step, every matrix of a batch at once. solve, inv, det and slogdet are Gauss-Jordan elimination
+with partial pivoting. Each step is a handful of
 kernels: the pivot (the row at or below the diagonal with the largest magnitude in the column, as
 LAPACK's getrf picks it), a row swap (a gather), the pivot row divided by the pivot, and the
 other rows minus multiples of it. The pivots are the diagonal of getrf's U, so det and slogdet
 are their product with the swaps' sign.
 
 Only numpy's exception comes back to the host: solve and inv raise LinAlgError("Singular matrix")
-where a pivot is exactly 0 (one flag read after the last step), as LAPACK's getrf reports it.
+where a pivot is exactly 0 (one flag read after the last step), as LAPACK's getrf reports it, and
+cholesky raises LinAlgError("Matrix is not positive definite") where a diagonal pivot is not
+positive, as potrf does. cholesky reads the lower triangle only, as numpy's.
 Integer and bool matrices are solved in float64, float32 and the complex dtypes in their own;
 float16 raises TypeError, as numpy.linalg does.
 """
@@ -136,3 +139,33 @@ def slogdet(a):
     sign = where(zero, a.dtype.type(0), _binary("multiply", sign, prod(units, axis=-1)))
     logdet = total(_unary("log", magnitude), axis=-1)  # -inf for a zero pivot
     return sign, logdet
+
+
+def cholesky(a):
+    """numpy.linalg.cholesky: lower-triangular L with a = L @ L.conj().T (right-looking: column j
+    is the trailing block's first column over the square root of its pivot, and the block below
+    and right of it loses that column's outer product)."""
+    a = _square_stack(a, "cholesky")
+    n = a.shape[-1]
+    m = a.copy()
+    out = _array.zeros(a.shape, a.dtype)
+    if n == 0 or a.size == 0:
+        return out
+    from ._complex import conjugate_into, real
+    pivots = []
+    for j in range(n):
+        pivot = real(m[..., j, j]).copy()  # the imaginary part of a Hermitian diagonal is ignored
+        pivots.append(pivot)
+        column = _binary("divide", m[..., j:, j], _unary("sqrt", pivot).reshape(pivot.shape + (1,)))
+        out[..., j:, j] = column
+        below = column[..., 1:]
+        if below.shape[-1]:
+            conj = conjugate_into(below, None) if a.dtype.kind == "c" else below
+            outer = _binary("multiply", below.reshape(below.shape + (1,)),
+                            conj.reshape(conj.shape[:-1] + (1,) + conj.shape[-1:]))
+            m[..., j + 1:, j + 1:] = _binary("subtract", m[..., j + 1:, j + 1:], outer)
+    from ._manipulation import stack
+    bad = _unary("logical_not", _binary("greater", stack(pivots, axis=-1), 0))  # NaN is not positive either
+    if bool(_array._reduce("max", bad, None, False)):
+        raise _LinAlgError("Matrix is not positive definite")
+    return out

@@ -16,10 +16,10 @@ import numpy as np
 from . import _array, _complex, _linalg, _reductions
 from ._array_api import matrix_transpose, vecdot
 from ._linalg import matmul, outer, tensordot
-from ._solve import det, inv, slogdet, solve
+from ._solve import cholesky, det, inv, slogdet, solve
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
-           "diagonal", "trace", "solve", "inv", "det", "slogdet"]
+           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "matrix_power", "cross"]
 
 
 def _abs(x):
@@ -123,3 +123,40 @@ def diagonal(x, /, *, offset=0):
 def trace(x, /, *, offset=0, dtype=None):
     """The trace of each matrix in the last two axes."""
     return _linalg.trace(x, offset, -2, -1, dtype)
+
+
+def matrix_power(a, n):
+    """numpy.linalg.matrix_power: a @ a @ ... (n times) by repeated squaring; n == 0 gives the
+    identity (in a's dtype), n < 0 powers of inv(a)."""
+    import operator
+    a = _array.asarray(a)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square" if a.ndim >= 2 else
+                                    f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if n == 0:
+        from ._creation import eye
+        from ._manipulation import broadcast_to
+        return broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape).copy()
+    if n < 0:
+        a, n = inv(a), -n
+    result, square = None, a
+    while True:
+        if n & 1:
+            result = square if result is None else matmul(result, square)
+        n >>= 1
+        if not n:
+            return result.copy() if result is a else result
+        square = matmul(square, square)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The array API's linalg.cross: the cross product of 3-vectors along `axis`."""
+    from ._shaping import cross as numpy_cross
+    x1, x2 = _array.asarray(x1), _array.asarray(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("linalg.cross needs vectors of 3 elements along the axis")
+    return numpy_cross(x1, x2, axis=axis)

@@ -1,4 +1,5 @@
-"""numpy.linalg's solve, inv, det and slogdet on the device against numpy 1.24 (LAPACK): every
+"""numpy.linalg's solve, inv, det, slogdet, cholesky and matrix_power on the device against numpy
+1.24 (LAPACK): every
 dtype numpy.linalg takes, single matrices and broadcast stacks, vector and matrix right-hand
 sides, pivoting (a zero leading entry), singular and empty matrices, and numpy's errors. The
 calls go through numpy's dispatch (np.linalg.solve(device_array, ...)) and return device arrays."""
@@ -93,3 +94,45 @@ def test_empty_matrices_and_numpys_errors(gpu):
         cb.linalg.inv(cb.ones((2, 2), np.float16))
     with pytest.raises(ValueError):
         cb.linalg.solve(cb.asarray(np.eye(3)), cb.zeros(4))
+
+
+def hermitian_positive_definite(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return (x @ np.conj(np.swapaxes(x, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 4, 4), (2, 1, 3, 3)])
+def test_cholesky(gpu, dtype, shape):
+    a = hermitian_positive_definite(shape, dtype, 5)
+    matches(np.linalg.cholesky(cb.asarray(a)), np.linalg.cholesky(a))
+
+
+def test_cholesky_reads_the_lower_triangle_and_refuses_what_lapack_refuses(gpu):
+    a = np.array([[4, 100], [2, 5]])  # the upper triangle is never read; integers factor in float64
+    matches(cb.linalg.cholesky(cb.asarray(a)), np.linalg.cholesky(a))
+    for bad in ([[1.0, 2], [2, 1]], [[-1.0, 0], [0, 1]], [[np.nan, 0], [0, 1]]):
+        with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+            cb.linalg.cholesky(cb.asarray(np.array(bad)))
+    matches(cb.linalg.cholesky(cb.zeros((2, 0, 0), np.float64)), np.linalg.cholesky(np.zeros((2, 0, 0))))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 6, -1, -3])
+def test_matrix_power(gpu, n):
+    m = well_conditioned((2, 3, 3), np.float64, 6) / 3
+    matches(np.linalg.matrix_power(cb.asarray(m), n), np.linalg.matrix_power(m, n))
+    i = np.array([[1, 1], [0, 1]])
+    matches(cb.linalg.matrix_power(cb.asarray(i), abs(n)), np.linalg.matrix_power(i, abs(n)))  # integers stay
+    with pytest.raises(TypeError):
+        cb.linalg.matrix_power(cb.asarray(m), 1.5)
+
+
+def test_array_api_cross(gpu):
+    x, y = np.random.default_rng(7).standard_normal((2, 4, 3))
+    matches(cb.linalg.cross(cb.asarray(x), cb.asarray(y)), np.cross(x, y))
+    matches(cb.linalg.cross(cb.asarray(x.T), cb.asarray(y.T), axis=0), np.cross(x.T, y.T, axis=0))
+    with pytest.raises(ValueError, match="3 elements"):
+        cb.linalg.cross(cb.ones((2, 2)), cb.ones((2, 2)))
