@@ -230,5 +230,6 @@ def array_function(self, func, types, args, kwargs):
         return NotImplemented  # another library's array: let it (or numpy's TypeError) answer
     impl = _FUNCTIONS.get(func)
     if impl is None:
-        raise _unsupported(f"numpy.{func.__name__}")
+        module = getattr(func, "__module__", None) or "numpy"  # numpy.linalg.eigh, numpy.fft.fft, ...
+        raise _unsupported(f"{module if module.startswith('numpy.') else 'numpy'}.{func.__name__}")
     return impl(*args, **kwargs)
