@@ -38,7 +38,7 @@ from . import _ufuncs
 from ._kernels import RawKernel, RawModule
 from ._elementwise import ElementwiseKernel, ReductionKernel
 from ._dlpack import from_dlpack
-from . import linalg, random
+from . import fft, linalg, random
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
@@ -47,7 +47,7 @@ from . import errors as _errors
 
 __all__ = [
     "init", "shutdown", "is_initialized", "to_device", "from_device", "asnumpy", "array", "asarray",
-    "empty", "zeros", "ones", "full", "rand", "seed", "random", "linalg", "add", "subtract", "multiply", "divide", "matmul",
+    "empty", "zeros", "ones", "full", "rand", "seed", "random", "linalg", "fft", "add", "subtract", "multiply", "divide", "matmul",
     "scalar_op", "reduce", "mem_info", "free_pool", "device_count", "set_device", "get_device", "devices",
     "Device", "synchronize", "Stream", "Event", "telemetry", "connect", "disconnect", "on_event",
     "remove_event_callback", "ndarray", "float32", "float64", "int32", "int64", "uint8", "int8", "int16",

@@ -7,7 +7,7 @@ nothing is computed on the host behind the caller's back. Copying to the host st
 import numpy as np
 
 from . import _array, _complex, _creation, _dtypes, _indexing, _linalg, _manipulation, _reductions, _sorting, _ufuncs
-from . import _shaping, _statistics, linalg
+from . import _shaping, _statistics, fft, linalg
 
 # ufunc -> the device kernel that computes it (kernel names are numpy's ufunc names, except
 # true_divide's). np.power, np.divmod and np.clip have functions of their own (_ufuncs.py).
@@ -213,6 +213,7 @@ _FUNCTIONS = {
 }
 
 
+_FUNCTIONS.update({getattr(np.fft, name): getattr(fft, name) for name in fft.__all__})
 _FUNCTIONS.update(_statistics.FUNCTIONS)
 _FUNCTIONS.update(_shaping.FUNCTIONS)
 for _name in ("product", "cumproduct"):  # numpy 1.x's older names
