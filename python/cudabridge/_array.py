@@ -704,7 +704,10 @@ def to_device(host, dtype=None):
     """A device copy of a numpy array (or anything np.asarray takes)."""
     if isinstance(host, ndarray):
         return host.astype(dtype) if dtype is not None else host.copy()
-    h = np.asarray(host)
+    # Python data goes to numpy in the asked dtype at once: through numpy's own choice first,
+    # [2**63 + 1, 1] would become float64 and lose its last bits before reaching uint64.
+    h = host if dtype is None or isinstance(host, np.ndarray) else np.asarray(host, dtype=_dtypes.check(dtype))
+    h = np.asarray(h)
     d = _dtypes.check(dtype if dtype is not None else h.dtype)
     h = np.asarray(h, dtype=d, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
     out = ndarray(h.shape, d)

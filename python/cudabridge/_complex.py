@@ -77,7 +77,7 @@ def squared_magnitude(x):
 
 
 # ---- ufuncs the device has no complex kernel for, composed from real kernels on the halves ----
-# Each follows numpy 1.24's complex loops: its expm1, exp2, log2, log1p and sign formulas, and the
+# Each follows numpy 1.24's complex loops: its expm1, exp2, log2, log1p, sign and rint formulas, and the
 # lexicographic order of its comparisons, maximum and minimum. (sin, arccos, tanh, log10, ... are
 # complex kernels: the C library's functions, as numpy's loops.)
 
@@ -108,7 +108,7 @@ def _expm1(z):
 # Through the complex kernels: log and exp scaled, and numpy's log1p (log(1 + z), as its loop).
 _SCALED = {"log2": ("log", 1 / float(np.log(2)), False), "exp2": ("exp", float(np.log(2)), True),
            "log1p": ("log", None, False)}
-UNARY = frozenset(_SCALED) | {"expm1", "sign"}
+UNARY = frozenset(_SCALED) | {"expm1", "sign", "rint"}
 
 
 def _sign(z):
@@ -124,6 +124,8 @@ def unary(name, z, out=None):
     """ufunc `name` of complex `z`, composed (UNARY lists the names)."""
     if name == "sign":
         result = _sign(z)
+    elif name == "rint":  # numpy rounds each part half to even
+        result = _assemble(_u("rint", _part(z, 0)), _u("rint", _part(z, 1)), z.dtype)
     elif name == "expm1":
         result = _expm1(z)
     else:

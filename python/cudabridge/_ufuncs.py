@@ -149,7 +149,10 @@ def around(a, decimals=0, out=None):
     _check_out("around", out)
     a = _device(a)
     decimals = operator.index(decimals)
-    if a.dtype.kind in "iu":
+    if a.dtype.kind == "c":  # numpy rounds the two parts on their own (a NaN in one stays there)
+        from . import _complex
+        result = _complex._assemble(around(_complex.real(a), decimals), around(_complex.imag(a), decimals), a.dtype)
+    elif a.dtype.kind in "iu":
         if decimals >= 0:
             result = a.copy()
         else:

@@ -124,6 +124,13 @@ def test_views_share_memory(gpu, view):
     assert shares_memory(view(d), d)
 
 
+def test_python_data_reaches_the_asked_dtype_without_passing_through_float64(gpu):
+    big = 2**63 + 1  # numpy's own choice for [big, 1] is float64, which rounds it to 2**63
+    assert cb.asarray([big, 1], dtype=np.uint64).get().tolist() == [big, 1]
+    assert cb.asarray([[big]], np.uint64).get()[0, 0] == big
+    check(cb.asarray([1.5, -2.5], dtype=np.int32), np.asarray([1.5, -2.5], dtype=np.int32))
+
+
 def test_a_zero_dimensional_upload_keeps_its_shape(gpu):
     for value in (np.float32(2.5), np.asarray(True), np.int64(-3)):
         check(cb.to_device(value), np.asarray(value))

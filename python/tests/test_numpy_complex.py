@@ -226,6 +226,16 @@ def test_unique_and_median_of_complex(gpu, dtype):
         cb.max(cb.zeros((0, 2), dtype), axis=0)
 
 
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("decimals", [0, 1, 2, -1])
+def test_round_and_rint_round_each_part(gpu, dtype, decimals):
+    a = np.array([-1.5 - 2.5j, 0.5 + 1.49j, 2.567 - 3.333j, complex(np.nan, 1.5), -0.04 + 0.04j, 25 - 35j], dtype)
+    matches(np.round(cb.asarray(a), decimals), np.round(a, decimals))  # NaN stays in its own part
+    got = cb.asarray(a).round(decimals).get()
+    assert np.array_equal(np.signbit(got.real), np.signbit(np.round(a, decimals).real))  # -0.0 as numpy's
+    matches(np.rint(cb.asarray(a)), np.rint(a))
+
+
 def test_what_the_device_does_not_compute_raises(gpu):
     x = cb.asarray(sample(np.complex64))
     for call in (lambda: np.floor(x), lambda: x // x, lambda: x & x, lambda: np.cbrt(x)):
