@@ -215,20 +215,21 @@ def _shape_and_axes(a, s, axes):
     return s, axes
 
 
-def fftn(a, s=None, axes=None, norm=None):
+def _c2c_nd(a, s, axes, norm, one_axis):
+    """The complex transform along each of the axes, the last first, as numpy's _raw_fftnd."""
     a = asarray(a)
     s, axes = _shape_and_axes(a, s, axes)
     for n, axis in reversed(list(zip(s, axes))):
-        a = fft(a, n, axis, norm)
+        a = one_axis(a, n, axis, norm)
     return a if axes else a.astype(np.complex128)
+
+
+def fftn(a, s=None, axes=None, norm=None):
+    return _c2c_nd(a, s, axes, norm, fft)
 
 
 def ifftn(a, s=None, axes=None, norm=None):
-    a = asarray(a)
-    s, axes = _shape_and_axes(a, s, axes)
-    for n, axis in reversed(list(zip(s, axes))):
-        a = ifft(a, n, axis, norm)
-    return a if axes else a.astype(np.complex128)
+    return _c2c_nd(a, s, axes, norm, ifft)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):
