@@ -1,17 +1,19 @@
-"""numpy.linalg's solve, inv, det, slogdet and cholesky on the device: elimination one column per
-step, every matrix of a batch at once. solve, inv, det and slogdet are Gauss-Jordan elimination
-with partial pivoting. Each step is a handful of
-kernels: the pivot (the row at or below the diagonal with the largest magnitude in the column, as
-LAPACK's getrf picks it), a row swap (a gather), the pivot row divided by the pivot, and the
-other rows minus multiples of it. The pivots are the diagonal of getrf's U, so det and slogdet
-are their product with the swaps' sign.
+"""numpy.linalg's solve, inv, det, slogdet, cholesky and qr on the device: one column per step,
+every matrix of a batch at once, each step a handful of kernels.
 
-Only numpy's exception comes back to the host: solve and inv raise LinAlgError("Singular matrix")
-where a pivot is exactly 0 (one flag read after the last step), as LAPACK's getrf reports it, and
-cholesky raises LinAlgError("Matrix is not positive definite") where a diagonal pivot is not
-positive, as potrf does. cholesky reads the lower triangle only, as numpy's.
-Integer and bool matrices are solved in float64, float32 and the complex dtypes in their own;
-float16 raises TypeError, as numpy.linalg does.
+- solve, inv, det and slogdet: Gauss-Jordan elimination with partial pivoting. A step finds the
+  pivot (the row at or below the diagonal with the largest magnitude in the column, as LAPACK's
+  getrf picks it), swaps it up (a gather), divides the pivot row by the pivot and subtracts
+  multiples of it from the other rows. The pivots are the diagonal of getrf's U, so det and
+  slogdet are their product with the swaps' sign.
+- cholesky: potrf's right-looking columns, reading the lower triangle only, as numpy's.
+- qr: Householder reflections with LAPACK geqrf's signs, Q built from them as orgqr does.
+
+Only numpy's exceptions come back to the host: LinAlgError("Singular matrix") where a pivot is
+exactly 0, as getrf reports it, and LinAlgError("Matrix is not positive definite") where a
+cholesky pivot is not positive, as potrf does (one flag read after the last step). Integer and
+bool matrices are computed in float64, float32 and the complex dtypes in their own; float16
+raises TypeError, as numpy.linalg does.
 """
 
 import numpy as np
@@ -169,3 +171,73 @@ def cholesky(a):
     if bool(_array._reduce("max", bad, None, False)):
         raise _LinAlgError("Matrix is not positive definite")
     return out
+
+
+def _householder(x):
+    """LAPACK's larfg for each vector x (..., p) of a stack: (v, tau, beta) with v[..., 0] = 1 and
+    (I - tau v v^H)^H x = (beta, 0, ..., 0); beta = -sign(Re x0) |x|. Where x is already
+    (x0, 0, ..., 0) with x0 real, tau = 0 and beta = x0: no reflection."""
+    from ._complex import imag, real
+    from ._indexing import where
+    from ._reductions import sum as total
+    from ._complex import squared_magnitude
+    alpha = x[..., 0].copy()
+    rest = squared_magnitude(x[..., 1:]) if x.shape[-1] > 1 else None
+    tail = total(rest, axis=-1) if rest is not None else _array.zeros(alpha.shape, real(alpha).dtype)
+    still = _binary("logical_and", _binary("equal", tail, 0), _binary("equal", imag(alpha), 0))
+    norm = _unary("sqrt", _binary("add", squared_magnitude(alpha), tail))
+    beta = where(still, real(alpha), _binary("multiply", _unary("negative", norm),
+                                             _binary("copysign", 1.0, real(alpha))))
+    beta = beta.astype(x.dtype)
+    tau = where(still, x.dtype.type(0), _binary("divide", _binary("subtract", beta, alpha), beta))
+    scale = where(still, x.dtype.type(1), _binary("subtract", alpha, beta))
+    v = _binary("divide", x, scale.reshape(scale.shape + (1,)))
+    v[..., 0] = 1
+    return v, tau, beta
+
+
+def qr(a, mode="reduced"):
+    """numpy.linalg.qr: Householder reflections one column at a time, as LAPACK's geqrf (the same
+    signs), Q accumulated from them as orgqr does. mode "reduced" (Q m x k, R k x n), "complete"
+    (Q m x m, R m x n) or "r" (R alone); k = min(m, n)."""
+    from ._complex import conjugate_into
+    from ._creation import eye
+    from ._linalg import matmul
+    from ._manipulation import broadcast_to
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"Unrecognized mode '{mode}'" if mode != "raw" else
+                         "qr: mode='raw' (LAPACK's packed reflectors) is not computed on the device")
+    a = asarray(a)
+    if a.ndim < 2:
+        raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.dtype == np.float16:
+        raise TypeError("array type float16 is unsupported in linalg (qr)")
+    r = a.astype(a.dtype if a.dtype.kind in "fc" else np.float64)  # a copy
+    m, n = r.shape[-2:]
+    k = min(m, n)
+
+    def conj(z):
+        return conjugate_into(z, None) if z.dtype.kind == "c" else z
+
+    reflectors = []
+    for j in range(k):
+        v, tau, beta = _householder(r[..., j:, j])
+        block = r[..., j:, j:]
+        w = matmul(conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)  # v^H R
+        step = _binary("multiply", conj(tau).reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
+        r[..., j:, j:] = _binary("subtract", block, _binary("multiply", step, w))
+        r[..., j, j] = beta
+        r[..., j + 1:, j] = 0
+        reflectors.append((v, tau))
+    rows = m if mode == "complete" else k
+    r = r[..., :rows, :].copy()
+    if mode == "r":
+        return r
+    q = broadcast_to(eye(m, rows, dtype=r.dtype), a.shape[:-2] + (m, rows)).copy()
+    for j in reversed(range(k)):
+        v, tau = reflectors[j]
+        block = q[..., j:, :]
+        w = matmul(conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)
+        step = _binary("multiply", tau.reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
+        q[..., j:, :] = _binary("subtract", block, _binary("multiply", step, w))
+    return q, r

@@ -136,3 +136,32 @@ def test_array_api_cross(gpu):
     matches(cb.linalg.cross(cb.asarray(x.T), cb.asarray(y.T), axis=0), np.cross(x.T, y.T, axis=0))
     with pytest.raises(ValueError, match="3 elements"):
         cb.linalg.cross(cb.ones((2, 2)), cb.ones((2, 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (1, 1), (2, 6, 3)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr_as_lapack(gpu, dtype, shape, mode):
+    """geqrf's signs, so Q and R equal numpy's and not only their product."""
+    a = well_conditioned(shape[:-1] + (shape[-1],), dtype, 8) if shape[-1] == shape[-2] else sample_any(shape, dtype)
+    got, want = np.linalg.qr(cb.asarray(a), mode=mode), np.linalg.qr(a, mode=mode)
+    for g, w in ((got, want),) if mode == "r" else zip(got, want):
+        matches(g, w)
+
+
+def sample_any(shape, dtype):
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(shape) * 3
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype) if np.dtype(dtype).kind in "fc" else np.round(x).astype(dtype)
+
+
+def test_qr_of_columns_that_need_no_reflection(gpu):
+    for a in (np.array([[2.0, 1], [0, 3], [0, 0]]), np.array([[0.0, 1], [0, 2]]), np.zeros((3, 2))):
+        for g, w in zip(cb.linalg.qr(cb.asarray(a)), np.linalg.qr(a)):
+            matches(g, w)
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        cb.linalg.qr(cb.zeros(3))
+    with pytest.raises(ValueError, match="mode"):
+        cb.linalg.qr(cb.zeros((2, 2)), mode="full-ish")
