@@ -207,7 +207,8 @@ _FUNCTIONS = {
     np.unique: _sorting.unique,
     np.linalg.norm: linalg.norm, np.linalg.solve: linalg.solve, np.linalg.inv: linalg.inv,
     np.linalg.det: linalg.det, np.linalg.slogdet: linalg.slogdet, np.linalg.cholesky: linalg.cholesky,
-    np.linalg.matrix_power: linalg.matrix_power, np.linalg.qr: linalg.qr,
+    np.linalg.matrix_power: linalg.matrix_power, np.linalg.qr: linalg.qr, np.linalg.eigh: linalg.eigh,
+    np.linalg.eigvalsh: linalg.eigvalsh,
     np.real: _complex.real, np.imag: _complex.imag, np.angle: _complex.angle,
     np.iscomplexobj: lambda x: x.dtype.kind == "c", np.isrealobj: lambda x: x.dtype.kind != "c",
 }

@@ -1,5 +1,5 @@
-"""numpy.linalg's solve, inv, det, slogdet, cholesky and qr on the device: one column per step,
-every matrix of a batch at once, each step a handful of kernels.
+"""numpy.linalg's solve, inv, det, slogdet, cholesky, qr and eigh on the device: one column (or
+one rotation) per step, every matrix of a batch at once, each step a handful of kernels.
 
 - solve, inv, det and slogdet: Gauss-Jordan elimination with partial pivoting. A step finds the
   pivot (the row at or below the diagonal with the largest magnitude in the column, as LAPACK's
@@ -8,6 +8,7 @@ every matrix of a batch at once, each step a handful of kernels.
   slogdet are their product with the swaps' sign.
 - cholesky: potrf's right-looking columns, reading the lower triangle only, as numpy's.
 - qr: Householder reflections with LAPACK geqrf's signs, Q built from them as orgqr does.
+- eigh: cyclic Jacobi rotations (real symmetric matrices), with one convergence read per sweep.
 
 Only numpy's exceptions come back to the host: LinAlgError("Singular matrix") where a pivot is
 exactly 0, as getrf reports it, and LinAlgError("Matrix is not positive definite") where a
@@ -241,3 +242,71 @@ def qr(a, mode="reduced"):
         step = _binary("multiply", tau.reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
         q[..., j:, :] = _binary("subtract", block, _binary("multiply", step, w))
     return q, r
+
+
+def _rotate(m, p, q, c, s, axis):
+    """Rows (axis -2) or columns (axis -1) p and q of the stack m replaced by c*p - s*q and
+    s*p + c*q, in place; c and s are (...,) per matrix."""
+    index = (Ellipsis, slice(p, p + 1), slice(None)) if axis == -2 else (Ellipsis, slice(None), slice(p, p + 1))
+    other = (Ellipsis, slice(q, q + 1), slice(None)) if axis == -2 else (Ellipsis, slice(None), slice(q, q + 1))
+    shape = c.shape + (1, 1)
+    c, s = c.reshape(shape), s.reshape(shape)
+    a, b = m[index].copy(), m[other].copy()
+    m[index] = _binary("subtract", _binary("multiply", c, a), _binary("multiply", s, b))
+    m[other] = _binary("add", _binary("multiply", s, a), _binary("multiply", c, b))
+
+
+def eigh(a, UPLO="L"):
+    """numpy.linalg.eigh of real symmetric matrices: the cyclic Jacobi method, a rotation per
+    off-diagonal pair zeroing it, sweeps until the off-diagonal part is below the precision
+    (its size read back once per sweep). Eigenvalues ascending; each eigenvector column has
+    numpy's content up to its sign, which no LAPACK contract fixes either. Only the UPLO
+    triangle is read, as numpy's."""
+    from ._indexing import where
+    from ._reductions import sum as total
+    from ._shaping import _gather
+    a = _square_stack(a, "eigh")
+    if a.dtype.kind == "c":
+        raise TypeError("eigh of complex (Hermitian) matrices is not computed on the device")
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    n = a.shape[-1]
+    from ._creation import eye
+    from ._manipulation import broadcast_to
+    from ._array_api import tril, triu
+    half = tril(a, k=-1) if UPLO == "L" else triu(a, k=1)
+    m = _binary("add", _binary("add", half, half.swapaxes(-1, -2)), _binary("multiply", a, eye(n, dtype=a.dtype)))
+    vectors = broadcast_to(eye(n, dtype=a.dtype), a.shape).copy()
+    eps = float(np.finfo(a.dtype).eps)
+    scale = float(total(_binary("multiply", m, m)))
+    for _ in range(60):  # Jacobi converges quadratically: a few sweeps in practice
+        off = _binary("subtract", m, _binary("multiply", m, eye(n, dtype=a.dtype)))
+        if n < 2 or float(total(_binary("multiply", off, off))) <= (eps * eps) * scale:
+            break
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                app, aqq, apq = m[..., p, p], m[..., q, q], m[..., p, q]
+                zero = _binary("equal", apq, 0)
+                theta = _binary("divide", _binary("subtract", aqq, app),
+                                _binary("multiply", where(zero, a.dtype.type(1), apq), 2))
+                t = _binary("divide", _binary("copysign", 1.0, theta),
+                            _binary("add", _unary("absolute", theta),
+                                    _unary("sqrt", _binary("add", _binary("multiply", theta, theta), 1))))
+                t = where(zero, a.dtype.type(0), t)
+                c = _unary("reciprocal", _unary("sqrt", _binary("add", _binary("multiply", t, t), 1)))
+                s = _binary("multiply", t, c)
+                _rotate(m, p, q, c, s, -2)
+                _rotate(m, p, q, c, s, -1)
+                _rotate(vectors, p, q, c, s, -1)
+    from ._linalg import diagonal
+    values = diagonal(m, 0, -2, -1).copy()
+    from ._sorting import argsort
+    order = argsort(values, axis=-1)
+    values = _gather(values, order, values.ndim - 1)
+    vectors = _gather(vectors, broadcast_to(order.reshape(order.shape[:-1] + (1, n)), vectors.shape), vectors.ndim - 1)
+    return values, vectors
+
+
+def eigvalsh(a, UPLO="L"):
+    """numpy.linalg.eigvalsh: eigh's eigenvalues, ascending."""
+    return eigh(a, UPLO)[0]

@@ -16,10 +16,10 @@ import numpy as np
 from . import _array, _complex, _linalg, _reductions
 from ._array_api import matrix_transpose, vecdot
 from ._linalg import matmul, outer, tensordot
-from ._solve import cholesky, det, inv, qr, slogdet, solve
+from ._solve import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
-           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "matrix_power", "cross"]
+           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "matrix_power", "cross"]
 
 
 def _abs(x):

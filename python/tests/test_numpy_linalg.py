@@ -165,3 +165,32 @@ def test_qr_of_columns_that_need_no_reflection(gpu):
         cb.linalg.qr(cb.zeros(3))
     with pytest.raises(ValueError, match="mode"):
         cb.linalg.qr(cb.zeros((2, 2)), mode="full-ish")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (6, 6), (3, 4, 4)])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_of_symmetric_matrices(gpu, dtype, shape, uplo):
+    """Eigenvalues equal numpy's, ascending; eigenvectors orthonormal with A v = v w (their signs
+    are free, in LAPACK too). Only the UPLO triangle is read: the other holds garbage."""
+    x = np.random.default_rng(10).standard_normal(shape) * 4
+    sym = x + np.swapaxes(x, -1, -2)
+    sym = np.round(sym) if np.dtype(dtype).kind == "i" else sym
+    a = sym.astype(dtype)
+    garbage = a + (np.triu(np.ones(shape[-2:]), 1) if uplo == "L" else np.tril(np.ones(shape[-2:]), -1)).astype(dtype) * 7
+    w, v = np.linalg.eigh(cb.asarray(garbage), UPLO=uplo)
+    want_w, _ = np.linalg.eigh(a)
+    matches(w, want_w)
+    assert v.dtype == want_w.dtype and v.shape == a.shape
+    vh, wh, ah = v.get(), w.get(), a.astype(want_w.dtype)
+    tol = 1e-4 if want_w.dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(ah @ vh, vh * wh[..., None, :], atol=tol * max(1, np.abs(wh).max()))
+    np.testing.assert_allclose(np.swapaxes(vh, -1, -2) @ vh, np.broadcast_to(np.eye(shape[-1]), a.shape), atol=tol)
+    matches(np.linalg.eigvalsh(cb.asarray(garbage), UPLO=uplo), want_w)
+
+
+def test_eigh_refuses_what_it_does_not_compute(gpu):
+    with pytest.raises(TypeError, match="complex"):
+        cb.linalg.eigh(cb.asarray(np.eye(2, dtype=np.complex128)))
+    with pytest.raises(ValueError, match="UPLO"):
+        cb.linalg.eigh(cb.asarray(np.eye(2)), UPLO="X")
