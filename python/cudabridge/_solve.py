@@ -1,5 +1,5 @@
-"""numpy.linalg's solve, inv, det, slogdet, cholesky, qr and eigh on the device: one column (or
-one rotation) per step, every matrix of a batch at once, each step a handful of kernels.
+"""numpy.linalg's solve, inv, det, slogdet, cholesky, qr, eigh and svd on the device: one column
+(or one rotation) per step, every matrix of a batch at once, each step a handful of kernels.
 
 - solve, inv, det and slogdet: Gauss-Jordan elimination with partial pivoting. A step finds the
   pivot (the row at or below the diagonal with the largest magnitude in the column, as LAPACK's
@@ -9,6 +9,7 @@ one rotation) per step, every matrix of a batch at once, each step a handful of 
 - cholesky: potrf's right-looking columns, reading the lower triangle only, as numpy's.
 - qr: Householder reflections with LAPACK geqrf's signs, Q built from them as orgqr does.
 - eigh: cyclic Jacobi rotations (real symmetric matrices), with one convergence read per sweep.
+- svd: Hestenes' one-sided Jacobi (real matrices), the same way.
 
 Only numpy's exceptions come back to the host: LinAlgError("Singular matrix") where a pivot is
 exactly 0, as getrf reports it, and LinAlgError("Matrix is not positive definite") where a
@@ -256,13 +257,28 @@ def _rotate(m, p, q, c, s, axis):
     m[other] = _binary("add", _binary("multiply", s, a), _binary("multiply", c, b))
 
 
+def _jacobi_rotation(app, aqq, apq):
+    """(c, s) of the rotation that zeroes apq in the symmetric 2x2 [[app, apq], [apq, aqq]] (each
+    (...,) per matrix), the smaller angle of the two (Rutishauser's formula); c = 1, s = 0 where
+    apq is already 0."""
+    from ._indexing import where
+    zero = _binary("equal", apq, 0)
+    one = app.dtype.type(1)
+    theta = _binary("divide", _binary("subtract", aqq, app), _binary("multiply", where(zero, one, apq), 2))
+    t = _binary("divide", _binary("copysign", 1.0, theta),
+                _binary("add", _unary("absolute", theta),
+                        _unary("sqrt", _binary("add", _binary("multiply", theta, theta), 1))))
+    t = where(zero, app.dtype.type(0), t)
+    c = _unary("reciprocal", _unary("sqrt", _binary("add", _binary("multiply", t, t), 1)))
+    return c, _binary("multiply", t, c)
+
+
 def eigh(a, UPLO="L"):
     """numpy.linalg.eigh of real symmetric matrices: the cyclic Jacobi method, a rotation per
     off-diagonal pair zeroing it, sweeps until the off-diagonal part is below the precision
     (its size read back once per sweep). Eigenvalues ascending; each eigenvector column has
     numpy's content up to its sign, which no LAPACK contract fixes either. Only the UPLO
     triangle is read, as numpy's."""
-    from ._indexing import where
     from ._reductions import sum as total
     from ._shaping import _gather
     a = _square_stack(a, "eigh")
@@ -285,16 +301,7 @@ def eigh(a, UPLO="L"):
             break
         for p in range(n - 1):
             for q in range(p + 1, n):
-                app, aqq, apq = m[..., p, p], m[..., q, q], m[..., p, q]
-                zero = _binary("equal", apq, 0)
-                theta = _binary("divide", _binary("subtract", aqq, app),
-                                _binary("multiply", where(zero, a.dtype.type(1), apq), 2))
-                t = _binary("divide", _binary("copysign", 1.0, theta),
-                            _binary("add", _unary("absolute", theta),
-                                    _unary("sqrt", _binary("add", _binary("multiply", theta, theta), 1))))
-                t = where(zero, a.dtype.type(0), t)
-                c = _unary("reciprocal", _unary("sqrt", _binary("add", _binary("multiply", t, t), 1)))
-                s = _binary("multiply", t, c)
+                c, s = _jacobi_rotation(m[..., p, p], m[..., q, q], m[..., p, q])
                 _rotate(m, p, q, c, s, -2)
                 _rotate(m, p, q, c, s, -1)
                 _rotate(vectors, p, q, c, s, -1)
@@ -310,3 +317,81 @@ def eigh(a, UPLO="L"):
 def eigvalsh(a, UPLO="L"):
     """numpy.linalg.eigvalsh: eigh's eigenvalues, ascending."""
     return eigh(a, UPLO)[0]
+
+
+def _one_sided_jacobi(a):
+    """Hestenes' one-sided Jacobi on the columns of the stack a (..., m, n), m >= n: rotations
+    of column pairs until every pair is orthogonal to the dtype's precision (one read per
+    sweep). Returns the rotated columns and the accumulated rotation V."""
+    from ._creation import eye
+    from ._indexing import where
+    from ._manipulation import broadcast_to
+    from ._reductions import sum as total
+    m_cols, n = a.shape[-2], a.shape[-1]
+    work = a.copy()
+    v = broadcast_to(eye(n, dtype=a.dtype), a.shape[:-2] + (n, n)).copy()
+    eps = float(np.finfo(a.dtype).eps)
+    for _ in range(60):
+        worst = 0.0
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                cp, cq = work[..., :, p], work[..., :, q]
+                alpha = total(_binary("multiply", cp, cp), axis=-1)
+                beta = total(_binary("multiply", cq, cq), axis=-1)
+                gamma = total(_binary("multiply", cp, cq), axis=-1)
+                zero = _binary("equal", gamma, 0)
+                c, s = _jacobi_rotation(alpha, beta, gamma)
+                _rotate(work, p, q, c, s, -1)
+                _rotate(v, p, q, c, s, -1)
+                # How far from orthogonal the pair was: |gamma| / sqrt(alpha beta).
+                worst_pair = _binary("divide", _unary("absolute", gamma),
+                                     _unary("sqrt", _binary("multiply", alpha, beta)))
+                worst_pair = where(zero, a.dtype.type(0), worst_pair)
+                worst = _binary("maximum", worst, _array._reduce("max", worst_pair, None, False)) \
+                    if not isinstance(worst, float) else _array._reduce("max", worst_pair, None, False)
+        if n < 2 or isinstance(worst, float) or not float(worst) > eps * m_cols:
+            break
+    return work, v
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """numpy.linalg.svd of real matrices: one-sided Jacobi (of a, or of its transpose when it is
+    wide), the singular values the columns' norms, descending; U's columns the normalized
+    columns, completed to an orthonormal basis by a QR when full_matrices. U and V hold numpy's
+    singular vectors up to sign (free in LAPACK too)."""
+    from ._reductions import sum as total
+    from ._sorting import argsort
+    from ._shaping import _gather
+    from ._manipulation import broadcast_to, concatenate, flip
+    a = asarray(a)
+    if a.ndim < 2:
+        raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.dtype == np.float16:
+        raise TypeError("array type float16 is unsupported in linalg (svd)")
+    if a.dtype.kind == "c":
+        raise TypeError("svd of complex matrices is not computed on the device")
+    a = a.astype(np.float64) if a.dtype.kind not in "f" else a
+    m, n = a.shape[-2:]
+    wide = m < n
+    work_in = a.swapaxes(-1, -2) if wide else a
+    work, v = _one_sided_jacobi(work_in)
+    sigma = _unary("sqrt", total(_binary("multiply", work, work), axis=-2))
+    order = flip(argsort(sigma, axis=-1), -1)  # descending
+    sigma = _gather(sigma, order, sigma.ndim - 1)
+    if not compute_uv:
+        return sigma
+    k = sigma.shape[-1]
+    columns = broadcast_to(order.reshape(order.shape[:-1] + (1, k)), work.shape[:-1] + (k,))
+    work = _gather(work, columns.copy(), work.ndim - 1)
+    v = _gather(v, broadcast_to(order.reshape(order.shape[:-1] + (1, k)), v.shape).copy(), v.ndim - 1)
+    from ._indexing import where
+    safe = where(_binary("equal", sigma, 0), a.dtype.type(1), sigma)
+    u = _binary("divide", work, safe.reshape(safe.shape[:-1] + (1, k)))
+    rows = u.shape[-2]
+    if full_matrices and rows > k:
+        q, _ = qr(u, mode="complete")
+        u = concatenate([u, q[..., :, k:]], axis=-1)
+    vt = v.swapaxes(-1, -2).copy()
+    if wide:  # a^T = U S V^T (U completed above when full_matrices), so a = V S U^T
+        u, vt = vt.swapaxes(-1, -2).copy(), u.swapaxes(-1, -2).copy()
+    return u, sigma, vt

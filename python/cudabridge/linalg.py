@@ -1,12 +1,13 @@
 """cb.linalg: numpy.linalg's norm, solve, inv, det and slogdet on the device (np.linalg.norm(x)
 and the others, called on a device array, land here), and the array API's linalg names that are
-products, transposes and norms. solve, inv, det and slogdet are Gauss-Jordan elimination with
-partial pivoting (_solve.py).
+products, transposes and norms. solve, inv, det, slogdet, cholesky, qr, eigh and svd are
+computed on the device column by column or rotation by rotation (_solve.py); pinv, matrix_rank,
+svdvals and matrix_power build on them.
 
 Vector norms (ord None, 2, 1, inf, -inf, 0 and any other number) and the matrix norms that are
-sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device. The matrix 2-norm and the
-nuclear norm need singular values, which the device does not compute: they raise TypeError, as
-any numpy function without a device implementation does.
+sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device; the matrix 2-norm, -2-norm
+and nuclear norm take the singular values from svd (real matrices; complex ones raise TypeError,
+as any numpy call without a device implementation does).
 """
 
 import numbers
@@ -16,10 +17,10 @@ import numpy as np
 from . import _array, _complex, _linalg, _reductions
 from ._array_api import matrix_transpose, vecdot
 from ._linalg import matmul, outer, tensordot
-from ._solve import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve
+from ._solve import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
-           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "matrix_power", "cross"]
+           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "matrix_power", "cross"]
 
 
 def _abs(x):
@@ -57,8 +58,13 @@ def _matrix_norm(x, ord, axes, keepdims):
         extreme = _reductions.max if ord > 0 else _reductions.min
         result = extreme(_reductions.sum(_abs(x), axis=summed), axis=then)
     elif ord in (2, -2, "nuc"):
-        raise TypeError(f"numpy.linalg.norm with ord={ord!r} needs singular values, which have no implementation "
-                        f"on the device (cudabridge); copy to the host explicitly with cb.asnumpy(x)")
+        if x.dtype.kind == "c":
+            raise TypeError(f"numpy.linalg.norm with ord={ord!r} of a complex matrix needs its singular values, "
+                            f"which have no implementation on the device (cudabridge); copy to the host explicitly "
+                            f"with cb.asnumpy(x)")
+        from ._manipulation import moveaxis
+        s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
+        result = {2: _reductions.max, -2: _reductions.min, "nuc": _reductions.sum}[ord](s, axis=-1)
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:
@@ -160,3 +166,37 @@ def cross(x1, x2, /, *, axis=-1):
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("linalg.cross needs vectors of 3 elements along the axis")
     return numpy_cross(x1, x2, axis=axis)
+
+
+def svdvals(x, /):
+    """The array API's linalg.svdvals: the singular values, descending."""
+    return svd(x, compute_uv=False)
+
+
+def pinv(a, rcond=1e-15, hermitian=False, *, rtol=None):
+    """numpy.linalg.pinv: V diag(1/s) U^T over the singular values above rcond (or the array
+    API's rtol) times the largest."""
+    from ._indexing import where
+    a = _array.asarray(a)
+    u, s, vt = svd(a, full_matrices=False)
+    cutoff = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True), rcond if rtol is None else rtol)
+    large = _array._binary("greater", s, cutoff)
+    inverse = where(large, _array._unary("reciprocal", where(large, s, s.dtype.type(1))), s.dtype.type(0))
+    scaled = _array._binary("multiply", inverse.reshape(inverse.shape[:-1] + (inverse.shape[-1], 1)),
+                            u.swapaxes(-1, -2))
+    return matmul(vt.swapaxes(-1, -2), scaled)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """numpy.linalg.matrix_rank: how many singular values exceed tol (by default the largest
+    times max(M, N) times the dtype's eps; the array API's rtol scales the largest instead), an
+    int64 device array; a 0-d or 1-d A has rank 1 unless it is all zeros."""
+    A = _array.asarray(A)
+    if A.ndim < 2:
+        return _array._binary("not_equal", _reductions.max(_array._unary("absolute", A)) if A.size else
+                              _array.zeros((), A.dtype), 0).astype(np.int64)
+    s = svd(A, compute_uv=False)
+    if tol is None:
+        factor = rtol if rtol is not None else max(A.shape[-2:]) * np.finfo(s.dtype).eps
+        tol = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True), factor)
+    return _reductions.count_nonzero(_array._binary("greater", s, tol), axis=-1)

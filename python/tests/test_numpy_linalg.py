@@ -194,3 +194,39 @@ def test_eigh_refuses_what_it_does_not_compute(gpu):
         cb.linalg.eigh(cb.asarray(np.eye(2, dtype=np.complex128)))
     with pytest.raises(ValueError, match="UPLO"):
         cb.linalg.eigh(cb.asarray(np.eye(2)), UPLO="X")
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (1, 1), (2, 6, 3), (2, 3, 6)])
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_svd(gpu, shape, full, dtype):
+    """numpy's singular values and shapes; U and V^T orthonormal with U S V^T = a (the vectors'
+    signs are free, in LAPACK too)."""
+    a = sample_any(shape, dtype)
+    u, s, vt = np.linalg.svd(cb.asarray(a), full_matrices=full)
+    want_u, want_s, want_vt = np.linalg.svd(a, full_matrices=full)
+    matches(s, want_s)
+    assert u.shape == want_u.shape and vt.shape == want_vt.shape and u.dtype == want_u.dtype
+    uh, sh, vth = u.get(), s.get(), vt.get()
+    k = sh.shape[-1]
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    scale = max(1.0, float(np.abs(sh).max()))
+    np.testing.assert_allclose((uh[..., :, :k] * sh[..., None, :]) @ vth[..., :k, :], a, atol=tol * scale)
+    np.testing.assert_allclose(np.swapaxes(uh, -1, -2) @ uh, np.broadcast_to(np.eye(uh.shape[-1]), uh.shape[:-2] +
+                               (uh.shape[-1],) * 2), atol=tol)
+    np.testing.assert_allclose(vth @ np.swapaxes(vth, -1, -2), np.broadcast_to(np.eye(vth.shape[-2]), vth.shape[:-2] +
+                               (vth.shape[-2],) * 2), atol=tol)
+    matches(np.linalg.svd(cb.asarray(a), compute_uv=False), want_s)
+    matches(cb.linalg.svdvals(cb.asarray(a)), want_s)
+
+
+def test_pinv_and_matrix_rank(gpu):
+    rng = np.random.default_rng(11)
+    deficient = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]])
+    for a in (rng.standard_normal((5, 3)), rng.standard_normal((3, 5)), deficient, rng.standard_normal((2, 4, 4))):
+        matches(np.linalg.pinv(cb.asarray(a)), np.linalg.pinv(a))
+        np.testing.assert_array_equal(np.linalg.matrix_rank(cb.asarray(a)).get(), np.linalg.matrix_rank(a))
+    assert int(cb.linalg.matrix_rank(cb.zeros(3, np.float64))) == 0
+    assert int(cb.linalg.matrix_rank(cb.ones(3, np.float64))) == 1
+    with pytest.raises(TypeError, match="complex"):
+        cb.linalg.svd(cb.asarray(np.eye(2, dtype=np.complex64)))
