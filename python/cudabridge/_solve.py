@@ -26,17 +26,20 @@ from ._array import _binary, _unary, asarray
 _LinAlgError = np.linalg.LinAlgError
 
 
-def _square_stack(a, name):
-    """a as a float or complex stack of square matrices, with numpy.linalg's checks and dtype."""
+def _matrix_stack(a, name):
+    """a as a float or complex stack of matrices, with numpy.linalg's checks and dtype."""
     a = asarray(a)
     if a.ndim < 2:
         raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
-    if a.shape[-1] != a.shape[-2]:
-        raise _LinAlgError("Last 2 dimensions of the array must be square")
     if a.dtype == np.float16:
         raise TypeError(f"array type float16 is unsupported in linalg ({name})")
-    if a.dtype.kind not in "fc":
-        a = a.astype(np.float64)
+    return a if a.dtype.kind in "fc" else a.astype(np.float64)
+
+
+def _square_stack(a, name):
+    a = _matrix_stack(a, name)
+    if a.shape[-1] != a.shape[-2]:
+        raise _LinAlgError("Last 2 dimensions of the array must be square")
     return a
 
 
@@ -209,12 +212,8 @@ def qr(a, mode="reduced"):
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"Unrecognized mode '{mode}'" if mode != "raw" else
                          "qr: mode='raw' (LAPACK's packed reflectors) is not computed on the device")
-    a = asarray(a)
-    if a.ndim < 2:
-        raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
-    if a.dtype == np.float16:
-        raise TypeError("array type float16 is unsupported in linalg (qr)")
-    r = a.astype(a.dtype if a.dtype.kind in "fc" else np.float64)  # a copy
+    a = _matrix_stack(a, "qr")
+    r = a.copy()
     m, n = r.shape[-2:]
     k = min(m, n)
 
@@ -325,31 +324,29 @@ def _one_sided_jacobi(a):
     sweep). Returns the rotated columns and the accumulated rotation V."""
     from ._creation import eye
     from ._indexing import where
-    from ._manipulation import broadcast_to
+    from ._manipulation import broadcast_to, stack
     from ._reductions import sum as total
     m_cols, n = a.shape[-2], a.shape[-1]
     work = a.copy()
     v = broadcast_to(eye(n, dtype=a.dtype), a.shape[:-2] + (n, n)).copy()
     eps = float(np.finfo(a.dtype).eps)
     for _ in range(60):
-        worst = 0.0
+        if n < 2:
+            break
+        departures = []  # per pair, how far from orthogonal it was: |gamma| / sqrt(alpha beta)
         for p in range(n - 1):
             for q in range(p + 1, n):
                 cp, cq = work[..., :, p], work[..., :, q]
                 alpha = total(_binary("multiply", cp, cp), axis=-1)
                 beta = total(_binary("multiply", cq, cq), axis=-1)
                 gamma = total(_binary("multiply", cp, cq), axis=-1)
-                zero = _binary("equal", gamma, 0)
                 c, s = _jacobi_rotation(alpha, beta, gamma)
                 _rotate(work, p, q, c, s, -1)
                 _rotate(v, p, q, c, s, -1)
-                # How far from orthogonal the pair was: |gamma| / sqrt(alpha beta).
-                worst_pair = _binary("divide", _unary("absolute", gamma),
-                                     _unary("sqrt", _binary("multiply", alpha, beta)))
-                worst_pair = where(zero, a.dtype.type(0), worst_pair)
-                worst = _binary("maximum", worst, _array._reduce("max", worst_pair, None, False)) \
-                    if not isinstance(worst, float) else _array._reduce("max", worst_pair, None, False)
-        if n < 2 or isinstance(worst, float) or not float(worst) > eps * m_cols:
+                departure = _binary("divide", _unary("absolute", gamma),
+                                    _unary("sqrt", _binary("multiply", alpha, beta)))
+                departures.append(where(_binary("equal", gamma, 0), a.dtype.type(0), departure))
+        if not float(_array._reduce("max", stack(departures), None, False)) > eps * m_cols:
             break
     return work, v
 
@@ -363,14 +360,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     from ._sorting import argsort
     from ._shaping import _gather
     from ._manipulation import broadcast_to, concatenate, flip
-    a = asarray(a)
-    if a.ndim < 2:
-        raise _LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
-    if a.dtype == np.float16:
-        raise TypeError("array type float16 is unsupported in linalg (svd)")
+    a = _matrix_stack(a, "svd")
     if a.dtype.kind == "c":
         raise TypeError("svd of complex matrices is not computed on the device")
-    a = a.astype(np.float64) if a.dtype.kind not in "f" else a
     m, n = a.shape[-2:]
     wide = m < n
     work_in = a.swapaxes(-1, -2) if wide else a
