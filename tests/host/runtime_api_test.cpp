@@ -289,6 +289,101 @@ TEST_F(runtime_test, AsyncCopiesAreCheckedWhenTheirStreamIsSynchronized) {
     EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
 }
 
+// Small asynchronous copies queued one after another on a stream are checked as one span
+// (runtime/copy_run.hpp): the device ends up with what the host sent, later copies winning.
+TEST_F(runtime_test, SmallAsyncCopiesAreCheckedTogetherAndLandInOrder) {
+    const size_t n = 8192;
+    std::vector<uint8_t> expected(n, 0), out(n);
+    auto* d = static_cast<uint8_t*>(device_alloc(n));
+    ASSERT_EQ(rt->memset(d, 0, n, nullptr, false), cbSuccess);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    std::vector<std::vector<uint8_t>> sources;  // kept alive until synchronized, as CUDA wants
+    for (size_t i = 0; i < 300; ++i) {
+        const size_t at = (i * 40) % (n - 100), size = 16 + i % 80;  // overlapping, adjacent, repeated
+        sources.emplace_back(size, static_cast<uint8_t>(i + 1));
+        std::copy(sources.back().begin(), sources.back().end(), expected.begin() + static_cast<std::ptrdiff_t>(at));
+        ASSERT_EQ(rt->memcpy(d + at, sources.back().data(), size, cbMemcpyHostToDevice, s, true), cbSuccess);
+    }
+    ASSERT_EQ(rt->stream_synchronize(s), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->memcpy(out.data(), d, n, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    EXPECT_EQ(out, expected);
+    EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+// The CRC of a run of small copies costs the GPU one kernel, not one per copy: the device's
+// modeled kernel time grows by the same amount for one copy as for a hundred into one span.
+TEST_F(runtime_test, ARunOfSmallCopiesCostsOneCheckKernel) {
+    auto* d = static_cast<uint8_t*>(device_alloc(4096));
+    const std::vector<uint8_t> src(64, 7);
+    const auto kernel_time_of = [&](int copies) {
+        unsigned long long before = 0, after = 0;
+        EXPECT_EQ(rt->kernel_time(&before), cbSuccess);
+        for (int i = 0; i < copies; ++i)
+            EXPECT_EQ(rt->memcpy(d, src.data(), src.size(), cbMemcpyHostToDevice, nullptr, true), cbSuccess);
+        EXPECT_EQ(rt->synchronize(), cbSuccess) << cbGetLastErrorMessage();
+        EXPECT_EQ(rt->kernel_time(&after), cbSuccess);
+        return after - before;
+    };
+    const unsigned long long one = kernel_time_of(1);
+    EXPECT_GT(one, 0u) << "the check runs a crc32c kernel";
+    EXPECT_EQ(kernel_time_of(100), one);
+}
+
+// A corrupted byte in a run's span is reported when its stream is synchronized.
+TEST_F(runtime_test, CorruptionInARunOfSmallCopiesIsReported) {
+    auto* d = static_cast<uint8_t*>(device_alloc(4096));
+    const std::vector<uint8_t> src(256, 0x3c);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    rt->inject_copy_corruption();
+    for (size_t at = 0; at < 1024; at += 256)
+        ASSERT_EQ(rt->memcpy(d + at, src.data(), src.size(), cbMemcpyHostToDevice, s, true), cbSuccess);
+    EXPECT_EQ(rt->stream_synchronize(s), cbErrorIntegrity) << cbGetLastErrorMessage();
+    const auto mismatches = events(rt->current_session(), "integrity.mismatch");
+    ASSERT_EQ(mismatches.size(), 1u);
+    EXPECT_NE(mismatches[0].message.find("1024-byte asynchronous copy"), std::string::npos) << mismatches[0].message;
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+// Other work that may write a run's span ends the run first, so its check never sees their bytes
+// and reports a mismatch that is not there: a memset on the same stream, a synchronous copy, a
+// stream ordered after this one by an event.
+TEST_F(runtime_test, WorkAfterSmallCopiesDoesNotFailTheirCheck) {
+    auto* d = static_cast<uint8_t*>(device_alloc(4096));
+    const std::vector<uint8_t> a(64, 0x11), b(64, 0x22);
+    cbStream_t s = nullptr, other = nullptr;
+    cbEvent_t copied = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);  // the synchronous copy waits for it
+    ASSERT_EQ(rt->stream_create(&other, cbStreamNonBlocking), cbSuccess);
+    ASSERT_EQ(rt->event_create(&copied), cbSuccess);
+
+    ASSERT_EQ(rt->memcpy(d, a.data(), 64, cbMemcpyHostToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->memset(d, 0x33, 64, s, true), cbSuccess);
+    ASSERT_EQ(rt->memcpy(d + 64, a.data(), 64, cbMemcpyHostToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->memcpy(d + 64, b.data(), 32, cbMemcpyHostToDevice, nullptr, false), cbSuccess);
+    ASSERT_EQ(rt->memcpy(d + 128, a.data(), 64, cbMemcpyHostToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->event_record(copied, s), cbSuccess);
+    ASSERT_EQ(rt->stream_wait_event(other, copied), cbSuccess);
+    ASSERT_EQ(rt->memset(d + 128, 0x44, 16, other, true), cbSuccess);
+    void* elsewhere = device_alloc(64);  // a copy that starts a run of its own
+    ASSERT_EQ(rt->memcpy(elsewhere, a.data(), 64, cbMemcpyHostToDevice, s, true), cbSuccess);
+    ASSERT_EQ(rt->synchronize(), cbSuccess) << cbGetLastErrorMessage();
+
+    std::vector<uint8_t> out(192);
+    ASSERT_EQ(rt->memcpy(out.data(), d, out.size(), cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    std::vector<uint8_t> expected(192, 0x11);
+    std::fill(expected.begin(), expected.begin() + 64, 0x33);
+    std::fill(expected.begin() + 64, expected.begin() + 96, 0x22);
+    std::fill(expected.begin() + 128, expected.begin() + 144, 0x44);
+    EXPECT_EQ(out, expected);
+    EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
+    EXPECT_EQ(rt->event_destroy(copied), cbSuccess);
+    EXPECT_EQ(rt->stream_destroy(other), cbSuccess);
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
 }  // namespace
 }  // namespace cudabridge::test
 

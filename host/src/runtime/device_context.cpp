@@ -133,6 +133,9 @@ void device_context::release(bool usable) noexcept {
     device_impl& d = dev_->impl();
     const cb_gpu_table* t = d.s.gpu();
     void* inst = d.s.gpu_instance();
+    std::lock_guard run_lock(run_mutex_);  // a run's copies are gone with the streams
+    clear(run_);
+    run_open_.store(false, std::memory_order_release);
     std::lock_guard lock(objects_mutex_);
     auto drop_stream = [&](cbStream_st* st) {
         st->checks.clear();
@@ -350,6 +353,10 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
                                   std::to_string(address_of(want_dst_dev && !dst_dev ? dst : src)) + ", +" +
                                   std::to_string(count) + ") is not inside one device allocation");
     }
+    // A small checked copy joins the run of such copies, checked together (copy_run.hpp).
+    if (async && kind == cbMemcpyHostToDevice && count <= copy_run::largest_copy && integrity_->enabled())
+        return call(
+            what, [&](gpu_call& g) { return queue_small_copy(g, stream, dst, src, count); }, true);
     return call(what, [&](gpu_call& g) -> cb_status {
         if (!async) {
             const cb_status st = integrity_->enabled() ? integrity_->copy(g, dst, src, count, kind)
@@ -371,6 +378,38 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
     });
 }
 
+cb_status device_context::queue_small_copy(gpu_call& g, cbStream_st* stream, void* dst, const void* src, size_t count) {
+    cbStream_st* s = stream ? stream : default_stream_.get();
+    const uint64_t to = address_of(dst);
+    std::lock_guard lock(run_mutex_);
+    cb_status st = CB_OK;
+    if (!run_.empty()) {
+        const device_span span = span_with(run_, to, count);
+        if (!joins(run_, s, to, count) || !is_device_range(span.start, span.size)) st = end_copy_run_locked(g);
+    }
+    cb_gpu_stream* ps = nullptr;
+    if (st == CB_OK) st = prepare_stream(g, stream, ps);
+    if (st == CB_OK) st = copy_once(g, dst, src, count, cbMemcpyHostToDevice, ps);
+    if (st != CB_OK) return st;
+    extend(run_, s, ps, to, src, count);
+    run_open_.store(true, std::memory_order_release);
+    return CB_OK;
+}
+
+cb_status device_context::end_copy_run(gpu_call& g) {
+    std::lock_guard lock(run_mutex_);
+    return end_copy_run_locked(g);
+}
+
+cb_status device_context::end_copy_run_locked(gpu_call& g) {
+    if (run_.empty()) return CB_OK;
+    run_open_.store(false, std::memory_order_release);
+    const cb_status st = queue_check(g, run_.stream, run_.plugin_stream, reinterpret_cast<void*>(run_.start),
+                                     run_.bytes.data(), run_.bytes.size(), cbMemcpyHostToDevice);
+    clear(run_);
+    return st;
+}
+
 cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src,
                                       size_t count, cbMemcpyKind kind) {
     cbStream_st* s = stream ? stream : default_stream_.get();
@@ -379,6 +418,12 @@ cb_status device_context::queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_s
         cb_status st = g.t->stream_synchronize(g.instance, ps);
         if (st == CB_OK) st = settle_checks(g, s);
         if (st != CB_OK) return st;
+    }
+    if (kind == cbMemcpyHostToDevice && corrupt_next_copy_.exchange(false)) {
+        // Injected fault: one flipped bit in VRAM after the link delivered the data.
+        const auto flipped = static_cast<uint8_t>(static_cast<const uint8_t*>(src)[0] ^ 0x01u);
+        if (const cb_status st = g.t->memset8(g.instance, g.handle, address_of(dst), flipped, 1, ps); st != CB_OK)
+            return st;
     }
     pending_check c;
     std::lock_guard lock(objects_mutex_);

@@ -8,6 +8,7 @@
 #include <cudabridge/host/device.hpp>
 
 #include "allocator/caching_allocator.hpp"
+#include "runtime/copy_run.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/integrity.hpp"
 
@@ -46,9 +47,10 @@ public:
     std::unique_ptr<host::device>& dev_ptr() noexcept { return dev_; }
 
     // Runs body(gpu_call&) -> cb_status under the device's gate; maps the status, makes device
-    // loss and dropped memory sticky, records the thread's last error.
+    // loss and dropped memory sticky, records the thread's last error. A run of small copies
+    // (copy_run.hpp) is checked first, unless the call is a small copy that may extend it.
     template <typename F>
-    cbError_t call(const char* what, F&& body) {
+    cbError_t call(const char* what, F&& body, bool may_extend_copy_run = false) {
         if (const cbError_t e = sticky(); e != cbSuccess) return set_last_error(e, sticky_text());
         host::device::ticket ticket;
         core::set_last_error({});
@@ -57,7 +59,8 @@ public:
         if (st != CB_OK) return fail(what, st);
         if (memory_epoch_.load(std::memory_order_relaxed) != dev_->memory_epoch()) return memory_dropped();
         gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
-        st = body(g);
+        if (!may_extend_copy_run && run_open_.load(std::memory_order_acquire)) st = end_copy_run(g);
+        if (st == CB_OK) st = body(g);
         return st == CB_OK ? cbSuccess : fail(what, st);
     }
 
@@ -135,6 +138,13 @@ private:
                         cb_gpu_stream* stream);
     cb_status queue_check(gpu_call& g, cbStream_st* stream, cb_gpu_stream* ps, void* dst, const void* src, size_t count,
                           cbMemcpyKind kind);
+    // A small checked host-to-device copy: queued, and added to the run of such copies (ending
+    // the run first when it cannot join it).
+    cb_status queue_small_copy(gpu_call& g, cbStream_st* stream, void* dst, const void* src, size_t count);
+    // Queues the check of the run's span and starts a new run; the _locked form with
+    // run_mutex_ held.
+    cb_status end_copy_run(gpu_call& g);
+    cb_status end_copy_run_locked(gpu_call& g);
     // cbFree of managed memory: true when `ptr` is one (`e` says how freeing it went).
     bool free_managed(void* ptr, cbError_t& e);
     void release_managed(const cb_gpu_table* t, void* instance, cb_gpu_device* handle);  // objects_mutex_ held
@@ -161,6 +171,9 @@ private:
     std::atomic<int> can_manage_{-1}, can_map_{-1};   // what the family said (-1: not asked yet)
     std::unique_ptr<cbStream_st> default_stream_;
     std::unique_ptr<integrity_checker> integrity_;
+    std::mutex run_mutex_;  // taken before objects_mutex_, never after
+    copy_run run_;
+    std::atomic<bool> run_open_{false};  // run_ holds copies (read without the lock)
     bool has_stream_wait_ = false;
 };
 
