@@ -209,7 +209,7 @@ _FUNCTIONS = {
     np.linalg.det: linalg.det, np.linalg.slogdet: linalg.slogdet, np.linalg.cholesky: linalg.cholesky,
     np.linalg.matrix_power: linalg.matrix_power, np.linalg.qr: linalg.qr, np.linalg.eigh: linalg.eigh,
     np.linalg.eigvalsh: linalg.eigvalsh, np.linalg.svd: linalg.svd, np.linalg.pinv: linalg.pinv,
-    np.linalg.matrix_rank: linalg.matrix_rank,
+    np.linalg.matrix_rank: linalg.matrix_rank, np.linalg.lstsq: linalg.lstsq,
     np.real: _complex.real, np.imag: _complex.imag, np.angle: _complex.angle,
     np.iscomplexobj: lambda x: x.dtype.kind == "c", np.isrealobj: lambda x: x.dtype.kind != "c",
 }

@@ -17,7 +17,7 @@ import numpy as np
 from . import _array_api, _complex, _dtypes
 from ._array import (_axis, _binary, _contiguous_strides, _into_out, _launch, _reduce, _unary,
                      asarray, ndarray, zeros)
-from ._creation import arange, zeros_like
+from ._creation import arange, full_like, zeros_like
 from ._indexing import (_arange, _as_device, _broadcast_copy, _indices, _normalized, _put_flat, _take_flat,
                         _values_for, nonzero, where)
 from ._linalg import diagonal
@@ -812,6 +812,74 @@ def polyval(p, x):
     return y
 
 
+def vander(x, N=None, increasing=False):
+    """numpy's vander: columns x**(N-1), ..., x**0 (or increasing), as numpy forms them: a
+    running product along each row (so integer powers are exact), in x's dtype promoted with int."""
+    from ._reductions import cumprod
+    x = asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = len(x) if N is None else operator.index(N)
+    dtype = np.promote_types(x.dtype, int)
+    if n == 0:
+        return zeros_like(x, dtype=dtype, shape=(len(x), 0))
+    factors = concatenate([full_like(x, 1, dtype, (len(x), 1)),
+                           broadcast_to(x.astype(dtype).reshape((-1, 1)), (len(x), n - 1))], axis=1)
+    powers = cumprod(factors, axis=1)
+    return powers if increasing else fliplr(powers).copy()
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """numpy's polyfit: least squares over the Vandermonde matrix (cb.linalg.lstsq) with each
+    column scaled to unit norm first, as numpy does; weights, full=True's (c, residuals, rank,
+    s, rcond), and cov=True or 'unscaled' as numpy.polyfit gives them."""
+    from . import linalg
+    from ._linalg import dot, outer
+    order = int(deg) + 1
+    x = _binary("add", asarray(x), 0.0)
+    y = _binary("add", asarray(y), 0.0)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = len(x) * np.finfo(x.dtype).eps
+    lhs, rhs = vander(x, order), y
+    if w is not None:
+        w = _binary("add", asarray(w), 0.0)
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = _binary("multiply", lhs, w.reshape((-1, 1)))
+        rhs = _binary("multiply", rhs, w.reshape((-1, 1)) if rhs.ndim == 2 else w)
+    scale = _unary("sqrt", _reduce("sum", _binary("multiply", lhs, lhs), 0, False))
+    lhs = _binary("divide", lhs, scale)
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond)
+    c = _binary("divide", c, scale.reshape((-1, 1)) if c.ndim == 2 else scale)
+    if rank != order and not full:
+        import warnings
+        warnings.warn("Polyfit may be poorly conditioned", np.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if not cov:
+        return c
+    base = _binary("divide", linalg.inv(dot(lhs.swapaxes(0, 1), lhs)), outer(scale, scale))
+    if cov == "unscaled":
+        factor = 1
+    elif len(x) <= order:
+        raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+    else:
+        factor = _binary("divide", resids, len(x) - order)
+    return c, _binary("multiply", base if y.ndim == 1 else base.reshape(base.shape + (1,)), factor)
+
+
 # numpy function -> device implementation (np.diff(x) of a device array lands here).
 FUNCTIONS = {
     np.diff: diff, np.append: append, np.pad: pad, np.column_stack: column_stack, np.dstack: dstack,
@@ -821,6 +889,7 @@ FUNCTIONS = {
     np.argwhere: argwhere, np.select: select, np.put_along_axis: put_along_axis, np.copyto: copyto,
     np.partition: partition, np.argpartition: argpartition, np.lexsort: lexsort, np.nan_to_num: nan_to_num,
     np.fix: fix, np.sinc: sinc, np.real_if_close: real_if_close, np.interp: interp, np.polyval: polyval,
+    np.vander: vander, np.polyfit: polyfit,
 }
 # np.tri(..., like=device_array) dispatches through numpy's like= wrapper of tri.
 _TRI_WITH_LIKE = getattr(np.lib.twodim_base, "_tri_with_like", None)
@@ -830,4 +899,4 @@ if _TRI_WITH_LIKE is not None:
 __all__ = ["diff", "append", "pad", "column_stack", "dstack", "atleast_3d", "vsplit", "hsplit", "dsplit", "fliplr",
            "flipud", "rot90", "resize", "diag", "diagflat", "tri", "kron", "cross", "argwhere", "select",
            "put_along_axis", "copyto", "partition", "argpartition", "lexsort", "nan_to_num", "fix", "heaviside",
-           "sinc", "real_if_close", "interp", "polyval"]
+           "sinc", "real_if_close", "interp", "polyval", "vander", "polyfit"]

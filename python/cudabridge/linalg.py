@@ -2,7 +2,7 @@
 and the others, called on a device array, land here), and the array API's linalg names that are
 products, transposes and norms. solve, inv, det, slogdet, cholesky, qr, eigh and svd are
 computed on the device column by column or rotation by rotation (_solve.py); pinv, matrix_rank,
-svdvals and matrix_power build on them.
+svdvals, matrix_power and lstsq build on them.
 
 Vector norms (ord None, 2, 1, inf, -inf, 0 and any other number) and the matrix norms that are
 sums and maxima ('fro', 1, -1, inf, -inf) are reductions on the device; the matrix 2-norm, -2-norm
@@ -11,6 +11,7 @@ as any numpy call without a device implementation does).
 """
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from ._linalg import matmul, outer, tensordot
 from ._solve import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
-           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "matrix_power", "cross"]
+           "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "matrix_power", "cross", "lstsq"]
 
 
 def _abs(x):
@@ -200,3 +201,61 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         factor = rtol if rtol is not None else max(A.shape[-2:]) * np.finfo(s.dtype).eps
         tol = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True), factor)
     return _reductions.count_nonzero(_array._binary("greater", s, tol), axis=-1)
+
+
+def _lstsq_types(a, b):
+    """numpy's lstsq types: computed in float64, returned in float32 when both inputs are
+    single precision (numpy.linalg's _commonType); float16 is refused as numpy refuses it."""
+    for x in (a, b):
+        if x.dtype == np.float16:
+            raise TypeError("array type float16 is unsupported in linalg")
+        if x.dtype.kind == "c":
+            raise TypeError("lstsq of complex matrices is not computed on the device")
+    single = all(x.dtype in (np.float32,) for x in (a, b))
+    return np.dtype(np.float32 if single else np.float64)
+
+
+def lstsq(a, b, rcond="warn"):
+    """numpy.linalg.lstsq of real matrices: the minimum-norm least-squares solution through the
+    SVD, as LAPACK's gelsd: singular values up to rcond times the largest count as zero (rcond
+    None: float64's eps times max(M, N); -1, numpy's old default: eps). Returns (x, residuals,
+    rank, s) as numpy does: the residuals' squared norms per column only when rank == N < M,
+    else an empty array; rank an int32 scalar."""
+    from ._indexing import where
+    zeros = _array.zeros
+    a, b = _array.asarray(a), _array.asarray(b)
+    one_column = b.ndim == 1
+    b2 = b.reshape(b.shape + (1,)) if one_column else b
+    for x in (a, b2):
+        if x.ndim != 2:
+            raise np.linalg.LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    (m, n), k = a.shape, b2.shape[1]
+    if b2.shape[0] != m:
+        raise np.linalg.LinAlgError("Incompatible dimensions")
+    result = _lstsq_types(a, b)
+    if rcond == "warn":
+        warnings.warn("lstsq's default rcond will become float64's eps times max(M, N), as rcond=None "
+                      "gives; pass rcond=None for that, or rcond=-1 for today's eps", FutureWarning, stacklevel=2)
+        rcond = -1
+    if rcond is None:
+        rcond = np.finfo(np.float64).eps * max(m, n)
+    a64, b64 = a.astype(np.float64), b2.astype(np.float64)
+    if min(m, n) == 0:
+        x, s, rank = zeros((n, k), np.float64), zeros((0,), np.float64), 0
+    else:
+        u, s, vt = svd(a64, full_matrices=False)
+        relative = float(rcond) if rcond >= 0 else np.finfo(np.float64).eps  # gelsd: rcond < 0 means eps
+        cutoff = _array._binary("multiply", _reductions.max(s), relative)
+        large = _array._binary("greater", s, cutoff)
+        rank = int(_reductions.count_nonzero(large))
+        inverse = where(large, _array._unary("reciprocal", where(large, s, 1.0)), 0.0)
+        projected = _array._binary("multiply", inverse.reshape((-1, 1)), matmul(u.swapaxes(0, 1), b64))
+        x = matmul(vt.swapaxes(0, 1), projected)
+    if rank == n and m > n:
+        r = _array._binary("subtract", b64, matmul(a64, x)) if n else b64
+        residuals = _reductions.sum(_array._binary("multiply", r, r), axis=0)
+    else:
+        residuals = zeros((0,), np.float64)
+    if one_column:
+        x = x.reshape((n,))
+    return x.astype(result), residuals.astype(result), np.int32(rank), s.astype(result)

@@ -302,7 +302,7 @@ def test_numpy_functions_return_device_arrays(gpu):
 
 
 @pytest.mark.parametrize("call", [lambda d: np.spacing(d), lambda d: np.gradient(d), lambda d: np.convolve(d, d),
-                                  lambda d: np.add.accumulate(d), lambda d: np.polyfit(d, d, 1),
+                                  lambda d: np.add.accumulate(d), lambda d: np.polyder(d),
                                   lambda d: np.linalg.eig(d.reshape(2, 2)), lambda d: np.add(d, d, where=d > 1)])
 def test_what_has_no_device_implementation_raises_naming_it(gpu, call):
     d = cb.to_device(np.arange(4, dtype=np.float32))
@@ -314,8 +314,8 @@ def test_the_error_names_the_numpy_function_with_its_module(gpu):
     d = cb.to_device(np.eye(2))
     with pytest.raises(TypeError, match=r"^numpy\.linalg\.eig has no implementation on the device"):
         np.linalg.eig(d)
-    with pytest.raises(TypeError, match=r"^numpy\.linalg\.lstsq has no implementation on the device"):
-        np.linalg.lstsq(d, d)
+    with pytest.raises(TypeError, match=r"^numpy\.linalg\.eigvals has no implementation on the device"):
+        np.linalg.eigvals(d)
     with pytest.raises(TypeError, match=r"^numpy\.gradient has no implementation on the device"):
         np.gradient(d)
 

@@ -230,3 +230,66 @@ def test_pinv_and_matrix_rank(gpu):
     assert int(cb.linalg.matrix_rank(cb.ones(3, np.float64))) == 1
     with pytest.raises(TypeError, match="complex"):
         cb.linalg.svd(cb.asarray(np.eye(2, dtype=np.complex64)))
+
+
+# ---- lstsq ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("a_shape, b_shape", [((6, 3), (6,)), ((6, 3), (6, 2)), ((3, 5), (3,)), ((3, 5), (3, 4)),
+                                              ((4, 4), (4,)), ((1, 1), (1,)), ((3, 0), (3,)), ((0, 3), (0,)),
+                                              ((3, 0), (3, 2)), ((4, 2), (4, 0))])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_lstsq(gpu, a_shape, b_shape, dtype):
+    """x, residuals (only when rank == N < M), rank and singular values as numpy's, in numpy's
+    dtypes (float32 in, float32 out; integers in float64)."""
+    rng = np.random.default_rng(21)
+    a = (rng.standard_normal(a_shape) * 4).astype(dtype)
+    b = (rng.standard_normal(b_shape) * 4).astype(dtype)
+    got = np.linalg.lstsq(cb.asarray(a), cb.asarray(b), rcond=None)
+    want = np.linalg.lstsq(a, b, rcond=None)
+    for g, w in zip(got[:2] + got[3:], want[:2] + want[3:]):
+        matches(g, w)
+    assert type(got[2]) is type(want[2]) and got[2] == want[2]
+
+
+@pytest.mark.parametrize("rcond", [None, 1e-10, 0.3])
+def test_lstsq_of_rank_deficient_matrices_gives_the_minimum_norm_solution(gpu, rcond):
+    """Singular values below rcond times the largest count as zero: numpy's rank and its
+    minimum-norm x (columns repeated exactly, so the rank does not hang on roundoff)."""
+    rng = np.random.default_rng(22)
+    a = rng.standard_normal((7, 4))
+    a[:, 2] = a[:, 0]
+    a[:, 3] = 2 * a[:, 1]
+    a[:, 1] *= 0.01  # with 0.3 the cutoff also drops a real direction
+    b = rng.standard_normal((7, 3))
+    got = np.linalg.lstsq(cb.asarray(a), cb.asarray(b), rcond=rcond)
+    want = np.linalg.lstsq(a, b, rcond=rcond)
+    assert got[2] == want[2] < 4
+    matches(got[0], want[0])
+    matches(got[1], want[1])
+    matches(got[3], want[3])
+
+
+@pytest.mark.parametrize("rcond", [-1, 0])
+def test_lstsq_with_a_negative_or_zero_rcond_cuts_at_machine_precision_or_not_at_all(gpu, rcond):
+    rng = np.random.default_rng(23)
+    a, b = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    got, want = np.linalg.lstsq(cb.asarray(a), cb.asarray(b), rcond=rcond), np.linalg.lstsq(a, b, rcond=rcond)
+    assert got[2] == want[2] == 3
+    matches(got[0], want[0])
+    matches(got[1], want[1])
+
+
+def test_lstsq_warns_of_its_default_rcond_and_refuses_what_numpy_refuses(gpu):
+    d = cb.asarray(np.eye(3))
+    with pytest.warns(FutureWarning, match="rcond"):
+        np.linalg.lstsq(d, cb.ones(3, np.float64))
+    with pytest.raises(np.linalg.LinAlgError, match="Incompatible dimensions"):
+        np.linalg.lstsq(d, cb.ones(4, np.float64), rcond=None)
+    with pytest.raises(np.linalg.LinAlgError, match="3-dimensional array given"):
+        np.linalg.lstsq(cb.ones((2, 3, 3), np.float64), d, rcond=None)
+    with pytest.raises(np.linalg.LinAlgError, match="3-dimensional array given"):
+        np.linalg.lstsq(d, cb.ones((3, 3, 1), np.float64), rcond=None)
+    with pytest.raises(TypeError, match="float16"):
+        np.linalg.lstsq(cb.ones((3, 3), np.float16), cb.ones(3, np.float16), rcond=None)
+    with pytest.raises(TypeError, match="complex"):
+        np.linalg.lstsq(d.astype(np.complex128), cb.ones(3, np.float64), rcond=None)

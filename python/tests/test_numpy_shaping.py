@@ -1,7 +1,8 @@
 """numpy's remaining array functions on the device (_shaping.py), against numpy 1.24 on the same
 inputs: diff, append, pad, the flips and rot90, the stacks and splits, resize, diag / diagflat /
 tri / triu / tril, kron, cross, meshgrid, argwhere, select, put_along_axis, copyto, partition,
-lexsort, nan_to_num, fix, heaviside, sinc, real_if_close, interp and polyval. Each goes through
+lexsort, nan_to_num, fix, heaviside, sinc, real_if_close, interp, polyval, vander and polyfit. Each
+goes through
 numpy's dispatch (np.f(device_array)) and the cb namespace, on contiguous arrays and on
 non-contiguous views, over several dtypes, 0-d and empty arrays; results are device arrays of
 numpy's dtype, shape and values, and bad input raises numpy's exception."""
@@ -427,6 +428,80 @@ def test_polyval(gpu, dtype):
     run(lambda m, a: m.polyval([], a), [x])
     run(lambda m, p, a: m.polyval(p, a), [sample((4,), dtype, 1), x])  # device coefficients, same dtype
     run(lambda m, p, a: m.polyval(p, a), [np.array([0.5, -1, 2]), x.astype(np.float64)])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vander(gpu, dtype):
+    x = sample((5,), dtype, 3)
+    run(lambda m, a: m.vander(a), [x])
+    run(lambda m, a: m.vander(a, 3), [x])
+    run(lambda m, a: m.vander(a, 4, increasing=True), [x])
+    run(lambda m, a: m.vander(a, 0), [x])
+    run(lambda m, a: m.vander(a, 1), [x])
+    run(lambda m, a: m.vander(a), [x[:0]])
+    with pytest.raises(ValueError, match="one-dimensional"):
+        cb.vander(cb.ones((2, 2)))
+
+
+def polyfit_data(dtype, columns=None):
+    rng = np.random.default_rng(31)
+    x = np.linspace(-2, 3, 25)
+    y = 0.5 * x ** 3 - x ** 2 + 2 * x - 1 + 0.05 * rng.standard_normal(25)
+    if columns:
+        y = np.stack([y * (k + 1) + k for k in range(columns)], axis=1)
+    return x.astype(dtype), y.astype(dtype)
+
+
+def fits(fn, args, rtol):
+    """fn(m, *args) on the device (dispatch and cb, contiguous and views) against numpy: dtypes and
+    shapes equal, values within rtol of the largest (a fit's last digits hang on the algorithm:
+    LAPACK's SVD there, Jacobi rotations here; float32 data leaves float32's)."""
+    want = fn(np, *host(args))
+    want = list(want) if isinstance(want, tuple) else [want]
+    for view in (False, True):
+        for m in (np, cb):
+            got = fn(m, *[device(x, view) for x in args])
+            got = list(got) if isinstance(got, tuple) else [got]
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                w = np.asarray(w)
+                h = g.get() if isinstance(g, cb.ndarray) else np.asarray(g)
+                assert (h.dtype, h.shape) == (w.dtype, w.shape), ((h.dtype, h.shape), (w.dtype, w.shape))
+                np.testing.assert_allclose(h, w, rtol=rtol, atol=rtol * float(np.abs(w).max(initial=0)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("deg", [0, 1, 3, 5])
+@pytest.mark.parametrize("columns", [None, 2])
+def test_polyfit(gpu, dtype, deg, columns):
+    x, y = polyfit_data(dtype, columns)
+    rtol = 1e-6 if dtype == np.float32 else 1e-10
+    fits(lambda m, a, b: m.polyfit(a, b, deg), [x, y], rtol)
+    fits(lambda m, a, b, w: m.polyfit(a, b, deg, w=w), [x, y, np.linspace(0.5, 2, 25)], rtol)
+
+
+def test_polyfit_full_and_covariance(gpu):
+    x, y = polyfit_data(np.float64)
+    x2, y2 = polyfit_data(np.float64, 3)
+    fits(lambda m, a, b: m.polyfit(a, b, 3, full=True), [x, y], 1e-10)  # c, residuals, rank, s, rcond
+    fits(lambda m, a, b: m.polyfit(a, b, 2, cov=True), [x, y], 1e-10)
+    fits(lambda m, a, b: m.polyfit(a, b, 2, cov=True), [x2, y2], 1e-10)
+    fits(lambda m, a, b: m.polyfit(a, b, 2, cov="unscaled"), [x, y], 1e-10)
+
+
+def test_polyfit_warns_and_refuses_as_numpy(gpu):
+    with pytest.warns(np.RankWarning, match="poorly conditioned"):
+        cb.polyfit(cb.ones(5, np.float64), cb.arange(5, dtype=np.float64), 2)
+    d = cb.arange(4, dtype=np.float64)
+    for call, error, text in [(lambda: cb.polyfit(d, d, -1), ValueError, "deg >= 0"),
+                              (lambda: cb.polyfit(d.reshape(2, 2), d, 1), TypeError, "1D vector for x"),
+                              (lambda: cb.polyfit(d[:0], d[:0], 1), TypeError, "non-empty"),
+                              (lambda: cb.polyfit(d, d.reshape(1, 2, 2), 1), TypeError, "1D or 2D"),
+                              (lambda: cb.polyfit(d, d[:3], 1), TypeError, "same length"),
+                              (lambda: cb.polyfit(d, d, 1, w=d.reshape(2, 2)), TypeError, "1-d array for weights"),
+                              (lambda: cb.polyfit(d, d, 3, cov=True), ValueError, "must exceed order")]:
+        with pytest.raises(error, match=text):
+            call()
 
 
 # ---- views, dispatch and what is refused -----------------------------------------------------------
