@@ -58,6 +58,17 @@ Handle copy_live(std::mutex& mutex, const std::set<Handle*>& live, Handle* h, co
     return *h;
 }
 
+// A size-prefixed record the backend fills, copied out honouring the caller's struct_size (an
+// older host's record is shorter).
+template <class Record, class Fill>
+cb_status fill_record(Record& out, Fill&& fill) {
+    Record r{};
+    r.struct_size = sizeof r;
+    fill(r);
+    sdk::copy_record(&out, r);
+    return CB_OK;
+}
+
 constexpr const char* not_a_stream = "not a live stream of the nvidia family";
 constexpr const char* not_an_event = "not a live event of the nvidia family";
 constexpr const char* not_a_module = "not a loaded module of the nvidia family";
@@ -102,6 +113,17 @@ cb_gpu_event nvidia_family::checked(cb_gpu_event* event) { return copy_live(mute
 
 cb_gpu_module nvidia_family::checked(cb_gpu_module* module) {
     return copy_live(mutex_, modules_, module, not_a_module);
+}
+
+template <class Handle>
+cb_status nvidia_family::forward(const Handle& h, void (device_backend::*call)(void*)) {
+    (*backend(h.device).*call)(h.handle);
+    return CB_OK;
+}
+
+template <class Handle>
+cb_status nvidia_family::poll(const Handle& h, bool (device_backend::*done)(void*)) {
+    return (*backend(h.device).*done)(h.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
 void* nvidia_family::stream_of(cb_gpu_device* device, cb_gpu_stream* on_stream) {
@@ -260,50 +282,35 @@ cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** ou
     return CB_OK;
 }
 
-cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
-    const auto s = take(mutex_, streams_, on_stream, not_a_stream);
-    backend(s.device)->stream_destroy(s.handle);
-    return CB_OK;
-}
-
-cb_status nvidia_family::stream_synchronize(cb_gpu_stream* on_stream) {
-    const auto s = checked(on_stream);
-    backend(s.device)->stream_synchronize(s.handle);
-    return CB_OK;
-}
-
-cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
-    const auto s = checked(on_stream);
-    return backend(s.device)->stream_done(s.handle) ? CB_OK : CB_ERR_BUSY;
-}
-
 cb_status nvidia_family::event_create(cb_gpu_device* device, cb_gpu_event** out) {
     if (!out) invalid("event_create: out is NULL");
     *out = adopt(mutex_, events_, device, backend(device)->event_create());
     return CB_OK;
 }
 
-cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
-    const auto e = take(mutex_, events_, event, not_an_event);
-    backend(e.device)->event_destroy(e.handle);
-    return CB_OK;
+// Destroying, waiting for and polling a stream or an event: the same call on its device's
+// backend, with the backend's handle.
+cb_status nvidia_family::stream_destroy(cb_gpu_stream* on_stream) {
+    return forward(take(mutex_, streams_, on_stream, not_a_stream), &device_backend::stream_destroy);
 }
+cb_status nvidia_family::event_destroy(cb_gpu_event* event) {
+    return forward(take(mutex_, events_, event, not_an_event), &device_backend::event_destroy);
+}
+cb_status nvidia_family::stream_synchronize(cb_gpu_stream* on_stream) {
+    return forward(checked(on_stream), &device_backend::stream_synchronize);
+}
+cb_status nvidia_family::event_synchronize(cb_gpu_event* event) {
+    return forward(checked(event), &device_backend::event_synchronize);
+}
+cb_status nvidia_family::stream_query(cb_gpu_stream* on_stream) {
+    return poll(checked(on_stream), &device_backend::stream_done);
+}
+cb_status nvidia_family::event_query(cb_gpu_event* event) { return poll(checked(event), &device_backend::event_done); }
 
 cb_status nvidia_family::event_record(cb_gpu_event* event, cb_gpu_stream* on_stream) {
     const auto e = checked(event);
     backend(e.device)->event_record(e.handle, stream_of(e.device, on_stream));
     return CB_OK;
-}
-
-cb_status nvidia_family::event_synchronize(cb_gpu_event* event) {
-    const auto e = checked(event);
-    backend(e.device)->event_synchronize(e.handle);
-    return CB_OK;
-}
-
-cb_status nvidia_family::event_query(cb_gpu_event* event) {
-    const auto e = checked(event);
-    return backend(e.device)->event_done(e.handle) ? CB_OK : CB_ERR_BUSY;
 }
 
 cb_status nvidia_family::event_elapsed_ms(cb_gpu_event* start, cb_gpu_event* end, float& out) {
@@ -383,27 +390,15 @@ cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_la
 // ---- management -------------------------------------------------------------------------------
 
 cb_status nvidia_family::get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) {
-    cb_gpu_telemetry t{};
-    t.struct_size = sizeof t;
-    backend(device)->telemetry(t);
-    sdk::copy_record(&out, t);
-    return CB_OK;
+    return fill_record(out, [&](cb_gpu_telemetry& t) { backend(device)->telemetry(t); });
 }
 
 cb_status nvidia_family::get_settings(cb_gpu_device* device, cb_gpu_settings& out) {
-    cb_gpu_settings s{};
-    s.struct_size = sizeof s;
-    backend(device)->settings(s);
-    sdk::copy_record(&out, s);  // an older host's record is shorter
-    return CB_OK;
+    return fill_record(out, [&](cb_gpu_settings& s) { backend(device)->settings(s); });
 }
 
 cb_status nvidia_family::get_setting_limits(cb_gpu_device* device, cb_gpu_setting_limits& out) {
-    cb_gpu_setting_limits l{};
-    l.struct_size = sizeof l;
-    backend(device)->setting_limits(l);
-    sdk::copy_record(&out, l);
-    return CB_OK;
+    return fill_record(out, [&](cb_gpu_setting_limits& l) { backend(device)->setting_limits(l); });
 }
 
 cb_status nvidia_family::apply_settings(cb_gpu_device* device, const cb_gpu_settings& settings) {

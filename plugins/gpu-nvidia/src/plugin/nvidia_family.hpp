@@ -97,6 +97,12 @@ private:
     cb_gpu_stream checked(cb_gpu_stream* stream);
     cb_gpu_event checked(cb_gpu_event* event);
     cb_gpu_module checked(cb_gpu_module* module);
+    // Calls a backend member with a stream's or event's backend handle: CB_OK after it returns
+    // (forward), or CB_OK when it says the work is done and CB_ERR_BUSY while not (poll).
+    template <class Handle>
+    cb_status forward(const Handle& h, void (device_backend::*call)(void*));
+    template <class Handle>
+    cb_status poll(const Handle& h, bool (device_backend::*done)(void*));
     kernel_driver_backend& kernel_driver();
 
     family_options options_;
