@@ -10,7 +10,8 @@ this machine; on the simulated eGPU the kernels run on this machine's CPU thread
   throughput: 16M float32 `a + b`, `a * 2.0`, `a.sum()`, `a.max()` and a 1024x1024 float32
               matmul, each synchronized; the best of R runs
 Goals: <= 5 us per small op (np.exp through dispatch <= 4 us, cb.exp <= 3 us); >= 1.0x numpy
-on the large elementwise ops and reductions; >= 0.8x numpy on matmul.
+on the large elementwise ops and reductions; >= 0.9x numpy on the 1024^2 matmul (every other
+op, the sort and the batched matmul: bench_every_op.py).
 Run:  PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python_ops.py
 """
 import argparse
@@ -95,7 +96,7 @@ def main():
     m_np = [rng.random((1024, 1024), dtype=np.float32) for _ in range(2)]
     m = [cb.to_device(x) for x in m_np]
     t, tn = best(lambda: m[0] @ m[1], a.runs), best(lambda: m_np[0] @ m_np[1], a.runs, sync=False)
-    rows.append(("1024^2 matmul float32", t, tn, ">= 0.8x numpy", tn / t >= 0.8))
+    rows.append(("1024^2 matmul float32", t, tn, ">= 0.9x numpy", tn / t >= 0.9))
 
     print(f"{'operation':30} {'cudabridge':>12} {'numpy':>12} {'numpy/cb':>9}  goal")
     for label, t, tn, goal, met in rows:

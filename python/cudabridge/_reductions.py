@@ -158,7 +158,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, 
 def _arg(op, a, axis, out, keepdims):
     """argmax / argmin on the device: the slice's max (min), the positions holding it (or a NaN,
     which max and min propagate, so the first NaN wins as in numpy), and the smallest such index
-    (index + n elsewhere) as an int64 min reduction."""
+    (n elsewhere) as an int64 min reduction."""
     a = asarray(a)
     keepdims = _keep(keepdims)
     if axis is None:
@@ -183,9 +183,9 @@ def _arg(op, a, axis, out, keepdims):
         if a.dtype.kind == "f":
             hit = _binary("logical_or", hit, _unary("isnan", a))
     from ._creation import arange
+    from ._indexing import where
     index = arange(n, dtype=np.int64).reshape((n,) + (1,) * (a.ndim - ax - 1))
-    miss = _binary("multiply", _unary("logical_not", hit), n)  # int64: n where it is not the value
-    result = _reduce("min", _binary("add", index, miss), ax, keepdims)
+    result = _reduce("min", where(hit, index, np.int64(n)), ax, keepdims)
     return result if out is None else _store(result, out, "arg" + op)
 
 

@@ -2,10 +2,14 @@
 // out here, and the calls they refuse.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "common/kernels/indexing.hpp"
+#include "common/kernels/indexing_functors.hpp"
 #include "common/kernels/sort.hpp"
 #include "test_util.hpp"
 
@@ -118,6 +122,46 @@ TEST(Sorting, ArgsortIsStableAndBoolSortsFalseFirst) {
     tensor sorted(CB_DTYPE_BOOL, {4});
     ASSERT_EQ(sort(flags.view(), sorted.view(), error), CB_OK) << error;
     EXPECT_EQ(values(sorted), (std::vector<double>{0, 0, 1, 1}));
+}
+
+// A row of a million elements and more is sorted in halves on two threads and merged: the same
+// order as one stable sort (argsort's indices exactly, NaN last, -0.0 beside 0.0, repeats kept).
+template <class T>
+void check_long_row(cb_dtype dtype) {
+    const std::int64_t n = (std::int64_t{1} << 20) + 12345;  // odd halves
+    tensor in(dtype, {n});
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> pick(-300, 300);
+    T* x = in.as<T>();
+    for (std::int64_t i = 0; i < n; ++i) {
+        const int v = pick(rng);
+        x[i] = v == 300 ? T(NAN) : v == 299 ? T(-0.0) : v == -300 ? T(-INFINITY) : T(v) / T(4);
+    }
+    const auto less = [x](std::int64_t a, std::int64_t b) {
+        return cudabridge::nv::kernels::fn::sort_less(x[a], x[b]);
+    };
+    std::vector<std::int64_t> want(static_cast<std::size_t>(n));
+    std::iota(want.begin(), want.end(), std::int64_t{0});
+    std::stable_sort(want.begin(), want.end(), less);
+
+    std::string error;
+    cudabridge::nv::kernels::engine two(2);
+    tensor arg(CB_DTYPE_INT64, {n});
+    ASSERT_EQ(argsort(in.view(), arg.view(), error, two), CB_OK) << error;
+    const std::int64_t* got = arg.as<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[static_cast<std::size_t>(i)]) << i;
+    tensor out(dtype, {n});
+    ASSERT_EQ(sort(in.view(), out.view(), error, two), CB_OK) << error;
+    const T* sorted = out.as<T>();
+    for (std::int64_t i = 0; i < n; ++i) {
+        const T w = x[want[static_cast<std::size_t>(i)]];
+        ASSERT_TRUE(sorted[i] == w || (std::isnan(sorted[i]) && std::isnan(w))) << i;  // -0.0 == 0.0 either way
+    }
+}
+
+TEST(Sorting, ALongRowSortedInHalvesMatchesOneStableSort) {
+    check_long_row<float>(CB_DTYPE_FLOAT32);
+    check_long_row<double>(CB_DTYPE_FLOAT64);
 }
 
 TEST(Sorting, RefusesBadCalls) {

@@ -95,6 +95,10 @@ using unary_row_fn = void (*)(const void* a, std::int64_t sa, void* o, std::int6
 template <class T, class R, class F>
 void binary_row_of(const void* a, std::int64_t sa, const void* b, std::int64_t sb, void* o, std::int64_t so,
                    std::int64_t n) {
+    if constexpr (vector_math::has_row2<T, F>)
+        if (so == 1 && vector_math::row2(vector_math::function2_of<F>, static_cast<const T*>(a), sa,
+                                         static_cast<const T*>(b), sb, static_cast<R*>(o), n))
+            return;
     binary_row<T, R>(static_cast<const T*>(a), sa, static_cast<const T*>(b), sb, static_cast<R*>(o), so, n, F{});
 }
 
@@ -232,7 +236,7 @@ void unary_row_of(const void* in, std::int64_t si, void* out, std::int64_t so, s
     R* o = static_cast<R*>(out);
     if (so == 1 && si == 1) {
         if constexpr (vector_math::has_row<T, F>)
-            if (vector_math::row(vector_math::function_of<F>(), x, o, n)) return;
+            if (vector_math::row(vector_math::function_of<F>, x, o, n)) return;
         for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(x[i]);
     } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * so] = F{}(x[i * si]);
@@ -345,7 +349,7 @@ unary_row_fn cast_row(cb_dtype to, cb_dtype from) {
 // A contiguous copy of t converted to `dtype` (same shape): mixed-dtype operands are converted
 // once up front so the arithmetic loops stay single-typed.
 tensor converted(const tensor_view& t, cb_dtype dtype, engine& eng) {
-    tensor r(dtype, t.ndim, t.shape);
+    tensor r = tensor::uninitialized(dtype, t.ndim, t.shape);
     std::string ignored;  // same shape: the cast cannot fail
     (void)cast(t, r.view(), ignored, eng);
     return r;
@@ -359,7 +363,7 @@ struct staged_output {
     const tensor_view& out;
     explicit staged_output(const tensor_view& o) : view(o), out(o) {
         if (o.dtype == CB_DTYPE_FLOAT16) {
-            tmp = tensor(CB_DTYPE_FLOAT32, o.ndim, o.shape);
+            tmp = tensor::uninitialized(CB_DTYPE_FLOAT32, o.ndim, o.shape);
             view = tmp.view();
         }
     }

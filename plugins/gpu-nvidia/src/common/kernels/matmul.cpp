@@ -98,12 +98,12 @@ cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& 
         po = staged.data();
     }
     if (a.dtype != work || !is_contiguous(a)) {
-        ta = tensor(work, a.ndim, a.shape);
+        ta = tensor::uninitialized(work, a.ndim, a.shape);
         (void)cast(a, ta.view(), error, eng);  // same shape: cannot fail
         pa = ta.data();
     }
     if (b.dtype != work || !is_contiguous(b)) {
-        tb = tensor(work, b.ndim, b.shape);
+        tb = tensor::uninitialized(work, b.ndim, b.shape);
         (void)cast(b, tb.view(), error, eng);
         pb = tb.data();
     }

@@ -227,7 +227,7 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
     tensor copy;  // reductions walk contiguous memory; strided inputs are compacted once
     const tensor_view* src = &in;
     if (!is_contiguous(in)) {
-        copy = tensor(in.dtype, in.ndim, in.shape);
+        copy = tensor::uninitialized(in.dtype, in.ndim, in.shape);
         (void)cast(in, copy.view(), error, eng);  // same shape: cannot fail
         src = &copy.view();
     }

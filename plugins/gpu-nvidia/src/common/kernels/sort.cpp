@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/kernels/host_block.hpp"
 #include "common/kernels/indexing_functors.hpp"
 
 namespace cudabridge::nv::kernels {
@@ -53,34 +54,39 @@ auto radix_key(T v) {
     }
 }
 
-// Stable LSD radix sort of one row by radix_key, 8 bits a pass (passes where every key has the
-// same digit are skipped): values move with their keys, and idx (when given) with both.
+// Stable LSD radix sort of one row by radix_key, 11 bits a pass (passes where every key has the
+// same digit are skipped): the keys come from `in`; `values` (when given, holding in's values)
+// move with them, and so does idx (when given). The scratch arrays come from host_block's pool:
+// a 16M-element sort faulting in 192 MiB of fresh pages on every call spent most of its time there.
 template <class T>
-void radix_row(T* values, std::int64_t* idx, std::int64_t n) {
+void radix_row(const T* in, T* values, std::int64_t* idx, std::int64_t n) {
     using K = decltype(radix_key(T{}));
-    std::vector<K> keys(static_cast<std::size_t>(n)), keys2(keys.size());
-    std::unique_ptr<T[]> values2(new T[keys.size()]);  // not std::vector: vector<bool> has no data()
-    std::vector<std::int64_t> idx2(idx ? keys.size() : 0);
-    for (std::int64_t i = 0; i < n; ++i) keys[std::size_t(i)] = radix_key(values[i]);
-    K* k = keys.data();
-    K* k2 = keys2.data();
+    const auto count_of = static_cast<std::size_t>(n);
+    host_block keys(count_of * sizeof(K)), keys2(count_of * sizeof(K));
+    host_block values2(values ? count_of * sizeof(T) : 0), idx2(idx ? count_of * sizeof(std::int64_t) : 0);
+    K* k = static_cast<K*>(keys.data());
+    K* k2 = static_cast<K*>(keys2.data());
+    for (std::int64_t i = 0; i < n; ++i) k[i] = radix_key(in[i]);
     T* v = values;
-    T* v2 = values2.get();
+    T* v2 = static_cast<T*>(values2.data());
     std::int64_t* x = idx;
-    std::int64_t* x2 = idx2.data();
-    for (unsigned shift = 0; shift < sizeof(K) * 8; shift += 8) {
-        std::int64_t count[257] = {};
-        for (std::int64_t i = 0; i < n; ++i) ++count[((k[i] >> shift) & 0xFF) + 1];
-        if (count[((k[0] >> shift) & 0xFF) + 1] == n) continue;  // one digit for all: nothing moves
-        for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    std::int64_t* x2 = static_cast<std::int64_t*>(idx2.data());
+    constexpr unsigned digit_bits = 11, buckets = 1u << digit_bits;  // 3 passes for 32-bit keys, not 4
+    std::vector<std::int64_t> count(buckets + 1);
+    for (unsigned shift = 0; shift < sizeof(K) * 8; shift += digit_bits) {
+        const auto digit = [shift](K key) { return static_cast<std::size_t>((key >> shift) & (buckets - 1)); };
+        std::fill(count.begin(), count.end(), 0);
+        for (std::int64_t i = 0; i < n; ++i) ++count[digit(k[i]) + 1];
+        if (count[digit(k[0]) + 1] == n) continue;  // one digit for all: nothing moves
+        for (unsigned b = 0; b < buckets; ++b) count[b + 1] += count[b];
         for (std::int64_t i = 0; i < n; ++i) {
-            const std::int64_t to = count[(k[i] >> shift) & 0xFF]++;
+            const std::int64_t to = count[digit(k[i])]++;
             k2[to] = k[i];
-            v2[to] = v[i];
+            if (v) v2[to] = v[i];
             if (x) x2[to] = x[i];
         }
         std::swap(k, k2);
-        std::swap(v, v2);
+        if (v) std::swap(v, v2);
         if (x) std::swap(x, x2);
     }
     if (v != values) std::copy(v, v + n, values);
@@ -89,6 +95,25 @@ void radix_row(T* values, std::int64_t* idx, std::int64_t n) {
 
 // Rows shorter than this sort by comparison (the radix passes' histograms would dominate).
 constexpr std::int64_t k_radix_min = 512;
+// A single row at least this long is sorted in halves on two threads, then merged.
+constexpr std::int64_t k_split_min = std::int64_t{1} << 20;
+
+bool split_row(const tensor_view& in, engine& eng) {
+    const std::int64_t n = in.shape[in.ndim - 1];
+    return n >= k_split_min && numel(in) == n && eng.threads() >= 2;
+}
+
+// Sorts the halves [0, half) and [half, n) of the pooled buffer `work` (n values, filled by the
+// caller) with sort_half(begin, length) on two threads, then merges them by `less` into `out`.
+// std::merge takes the first half's element first among equals, so an argsort stays stable.
+template <class V, class SortHalf, class Less>
+void sort_in_halves(V* work, V* out, std::int64_t n, engine& eng, SortHalf&& sort_half, Less&& less) {
+    const std::int64_t half = n / 2;
+    eng.parallel_for(2, 1, [&](std::int64_t b, std::int64_t e) {
+        for (std::int64_t p = b; p < e; ++p) sort_half(p ? half : 0, p ? n - half : half);
+    });
+    std::merge(work, work + half, work + half, work + n, out, less);
+}
 
 }  // namespace
 
@@ -117,16 +142,30 @@ cb_status sort(const tensor_view& in, const tensor_view& out, std::string& error
     if (cb_status s = plan_sort(false, in, out, error); s != CB_OK) return s;
     dispatch(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (!fn::is_complex_v<T>)  // refused by plan_sort
+        if constexpr (fn::is_complex_v<T>) {
+            return;  // refused by plan_sort
+        } else if (const auto less = [](T a, T b) { return fn::sort_less(a, b); }; split_row(in, eng)) {
+            const std::int64_t n = numel(in);
+            host_block work(static_cast<std::size_t>(n) * sizeof(T));
+            T* w = static_cast<T*>(work.data());
+            std::copy(static_cast<const T*>(in.data), static_cast<const T*>(in.data) + n, w);
+            sort_in_halves(
+                w, static_cast<T*>(out.data), n, eng,
+                [&](std::int64_t at, std::int64_t len) {
+                    radix_row(w + at, w + at, static_cast<std::int64_t*>(nullptr), len);
+                },
+                less);
+        } else {
             each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
                 const T* x = static_cast<const T*>(in.data) + r * n;
                 T* o = static_cast<T*>(out.data) + r * n;
                 std::copy(x, x + n, o);
                 if (n >= k_radix_min)
-                    radix_row(o, static_cast<std::int64_t*>(nullptr), n);
+                    radix_row(o, o, static_cast<std::int64_t*>(nullptr), n);
                 else
-                    std::sort(o, o + n, [](T a, T b) { return fn::sort_less(a, b); });
+                    std::sort(o, o + n, less);
             });
+        }
     });
     return CB_OK;
 }
@@ -135,20 +174,31 @@ cb_status argsort(const tensor_view& in, const tensor_view& out, std::string& er
     if (cb_status s = plan_sort(true, in, out, error); s != CB_OK) return s;
     dispatch(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (!fn::is_complex_v<T>)  // refused by plan_sort
+        if constexpr (fn::is_complex_v<T>) {
+            return;  // refused by plan_sort
+        } else if (split_row(in, eng)) {
+            const std::int64_t n = numel(in);
+            const T* x = static_cast<const T*>(in.data);
+            host_block work(static_cast<std::size_t>(n) * sizeof(std::int64_t));
+            auto* o = static_cast<std::int64_t*>(work.data());
+            std::iota(o, o + n, std::int64_t{0});
+            sort_in_halves(
+                o, static_cast<std::int64_t*>(out.data), n, eng,
+                [&](std::int64_t at, std::int64_t len) { radix_row(x + at, static_cast<T*>(nullptr), o + at, len); },
+                [x](std::int64_t a, std::int64_t b) { return fn::sort_less(x[a], x[b]); });
+        } else {
             each_row(in, eng, [&](std::int64_t r, std::int64_t n) {
                 const T* x = static_cast<const T*>(in.data) + r * n;
                 std::int64_t* o = static_cast<std::int64_t*>(out.data) + r * n;
                 std::iota(o, o + n, std::int64_t{0});
                 if (n >= k_radix_min) {
-                    std::unique_ptr<T[]> copy(new T[static_cast<std::size_t>(n)]);
-                    std::copy(x, x + n, copy.get());
-                    radix_row(copy.get(), o, n);
+                    radix_row(x, static_cast<T*>(nullptr), o, n);
                 } else {
                     std::stable_sort(o, o + n,
                                      [x](std::int64_t a, std::int64_t b) { return fn::sort_less(x[a], x[b]); });
                 }
             });
+        }
     });
     return CB_OK;
 }

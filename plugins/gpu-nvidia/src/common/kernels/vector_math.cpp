@@ -2,123 +2,273 @@
 
 #include <cmath>
 
-#if defined(CB_NV_HAVE_LIBMVEC) && defined(__x86_64__)
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
-// glibc's libmvec, named by the vector function ABI: _ZGV + ISA (b SSE, d AVX2) + N + lanes + v.
+#if defined(CB_NV_HAVE_LIBMVEC) && defined(__x86_64__)
+// The functions with vector variants, in the order of vector_math::function, by libm's names.
+// clang-format off
+#define CB_NV_LIBMVEC(X) \
+    X(exp) X(log) X(sin) X(cos) X(exp2) X(expm1) X(log2) X(log10) X(log1p) X(cbrt) X(tan) X(asin) X(acos) \
+    X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh)
+// clang-format on
+
+// glibc's libmvec, named by the vector function ABI: _ZGV + ISA (b SSE, d AVX2) + N + lanes + v
+// (one vector argument) + libm's name.
 extern "C" {
-__m128 _ZGVbN4v_expf(__m128);
-__m128 _ZGVbN4v_logf(__m128);
-__m128 _ZGVbN4v_sinf(__m128);
-__m128 _ZGVbN4v_cosf(__m128);
-__m128d _ZGVbN2v_exp(__m128d);
-__m128d _ZGVbN2v_log(__m128d);
-__m128d _ZGVbN2v_sin(__m128d);
-__m128d _ZGVbN2v_cos(__m128d);
-__m256 _ZGVdN8v_expf(__m256);
-__m256 _ZGVdN8v_logf(__m256);
-__m256 _ZGVdN8v_sinf(__m256);
-__m256 _ZGVdN8v_cosf(__m256);
-__m256d _ZGVdN4v_exp(__m256d);
-__m256d _ZGVdN4v_log(__m256d);
-__m256d _ZGVdN4v_sin(__m256d);
-__m256d _ZGVdN4v_cos(__m256d);
+#define CB_NV_DECLARE(NAME)            \
+    __m128 _ZGVbN4v_##NAME##f(__m128); \
+    __m128d _ZGVbN2v_##NAME(__m128d);  \
+    __m256 _ZGVdN8v_##NAME##f(__m256); \
+    __m256d _ZGVdN4v_##NAME(__m256d);
+CB_NV_LIBMVEC(CB_NV_DECLARE)
+#undef CB_NV_DECLARE
+// Two vector arguments (vv): pow and atan2.
+#define CB_NV_DECLARE2(NAME)                    \
+    __m128 _ZGVbN4vv_##NAME##f(__m128, __m128); \
+    __m128d _ZGVbN2vv_##NAME(__m128d, __m128d); \
+    __m256 _ZGVdN8vv_##NAME##f(__m256, __m256); \
+    __m256d _ZGVdN4vv_##NAME(__m256d, __m256d);
+CB_NV_DECLARE2(pow)
+CB_NV_DECLARE2(atan2)
+#undef CB_NV_DECLARE2
 }
 #endif
 
 namespace cudabridge::nv::kernels::vector_math {
 namespace {
 
-template <class T>
-T scalar(function f, T x) {
-    switch (f) {
-    case function::exp:
-        return std::exp(x);
-    case function::log:
-        return std::log(x);
-    case function::sin:
-        return std::sin(x);
-    case function::cos:
-        return std::cos(x);
-    }
-    return x;
+#if defined(__x86_64__)
+
+const bool has_avx2 = __builtin_cpu_supports("avx2");
+const bool has_avx = __builtin_cpu_supports("avx");
+const bool has_sse41 = __builtin_cpu_supports("sse4.1");
+
+// ---- floor, ceil, trunc: the rounding instructions, exact ---------------------------------------
+
+constexpr int rounding_of(function f) {
+    return (f == function::floor  ? _MM_FROUND_TO_NEG_INF
+            : f == function::ceil ? _MM_FROUND_TO_POS_INF
+                                  : _MM_FROUND_TO_ZERO) |
+           _MM_FROUND_NO_EXC;
 }
 
-// The lanes past the last whole vector, one at a time.
 template <class T>
-void tail(function f, const T* in, T* out, std::int64_t from, std::int64_t n) {
-    for (std::int64_t i = from; i < n; ++i) out[i] = scalar(f, in[i]);
+T round_one(function f, T x) {
+    return f == function::floor ? std::floor(x) : f == function::ceil ? std::ceil(x) : std::trunc(x);
 }
+
+template <int Mode>
+__attribute__((target("avx"))) void round_avx(function f, const float* in, float* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_round_ps(_mm256_loadu_ps(in + i), Mode));
+    for (; i < n; ++i) out[i] = round_one(f, in[i]);
+}
+
+template <int Mode>
+__attribute__((target("avx"))) void round_avx(function f, const double* in, double* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, _mm256_round_pd(_mm256_loadu_pd(in + i), Mode));
+    for (; i < n; ++i) out[i] = round_one(f, in[i]);
+}
+
+template <int Mode>
+__attribute__((target("sse4.1"))) void round_sse41(function f, const float* in, float* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, _mm_round_ps(_mm_loadu_ps(in + i), Mode));
+    for (; i < n; ++i) out[i] = round_one(f, in[i]);
+}
+
+template <int Mode>
+__attribute__((target("sse4.1"))) void round_sse41(function f, const double* in, double* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, _mm_round_pd(_mm_loadu_pd(in + i), Mode));
+    for (; i < n; ++i) out[i] = round_one(f, in[i]);
+}
+
+template <int Mode, class T>
+bool round_rows(function f, const T* in, T* out, std::int64_t n) {
+    if (has_avx)
+        round_avx<Mode>(f, in, out, n);
+    else if (has_sse41)
+        round_sse41<Mode>(f, in, out, n);
+    else
+        return false;
+    return true;
+}
+
+template <class T>
+bool rounding_row(function f, const T* in, T* out, std::int64_t n) {
+    switch (rounding_of(f)) {
+    case rounding_of(function::floor):
+        return round_rows<rounding_of(function::floor)>(f, in, out, n);
+    case rounding_of(function::ceil):
+        return round_rows<rounding_of(function::ceil)>(f, in, out, n);
+    default:
+        return round_rows<rounding_of(function::trunc)>(f, in, out, n);
+    }
+}
+
+#endif
 
 #if defined(CB_NV_HAVE_LIBMVEC) && defined(__x86_64__)
 
-const bool has_avx2 = __builtin_cpu_supports("avx2");
+// ---- the libmvec functions --------------------------------------------------------------------
 
-__attribute__((target("avx2"))) void row_avx2(function f, const float* in, float* out, std::int64_t n) {
-    using fn_t = __m256 (*)(__m256);
-    const fn_t v = f == function::exp   ? _ZGVdN8v_expf
-                   : f == function::log ? _ZGVdN8v_logf
-                   : f == function::sin ? _ZGVdN8v_sinf
-                                        : _ZGVdN8v_cosf;
+// One function's variants; the lanes past the last whole vector go through libm one at a time.
+struct variants {
+    float (*scalar_f)(float);
+    double (*scalar_d)(double);
+    __m128 (*sse_f)(__m128);
+    __m128d (*sse_d)(__m128d);
+    __m256 (*avx2_f)(__m256);
+    __m256d (*avx2_d)(__m256d);
+};
+
+#define CB_NV_ENTRY(NAME) {::NAME##f, ::NAME, _ZGVbN4v_##NAME##f, _ZGVbN2v_##NAME, _ZGVdN8v_##NAME##f, _ZGVdN4v_##NAME},
+const variants table[] = {CB_NV_LIBMVEC(CB_NV_ENTRY)};
+#undef CB_NV_ENTRY
+constexpr auto library_functions = static_cast<int>(function::arctanh) + 1;
+static_assert(sizeof table / sizeof table[0] == library_functions, "one entry per libmvec function, in order");
+
+__attribute__((target("avx2"))) void row_avx2(const variants& v, const float* in, float* out, std::int64_t n) {
     std::int64_t i = 0;
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, v(_mm256_loadu_ps(in + i)));
-    tail(f, in, out, i, n);
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, v.avx2_f(_mm256_loadu_ps(in + i)));
+    for (; i < n; ++i) out[i] = v.scalar_f(in[i]);
 }
 
-__attribute__((target("avx2"))) void row_avx2(function f, const double* in, double* out, std::int64_t n) {
-    using fn_t = __m256d (*)(__m256d);
-    const fn_t v = f == function::exp   ? _ZGVdN4v_exp
-                   : f == function::log ? _ZGVdN4v_log
-                   : f == function::sin ? _ZGVdN4v_sin
-                                        : _ZGVdN4v_cos;
+__attribute__((target("avx2"))) void row_avx2(const variants& v, const double* in, double* out, std::int64_t n) {
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, v(_mm256_loadu_pd(in + i)));
-    tail(f, in, out, i, n);
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, v.avx2_d(_mm256_loadu_pd(in + i)));
+    for (; i < n; ++i) out[i] = v.scalar_d(in[i]);
 }
 
-void row_sse(function f, const float* in, float* out, std::int64_t n) {
-    using fn_t = __m128 (*)(__m128);
-    const fn_t v = f == function::exp   ? _ZGVbN4v_expf
-                   : f == function::log ? _ZGVbN4v_logf
-                   : f == function::sin ? _ZGVbN4v_sinf
-                                        : _ZGVbN4v_cosf;
+void row_sse(const variants& v, const float* in, float* out, std::int64_t n) {
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, v(_mm_loadu_ps(in + i)));
-    tail(f, in, out, i, n);
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, v.sse_f(_mm_loadu_ps(in + i)));
+    for (; i < n; ++i) out[i] = v.scalar_f(in[i]);
 }
 
-void row_sse(function f, const double* in, double* out, std::int64_t n) {
-    using fn_t = __m128d (*)(__m128d);
-    const fn_t v = f == function::exp   ? _ZGVbN2v_exp
-                   : f == function::log ? _ZGVbN2v_log
-                   : f == function::sin ? _ZGVbN2v_sin
-                                        : _ZGVbN2v_cos;
+void row_sse(const variants& v, const double* in, double* out, std::int64_t n) {
     std::int64_t i = 0;
-    for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, v(_mm_loadu_pd(in + i)));
-    tail(f, in, out, i, n);
+    for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, v.sse_d(_mm_loadu_pd(in + i)));
+    for (; i < n; ++i) out[i] = v.scalar_d(in[i]);
 }
 
 template <class T>
-bool any_row(function f, const T* in, T* out, std::int64_t n) {
+bool library_row(function f, const T* in, T* out, std::int64_t n) {
+    const variants& v = table[static_cast<int>(f)];
     if (has_avx2)
-        row_avx2(f, in, out, n);
+        row_avx2(v, in, out, n);
     else
-        row_sse(f, in, out, n);
+        row_sse(v, in, out, n);
+    return true;
+}
+
+// ---- pow and atan2 ----------------------------------------------------------------------------
+
+struct variants2 {
+    float (*scalar_f)(float, float);
+    double (*scalar_d)(double, double);
+    __m128 (*sse_f)(__m128, __m128);
+    __m128d (*sse_d)(__m128d, __m128d);
+    __m256 (*avx2_f)(__m256, __m256);
+    __m256d (*avx2_d)(__m256d, __m256d);
+};
+
+#define CB_NV_ENTRY2(NAME) \
+    { ::NAME##f, ::NAME, _ZGVbN4vv_##NAME##f, _ZGVbN2vv_##NAME, _ZGVdN8vv_##NAME##f, _ZGVdN4vv_##NAME }
+const variants2 table2[] = {CB_NV_ENTRY2(pow), CB_NV_ENTRY2(atan2)};  // in the order of function2
+#undef CB_NV_ENTRY2
+
+// A vector of a[i..] (sa == 1) or of the scalar a[0] in every lane (sa == 0).
+__attribute__((target("avx2"))) __m256 lanes_avx2(const float* a, std::int64_t sa, std::int64_t i) {
+    return sa ? _mm256_loadu_ps(a + i) : _mm256_set1_ps(*a);
+}
+__attribute__((target("avx2"))) __m256d lanes_avx2(const double* a, std::int64_t sa, std::int64_t i) {
+    return sa ? _mm256_loadu_pd(a + i) : _mm256_set1_pd(*a);
+}
+__m128 lanes_sse(const float* a, std::int64_t sa, std::int64_t i) { return sa ? _mm_loadu_ps(a + i) : _mm_set1_ps(*a); }
+__m128d lanes_sse(const double* a, std::int64_t sa, std::int64_t i) {
+    return sa ? _mm_loadu_pd(a + i) : _mm_set1_pd(*a);
+}
+
+__attribute__((target("avx2"))) void row2_avx2(const variants2& v, const float* a, std::int64_t sa, const float* b,
+                                               std::int64_t sb, float* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, v.avx2_f(lanes_avx2(a, sa, i), lanes_avx2(b, sb, i)));
+    for (; i < n; ++i) out[i] = v.scalar_f(a[i * sa], b[i * sb]);
+}
+
+__attribute__((target("avx2"))) void row2_avx2(const variants2& v, const double* a, std::int64_t sa, const double* b,
+                                               std::int64_t sb, double* out, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, v.avx2_d(lanes_avx2(a, sa, i), lanes_avx2(b, sb, i)));
+    for (; i < n; ++i) out[i] = v.scalar_d(a[i * sa], b[i * sb]);
+}
+
+void row2_sse(const variants2& v, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out,
+              std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, v.sse_f(lanes_sse(a, sa, i), lanes_sse(b, sb, i)));
+    for (; i < n; ++i) out[i] = v.scalar_f(a[i * sa], b[i * sb]);
+}
+
+void row2_sse(const variants2& v, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out,
+              std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, v.sse_d(lanes_sse(a, sa, i), lanes_sse(b, sb, i)));
+    for (; i < n; ++i) out[i] = v.scalar_d(a[i * sa], b[i * sb]);
+}
+
+template <class T>
+bool library_row2(function2 f, const T* a, std::int64_t sa, const T* b, std::int64_t sb, T* out, std::int64_t n) {
+    if (f == function2::none || sa < 0 || sa > 1 || sb < 0 || sb > 1) return false;
+    const variants2& v = table2[static_cast<int>(f)];
+    if (has_avx2)
+        row2_avx2(v, a, sa, b, sb, out, n);
+    else
+        row2_sse(v, a, sa, b, sb, out, n);
     return true;
 }
 
 #else
 
 template <class T>
-bool any_row(function, const T*, T*, std::int64_t) {
+bool library_row(function, const T*, T*, std::int64_t) {
+    return false;
+}
+
+template <class T>
+bool library_row2(function2, const T*, std::int64_t, const T*, std::int64_t, T*, std::int64_t) {
     return false;
 }
 
 #endif
 
+template <class T>
+bool any_row(function f, const T* in, T* out, std::int64_t n) {
+    if (f == function::none) return false;
+#if defined(__x86_64__)
+    if (f == function::floor || f == function::ceil || f == function::trunc) return rounding_row(f, in, out, n);
+#else
+    if (f == function::floor || f == function::ceil || f == function::trunc) return false;
+#endif
+    return library_row(f, in, out, n);
+}
+
 }  // namespace
 
 bool row(function f, const float* in, float* out, std::int64_t n) { return any_row(f, in, out, n); }
 bool row(function f, const double* in, double* out, std::int64_t n) { return any_row(f, in, out, n); }
+
+bool row2(function2 f, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out, std::int64_t n) {
+    return library_row2(f, a, sa, b, sb, out, n);
+}
+bool row2(function2 f, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out,
+          std::int64_t n) {
+    return library_row2(f, a, sa, b, sb, out, n);
+}
 
 }  // namespace cudabridge::nv::kernels::vector_math
