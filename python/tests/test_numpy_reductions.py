@@ -174,6 +174,19 @@ def test_integer_overflow(gpu):
     compare("prod", cb.prod(cb.to_device(np.full(3, 200, np.uint8))), np.asarray(np.uint64(8000000)), np.uint8)
 
 
+@pytest.mark.parametrize("n", [1023, 1024, 1025, 16 * 64 * 17 + 5, 100003])
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.bool_, np.float64, np.float32])
+def test_long_scans_in_blocks(gpu, n, dtype):
+    """A long 1-D cumsum / cumprod runs in blocks of 16 (_blocked_scan): every length around the
+    blocks' edges and a tail, integers exactly (wrapping as numpy's), floats to summation order."""
+    rng = np.random.default_rng(n)
+    x = rng.random(n) < 0.5 if dtype == np.bool_ else (rng.integers(-4, 5, n) / (4 if np.dtype(dtype).kind == "f"
+                                                                                     else 1)).astype(dtype)
+    compare("cumsum", cb.cumsum(cb.to_device(x)), np.cumsum(x), dtype)
+    signs = rng.choice(np.array([-1, 1, 2], np.int64), n)
+    compare("cumprod", cb.cumprod(cb.to_device(signs)), np.cumprod(signs), np.int64)  # wraps past 2**63
+
+
 def test_float_overflow_and_inf(gpu):
     x = np.array([1e30, 1e30, 1e-30, 3.0], np.float32)
     compare("prod", cb.prod(cb.to_device(x)), np.asarray(np.prod(x)), np.float32)
