@@ -284,8 +284,11 @@ def _nanextreme(op, a, axis, out, keepdims):
     fill = -np.inf if op == "max" else np.inf
     filled = _binary("fmax" if op == "max" else "fmin", a, a.dtype.type(fill))  # NaN -> the identity
     result = _run(op, filled, axis, None, None, keepdims)
-    all_nan = _logical("all", _unary("isnan", a), axis, None, keepdims)
-    if bool(any(all_nan)):
+    # Only a slice left at the fill can be all NaN (or all that infinity): the full check over the
+    # input runs only then.
+    maybe_all_nan = bool(any(_binary("equal", result, a.dtype.type(fill)))) if result.size else False
+    all_nan = _logical("all", _unary("isnan", a), axis, None, keepdims) if maybe_all_nan else None
+    if maybe_all_nan and bool(any(all_nan)):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
         # + 0 / (not all-NaN): 0 where a value exists, NaN (0 / 0) for an all-NaN slice.
         some = _unary("logical_not", all_nan).astype(result.dtype)

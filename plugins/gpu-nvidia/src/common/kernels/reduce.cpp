@@ -18,17 +18,20 @@ namespace {
 // Reduces a contiguous run with kLanes independent accumulators, so the loop carries no single
 // dependency chain and the compiler can keep the lanes in vector registers.
 // max/min over a contiguous run: R::combine_ordered applied to 16-byte vectors (GCC's vector
-// extension; the auto-vectorizer will not if-convert this select), plus a probe vector that turns
-// NaN when any input is NaN (or infinite: x * 0). Only then is the NaN-aware combine() rerun, so
-// the result is exactly combine()'s. Precondition: n >= 64.
+// extension; the auto-vectorizer will not if-convert this select), plus a mask of the lanes that
+// saw a NaN (v != v). Only then is the NaN-aware combine() rerun, so the result is exactly
+// combine()'s; infinities need no rerun (an earlier x * 0 probe took them for NaN, and a 16M
+// nanmax, whose NaNs become -inf, paid a scalar pass for it). Precondition: n >= 64.
 template <class R, class T>
 T reduce_ordered(const T* p, std::int64_t n) {
     typedef T vec __attribute__((vector_size(16)));
+    using lanes = decltype(vec{} != vec{});     // integer lanes, all ones where true
     constexpr int kW = 16 / sizeof(T), kU = 4;  // elements per vector, vectors in flight
-    vec m[kU], probe[kU];
+    vec m[kU];
+    lanes nan_seen[kU] = {};
     for (int u = 0; u < kU; ++u) {
         std::memcpy(&m[u], p + u * kW, sizeof(vec));
-        probe[u] = m[u] * T(0);
+        if constexpr (std::is_floating_point_v<T>) nan_seen[u] = m[u] != m[u];
     }
     std::int64_t i = kW * kU;
     for (; i + kW * kU <= n; i += kW * kU)
@@ -36,14 +39,14 @@ T reduce_ordered(const T* p, std::int64_t n) {
             vec v;
             std::memcpy(&v, p + i + u * kW, sizeof(vec));
             m[u] = R::combine_ordered(m[u], v);
-            if constexpr (std::is_floating_point_v<T>) probe[u] += v * T(0);
+            if constexpr (std::is_floating_point_v<T>) nan_seen[u] |= v != v;
         }
     T acc = m[0][0];
     bool suspect = false;
     for (int u = 0; u < kU; ++u)
         for (int w = 0; w < kW; ++w) {
             acc = R::combine_ordered(acc, m[u][w]);
-            if constexpr (std::is_floating_point_v<T>) suspect |= std::isnan(probe[u][w]);
+            if constexpr (std::is_floating_point_v<T>) suspect |= nan_seen[u][w] != 0;
         }
     for (; i < n; ++i) {
         acc = R::combine_ordered(acc, p[i]);
