@@ -66,6 +66,8 @@ T scalar(vm::function f, T x) {
         return std::ceil(x);
     case F::trunc:
         return std::trunc(x);
+    case F::rint:
+        return std::rint(x);
     case F::none:
         break;
     }
@@ -107,7 +109,8 @@ void check_every_function() {
     const std::vector<T> in = inputs<T>();
     for (int k = 0; k < static_cast<int>(vm::function::none); ++k) {
         const auto f = static_cast<vm::function>(k);
-        const bool rounding = f == vm::function::floor || f == vm::function::ceil || f == vm::function::trunc;
+        const bool rounding =
+            f == vm::function::floor || f == vm::function::ceil || f == vm::function::trunc || f == vm::function::rint;
         SCOPED_TRACE("function #" + std::to_string(k));
         for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{7}, size_t{9}, in.size()}) {
             std::vector<T> out(n, T(-7));

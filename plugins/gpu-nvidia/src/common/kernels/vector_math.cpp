@@ -47,16 +47,25 @@ const bool has_sse41 = __builtin_cpu_supports("sse4.1");
 
 // ---- floor, ceil, trunc: the rounding instructions, exact ---------------------------------------
 
+bool is_rounding(function f) {
+    return f == function::floor || f == function::ceil || f == function::trunc || f == function::rint;
+}
+
+// rint rounds as the current mode says (half to even by default), as std::rint.
 constexpr int rounding_of(function f) {
     return (f == function::floor  ? _MM_FROUND_TO_NEG_INF
             : f == function::ceil ? _MM_FROUND_TO_POS_INF
+            : f == function::rint ? _MM_FROUND_CUR_DIRECTION
                                   : _MM_FROUND_TO_ZERO) |
            _MM_FROUND_NO_EXC;
 }
 
 template <class T>
 T round_one(function f, T x) {
-    return f == function::floor ? std::floor(x) : f == function::ceil ? std::ceil(x) : std::trunc(x);
+    return f == function::floor  ? std::floor(x)
+           : f == function::ceil ? std::ceil(x)
+           : f == function::rint ? std::rint(x)
+                                 : std::trunc(x);
 }
 
 template <int Mode>
@@ -105,6 +114,8 @@ bool rounding_row(function f, const T* in, T* out, std::int64_t n) {
         return round_rows<rounding_of(function::floor)>(f, in, out, n);
     case rounding_of(function::ceil):
         return round_rows<rounding_of(function::ceil)>(f, in, out, n);
+    case rounding_of(function::rint):
+        return round_rows<rounding_of(function::rint)>(f, in, out, n);
     default:
         return round_rows<rounding_of(function::trunc)>(f, in, out, n);
     }
@@ -251,9 +262,9 @@ template <class T>
 bool any_row(function f, const T* in, T* out, std::int64_t n) {
     if (f == function::none) return false;
 #if defined(__x86_64__)
-    if (f == function::floor || f == function::ceil || f == function::trunc) return rounding_row(f, in, out, n);
+    if (is_rounding(f)) return rounding_row(f, in, out, n);
 #else
-    if (f == function::floor || f == function::ceil || f == function::trunc) return false;
+    if (f == function::floor || f == function::ceil || f == function::trunc || f == function::rint) return false;
 #endif
     return library_row(f, in, out, n);
 }
