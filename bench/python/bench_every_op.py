@@ -12,11 +12,11 @@ the batched matmul.
 Run:  PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_every_op.py [--only NAME...]
 """
 import argparse
-import time
 
 import numpy as np
 
 import cudabridge as cb
+from bench_python_ops import best  # this folder's: the best of synchronized runs
 
 UNARY = ["abs", "negative", "positive", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt",
          "square", "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
@@ -29,20 +29,6 @@ LOGICAL = ["logical_and", "logical_or", "logical_xor"]
 REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "cumsum", "cumprod",
               "count_nonzero"]
 NAN_REDUCTIONS = ["nansum", "nanmean", "nanmax", "nanmin"]
-
-
-def best(fn, runs, sync):
-    fn()
-    if sync:
-        cb.synchronize()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        if sync:
-            cb.synchronize()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def cases(n, rng):

@@ -96,7 +96,7 @@ template <class T, class R, class F>
 void binary_row_of(const void* a, std::int64_t sa, const void* b, std::int64_t sb, void* o, std::int64_t so,
                    std::int64_t n) {
     if constexpr (vector_math::has_row2<T, F>)
-        if (so == 1 && vector_math::row2(vector_math::function2_of<F>, static_cast<const T*>(a), sa,
+        if (so == 1 && vector_math::row2(*vector_math::vector_op2<F>, static_cast<const T*>(a), sa,
                                          static_cast<const T*>(b), sb, static_cast<R*>(o), n))
             return;
     binary_row<T, R>(static_cast<const T*>(a), sa, static_cast<const T*>(b), sb, static_cast<R*>(o), so, n, F{});
@@ -236,7 +236,7 @@ void unary_row_of(const void* in, std::int64_t si, void* out, std::int64_t so, s
     R* o = static_cast<R*>(out);
     if (so == 1 && si == 1) {
         if constexpr (vector_math::has_row<T, F>)
-            if (vector_math::row(vector_math::function_of<F>, x, o, n)) return;
+            if (vector_math::row(*vector_math::vector_op<F>, x, o, n)) return;
         for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(x[i]);
     } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * so] = F{}(x[i * si]);

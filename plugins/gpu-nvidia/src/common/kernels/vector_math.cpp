@@ -7,17 +7,18 @@
 #endif
 
 #if defined(CB_NV_HAVE_LIBMVEC) && defined(__x86_64__)
-// The functions with vector variants, in the order of vector_math::function, by libm's names.
+// The ops with libmvec variants: X(op, libm's name).
 // clang-format off
 #define CB_NV_LIBMVEC(X) \
-    X(exp) X(log) X(sin) X(cos) X(exp2) X(expm1) X(log2) X(log10) X(log1p) X(cbrt) X(tan) X(asin) X(acos) \
-    X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh)
+    X(exp, exp) X(log, log) X(sin, sin) X(cos, cos) X(exp2, exp2) X(expm1, expm1) X(log2, log2) X(log10, log10) \
+    X(log1p, log1p) X(cbrt, cbrt) X(tan, tan) X(arcsin, asin) X(arccos, acos) X(arctan, atan) X(sinh, sinh) \
+    X(cosh, cosh) X(tanh, tanh) X(arcsinh, asinh) X(arccosh, acosh) X(arctanh, atanh)
 // clang-format on
 
 // glibc's libmvec, named by the vector function ABI: _ZGV + ISA (b SSE, d AVX2) + N + lanes + v
 // (one vector argument) + libm's name.
 extern "C" {
-#define CB_NV_DECLARE(NAME)            \
+#define CB_NV_DECLARE(OP, NAME)        \
     __m128 _ZGVbN4v_##NAME##f(__m128); \
     __m128d _ZGVbN2v_##NAME(__m128d);  \
     __m256 _ZGVdN8v_##NAME##f(__m256); \
@@ -25,13 +26,13 @@ extern "C" {
 CB_NV_LIBMVEC(CB_NV_DECLARE)
 #undef CB_NV_DECLARE
 // Two vector arguments (vv): pow and atan2.
-#define CB_NV_DECLARE2(NAME)                    \
+#define CB_NV_DECLARE2(OP, NAME)                \
     __m128 _ZGVbN4vv_##NAME##f(__m128, __m128); \
     __m128d _ZGVbN2vv_##NAME(__m128d, __m128d); \
     __m256 _ZGVdN8vv_##NAME##f(__m256, __m256); \
     __m256d _ZGVdN4vv_##NAME(__m256d, __m256d);
-CB_NV_DECLARE2(pow)
-CB_NV_DECLARE2(atan2)
+CB_NV_DECLARE2(power, pow)
+CB_NV_DECLARE2(arctan2, atan2)
 #undef CB_NV_DECLARE2
 }
 #endif
@@ -47,57 +48,57 @@ const bool has_sse41 = __builtin_cpu_supports("sse4.1");
 
 // ---- floor, ceil, trunc: the rounding instructions, exact ---------------------------------------
 
-bool is_rounding(function f) {
-    return f == function::floor || f == function::ceil || f == function::trunc || f == function::rint;
+bool is_rounding(unary_op f) {
+    return f == unary_op::floor || f == unary_op::ceil || f == unary_op::trunc || f == unary_op::rint;
 }
 
 // rint rounds as the current mode says (half to even by default), as std::rint.
-constexpr int rounding_of(function f) {
-    return (f == function::floor  ? _MM_FROUND_TO_NEG_INF
-            : f == function::ceil ? _MM_FROUND_TO_POS_INF
-            : f == function::rint ? _MM_FROUND_CUR_DIRECTION
+constexpr int rounding_of(unary_op f) {
+    return (f == unary_op::floor  ? _MM_FROUND_TO_NEG_INF
+            : f == unary_op::ceil ? _MM_FROUND_TO_POS_INF
+            : f == unary_op::rint ? _MM_FROUND_CUR_DIRECTION
                                   : _MM_FROUND_TO_ZERO) |
            _MM_FROUND_NO_EXC;
 }
 
 template <class T>
-T round_one(function f, T x) {
-    return f == function::floor  ? std::floor(x)
-           : f == function::ceil ? std::ceil(x)
-           : f == function::rint ? std::rint(x)
+T round_one(unary_op f, T x) {
+    return f == unary_op::floor  ? std::floor(x)
+           : f == unary_op::ceil ? std::ceil(x)
+           : f == unary_op::rint ? std::rint(x)
                                  : std::trunc(x);
 }
 
 template <int Mode>
-__attribute__((target("avx"))) void round_avx(function f, const float* in, float* out, std::int64_t n) {
+__attribute__((target("avx"))) void round_avx(unary_op f, const float* in, float* out, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_round_ps(_mm256_loadu_ps(in + i), Mode));
     for (; i < n; ++i) out[i] = round_one(f, in[i]);
 }
 
 template <int Mode>
-__attribute__((target("avx"))) void round_avx(function f, const double* in, double* out, std::int64_t n) {
+__attribute__((target("avx"))) void round_avx(unary_op f, const double* in, double* out, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, _mm256_round_pd(_mm256_loadu_pd(in + i), Mode));
     for (; i < n; ++i) out[i] = round_one(f, in[i]);
 }
 
 template <int Mode>
-__attribute__((target("sse4.1"))) void round_sse41(function f, const float* in, float* out, std::int64_t n) {
+__attribute__((target("sse4.1"))) void round_sse41(unary_op f, const float* in, float* out, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, _mm_round_ps(_mm_loadu_ps(in + i), Mode));
     for (; i < n; ++i) out[i] = round_one(f, in[i]);
 }
 
 template <int Mode>
-__attribute__((target("sse4.1"))) void round_sse41(function f, const double* in, double* out, std::int64_t n) {
+__attribute__((target("sse4.1"))) void round_sse41(unary_op f, const double* in, double* out, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, _mm_round_pd(_mm_loadu_pd(in + i), Mode));
     for (; i < n; ++i) out[i] = round_one(f, in[i]);
 }
 
 template <int Mode, class T>
-bool round_rows(function f, const T* in, T* out, std::int64_t n) {
+bool round_rows(unary_op f, const T* in, T* out, std::int64_t n) {
     if (has_avx)
         round_avx<Mode>(f, in, out, n);
     else if (has_sse41)
@@ -108,16 +109,16 @@ bool round_rows(function f, const T* in, T* out, std::int64_t n) {
 }
 
 template <class T>
-bool rounding_row(function f, const T* in, T* out, std::int64_t n) {
+bool rounding_row(unary_op f, const T* in, T* out, std::int64_t n) {
     switch (rounding_of(f)) {
-    case rounding_of(function::floor):
-        return round_rows<rounding_of(function::floor)>(f, in, out, n);
-    case rounding_of(function::ceil):
-        return round_rows<rounding_of(function::ceil)>(f, in, out, n);
-    case rounding_of(function::rint):
-        return round_rows<rounding_of(function::rint)>(f, in, out, n);
+    case rounding_of(unary_op::floor):
+        return round_rows<rounding_of(unary_op::floor)>(f, in, out, n);
+    case rounding_of(unary_op::ceil):
+        return round_rows<rounding_of(unary_op::ceil)>(f, in, out, n);
+    case rounding_of(unary_op::rint):
+        return round_rows<rounding_of(unary_op::rint)>(f, in, out, n);
     default:
-        return round_rows<rounding_of(function::trunc)>(f, in, out, n);
+        return round_rows<rounding_of(unary_op::trunc)>(f, in, out, n);
     }
 }
 
@@ -127,8 +128,9 @@ bool rounding_row(function f, const T* in, T* out, std::int64_t n) {
 
 // ---- the libmvec functions --------------------------------------------------------------------
 
-// One function's variants; the lanes past the last whole vector go through libm one at a time.
+// One op's variants; the lanes past the last whole vector go through libm one at a time.
 struct variants {
+    unary_op op;
     float (*scalar_f)(float);
     double (*scalar_d)(double);
     __m128 (*sse_f)(__m128);
@@ -137,11 +139,16 @@ struct variants {
     __m256d (*avx2_d)(__m256d);
 };
 
-#define CB_NV_ENTRY(NAME) {::NAME##f, ::NAME, _ZGVbN4v_##NAME##f, _ZGVbN2v_##NAME, _ZGVdN8v_##NAME##f, _ZGVdN4v_##NAME},
+#define CB_NV_ENTRY(OP, NAME) \
+    {unary_op::OP, ::NAME##f, ::NAME, _ZGVbN4v_##NAME##f, _ZGVbN2v_##NAME, _ZGVdN8v_##NAME##f, _ZGVdN4v_##NAME},
 const variants table[] = {CB_NV_LIBMVEC(CB_NV_ENTRY)};
 #undef CB_NV_ENTRY
-constexpr auto library_functions = static_cast<int>(function::arctanh) + 1;
-static_assert(sizeof table / sizeof table[0] == library_functions, "one entry per libmvec function, in order");
+
+const variants* variants_of(unary_op op) {
+    for (const variants& v : table)
+        if (v.op == op) return &v;
+    return nullptr;
+}
 
 __attribute__((target("avx2"))) void row_avx2(const variants& v, const float* in, float* out, std::int64_t n) {
     std::int64_t i = 0;
@@ -168,18 +175,20 @@ void row_sse(const variants& v, const double* in, double* out, std::int64_t n) {
 }
 
 template <class T>
-bool library_row(function f, const T* in, T* out, std::int64_t n) {
-    const variants& v = table[static_cast<int>(f)];
+bool library_row(unary_op f, const T* in, T* out, std::int64_t n) {
+    const variants* v = variants_of(f);
+    if (!v) return false;
     if (has_avx2)
-        row_avx2(v, in, out, n);
+        row_avx2(*v, in, out, n);
     else
-        row_sse(v, in, out, n);
+        row_sse(*v, in, out, n);
     return true;
 }
 
 // ---- pow and atan2 ----------------------------------------------------------------------------
 
 struct variants2 {
+    binary_op op;
     float (*scalar_f)(float, float);
     double (*scalar_d)(double, double);
     __m128 (*sse_f)(__m128, __m128);
@@ -188,9 +197,9 @@ struct variants2 {
     __m256d (*avx2_d)(__m256d, __m256d);
 };
 
-#define CB_NV_ENTRY2(NAME) \
-    { ::NAME##f, ::NAME, _ZGVbN4vv_##NAME##f, _ZGVbN2vv_##NAME, _ZGVdN8vv_##NAME##f, _ZGVdN4vv_##NAME }
-const variants2 table2[] = {CB_NV_ENTRY2(pow), CB_NV_ENTRY2(atan2)};  // in the order of function2
+#define CB_NV_ENTRY2(OP, NAME) \
+    { binary_op::OP, ::NAME##f, ::NAME, _ZGVbN4vv_##NAME##f, _ZGVbN2vv_##NAME, _ZGVdN8vv_##NAME##f, _ZGVdN4vv_##NAME }
+const variants2 table2[] = {CB_NV_ENTRY2(power, pow), CB_NV_ENTRY2(arctan2, atan2)};
 #undef CB_NV_ENTRY2
 
 // A vector of a[i..] (sa == 1) or of the scalar a[0] in every lane (sa == 0).
@@ -234,9 +243,12 @@ void row2_sse(const variants2& v, const double* a, std::int64_t sa, const double
 }
 
 template <class T>
-bool library_row2(function2 f, const T* a, std::int64_t sa, const T* b, std::int64_t sb, T* out, std::int64_t n) {
-    if (f == function2::none || sa < 0 || sa > 1 || sb < 0 || sb > 1) return false;
-    const variants2& v = table2[static_cast<int>(f)];
+bool library_row2(binary_op f, const T* a, std::int64_t sa, const T* b, std::int64_t sb, T* out, std::int64_t n) {
+    const variants2* found = nullptr;
+    for (const variants2& e : table2)
+        if (e.op == f) found = &e;
+    if (!found || sa < 0 || sa > 1 || sb < 0 || sb > 1) return false;
+    const variants2& v = *found;
     if (has_avx2)
         row2_avx2(v, a, sa, b, sb, out, n);
     else
@@ -247,37 +259,34 @@ bool library_row2(function2 f, const T* a, std::int64_t sa, const T* b, std::int
 #else
 
 template <class T>
-bool library_row(function, const T*, T*, std::int64_t) {
+bool library_row(unary_op, const T*, T*, std::int64_t) {
     return false;
 }
 
 template <class T>
-bool library_row2(function2, const T*, std::int64_t, const T*, std::int64_t, T*, std::int64_t) {
+bool library_row2(binary_op, const T*, std::int64_t, const T*, std::int64_t, T*, std::int64_t) {
     return false;
 }
 
 #endif
 
 template <class T>
-bool any_row(function f, const T* in, T* out, std::int64_t n) {
-    if (f == function::none) return false;
+bool any_row(unary_op f, const T* in, T* out, std::int64_t n) {
 #if defined(__x86_64__)
     if (is_rounding(f)) return rounding_row(f, in, out, n);
-#else
-    if (f == function::floor || f == function::ceil || f == function::trunc || f == function::rint) return false;
 #endif
-    return library_row(f, in, out, n);
+    return library_row(f, in, out, n);  // false elsewhere
 }
 
 }  // namespace
 
-bool row(function f, const float* in, float* out, std::int64_t n) { return any_row(f, in, out, n); }
-bool row(function f, const double* in, double* out, std::int64_t n) { return any_row(f, in, out, n); }
+bool row(unary_op f, const float* in, float* out, std::int64_t n) { return any_row(f, in, out, n); }
+bool row(unary_op f, const double* in, double* out, std::int64_t n) { return any_row(f, in, out, n); }
 
-bool row2(function2 f, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out, std::int64_t n) {
+bool row2(binary_op f, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out, std::int64_t n) {
     return library_row2(f, a, sa, b, sb, out, n);
 }
-bool row2(function2 f, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out,
+bool row2(binary_op f, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out,
           std::int64_t n) {
     return library_row2(f, a, sa, b, sb, out, n);
 }

@@ -9,96 +9,53 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
 #include "common/kernels/functors.hpp"
+#include "common/kernels/ops.hpp"
 
 namespace cudabridge::nv::kernels::vector_math {
 
-enum class function {
-    exp,
-    log,
-    sin,
-    cos,
-    exp2,
-    expm1,
-    log2,
-    log10,
-    log1p,
-    cbrt,
-    tan,
-    arcsin,
-    arccos,
-    arctan,
-    sinh,
-    cosh,
-    tanh,
-    arcsinh,
-    arccosh,
-    arctanh,
-    floor,
-    ceil,
-    trunc,
-    rint,
-    none
-};
-
-// The function a functor computes (none: no vector row for it).
+// The op a functor computes, for the functors with a vector row.
 template <class F>
-inline constexpr function function_of = function::none;
-#define CB_NV_VECTOR_FUNCTION(NAME) \
-    template <>                     \
-    inline constexpr function function_of<fn::NAME> = function::NAME;
-CB_NV_VECTOR_FUNCTION(exp)
-CB_NV_VECTOR_FUNCTION(log)
-CB_NV_VECTOR_FUNCTION(sin)
-CB_NV_VECTOR_FUNCTION(cos)
-CB_NV_VECTOR_FUNCTION(exp2)
-CB_NV_VECTOR_FUNCTION(expm1)
-CB_NV_VECTOR_FUNCTION(log2)
-CB_NV_VECTOR_FUNCTION(log10)
-CB_NV_VECTOR_FUNCTION(log1p)
-CB_NV_VECTOR_FUNCTION(cbrt)
-CB_NV_VECTOR_FUNCTION(tan)
-CB_NV_VECTOR_FUNCTION(arcsin)
-CB_NV_VECTOR_FUNCTION(arccos)
-CB_NV_VECTOR_FUNCTION(arctan)
-CB_NV_VECTOR_FUNCTION(sinh)
-CB_NV_VECTOR_FUNCTION(cosh)
-CB_NV_VECTOR_FUNCTION(tanh)
-CB_NV_VECTOR_FUNCTION(arcsinh)
-CB_NV_VECTOR_FUNCTION(arccosh)
-CB_NV_VECTOR_FUNCTION(arctanh)
-CB_NV_VECTOR_FUNCTION(floor)
-CB_NV_VECTOR_FUNCTION(ceil)
-CB_NV_VECTOR_FUNCTION(trunc)
-CB_NV_VECTOR_FUNCTION(rint)
-#undef CB_NV_VECTOR_FUNCTION
+inline constexpr std::optional<unary_op> vector_op = std::nullopt;
+#define CB_NV_VECTOR_ROW(NAME) \
+    template <>                \
+    inline constexpr std::optional<unary_op> vector_op<fn::NAME> = unary_op::NAME;
+// clang-format off
+CB_NV_VECTOR_ROW(exp) CB_NV_VECTOR_ROW(log) CB_NV_VECTOR_ROW(sin) CB_NV_VECTOR_ROW(cos) CB_NV_VECTOR_ROW(exp2)
+CB_NV_VECTOR_ROW(expm1) CB_NV_VECTOR_ROW(log2) CB_NV_VECTOR_ROW(log10) CB_NV_VECTOR_ROW(log1p) CB_NV_VECTOR_ROW(cbrt)
+CB_NV_VECTOR_ROW(tan) CB_NV_VECTOR_ROW(arcsin) CB_NV_VECTOR_ROW(arccos) CB_NV_VECTOR_ROW(arctan) CB_NV_VECTOR_ROW(sinh)
+CB_NV_VECTOR_ROW(cosh) CB_NV_VECTOR_ROW(tanh) CB_NV_VECTOR_ROW(arcsinh) CB_NV_VECTOR_ROW(arccosh)
+CB_NV_VECTOR_ROW(arctanh) CB_NV_VECTOR_ROW(floor) CB_NV_VECTOR_ROW(ceil) CB_NV_VECTOR_ROW(trunc) CB_NV_VECTOR_ROW(rint)
+// clang-format on
+#undef CB_NV_VECTOR_ROW
 
-// Whether F has a vector row for element type T.
-template <class T, class F>
-constexpr bool has_row = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&function_of<F> != function::none;
+    // Whether F has a vector row for element type T.
+    template <class T, class F>
+    constexpr bool has_row = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&vector_op<F>.has_value();
 
-// out[i] = f(in[i]) for i < n; false when this build or CPU has no vector row for f (the caller
-// then runs its scalar loop).
-bool row(function f, const float* in, float* out, std::int64_t n);
-bool row(function f, const double* in, double* out, std::int64_t n);
+// out[i] = op(in[i]) for i < n; false for an op without a vector row, or when this build or CPU
+// has none (the caller then runs its scalar loop).
+bool row(unary_op op, const float* in, float* out, std::int64_t n);
+bool row(unary_op op, const double* in, double* out, std::int64_t n);
 
 // The two-argument functions with vector variants: power and arctan2 (hypot's scalar loop already
 // vectorizes as well as libmvec's).
-enum class function2 { power, arctan2, none };
 template <class F>
-inline constexpr function2 function2_of = function2::none;
+inline constexpr std::optional<binary_op> vector_op2 = std::nullopt;
 template <>
-inline constexpr function2 function2_of<fn::power> = function2::power;
+inline constexpr std::optional<binary_op> vector_op2<fn::power> = binary_op::power;
 template <>
-inline constexpr function2 function2_of<fn::arctan2> = function2::arctan2;
+inline constexpr std::optional<binary_op> vector_op2<fn::arctan2> = binary_op::arctan2;
 template <class T, class F>
-constexpr bool has_row2 = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&function2_of<F> != function2::none;
+constexpr bool has_row2 = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&vector_op2<F>.has_value();
 
-// out[i] = f(a[i * sa], b[i * sb]) for i < n, with sa and sb 0 (a broadcast scalar) or 1; false as
+// out[i] = op(a[i * sa], b[i * sb]) for i < n, with sa and sb 0 (a broadcast scalar) or 1; false as
 // row() (the caller runs its scalar loop).
-bool row2(function2 f, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out, std::int64_t n);
-bool row2(function2 f, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out, std::int64_t n);
+bool row2(binary_op op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* out, std::int64_t n);
+bool row2(binary_op op, const double* a, std::int64_t sa, const double* b, std::int64_t sb, double* out,
+          std::int64_t n);
 
 }  // namespace cudabridge::nv::kernels::vector_math
