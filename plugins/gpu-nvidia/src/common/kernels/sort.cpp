@@ -54,7 +54,7 @@ auto radix_key(T v) {
     }
 }
 
-// Stable LSD radix sort of one row by radix_key, 11 bits a pass (passes where every key has the
+// Stable LSD radix sort of one row by radix_key, 8 bits a pass (passes where every key has the
 // same digit are skipped): the keys come from `in`; `values` (when given, holding in's values)
 // move with them, and so does idx (when given). The scratch arrays come from host_block's pool:
 // a 16M-element sort faulting in 192 MiB of fresh pages on every call spent most of its time there.
@@ -71,16 +71,13 @@ void radix_row(const T* in, T* values, std::int64_t* idx, std::int64_t n) {
     T* v2 = static_cast<T*>(values2.data());
     std::int64_t* x = idx;
     std::int64_t* x2 = static_cast<std::int64_t*>(idx2.data());
-    constexpr unsigned digit_bits = 11, buckets = 1u << digit_bits;  // 3 passes for 32-bit keys, not 4
-    std::vector<std::int64_t> count(buckets + 1);
-    for (unsigned shift = 0; shift < sizeof(K) * 8; shift += digit_bits) {
-        const auto digit = [shift](K key) { return static_cast<std::size_t>((key >> shift) & (buckets - 1)); };
-        std::fill(count.begin(), count.end(), 0);
-        for (std::int64_t i = 0; i < n; ++i) ++count[digit(k[i]) + 1];
-        if (count[digit(k[0]) + 1] == n) continue;  // one digit for all: nothing moves
-        for (unsigned b = 0; b < buckets; ++b) count[b + 1] += count[b];
+    for (unsigned shift = 0; shift < sizeof(K) * 8; shift += 8) {
+        std::int64_t count[257] = {};
+        for (std::int64_t i = 0; i < n; ++i) ++count[((k[i] >> shift) & 0xFF) + 1];
+        if (count[((k[0] >> shift) & 0xFF) + 1] == n) continue;  // one digit for all: nothing moves
+        for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
         for (std::int64_t i = 0; i < n; ++i) {
-            const std::int64_t to = count[digit(k[i])]++;
+            const std::int64_t to = count[(k[i] >> shift) & 0xFF]++;
             k2[to] = k[i];
             if (v) v2[to] = v[i];
             if (x) x2[to] = x[i];
