@@ -1,9 +1,8 @@
 """Products as numpy 1.24 computes them: matmul with batching and broadcasting over leading
 dimensions, dot, vdot, inner, outer, tensordot; trace and diagonal. Every product is the device's
-2-D matmul kernel (OpenBLAS on the simulated GPU, cuBLAS-class kernels on a real one), once per
-matrix of a batch, writing straight into the result; transposes and reshapes are views."""
+matmul kernel (OpenBLAS on the simulated GPU, cuBLAS-class kernels on a real one), one launch for a
+whole stack of matrices, writing straight into the result; transposes and reshapes are views."""
 
-import itertools
 import math
 import numbers
 import operator
@@ -20,24 +19,13 @@ def _core_mismatch(k_a, k_b):
 
 
 def _batched(a, b, out_dtype):
-    """matmul of stacks of matrices (a: (..., n, k), b: (..., k, m)), broadcast over the stacks."""
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    n, m = a.shape[-2], b.shape[-1]
-    out = ndarray._new(batch + (n, m), out_dtype)
-    a = _broadcast_batch(a, batch)
-    b = _broadcast_batch(b, batch)
-    for index in itertools.product(*(range(d) for d in batch)):
-        _launch("matmul", out[index], [a[index], b[index], out[index]])
+    """matmul of stacks of matrices (a: (..., n, k), b: (..., k, m)), broadcast over the stacks:
+    one kernel launch for the whole stack."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])  # numpy's ValueError first
+    out = ndarray._new(batch + (a.shape[-2], b.shape[-1]), out_dtype)
+    if out.size:
+        _launch("matmul", out, [a, b, out])
     return out
-
-
-def _broadcast_batch(a, batch):
-    lead = len(batch) - (a.ndim - 2)
-    shape = (1,) * lead + a.shape
-    strides = (0,) * lead + a._strides
-    strides = tuple(0 if have == 1 and want != 1 else st
-                    for have, want, st in zip(shape[:-2], batch, strides[:-2])) + strides[-2:]
-    return ndarray._view(a._block, a._offset, batch + a.shape[-2:], strides, a.dtype)
 
 
 def matmul(a, b, out=None):

@@ -176,6 +176,11 @@ def _arg(op, a, axis, out, keepdims):
     n = a.shape[ax]
     if n == 0:
         raise ValueError(f"attempt to get arg{op} of an empty sequence")
+    if a.ndim == 1 and n >= _ARG_BLOCKED_FROM and a.dtype.kind != "c" and a.is_contiguous:
+        result = _arg_blocked(op, a)
+        if keepdims:
+            result = result.reshape((1,))
+        return result if out is None else _store(result, out, "arg" + op)
     if a.dtype.kind == "c":
         hit = _complex.extreme_hits(op, a, ax)
     else:
@@ -187,6 +192,30 @@ def _arg(op, a, axis, out, keepdims):
     index = arange(n, dtype=np.int64).reshape((n,) + (1,) * (a.ndim - ax - 1))
     result = _reduce("min", where(hit, index, np.int64(n)), ax, keepdims)
     return result if out is None else _store(result, out, "arg" + op)
+
+
+_ARG_BLOCK = 4096  # elements per block of _arg_blocked's two-level search
+_ARG_BLOCKED_FROM = 1 << 16
+
+
+def _arg_blocked(op, a):
+    """arg{op} of a long contiguous 1-D array in about one read of it (the general path writes
+    an int64 index per element): each block's max (min) in one reduction, the first block holding
+    the overall one, then the first hit inside that block. The first occurrence lies in the first
+    block whose extreme equals the overall one; with NaNs, in the first block with a NaN, as max
+    and min propagate it."""
+    from ._indexing import _arange, _take_flat
+    from ._manipulation import concatenate
+    n, k = a.size, _ARG_BLOCK
+    blocks = n // k
+    extremes = _reduce(op, a[:blocks * k].reshape(blocks, k), 1, False)
+    if n % k:
+        extremes = concatenate([extremes, _reduce(op, a[blocks * k:], 0, True)])
+    start = _binary("multiply", _arg(op, extremes, 0, None, False), k)
+    # A short last block's window wraps to the first elements (take wraps): they are no better
+    # than its own, or an earlier block would have been picked, and they come after them.
+    window = _binary("add", _arange(k), start)
+    return _binary("add", start, _arg(op, _take_flat(a, window), 0, None, False))
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

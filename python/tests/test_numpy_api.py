@@ -354,6 +354,18 @@ def test_matmul_batched_and_broadcast(gpu, shapes, dtype):
         cb.matmul(cb.ones((2, 3, 4)), cb.ones((2, 5, 4)))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.uint8, np.float16])
+def test_matmul_of_stacks_through_views(gpu, dtype):
+    """One launch for a stack: transposed and sliced views, a broadcast stack, empty stacks."""
+    t = sample((3, 5, 4), dtype, 16)
+    u = sample((2, 1, 5, 6), dtype, 17)
+    dt, du = cb.to_device(t), cb.to_device(u)
+    check(cb.matmul(dt.transpose(0, 2, 1), dt), np.matmul(t.transpose(0, 2, 1), t))
+    check(dt[::2].transpose(0, 2, 1) @ du[:, :, :, ::2], t[::2].transpose(0, 2, 1) @ u[:, :, :, ::2])
+    check(cb.matmul(dt[:0], cb.to_device(sample((4, 2), dtype, 18))), np.empty((0, 5, 2), dtype))
+    check(cb.matmul(cb.zeros((2, 3, 0), dtype), cb.zeros((2, 0, 4), dtype)), np.zeros((2, 3, 4), dtype))
+
+
 def test_products(gpu):
     a, b = sample((3, 4), np.float64, 10), sample((4, 2), np.float64, 11)
     v, w = sample((4,), np.float64, 12), sample((4,), np.float64, 13)

@@ -162,6 +162,46 @@ def test_argmax_ties_nan_and_inf(gpu):
     assert int(cb.argmax(cb.to_device(ints))) == 0 and int(cb.argmin(cb.to_device(ints))) == 4
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int8, np.uint64, np.bool_])
+@pytest.mark.parametrize("n", [40, 41, 44])  # whole blocks of 4, a one-element last block, one of 4
+def test_argmax_of_long_arrays_searches_blocks(gpu, monkeypatch, dtype, n):
+    """The two-level search of long 1-D arrays (blocks made tiny here so every case is cheap):
+    the extreme in the first, a middle and the last block, ties across blocks, NaN first or after
+    the extreme, and a strided view (which takes the general path)."""
+    from cudabridge import _reductions
+    monkeypatch.setattr(_reductions, "_ARG_BLOCKED_FROM", 8)
+    monkeypatch.setattr(_reductions, "_ARG_BLOCK", 4)
+    rng = np.random.default_rng(n)
+    base = (rng.integers(0, 2, n) if dtype == np.bool_ else rng.integers(10, 60, n)).astype(dtype)
+    cases = [base, np.zeros(n, dtype), base[::-1].copy()]
+    for at in (0, 5, n // 2, n - 1):
+        for value in (1, 100):
+            x = base.copy()
+            x[at] = x[-1 - at] = value  # a tie: the first index wins
+            cases.append(x)
+    if np.dtype(dtype).kind == "f":
+        for first_nan in (3, n - 1):
+            x = base.copy()
+            x[first_nan], x[1] = np.nan, np.inf
+            cases.append(x)
+    for x in cases:
+        d = cb.to_device(x)
+        for name in ("argmax", "argmin"):
+            assert int(getattr(cb, name)(d)) == getattr(np, name)(x), (name, x)
+            assert int(getattr(cb, name)(d[::2])) == getattr(np, name)(x[::2]), (name, "strided", x)
+        assert cb.argmax(d, keepdims=True).shape == (1,)
+
+
+def test_argmax_of_a_long_array_at_full_block_size(gpu):
+    x = np.random.default_rng(3).random(200_003, dtype=np.float32)
+    x[150_001] = 2.0
+    x[199_999] = -1.0
+    d = cb.to_device(x)
+    assert int(d.argmax()) == 150_001 and int(d.argmin()) == 199_999
+    x[77] = np.nan
+    assert int(cb.argmax(cb.to_device(x))) == 77 and int(cb.argmin(cb.to_device(x))) == 77
+
+
 def test_integer_overflow(gpu):
     big = np.full(40, 7, np.int32)  # 7**40 wraps in int64, as numpy's
     compare("prod", cb.prod(cb.to_device(big)), np.asarray(np.prod(big)), np.int32)

@@ -45,6 +45,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 8, "these headers describe ABI 1.8 or later (cb_gp
 CB_PIN_ASSERT(CB_ABI_MINOR >= 9, "these headers describe ABI 1.9 or later (processes, managed memory)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 10, "these headers describe ABI 1.10 or later (cb_gpu_table.kernel_time)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 11, "these headers describe ABI 1.11 or later (the bar_map entries)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 12, "these headers describe ABI 1.12 or later (stacked matmul operands)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);

@@ -40,7 +40,9 @@
  *                    of integers float64, max/min keep the dtype; max/min of an empty range fail,
  *                    sum of one is 0, mean NaN; reduce empty ranges with prod only where the
  *                    caller fills the 1 itself (the Python package does).
- * matmul             a, b, out                     (1-D and 2-D operands)
+ * matmul             a, b, out                     (1-D and 2-D operands; since ABI 1.12 also stacks:
+ *                    both at least 2-D, one more, their leading dims broadcast as numpy's, out
+ *                    batch + (n, m), one product per matrix)
  * crc32c             in, out, chunk (INT64 > 0)    (ABI 1.3) in: UINT8, 1-D, contiguous, n bytes;
  *                    out: INT64, 1-D, ceil(n / chunk) elements; out[i] = the CRC-32C (Castagnoli,
  *                    reflected, init and final xor 0xFFFFFFFF: "123456789" gives 0xE3069283) of

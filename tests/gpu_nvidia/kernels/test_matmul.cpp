@@ -1,6 +1,7 @@
 // Matrix products with numpy's 1-D/2-D rules, against a naive triple loop written here.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "common/kernels/matmul.hpp"
@@ -64,8 +65,43 @@ TEST(Matmul, Errors) {
               "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
     tensor sc(CB_DTYPE_FLOAT64, {});
     EXPECT_EQ(matmul(sc.view(), b.view(), o.view(), error), CB_ERR_INVALID_ARGUMENT);
-    tensor c(CB_DTYPE_FLOAT64, {2, 2, 2});
-    EXPECT_EQ(matmul(c.view(), c.view(), o.view(), error), CB_ERR_UNSUPPORTED);
+    tensor c(CB_DTYPE_FLOAT64, {2, 2, 2}), c3(CB_DTYPE_FLOAT64, {3, 2, 2}), v(CB_DTYPE_FLOAT64, {2});
+    EXPECT_EQ(matmul(c.view(), c.view(), o.view(), error), CB_ERR_INVALID_ARGUMENT);   // output not (2,2,2)
+    EXPECT_EQ(matmul(c.view(), c3.view(), c.view(), error), CB_ERR_INVALID_ARGUMENT);  // stacks 2 and 3
+    EXPECT_EQ(matmul(c.view(), v.view(), o.view(), error), CB_ERR_INVALID_ARGUMENT);   // a stack and a vector
     tensor a2(CB_DTYPE_FLOAT64, {2, 3}), b2(CB_DTYPE_FLOAT64, {3, 2}), wrong(CB_DTYPE_FLOAT32, {2, 2});
     EXPECT_EQ(matmul(a2.view(), b2.view(), wrong.view(), error), CB_ERR_INVALID_ARGUMENT);
+}
+
+// Stacks broadcast over their leading dims as numpy's: a (3,1,4,5) stack times a (2,5,6) one,
+// read through a transposed view, gives (3,2,4,6); every matrix against the naive product.
+TEST(Matmul, StacksBroadcastOverLeadingDims) {
+    std::string error;
+    for (cb_dtype d : {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64, CB_DTYPE_INT32, CB_DTYPE_FLOAT16}) {
+        tensor a = random_tensor(d, {3, 1, 4, 5}, 3);
+        tensor bt = random_tensor(d, {2, 6, 5}, 4);  // stored (stack, m, k); read as (stack, k, m)
+        tensor_view b = bt.view();
+        std::swap(b.shape[1], b.shape[2]);
+        std::swap(b.strides[1], b.strides[2]);
+        cb_dtype rd{};
+        shape_t shape;
+        ASSERT_EQ(plan_matmul(a.view(), b, rd, shape, error), CB_OK) << error;
+        ASSERT_EQ(shape_string(shape.ndim, shape.dims), "(3,2,4,6)");
+        tensor out(rd, {3, 2, 4, 6});
+        ASSERT_EQ(matmul(a.view(), b, out.view(), error), CB_OK) << error;
+        for (int s0 = 0; s0 < 3; ++s0)
+            for (int s1 = 0; s1 < 2; ++s1)
+                for (int i = 0; i < 4; ++i)
+                    for (int j = 0; j < 6; ++j) {
+                        long double acc = 0;
+                        for (int p = 0; p < 5; ++p)
+                            acc += (long double)get(a, (s0 * 4 + i) * 5 + p) * get(bt, (s1 * 6 + j) * 5 + p);
+                        const double tol = d == CB_DTYPE_FLOAT16 ? 1e-2 : 1e-6;
+                        EXPECT_NEAR(get(out, ((s0 * 2 + s1) * 4 + i) * 6 + j), wrap_to(rd, acc),
+                                    tol * std::max(1.0L, std::fabs(acc)))
+                            << dtype_name(d) << " stack " << s0 << "," << s1 << " at " << i << "," << j;
+                    }
+    }
+    tensor e(CB_DTYPE_FLOAT32, {0, 3, 3}), eo(CB_DTYPE_FLOAT32, {0, 3, 3});  // an empty stack
+    EXPECT_EQ(matmul(e.view(), e.view(), eo.view(), error), CB_OK) << error;
 }

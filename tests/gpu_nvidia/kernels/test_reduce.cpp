@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -164,6 +165,27 @@ TEST(Reduce, InfinityAndLateNanInFastPath) {
         EXPECT_EQ(get(o, 0), d == CB_DTYPE_UINT8 ? 255 : 100) << dtype_name(d);
         ASSERT_EQ(reduce(reduce_op::min, a.view(), k_all_axes, o.view(), error), CB_OK);
         EXPECT_EQ(get(o, 0), d == CB_DTYPE_UINT8 ? 0 : -100) << dtype_name(d);
+    }
+}
+
+// max / min of bool (numpy's any / all) may stop early; the one deciding element sits at the
+// start, inside a 4 KiB block, on a block edge or last, and any non-zero byte counts as true.
+TEST(Reduce, BoolAnyAllFindTheDecidingElementAnywhere) {
+    std::string error;
+    const std::int64_t n = 3 * 4096 + 5;
+    for (std::int64_t at : std::initializer_list<std::int64_t>{0, 1, 4095, 4096, 8200, n - 1}) {
+        for (bool all : {false, true}) {  // all: ones with one zero; any: zeros with one non-zero
+            tensor a(CB_DTYPE_BOOL, {n});
+            auto* bytes = static_cast<unsigned char*>(a.view().data);
+            std::memset(bytes, all ? 1 : 0, std::size_t(n));
+            tensor o(CB_DTYPE_BOOL, {});
+            reduce_op op = all ? reduce_op::min : reduce_op::max;
+            ASSERT_EQ(reduce(op, a.view(), k_all_axes, o.view(), error), CB_OK);
+            EXPECT_EQ(get(o, 0), all ? 1 : 0) << "uniform, at " << at;
+            bytes[at] = all ? 0 : 2;
+            ASSERT_EQ(reduce(op, a.view(), k_all_axes, o.view(), error), CB_OK);
+            EXPECT_EQ(get(o, 0), all ? 0 : 1) << op_name(op) << " decided at " << at;
+        }
     }
 }
 

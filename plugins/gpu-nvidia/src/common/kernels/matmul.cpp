@@ -22,11 +22,18 @@ struct dims {
 
 dims core_dims(const tensor_view& a, const tensor_view& b) {
     dims d{};
-    d.n = a.ndim == 2 ? a.shape[0] : 1;
+    d.n = a.ndim >= 2 ? a.shape[a.ndim - 2] : 1;
     d.k = a.shape[a.ndim - 1];
-    d.kb = b.shape[0];
-    d.m = b.ndim == 2 ? b.shape[1] : 1;
+    d.kb = b.ndim >= 2 ? b.shape[b.ndim - 2] : b.shape[0];
+    d.m = b.ndim >= 2 ? b.shape[b.ndim - 1] : 1;
     return d;
+}
+
+// The leading dims of a stacked operand, as a view of their own (for broadcasting them).
+tensor_view batch_dims(const tensor_view& t) {
+    tensor_view v = t;
+    v.ndim = t.ndim - 2;
+    return v;
 }
 
 template <class T>
@@ -58,9 +65,14 @@ cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtyp
                         "matmul: Input operand " + std::to_string(i) +
                             " does not have enough dimensions (has 0, gufunc core with signature " + k_signature +
                             " requires 1)");
-        if (ops[i]->ndim > 2)
-            return fail(error, CB_ERR_UNSUPPORTED, "matmul: stacked (more than 2-D) operands are not supported");
     }
+    const bool stacked = is_stacked(a, b);
+    if (stacked && (a.ndim < 2 || b.ndim < 2))
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    "matmul: with a stacked operand both must be at least 2-D (a vector is a 1 x k or k x 1 matrix)");
+    shape = {};
+    if (stacked)
+        if (cb_status s = broadcast_shapes(batch_dims(a), batch_dims(b), shape, error); s != CB_OK) return s;
     dims d = core_dims(a, b);
     if (d.k != d.kb)
         return fail(error, CB_ERR_INVALID_ARGUMENT,
@@ -68,22 +80,48 @@ cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtyp
                         std::string(k_signature) + " (size " + std::to_string(d.kb) + " is different from " +
                         std::to_string(d.k) + ")");
     dtype = promote(a.dtype, b.dtype);
-    shape = {};
-    if (a.ndim == 2) shape.dims[shape.ndim++] = d.n;
-    if (b.ndim == 2) shape.dims[shape.ndim++] = d.m;
+    if (a.ndim >= 2) shape.dims[shape.ndim++] = d.n;
+    if (b.ndim >= 2) shape.dims[shape.ndim++] = d.m;
     return CB_OK;
 }
 
-cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error, engine& eng) {
-    cb_dtype dtype{};
-    shape_t shape;
-    if (cb_status s = plan_matmul(a, b, dtype, shape, error); s != CB_OK) return s;
-    bool shape_ok = out.ndim == shape.ndim;
-    for (int i = 0; shape_ok && i < shape.ndim; ++i) shape_ok = out.shape[i] == shape.dims[i];
-    if (out.dtype != dtype || !shape_ok || !is_contiguous(out))
-        return fail(error, CB_ERR_INVALID_ARGUMENT,
-                    std::string("matmul: output must be a contiguous ") + dtype_name(dtype) + " array of shape " +
-                        shape_string(shape.ndim, shape.dims));
+bool is_stacked(const tensor_view& a, const tensor_view& b) { return a.ndim > 2 || b.ndim > 2; }
+
+shape_t stack_shape(const tensor_view& a, const tensor_view& b) {
+    shape_t batch;
+    std::string unused;
+    (void)broadcast_shapes(batch_dims(a), batch_dims(b), batch, unused);
+    return batch;
+}
+
+std::int64_t stack_size(const shape_t& batch) {
+    std::int64_t n = 1;
+    for (int i = 0; i < batch.ndim; ++i) n *= batch.dims[i];
+    return n;
+}
+
+tensor_view matrix_of(const tensor_view& t, const shape_t& batch, std::int64_t index) {
+    const tensor_view stretched = broadcast_to(batch_dims(t), batch);  // stride 0 where t repeats
+    std::int64_t offset = 0;
+    for (int i = batch.ndim - 1; i >= 0; --i) {
+        offset += (index % batch.dims[i]) * stretched.strides[i];
+        index /= batch.dims[i];
+    }
+    tensor_view m = t;
+    m.ndim = 2;
+    for (int i = 0; i < 2; ++i) {
+        m.shape[i] = t.shape[t.ndim - 2 + i];
+        m.strides[i] = t.strides[t.ndim - 2 + i];
+    }
+    m.data = static_cast<char*>(t.data) + offset * static_cast<std::int64_t>(dtype_size(t.dtype));
+    return m;
+}
+
+namespace {
+
+// One product of 1-D or 2-D operands (out checked by the caller).
+cb_status matrix_product(const tensor_view& a, const tensor_view& b, const tensor_view& out, cb_dtype dtype,
+                         std::string& error, engine& eng) {
     dims d = core_dims(a, b);
     if (d.n == 0 || d.m == 0) return CB_OK;
     // BLAS and the loop want contiguous operands of the compute dtype: convert once if needed.
@@ -123,6 +161,30 @@ cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& 
         });
     }
     if (work != dtype) return cast(staged.view(), out, error, eng);
+    return CB_OK;
+}
+
+}  // namespace
+
+cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& out, std::string& error, engine& eng) {
+    cb_dtype dtype{};
+    shape_t shape;
+    if (cb_status s = plan_matmul(a, b, dtype, shape, error); s != CB_OK) return s;
+    bool shape_ok = out.ndim == shape.ndim;
+    for (int i = 0; shape_ok && i < shape.ndim; ++i) shape_ok = out.shape[i] == shape.dims[i];
+    if (out.dtype != dtype || !shape_ok || !is_contiguous(out))
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    std::string("matmul: output must be a contiguous ") + dtype_name(dtype) + " array of shape " +
+                        shape_string(shape.ndim, shape.dims));
+    if (!is_stacked(a, b)) return matrix_product(a, b, out, dtype, error, eng);
+    // One product per matrix, in turn: BLAS spreads each over the cores itself, as numpy's
+    // matmul loop does.
+    const shape_t batch = stack_shape(a, b);
+    for (std::int64_t i = 0, n = stack_size(batch); i < n; ++i)
+        if (cb_status s = matrix_product(matrix_of(a, batch, i), matrix_of(b, batch, i), matrix_of(out, batch, i),
+                                         dtype, error, eng);
+            s != CB_OK)
+            return s;
     return CB_OK;
 }
 

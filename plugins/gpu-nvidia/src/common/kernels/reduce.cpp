@@ -1,8 +1,10 @@
 #include "common/kernels/reduce.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/kernels/complex_functors.hpp"
@@ -58,8 +60,26 @@ T reduce_ordered(const T* p, std::int64_t n) {
     return acc;
 }
 
+// max / min of bools (numpy's any / all) stop at the first element that decides them, as numpy's
+// loops do. all: glibc's vectorized memchr finds the first false. any: the first 4 KiB block that
+// differs from zeros (any non-zero byte is true).
+template <class R>
+inline constexpr bool is_bool_extreme_v =
+    std::is_same_v<R, fn::max_reducer<bool>> || std::is_same_v<R, fn::min_reducer<bool>>;
+
+template <class R>
+bool bool_extreme(const bool* p, std::int64_t n) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+    if constexpr (std::is_same_v<R, fn::min_reducer<bool>>) return std::memchr(bytes, 0, std::size_t(n)) == nullptr;
+    static constexpr unsigned char zeros[4096] = {};
+    for (std::int64_t i = 0; i < n; i += std::int64_t(sizeof zeros))
+        if (std::memcmp(bytes + i, zeros, std::size_t(std::min<std::int64_t>(sizeof zeros, n - i))) != 0) return true;
+    return false;
+}
+
 template <class R, class T>
 typename R::acc_t reduce_run(const T* p, std::int64_t n) {
+    if constexpr (is_bool_extreme_v<R>) return bool_extreme<R>(p, n);
     using A = typename R::acc_t;
     constexpr int kLanes = 16;
     if constexpr (requires { typename R::run_t; }) {  // sums: lanes of runs, run totals combined
@@ -124,6 +144,10 @@ void run_reduce(const T* in, std::int64_t outer, std::int64_t n, std::int64_t in
         return;
     }
     constexpr std::int64_t grain = 1 << 16;
+    if (outer == 1 && inner == 1 && is_bool_extreme_v<R>) {  // one thread: it may stop at once
+        out[0] = reduce_run<R>(in, n);
+        return;
+    }
     if (outer == 1 && inner == 1) {  // everything: per-chunk partials, combined in order
         std::int64_t parts = std::min<std::int64_t>(eng.threads(), (n + grain - 1) / grain);
         if (parts < 1) parts = 1;

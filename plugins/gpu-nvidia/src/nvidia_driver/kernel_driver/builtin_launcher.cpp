@@ -10,6 +10,7 @@
 #include "nvidia_driver/kernel_driver/nd_layout_plan.hpp"
 #include "common/kernels/broadcast.hpp"
 #include "common/kernels/functors.hpp"
+#include "common/kernels/matmul.hpp"
 #include "common/kernels/promotion.hpp"
 
 namespace cudabridge::nv {
@@ -249,9 +250,8 @@ cb_status cublas_gemm(launcher& l, cb_dtype dtype, uint64_t a, uint64_t b, uint6
     return lib.check(r, dtype == CB_DTYPE_FLOAT32 ? "cublasSgemm_v2" : "cublasDgemm_v2", &error);
 }
 
-cb_status run_matmul(launcher& l, const builtin_call& c, std::string& error) {
-    tensor_view a = device_view(c.tensors[0]), b = device_view(c.tensors[1]);
-    const tensor_view out = device_view(c.tensors[2]);
+// One product of 1-D or 2-D operands into out (its dtype the compute dtype).
+cb_status run_matrix_product(launcher& l, tensor_view a, tensor_view b, const tensor_view& out, std::string& error) {
     const cb_dtype dtype = out.dtype;
     int64_t n = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1], m = b.ndim == 2 ? b.shape[1] : 1;
     if (n == 0 || m == 0) return CB_OK;
@@ -266,6 +266,20 @@ cb_status run_matmul(launcher& l, const builtin_call& c, std::string& error) {
         return cublas_gemm(l, dtype, pa, pb, pc, int(m), int(n), int(k), error);
     void* params[] = {&pa, &pb, &pc, &n, &k, &m};
     return l.launch("cb_matmul_" + dtype_token(dtype), n * m, params, error);
+}
+
+// Stacked operands: one product per matrix of the broadcast stack, queued in turn on the stream.
+cb_status run_matmul(launcher& l, const builtin_call& c, std::string& error) {
+    const tensor_view a = device_view(c.tensors[0]), b = device_view(c.tensors[1]);
+    const tensor_view out = device_view(c.tensors[2]);
+    if (!kernels::is_stacked(a, b)) return run_matrix_product(l, a, b, out, error);
+    const kernels::shape_t batch = kernels::stack_shape(a, b);
+    for (int64_t i = 0, n = kernels::stack_size(batch); i < n; ++i)
+        if (cb_status s = run_matrix_product(l, kernels::matrix_of(a, batch, i), kernels::matrix_of(b, batch, i),
+                                             kernels::matrix_of(out, batch, i), error);
+            s != CB_OK)
+            return s;
+    return CB_OK;
 }
 
 // crc32c: one thread per chunk over the contiguous uint8 input, into the contiguous int64 output.
