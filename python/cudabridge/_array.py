@@ -585,6 +585,9 @@ def _unary(name, a, out=None):
 _REDUCE_ALL_TAIL = (_REDUCE_ALL,)
 
 
+_NO_IDENTITY = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}  # numpy's ufunc names
+
+
 def _reduce(op, a, axis, keepdims):
     if axis is None and not keepdims and type(a) is ndarray and a.size:
         # The whole array to one value (the common case).
@@ -601,9 +604,8 @@ def _reduce(op, a, axis, keepdims):
             raise ValueError("duplicate value in 'axis'")
     else:
         axes = (_axis(axis, a.ndim),)
-    if op in ("max", "min") and any(a._shape[x] == 0 for x in axes):  # as numpy: only an empty reduced axis
-        name = "maximum" if op == "max" else "minimum"
-        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+    if op in _NO_IDENTITY and any(a._shape[x] == 0 for x in axes):  # as numpy: only an empty reduced axis
+        raise ValueError(f"zero-size array to reduction operation {_NO_IDENTITY[op]} which has no identity")
     if len(axes) == a.ndim:
         result = ndarray._new((), dtype)
         _launch(op, result, [a, result], [_REDUCE_ALL])

@@ -112,7 +112,7 @@ def reduction(op, dtype):
     """The dtype of a reduction's result, numpy's: sum and prod of unsigned integers are uint64, of
     signed integers and bool int64; mean of integers and bool is float64; floating and complex
     arrays keep their dtype."""
-    if op in ("max", "min"):
+    if op in ("max", "min", "nanmax", "nanmin"):
         return _CANONICAL[dtype]
     if op == "mean":
         return _CANONICAL[dtype] if dtype.kind in "fc" else _CANONICAL[np.dtype(np.float64)]

@@ -306,22 +306,14 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO_VAL
 
 
 def _nanextreme(op, a, axis, out, keepdims):
+    """nanmax / nanmin: the device's fmax / fmin reduction, one pass that skips NaNs; a slice of
+    NaNs only gives NaN, with numpy's warning."""
     a = asarray(a)
     if a.dtype.kind != "f":
         return _run(op, a, axis, None, out, keepdims)
-    keepdims = _keep(keepdims)
-    fill = -np.inf if op == "max" else np.inf
-    filled = _binary("fmax" if op == "max" else "fmin", a, a.dtype.type(fill))  # NaN -> the identity
-    result = _run(op, filled, axis, None, None, keepdims)
-    # Only a slice left at the fill can be all NaN (or all that infinity): the full check over the
-    # input runs only then.
-    maybe_all_nan = bool(any(_binary("equal", result, a.dtype.type(fill)))) if result.size else False
-    all_nan = _logical("all", _unary("isnan", a), axis, None, keepdims) if maybe_all_nan else None
-    if maybe_all_nan and bool(any(all_nan)):
+    result = _run("nan" + op, a, axis, None, None, keepdims)
+    if result.size and bool(any(_unary("isnan", result))):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-        # + 0 / (not all-NaN): 0 where a value exists, NaN (0 / 0) for an all-NaN slice.
-        some = _unary("logical_not", all_nan).astype(result.dtype)
-        result = _binary("add", result, _binary("divide", result.dtype.type(0), some))
     return result if out is None else _store(result, out, "nan" + op)
 
 

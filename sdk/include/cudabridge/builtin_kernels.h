@@ -35,6 +35,9 @@
  * arange             out, start, step (INT64 or FLOAT64 each); out contiguous
  * random_uniform     out, seed (UINT64), offset (UINT64); Philox4x32-10, float32/float64, [0, 1)
  * sum mean max min   in, out, axis (INT64; CB_REDUCE_ALL_AXES for every axis)
+ * nanmax nanmin      in, out, axis                 (ABI 1.12) numpy's fmax.reduce / fmin.reduce:
+ *                    NaNs skipped, an all-NaN range gives NaN; keep the dtype; an empty range
+ *                    fails; max / min for integers and bool
  * prod               in, out, axis                 (int64 for integers and bool, wrapping;
  *                    floats multiply in their own type). Sum and prod of integers are int64, mean
  *                    of integers float64, max/min keep the dtype; max/min of an empty range fail,

@@ -189,6 +189,41 @@ TEST(Reduce, BoolAnyAllFindTheDecidingElementAnywhere) {
     }
 }
 
+// nanmax / nanmin (numpy's fmax.reduce / fmin.reduce) skip NaNs wherever they sit: first, in the
+// vector body, in the scalar tail, along an inner axis; a run of NaNs only gives NaN.
+TEST(Reduce, NanMaxAndNanMinSkipNans) {
+    std::string error;
+    for (auto d : {CB_DTYPE_FLOAT32, CB_DTYPE_FLOAT64}) {
+        tensor a(d, {1001});
+        for (int i = 0; i < 1001; ++i) set(a, i, i % 2 ? NAN : (i * 37) % 101 - 50);
+        set(a, 0, NAN);
+        set(a, 998, 60);    // the largest, among NaNs
+        set(a, 1000, -70);  // the smallest, in the scalar tail
+        tensor o(d, {});
+        ASSERT_EQ(reduce(reduce_op::nanmax, a.view(), k_all_axes, o.view(), error), CB_OK) << error;
+        EXPECT_EQ(get(o, 0), 60) << dtype_name(d);
+        ASSERT_EQ(reduce(reduce_op::nanmin, a.view(), k_all_axes, o.view(), error), CB_OK) << error;
+        EXPECT_EQ(get(o, 0), -70) << dtype_name(d);
+        tensor rows(d, {3, 100});  // along axis 0: column j is all NaN for j = 7 only
+        for (int i = 0; i < 300; ++i) set(rows, i, (i / 100 == 1 || i % 100 == 7) ? NAN : i % 100 + i / 100);
+        tensor cols(d, {100});
+        ASSERT_EQ(reduce(reduce_op::nanmax, rows.view(), 0, cols.view(), error), CB_OK) << error;
+        EXPECT_EQ(get(cols, 3), 5);
+        EXPECT_TRUE(std::isnan(get(cols, 7)));
+        tensor all_nan(d, {200});
+        for (int i = 0; i < 200; ++i) set(all_nan, i, NAN);
+        ASSERT_EQ(reduce(reduce_op::nanmin, all_nan.view(), k_all_axes, o.view(), error), CB_OK) << error;
+        EXPECT_TRUE(std::isnan(get(o, 0)));
+    }
+    tensor ints = random_tensor(CB_DTYPE_INT16, {500}, 9), o(CB_DTYPE_INT16, {}), m(CB_DTYPE_INT16, {});
+    ASSERT_EQ(reduce(reduce_op::nanmax, ints.view(), k_all_axes, o.view(), error), CB_OK) << error;
+    ASSERT_EQ(reduce(reduce_op::max, ints.view(), k_all_axes, m.view(), error), CB_OK) << error;
+    EXPECT_EQ(get(o, 0), get(m, 0));
+    tensor empty(CB_DTYPE_FLOAT32, {0}), e(CB_DTYPE_FLOAT32, {});
+    EXPECT_EQ(reduce(reduce_op::nanmax, empty.view(), k_all_axes, e.view(), error), CB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(error, "zero-size array to reduction operation fmax which has no identity");
+}
+
 // prod: numpy's multiply.reduce. Integers and bool give int64 and wrap; floats stay in their type
 // (float32 overflows to inf as numpy's does); the empty product is 1.
 TEST(Reduce, Prod) {

@@ -237,6 +237,11 @@ void unary_row_of(const void* in, std::int64_t si, void* out, std::int64_t so, s
     if (so == 1 && si == 1) {
         if constexpr (vector_math::has_row<T, F>)
             if (vector_math::row(*vector_math::vector_op<F>, x, o, n)) return;
+        if constexpr (std::is_same_v<T, bool>) {  // GCC vectorizes bytes tested against 0, not bool loads
+            const auto* bytes = static_cast<const unsigned char*>(in);
+            for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(static_cast<bool>(bytes[i]));
+            return;
+        }
         for (std::int64_t i = 0; i < n; ++i) o[i] = F{}(x[i]);
     } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * so] = F{}(x[i * si]);

@@ -720,5 +720,32 @@ struct min_reducer {
         return b < a ? b : a;
     }
 };
+// numpy's fmax.reduce / fmin.reduce (nanmax, nanmin): NaNs are skipped, a run of NaNs gives NaN.
+// combine_ordered is exact here with NaNs too (it takes b where a is NaN, never a NaN b over a
+// number), so engines need no NaN check.
+template <class T>
+struct nanmax_reducer {
+    using acc_t = T;
+    using out_t = T;
+    static constexpr bool skips_nan = true;
+    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return fmax{}(a, b); }
+    CB_NV_HD static constexpr acc_t lift(T v) { return v; }
+    template <class V>
+    CB_NV_HD static constexpr V combine_ordered(V a, V b) {
+        return (a < b) | (a != a) ? b : a;
+    }
+};
+template <class T>
+struct nanmin_reducer {
+    using acc_t = T;
+    using out_t = T;
+    static constexpr bool skips_nan = true;
+    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return fmin{}(a, b); }
+    CB_NV_HD static constexpr acc_t lift(T v) { return v; }
+    template <class V>
+    CB_NV_HD static constexpr V combine_ordered(V a, V b) {
+        return (b < a) | (a != a) ? b : a;
+    }
+};
 
 }  // namespace cudabridge::nv::kernels::fn

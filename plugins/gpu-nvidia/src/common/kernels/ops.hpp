@@ -82,7 +82,10 @@ enum class unary_op {
 };
 
 // prod sits before max so min stays the last member (the CUDA launcher's token-table check).
-enum class reduce_op { sum, mean, prod, max, min };
+enum class reduce_op { sum, mean, prod, max, min, nanmax, nanmin };  // nanmin last: launch blocks check the range
+
+// max, min and their NaN-skipping forms: no identity, no complex order.
+constexpr bool is_ordered(reduce_op op) { return op >= reduce_op::max; }
 
 // The result is bool whatever the operands (comparisons and logical_and/or/xor).
 constexpr bool has_bool_result(binary_op op) { return op >= binary_op::logical_and; }
@@ -256,6 +259,10 @@ constexpr const char* op_name(reduce_op op) {
         return "maximum";
     case reduce_op::min:
         return "minimum";
+    case reduce_op::nanmax:
+        return "fmax";
+    case reduce_op::nanmin:
+        return "fmin";
     }
     return "?";
 }

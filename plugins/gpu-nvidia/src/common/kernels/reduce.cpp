@@ -29,11 +29,12 @@ T reduce_ordered(const T* p, std::int64_t n) {
     typedef T vec __attribute__((vector_size(16)));
     using lanes = decltype(vec{} != vec{});     // integer lanes, all ones where true
     constexpr int kW = 16 / sizeof(T), kU = 4;  // elements per vector, vectors in flight
+    constexpr bool check_nan = std::is_floating_point_v<T> && !requires { R::skips_nan; };
     vec m[kU];
     lanes nan_seen[kU] = {};
     for (int u = 0; u < kU; ++u) {
         std::memcpy(&m[u], p + u * kW, sizeof(vec));
-        if constexpr (std::is_floating_point_v<T>) nan_seen[u] = m[u] != m[u];
+        if constexpr (check_nan) nan_seen[u] = m[u] != m[u];
     }
     std::int64_t i = kW * kU;
     for (; i + kW * kU <= n; i += kW * kU)
@@ -41,18 +42,18 @@ T reduce_ordered(const T* p, std::int64_t n) {
             vec v;
             std::memcpy(&v, p + i + u * kW, sizeof(vec));
             m[u] = R::combine_ordered(m[u], v);
-            if constexpr (std::is_floating_point_v<T>) nan_seen[u] |= v != v;
+            if constexpr (check_nan) nan_seen[u] |= v != v;
         }
     T acc = m[0][0];
     bool suspect = false;
     for (int u = 0; u < kU; ++u)
         for (int w = 0; w < kW; ++w) {
             acc = R::combine_ordered(acc, m[u][w]);
-            if constexpr (std::is_floating_point_v<T>) suspect |= nan_seen[u][w] != 0;
+            if constexpr (check_nan) suspect |= nan_seen[u][w] != 0;
         }
     for (; i < n; ++i) {
         acc = R::combine_ordered(acc, p[i]);
-        if constexpr (std::is_floating_point_v<T>) suspect |= std::isnan(p[i]);
+        if constexpr (check_nan) suspect |= std::isnan(p[i]);
     }
     if (!suspect) return acc;
     acc = p[0];
@@ -208,7 +209,7 @@ cb_status plan_reduce(reduce_op op, const tensor_view& in, int axis, cb_dtype& d
                       std::string& error) {
     if (!is_valid_dtype(in.dtype) || in.ndim < 0 || in.ndim > k_max_dims)
         return fail(error, CB_ERR_INVALID_ARGUMENT, std::string(op_name(op)) + ": invalid input");
-    if (is_complex_dtype(in.dtype) && (op == reduce_op::max || op == reduce_op::min))
+    if (is_complex_dtype(in.dtype) && is_ordered(op))
         return fail(error, CB_ERR_UNSUPPORTED,
                     std::string(op_name(op)) + ": " + dtype_name(in.dtype) +
                         " is not supported on the device (numpy orders complex numbers lexicographically)");
@@ -246,7 +247,7 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
         for (int i = 0; i < ax; ++i) outer *= in.shape[i];
         for (int i = ax + 1; i < in.ndim; ++i) inner *= in.shape[i];
     }
-    if (n == 0 && (op == reduce_op::max || op == reduce_op::min) && outer * inner > 0)
+    if (n == 0 && is_ordered(op) && outer * inner > 0)
         return fail(error, CB_ERR_INVALID_ARGUMENT,
                     std::string("zero-size array to reduction operation ") + op_name(op) + " which has no identity");
     if (outer * inner == 0) return CB_OK;
@@ -278,6 +279,10 @@ cb_status reduce(reduce_op op, const tensor_view& in, int axis, const tensor_vie
                 return run_reduce<fn::max_reducer<T>, T>(p, outer, n, inner, o, eng);
             case reduce_op::min:
                 return run_reduce<fn::min_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::nanmax:
+                return run_reduce<fn::nanmax_reducer<T>, T>(p, outer, n, inner, o, eng);
+            case reduce_op::nanmin:
+                return run_reduce<fn::nanmin_reducer<T>, T>(p, outer, n, inner, o, eng);
             }
         }
     });

@@ -117,6 +117,8 @@ const std::map<std::string, entry, std::less<>>& table() {
         {"prod", {builtin_kind::reduce, int(reduce_op::prod)}},
         {"max", {builtin_kind::reduce, int(reduce_op::max)}},
         {"min", {builtin_kind::reduce, int(reduce_op::min)}},
+        {"nanmax", {builtin_kind::reduce, int(reduce_op::nanmax)}},
+        {"nanmin", {builtin_kind::reduce, int(reduce_op::nanmin)}},
         {"matmul", {builtin_kind::matmul, 0}},
         {"crc32c", {builtin_kind::crc32c, 0}},
         {"take", {builtin_kind::take, 0}},
@@ -477,7 +479,7 @@ cb_status decode(const void* data, size_t size, builtin_call& out, std::string& 
     c.reduce = static_cast<kernels::reduce_op>(h.op);
     if ((c.kind == builtin_kind::binary && (h.op < 0 || h.op > int(kernels::binary_op::greater_equal))) ||
         (c.kind == builtin_kind::unary && (h.op < 0 || h.op > int(kernels::unary_op::abs))) ||
-        (c.kind == builtin_kind::reduce && (h.op < 0 || h.op > int(kernels::reduce_op::min))))
+        (c.kind == builtin_kind::reduce && (h.op < 0 || h.op > int(kernels::reduce_op::nanmin))))
         return fail(error, CB_ERR_INVALID_ARGUMENT, "launch block: unknown operation");
     c.dtype = h.dtype;
     c.axis = h.axis;

@@ -191,6 +191,10 @@ CB_FOR_DTYPES(CB_REDUCE, mean, mean_reducer)
 CB_FOR_DTYPES(CB_REDUCE, prod, prod_reducer)
 CB_FOR_DTYPES(CB_REDUCE, max, max_reducer)
 CB_FOR_DTYPES(CB_REDUCE, min, min_reducer)
+CB_REDUCE(nanmax, nanmax_reducer, float32, float)
+CB_REDUCE(nanmax, nanmax_reducer, float64, double)
+CB_REDUCE(nanmin, nanmin_reducer, float32, float)
+CB_REDUCE(nanmin, nanmin_reducer, float64, double)
 
 // ---- matmul ------------------------------------------------------------------------------------
 #define CB_MATMUL(unused, dname, T)                                                                        \

@@ -56,6 +56,6 @@ inline constexpr const char* k_unary_tokens[] = {
     "square", "reciprocal", "sin",     "cos",      "tan",     "arcsin",      "arccos", "arctan",  "sinh",    "cosh",
     "tanh",   "arcsinh",    "arccosh", "arctanh",  "floor",   "ceil",        "trunc",  "rint",    "deg2rad", "rad2deg",
     "sign",   "isnan",      "isinf",   "isfinite", "signbit", "logical_not", "invert", "absolute"};
-inline constexpr const char* k_reduce_tokens[] = {"sum", "mean", "prod", "max", "min"};
+inline constexpr const char* k_reduce_tokens[] = {"sum", "mean", "prod", "max", "min", "nanmax", "nanmin"};
 
 }  // namespace cudabridge::nv::cuda_kernels

@@ -1,6 +1,6 @@
 // Device bodies of the reductions over the shared accumulators (fn::sum_reducer, mean_reducer,
-// prod_reducer, max_reducer, min_reducer). Contiguous rows: blocks reduce chunks in shared memory, a second
-// kernel combines the chunk partials in order. Along an inner axis: one thread per output.
+// prod_reducer, max_reducer, min_reducer, nanmax_reducer, nanmin_reducer). Contiguous rows: blocks
+// reduce chunks in shared memory, a second kernel combines the chunk partials in order. Along an inner axis: one thread per output.
 #pragma once
 
 #include <type_traits>

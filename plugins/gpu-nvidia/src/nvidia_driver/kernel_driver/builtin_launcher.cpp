@@ -23,7 +23,7 @@ using cuda_kernels::nd_layout;
 
 static_assert(sizeof(cuda_kernels::k_binary_tokens) / sizeof(char*) == int(kernels::binary_op::greater_equal) + 1);
 static_assert(sizeof(cuda_kernels::k_unary_tokens) / sizeof(char*) == int(kernels::unary_op::abs) + 1);
-static_assert(sizeof(cuda_kernels::k_reduce_tokens) / sizeof(char*) == int(kernels::reduce_op::min) + 1);
+static_assert(sizeof(cuda_kernels::k_reduce_tokens) / sizeof(char*) == int(kernels::reduce_op::nanmin) + 1);
 
 // One launch context: the target plus this call's temporary buffers.
 struct launcher {
@@ -180,8 +180,7 @@ cb_status run_reduce(launcher& l, const builtin_call& c, std::string& error) {
         for (int i = 0; i < ax; ++i) outer *= in.shape[i];
         for (int i = ax + 1; i < in.ndim; ++i) inner *= in.shape[i];
     }
-    const bool ordered = c.reduce == kernels::reduce_op::max || c.reduce == kernels::reduce_op::min;
-    if (n == 0 && ordered && outer * inner > 0)
+    if (n == 0 && kernels::is_ordered(c.reduce) && outer * inner > 0)
         return fail(error, CB_ERR_INVALID_ARGUMENT,
                     std::string("zero-size array to reduction operation ") + kernels::op_name(c.reduce) +
                         " which has no identity");
@@ -196,7 +195,11 @@ cb_status run_reduce(launcher& l, const builtin_call& c, std::string& error) {
     if (!kernels::is_contiguous(in))  // compacted once, as the CPU engine does
         if (cb_status s = l.converted(tensor_view(in), in.dtype, in, error); s != CB_OK) return s;
 
-    const std::string suffix = std::string(cuda_kernels::k_reduce_tokens[int(c.reduce)]) + "_" + dtype_token(in.dtype);
+    // Without NaNs to skip, nanmax and nanmin are max and min (the fatbin has them for floats only).
+    kernels::reduce_op op = c.reduce;
+    if (!kernels::is_float_dtype(in.dtype) && op == kernels::reduce_op::nanmax) op = kernels::reduce_op::max;
+    if (!kernels::is_float_dtype(in.dtype) && op == kernels::reduce_op::nanmin) op = kernels::reduce_op::min;
+    const std::string suffix = std::string(cuda_kernels::k_reduce_tokens[int(op)]) + "_" + dtype_token(in.dtype);
     uint64_t pin = launcher::address(in), pout = launcher::address(out);
     if (inner > 1) {
         void* params[] = {&pin, &outer, &n, &inner, &pout};
