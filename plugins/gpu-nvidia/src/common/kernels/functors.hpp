@@ -723,29 +723,29 @@ struct min_reducer {
 // numpy's fmax.reduce / fmin.reduce (nanmax, nanmin): NaNs are skipped, a run of NaNs gives NaN.
 // combine_ordered is exact here with NaNs too (it takes b where a is NaN, never a NaN b over a
 // number), so engines need no NaN check.
-template <class T>
-struct nanmax_reducer {
+template <class T, bool Max>
+struct nan_skipping_reducer {
     using acc_t = T;
     using out_t = T;
     static constexpr bool skips_nan = true;
-    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return fmax{}(a, b); }
+    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) {
+        if constexpr (Max)
+            return fmax{}(a, b);
+        else
+            return fmin{}(a, b);
+    }
     CB_NV_HD static constexpr acc_t lift(T v) { return v; }
     template <class V>
     CB_NV_HD static constexpr V combine_ordered(V a, V b) {
-        return (a < b) | (a != a) ? b : a;
+        if constexpr (Max)
+            return (a < b) | (a != a) ? b : a;
+        else
+            return (b < a) | (a != a) ? b : a;
     }
 };
 template <class T>
-struct nanmin_reducer {
-    using acc_t = T;
-    using out_t = T;
-    static constexpr bool skips_nan = true;
-    CB_NV_HD static constexpr acc_t combine(acc_t a, acc_t b) { return fmin{}(a, b); }
-    CB_NV_HD static constexpr acc_t lift(T v) { return v; }
-    template <class V>
-    CB_NV_HD static constexpr V combine_ordered(V a, V b) {
-        return (b < a) | (a != a) ? b : a;
-    }
-};
+using nanmax_reducer = nan_skipping_reducer<T, true>;
+template <class T>
+using nanmin_reducer = nan_skipping_reducer<T, false>;
 
 }  // namespace cudabridge::nv::kernels::fn
