@@ -135,7 +135,11 @@ void check_long_row(cb_dtype dtype) {
     T* x = in.as<T>();
     for (std::int64_t i = 0; i < n; ++i) {
         const int v = pick(rng);
-        x[i] = v == 300 ? T(NAN) : v == 299 ? T(-0.0) : v == -300 ? T(-INFINITY) : T(v) / T(4);
+        x[i] = v == 300    ? T(NAN)
+               : v == 298  ? -T(NAN)  // a NaN with the sign bit set still sorts last
+               : v == 299  ? T(-0.0)
+               : v == -300 ? T(-INFINITY)
+                           : T(v) / T(4);
     }
     const auto less = [x](std::int64_t a, std::int64_t b) {
         return cudabridge::nv::kernels::fn::sort_less(x[a], x[b]);
@@ -153,9 +157,38 @@ void check_long_row(cb_dtype dtype) {
     tensor out(dtype, {n});
     ASSERT_EQ(sort(in.view(), out.view(), error, two), CB_OK) << error;
     const T* sorted = out.as<T>();
+    std::int64_t negative_zeros_in = 0, negative_zeros_out = 0;
     for (std::int64_t i = 0; i < n; ++i) {
         const T w = x[want[static_cast<std::size_t>(i)]];
         ASSERT_TRUE(sorted[i] == w || (std::isnan(sorted[i]) && std::isnan(w))) << i;  // -0.0 == 0.0 either way
+        negative_zeros_in += x[i] == T(0) && std::signbit(x[i]);
+        negative_zeros_out += sorted[i] == T(0) && std::signbit(sorted[i]);
+    }
+    EXPECT_EQ(negative_zeros_out, negative_zeros_in);  // sort moves values, it does not rewrite them
+}
+
+// Rows of the radix length sort each on its own: numpy's order, every value kept (-0.0 too).
+TEST(Sorting, RowsKeepEveryValue) {
+    std::string error;
+    const std::int64_t rows = 3, n = 700;
+    tensor in(CB_DTYPE_FLOAT32, {rows, n}), out(CB_DTYPE_FLOAT32, {rows, n});
+    float* x = in.as<float>();
+    for (std::int64_t i = 0; i < rows * n; ++i)
+        x[i] = i % 7 == 0 ? -0.0f : i % 11 == 0 ? -NAN : i % 13 == 0 ? NAN : float((i * 7919) % 101) - 50.0f;
+    ASSERT_EQ(sort(in.view(), out.view(), error), CB_OK) << error;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        std::vector<float> want(x + r * n, x + (r + 1) * n);
+        std::sort(want.begin(), want.end(),
+                  [](float a, float b) { return cudabridge::nv::kernels::fn::sort_less(a, b); });
+        const float* got = out.as<float>() + r * n;
+        int negative_zeros_in = 0, negative_zeros_out = 0;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const float w = want[static_cast<std::size_t>(i)];
+            ASSERT_TRUE(got[i] == w || (std::isnan(got[i]) && std::isnan(w))) << r << "," << i;
+            negative_zeros_in += w == 0.0f && std::signbit(w);
+            negative_zeros_out += got[i] == 0.0f && std::signbit(got[i]);
+        }
+        EXPECT_EQ(negative_zeros_out, negative_zeros_in) << "row " << r;
     }
 }
 
