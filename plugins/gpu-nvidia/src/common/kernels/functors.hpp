@@ -341,7 +341,7 @@ struct isinf {
     template <class T>
     CB_NV_HD constexpr bool operator()(T a) const {
         if constexpr (std::is_floating_point_v<T>)
-            return a == a && (a - a) != (a - a);
+            return (a == a) & ((a - a) != (a - a));  // no short circuit: a branch per element does not vectorize
         else
             return false;
     }
