@@ -306,7 +306,7 @@ def iinfo(type):
 # names numpy has too replace the ones above (same numpy behaviour, the standard's keywords added).
 from . import _array_api  # noqa: E402
 
-_ARRAY_API_NEW = ["astype", "can_cast", "isdtype", "result_type", "concat", "permute_dims", "matrix_transpose",
+_ARRAY_API_NEW = ["__array_namespace_info__", "astype", "can_cast", "isdtype", "result_type", "concat", "permute_dims", "matrix_transpose",
                   "vecdot", "meshgrid", "tril", "triu", "unique_all", "unique_counts", "unique_inverse",
                   "unique_values", "reshape", "e", "pi", "inf", "nan", "newaxis"]
 _ARRAY_API_KEYWORDS = ["arange", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",

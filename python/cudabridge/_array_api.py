@@ -208,6 +208,42 @@ def isdtype(dtype, kind):
     return d == _np.dtype(kind)
 
 
+# ---- inspection: the standard's __array_namespace_info__ (2023.12) ------------------------------
+
+_STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+                    "float64", "complex64", "complex128")
+
+
+class _NamespaceInfo:
+    """What this namespace offers, as the standard's inspection API asks: its devices (indices, as
+    `x.device` gives), the dtypes every device holds and the defaults of asarray / arange /
+    linspace (`zeros`, `ones` and `empty` keep float32, this package's numpy-era default)."""
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True}
+
+    def default_device(self):
+        from . import get_device
+        return get_device()
+
+    def devices(self):
+        from . import devices
+        return [d.index for d in devices()]
+
+    def default_dtypes(self, *, device=None):
+        _check_device(device)
+        return {"real floating": _np.dtype(_np.float64), "complex floating": _np.dtype(_np.complex128),
+                "integral": _np.dtype(_np.int64), "indexing": _np.dtype(_np.int64)}
+
+    def dtypes(self, *, device=None, kind=None):
+        _check_device(device)
+        return {name: _np.dtype(name) for name in _STANDARD_DTYPES if kind is None or isdtype(name, kind)}
+
+
+def __array_namespace_info__():
+    return _NamespaceInfo()
+
+
 # ---- manipulation ------------------------------------------------------------------------------
 
 def reshape(x, /, shape, *, copy=None):

@@ -125,6 +125,27 @@ def test_dtype_functions():
     assert not cb.isdtype(np.float32, "complex floating") and cb.isdtype(cb.complex64, "complex floating")
 
 
+def test_namespace_info_describes_devices_dtypes_and_defaults():
+    info = cb.__array_namespace_info__()
+    assert info.capabilities() == {"boolean indexing": True, "data-dependent shapes": True}
+    assert info.default_device() in info.devices() and info.devices() == [d.index for d in cb.devices()]
+    defaults = info.default_dtypes()
+    assert defaults["real floating"] == cb.asarray(1.0).dtype == cb.linspace(0, 1, 3).dtype
+    assert defaults["integral"] == defaults["indexing"] == cb.arange(3).dtype
+    assert defaults["complex floating"] == cb.asarray(1j).dtype
+    every = info.dtypes()
+    assert len(every) == 13 and every["uint16"] == np.uint16 and "float16" not in every
+    for name, dtype in every.items():  # each one a device array can hold
+        assert cb.zeros(2, dtype=dtype).dtype == dtype, name
+    assert set(info.dtypes(kind="real floating")) == {"float32", "float64"}
+    assert set(info.dtypes(kind=("bool", "unsigned integer"))) == {"bool", "uint8", "uint16", "uint32", "uint64"}
+    assert info.dtypes(device=info.default_device()) == every
+    with pytest.raises(ValueError, match="kind"):
+        info.dtypes(kind="text")
+    with pytest.raises(ValueError, match="device"):
+        info.default_dtypes(device=99)
+
+
 def test_constants():
     assert (cb.e, cb.pi, cb.inf) == (math.e, math.pi, math.inf) and math.isnan(cb.nan) and cb.newaxis is None
     assert cb.to_device(M)[:, cb.newaxis].shape == (4, 1, 3)
