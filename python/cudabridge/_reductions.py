@@ -2,6 +2,7 @@
 (np.sum(x, dtype=...) and x.sum(out=...) alike)."""
 
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -181,6 +182,10 @@ def _arg(op, a, axis, out, keepdims):
         if keepdims:
             result = result.reshape((1,))
         return result if out is None else _store(result, out, "arg" + op)
+    k = _row_block(n) if ax == a.ndim - 1 and a.dtype.kind != "c" and a.is_contiguous else None
+    if k:
+        result = _arg_rows_blocked(op, a.reshape(-1, n), k).reshape(_reduced_shape(a.shape, (ax,), keepdims))
+        return result if out is None else _store(result, out, "arg" + op)
     if a.dtype.kind == "c":
         hit = _complex.extreme_hits(op, a, ax)
     else:
@@ -196,6 +201,7 @@ def _arg(op, a, axis, out, keepdims):
 
 _ARG_BLOCK = 4096  # elements per block of _arg_blocked's two-level search
 _ARG_BLOCKED_FROM = 1 << 16
+_ARG_BLOCKED_ROWS_FROM = 1 << 12  # rows at least this long, along the last axis
 
 
 def _arg_blocked(op, a):
@@ -216,6 +222,31 @@ def _arg_blocked(op, a):
     # than its own, or an earlier block would have been picked, and they come after them.
     window = _binary("add", _arange(k), start)
     return _binary("add", start, _arg(op, _take_flat(a, window), 0, None, False))
+
+
+def _row_block(n):
+    """The block length of _arg_rows_blocked for rows of n: n's largest divisor up to sqrt(n)
+    (4096 at most), so the blocks tile each row as a view; None for rows too short to gain, or
+    with no divisor of 16 and up (the general path takes those)."""
+    if n < _ARG_BLOCKED_ROWS_FROM:
+        return None
+    for k in range(builtins.min(_ARG_BLOCK, math.isqrt(n)), 15, -1):
+        if n % k == 0:
+            return k
+    return None
+
+
+def _arg_rows_blocked(op, rows, k):
+    """arg{op} of each row of a contiguous (R, n) array, n a multiple of k: each block's extreme
+    in one reduction over the (R, n / k, k) view, the first block holding the row's, then that
+    block alone (k elements per row, gathered) searched. As _arg_blocked, row by row."""
+    from ._indexing import _arange, _take_flat
+    count, n = rows.shape
+    extremes = _reduce(op, rows.reshape(count, n // k, k), 2, False)
+    start = _binary("multiply", _arg(op, extremes, 1, None, False), k)  # (R,)
+    first = _binary("add", _binary("multiply", _arange(count), n), start).reshape(count, 1)
+    window = _binary("add", first, _arange(k).reshape(1, k))  # (R, k) flat positions
+    return _binary("add", start, _arg(op, _take_flat(rows, window), 1, None, False))
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

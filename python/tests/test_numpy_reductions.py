@@ -192,6 +192,33 @@ def test_argmax_of_long_arrays_searches_blocks(gpu, monkeypatch, dtype, n):
         assert cb.argmax(d, keepdims=True).shape == (1,)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.bool_])
+@pytest.mark.parametrize("n", [256, 257])  # blocks of 16 (256 = 16 * 16), and a prime: the general path
+def test_argmax_along_long_rows_searches_blocks(gpu, monkeypatch, dtype, n):
+    """The two-level search row by row (rows made short here so every case is cheap): extremes in
+    a row's first, middle and last block, ties across blocks, NaN before or after the extreme,
+    rows of a 3-D array, keepdims and out=."""
+    from cudabridge import _reductions
+    monkeypatch.setattr(_reductions, "_ARG_BLOCKED_ROWS_FROM", 64)
+    rng = np.random.default_rng(n)
+    x = (rng.integers(0, 2, (2, 9, n)) if dtype == np.bool_ else rng.integers(10, 60, (2, 9, n))).astype(dtype)
+    for row, (at, value) in enumerate([(0, 100), (n // 2, 100), (n - 1, 100), (3, 1), (n - 2, 1)]):
+        x[0, row, at] = x[0, row, -1 - at] = value  # a tie: the first index wins
+    if np.dtype(dtype).kind == "f":
+        x[1, 0, 5], x[1, 0, 20] = np.nan, np.inf
+        x[1, 1, 30], x[1, 1, 2] = np.nan, -np.inf
+        x[1, 2, :] = np.nan
+    d = cb.to_device(x)
+    for name in ("argmax", "argmin"):
+        for axis in (-1, 2):
+            np.testing.assert_array_equal(cb.from_device(getattr(cb, name)(d, axis=axis)), getattr(np, name)(x, axis=axis))
+        got = getattr(cb, name)(d, axis=-1, keepdims=True)
+        np.testing.assert_array_equal(cb.from_device(got), getattr(np, name)(x, axis=-1, keepdims=True))
+        out = cb.empty((2, 9), np.int64)
+        assert getattr(cb, name)(d, axis=-1, out=out) is out
+        np.testing.assert_array_equal(cb.from_device(out), getattr(np, name)(x, axis=-1))
+
+
 def test_argmax_of_a_long_array_at_full_block_size(gpu):
     x = np.random.default_rng(3).random(200_003, dtype=np.float32)
     x[150_001] = 2.0
