@@ -194,8 +194,11 @@ def _arg(op, a, axis, out, keepdims):
             hit = _binary("logical_or", hit, _unary("isnan", a))
     from ._creation import arange
     from ._indexing import where
-    index = arange(n, dtype=np.int64).reshape((n,) + (1,) * (a.ndim - ax - 1))
-    result = _reduce("min", where(hit, index, np.int64(n)), ax, keepdims)
+    # int32 positions where they fit: the full-size array of them is half the bytes to write and
+    # reduce; the (reduced) result is widened to numpy's int64.
+    wide = np.int64 if n >= 2**31 - 1 else np.int32
+    index = arange(n, dtype=wide).reshape((n,) + (1,) * (a.ndim - ax - 1))
+    result = _reduce("min", where(hit, index, wide(n)), ax, keepdims).astype(np.int64)
     return result if out is None else _store(result, out, "arg" + op)
 
 
