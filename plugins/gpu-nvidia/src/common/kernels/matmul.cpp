@@ -87,10 +87,10 @@ cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtyp
 
 bool is_stacked(const tensor_view& a, const tensor_view& b) { return a.ndim > 2 || b.ndim > 2; }
 
-shape_t stack_shape(const tensor_view& a, const tensor_view& b) {
+shape_t stack_shape(const tensor_view& out) {
     shape_t batch;
-    std::string unused;
-    (void)broadcast_shapes(batch_dims(a), batch_dims(b), batch, unused);
+    batch.ndim = out.ndim - 2;
+    for (int i = 0; i < batch.ndim; ++i) batch.dims[i] = out.shape[i];
     return batch;
 }
 
@@ -179,7 +179,7 @@ cb_status matmul(const tensor_view& a, const tensor_view& b, const tensor_view& 
     if (!is_stacked(a, b)) return matrix_product(a, b, out, dtype, error, eng);
     // One product per matrix, in turn: BLAS spreads each over the cores itself, as numpy's
     // matmul loop does.
-    const shape_t batch = stack_shape(a, b);
+    const shape_t batch = stack_shape(out);
     for (std::int64_t i = 0, n = stack_size(batch); i < n; ++i)
         if (cb_status s = matrix_product(matrix_of(a, batch, i), matrix_of(b, batch, i), matrix_of(out, batch, i),
                                          dtype, error, eng);

@@ -14,10 +14,11 @@ namespace cudabridge::nv::kernels {
 
 cb_status plan_matmul(const tensor_view& a, const tensor_view& b, cb_dtype& dtype, shape_t& shape, std::string& error);
 
-// Stacked operands: the broadcast shape of their leading (batch) dims, and matrix `index` (in C
-// order over that shape) of a stacked operand or result, as a 2-D view into its memory.
+// Stacked operands: the stack's shape (the leading dims of the planned output, where the operands'
+// leading dims broadcast to), and matrix `index` (in C order over that shape) of a stacked operand
+// or result, as a 2-D view into its memory.
 bool is_stacked(const tensor_view& a, const tensor_view& b);
-shape_t stack_shape(const tensor_view& a, const tensor_view& b);  // precondition: plan_matmul accepted them
+shape_t stack_shape(const tensor_view& out);
 std::int64_t stack_size(const shape_t& batch);
 tensor_view matrix_of(const tensor_view& t, const shape_t& batch, std::int64_t index);
 

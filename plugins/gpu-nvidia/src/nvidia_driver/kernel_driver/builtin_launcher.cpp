@@ -276,7 +276,7 @@ cb_status run_matmul(launcher& l, const builtin_call& c, std::string& error) {
     const tensor_view a = device_view(c.tensors[0]), b = device_view(c.tensors[1]);
     const tensor_view out = device_view(c.tensors[2]);
     if (!kernels::is_stacked(a, b)) return run_matrix_product(l, a, b, out, error);
-    const kernels::shape_t batch = kernels::stack_shape(a, b);
+    const kernels::shape_t batch = kernels::stack_shape(out);
     for (int64_t i = 0, n = kernels::stack_size(batch); i < n; ++i)
         if (cb_status s = run_matrix_product(l, kernels::matrix_of(a, batch, i), kernels::matrix_of(b, batch, i),
                                              kernels::matrix_of(out, batch, i), error);
