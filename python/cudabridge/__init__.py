@@ -286,7 +286,8 @@ def remove_event_callback(callback_id):
     return _core.remove_callback(callback_id)
 
 
-# ---- the array API standard's namespace (x.__array_namespace__() is this module) ---------------
+# ---- the array API standard's names; array_api.py, the namespace x.__array_namespace__() gives,
+# ---- takes them, with the standard's answer where numpy 1.24's differs
 
 __array_api_version__ = "2022.12"
 
@@ -314,3 +315,5 @@ _ARRAY_API_KEYWORDS = ["arange", "asarray", "empty", "empty_like", "eye", "full"
 for _name in _ARRAY_API_NEW + _ARRAY_API_KEYWORDS + ["UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]:
     globals()[_name] = getattr(_array_api, _name)
 __all__ += _ARRAY_API_NEW
+
+from . import array_api  # noqa: E402 (it reads the names above)

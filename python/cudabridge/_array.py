@@ -428,8 +428,8 @@ class ndarray:
     def __array_namespace__(self, api_version=None):
         if api_version not in (None, "2022.12", "2021.12"):
             raise ValueError(f"unsupported array API version {api_version!r} (2022.12 is)")
-        import cudabridge
-        return cudabridge
+        from . import array_api
+        return array_api
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -609,6 +609,8 @@ def _reduce(op, a, axis, keepdims):
     if len(axes) == a.ndim:
         result = ndarray._new((), dtype)
         _launch(op, result, [a, result], [_REDUCE_ALL])
+    elif not axes:  # axis=(): each element is its own reduction, in the reduction's dtype (a copy)
+        result = a.astype(dtype)
     else:
         result = a
         for x in reversed(axes):  # one axis at a time, the highest first so the others keep their place

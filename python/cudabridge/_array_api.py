@@ -217,7 +217,8 @@ _STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16"
 class _NamespaceInfo:
     """What this namespace offers, as the standard's inspection API asks: its devices (indices, as
     `x.device` gives), the dtypes every device holds and the defaults of asarray / arange /
-    linspace (`zeros`, `ones` and `empty` keep float32, this package's numpy-era default)."""
+    linspace, and of `zeros`, `ones` and `empty` in `cudabridge.array_api` (the main module's
+    keep float32, this package's numpy-era default)."""
 
     def capabilities(self):
         return {"boolean indexing": True, "data-dependent shapes": True}

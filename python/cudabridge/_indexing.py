@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dtypes
 from ._array import (_axis, _basic_view, _binary, _broadcast, _contiguous_strides, _launch, _reduce, _scalar, _size,
-                     asarray, ndarray, to_device)
+                     asarray, ndarray, to_device, zeros)
 
 
 def _contiguous(a):
@@ -96,6 +96,8 @@ def _take_flat(a, flat):
 def _take_axis(a, idx, axis):
     """a's elements at idx (in [0, n)) along axis: numpy's take with the index dims at `axis`."""
     shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
+    if _size(shape) == 0:  # nothing to gather (e.g. a[True] of an empty a): no flat positions either
+        return ndarray._new(shape, a.dtype)
     return _take_flat(a, _flat_index(a.shape, axis, idx)).reshape(shape)
 
 
@@ -363,13 +365,17 @@ def _split_key(a, key):
 
 def _mask_rows(view, axis, mask):
     """The view with the mask's dims merged into one at `axis` (contiguous), the mask's flat
-    positions there, and the mask as a device array; IndexError on a shape mismatch."""
+    positions there, and the mask as a device array; IndexError on a shape mismatch. A dimension
+    of 0 in the mask matches any (numpy 1.24's rule): such a mask selects nothing, as an all-False
+    mask of the view's shape does."""
     mask = mask if isinstance(mask, ndarray) else to_device(mask)
     k = mask.ndim
     for d in range(k):
-        if mask.shape[d] != view.shape[axis + d]:
+        if mask.shape[d] != view.shape[axis + d] and mask.shape[d] != 0:
             raise IndexError(f"boolean index did not match indexed array along dimension {axis + d}; dimension is "
                              f"{view.shape[axis + d]} but corresponding boolean dimension is {mask.shape[d]}")
+    if mask.size == 0 and mask.shape != view.shape[axis:axis + k]:
+        mask = zeros(view.shape[axis:axis + k], np.bool_)
     return mask, k
 
 

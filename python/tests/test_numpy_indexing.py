@@ -227,13 +227,13 @@ def test_setitem(gpu, dtype, shape, k):
 
 
 @pytest.mark.parametrize("key", [True, False, (Ellipsis, True), (0, True), np.array(True)])
-@pytest.mark.parametrize("shape", [(), (2, 3)])
+@pytest.mark.parametrize("shape", [(), (2, 3), (0,), (0, 3), (2, 0)])
 def test_boolean_scalar_keys_are_0d_masks(gpu, key, shape):
     x = np.arange(float(np.prod(shape))).reshape(shape)
     d = cb.to_device(x)
-    if x.ndim == 0 and isinstance(key, tuple) and 0 in key:  # numpy: too many indices for a 0-d array
-        with pytest.raises(IndexError):
-            x[key]
+    try:
+        x[key]
+    except IndexError:  # numpy: too many indices for a 0-d array, or 0 out of bounds of an empty axis
         with pytest.raises(IndexError):
             d[key]
         return
@@ -242,6 +242,27 @@ def test_boolean_scalar_keys_are_0d_masks(gpu, key, shape):
     want[key] = 7
     d[key] = 7
     same(d, want)
+
+
+@pytest.mark.parametrize("shape,mask_shape", [((1,), (0,)), ((3,), (0,)), ((2, 3), (0,)), ((1, 3), (1, 0)),
+                                              ((2, 1), (2, 0)), ((2, 3), (0, 5)), ((1,), (2,))])
+def test_a_mask_dimension_of_0_matches_any(gpu, shape, mask_shape):
+    """numpy 1.24: a mask's 0-length dimension matches any length (it selects nothing); another
+    mismatch is an IndexError, reading and writing."""
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    mask = np.zeros(mask_shape, np.bool_)
+    d = cb.to_device(x)
+    try:
+        want = x[mask]
+    except IndexError:
+        with pytest.raises(IndexError, match="boolean index did not match"):
+            d[cb.to_device(mask)]
+        with pytest.raises(IndexError, match="boolean index did not match"):
+            d[mask] = 7
+        return
+    same(d[cb.to_device(mask)], want)
+    d[mask] = 7
+    same(d, x)
 
 
 def test_unhandled_advanced_forms_raise_instead_of_copying_to_the_host(gpu):

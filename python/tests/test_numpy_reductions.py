@@ -229,6 +229,20 @@ def test_argmax_of_a_long_array_at_full_block_size(gpu):
     assert int(cb.argmax(cb.to_device(x))) == 77 and int(cb.argmin(cb.to_device(x))) == 77
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.bool_, np.float16, np.int32])
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "max", "min", "any", "all", "var", "nansum", "nanmax"])
+def test_no_axes_reduces_each_element_alone(gpu, name, dtype):
+    """axis=(): a copy in the reduction's dtype (sum of uint8 is uint64, mean of int8 float64)."""
+    x = (np.arange(6) % 3).astype(dtype).reshape(2, 3)
+    d = cb.to_device(x)
+    got = getattr(cb, name)(d, axis=())
+    want = getattr(np, name)(x, axis=())
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.get(), want)
+    got[0, 0] = 1
+    np.testing.assert_array_equal(d.get(), x)  # not the input itself
+
+
 def test_integer_overflow(gpu):
     big = np.full(40, 7, np.int32)  # 7**40 wraps in int64, as numpy's
     compare("prod", cb.prod(cb.to_device(big)), np.asarray(np.prod(big)), np.int32)
