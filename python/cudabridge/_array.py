@@ -8,6 +8,7 @@ stream and runs asynchronously; reading a result (from_device, print, float()) w
 """
 
 import functools
+import itertools
 import numbers
 import operator
 
@@ -44,9 +45,20 @@ def _normalize_shape(shape):
         raise TypeError(f"shape must be an int or a tuple of ints, not {shape!r}") from None
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
-    if len(shape) > 8:
-        raise ValueError(f"at most 8 dimensions are supported on the device, not {len(shape)}")
+    if len(shape) > _MAX_DIMS:
+        raise ValueError(f"maximum supported dimension for an ndarray is {_MAX_DIMS}, found {len(shape)}")
     return shape
+
+
+# An array has up to numpy's 32 dimensions; a kernel's tensor descriptor holds up to 8
+# (CB_TENSOR_MAX_DIMS). Elementwise kernels fold the dimensions of more (_launch_elementwise);
+# the other kernels refuse such an array (_TooManyDimensions, a ValueError).
+_MAX_DIMS = 32
+_KERNEL_MAX_DIMS = 8
+
+
+class _TooManyDimensions(ValueError):
+    """An operation would hand a kernel an array of more dimensions than its descriptor holds."""
 
 
 class ndarray:
@@ -135,6 +147,9 @@ class ndarray:
     def _tensor(self):
         t = self._t
         if t is None:
+            if len(self._shape) > _KERNEL_MAX_DIMS:
+                raise _TooManyDimensions(f"this operation takes arrays of at most {_KERNEL_MAX_DIMS} dimensions on the "
+                                f"device, not {len(self._shape)}: reshape the array first")
             t = self._t = _core.tensor(self._block, self._offset, _dtypes.code(self._dtype), self._shape,
                                        self._strides)
         return t
@@ -251,7 +266,7 @@ class ndarray:
         if dtype == self._dtype and not copy:
             return self
         out = ndarray(self._shape, dtype)
-        _launch("cast", out, [self, out])
+        _launch_elementwise("cast", out, [self, out])
         return out
 
     def copy(self):
@@ -447,6 +462,45 @@ def _launch(name, out, operands, scalars=()):
     _core.launch(name, _dtypes.code(out._dtype), args, current_stream())
 
 
+def _launch_elementwise(name, out, operands, scalars=()):
+    """_launch for a kernel that takes each operand broadcast to out's shape element by element
+    (the ufuncs, cast, fill, copyto). Past a descriptor's dimensions, every operand is folded alike
+    (_fold); the leading dimensions that still do not fit are looped over here, one launch each."""
+    if len(out._shape) <= _KERNEL_MAX_DIMS:
+        _launch(name, out, operands, scalars)
+        return
+    if out.size == 0:
+        return
+    dims, strides = _fold(out._shape, operands)
+    lead = max(0, len(dims) - _KERNEL_MAX_DIMS)
+    for index in itertools.product(*map(range, dims[:lead])):
+        views = [ndarray._view(a._block, a._offset + sum(i * s for i, s in zip(index, st)) * a.itemsize,
+                               dims[lead:], st[lead:], a._dtype) for a, st in zip(operands, strides)]
+        _launch(name, out, views, scalars)
+
+
+def _fold(shape, arrays):
+    """The fewest dimensions that step through `arrays` (each broadcastable to `shape`) element for
+    element as `shape` does: its length-1 dimensions dropped, and each dimension merged into the
+    one before it where every array steps through the two as through one. (dims, one strides tuple
+    per array)."""
+    n = len(shape)
+    strides = [[0] * (n - a.ndim) + [0 if d == 1 else s for d, s in zip(a._shape, a._strides)] for a in arrays]
+    dims, folded = [], [[] for _ in arrays]
+    for i, length in enumerate(shape):
+        if length == 1:
+            continue
+        if dims and all(f[-1] == s[i] * length for f, s in zip(folded, strides)):
+            dims[-1] *= length
+            for f, s in zip(folded, strides):
+                f[-1] = s[i]
+        else:
+            dims.append(length)
+            for f, s in zip(folded, strides):
+                f.append(s[i])
+    return tuple(dims), [tuple(f) for f in folded]
+
+
 _SCALARS = {}  # (dtype, value bytes) -> a 0-d device array holding the value
 
 
@@ -511,8 +565,11 @@ def _binary(name, a, b, out=None):
             if (da.kind == "c" or db.kind == "c") and name in _complex.BINARY:
                 return _complex.binary(name, a, b)
             info = _dtypes.operator_result(name, da, db)
-        return _result(name, sa if sa == sb else _broadcast(sa, sb), info,
-                       (a._t or a._tensor(), b._t or b._tensor()))
+        try:
+            return _result(name, sa if sa == sb else _broadcast(sa, sb), info,
+                           (a._t or a._tensor(), b._t or b._tensor()))
+        except _TooManyDimensions:
+            pass  # the general path below folds the dimensions
     known = a if isinstance(a, ndarray) else b
     x = _operand(a, known.dtype)
     y = _operand(b, known.dtype)
@@ -530,10 +587,10 @@ def _binary(name, a, b, out=None):
         _check_output(name, out, shape, dtype)
         if dtype != out._dtype:
             tmp = ndarray(shape, dtype)
-            _launch(name, tmp, [x, y, tmp])
-            _launch("cast", out, [tmp, out])
+            _launch_elementwise(name, tmp, [x, y, tmp])
+            _launch_elementwise("cast", out, [tmp, out])
             return out
-    _launch(name, out, [x, y, out])
+    _launch_elementwise(name, out, [x, y, out])
     return out
 
 
@@ -543,7 +600,7 @@ def _into_out(name, result, out):
     if out is None:
         return result
     _check_output(name, out, result._shape, result._dtype)
-    _launch("cast", out, [result, out])
+    _launch_elementwise("cast", out, [result, out])
     return out
 
 
@@ -563,7 +620,10 @@ def _unary(name, a, out=None):
         # this dtype, whose result dtype is remembered.
         info = _dtypes.UNARY_RESULTS.get((name, id(a._dtype)))
         if info is not None:
-            return _result(name, a._shape, info, (a._t or a._tensor(),))
+            try:
+                return _result(name, a._shape, info, (a._t or a._tensor(),))
+            except _TooManyDimensions:
+                pass  # the general path below folds the dimensions
     dtype = _dtypes.result(name, a._dtype)
     if dtype not in _dtypes.CODES:
         raise TypeError(f"{name} of {a._dtype} gives {dtype}, which is not supported on the device")
@@ -575,10 +635,10 @@ def _unary(name, a, out=None):
     elif out._shape != a._shape or out._dtype != dtype:
         _check_output(name, out, a._shape, dtype)
         tmp = ndarray._new(a._shape, dtype)
-        _launch(name, tmp, [a, tmp])
-        _launch("cast", out, [tmp, out])
+        _launch_elementwise(name, tmp, [a, tmp])
+        _launch_elementwise("cast", out, [tmp, out])
         return out
-    _launch(name, out, [a, out])
+    _launch_elementwise(name, out, [a, out])
     return out
 
 
@@ -592,7 +652,10 @@ def _reduce(op, a, axis, keepdims):
     if axis is None and not keepdims and type(a) is ndarray and a.size:
         # The whole array to one value (the common case).
         info = _dtypes.REDUCTION_RESULTS.get((op, id(a._dtype))) or _dtypes.reduction_result(op, a._dtype)
-        return _result(op, (), info, (a._t or a._tensor(),), _REDUCE_ALL_TAIL)
+        try:
+            return _result(op, (), info, (a._t or a._tensor(),), _REDUCE_ALL_TAIL)
+        except _TooManyDimensions:  # every element to one value: reduce them as one dimension
+            return _result(op, (), info, (a.reshape(-1)._tensor(),), _REDUCE_ALL_TAIL)
     if not isinstance(a, ndarray):
         a = to_device(np.asarray(a))
     dtype = _dtypes.reduction(op, a._dtype)
@@ -608,7 +671,7 @@ def _reduce(op, a, axis, keepdims):
         raise ValueError(f"zero-size array to reduction operation {_NO_IDENTITY[op]} which has no identity")
     if len(axes) == a.ndim:
         result = ndarray._new((), dtype)
-        _launch(op, result, [a, result], [_REDUCE_ALL])
+        _launch(op, result, [a.reshape(-1) if a.ndim > _KERNEL_MAX_DIMS else a, result], [_REDUCE_ALL])
     elif not axes:  # axis=(): each element is its own reduction, in the reduction's dtype (a copy)
         result = a.astype(dtype)
     else:
@@ -639,11 +702,11 @@ def _fill(target, value):
             raise TypeError(f"cannot assign a complex value to a {target._dtype} array (numpy would drop the "
                             f"imaginary part): assign value.real")
         # The fill kernel takes a real scalar: broadcast a 0-d array of the value instead.
-        _launch("cast", target, [_scalar(value, target._dtype), target])
+        _launch_elementwise("cast", target, [_scalar(value, target._dtype), target])
         return
     else:
         raise TypeError(f"cannot fill an array with {type(value).__name__}")
-    _launch("fill", target, [target], [scalar])
+    _launch_elementwise("fill", target, [target], [scalar])
 
 
 def _assign(view, value):
@@ -657,7 +720,7 @@ def _assign(view, value):
             raise ValueError
     except ValueError:
         raise ValueError(f"could not broadcast input array from shape {src._shape} into shape {view._shape}") from None
-    _launch("cast", view, [src, view])
+    _launch_elementwise("cast", view, [src, view])
 
 
 def _basic_view(a, key):

@@ -51,7 +51,7 @@ def conjugate_into(x, out):
         out = x.copy()
     else:
         _array._check_output("conjugate", out, x.shape, x.dtype)
-        _array._launch("cast", out, [x, out])
+        _array._launch_elementwise("cast", out, [x, out])
     half = _part(out, 1)
     _array._unary("negative", half, out=half)
     return out

@@ -15,8 +15,8 @@ import warnings
 import numpy as np
 
 from . import _dtypes
-from ._array import (_axis, _basic_view, _binary, _broadcast, _contiguous_strides, _launch, _reduce, _scalar, _size,
-                     asarray, ndarray, to_device, zeros)
+from ._array import (_axis, _basic_view, _binary, _broadcast, _contiguous_strides, _launch, _launch_elementwise,
+                     _reduce, _scalar, _size, asarray, ndarray, to_device, zeros)
 
 
 def _contiguous(a):
@@ -116,7 +116,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         return result
     if out.shape != result.shape:
         raise ValueError(f"output array does not match result of ndarray.take: {out.shape} != {result.shape}")
-    _launch("cast", out, [result, out])
+    _launch_elementwise("cast", out, [result, out])
     return out
 
 
@@ -149,7 +149,7 @@ def _broadcast_copy(a, shape):
         return a
     out = ndarray._new(shape, a.dtype)
     if out.size:
-        _launch("cast", out, [a, out])
+        _launch_elementwise("cast", out, [a, out])
     return out
 
 
@@ -162,7 +162,7 @@ def _put_flat(target, flat, values):
     vals = _as_device(values, target.dtype)
     _launch("put", work, [vals, flat, work])
     if work is not target:
-        _launch("cast", target, [work, target])
+        _launch_elementwise("cast", target, [work, target])
 
 
 def _as_device(value, dtype):
@@ -208,7 +208,7 @@ def _positions(flags):
     spare = ndarray._new((count + 1,), np.dtype(np.int64))
     dump = ndarray._new((n,), np.dtype(np.int64))
     dump.fill(count)
-    _launch("copyto", dump, [dest, flags, dump])
+    _launch_elementwise("copyto", dump, [dest, flags, dump])
     _launch("put", spare, [_arange(n), dump, spare])
     return spare[:count]
 
@@ -320,8 +320,8 @@ def where(condition, x=None, y=None):
     yd = y if isinstance(y, ndarray) else _as_device(y, dtype)  # the cast below converts it
     out = ndarray._new(_broadcast(cond.shape, xd.shape, yd.shape), dtype)
     if out.size:
-        _launch("cast", out, [yd, out])
-        _launch("copyto", out, [xd, cond, out])
+        _launch_elementwise("cast", out, [yd, out])
+        _launch_elementwise("copyto", out, [xd, cond, out])
     return out
 
 
@@ -443,7 +443,7 @@ def setitem(a, key, value):
         mask, k = _mask_rows(view, axis, index)
         if _is_scalar(value):
             full = mask.reshape((1,) * axis + mask.shape + (1,) * (view.ndim - axis - k))
-            _launch("copyto", view, [_as_device(value, view.dtype), full, view])
+            _launch_elementwise("copyto", view, [_as_device(value, view.dtype), full, view])
             return
         merged_shape = view.shape[:axis] + (_size(mask.shape),) + view.shape[axis + k:]
         idx = _positions(mask.reshape(-1))
@@ -459,7 +459,7 @@ def setitem(a, key, value):
     work = view.copy()
     target = work.reshape(merged_shape)
     _put_flat(target, positions, _values_for(value, view.dtype, result_shape, positions.shape))
-    _launch("cast", view, [work, view])
+    _launch_elementwise("cast", view, [work, view])
 
 
 def _is_scalar(value):

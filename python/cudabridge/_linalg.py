@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _launch, _reduce, asarray, ndarray
+from ._array import _axis, _launch, _launch_elementwise, _reduce, asarray, ndarray
 
 
 def _core_mismatch(k_a, k_b):
@@ -56,7 +56,7 @@ def matmul(a, b, out=None):
     if out.shape != result.shape:
         raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension: {out.shape} is not "
                          f"{result.shape}")
-    _launch("cast", out, [result, out])
+    _launch_elementwise("cast", out, [result, out])
     return out
 
 
@@ -70,7 +70,7 @@ def dot(a, b, out=None):
         result = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
     if out is None:
         return result
-    _launch("cast", out, [result, out])
+    _launch_elementwise("cast", out, [result, out])
     return out
 
 

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import _dtypes
-from ._array import _axis, _basic_view, _launch, _normalize_shape, asarray, ndarray
+from ._array import _axis, _basic_view, _launch_elementwise, _normalize_shape, asarray, ndarray
 
 
 def _axes(axis, ndim):
@@ -24,7 +24,7 @@ def _axes(axis, ndim):
 def _copy_into(dst, src):
     """Writes `src` (same shape as `dst`, or broadcastable to it) into the view `dst`, casting."""
     if dst.size:
-        _launch("cast", dst, [src, dst])
+        _launch_elementwise("cast", dst, [src, dst])
 
 
 def _along(a, axis, start, stop):

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from . import _complex, _dtypes
-from ._array import _axis, _binary, _launch, _reduce, _unary, asarray, full, ndarray, to_device
+from ._array import _axis, _binary, _launch_elementwise, _reduce, _unary, asarray, full, ndarray, to_device
 
 _NO_VALUE = np._NoValue
 
@@ -24,7 +24,7 @@ def _store(result, out, op):
     if out.shape != result.shape:
         raise ValueError(f"output parameter for reduction operation {op} has the wrong shape {out.shape}; "
                          f"the result has shape {result.shape}")
-    _launch("cast", out, [result, out])
+    _launch_elementwise("cast", out, [result, out])
     return out
 
 

@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from . import _array_api, _complex, _dtypes
-from ._array import (_axis, _binary, _contiguous_strides, _into_out, _launch, _reduce, _unary,
+from ._array import (_axis, _binary, _contiguous_strides, _into_out, _launch_elementwise, _reduce, _unary,
                      asarray, ndarray, zeros)
 from ._creation import arange, full_like, zeros_like
 from ._indexing import (_arange, _as_device, _broadcast_copy, _indices, _normalized, _put_flat, _take_flat,
@@ -363,8 +363,8 @@ def _np_triu(m, k=0):
 def kron(a, b):
     """numpy's kron: every element of a times the whole of b, blocks laid out as a's elements.
     Both are given the same number of dimensions and interleaved with length-1 axes, so one
-    broadcast multiply makes the (a0, b0, a1, b1, ...) array that is reshaped; up to 4-D (the
-    device's 8 dimensions). A 0-d b is a plain multiply (by value for a host scalar with an array a)."""
+    broadcast multiply makes the (a0, b0, a1, b1, ...) array that is reshaped; up to 16-D (an
+    array's 32 dimensions). A 0-d b is a plain multiply (by value for a host scalar with an array a)."""
     a = asarray(a)
     if not isinstance(b, ndarray) and np.ndim(b) == 0 and a.ndim:
         return _binary("multiply", a, np.asarray(b)[()])  # a host scalar: by value, as numpy's
@@ -476,9 +476,9 @@ def copyto(dst, src, casting="same_kind", where=True):
         vals = vals.copy()
     if dst.size:
         if mask is None:
-            _launch("cast", dst, [vals, dst])
+            _launch_elementwise("cast", dst, [vals, dst])
         else:
-            _launch("copyto", dst, [vals, mask, dst])
+            _launch_elementwise("copyto", dst, [vals, mask, dst])
     return None
 
 

@@ -87,7 +87,7 @@ def positive(x, out=None):
     if out is None:
         return x.copy()
     _array._check_output("positive", out, x.shape, x.dtype)
-    _array._launch("cast", out, [x, out])
+    _array._launch_elementwise("cast", out, [x, out])
     return out
 
 
@@ -115,7 +115,7 @@ def conjugate(x, out=None):
     if out is None:
         return x.astype(dtype)
     _array._check_output("conjugate", out, x.shape, dtype)
-    _array._launch("cast", out, [x, out])
+    _array._launch_elementwise("cast", out, [x, out])
     return out
 
 
@@ -170,7 +170,7 @@ def around(a, decimals=0, out=None):
         return result
     if out.shape != result.shape:
         raise ValueError(f"around: out has shape {out.shape}, the result {result.shape}")
-    _array._launch("cast", out, [result, out])  # numpy's around casts into out unsafely
+    _array._launch_elementwise("cast", out, [result, out])  # numpy's around casts into out unsafely
     return out
 
 

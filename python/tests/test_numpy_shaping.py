@@ -664,10 +664,12 @@ def test_bad_input_raises_numpys_exception(gpu, name):
 
 
 def test_limits_of_the_device(gpu):
-    """What numpy does and the device does not: kron past 4-D (the 8 dimensions of a device
-    array), and cb.triu / cb.tril of a 0-d array (the array API's: ValueError)."""
-    with pytest.raises(ValueError, match="8 dimensions"):
-        np.kron(cb.zeros((1,) * 5), cb.zeros((1,) * 5))
+    """kron past 4-D (its 2N-dimensional product folds onto the kernels' 8) up to numpy's 32
+    dimensions, and cb.triu / cb.tril of a 0-d array (the array API's: ValueError)."""
+    a, b = sample((2, 1, 3, 2, 2), np.float64), sample((3, 2, 1, 2, 2), np.float64, 1)
+    same(np.kron(cb.asarray(a), cb.asarray(b)), np.kron(a, b))
+    with pytest.raises(ValueError, match="32"):
+        np.kron(cb.zeros((1,) * 17), cb.zeros((1,) * 17))
     with pytest.raises(ValueError):
         cb.triu(cb.asarray(np.array(1.0)))
 
