@@ -276,12 +276,16 @@ def matrix_transpose(x, /):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """Dot products of x1 and x2 along `axis` of their broadcast shape (dtype: their promotion)."""
+    """Dot products of x1 and x2 along `axis` of their broadcast shape (dtype: their promotion);
+    x1 conjugated where complex, as the standard (and numpy 2's vecdot) defines it."""
     a, b = _broadcast_arrays(_array.asarray(x1), _array.asarray(x2))
     if not -a.ndim <= axis < a.ndim:
         raise ValueError(f"vecdot: axis {axis} is out of range for {a.ndim} dimensions")
     if _array.asarray(x1).shape[axis] != _array.asarray(x2).shape[axis]:
         raise ValueError("vecdot: x1 and x2 differ in size along axis")
+    if a.dtype.kind == "c":
+        from ._complex import conjugate_into
+        a = conjugate_into(a, None)
     prod = _binary("multiply", a, b)
     return _reductions.sum(prod, axis=axis, dtype=prod.dtype)
 

@@ -120,3 +120,11 @@ def reduction(op, dtype):
     if dtype.kind in "fc":
         return _CANONICAL[dtype]
     return _CANONICAL[np.dtype(np.uint64 if dtype.kind == "u" else np.int64)]
+
+
+def standard_accumulation(dtype, requested):
+    """The dtype the array API standard (2022.12) gives sum, prod and trace of `dtype` when
+    `requested` is None: float64 (complex128) for a narrower float (complex); otherwise numpy's."""
+    if requested is not None or dtype.kind not in "fc":
+        return requested
+    return np.result_type(dtype, np.float64)

@@ -150,9 +150,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     d = diagonal(a, offset, axis1, axis2)
-    if dtype is not None:
-        d = d.astype(dtype)
-    return _reduce("sum", d, d.ndim - 1, False)
+    if dtype is None:
+        return _reduce("sum", d, d.ndim - 1, False)
+    total = _reduce("sum", d.astype(dtype), d.ndim - 1, False)
+    return total if total.dtype == dtype else total.astype(dtype)  # e.g. int16: the sum's int64, wrapped
 
 
 # ---- einsum: the contractions that reduce to (batched) matmul -------------------------------------

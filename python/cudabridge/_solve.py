@@ -18,10 +18,18 @@ bool matrices are computed in float64, float32 and the complex dtypes in their o
 raises TypeError, as numpy.linalg does.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from . import _array
 from ._array import _binary, _unary, asarray
+
+# The results as named tuples, by the array API's (and numpy 2's) names; still tuples to unpack.
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 
 _LinAlgError = np.linalg.LinAlgError
 
@@ -137,7 +145,7 @@ def slogdet(a):
     a, pivots, sign = _pivots_and_sign(a, "slogdet")
     real = np.dtype(a.dtype.char.lower()) if a.dtype.kind == "c" else a.dtype
     if pivots is None:
-        return _array.full(a.shape[:-2], 1, a.dtype), _array.full(a.shape[:-2], 0, real)
+        return SlogdetResult(_array.full(a.shape[:-2], 1, a.dtype), _array.full(a.shape[:-2], 0, real))
     from ._reductions import prod, sum as total
     magnitude = _unary("absolute", pivots)
     units = _binary("divide", pivots, magnitude)  # NaN where a pivot is 0: replaced below
@@ -145,13 +153,16 @@ def slogdet(a):
     from ._indexing import where
     sign = where(zero, a.dtype.type(0), _binary("multiply", sign, prod(units, axis=-1)))
     logdet = total(_unary("log", magnitude), axis=-1)  # -inf for a zero pivot
-    return sign, logdet
+    return SlogdetResult(sign, logdet)
 
 
-def cholesky(a):
+def cholesky(a, *, upper=False):
     """numpy.linalg.cholesky: lower-triangular L with a = L @ L.conj().T (right-looking: column j
     is the trailing block's first column over the square root of its pivot, and the block below
-    and right of it loses that column's outer product)."""
+    and right of it loses that column's outer product). upper=True (the array API's, and numpy
+    2's) gives U = L^H instead, with a = U^H @ U."""
+    if upper:
+        return _adjoint(cholesky(a))
     a = _square_stack(a, "cholesky")
     n = a.shape[-1]
     m = a.copy()
@@ -186,11 +197,16 @@ def _householder(x):
     from ._indexing import where
     from ._reductions import sum as total
     from ._complex import squared_magnitude
+    from ._reductions import max as largest
     alpha = x[..., 0].copy()
-    rest = squared_magnitude(x[..., 1:]) if x.shape[-1] > 1 else None
+    # |x| as LAPACK's nrm2 takes it: over x scaled by its largest magnitude, so squares cannot overflow
+    big = largest(_unary("absolute", x), axis=-1)
+    unit = where(_binary("equal", big, 0), big.dtype.type(1), big)
+    y = _binary("divide", x, unit.reshape(unit.shape + (1,)))
+    rest = squared_magnitude(y[..., 1:]) if x.shape[-1] > 1 else None
     tail = total(rest, axis=-1) if rest is not None else _array.zeros(alpha.shape, real(alpha).dtype)
     still = _binary("logical_and", _binary("equal", tail, 0), _binary("equal", imag(alpha), 0))
-    norm = _unary("sqrt", _binary("add", squared_magnitude(alpha), tail))
+    norm = _binary("multiply", _unary("sqrt", _binary("add", squared_magnitude(y[..., 0]), tail)), unit)
     beta = where(still, real(alpha), _binary("multiply", _unary("negative", norm),
                                              _binary("copysign", 1.0, real(alpha))))
     beta = beta.astype(x.dtype)
@@ -205,7 +221,6 @@ def qr(a, mode="reduced"):
     """numpy.linalg.qr: Householder reflections one column at a time, as LAPACK's geqrf (the same
     signs), Q accumulated from them as orgqr does. mode "reduced" (Q m x k, R k x n), "complete"
     (Q m x m, R m x n) or "r" (R alone); k = min(m, n)."""
-    from ._complex import conjugate_into
     from ._creation import eye
     from ._linalg import matmul
     from ._manipulation import broadcast_to
@@ -217,9 +232,7 @@ def qr(a, mode="reduced"):
     m, n = r.shape[-2:]
     k = min(m, n)
 
-    def conj(z):
-        return conjugate_into(z, None) if z.dtype.kind == "c" else z
-
+    conj = _conj
     reflectors = []
     for j in range(k):
         v, tau, beta = _householder(r[..., j:, j])
@@ -241,19 +254,20 @@ def qr(a, mode="reduced"):
         w = matmul(conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)
         step = _binary("multiply", tau.reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
         q[..., j:, :] = _binary("subtract", block, _binary("multiply", step, w))
-    return q, r
+    return QRResult(q, r)
 
 
-def _rotate(m, p, q, c, s, axis):
+def _rotate(m, p, q, c, s, axis, s_q=None):
     """Rows (axis -2) or columns (axis -1) p and q of the stack m replaced by c*p - s*q and
-    s*p + c*q, in place; c and s are (...,) per matrix."""
+    s_q*p + c*q (s_q = s for a real rotation), in place; c, s and s_q are (...,) per matrix."""
     index = (Ellipsis, slice(p, p + 1), slice(None)) if axis == -2 else (Ellipsis, slice(None), slice(p, p + 1))
     other = (Ellipsis, slice(q, q + 1), slice(None)) if axis == -2 else (Ellipsis, slice(None), slice(q, q + 1))
     shape = c.shape + (1, 1)
     c, s = c.reshape(shape), s.reshape(shape)
+    s_q = s if s_q is None else s_q.reshape(shape)
     a, b = m[index].copy(), m[other].copy()
     m[index] = _binary("subtract", _binary("multiply", c, a), _binary("multiply", s, b))
-    m[other] = _binary("add", _binary("multiply", s, a), _binary("multiply", c, b))
+    m[other] = _binary("add", _binary("multiply", s_q, a), _binary("multiply", c, b))
 
 
 def _jacobi_rotation(app, aqq, apq):
@@ -310,7 +324,7 @@ def eigh(a, UPLO="L"):
     order = argsort(values, axis=-1)
     values = _gather(values, order, values.ndim - 1)
     vectors = _gather(vectors, broadcast_to(order.reshape(order.shape[:-1] + (1, n)), vectors.shape), vectors.ndim - 1)
-    return values, vectors
+    return EighResult(values, vectors)
 
 
 def eigvalsh(a, UPLO="L"):
@@ -318,10 +332,34 @@ def eigvalsh(a, UPLO="L"):
     return eigh(a, UPLO)[0]
 
 
+def _conj(z):
+    from ._complex import conjugate_into
+    return conjugate_into(z, None) if z.dtype.kind == "c" else z
+
+
+def _adjoint(x):
+    """The conjugate transpose of each matrix of the stack x (the transpose of a real one), a copy."""
+    return _conj(x.swapaxes(-1, -2).copy())
+
+
+def _power_of_two_scale(a):
+    """Per matrix of the stack a, the power of two at or below its largest magnitude (1 for a zero,
+    empty or non-finite matrix): dividing by it is exact, and leaves every magnitude below 2."""
+    from ._indexing import where
+    from ._reductions import max as largest
+    magnitude = _unary("absolute", a)
+    big = largest(magnitude, axis=(-2, -1)) if a.size else _array.zeros(a.shape[:-2], magnitude.dtype)
+    fine = _binary("logical_and", _unary("isfinite", big), _binary("greater", big, 0))
+    exponent = _unary("floor", _unary("log2", where(fine, big, big.dtype.type(1))))
+    return _unary("exp2", exponent).astype(big.dtype)
+
+
 def _one_sided_jacobi(a):
     """Hestenes' one-sided Jacobi on the columns of the stack a (..., m, n), m >= n: rotations
     of column pairs until every pair is orthogonal to the dtype's precision (one read per
-    sweep). Returns the rotated columns and the accumulated rotation V."""
+    sweep). Returns the rotated columns and the accumulated rotation V (unitary: for complex
+    columns with cp^H cq = |gamma| phase, the real rotation of |gamma| with the phase on s)."""
+    from ._complex import squared_magnitude
     from ._creation import eye
     from ._indexing import where
     from ._manipulation import broadcast_to, stack
@@ -329,61 +367,70 @@ def _one_sided_jacobi(a):
     m_cols, n = a.shape[-2], a.shape[-1]
     work = a.copy()
     v = broadcast_to(eye(n, dtype=a.dtype), a.shape[:-2] + (n, n)).copy()
+    complex_ = a.dtype.kind == "c"
     eps = float(np.finfo(a.dtype).eps)
     for _ in range(60):
-        if n < 2:
+        if n < 2 or a.size == 0:  # nothing to rotate
             break
         departures = []  # per pair, how far from orthogonal it was: |gamma| / sqrt(alpha beta)
         for p in range(n - 1):
             for q in range(p + 1, n):
                 cp, cq = work[..., :, p], work[..., :, q]
-                alpha = total(_binary("multiply", cp, cp), axis=-1)
-                beta = total(_binary("multiply", cq, cq), axis=-1)
-                gamma = total(_binary("multiply", cp, cq), axis=-1)
-                c, s = _jacobi_rotation(alpha, beta, gamma)
-                _rotate(work, p, q, c, s, -1)
-                _rotate(v, p, q, c, s, -1)
-                departure = _binary("divide", _unary("absolute", gamma),
-                                    _unary("sqrt", _binary("multiply", alpha, beta)))
-                departures.append(where(_binary("equal", gamma, 0), a.dtype.type(0), departure))
+                alpha = total(squared_magnitude(cp), axis=-1)
+                beta = total(squared_magnitude(cq), axis=-1)
+                gamma = total(_binary("multiply", _conj(cp), cq), axis=-1)
+                size = _unary("absolute", gamma)
+                if complex_:
+                    c, s = _jacobi_rotation(alpha, beta, size)
+                    phase = _binary("divide", gamma, where(_binary("equal", size, 0), size.dtype.type(1), size))
+                    s_p, s_q = _binary("multiply", s, _conj(phase)), _binary("multiply", s, phase)
+                    _rotate(work, p, q, c, s_p, -1, s_q)
+                    _rotate(v, p, q, c, s_p, -1, s_q)
+                else:
+                    c, s = _jacobi_rotation(alpha, beta, gamma)
+                    _rotate(work, p, q, c, s, -1)
+                    _rotate(v, p, q, c, s, -1)
+                departure = _binary("divide", size, _unary("sqrt", _binary("multiply", alpha, beta)))
+                departures.append(where(_binary("equal", size, 0), size.dtype.type(0), departure))
         if not float(_array._reduce("max", stack(departures), None, False)) > eps * m_cols:
             break
     return work, v
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    """numpy.linalg.svd of real matrices: one-sided Jacobi (of a, or of its transpose when it is
-    wide), the singular values the columns' norms, descending; U's columns the normalized
-    columns, completed to an orthonormal basis by a QR when full_matrices. U and V hold numpy's
-    singular vectors up to sign (free in LAPACK too)."""
+    """numpy.linalg.svd: one-sided Jacobi (of a, or of its conjugate transpose when it is wide),
+    the singular values the columns' norms, descending; U's columns the normalized columns,
+    completed to an orthonormal basis by a QR when full_matrices. U and V hold numpy's singular
+    vectors up to sign (a unit phase for complex matrices), which LAPACK leaves free too."""
     from ._reductions import sum as total
     from ._sorting import argsort
     from ._shaping import _gather
     from ._manipulation import broadcast_to, concatenate, flip
+    from ._complex import squared_magnitude
     a = _matrix_stack(a, "svd")
-    if a.dtype.kind == "c":
-        raise TypeError("svd of complex matrices is not computed on the device")
     m, n = a.shape[-2:]
     wide = m < n
-    work_in = a.swapaxes(-1, -2) if wide else a
+    unit = _power_of_two_scale(a)  # as LAPACK's gesvd scales: the columns' squared norms cannot overflow
+    scaled = _binary("divide", a, unit.reshape(unit.shape + (1, 1)))
+    work_in = _adjoint(scaled) if wide else scaled
     work, v = _one_sided_jacobi(work_in)
-    sigma = _unary("sqrt", total(_binary("multiply", work, work), axis=-2))
+    sigma = _unary("sqrt", total(squared_magnitude(work), axis=-2))
     order = flip(argsort(sigma, axis=-1), -1)  # descending
     sigma = _gather(sigma, order, sigma.ndim - 1)
     if not compute_uv:
-        return sigma
+        return _binary("multiply", sigma, unit.reshape(unit.shape + (1,)))
     k = sigma.shape[-1]
     columns = broadcast_to(order.reshape(order.shape[:-1] + (1, k)), work.shape[:-1] + (k,))
     work = _gather(work, columns.copy(), work.ndim - 1)
     v = _gather(v, broadcast_to(order.reshape(order.shape[:-1] + (1, k)), v.shape).copy(), v.ndim - 1)
     from ._indexing import where
-    safe = where(_binary("equal", sigma, 0), a.dtype.type(1), sigma)
+    safe = where(_binary("equal", sigma, 0), sigma.dtype.type(1), sigma)
     u = _binary("divide", work, safe.reshape(safe.shape[:-1] + (1, k)))
     rows = u.shape[-2]
     if full_matrices and rows > k:
         q, _ = qr(u, mode="complete")
         u = concatenate([u, q[..., :, k:]], axis=-1)
-    vt = v.swapaxes(-1, -2).copy()
-    if wide:  # a^T = U S V^T (U completed above when full_matrices), so a = V S U^T
-        u, vt = vt.swapaxes(-1, -2).copy(), u.swapaxes(-1, -2).copy()
-    return u, sigma, vt
+    vt = _adjoint(v)
+    if wide:  # a^H = U S V^H (U completed above when full_matrices), so a = V S U^H
+        u, vt = v, _adjoint(u)
+    return SVDResult(u, _binary("multiply", sigma, unit.reshape(unit.shape + (1,))), vt)

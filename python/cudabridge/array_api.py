@@ -9,19 +9,25 @@ names below follow the standard, and the main module keeps numpy's answer (as nu
 - `ceil`, `floor` and `trunc` of an integer array give a copy of the same dtype (numpy: float64);
 - `nonzero` of a 0-d array raises ValueError (numpy 1.24 warns and treats it as 1-d);
 - `sign` of a complex number is x / |x| (numpy 1.24 takes the sign of the real part);
-- `sum` and `prod` of float32 (complex64) accumulate and answer in float64 (complex128), the
-  default dtype, as 2022.12 asks (numpy and 2023.12 keep the input's);
+- `sum`, `prod` and `linalg.trace` of float32 (complex64) accumulate and answer in float64
+  (complex128), the default dtype, as 2022.12 asks (numpy and 2023.12 keep the input's);
 - `expm1` of a complex number with an infinite or NaN part gives the standard's special cases, those
   of exp(x) - 1 (numpy 1.24's formula gives NaN there), and +0 for the real part of expm1(-0 + 0j);
 - `tanh` of a complex number with an infinite real part and a finite imaginary part is ±1 with a
-  zero imaginary part of the input's sign (C99's ctanh, which numpy follows, takes sin(2y)'s).
+  zero imaginary part of the input's sign (C99's ctanh, which numpy follows, takes sin(2y)'s);
+- `fft.*` answer in the input's precision (complex64 for float32), with keyword-only arguments
+  (_array_api_fft.py); numpy 1.24's fft always answers in complex128.
 """
 
 import numpy as _np
 
 import cudabridge as _cb
 from cudabridge import *  # noqa: F401,F403 (the namespace is the main module's names)
-from cudabridge import __array_api_version__, __array_namespace_info__, fft, linalg  # noqa: F401
+from cudabridge import __array_api_version__, __array_namespace_info__  # noqa: F401
+
+from . import _dtypes
+from . import _array_api_fft as fft  # noqa: E402,F811 (the standard's fft, not numpy's)
+from . import _array_api_linalg as linalg  # noqa: E402,F811 (the standard's linalg)
 
 bool = _np.bool_  # the standard's name; numpy 1.24 (and so the main module) has only bool_
 _DEFAULT_FLOAT = _np.float64
@@ -94,18 +100,11 @@ def tanh(x, /):
     return result
 
 
-def _default_accumulation(x, dtype):
-    """2022.12's dtype for sum and prod: float64 (complex128) for a narrower float (complex)."""
-    if dtype is not None or x.dtype.kind not in "fc":
-        return dtype
-    return _np.result_type(x.dtype, _np.float64)
-
-
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     x = _cb.asarray(x)
-    return _cb.sum(x, axis=axis, dtype=_default_accumulation(x, dtype), keepdims=keepdims)
+    return _cb.sum(x, axis=axis, dtype=_dtypes.standard_accumulation(x.dtype, dtype), keepdims=keepdims)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     x = _cb.asarray(x)
-    return _cb.prod(x, axis=axis, dtype=_default_accumulation(x, dtype), keepdims=keepdims)
+    return _cb.prod(x, axis=axis, dtype=_dtypes.standard_accumulation(x.dtype, dtype), keepdims=keepdims)

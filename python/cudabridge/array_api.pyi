@@ -3,7 +3,7 @@ from typing import Any, Tuple
 from cudabridge import *  # noqa: F401,F403
 from cudabridge import __array_api_version__ as __array_api_version__
 from cudabridge import __array_namespace_info__ as __array_namespace_info__
-from cudabridge import fft as fft, linalg as linalg
+from . import _array_api_fft as fft, _array_api_linalg as linalg
 
 import numpy as np
 

@@ -18,7 +18,8 @@ import numpy as np
 from . import _array, _complex, _linalg, _reductions
 from ._array_api import matrix_transpose, vecdot
 from ._linalg import matmul, outer, tensordot
-from ._solve import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd
+from ._solve import _adjoint, cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd
+from ._solve import EighResult, QRResult, SlogdetResult, SVDResult  # noqa: F401 (the results' types)
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "outer", "tensordot", "vecdot",
            "diagonal", "trace", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "matrix_power", "cross", "lstsq"]
@@ -43,9 +44,13 @@ def _vector_norm(x, ord, axis, keepdims):
         return _reductions.sum(nonzero, axis=axis, keepdims=keepdims)
     if ord == 1:
         return _reductions.sum(_abs(x), axis=axis, keepdims=keepdims)
-    powered = _array._binary("power", _abs(x), float(ord))
+    magnitude = _abs(x)
+    # As numpy's in-place powers: in |x|'s dtype, the root's exponent 1 / ord taken in it too.
+    powered = _array._binary("power", magnitude, float(ord)).astype(magnitude.dtype, copy=False)
     total = _reductions.sum(powered, axis=axis, keepdims=keepdims)
-    return _array._binary("power", total, 1.0 / float(ord))
+    with np.errstate(divide="ignore", over="ignore"):
+        exponent = float(np.reciprocal(np.asarray(ord, dtype=magnitude.dtype)))
+    return _array._binary("power", total, exponent)
 
 
 def _matrix_norm(x, ord, axes, keepdims):
@@ -59,10 +64,6 @@ def _matrix_norm(x, ord, axes, keepdims):
         extreme = _reductions.max if ord > 0 else _reductions.min
         result = extreme(_reductions.sum(_abs(x), axis=summed), axis=then)
     elif ord in (2, -2, "nuc"):
-        if x.dtype.kind == "c":
-            raise TypeError(f"numpy.linalg.norm with ord={ord!r} of a complex matrix needs its singular values, "
-                            f"which have no implementation on the device (cudabridge); copy to the host explicitly "
-                            f"with cb.asnumpy(x)")
         from ._manipulation import moveaxis
         s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
         result = {2: _reductions.max, -2: _reductions.min, "nuc": _reductions.sum}[ord](s, axis=-1)
@@ -174,18 +175,30 @@ def svdvals(x, /):
     return svd(x, compute_uv=False)
 
 
+def _per_matrix(value):
+    """A tolerance for a stack of singular-value rows: a number as it is, an array (one value per
+    matrix) with a trailing axis to broadcast along each row, as numpy's [..., newaxis]."""
+    if isinstance(value, numbers.Number):
+        return value
+    value = _array.asarray(value)
+    return value.reshape(value.shape + (1,))
+
+
 def pinv(a, rcond=1e-15, hermitian=False, *, rtol=None):
-    """numpy.linalg.pinv: V diag(1/s) U^T over the singular values above rcond (or the array
+    """numpy.linalg.pinv: V diag(1/s) U^H over the singular values above rcond (or the array
     API's rtol) times the largest."""
     from ._indexing import where
     a = _array.asarray(a)
+    if a.size == 0:  # no singular values to cut: numpy's empty (n x m) stack
+        m, n = a.shape[-2:]
+        return _array.zeros(a.shape[:-2] + (n, m), a.dtype)
     u, s, vt = svd(a, full_matrices=False)
-    cutoff = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True), rcond if rtol is None else rtol)
+    cutoff = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True),
+                            _per_matrix(rcond if rtol is None else rtol))
     large = _array._binary("greater", s, cutoff)
     inverse = where(large, _array._unary("reciprocal", where(large, s, s.dtype.type(1))), s.dtype.type(0))
-    scaled = _array._binary("multiply", inverse.reshape(inverse.shape[:-1] + (inverse.shape[-1], 1)),
-                            u.swapaxes(-1, -2))
-    return matmul(vt.swapaxes(-1, -2), scaled)
+    scaled = _array._binary("multiply", inverse.reshape(inverse.shape[:-1] + (inverse.shape[-1], 1)), _adjoint(u))
+    return matmul(_adjoint(vt), scaled)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -198,8 +211,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
                               _array.zeros((), A.dtype), 0).astype(np.int64)
     s = svd(A, compute_uv=False)
     if tol is None:
-        factor = rtol if rtol is not None else max(A.shape[-2:]) * np.finfo(s.dtype).eps
+        factor = _per_matrix(rtol) if rtol is not None else max(A.shape[-2:]) * np.finfo(s.dtype).eps
         tol = _array._binary("multiply", _reductions.max(s, axis=-1, keepdims=True), factor)
+    else:
+        tol = _per_matrix(tol)
     return _reductions.count_nonzero(_array._binary("greater", s, tol), axis=-1)
 
 

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.usefixtures("gpu")
 A = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
 M = np.array([[1.5, -2.0, 3.0], [4.0, 5.0, -6.5], [7.0, 8.0, 9.0], [0.0, 1.0, 2.0]], dtype=np.float32)
 U = np.array([[3, 1, 2], [1, 3, 3]], dtype=np.int16)
+Z = np.array([[1j, 2j, 3j], [1 - 1j, 2, -3j]], dtype=np.complex128)
 
 
 def ident(x):
@@ -37,6 +38,7 @@ CASES = [
     ("vecdot", lambda d: cb.vecdot(d(A), d(A)), np.sum(A * A, axis=-1, dtype=np.int32)),
     ("vecdot axis", lambda d: cb.vecdot(d(M), d(M), axis=0), np.sum(M * M, axis=0)),
     ("vecdot broadcast", lambda d: cb.vecdot(d(A), d(A[0, 0])), np.sum(A * A[0, 0], axis=-1, dtype=np.int32)),
+    ("vecdot complex", lambda d: cb.vecdot(d(Z), d(Z[::-1])), np.sum(Z.conj() * Z[::-1], axis=-1)),
     ("tril", lambda d: cb.tril(d(M)), np.tril(M)),
     ("tril k", lambda d: cb.tril(d(A), k=1), np.tril(A, k=1)),
     ("triu", lambda d: cb.triu(d(M)), np.triu(M)),

@@ -109,6 +109,8 @@ def hermitian_positive_definite(shape, dtype, seed):
 def test_cholesky(gpu, dtype, shape):
     a = hermitian_positive_definite(shape, dtype, 5)
     matches(np.linalg.cholesky(cb.asarray(a)), np.linalg.cholesky(a))
+    lower = np.linalg.cholesky(a)  # upper=True (the array API's): U = L^H, a = U^H U
+    matches(cb.linalg.cholesky(cb.asarray(a), upper=True), np.swapaxes(lower.conj(), -1, -2))
 
 
 def test_cholesky_reads_the_lower_triangle_and_refuses_what_lapack_refuses(gpu):
@@ -118,6 +120,12 @@ def test_cholesky_reads_the_lower_triangle_and_refuses_what_lapack_refuses(gpu):
         with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
             cb.linalg.cholesky(cb.asarray(np.array(bad)))
     matches(cb.linalg.cholesky(cb.zeros((2, 0, 0), np.float64)), np.linalg.cholesky(np.zeros((2, 0, 0))))
+    for empty in ((0, 2, 2), (2, 0, 3), (0, 3, 1)):  # no matrices, or matrices without elements
+        for dtype in (np.float64, np.float32, np.complex64):
+            want = np.linalg.svd(np.zeros(empty, dtype))
+            got = cb.linalg.svd(cb.zeros(empty, dtype))
+            assert [(g.shape, g.dtype) for g in got] == [(w.shape, w.dtype) for w in want]
+            matches(cb.linalg.pinv(cb.zeros(empty, dtype)), np.linalg.pinv(np.zeros(empty, dtype)))
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 6, -1, -3])
@@ -198,10 +206,10 @@ def test_eigh_refuses_what_it_does_not_compute(gpu):
 
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (1, 1), (2, 6, 3), (2, 3, 6)])
 @pytest.mark.parametrize("full", [True, False])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
 def test_svd(gpu, shape, full, dtype):
-    """numpy's singular values and shapes; U and V^T orthonormal with U S V^T = a (the vectors'
-    signs are free, in LAPACK too)."""
+    """numpy's singular values and shapes; U and V^H unitary with U S V^H = a (the vectors'
+    signs, or unit phases, are free, in LAPACK too)."""
     a = sample_any(shape, dtype)
     u, s, vt = np.linalg.svd(cb.asarray(a), full_matrices=full)
     want_u, want_s, want_vt = np.linalg.svd(a, full_matrices=full)
@@ -209,13 +217,13 @@ def test_svd(gpu, shape, full, dtype):
     assert u.shape == want_u.shape and vt.shape == want_vt.shape and u.dtype == want_u.dtype
     uh, sh, vth = u.get(), s.get(), vt.get()
     k = sh.shape[-1]
-    tol = 1e-4 if dtype == np.float32 else 1e-10
+    tol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-10
     scale = max(1.0, float(np.abs(sh).max()))
     np.testing.assert_allclose((uh[..., :, :k] * sh[..., None, :]) @ vth[..., :k, :], a, atol=tol * scale)
-    np.testing.assert_allclose(np.swapaxes(uh, -1, -2) @ uh, np.broadcast_to(np.eye(uh.shape[-1]), uh.shape[:-2] +
-                               (uh.shape[-1],) * 2), atol=tol)
-    np.testing.assert_allclose(vth @ np.swapaxes(vth, -1, -2), np.broadcast_to(np.eye(vth.shape[-2]), vth.shape[:-2] +
-                               (vth.shape[-2],) * 2), atol=tol)
+    np.testing.assert_allclose(np.swapaxes(uh.conj(), -1, -2) @ uh,
+                               np.broadcast_to(np.eye(uh.shape[-1]), uh.shape[:-2] + (uh.shape[-1],) * 2), atol=tol)
+    np.testing.assert_allclose(vth @ np.swapaxes(vth.conj(), -1, -2),
+                               np.broadcast_to(np.eye(vth.shape[-2]), vth.shape[:-2] + (vth.shape[-2],) * 2), atol=tol)
     matches(np.linalg.svd(cb.asarray(a), compute_uv=False), want_s)
     matches(cb.linalg.svdvals(cb.asarray(a)), want_s)
 
@@ -223,13 +231,13 @@ def test_svd(gpu, shape, full, dtype):
 def test_pinv_and_matrix_rank(gpu):
     rng = np.random.default_rng(11)
     deficient = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]])
-    for a in (rng.standard_normal((5, 3)), rng.standard_normal((3, 5)), deficient, rng.standard_normal((2, 4, 4))):
+    wide = rng.standard_normal((3, 5)) + 1j * rng.standard_normal((3, 5))
+    for a in (rng.standard_normal((5, 3)), rng.standard_normal((3, 5)), deficient, rng.standard_normal((2, 4, 4)),
+              wide, wide.T, deficient * (1 - 2j)):
         matches(np.linalg.pinv(cb.asarray(a)), np.linalg.pinv(a))
         np.testing.assert_array_equal(np.linalg.matrix_rank(cb.asarray(a)).get(), np.linalg.matrix_rank(a))
     assert int(cb.linalg.matrix_rank(cb.zeros(3, np.float64))) == 0
     assert int(cb.linalg.matrix_rank(cb.ones(3, np.float64))) == 1
-    with pytest.raises(TypeError, match="complex"):
-        cb.linalg.svd(cb.asarray(np.eye(2, dtype=np.complex64)))
 
 
 # ---- lstsq ---------------------------------------------------------------------------------------
@@ -293,3 +301,55 @@ def test_lstsq_warns_of_its_default_rcond_and_refuses_what_numpy_refuses(gpu):
         np.linalg.lstsq(cb.ones((3, 3), np.float16), cb.ones(3, np.float16), rcond=None)
     with pytest.raises(TypeError, match="complex"):
         np.linalg.lstsq(d.astype(np.complex128), cb.ones(3, np.float64), rcond=None)
+
+
+def test_factorizations_return_named_tuples(gpu):
+    """The array API's (and numpy 2's) field names; still tuples to unpack as numpy 1.24's."""
+    a = sample_any((3, 3), np.float64)
+    sym = a + a.T
+    d = cb.asarray(a)
+    r = cb.linalg.eigh(cb.asarray(sym))
+    assert r._fields == ("eigenvalues", "eigenvectors") and r.eigenvalues is r[0]
+    assert cb.linalg.qr(d)._fields == ("Q", "R")
+    assert cb.linalg.slogdet(d)._fields == ("sign", "logabsdet")
+    u, s, vh = cb.linalg.svd(d)
+    assert cb.linalg.svd(d)._fields == ("U", "S", "Vh")
+    matches(s, np.linalg.svd(a)[1])
+
+
+def test_householder_norms_do_not_overflow(gpu):
+    """|x|^2 of float32 parts near 1e19 overflows; LAPACK scales by the largest magnitude, and so
+    does the device: numpy's R, no inf or NaN."""
+    x = np.array([[0, 0], [1.1252531e19 + 1.4617213e19j, 0]], np.complex64)
+    q, r = cb.linalg.qr(cb.asarray(x))
+    want_q, want_r = np.linalg.qr(x)
+    np.testing.assert_allclose(r.get(), want_r, rtol=1e-6)
+    np.testing.assert_allclose(q.get(), want_q, rtol=1e-6)
+    big = np.array([[3e19, 4e19], [0, 1]], np.float32)
+    np.testing.assert_allclose(cb.linalg.qr(cb.asarray(big))[1].get(), np.linalg.qr(big)[1], rtol=1e-6)
+
+
+def test_singular_values_do_not_overflow(gpu):
+    """The columns' squared norms of float32 entries near 1e19 overflow; the matrix is scaled by a
+    power of two first, as LAPACK's gesvd does: numpy's singular values, sorted, finite."""
+    x = np.zeros((6, 5), np.complex64)
+    x[5] = [1j, 6.4224024e18j, 6.6199209e18j, 1.8446742e19j, 5.7517856e18j]
+    for a in (x, x.real.astype(np.float32) + np.abs(x).astype(np.float32), x.T):
+        want = np.linalg.svd(a, compute_uv=False)
+        np.testing.assert_allclose(cb.linalg.svdvals(cb.asarray(a)).get(), np.abs(want), rtol=1e-6, atol=1e-6 * want[0])
+        u, s, vh = cb.linalg.svd(cb.asarray(a), full_matrices=False)
+        np.testing.assert_allclose((u.get() * s.get()) @ vh.get(), a, rtol=1e-5, atol=1e-5 * want[0])
+
+
+def test_tolerances_one_per_matrix(gpu):
+    """pinv's rcond / rtol and matrix_rank's tol / rtol may hold one value per matrix of the stack."""
+    a = np.random.default_rng(12).standard_normal((3, 4, 4))
+    cut = np.array([1e-15, 0.5, 0.9])
+    matches(np.linalg.pinv(cb.asarray(a), rcond=cut), np.linalg.pinv(a, rcond=cut))
+    matches(cb.linalg.pinv(cb.asarray(a), rtol=cb.asarray(cut)), np.linalg.pinv(a, rcond=cut))
+    tol = np.array([0.1, 1.0, 3.0])
+    np.testing.assert_array_equal(np.linalg.matrix_rank(cb.asarray(a), tol=tol).get(), np.linalg.matrix_rank(a, tol=tol))
+    s = np.linalg.svd(a, compute_uv=False)
+    want = (s > s.max(axis=-1, keepdims=True) * cut[:, None]).sum(axis=-1)
+    np.testing.assert_array_equal(cb.linalg.matrix_rank(cb.asarray(a), rtol=cut).get(), want)
+    assert cb.linalg.pinv(cb.zeros((0, 2, 1, 1)), rtol=cb.zeros((0, 2))).shape == (0, 2, 1, 1)

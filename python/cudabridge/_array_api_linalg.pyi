@@ -1,0 +1,7 @@
+from typing import Any
+
+from cudabridge.linalg import *  # noqa: F401,F403
+
+from . import ndarray
+
+def trace(x: ndarray, /, *, offset: int = ..., dtype: Any = ...) -> ndarray: ...
