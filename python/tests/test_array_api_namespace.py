@@ -26,7 +26,7 @@ def test_an_array_gives_this_namespace():
 def test_it_holds_every_name_of_the_main_module():
     assert xp.__array_api_version__ == "2022.12"
     assert {n for n in cb.__all__ if not hasattr(xp, n)} == set()
-    assert xp.mean is cb.mean and xp.linalg.solve is cb.linalg.solve and xp.bool is cb.bool_
+    assert xp.mean is cb.mean and xp.linalg.inv is cb.linalg.inv and xp.bool is cb.bool_
     assert {n for n in cb.linalg.__all__ if not hasattr(xp.linalg, n)} == set()
     assert xp.__array_namespace_info__().default_dtypes()["real floating"] == np.float64
 
@@ -187,3 +187,16 @@ def test_linalg_trace_answers_in_the_default_dtype(dtype, want):
     same(xp.linalg.trace(d), np.trace(x, axis1=-2, axis2=-1, dtype=want))
     same(xp.linalg.trace(d, offset=1, dtype=dtype), np.trace(x, offset=1, axis1=-2, axis2=-1, dtype=dtype))
     assert cb.linalg.trace(d).dtype == np.trace(x, axis1=-2, axis2=-1).dtype  # numpy 1.24's in cb.linalg
+
+
+def test_linalg_solve_takes_only_a_1d_x2_as_a_vector():
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    b = rng.standard_normal((3, 4))  # one dimension fewer than a: a matrix in the standard
+    same_shape = np.linalg.solve(a, np.broadcast_to(b, (2, 3, 4)))
+    np.testing.assert_allclose(xp.linalg.solve(cb.to_device(a), cb.to_device(b)).get(), same_shape, rtol=1e-10)
+    v = rng.standard_normal(3)
+    np.testing.assert_allclose(xp.linalg.solve(cb.to_device(a), cb.to_device(v)).get(),
+                               np.linalg.solve(a, v[None, :, None])[..., 0], rtol=1e-10)
+    assert xp.linalg.solve(cb.zeros((2, 0, 0)), cb.zeros((0, 0))).shape == (2, 0, 0)
+    assert cb.linalg.solve(cb.zeros((2, 3, 3)) + cb.eye(3), cb.zeros((2, 3))).shape == (2, 3)  # numpy 1.24's rule
