@@ -679,7 +679,11 @@ def _reduce(op, a, axis, keepdims):
         for x in reversed(axes):  # one axis at a time, the highest first so the others keep their place
             shape = result._shape[:x] + result._shape[x + 1:]
             step = ndarray(shape, _dtypes.reduction(op, result._dtype))
-            _launch(op, step, [result, step], [x])
+            if result.ndim > _KERNEL_MAX_DIMS:  # past a descriptor: (before, axis, after) as three dimensions
+                before, after = _size(result._shape[:x]), _size(result._shape[x + 1:])
+                _launch(op, step, [result.reshape(before, result._shape[x], after), step.reshape(before, after)], [1])
+            else:
+                _launch(op, step, [result, step], [x])
             result = step
     if keepdims:
         result = result.reshape(tuple(1 if i in axes else n for i, n in enumerate(a._shape)))
