@@ -38,17 +38,8 @@ def per_op(fn, n, runs, sync=True):
 
 
 def best(fn, runs, sync=True):
-    fn()
-    if sync:
-        cb.synchronize()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        if sync:
-            cb.synchronize()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    """The best of `runs` single calls (each synchronized)."""
+    return per_op(fn, 1, runs, sync)
 
 
 def main():
