@@ -4,6 +4,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 import numpy.typing as npt
 
+from . import array_api as array_api
 from . import fft as fft
 from . import linalg as linalg
 from . import random as random

@@ -148,8 +148,8 @@ class ndarray:
         t = self._t
         if t is None:
             if len(self._shape) > _KERNEL_MAX_DIMS:
-                raise _TooManyDimensions(f"this operation takes arrays of at most {_KERNEL_MAX_DIMS} dimensions on the "
-                                f"device, not {len(self._shape)}: reshape the array first")
+                raise _TooManyDimensions(f"this operation takes arrays of at most {_KERNEL_MAX_DIMS} dimensions "
+                                         f"on the device, not {len(self._shape)}: reshape the array first")
             t = self._t = _core.tensor(self._block, self._offset, _dtypes.code(self._dtype), self._shape,
                                        self._strides)
         return t
