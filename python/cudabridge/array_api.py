@@ -16,7 +16,9 @@ names below follow the standard, and the main module keeps numpy's answer (as nu
 - `tanh` of a complex number with an infinite real part and a finite imaginary part is ±1 with a
   zero imaginary part of the input's sign (C99's ctanh, which numpy follows, takes sin(2y)'s);
 - `fft.*` answer in the input's precision (complex64 for float32), with keyword-only arguments
-  (_array_api_fft.py); numpy 1.24's fft always answers in complex128.
+  (_array_api_fft.py); numpy 1.24's fft always answers in complex128;
+- `linalg.solve` takes x2 as a vector only when it is 1-d (_array_api_linalg.py); numpy 1.24 also
+  when x2 has one dimension fewer than x1.
 """
 
 import numpy as _np
