@@ -2,6 +2,7 @@
 (np.sum(x, dtype=...) and x.sum(out=...) alike)."""
 
 import builtins
+import functools
 import math
 import warnings
 
@@ -227,6 +228,7 @@ def _arg_blocked(op, a):
     return _binary("add", start, _arg(op, _take_flat(a, window), 0, None, False))
 
 
+@functools.lru_cache(maxsize=256)  # up to ~4,000 divisions per length: asked again for each call
 def _row_block(n):
     """The block length of _arg_rows_blocked for rows of n: n's largest divisor up to sqrt(n)
     (4096 at most), so the blocks tile each row as a view; None for rows too short to gain, or

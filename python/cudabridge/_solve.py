@@ -195,9 +195,8 @@ def _householder(x):
     (x0, 0, ..., 0) with x0 real, tau = 0 and beta = x0: no reflection."""
     from ._complex import imag, real
     from ._indexing import where
-    from ._reductions import sum as total
+    from ._reductions import max as largest, sum as total
     from ._complex import squared_magnitude
-    from ._reductions import max as largest
     alpha = x[..., 0].copy()
     # |x| as LAPACK's nrm2 takes it: over x scaled by its largest magnitude, so squares cannot overflow
     big = largest(_unary("absolute", x), axis=-1)
@@ -232,13 +231,12 @@ def qr(a, mode="reduced"):
     m, n = r.shape[-2:]
     k = min(m, n)
 
-    conj = _conj
     reflectors = []
     for j in range(k):
         v, tau, beta = _householder(r[..., j:, j])
         block = r[..., j:, j:]
-        w = matmul(conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)  # v^H R
-        step = _binary("multiply", conj(tau).reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
+        w = matmul(_conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)  # v^H R
+        step = _binary("multiply", _conj(tau).reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
         r[..., j:, j:] = _binary("subtract", block, _binary("multiply", step, w))
         r[..., j, j] = beta
         r[..., j + 1:, j] = 0
@@ -251,7 +249,7 @@ def qr(a, mode="reduced"):
     for j in reversed(range(k)):
         v, tau = reflectors[j]
         block = q[..., j:, :]
-        w = matmul(conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)
+        w = matmul(_conj(v).reshape(v.shape[:-1] + (1, v.shape[-1])), block)
         step = _binary("multiply", tau.reshape(tau.shape + (1, 1)), v.reshape(v.shape + (1,)))
         q[..., j:, :] = _binary("subtract", block, _binary("multiply", step, w))
     return QRResult(q, r)
