@@ -7,7 +7,7 @@
 
 namespace cudabridge::core {
 
-using store_detail::bind_optional;
+using store_detail::or_null;
 
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
@@ -18,14 +18,8 @@ constexpr std::array<std::string_view, 2> device_policies{"auto", "manual"};
 
 known_device_row device_from(const statement& st) {
     known_device_row r;
-    r.unique_id = st.column_text(0);
-    r.name = st.column_text(1);
-    r.vendor = st.column_text(2);
-    r.first_seen_ns = st.column_int(3);
-    r.last_seen_ns = st.column_int(4);
-    r.policy = st.column_text(5);
-    r.key = st.column_blob(6);
-    r.data_json = st.column_text(7);
+    store_detail::read_columns(st, r.unique_id, r.name, r.vendor, r.first_seen_ns, r.last_seen_ns, r.policy, r.key,
+                               r.data_json);
     return r;
 }
 
@@ -48,9 +42,7 @@ known_device_row remember_device(store& s, std::string_view unique_id, std::stri
             "VALUES(?1, ?2, ?3, ?4, ?4, ?5) "
             "ON CONFLICT(unique_id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor, "
             "last_seen_ns = excluded.last_seen_ns, data = COALESCE(excluded.data, devices.data)");
-        st.bind(1, unique_id).bind(2, name).bind(3, vendor).bind(4, store_detail::now_ns());
-        bind_optional(st, 5, data_json);
-        st.run();
+        store_detail::bind_values(st, unique_id, name, vendor, store_detail::now_ns(), or_null{data_json}).run();
         row = *find_known_device(s, unique_id);
     });
     return row;

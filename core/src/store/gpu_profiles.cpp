@@ -9,11 +9,7 @@ namespace {
 
 gpu_profile_row gpu_profile_from(const statement& st) {
     gpu_profile_row r;
-    r.pci_device_id = static_cast<int>(st.column_int(0));
-    r.key = st.column_text(1);
-    r.name = st.column_text(2);
-    r.data = st.column_text(3);
-    r.source = st.column_text(4);
+    store_detail::read_columns(st, r.pci_device_id, r.key, r.name, r.data, r.source);
     return r;
 }
 
@@ -33,8 +29,7 @@ void put_gpu_profiles(store& s, const std::vector<gpu_profile_row>& rows) {
                 "INSERT INTO gpu_profiles(pci_device_id, key, name, data, source) VALUES(?1, ?2, ?3, ?4, ?5) "
                 "ON CONFLICT(pci_device_id) DO UPDATE SET key = excluded.key, name = excluded.name, "
                 "data = excluded.data, source = excluded.source");
-            st.bind(1, row.pci_device_id).bind(2, row.key).bind(3, row.name).bind(4, row.data);
-            st.bind(5, row.source);
+            store_detail::bind_values(st, row.pci_device_id, row.key, row.name, row.data, row.source);
             st.run();
         }
     });

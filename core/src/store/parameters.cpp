@@ -11,16 +11,8 @@ namespace {
 
 parameter_row parameter_from(const statement& st) {
     parameter_row p;
-    p.name = st.column_text(0);
-    p.owner = st.column_text(1);
-    p.type = static_cast<int>(st.column_int(2));
-    p.default_value = st.column_text(3);
-    p.help = st.column_text(4);
-    p.has_range = st.column_int(5) != 0;
-    p.min_value = st.column_double(6);
-    p.max_value = st.column_double(7);
-    p.choices = st.column_text(8);
-    p.flags = static_cast<uint32_t>(st.column_int(9));
+    store_detail::read_columns(st, p.name, p.owner, p.type, p.default_value, p.help, p.has_range, p.min_value,
+                               p.max_value, p.choices, p.flags);
     return p;
 }
 }  // namespace
@@ -34,13 +26,9 @@ void declare_parameter(store& s, const parameter_row& p) {
         "default_value = excluded.default_value, help = excluded.help, "
         "has_range = excluded.has_range, min_value = excluded.min_value, "
         "max_value = excluded.max_value, choices = excluded.choices, flags = excluded.flags");
-    st.bind(1, p.name).bind(2, p.owner).bind(3, int64_t{p.type}).bind(4, p.default_value);
-    st.bind(5, p.help).bind(6, int64_t{p.has_range ? 1 : 0});
-    if (p.has_range)
-        st.bind(7, p.min_value).bind(8, p.max_value);
-    else
-        st.bind_null(7).bind_null(8);
-    st.bind(9, p.choices).bind(10, int64_t{p.flags});
+    store_detail::bind_values(st, p.name, p.owner, p.type, p.default_value, p.help, p.has_range, p.min_value,
+                              p.max_value, p.choices, p.flags);
+    if (!p.has_range) st.bind_null(7).bind_null(8);
     st.run();
 }
 

@@ -11,15 +11,8 @@ namespace {
 
 plugin_cache_row plugin_cache_from(const statement& st) {
     plugin_cache_row r;
-    r.path = st.column_text(0);
-    r.size = st.column_int(1);
-    r.mtime_ns = st.column_int(2);
-    r.state = st.column_text(3);
-    r.reason = st.column_text(4);
-    r.descriptors_json = st.column_text(5);
-    r.checked_ns = st.column_int(6);
-    r.ctime_ns = st.column_int(7);
-    r.sha256 = st.column_text(8);
+    store_detail::read_columns(st, r.path, r.size, r.mtime_ns, r.state, r.reason, r.descriptors_json, r.checked_ns,
+                               r.ctime_ns, r.sha256);
     return r;
 }
 }  // namespace
@@ -35,12 +28,10 @@ void put_plugin_cache(store& s, const plugin_cache_row& row) {
         "mtime_ns = excluded.mtime_ns, state = excluded.state, reason = excluded.reason, "
         "descriptors = excluded.descriptors, checked_ns = excluded.checked_ns, ctime_ns = excluded.ctime_ns, "
         "sha256 = excluded.sha256");
-    st.bind(1, row.path).bind(2, row.size).bind(3, row.mtime_ns).bind(4, row.state);
-    st.bind(5, row.reason);
-    // The column is NOT NULL DEFAULT '[]': an empty string means "no descriptors".
-    st.bind(6, row.descriptors_json.empty() ? std::string_view("[]") : std::string_view(row.descriptors_json));
-    st.bind(7, row.checked_ns != 0 ? row.checked_ns : store_detail::now_ns());
-    st.bind(8, row.ctime_ns).bind(9, row.sha256);
+    // The descriptors column is NOT NULL DEFAULT '[]': an empty string means "no descriptors".
+    const std::string_view descriptors = row.descriptors_json.empty() ? "[]" : std::string_view(row.descriptors_json);
+    store_detail::bind_values(st, row.path, row.size, row.mtime_ns, row.state, row.reason, descriptors,
+                              row.checked_ns != 0 ? row.checked_ns : store_detail::now_ns(), row.ctime_ns, row.sha256);
     st.run();
 }
 

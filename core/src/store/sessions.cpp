@@ -7,7 +7,7 @@
 
 namespace cudabridge::core {
 
-using store_detail::bind_optional;
+using store_detail::or_null;
 
 namespace {
 // A macro so string-literal concatenation keeps each statement one constant SQL text.
@@ -17,13 +17,7 @@ constexpr std::array<std::string_view, 5> session_states{"connected", "disconnec
 
 session_row session_from(const statement& st) {
     session_row r;
-    r.id = st.column_int(0);
-    r.device_id = st.column_text(1);
-    r.started_ns = st.column_int(2);
-    if (!st.column_is_null(3)) r.ended_ns = st.column_int(3);
-    r.state = st.column_text(4);
-    r.reason = st.column_text(5);
-    r.data_json = st.column_text(6);
+    store_detail::read_columns(st, r.id, r.device_id, r.started_ns, r.ended_ns, r.state, r.reason, r.data_json);
     return r;
 }
 
@@ -58,9 +52,7 @@ int64_t begin_session(store& s, std::string_view device_id, std::string_view dat
     s.write([&] {
         statement st =
             s.prepare("INSERT INTO sessions(device_id, started_ns, state, data) VALUES(?1, ?2, 'connected', ?3)");
-        st.bind(1, device_id).bind(2, store_detail::now_ns());
-        bind_optional(st, 3, data_json);
-        st.run();
+        store_detail::bind_values(st, device_id, store_detail::now_ns(), or_null{data_json}).run();
         id = s.last_insert_rowid();
     });
     return id;
@@ -70,8 +62,7 @@ void update_session(store& s, int64_t id, std::string_view state, std::string_vi
     check_state(s, id, state, false);
     s.write([&] {
         statement st = s.prepare("UPDATE sessions SET state = ?2, reason = ?3 WHERE id = ?1 AND ended_ns IS NULL");
-        st.bind(1, id).bind(2, state);
-        bind_optional(st, 3, reason);
+        store_detail::bind_values(st, id, state, or_null{reason});
         update_open(s, id, st);
     });
 }
@@ -83,8 +74,7 @@ void end_session(store& s, int64_t id, std::string_view state, std::string_view 
         statement st = s.prepare(
             "UPDATE sessions SET ended_ns = MAX(started_ns, ?2), state = ?3, reason = ?4 "
             "WHERE id = ?1 AND ended_ns IS NULL");
-        st.bind(1, id).bind(2, store_detail::now_ns()).bind(3, state);
-        bind_optional(st, 4, reason);
+        store_detail::bind_values(st, id, store_detail::now_ns(), state, or_null{reason});
         update_open(s, id, st);
     });
 }

@@ -64,10 +64,9 @@ std::vector<setting_row> list_settings(store& s, std::string_view scope) {
         "WHERE ?1 = '' OR scope = ?1 ORDER BY scope, key");
     st.bind(1, scope);
     return store_detail::all_rows(std::move(st), [](statement& row) {
-        return setting_row{.scope = row.column_text(0),
-                           .key = row.column_text(1),
-                           .value = row.column_text(2),
-                           .updated_ns = row.column_int(3)};
+        setting_row r;
+        store_detail::read_columns(row, r.scope, r.key, r.value, r.updated_ns);
+        return r;
     });
 }
 

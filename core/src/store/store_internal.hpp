@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <concepts>
 #include <map>
 #include <cstdint>
 #include <mutex>
@@ -58,12 +59,47 @@ inline int64_t now_ns() {
         .count();
 }
 
-// Empty optional strings are stored as SQL NULL so "no device" is not an empty-string device.
-inline void bind_optional(statement& st, int index, std::string_view value) {
-    if (value.empty())
+// Reading a row: column i goes into the i-th field, read as the field's type, so a row mapper is
+// the SELECT's column list written once more as fields.
+inline void read_column(const statement& st, int index, std::string& field) { field = st.column_text(index); }
+inline void read_column(const statement& st, int index, std::vector<uint8_t>& field) {
+    field = st.column_blob(index);
+}
+inline void read_column(const statement& st, int index, double& field) { field = st.column_double(index); }
+inline void read_column(const statement& st, int index, bool& field) { field = st.column_int(index) != 0; }
+template <std::integral T>
+void read_column(const statement& st, int index, T& field) {
+    field = static_cast<T>(st.column_int(index));
+}
+inline void read_column(const statement& st, int index, std::optional<int64_t>& field) {
+    field = st.column_is_null(index) ? std::nullopt : std::optional<int64_t>(st.column_int(index));
+}
+template <class... Field>
+void read_columns(const statement& st, Field&... fields) {
+    int index = 0;
+    (read_column(st, index++, fields), ...);
+}
+
+// Binding a row: the values go to ?1, ?2, ... in order. A text wrapped in or_null binds SQL NULL
+// when empty, so "no device" is not an empty-string device.
+struct or_null {
+    std::string_view text;
+};
+inline void bind_value(statement& st, int index, or_null value) {
+    if (value.text.empty())
         st.bind_null(index);
     else
-        st.bind(index, value);
+        st.bind(index, value.text);
+}
+template <class Value>
+void bind_value(statement& st, int index, const Value& value) {
+    st.bind(index, value);
+}
+template <class... Value>
+statement& bind_values(statement& st, const Value&... values) {
+    int index = 1;
+    (bind_value(st, index++, values), ...);
+    return st;
 }
 
 // Every row a statement steps to, each read by `from(st)`.
