@@ -17,6 +17,18 @@ uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
 }
 
+// A copy between host memory and VRAM (a, b, c: source, destination, bytes): it takes the link's
+// time, and its bytes count in `moved` once it succeeded.
+using link_copy = command_result (*)(const dma_port&, const vram&, uint64_t, uint64_t, uint64_t, const abort_check&);
+command_result across_link(link_copy copy, const dma_port& dma, const vram& memory, const hw::command& cmd,
+                           const abort_check& abort, uint64_t& moved, uint64_t& modeled_ns) {
+    const link_stopwatch link_time(dma);
+    command_result r = copy(dma, memory, cmd.a, cmd.b, cmd.c, abort);
+    modeled_ns = link_time.elapsed_ns();
+    if (r.ok()) moved = cmd.c;
+    return r;
+}
+
 bool is_kernel(hw::opcode op) {
     return op == hw::opcode::launch || op == hw::opcode::host_kernel || op == hw::opcode::ptx_kernel;
 }
@@ -127,20 +139,10 @@ command_result command_processor::execute(const hw::command& cmd, const abort_ch
     switch (cmd.op) {
     case hw::opcode::nop:
         return command_result::success();
-    case hw::opcode::copy_h2d: {
-        const link_stopwatch link_time(dma_);
-        auto r = copy_h2d(dma_, memory_, cmd.a, cmd.b, cmd.c, abort);
-        modeled_ns = link_time.elapsed_ns();
-        if (r.ok()) record.bytes_h2d = cmd.c;
-        return r;
-    }
-    case hw::opcode::copy_d2h: {
-        const link_stopwatch link_time(dma_);
-        auto r = copy_d2h(dma_, memory_, cmd.a, cmd.b, cmd.c, abort);
-        modeled_ns = link_time.elapsed_ns();
-        if (r.ok()) record.bytes_d2h = cmd.c;
-        return r;
-    }
+    case hw::opcode::copy_h2d:
+        return across_link(copy_h2d, dma_, memory_, cmd, abort, record.bytes_h2d, modeled_ns);
+    case hw::opcode::copy_d2h:
+        return across_link(copy_d2h, dma_, memory_, cmd, abort, record.bytes_d2h, modeled_ns);
     case hw::opcode::copy_d2d:
         modeled_ns = modeled_duration_ns(ceilings_, copy_d2d_work(cmd.c));
         return copy_d2d(memory_, cmd.a, cmd.b, cmd.c, abort);
