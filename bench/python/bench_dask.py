@@ -17,18 +17,15 @@ import argparse
 import logging
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
 
 
-# The example's own setup: its cudabridge-cli lookup and its two simulated enclosures.
+# The example's own setup: its two simulated enclosures in a temporary home.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"))
-from dask_two_egpus import cli, make_two_simulated_egpus  # noqa: E402
+from dask_two_egpus import egpus_for_the_run  # noqa: E402
 
 
 def per_task(client, x, runs, wait):
@@ -103,21 +100,13 @@ def main():
     a = p.parse_args()
     if a.quick:
         a.chunks, a.runs, a.size = 40, 1, 512
-    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
-    home = None
-    if not a.use_connected:
-        home = tempfile.mkdtemp(prefix="cudabridge-bench-dask-")
-        os.environ["CUDABRIDGE_HOME"] = home
-        os.environ.setdefault("CUDABRIDGE_LOG_SINKS", "file,sqlite")
-        make_two_simulated_egpus(home)
+    with egpus_for_the_run(a.use_connected, "cudabridge-bench-dask-"):
+        import dask.array as da
+        from distributed import Client, wait
 
-    import dask.array as da
-    from distributed import Client, wait
+        import cudabridge as cb
+        import cudabridge.dask as cbd
 
-    import cudabridge as cb
-    import cudabridge.dask as cbd
-
-    try:
         env = {"CUDABRIDGE_HOME": os.environ["CUDABRIDGE_HOME"]} if "CUDABRIDGE_HOME" in os.environ else {}
         with cbd.LocalCluster(n_devices=a.workers, env=env, silence_logs=logging.WARNING) as cluster, \
                 Client(cluster) as client:
@@ -127,10 +116,6 @@ def main():
         if a.scaling:
             scaling(cbd, da, Client, wait, env, a.size, a.runs)
         cb.shutdown()
-    finally:
-        if home is not None:
-            subprocess.run([cli(), "disconnect"], env=dict(os.environ), capture_output=True)
-            shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ at the end; your own home and fabric are left alone.
 """
 import argparse
 import collections
+import contextlib
 import logging
 import os
 import pathlib
@@ -37,6 +38,25 @@ def make_two_simulated_egpus(home):
         r = subprocess.run([cli(), *args], env=env, capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit(f"cudabridge-cli {' '.join(args)} failed: {r.stderr.strip() or r.stdout.strip()}")
+
+
+@contextlib.contextmanager
+def egpus_for_the_run(use_connected, prefix):
+    """The eGPUs a run uses: those connected in CUDABRIDGE_HOME (use_connected), or two simulated
+    ones in a temporary home of their own, disconnected and removed when the run ends."""
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")  # the workers' start-up lines too
+    if use_connected:
+        yield
+        return
+    home = tempfile.mkdtemp(prefix=prefix)
+    os.environ["CUDABRIDGE_HOME"] = home
+    os.environ.setdefault("CUDABRIDGE_LOG_SINKS", "file,sqlite")
+    try:
+        make_two_simulated_egpus(home)
+        yield
+    finally:
+        subprocess.run([cli(), "disconnect"], env=dict(os.environ), capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def share_of_tasks(records, bound):
@@ -102,21 +122,13 @@ def main():
     p.add_argument("--budget-mib", type=float, default=6.0, help="per-device budget for the matmul output (MiB)")
     args = p.parse_args()
 
-    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")  # the workers' start-up lines too
-    home = None
-    if not args.use_connected:
-        home = tempfile.mkdtemp(prefix="cudabridge-dask-example-")
-        os.environ["CUDABRIDGE_HOME"] = home
-        os.environ.setdefault("CUDABRIDGE_LOG_SINKS", "file,sqlite")
-        make_two_simulated_egpus(home)
+    with egpus_for_the_run(args.use_connected, "cudabridge-dask-example-"):
+        import dask.array as da
+        from distributed import Client, get_task_stream
 
-    import dask.array as da
-    from distributed import Client, get_task_stream
+        import cudabridge as cb
+        import cudabridge.dask as cbd
 
-    import cudabridge as cb
-    import cudabridge.dask as cbd
-
-    try:
         with cbd.LocalCluster(silence_logs=logging.WARNING) as cluster, Client(cluster) as client:
             bound = client.run(cbd.bound_device)
             print(f"{len(bound)} workers:")
@@ -129,10 +141,6 @@ def main():
             print("share of the tasks (distributed's task stream):")
             share_of_tasks(stream.data, bound)
         cb.shutdown()
-    finally:
-        if home is not None:
-            subprocess.run([cli(), "disconnect"], env=dict(os.environ), capture_output=True)
-            shutil.rmtree(home, ignore_errors=True)
     print("all results equal numpy's")
 
 
