@@ -1,5 +1,7 @@
 #include "device_text.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <cstdio>
 
 namespace cudabridge::cli {
@@ -66,11 +68,7 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
     return out;
 }
 
-std::string hex16(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%04x", v);
-    return buf;
-}
+std::string hex16(uint32_t v) { return sdk::hex_text(v, 4); }
 
 std::string bytes_text(uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -20,6 +20,9 @@ RULES = [
     ("a string getter filling *needed by hand (use sdk::copy_text_out)",
      re.compile(r"\*\s*needed\s*=[^=]"),
      "sdk/include/cudabridge/cpp/text_out.hpp"),
+    ("a number formatted as 0x... by hand (use sdk::hex_text)",
+     re.compile(r'"0x%0?\*?\d*l{0,2}[xX]'),
+     "sdk/include/cudabridge/cpp/hex_text.hpp"),
     # A return type (or a template head) before the name marks a definition; calls have none.
     ("a copy_text defined again (use sdk::copy_text)",
      re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|constexpr)\s+)*"

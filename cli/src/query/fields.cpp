@@ -1,5 +1,6 @@
 #include "query/fields.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
 #include <cudabridge/host/link_names.hpp>
 
 #include <cmath>
@@ -251,9 +252,7 @@ std::vector<field> make_fields() {
          [](const gpu_snapshot& s) {
              const auto* t = tel(s);
              if (!t) return v::none();
-             char b[24];
-             std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(t->throttle_reasons));
-             return v::words(b);
+             return v::words(sdk::hex_text(t->throttle_reasons, 16));
          }},
         {"ecc.errors.corrected.volatile.total",
          {},

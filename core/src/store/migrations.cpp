@@ -3,8 +3,9 @@
 // so a crash or a second process never sees a half-migrated file.
 #include "store_internal.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <array>
-#include <cstdio>
 
 namespace cudabridge::core {
 
@@ -103,20 +104,15 @@ file_identity read_identity(store& s) {
     return id;
 }
 
-std::string hex(int64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(static_cast<uint32_t>(v)));
-    return buf;
-}
-
 // Refuses files that are not ours, or are newer than this code: writing into them could damage
 // another program's data or a newer CudaBridge's schema.
 void check_identity(const store& s, const file_identity& id) {
     const std::string where = "store " + s.path().string() + ": ";
     if (id.application_id != 0 && id.application_id != store_detail::application_id)
-        throw error(CB_ERR_INVALID_ARGUMENT, where + "not a CudaBridge database (application_id " +
-                                                 hex(id.application_id) + ", expected " +
-                                                 hex(store_detail::application_id) + ")");
+        throw error(CB_ERR_INVALID_ARGUMENT,
+                    where + "not a CudaBridge database (application_id " +
+                        sdk::hex_text(static_cast<uint32_t>(id.application_id), 8) + ", expected " +
+                        sdk::hex_text(static_cast<uint32_t>(store_detail::application_id), 8) + ")");
     if (id.user_version > store::schema_version)
         throw error(CB_ERR_UNSUPPORTED, where + "schema version " + std::to_string(id.user_version) +
                                             " is newer than this CudaBridge supports (" +

@@ -62,9 +62,7 @@ inline int64_t now_ns() {
 // Reading a row: column i goes into the i-th field, read as the field's type, so a row mapper is
 // the SELECT's column list written once more as fields.
 inline void read_column(const statement& st, int index, std::string& field) { field = st.column_text(index); }
-inline void read_column(const statement& st, int index, std::vector<uint8_t>& field) {
-    field = st.column_blob(index);
-}
+inline void read_column(const statement& st, int index, std::vector<uint8_t>& field) { field = st.column_blob(index); }
 inline void read_column(const statement& st, int index, double& field) { field = st.column_double(index); }
 inline void read_column(const statement& st, int index, bool& field) { field = st.column_int(index) != 0; }
 template <std::integral T>

@@ -1,7 +1,8 @@
 // The caching device-memory allocator: block tables under one mutex, the backend called outside it.
 #include "allocator/caching_allocator.hpp"
 
-#include <cstdio>
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <exception>
 #include <iterator>
 #include <utility>
@@ -9,12 +10,6 @@
 namespace cudabridge::host {
 
 namespace {
-
-std::string hex(uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
 
 uint64_t round_up(uint64_t size, uint64_t granularity) { return (size + granularity - 1) / granularity * granularity; }
 
@@ -137,7 +132,7 @@ cb_status caching_allocator::record_backend_block(uint64_t base, uint64_t rounde
         return CB_ERR_DEVICE_LOST;
     }
     if (base == 0 || base > UINT64_MAX - rounded) {
-        error = "device memory allocation returned an unusable address " + hex(base);
+        error = "device memory allocation returned an unusable address " + sdk::hex_text(base);
         return CB_ERR_INTERNAL;
     }
     auto next = blocks_.lower_bound(base);
@@ -147,7 +142,7 @@ cb_status caching_allocator::record_backend_block(uint64_t base, uint64_t rounde
         overlaps = prev->first + prev->second.reserved > base;
     }
     if (overlaps) {
-        error = "device memory allocation returned " + hex(base) + ", inside a block already held";
+        error = "device memory allocation returned " + sdk::hex_text(base) + ", inside a block already held";
         return CB_ERR_INTERNAL;
     }
     blocks_.emplace(base, block{rounded, requested, true});
@@ -164,7 +159,7 @@ cb_status caching_allocator::release(uint64_t ptr, std::string& error) {
         std::lock_guard lock(mutex_);
         auto it = blocks_.find(ptr);
         if (it == blocks_.end() || !it->second.live) {
-            error = "device pointer " + hex(ptr) + " is not an allocation (or already freed)";
+            error = "device pointer " + sdk::hex_text(ptr) + " is not an allocation (or already freed)";
             return CB_ERR_INVALID_ARGUMENT;
         }
         block& b = it->second;
@@ -208,7 +203,7 @@ void caching_allocator::empty_cache(std::string* error) {
     for (uint64_t base : detach_cached()) {
         std::string message;
         if (backend_release(backend_, base, message) != CB_OK && error && !reported) {
-            *error = message.empty() ? "device memory release of " + hex(base) + " failed" : message;
+            *error = message.empty() ? "device memory release of " + sdk::hex_text(base) + " failed" : message;
             reported = true;
         }
     }

@@ -2,6 +2,8 @@
 // written as "0x2b85" and read as such a string or as an integer.
 #include "common/profiles/profile.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <Poco/Dynamic/Var.h>
 #include <Poco/Exception.h>
 #include <Poco/JSON/Array.h>
@@ -10,7 +12,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <limits>
 #include <sstream>
 
@@ -20,12 +21,6 @@ namespace {
 using Poco::Dynamic::Var;
 using Poco::JSON::Array;
 using Poco::JSON::Object;
-
-std::string hex_id(uint16_t id) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(id));
-    return buf;
-}
 
 // Thrown by the readers below with the message to hand back; never escapes this file.
 struct refusal {
@@ -91,9 +86,9 @@ std::string to_json(const gpu_profile& p) {
     Object o(Poco::JSON_PRESERVE_KEY_ORDER);
     o.set("key", p.key);
     o.set("name", p.name);
-    o.set("pci_device_id", hex_id(p.pci_device_id));
+    o.set("pci_device_id", sdk::hex_text(p.pci_device_id, 4));
     Array aliases;
-    for (uint16_t id : p.alias_pci_device_ids) aliases.add(hex_id(id));
+    for (uint16_t id : p.alias_pci_device_ids) aliases.add(sdk::hex_text(id, 4));
     o.set("alias_pci_device_ids", aliases);
     o.set("architecture", p.architecture);
     o.set("chip", p.chip);

@@ -1,27 +1,22 @@
 #include "sim/device_model/copy_engine.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 namespace cudabridge::nv {
 namespace {
 
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 command_result outside_vram(const char* what, uint64_t address, uint64_t bytes) {
     return command_result::failure(CB_ERR_INVALID_ARGUMENT, xid_mmu_fault,
-                                   std::string(what) + ": device range " + hex(address) + " + " +
+                                   std::string(what) + ": device range " + sdk::hex_text(address) + " + " +
                                        std::to_string(bytes) + " bytes is outside VRAM");
 }
 
 command_result host_failed(const char* what, cb_status status, uint64_t iova, uint64_t bytes) {
     return command_result::failure(status, 0,
-                                   std::string(what) + ": host DMA at IOVA " + hex(iova) + " + " +
+                                   std::string(what) + ": host DMA at IOVA " + sdk::hex_text(iova) + " + " +
                                        std::to_string(bytes) + " bytes failed (status " + std::to_string(status) + ")");
 }
 

@@ -5,6 +5,8 @@
 // the threads it parks, so the executor reads the records only for warp instructions.
 #include "sim/ptx/program.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -300,8 +302,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         out.status = CB_ERR_DEVICE_LOST;
         out.message = "kernel '" + k.name + "': abandoned by a reset";
     } else if (fault.raised.load()) {
-        char addr[32];
-        std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(fault.address));
+        const std::string addr = sdk::hex_text(fault.address);
         const bool stopped = fault.kind == 3 || fault.kind == 4;  // trap, assert()
         out.status = stopped ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;

@@ -4,6 +4,8 @@
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/kernel_module.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -189,8 +191,7 @@ extern "C" int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t
             out += buf;
         } else if (conv == 'p') {
             if (!next_argument(env, thread, args, at, 8, v)) return -1;
-            std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-            out += buf;
+            out += sdk::hex_text(v);
         } else if (conv == 's') {
             if (!next_argument(env, thread, args, at, 8, v)) return -1;
             std::string s;
