@@ -2,6 +2,8 @@
 
 #include "policy/text.hpp"
 
+#include <cudabridge/cpp/records.hpp>
+
 #include <algorithm>
 #include <cstring>
 
@@ -13,8 +15,7 @@ namespace {
 // own struct_size stay zero.
 std::optional<std::string> read_sample(const unsigned char* record, size_t stride, size_t index,
                                        cb_health_sample& out) {
-    uint32_t size = 0;
-    std::memcpy(&size, record, sizeof size);
+    const uint32_t size = sdk::caller_size(record);
     if (size < sample_size_v1_0 || size > stride)
         return printf_text(
             "health sample %zu has struct_size %u; expected %zu (the first "
@@ -38,8 +39,7 @@ std::optional<std::string> read_health_input(const cb_health_history* h, health_
     if (history.sample_count == 0) return std::string("health history has no samples (count 0)");
 
     const auto* base = reinterpret_cast<const unsigned char*>(history.samples);
-    uint32_t stride = 0;
-    std::memcpy(&stride, base, sizeof stride);
+    const uint32_t stride = sdk::caller_size(base);
     if (stride < sample_size_v1_0 || stride > sample_size_limit)
         return printf_text(
             "health sample struct_size %u is not a valid record size (ABI 1.0 is "
