@@ -1,5 +1,8 @@
 #include "exit_codes.hpp"
 
+#include <cudabridge.h>
+#include <cudabridge/host/device.hpp>
+
 namespace cudabridge::cli {
 
 exit_code exit_code_for(cb_status status) noexcept {
@@ -17,13 +20,6 @@ exit_code exit_code_for(cb_status status) noexcept {
         return exit_error;
     }
 }
-
-}  // namespace cudabridge::cli
-
-#include <cudabridge.h>
-#include <cudabridge/host/device.hpp>
-
-namespace cudabridge::cli {
 
 exit_code exit_code_for_runtime(int e) noexcept {
     switch (e) {

@@ -7,6 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+namespace cudabridge::host {
+class connect_error;
+}
+
 namespace cudabridge::cli {
 
 enum exit_code : int {
@@ -25,6 +29,8 @@ enum exit_code : int {
 exit_code exit_code_for(cb_status status) noexcept;
 // A runtime error (cbError_t) likewise.
 exit_code exit_code_for_runtime(int cb_error) noexcept;
+// A failed connection: refusals at the compatibility or authorization step are the policy's.
+exit_code exit_code_for_connect(const host::connect_error& e) noexcept;
 
 // A failure that ends the command with a given exit code; main() prints the message.
 class cli_error : public std::runtime_error {
@@ -36,12 +42,4 @@ private:
     exit_code code_;
 };
 
-}  // namespace cudabridge::cli
-
-namespace cudabridge::host {
-class connect_error;
-}
-namespace cudabridge::cli {
-// A failed connection: refusals at the compatibility or authorization step are the policy's.
-exit_code exit_code_for_connect(const host::connect_error& e) noexcept;
 }  // namespace cudabridge::cli
