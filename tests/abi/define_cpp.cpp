@@ -8,10 +8,8 @@ namespace {
 
 class cpp_policy final : public cudabridge::sdk::safety_policy {
 public:
-    static constexpr const char* name = "cpp_policy";
-    static constexpr uint32_t version = CB_MAKE_VERSION(3, 1, 4);
-    static constexpr const char* license = "BSD-3-Clause";
-    static constexpr const char* description = "C++ policy built with CB_PLUGIN_DEFINE";
+    static constexpr cudabridge::sdk::plugin_identity identity{"cpp_policy", CB_MAKE_VERSION(3, 1, 4), "BSD-3-Clause",
+                                                               "C++ policy built with CB_PLUGIN_DEFINE"};
 
     cpp_policy(const cudabridge::sdk::host& h, const cudabridge::sdk::config& c)
         : safety_policy(h), limit_(h.param_double("max_temperature_c", 90.0)) {

@@ -17,6 +17,7 @@ namespace {
 int g_live_sinks = 0;
 std::string g_seen_instance_name;
 
+// Written the way earlier SDK releases documented: four statics instead of `identity`.
 class demo_sink final : public sdk::logsink {
 public:
     static constexpr const char* name = "demo";
@@ -42,10 +43,8 @@ public:
 
 class demo_policy final : public sdk::safety_policy {
 public:
-    static constexpr const char* name = "demo_policy";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "Apache-2.0";
-    static constexpr const char* description = "demo policy";
+    static constexpr sdk::plugin_identity identity{"demo_policy", CB_MAKE_VERSION(0, 1, 0), "Apache-2.0",
+                                                   "demo policy"};
     demo_policy(const sdk::host& h, const sdk::config&) : safety_policy(h) {}
     cb_status check_compatibility(const cb_device_facts&, cb_verdict& out) override {
         out.compatible = 1;
@@ -59,10 +58,7 @@ public:
 
 class demo_transport final : public sdk::transport {
 public:
-    static constexpr const char* name = "demo_transport";
-    static constexpr uint32_t version = CB_MAKE_VERSION(2, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "demo transport";
+    static constexpr sdk::plugin_identity identity{"demo_transport", CB_MAKE_VERSION(2, 0, 0), "MIT", "demo transport"};
     demo_transport(const sdk::host& h, const sdk::config&) : transport(h) {}
     cb_status enumerate(cb_endpoint_info*, size_t, size_t& count) override {
         count = 0;
@@ -74,10 +70,7 @@ public:
 
 class demo_gpu final : public sdk::gpu_family {
 public:
-    static constexpr const char* name = "demo_gpu";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 0, 1);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "demo gpu family";
+    static constexpr sdk::plugin_identity identity{"demo_gpu", CB_MAKE_VERSION(0, 0, 1), "MIT", "demo gpu family"};
     demo_gpu(const sdk::host& h, const sdk::config&) : gpu_family(h) {}
     cb_status claim(const cb_endpoint_info&, cb_bool& out) override {
         out = 0;
@@ -89,17 +82,17 @@ public:
 };
 
 template <class T>
-void expect_descriptor(cb_plugin_kind kind, const void* table) {
+void expect_descriptor(cb_plugin_kind kind, const void* table, const sdk::plugin_identity& id) {
     const cb_plugin_descriptor* d = sdk::descriptor_of<T>();
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d, sdk::descriptor_of<T>()) << "one static descriptor per class";
     EXPECT_EQ(d->struct_size, sizeof(cb_plugin_descriptor));
     EXPECT_EQ(d->kind, kind);
-    EXPECT_STREQ(d->name, T::name);
-    EXPECT_EQ(d->version, T::version);
+    EXPECT_STREQ(d->name, id.name);
+    EXPECT_EQ(d->version, id.version);
     EXPECT_EQ(d->reserved0, 0u);
-    EXPECT_STREQ(d->license, T::license);
-    EXPECT_STREQ(d->description, T::description);
+    EXPECT_STREQ(d->license, id.license);
+    EXPECT_STREQ(d->description, id.description);
     EXPECT_TRUE(CB_HAS_FIELD(d, cb_plugin_descriptor, create));
     EXPECT_TRUE(CB_HAS_FIELD(d, cb_plugin_descriptor, destroy));
     EXPECT_EQ(d->table, table);
@@ -117,12 +110,16 @@ cb_config make_config(const char* instance, const cb_config_entry* entries, size
 }  // namespace
 
 TEST(descriptor_of, fills_every_field_for_each_kind) {
-    expect_descriptor<demo_sink>(CB_KIND_LOGSINK, sdk::logsink::table());
-    expect_descriptor<demo_policy>(CB_KIND_SAFETY, sdk::safety_policy::table());
-    expect_descriptor<demo_transport>(CB_KIND_TRANSPORT, sdk::transport::table());
-    expect_descriptor<demo_gpu>(CB_KIND_GPU, sdk::gpu_family::table());
-    EXPECT_STREQ(sdk::descriptor_of<demo_sink>()->name, "demo");
-    EXPECT_EQ(sdk::descriptor_of<demo_sink>()->version, CB_MAKE_VERSION(1, 2, 3));
+    expect_descriptor<demo_policy>(CB_KIND_SAFETY, sdk::safety_policy::table(), demo_policy::identity);
+    expect_descriptor<demo_transport>(CB_KIND_TRANSPORT, sdk::transport::table(), demo_transport::identity);
+    expect_descriptor<demo_gpu>(CB_KIND_GPU, sdk::gpu_family::table(), demo_gpu::identity);
+    EXPECT_STREQ(sdk::descriptor_of<demo_gpu>()->name, "demo_gpu");
+    EXPECT_STREQ(sdk::descriptor_of<demo_policy>()->license, "Apache-2.0");
+}
+
+TEST(descriptor_of, still_reads_the_four_statics_of_earlier_sdk_releases) {
+    expect_descriptor<demo_sink>(CB_KIND_LOGSINK, sdk::logsink::table(),
+                                 {"demo", CB_MAKE_VERSION(1, 2, 3), "MIT", "demo sink for descriptor tests"});
 }
 
 TEST(descriptor_of, create_and_destroy_run_the_class) {

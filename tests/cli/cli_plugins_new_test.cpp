@@ -27,7 +27,7 @@ TEST_F(cli_test, PluginsNewWritesAProjectForEachKind) {
             contains(cmake, "cudabridge_add_plugin(NAME " + name + " KIND " + kind + " SOURCES " + name + ".cpp)"))
             << cmake;
         const std::string source = read_file(dir / (name + ".cpp"));
-        EXPECT_TRUE(contains(source, "static constexpr const char* name = \"" + name + "\";")) << kind;
+        EXPECT_TRUE(contains(source, "identity{\n        \"" + name + "\", CB_MAKE_VERSION(0, 1, 0)")) << kind;
         EXPECT_TRUE(contains(source, "CB_PLUGIN_DEFINE(cudabridge::sdk::descriptor_of<" + name + "_plugin>())"))
             << kind;
         const std::string readme = read_file(dir / "README.md");

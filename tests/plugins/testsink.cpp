@@ -69,10 +69,8 @@ std::string format_line(const cb_log_record& r) {
 
 class file_sink : public sdk::logsink {
 public:
-    static constexpr const char* name = TP_NAME;
-    static constexpr uint32_t version = CB_MAKE_VERSION(TP_VERSION_MAJOR, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "test plugin: appends records to a file";
+    static constexpr sdk::plugin_identity identity{TP_NAME, CB_MAKE_VERSION(TP_VERSION_MAJOR, 0, 0), "MIT",
+                                                   "test plugin: appends records to a file"};
 
     file_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
 #if defined(TP_CREATE_THROWS)

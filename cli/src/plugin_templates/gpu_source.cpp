@@ -30,10 +30,8 @@ struct device {
 
 class @CLASS@ final : public sdk::gpu_family {
 public:
-    static constexpr const char* name = "@NAME@";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "@NAME@: identifies one vendor's GPUs over a transport link";
+    static constexpr sdk::plugin_identity identity{
+        "@NAME@", CB_MAKE_VERSION(0, 1, 0), "MIT", "@NAME@: identifies one vendor's GPUs over a transport link"};
 
     @CLASS@(const sdk::host& h, const sdk::config&) : gpu_family(h) {
         h.declare_range(CB_PARAM_INT, "vendor_id", "4318", "PCI vendor id of the GPUs to claim (4318 = NVIDIA)",

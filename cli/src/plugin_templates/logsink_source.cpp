@@ -24,10 +24,8 @@ const char* level_name(cb_log_level level) {
 
 class @CLASS@ final : public sdk::logsink {
 public:
-    static constexpr const char* name = "@NAME@";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "@NAME@: log records as text lines";
+    static constexpr sdk::plugin_identity identity{
+        "@NAME@", CB_MAKE_VERSION(0, 1, 0), "MIT", "@NAME@: log records as text lines"};
 
     @CLASS@(const sdk::host& h, const sdk::config&) : logsink(h) {
         h.declare(CB_PARAM_STRING, "path", "", "file the records are appended to; empty: stderr");

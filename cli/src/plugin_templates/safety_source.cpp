@@ -23,10 +23,8 @@ void set_reason(char (&field)[N], const char* text) {
 
 class @CLASS@ final : public sdk::safety_policy {
 public:
-    static constexpr const char* name = "@NAME@";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "@NAME@: thermal emergency stop and link-down failure";
+    static constexpr sdk::plugin_identity identity{
+        "@NAME@", CB_MAKE_VERSION(0, 1, 0), "MIT", "@NAME@: thermal emergency stop and link-down failure"};
 
     @CLASS@(const sdk::host& h, const sdk::config&) : safety_policy(h) {
         h.declare_range(CB_PARAM_DOUBLE, "thermal_limit", "85", "GPU temperature in C that stops all work",

@@ -20,10 +20,8 @@ namespace sdk = cudabridge::sdk;
 
 class @CLASS@ final : public sdk::transport {
 public:
-    static constexpr const char* name = "@NAME@";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "@NAME@: a USB4 domain with nothing plugged in";
+    static constexpr sdk::plugin_identity identity{
+        "@NAME@", CB_MAKE_VERSION(0, 1, 0), "MIT", "@NAME@: a USB4 domain with nothing plugged in"};
 
     @CLASS@(const sdk::host& h, const sdk::config&) : transport(h) {}
 

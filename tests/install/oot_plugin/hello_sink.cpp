@@ -9,10 +9,8 @@ namespace {
 
 class hello_sink final : public cudabridge::sdk::logsink {
 public:
-    static constexpr const char* name = "hello";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "appends records to a text file";
+    static constexpr cudabridge::sdk::plugin_identity identity{"hello", CB_MAKE_VERSION(0, 1, 0), "MIT",
+                                                               "appends records to a text file"};
 
     hello_sink(const cudabridge::sdk::host& h, const cudabridge::sdk::config& c) : logsink(h) {
         h.declare(CB_PARAM_STRING, "path", "/tmp/hello_sink.txt", "file the records are appended to");

@@ -26,12 +26,10 @@ class module_registry;
 
 class nvidia_family final : public sdk::gpu_family {
 public:
-    static constexpr const char* name = "nvidia";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "nvidia", CB_MAKE_VERSION(0, 1, 0), "MIT",
         "NVIDIA GPUs: the CUDA driver on Linux, a userspace driver over a transport link, and a "
-        "simulated GPU for simulated fabrics";
+        "simulated GPU for simulated fabrics"};
 
     nvidia_family(const sdk::host& h, const sdk::config& c);
     ~nvidia_family() override;

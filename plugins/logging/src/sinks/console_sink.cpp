@@ -31,7 +31,7 @@ bool console_sink::decide_color(const std::string& mode) {
 }
 
 console_sink::console_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "console sink") {
-    sink_params p(h, c, name);
+    sink_params p(h, c, identity.name);
     p.declare_choice("color", "auto",
                      "colour the level of each line: auto (only when stderr is a terminal and "
                      "NO_COLOR is not set), always, or never (what --no-color passes)",

@@ -7,12 +7,10 @@ namespace cudabridge::plugins::logging {
 
 class console_sink final : public spdlog_backed_sink {
 public:
-    static constexpr const char* name = "console";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "console", CB_MAKE_VERSION(1, 0, 0), "MIT",
         "log lines on stderr, level in ANSI colour (param color=auto|always|never; auto honours "
-        "NO_COLOR and whether stderr is a terminal; param level=TRACE..FATAL, the lowest shown)";
+        "NO_COLOR and whether stderr is a terminal; param level=TRACE..FATAL, the lowest shown)"};
 
     console_sink(const sdk::host& h, const sdk::config& c);
 

@@ -12,7 +12,7 @@
 namespace cudabridge::plugins::logging {
 
 file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "file sink") {
-    sink_params p(h, c, name);
+    sink_params p(h, c, identity.name);
     p.declare_directory("dir", h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR),
                         "folder of the log files, created (0755) when missing; default: the host's "
                         "log folder");

@@ -8,12 +8,9 @@ namespace cudabridge::plugins::logging {
 
 class file_sink final : public spdlog_backed_sink {
 public:
-    static constexpr const char* name = "file";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
-        "rotating log file, 10 MB x 5 by default, in the host's log folder "
-        "(" CB_DEFAULT_LOG_DIR "/cudabridge.log)";
+    static constexpr sdk::plugin_identity identity{
+        "file", CB_MAKE_VERSION(1, 0, 0), "MIT",
+        "rotating log file, 10 MB x 5 by default, in the host's log folder (" CB_DEFAULT_LOG_DIR "/cudabridge.log)"};
 
     static constexpr long long default_max_size = 10LL * 1024 * 1024;
     static constexpr long long default_max_files = 5;

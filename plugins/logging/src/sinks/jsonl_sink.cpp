@@ -15,7 +15,7 @@
 namespace cudabridge::plugins::logging {
 
 jsonl_sink::jsonl_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
-    sink_params p(h, c, name);
+    sink_params p(h, c, identity.name);
     const std::string log_dir = h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR);
     p.declare_text("path", log_dir + (log_dir.empty() || log_dir.back() != '/' ? "/" : "") + "cudabridge.jsonl",
                    "file the JSON lines are appended to (its folder is created, 0755, when "

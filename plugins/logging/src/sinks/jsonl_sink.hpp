@@ -14,10 +14,8 @@ namespace cudabridge::plugins::logging {
 
 class jsonl_sink final : public sdk::logsink {
 public:
-    static constexpr const char* name = "jsonl";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "records as JSON lines (one object per record) appended to a file";
+    static constexpr sdk::plugin_identity identity{"jsonl", CB_MAKE_VERSION(1, 0, 0), "MIT",
+                                                   "records as JSON lines (one object per record) appended to a file"};
 
     jsonl_sink(const sdk::host& h, const sdk::config& c);
     ~jsonl_sink() override;

@@ -41,7 +41,7 @@ cb_status status_from_sqlite(int rc) noexcept {
 }  // namespace
 
 sqlite_sink::sqlite_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
-    sink_params p(h, c, name);
+    sink_params p(h, c, identity.name);
     p.declare_text("path", h.path(CB_PATH_DATABASE).value_or(""),
                    "database file holding the logs table; default: the CudaBridge database");
     p.declare_int("busy_timeout_ms", 10000, 0, 600000,

@@ -14,11 +14,9 @@ namespace cudabridge::plugins::logging {
 
 class sqlite_sink final : public sdk::logsink {
 public:
-    static constexpr const char* name = "sqlite";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
-        "records into the logs table of the CudaBridge database (WAL, one transaction per batch)";
+    static constexpr sdk::plugin_identity identity{
+        "sqlite", CB_MAKE_VERSION(1, 0, 0), "MIT",
+        "records into the logs table of the CudaBridge database (WAL, one transaction per batch)"};
 
     sqlite_sink(const sdk::host& h, const sdk::config& c);
     ~sqlite_sink() override;

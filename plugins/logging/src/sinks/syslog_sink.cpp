@@ -27,7 +27,7 @@ int syslog_sink::facility_from_name(const std::string& facility) {
 }
 
 syslog_sink::syslog_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "syslog sink") {
-    sink_params p(h, c, name);
+    sink_params p(h, c, identity.name);
     p.declare_text("ident", "cudabridge", "program name syslog shows for each record (openlog ident; one per process)");
     p.declare_choice(
         "facility", "user", "syslog facility: user, daemon or local0..local7",

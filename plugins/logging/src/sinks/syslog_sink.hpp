@@ -7,10 +7,9 @@ namespace cudabridge::plugins::logging {
 
 class syslog_sink final : public spdlog_backed_sink {
 public:
-    static constexpr const char* name = "syslog";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "records to the system log (syslog(3)); ident and facility configurable";
+    static constexpr sdk::plugin_identity identity{
+        "syslog", CB_MAKE_VERSION(1, 0, 0), "MIT",
+        "records to the system log (syslog(3)); ident and facility configurable"};
 
     syslog_sink(const sdk::host& h, const sdk::config& c);
 

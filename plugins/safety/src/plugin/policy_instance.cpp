@@ -63,8 +63,9 @@ cb_status policy_instance::evaluate(const cb_health_history& history, cb_safety_
 }
 
 standard_policy::standard_policy(const sdk::host& h, const sdk::config&)
-    : policy_instance(h, name, standard_defaults()) {}
+    : policy_instance(h, identity.name, standard_defaults()) {}
 
-strict_policy::strict_policy(const sdk::host& h, const sdk::config&) : policy_instance(h, name, strict_defaults()) {}
+strict_policy::strict_policy(const sdk::host& h, const sdk::config&)
+    : policy_instance(h, identity.name, strict_defaults()) {}
 
 }  // namespace cudabridge::plugins::safety

@@ -10,6 +10,7 @@
 #include "policy/parameters.hpp"
 
 #include <cudabridge/cpp/host.hpp>
+#include <cudabridge/cpp/plugin.hpp>
 
 #include <string>
 
@@ -32,24 +33,20 @@ private:
 // The standard policy: the documented defaults.
 class standard_policy final : public policy_instance {
 public:
-    static constexpr const char* name = "standard";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "standard", CB_MAKE_VERSION(1, 0, 0), "MIT",
         "standard safety policy: NVIDIA-only compatibility, link and power checks, recovery "
-        "ladder (soft reset, hard reset, reconnect), thermal emergency stop";
+        "ladder (soft reset, hard reset, reconnect), thermal emergency stop"};
     standard_policy(const sdk::host& h, const sdk::config&);
 };
 
 // The same rules with tighter defaults (one retry, 83 °C, 0.1% error rate).
 class strict_policy final : public policy_instance {
 public:
-    static constexpr const char* name = "strict";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "strict", CB_MAKE_VERSION(1, 0, 0), "MIT",
         "strict safety policy: the standard rules with one retry, an 83 C thermal limit and a "
-        "0.1% error-rate threshold";
+        "0.1% error-rate threshold"};
     strict_policy(const sdk::host& h, const sdk::config&);
 };
 

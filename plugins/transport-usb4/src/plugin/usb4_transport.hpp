@@ -18,12 +18,10 @@ namespace cudabridge::usb4 {
 
 class usb4_transport final : public sdk::transport {
 public:
-    static constexpr const char* name = "usb4";
-    static constexpr uint32_t version = CB_MAKE_VERSION(0, 1, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "usb4", CB_MAKE_VERSION(0, 1, 0), "MIT",
         "USB4 / Thunderbolt: the Linux sysfs backend, or a simulated fabric with PCIe tunnel, DART "
-        "and CRC-checked packets";
+        "and CRC-checked packets"};
 
     usb4_transport(const sdk::host& h, const sdk::config& c);
     ~usb4_transport() override;

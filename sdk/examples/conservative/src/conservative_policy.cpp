@@ -24,12 +24,10 @@ void check_output(const Record& out, const char* what) {
 
 class conservative_policy final : public sdk::safety_policy {
 public:
-    static constexpr const char* name = "conservative";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
+    static constexpr sdk::plugin_identity identity{
+        "conservative", CB_MAKE_VERSION(1, 0, 0), "MIT",
         "conservative safety policy: emergency stop at 80 C, no automatic recovery (a fault marks the "
-        "device failed; a stop lasts until a manual reset)";
+        "device failed; a stop lasts until a manual reset)"};
 
     // Parameters are read here once: the entries below run without blocking, as the ABI asks.
     conservative_policy(const sdk::host& h, const sdk::config&) : safety_policy(h), params_(read_parameters(h)) {}

@@ -18,10 +18,8 @@ namespace sdk = cudabridge::sdk;
 
 class csv_file_sink final : public sdk::logsink {
 public:
-    static constexpr const char* name = "csv";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description = "log records as CSV lines (RFC 4180) appended to a file";
+    static constexpr sdk::plugin_identity identity{"csv", CB_MAKE_VERSION(1, 0, 0), "MIT",
+                                                   "log records as CSV lines (RFC 4180) appended to a file"};
 
     csv_file_sink(const sdk::host& h, const sdk::config&) : logsink(h) {
         h.declare(CB_PARAM_STRING, "path", "", "CSV file the records are appended to (required)");

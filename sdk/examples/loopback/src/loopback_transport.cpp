@@ -42,11 +42,9 @@ bool complete(const cb_endpoint_model_table* t) {
 
 class loopback_transport final : public sdk::transport {
 public:
-    static constexpr const char* name = "loopback";
-    static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-    static constexpr const char* license = "MIT";
-    static constexpr const char* description =
-        "one simulated enclosure with no cable: hosts a GPU family's endpoint model in-process";
+    static constexpr sdk::plugin_identity identity{
+        "loopback", CB_MAKE_VERSION(1, 0, 0), "MIT",
+        "one simulated enclosure with no cable: hosts a GPU family's endpoint model in-process"};
 
     loopback_transport(const sdk::host& h, const sdk::config&) : transport(h) {
         h.declare(CB_PARAM_STRING, "gpu_model", "rtx-5090",

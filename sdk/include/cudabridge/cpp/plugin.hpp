@@ -1,12 +1,10 @@
-// C++ helpers for plugin authors: derive from the base class of your kind, give the class the
-// static metadata below, and list it in CB_PLUGIN_DEFINE:
+// C++ helpers for plugin authors: derive from the base class of your kind, give the class its
+// identity and list it in CB_PLUGIN_DEFINE:
 //
 //     class csv_sink final : public cudabridge::sdk::logsink {
 //     public:
-//         static constexpr const char* name = "csv";
-//         static constexpr uint32_t version = CB_MAKE_VERSION(1, 0, 0);
-//         static constexpr const char* license = "MIT";
-//         static constexpr const char* description = "writes records to a CSV file";
+//         static constexpr cudabridge::sdk::plugin_identity identity{
+//             "csv", CB_MAKE_VERSION(1, 0, 0), "MIT", "writes records to a CSV file"};
 //         csv_sink(const cudabridge::sdk::host& h, const cudabridge::sdk::config& c);
 //         cb_status write(const cb_log_record& r) override;
 //     };
@@ -23,7 +21,27 @@
 
 namespace cudabridge::sdk {
 
+// What a plugin says about itself in its descriptor: the name the host knows it by (the `sinks`
+// and `policy` settings, `cudabridge-cli plugins`), its version (CB_MAKE_VERSION), its license
+// (an SPDX identifier) and one line on what it does.
+struct plugin_identity {
+    const char* name;
+    uint32_t version;
+    const char* license;
+    const char* description;
+};
+
 namespace detail {
+
+// A class written for earlier SDK releases has four statics (name, version, license,
+// description) instead of `identity`; both build.
+template <class T>
+constexpr plugin_identity identity_of() {
+    if constexpr (requires { T::identity; })
+        return T::identity;
+    else
+        return {T::name, T::version, T::license, T::description};
+}
 
 template <class T>
 cb_status create(const cb_host_services* services, const cb_config* cfg, void** out) noexcept {
@@ -54,14 +72,15 @@ void destroy(void* instance) noexcept {
 // The static descriptor of plugin class T (one per T, built on first use).
 template <class T>
 const cb_plugin_descriptor* descriptor_of() {
+    constexpr plugin_identity id = detail::identity_of<T>();
     static const cb_plugin_descriptor d = {
         sizeof(cb_plugin_descriptor),
         T::base_type::kind,
-        T::name,
-        T::version,
+        id.name,
+        id.version,
         0,
-        T::license,
-        T::description,
+        id.license,
+        id.description,
         &detail::create<T>,
         &detail::destroy<T>,
         T::base_type::table(),
