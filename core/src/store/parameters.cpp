@@ -28,7 +28,7 @@ void declare_parameter(store& s, const parameter_row& p) {
         "max_value = excluded.max_value, choices = excluded.choices, flags = excluded.flags");
     store_detail::bind_values(st, p.name, p.owner, p.type, p.default_value, p.help, p.has_range, p.min_value,
                               p.max_value, p.choices, p.flags);
-    if (!p.has_range) st.bind_null(7).bind_null(8);
+    if (!p.has_range) st.bind_null(7).bind_null(8);  // no range: min_value and max_value are NULL
     st.run();
 }
 

@@ -302,14 +302,13 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         out.status = CB_ERR_DEVICE_LOST;
         out.message = "kernel '" + k.name + "': abandoned by a reset";
     } else if (fault.raised.load()) {
-        const std::string addr = sdk::hex_text(fault.address);
         const bool stopped = fault.kind == 3 || fault.kind == 4;  // trap, assert()
         out.status = stopped ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
-        const std::string what =
-            fault.kind == 3   ? std::string("trap")
-            : fault.kind == 4 ? std::string("device-side assertion failed")
-                              : "illegal address " + std::string(addr) + " (" + std::to_string(fault.bytes) + " bytes)";
+        const std::string what = fault.kind == 3   ? std::string("trap")
+                                 : fault.kind == 4 ? std::string("device-side assertion failed")
+                                                   : "illegal address " + sdk::hex_text(fault.address) + " (" +
+                                                         std::to_string(fault.bytes) + " bytes)";
         out.message = "kernel '" + k.name + "': " + what + " in block " + std::to_string(blk);
     }
     return out;
