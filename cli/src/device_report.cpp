@@ -301,6 +301,9 @@ json_object status_sections(host::session& s, host::device& d, const gpu_reading
     health->set("packet_errors", h.sample.packet_errors);
     health->set("heartbeat_age_ms", h.sample.heartbeat_age_ms);
     health->set("pending_work_ms", h.sample.oldest_pending_ms);
+    // How long that work has not moved (the hang check); -1 when the GPU family cannot tell.
+    health->set("stalled_work_ms",
+                h.sample.stalled_ms == UINT64_MAX ? int64_t{-1} : static_cast<int64_t>(h.sample.stalled_ms));
     health->set("recoveries", recoveries);
     health->set("warnings", warnings);
     health->set("last_recovery", last_recovery.empty() ? std::string("none") : last_recovery);

@@ -106,7 +106,7 @@ void clear_errors_after_reset() {
 // CUDA says why only through the code; CUDABRIDGE_CUDART_VERBOSE=1 also prints the reason.
 bool verbose() {
     static const bool on = [] {
-        const char* v = std::getenv("CUDABRIDGE_CUDART_VERBOSE");
+        const char* v = secure_getenv("CUDABRIDGE_CUDART_VERBOSE");  // ignored by a set-uid program
         return v && *v && *v != '0';
     }();
     return on;

@@ -12,6 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace cudabridge::cudart {
 namespace {
 
@@ -70,9 +74,25 @@ void give_back_locked(counters& c, cbEvent_t e) {
     if (e) c.spare.push_back(e);
 }
 
+// secure_getenv: a set-uid program ignores the variable (a user could aim it at any file).
 const char* summary_path() {
-    static const char* path = std::getenv("CUDABRIDGE_RUN_SUMMARY");
+    static const char* path = secure_getenv("CUDABRIDGE_RUN_SUMMARY");
     return path && *path ? path : nullptr;
+}
+
+// The file `run` made for us (0600, its own). Never created here, and never through a link:
+// a path another user could have planted gets no write from this process.
+std::FILE* open_summary(const char* path) {
+    const int fd = ::open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+        ::close(fd);
+        return nullptr;
+    }
+    std::FILE* f = ::fdopen(fd, "w");
+    if (!f) ::close(fd);
+    return f;
 }
 
 // Written at exit with no call into the runtime: by then its thread-local state may be gone.
@@ -82,7 +102,7 @@ void write_summary() {
     if (!path) return;
     counters& c = totals();
     std::lock_guard lock(c.mutex);
-    std::FILE* f = std::fopen(path, "w");
+    std::FILE* f = open_summary(path);
     if (!f) return;
     std::fprintf(f,
                  "{\"kernels_launched\": %llu, \"bytes_host_to_device\": %llu, \"bytes_device_to_host\": %llu, "

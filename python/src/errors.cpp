@@ -23,8 +23,13 @@ void set_python_error(const runtime_failure& e) {
         else if (error_classes->contains(py::none()))
             cls = (*error_classes)[py::none()];
     }
-    // The class takes (message, code).
-    PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), static_cast<int>(e.code())).ptr());
+    // The class takes (message, code). A message may quote the user's own bytes (a PTX name that
+    // is not UTF-8): they are replaced, never allowed to turn the error into a UnicodeDecodeError.
+    const std::string text = e.what();
+    const auto message = py::reinterpret_steal<py::object>(
+        PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
+    if (!message) return;  // out of memory: Python's own error stands
+    PyErr_SetObject(cls.ptr(), py::make_tuple(message, static_cast<int>(e.code())).ptr());
 }
 
 void install_error_translator() {

@@ -46,6 +46,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 9, "these headers describe ABI 1.9 or later (proce
 CB_PIN_ASSERT(CB_ABI_MINOR >= 10, "these headers describe ABI 1.10 or later (cb_gpu_table.kernel_time)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 11, "these headers describe ABI 1.11 or later (the bar_map entries)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 12, "these headers describe ABI 1.12 or later (stacked matmul operands)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 13, "these headers describe ABI 1.13 or later (cb_gpu_table.progress, cb_health_sample.stalled_ms)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -418,7 +419,7 @@ CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 368);
+CB_PIN_SIZE(cb_gpu_table, 376);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -497,7 +498,7 @@ CB_PIN_FIELD(cb_verdict, struct_size, 0, 4);
 CB_PIN_FIELD(cb_verdict, compatible, 4, 4);
 CB_PIN_FIELD(cb_verdict, reason, 8, 256);
 
-CB_PIN_SIZE(cb_health_sample, 104);
+CB_PIN_SIZE(cb_health_sample, 112);
 CB_PIN_FIELD(cb_health_sample, struct_size, 0, 4);
 CB_PIN_FIELD(cb_health_sample, link_up, 4, 4);
 CB_PIN_FIELD(cb_health_sample, time_ns, 8, 8);
@@ -542,6 +543,8 @@ CB_PIN_FIELD(cb_health_sample, reserved0, 100, 4);
 CB_PIN_FIELD(cb_health_history, emergency_stopped, 32, 4);
 CB_PIN_FIELD(cb_health_history, failed, 36, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, modeled_time_ns, 40, 8);
+CB_PIN_FIELD(cb_gpu_table, progress, 368, 8);
+CB_PIN_FIELD(cb_health_sample, stalled_ms, 104, 8);
 
 /* ---- frozen ABI 1.0 sizes: the smallest struct_size the host accepts ------------------------ */
 

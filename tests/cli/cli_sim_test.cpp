@@ -70,7 +70,24 @@ TEST_F(cli_test, SimRefusesBadArguments) {
         {{"sim", "fault", "stuck", "maybe"}, 2, "on or off"},
         {{"sim", "fault", "meteor"}, 2, "unknown fault 'meteor'"},
         {{"sim", "host", "arm"}, 2, "apple-silicon or x86"},
+        // The second reliability round: bad input that reached the control channel or the store.
+        {{"sim", "fault", "bit-errors", "nan"}, 2, "0 or more"},
+        {{"sim", "fault", "link-drop", "nan"}, 2, "0 or more"},
+        {{"sim", "fault", "unplug-after", "inf"}, 2, "0 or more"},
+        {{"sim", "fault", "stuck", "on", "extra"}, 2, "not 'extra' after it"},
+        {{"sim", "plug", "rtx-4090", "--name", std::string(70000, 'B')}, 2, "--name must be 1 to 96 bytes"},
+        {{"sim", "plug", "rtx-4090", "--name", "a\x1b]0;T\x07"}, 2, "control characters"},
+        {{"disconnect", "--timeout", "-1"}, 2, "--timeout must be 0 to 3600000"},
     });
+    // None of them changed the fabric: it lists and resets as before.
+    EXPECT_EQ(run({"sim", "list"}).exit_code, 0);
+    EXPECT_EQ(run({"sim", "reset"}).exit_code, 0);
+}
+
+TEST_F(cli_test, TheStoreOptionRefusesAFolderClearly) {
+    const auto r = run_process(cli(), {"--db", tmp.path(), "status"}, env());
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
 }
 
 TEST_F(cli_test, SimFaultReachesTheLinkOfAnotherProcess) {

@@ -5,11 +5,14 @@
 #include "host_fixture.hpp"
 
 #include <cudabridge/core/store.hpp>
+#include <cudabridge/host_kernels.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace cudabridge::test {
@@ -23,7 +26,13 @@ protected:
     void start(core::config_entries extra = {}) {
         core::config_entries safety = {
             {"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}, {"retry_delay_ms", "0"}};
-        for (auto& e : extra) safety.push_back(e);
+        for (auto& e : extra) {  // a key given again replaces the slow default
+            auto same = std::find_if(safety.begin(), safety.end(), [&](const auto& s) { return s.first == e.first; });
+            if (same != safety.end())
+                same->second = e.second;
+            else
+                safety.push_back(e);
+        }
         rt = std::make_unique<runtime>(runtime_options(safety));
         ASSERT_EQ(rt->device_count(), 1) << rt->startup_error();
         enclosure = rt->device(0).id();
@@ -75,6 +84,94 @@ protected:
     std::vector<std::string> seen;
 };
 
+// ---- the hung-engine check judges progress ---------------------------------------------------
+
+// Kernels the simulated GPU runs as C functions: one that sleeps args[0] ms per block, one block at
+// a time; one whose single block holds the engine until the flag at args[0] is set (at most 20 s).
+cb_status serial_sleep(const cb_host_kernel_call* call) {
+    static std::mutex one_at_a_time;
+    std::lock_guard lock(one_at_a_time);
+    std::this_thread::sleep_for(std::chrono::milliseconds(call->args[0].value.i64));
+    return CB_OK;
+}
+struct hold {
+    std::atomic<bool> started{false}, released{false};
+};
+cb_status hold_until_released(const cb_host_kernel_call* call) {
+    auto* h = reinterpret_cast<hold*>(static_cast<uintptr_t>(call->args[0].value.u64));
+    h->started.store(true);
+    for (int i = 0; i < 20000 && !h->released.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return CB_OK;
+}
+const cb_host_kernel progress_kernels[] = {{"serial_sleep", &serial_sleep},
+                                           {"hold_until_released", &hold_until_released}};
+const cb_host_kernel_module progress_module = {sizeof(cb_host_kernel_module), 0, progress_kernels, 2};
+
+// Item 1 of the watchdog's issue: 5 s of queued work was taken for a hung engine. Here the
+// timeout is 200 ms and the queue holds 30 launches of 40 ms (over a second): the supervisor,
+// asked every 50 ms, sees the work move and leaves it alone.
+TEST_F(fault_test, ADeepQueueThatKeepsMovingIsNotTakenForAHang) {
+    start({{"heartbeat_timeout_ms", "200"}});
+    cbModule_t m = nullptr;
+    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess)
+        << cbGetLastErrorMessage();
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    const cbKernelArg args[] = {cbArgInt(40)};
+    for (int i = 0; i < 30; ++i)
+        ASSERT_EQ(rt->launch_kernel(m, "serial_sleep", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess)
+            << cbGetLastErrorMessage();
+    int samples = 0;
+    while (rt->stream_query(s) == cbErrorNotReady) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        dev().supervise_once();
+        ++samples;
+    }
+    EXPECT_GT(samples, 4) << "the queue outlived the timeout";
+    EXPECT_EQ(rt->stream_synchronize(s), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(count("safety.hard_reset"), 0u);
+    EXPECT_EQ(count("safety.soft_reset"), 0u);
+    EXPECT_EQ(dev().state(), device_state::connected);
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+}
+
+// Work that stops moving is a hang: the supervisor resets the device, and a synchronize waiting on
+// that work hears of the reset as soon as it starts (cbErrorDeviceReset), while the hung block still
+// holds the engine, not after the 30 s fence timeout.
+TEST_F(fault_test, WorkThatStopsMovingIsResetAndItsWaitEndsAtOnce) {
+    start({{"heartbeat_timeout_ms", "200"}});
+    cbModule_t m = nullptr;
+    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess)
+        << cbGetLastErrorMessage();
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    hold held;
+    const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
+    ASSERT_EQ(rt->launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);
+    while (!held.started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::atomic<bool> wait_done{false};
+    cbError_t waited = cbSuccess;
+    std::string wait_message;
+    std::thread waiter([&] {
+        waited = rt->stream_synchronize(s);
+        wait_message = cbGetLastErrorMessage();
+        wait_done.store(true);
+    });
+    dev().supervise_once();  // starts the watch
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::thread supervisor([&] { dev().supervise_once(); });  // stalled past 200 ms: a hard reset
+    for (int i = 0; i < 15000 && !wait_done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_TRUE(wait_done.load()) << "the wait outlived the reset by 15 s";
+    held.released.store(true);
+    waiter.join();
+    supervisor.join();
+    EXPECT_EQ(waited, cbErrorDeviceReset) << wait_message;
+    const auto resets = events(rt->current_session(), "safety.hard_reset");
+    ASSERT_EQ(resets.size(), 1u);
+    EXPECT_NE(resets[0].message.find("no progress for"), std::string::npos) << resets[0].message;
+    expect_working_after_reset();
+}
+
 TEST_F(fault_test, BitErrorsAboveTheThresholdGetASoftResetAndDataStaysRight) {
     start();
     // About 2 % of 256-byte packets take a bit error: over the 1 % threshold. The link's CRC
@@ -88,8 +185,31 @@ TEST_F(fault_test, BitErrorsAboveTheThresholdGetASoftResetAndDataStaysRight) {
     EXPECT_EQ(dev().state(), device_state::connected);
     fault("\"bit_error_rate\":0");
     EXPECT_TRUE(round_trip(4 << 20, e)) << "a soft reset keeps the context: " << cbGetLastErrorMessage();
+    // Recovered once it stays healthy: five samples in a row.
+    for (int i = 0; i < 4; ++i) dev().supervise_once();
+    EXPECT_EQ(count("safety.recovered"), 0u);
     dev().supervise_once();
     EXPECT_EQ(count("safety.recovered"), 1u);
+}
+
+// An error rate that comes and goes (a flaky cable: 18.8 % for 23 s gave three soft resets, each
+// "attempt 1 of 3") climbs the ladder: a healthy sample between two faults does not start it over.
+TEST_F(fault_test, AFaultThatComesAndGoesClimbsTheLadder) {
+    start();
+    cbError_t e = cbSuccess;
+    fault("\"bit_error_rate\":1e-5");
+    ASSERT_TRUE(round_trip(16 << 20, e)) << cbGetLastErrorMessage();
+    dev().supervise_once();
+    ASSERT_EQ(count("safety.soft_reset"), 1u);
+    fault("\"bit_error_rate\":0");
+    ASSERT_TRUE(round_trip(4 << 20, e)) << cbGetLastErrorMessage();
+    dev().supervise_once();  // one healthy sample
+    fault("\"bit_error_rate\":1e-5");
+    ASSERT_TRUE(round_trip(16 << 20, e)) << cbGetLastErrorMessage();
+    dev().supervise_once();
+    EXPECT_EQ(count("safety.soft_reset"), 1u) << "the second fault is the ladder's second rung";
+    EXPECT_EQ(count("safety.hard_reset"), 1u);
+    EXPECT_TRUE(dev().state() == device_state::connected) << host::state_name(dev().state());
 }
 
 TEST_F(fault_test, AnotherProgramSeesTheLinksErrorCountersAndItsErrorRate) {

@@ -43,6 +43,29 @@ TEST_F(host_test, PluginSelectionFollowsFlagThenEnvironmentThenSettingThenDefaul
     EXPECT_EQ(s.transport.origin, "default") << "each choice on its own";
 }
 
+// --safety standard:thermal_limit=85, as plugins/safety/README.md documents it: the name picks
+// the plugin, the entries configure its instance and win over the stored settings.
+TEST_F(host_test, AChoiceCarriesItsInstanceConfigAfterTheName) {
+    host::choice c{"standard:thermal_limit=85,max_retry_count=5", "flag"};
+    core::config_entries config = {{"heartbeat_timeout_ms", "9000"}};
+    host::take_instance_config(c, config);
+    EXPECT_EQ(c.value, "standard");
+    const core::config_entries want = {
+        {"thermal_limit", "85"}, {"max_retry_count", "5"}, {"heartbeat_timeout_ms", "9000"}};
+    EXPECT_EQ(config, want);
+
+    auto o = session_options();
+    o.flags.safety = "standard:thermal_limit=85";
+    auto s = std::make_unique<host::session>(o);
+    EXPECT_EQ(s->safety_number("thermal_limit", 0), 85);
+
+    for (const std::string bad : {"standard:thermal_limit", "standard:=3", ":x=1", "standard:"}) {
+        host::choice b{bad, "flag"};
+        core::config_entries none;
+        EXPECT_THROW(host::take_instance_config(b, none), core::error) << bad;
+    }
+}
+
 TEST_F(host_test, AMissingPluginIsAClearError) {
     auto o = session_options();
     o.flags.gpu = "amd";

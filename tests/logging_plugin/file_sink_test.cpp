@@ -50,11 +50,14 @@ TEST(FileSink, DefaultsWriteTheDocumentedLineIntoTheHostLogDir) {
     EXPECT_EQ(read_file(file),
               stamp + " [WARN ] [USB4] [t:1234] retrain\n" + stamp + " [FATAL] [USB4] [t:1234] [egpu1] retrain\n");
 
+    // Private: a 0700 folder and a 0600 file, whatever the umask lets through.
     struct stat st {};
     ASSERT_EQ(::stat((dir / "logs" / "nested").c_str(), &st), 0);
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    EXPECT_EQ(st.st_mode & 0777, 0755 & ~mask);
+    EXPECT_EQ(st.st_mode & 0777, 0700 & ~mask);
+    ASSERT_EQ(::stat(file.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600);
 }
 
 TEST(FileSink, FlushMakesRecordsVisibleBeforeClose) {

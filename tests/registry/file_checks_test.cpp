@@ -7,6 +7,7 @@
 #include <fstream>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace cudabridge::test {
 namespace {
@@ -78,6 +79,40 @@ TEST_F(registry_test, AFolderAboveThePluginThatOthersCanWriteIsRefused) {
     ::chmod(open.c_str(), 01777);
     r = core::verify_plugin_file(inner / "libgood.so");
     EXPECT_TRUE(r.ok) << r.reason;
+}
+
+// Item 6 of the second reliability round: these three were loaded into root. The rule is one for
+// the file and every folder above it: owned by this user or root, writable by no one else (group
+// write only for root's group).
+TEST_F(registry_test, AFolderOrFileAnotherUserOrGroupCanWriteIsRefused) {
+    if (::geteuid() != 0) GTEST_SKIP() << "changing owners needs root";
+    const gid_t other_group = 100;  // users
+    const uid_t other_user = 65534;  // nobody
+    const fs::path dir = tmp / "shared", lib = dir / "libgood.so";
+    fs::create_directories(dir);
+    fs::copy_file(variant_file("good"), lib);
+
+    ASSERT_EQ(::chown(dir.c_str(), 0, other_group), 0);
+    ::chmod(dir.c_str(), 0775);
+    auto r = core::verify_plugin_file(lib);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.reason.find("is writable by group 100"), std::string::npos) << r.reason;
+    ::chmod(dir.c_str(), 0755);
+    EXPECT_TRUE(core::verify_plugin_file(lib).ok) << "the group may own it, not write it";
+
+    ASSERT_EQ(::chown(lib.c_str(), 0, other_group), 0);
+    ::chmod(lib.c_str(), 0664);
+    r = core::verify_plugin_file(lib);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.reason.find("group-writable file"), std::string::npos) << r.reason;
+    ::chmod(lib.c_str(), 0644);
+
+    ASSERT_EQ(::chown(lib.c_str(), other_user, 0), 0);
+    r = core::verify_plugin_file(lib);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.reason.find("belongs to another user"), std::string::npos) << r.reason;
+    ASSERT_EQ(::chown(lib.c_str(), 0, 0), 0);
+    EXPECT_TRUE(core::verify_plugin_file(lib).ok);
 }
 
 TEST_F(registry_test, TheCacheKeepsTheFilesSha256) {

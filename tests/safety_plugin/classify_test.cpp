@@ -67,10 +67,31 @@ TEST(SafetyClassify, HeartbeatTimeoutEntersAtHardReset) {
 TEST(SafetyClassify, HungEngineEntersAtHardReset) {
     auto s = healthy_sample();
     s.oldest_pending_ms = 6000;
+    s.stalled_ms = 6000;
     const sf::fault f = only_fault(s);
     EXPECT_EQ(f.entry, CB_ACTION_HARD_RESET);
-    EXPECT_TRUE(has_text(f.what, "6000 ms"));
-    s.oldest_pending_ms = 4000;  // busy, not hung
+    EXPECT_TRUE(has_text(f.what, "no progress for 6000 ms"));
+    s.stalled_ms = 4000;  // still, but not for the timeout yet
+    EXPECT_TRUE(faults_of(s).empty());
+}
+
+TEST(SafetyClassify, ADeepQueueThatKeepsMovingIsNotAHang) {
+    // An hour of queued work the device keeps retiring: busy, healthy.
+    auto s = healthy_sample();
+    s.oldest_pending_ms = 3600 * 1000;
+    s.stalled_ms = 900;
+    EXPECT_TRUE(faults_of(s).empty());
+}
+
+TEST(SafetyClassify, PendingAgeAloneIsNotJudged) {
+    // A family that cannot tell progress (UINT64_MAX), or a host older than ABI 1.13 (no
+    // stalled_ms at all): old work alone is no evidence of a hang.
+    auto s = healthy_sample();
+    s.oldest_pending_ms = 60000;
+    s.stalled_ms = UINT64_MAX;
+    EXPECT_TRUE(faults_of(s).empty());
+    s.stalled_ms = 60000;
+    s.struct_size = offsetof(cb_health_sample, stalled_ms);
     EXPECT_TRUE(faults_of(s).empty());
 }
 

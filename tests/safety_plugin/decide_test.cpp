@@ -201,6 +201,7 @@ TEST(SafetyDecide, ReasonsFitTheAbiBuffer) {
     s.device_lost = 1;
     s.heartbeat_age_ms = UINT64_MAX;
     s.oldest_pending_ms = UINT64_MAX;
+    s.stalled_ms = UINT64_MAX - 1;
     s.integrity_failure = 1;
     s.ecc_uncorrected = UINT64_MAX;
     s.error_rate = 1;

@@ -21,7 +21,10 @@ history after_healthy_with(void (*change)(cb_health_sample&), uint32_t attempts 
 
 void link_down(cb_health_sample& s) { s.link_up = 0; }
 void high_error_rate(cb_health_sample& s) { s.error_rate = 0.021; }
-void hung(cb_health_sample& s) { s.oldest_pending_ms = 60000; }
+void hung(cb_health_sample& s) {
+    s.oldest_pending_ms = 60000;
+    s.stalled_ms = 60000;
+}
 void lost(cb_health_sample& s) { s.device_lost = 1; }
 void no_heartbeat(cb_health_sample& s) { s.heartbeat_age_ms = 9000; }
 void corrupt(cb_health_sample& s) { s.integrity_failure = 1; }

@@ -24,6 +24,9 @@ RULES = [
      re.compile(r'"0x%0?\*?\d*l{0,2}[xX]'),
      "sdk/include/cudabridge/cpp/hex_text.hpp"),
     # A return type (or a template head) before the name marks a definition; calls have none.
+    ("a CUDABRIDGE_ variable read by plain getenv (use sdk::secure_env: a privileged run ignores it)",
+     re.compile(r'(?<!secure_)getenv\("CUDABRIDGE_'),
+     "sdk/include/cudabridge/cpp/secure_env.hpp"),
     ("a copy_text defined again (use sdk::copy_text)",
      re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|constexpr)\s+)*"
                 r"(?!return\b)[\w:<>]+\s+copy_text\s*\("),

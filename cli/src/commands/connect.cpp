@@ -146,14 +146,18 @@ int run_connect(app& a, const std::vector<std::string>& args) {
 
 int run_disconnect(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
-    opts.add_options()("timeout", po::value<uint32_t>()->default_value(10000), "drain timeout in ms");
+    // Read signed: Boost reads "-1" into an unsigned as 4294967295 without a word.
+    opts.add_options()("timeout", po::value<int64_t>()->default_value(10000), "drain timeout in ms");
     const po::variables_map vm = parse_options(args, opts);
+    const int64_t timeout_ms = vm["timeout"].as<int64_t>();
+    if (timeout_ms < 0 || timeout_ms > 3600000)
+        throw usage_error("--timeout must be 0 to 3600000 ms, not " + std::to_string(timeout_ms));
     // --force is the emergency exit: it also reaches a GPU that no longer answers.
     if (a.options().force) a.reset_unanswering_gpus();
     auto& d = a.device();
     host::disconnect_options o;
     o.force = a.options().force;
-    o.drain_timeout_ms = vm["timeout"].as<uint32_t>();
+    o.drain_timeout_ms = static_cast<uint32_t>(timeout_ms);
     const bool json = a.options().json, color = a.color();
     const std::string id = d.id(), name = d.name();
     const int64_t session_id = d.session_id();

@@ -3,6 +3,7 @@
 #include "app.hpp"
 #include "command_args.hpp"
 #include "json_output.hpp"
+#include "terminal_text.hpp"
 #include "time_text.hpp"
 
 #include <cudabridge/core/store.hpp>
@@ -104,7 +105,7 @@ int run_history(app& a, const std::vector<std::string>& args) {
         sev.resize(8, ' ');
         std::cout << sev << (*tint ? "\033[0m" : "") << " " << it->kind;
         if (!it->device.empty()) std::cout << " [" << it->device << "]";
-        std::cout << " " << it->message << "\n";
+        std::cout << " " << for_stdout(it->message) << "\n";
     }
     if (rows.empty()) std::cout << "No events match.\n";
     return exit_ok;

@@ -4,6 +4,7 @@
 #include "command_args.hpp"
 #include "interruption.hpp"
 #include "json_output.hpp"
+#include "terminal_text.hpp"
 #include "time_text.hpp"
 
 #include <cudabridge/core/log.hpp>
@@ -61,9 +62,9 @@ void print_row(const core::log_row& r, bool color) {
     std::cout << format_local_time(r.time_ns) << " " << tint << std::left;
     std::string lvl = core::log::level_name(r.level);
     lvl.resize(5, ' ');
-    std::cout << lvl << (color && *tint ? "\033[0m" : "") << " [" << r.category << "]";
-    if (!r.device.empty()) std::cout << " [" << r.device << "]";
-    std::cout << " " << r.message << "\n";
+    std::cout << lvl << (color && *tint ? "\033[0m" : "") << " [" << for_stdout(r.category) << "]";
+    if (!r.device.empty()) std::cout << " [" << for_stdout(r.device) << "]";
+    std::cout << " " << for_stdout(r.message) << "\n";
 }
 
 int write_record(app& a, const std::vector<std::string>& args) {

@@ -7,12 +7,14 @@
 #include "run/cuda_runtime_linkage.hpp"
 #include "device_text.hpp"
 
+#include <cudabridge/core/paths.hpp>
 #include <cudabridge/core/store.hpp>
 
 #include <Poco/JSON/Parser.h>
 
 #include <dlfcn.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,7 +88,7 @@ std::vector<std::string> child_environment(const global_options& g, const fs::pa
     set["LD_LIBRARY_PATH"] = cudart.string() + (library_path && *library_path ? ":" + std::string(library_path) : "");
     set["CUDABRIDGE_RUN_SUMMARY"] = summary.string();
     // The program's own output stays its own: CudaBridge logs to its file and store only.
-    if (!std::getenv("CUDABRIDGE_LOG_SINKS")) set["CUDABRIDGE_LOG_SINKS"] = "file,sqlite";
+    if (!core::secure_env("CUDABRIDGE_LOG_SINKS")) set["CUDABRIDGE_LOG_SINKS"] = "file,sqlite";
     std::vector<std::string> env;
     env.reserve(set.size());
     for (const auto& [name, value] : set) env.push_back(name + "=" + value);
@@ -157,6 +159,26 @@ void report(app& a, const fs::path& summary_file, int64_t recoveries, int exit_c
               << exit_code << "\n";
 }
 
+// The file the program's runtime writes its summary to: made here with a name no one can guess,
+// mode 0600, never through a link (mkstemp's O_EXCL); the runtime only opens it, never creates
+// it. In the user's private runtime folder when there is one, else in the temp folder (sticky:
+// no one else can replace it there).
+fs::path private_summary_file() {
+    fs::path dir = fs::temp_directory_path();
+    if (const char* runtime = secure_getenv("XDG_RUNTIME_DIR"); runtime && *runtime) {
+        struct stat st {};
+        if (::lstat(runtime, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+            (st.st_mode & (S_IWGRP | S_IWOTH)) == 0)
+            dir = runtime;
+    }
+    std::string name = (dir / "cudabridge-run-XXXXXX.json").string();
+    const int fd = ::mkstemps(name.data(), 5);
+    if (fd < 0)
+        throw cli_error(exit_error, "cannot create the run summary file in " + dir.string() + ": " + std::strerror(errno));
+    ::close(fd);
+    return name;
+}
+
 int run_run(app& a, const std::vector<std::string>& given) {
     std::vector<std::string> args = given;
     if (!args.empty() && args.front() == "--") args.erase(args.begin());
@@ -167,8 +189,7 @@ int run_run(app& a, const std::vector<std::string>& given) {
     refuse_unless_replaceable(program, args.front());
     const fs::path cudart = cudart_folder();
     const std::string device = connect_or_attach(a);
-    const fs::path summary = fs::temp_directory_path() / ("cudabridge-run-" + std::to_string(::getpid()) + ".json");
-    fs::remove(summary);
+    const fs::path summary = private_summary_file();
     const int64_t started_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();

@@ -12,8 +12,11 @@
 #include <cudabridge/cpp/bool_text.hpp>
 
 #include <Poco/JSON/Parser.h>
+#include <Poco/TextIterator.h>
+#include <Poco/UTF8Encoding.h>
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -166,6 +169,20 @@ int list(app& a) {
     return exit_ok;
 }
 
+// An enclosure's name is stored, sent in control requests and shown in tables: at most 96 bytes
+// (NVML's device name buffer), printable, valid UTF-8 (what JSON carries).
+void check_enclosure_name(const std::string& name) {
+    constexpr size_t max_bytes = 96;
+    if (name.empty() || name.size() > max_bytes)
+        throw usage_error("--name must be 1 to " + std::to_string(max_bytes) + " bytes, not " +
+                          std::to_string(name.size()));
+    if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        throw usage_error("--name must not hold control characters");
+    Poco::UTF8Encoding utf8;
+    for (Poco::TextIterator it(name, utf8), end(name); it != end; ++it)
+        if (*it < 0) throw usage_error("--name must be UTF-8 text");
+}
+
 int plug_new(app& a, const std::vector<std::string>& args) {
     po::options_description d;
     d.add_options()("model", po::value<std::string>(), "")("link", po::value<std::string>()->default_value("tb4"), "")(
@@ -187,6 +204,7 @@ int plug_new(app& a, const std::vector<std::string>& args) {
     const double power = vm.count("power") ? vm["power"].as<double>() : std::ceil((board + 100) / 50) * 50;
     if (!(power > 0) || power > 5000) throw usage_error("--power must be between 0 and 5000 W");
     auto l = layout(s);
+    if (vm.count("name")) check_enclosure_name(vm["name"].as<std::string>());
     auto e = make_object();
     const std::string id = new_enclosure_id();
     e->set("id", id);
@@ -261,14 +279,17 @@ int remove(app& a, const std::string& which) {
 double number(const std::string& text, const char* what) {
     double v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size() || v < 0)
+    // !(v >= 0) also refuses NaN, which from_chars reads from "nan"; inf is refused by each
+    // fault's upper bound.
+    if (ec != std::errc() || p != text.data() + text.size() || !(v >= 0) || !std::isfinite(v))
         throw usage_error(std::string(what) + " must be a number of 0 or more, not '" + text + "'");
     return v;
 }
 
 // Nothing after the fault kind means on; otherwise the word reads like a boolean setting.
-bool on_off(const std::vector<std::string>& rest) {
+bool on_off(const std::string& kind, const std::vector<std::string>& rest) {
     if (rest.empty()) return true;
+    if (rest.size() > 1) throw usage_error("sim fault " + kind + " takes on or off, not '" + rest[1] + "' after it");
     if (auto on = sdk::parse_bool(rest[0])) return *on;
     throw usage_error("expected on or off: " + sdk::not_a_bool_message(rest[0]));
 }
@@ -305,9 +326,9 @@ void fault_fields(const std::string& kind, const std::vector<std::string>& rest,
         if (!rest.empty()) throw usage_error("sim fault unplug takes no argument");
         r->set("unplug_now", true);
     } else if (kind == "dart-exhausted") {
-        r->set("dart_exhausted", on_off(rest));
+        r->set("dart_exhausted", on_off(kind, rest));
     } else if (kind == "stuck") {
-        r->set("stuck", on_off(rest));
+        r->set("stuck", on_off(kind, rest));
     } else if (kind == "clear") {
         if (!rest.empty()) throw usage_error("sim fault clear takes no argument");
         r->set("bit_error_rate", 0.0);
@@ -368,9 +389,17 @@ int set_host(app& a, const std::string& host) {
     return exit_ok;
 }
 
+// Always possible: a fabric that cannot even be read (a layout no command understands) is what
+// reset is for, so only a fabric read successfully can stop it (an enclosure in use).
 int reset(app& a) {
     auto& s = a.session();
-    for (const auto& d : host::detect(s))
+    std::vector<host::detected_device> found;
+    try {
+        found = host::detect(s);
+    } catch (const std::exception& e) {
+        std::cerr << "sim reset: the simulated fabric cannot be read (" << e.what() << "); resetting it anyway\n";
+    }
+    for (const auto& d : found)
         if (d.connected_elsewhere) throw cli_error(exit_error, "an enclosure is connected: disconnect it first");
     control(s, request("reset_layout"));
     std::cout << (a.options().json ? "{\"reset\": true}\n"

@@ -1,6 +1,8 @@
 // Facts about a plugin file and the rule that refuses files others could replace.
 #include "internal.hpp"
 
+#include <cudabridge/cpp/secure_env.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,25 +41,9 @@ std::optional<file_facts> stat_plugin_file(const fs::path& path, std::string& wh
     return f;
 }
 
-// Whoever can write in a folder can replace what is in it. Every folder from the file's up to /
-// must therefore be owned by root or by this user and not writable by others, unless its sticky
-// bit is set (as on /tmp: others cannot rename or remove what they do not own). OpenSSH checks
-// the folders above its key files the same way.
-std::optional<std::string> unsafe_permissions(const fs::path& file) {
-    struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) return "cannot stat " + file.string();
-    if (st.st_mode & S_IWOTH) return "world-writable file " + file.string();
-    const uid_t me = ::geteuid();
-    for (fs::path dir = file.parent_path();; dir = dir.parent_path()) {
-        if (::stat(dir.c_str(), &st) != 0) return "cannot stat folder " + dir.string();
-        if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-            return "world-writable folder " + dir.string() + (dir == file.parent_path() ? "" : " above the plugin");
-        if (st.st_uid != 0 && st.st_uid != me)
-            return "folder " + dir.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + ")";
-        if (dir == dir.root_path() || dir.parent_path() == dir) break;
-    }
-    return std::nullopt;
-}
+// Whoever can write a plugin file, or a folder above it, can replace what is loaded: the SDK's
+// one rule for files loaded into the process (sdk::untrusted_reason).
+std::optional<std::string> unsafe_permissions(const fs::path& file) { return sdk::untrusted_reason(file); }
 
 std::string file_sha256(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

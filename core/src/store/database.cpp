@@ -1,6 +1,8 @@
 // Opening the database (folders, pragmas), the statement cache, and transactions.
 #include "store_internal.hpp"
 
+#include <cudabridge/core/paths.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,12 +51,21 @@ void create_private_file(const std::filesystem::path& path) {
 }
 
 sqlite3* open_connection(const std::filesystem::path& path, const store_options& options) {
+    if (std::error_code ec; !is_memory(path) && std::filesystem::is_directory(path, ec))
+        throw error(CB_ERR_INVALID_ARGUMENT,
+                    "store " + path.string() + ": is a folder; name a database file (e.g. " +
+                        (path / "cudabridge.db").string() + ")");
     if (options.read_only && !is_memory(path) && !std::filesystem::exists(path))
         throw error(CB_ERR_NOT_FOUND, "store " + path.string() + ": no such database");
-    if (!options.read_only && !is_memory(path)) {
-        create_parent_folders(path);
-        create_private_file(path);
-    }
+    if (!options.read_only && !is_memory(path)) create_parent_folders(path);
+    // A privileged process reads its settings from here and writes its secrets: only from a folder
+    // no one else could have made or can write.
+    if (!is_memory(path) && running_privileged())
+        if (auto why = unsafe_store_location(path))
+            throw error(CB_ERR_PERMISSION, "store " + path.string() +
+                                               ": a privileged process uses a store only in a folder it owns that no "
+                                               "one else can write: " + *why);
+    if (!options.read_only && !is_memory(path)) create_private_file(path);
     // NOMUTEX: the store's own lock gives one thread at a time the connection (statement_cache::use).
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
                 (options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace cudabridge::host {
 
@@ -74,6 +75,11 @@ cb_status device_impl::enter(device::ticket& out) const {
                              " is down: work on it is lost; the safety supervisor reconnects it when the link returns");
         return CB_ERR_LINK_DOWN;
     }
+    // A recovery under way ends within its drain and reset: wait for its outcome (bounded), so
+    // the call runs on the recovered device or hears what the reset did to its context.
+    for (int waited_ms = 0; state.load(std::memory_order_acquire) == device_state::recovering && waited_ms < 60000;
+         waited_ms += 5)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     out.lock_ = std::shared_lock(gate);
     const device_state st = state.load(std::memory_order_acquire);
     const bool live = st == device_state::connected && shared->still_connected(epoch);
@@ -215,7 +221,7 @@ void device::set_release_hook(std::function<void(bool)> hook) {
     impl_->release_hook = std::move(hook);
 }
 
-void device::set_pending_probe(std::function<uint64_t()> probe) {
+void device::set_pending_probe(std::function<pending_work()> probe) {
     std::unique_lock lock(impl_->gate);
     impl_->pending_probe = std::move(probe);
 }

@@ -90,7 +90,7 @@ public:
 
     // ---- runtime hooks -------------------------------------------------------------------------
     std::function<void(bool device_usable)> release_hook;
-    std::function<uint64_t()> pending_probe;  // age in ms of the oldest unfinished async work
+    std::function<pending_work()> pending_probe;  // the oldest unfinished async work, and its stall
     std::atomic<uint32_t> integrity_failures{0};
 
     // ---- supervisor ----------------------------------------------------------------------------
@@ -151,6 +151,7 @@ private:
     mutable std::mutex supervise_mutex_;
     std::deque<cb_health_sample> history_;
     uint32_t recovery_attempts_ = 0;
+    uint32_t healthy_streak_ = 0;  // healthy samples in a row since the last fault
     uint64_t recoveries_ = 0;
     uint64_t last_recovery_ns_ = 0;
     bool failed_ = false;

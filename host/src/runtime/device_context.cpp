@@ -52,7 +52,7 @@ device_context::device_context(session& s, std::unique_ptr<host::device> dev) : 
     default_stream_->is_default = true;
     call("create the default stream", [&](gpu_call& g) -> cb_status { return create_default_stream(g); });
     dev_->set_release_hook([this](bool usable) { release(usable); });
-    dev_->set_pending_probe([this] { return oldest_pending_ms(); });
+    dev_->set_pending_probe([this] { return pending(); });
 }
 
 device_context::~device_context() {
@@ -109,12 +109,17 @@ void device_context::clear_sticky() {
 
 cbError_t device_context::fail(const char* what, cb_status st) {
     const std::string& detail = core::last_error();  // read before anything below sets it again
-    const std::string message = std::string(what) + ": " + (detail.empty() ? core::status_description(st) : detail);
+    std::string message = std::string(what) + ": " + (detail.empty() ? core::status_description(st) : detail);
     cbError_t e = take_launch_failure() && st == CB_ERR_INTERNAL ? cbErrorLaunchFailure : to_runtime_error(st);
     // Work a disconnect aborted is lost with the device, whatever the GPU called it.
     const device_state now = dev_->state();
     if (now == device_state::disconnecting || now == device_state::disconnected || now == device_state::lost)
         e = cbErrorDeviceLost;
+    // Work a recovery abandoned went with the reset, however the GPU reported the abandon.
+    if (now == device_state::recovering) {
+        e = cbErrorDeviceReset;
+        message += " (the safety supervisor is resetting device " + dev_->id() + ": 'cudabridge-cli history' says why)";
+    }
     return is_sticky(e) ? make_sticky(e, message) : set_last_error(e, message);
 }
 

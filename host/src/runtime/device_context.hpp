@@ -132,7 +132,9 @@ private:
     void release(bool usable) noexcept;  // the device's release hook
     void delete_objects() noexcept;      // objects_mutex_ held
     allocator_backend make_backend();
-    uint64_t oldest_pending_ms();  // the supervisor's probe
+    host::pending_work pending();  // the supervisor's probe
+    // How long the GPU has not moved work that started `oldest_ms` ago (objects_mutex_ held).
+    uint64_t stalled_ms(uint64_t now_ns, uint64_t oldest_ms);
     cb_status create_default_stream(gpu_call& g);
     cb_status copy_once(gpu_call& g, void* dst, const void* src, size_t count, cbMemcpyKind kind,
                         cb_gpu_stream* stream);
@@ -170,6 +172,8 @@ private:
     std::atomic<size_t> managed_count_{0};            // managed_.size(), read without the lock
     std::atomic<int> can_manage_{-1}, can_map_{-1};   // what the family said (-1: not asked yet)
     std::unique_ptr<cbStream_st> default_stream_;
+    uint64_t progress_seen_ = 0;     // the GPU's progress counter at the last probe (objects_mutex_)
+    uint64_t progress_moved_ns_ = 0;  // when that counter last moved; 0: not watched yet
     std::unique_ptr<integrity_checker> integrity_;
     std::mutex run_mutex_;  // taken before objects_mutex_, never after
     copy_run run_;

@@ -75,6 +75,9 @@ bool tensor_span(const cb_tensor_desc& t, uint64_t& first, uint64_t& end) {
 // Every tensor operand must lie inside one live allocation of this device, as a copy's range
 // must: a freed pointer (which the caching allocator may still hold at the GPU) is refused.
 cbError_t device_context::check_tensor_operands(const char* name, const cbKernelArg* args, size_t count) {
+    // After a reset the operands' memory is gone: say that, not that they were never allocated.
+    if (const cbError_t e = sticky(); e != cbSuccess) return set_last_error(e, sticky_text());
+    if (memory_epoch_.load(std::memory_order_relaxed) != dev_->memory_epoch()) return memory_dropped();
     for (size_t i = 0; i < count; ++i) {
         if (args[i].type != CB_ARG_BYTES || args[i].size != sizeof(cb_tensor_desc) || !args[i].value.bytes) continue;
         cb_tensor_desc t;

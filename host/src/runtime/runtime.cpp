@@ -8,6 +8,7 @@
 #include "runtime/visible_devices.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/paths.hpp>
 #include <cudabridge/cpp/bool_text.hpp>
 #include <cudabridge/cpp/text_out.hpp>
 
@@ -31,10 +32,10 @@ int current_of(const runtime* r) {
 
 // Read like a boolean setting; a value that is no boolean is refused aloud, not guessed at.
 bool autoconnect_from_environment(bool fallback, session& s) {
-    const char* v = std::getenv("CUDABRIDGE_AUTOCONNECT");
-    if (!v || !*v) return fallback;
-    if (auto on = sdk::parse_bool(v)) return *on;
-    s.log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, "CUDABRIDGE_AUTOCONNECT ignored: " + sdk::not_a_bool_message(v));
+    const auto v = core::secure_env("CUDABRIDGE_AUTOCONNECT");
+    if (!v) return fallback;
+    if (auto on = sdk::parse_bool(*v)) return *on;
+    s.log_line(CB_LOG_WARN, CB_LOG_CAT_CUDA, "CUDABRIDGE_AUTOCONNECT ignored: " + sdk::not_a_bool_message(*v));
     return fallback;
 }
 

@@ -4,6 +4,10 @@
 // events and stream_wait_event (ABI 1.3); without it, from host waits.
 #include "runtime/device_context.hpp"
 
+#include "connection/device_impl.hpp"
+
+#include <algorithm>
+
 namespace cudabridge::host {
 namespace {
 
@@ -90,9 +94,10 @@ cb_status device_context::settle_all_checks(gpu_call& g) {
     return first;
 }
 
-uint64_t device_context::oldest_pending_ms() {
+host::pending_work device_context::pending() {
     // Called by the supervisor under the device's shared gate: non-blocking queries only.
     uint64_t oldest = 0;
+    bool busy = false;
     std::lock_guard lock(objects_mutex_);
     const uint64_t now = now_ns();  // after the lock: no stamp taken under it is newer
     auto look = [&](cbStream_st* s) {
@@ -101,11 +106,35 @@ uint64_t device_context::oldest_pending_ms() {
             s->oldest_unfinished_ns = 0;
             return;
         }
+        busy = true;
         if (now > s->oldest_unfinished_ns) oldest = std::max(oldest, (now - s->oldest_unfinished_ns) / 1000000);
     };
     for (auto* s : streams_) look(s);
     look(default_stream_.get());
-    return oldest;
+    if (!busy) {
+        progress_moved_ns_ = 0;  // nothing to move: the next work starts a fresh watch
+        return {};
+    }
+    return {oldest, stalled_ms(now, oldest)};
+}
+
+// A hang is no progress, not old work: a deep queue that keeps retiring commands, or a long
+// kernel whose blocks keep finishing, is not stalled however long ago it started. Stalled time
+// counts from the later of the counter's last move and the oldest pending work's start.
+uint64_t device_context::stalled_ms(uint64_t now, uint64_t oldest_ms) {
+    const cb_gpu_table* t = dev_->gpu();
+    uint64_t count = 0;
+    const bool present = CB_HAS_FIELD(t, cb_gpu_table, progress) && t->progress;
+    const cb_status st = present ? t->progress(dev_->gpu_instance(), dev_->impl().handle, &count) : CB_ERR_UNSUPPORTED;
+    if (st == CB_ERR_UNSUPPORTED) return UINT64_MAX;  // the family cannot tell: not judged here
+    if (st != CB_OK) return 0;  // a device that does not answer is the heartbeat's to judge
+    if (progress_moved_ns_ == 0 || count != progress_seen_) {
+        progress_seen_ = count;
+        progress_moved_ns_ = now;
+    }
+    const uint64_t started = now - std::min(now, oldest_ms * 1000000);
+    const uint64_t still_since = std::max(progress_moved_ns_, started);
+    return now > still_since ? (now - still_since) / 1000000 : 0;
 }
 
 // A command that failed on the device (a faulting kernel) surfaces at synchronization as

@@ -4,6 +4,7 @@
 #include "session/simulated_fabric_wiring.hpp"
 
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/paths.hpp>
 #include <cudabridge/core/gpu_profiles.hpp>
 #include <cudabridge/core/parameters.hpp>
 #include <cudabridge/core/log.hpp>
@@ -39,8 +40,8 @@ core::context_options context_options_from(const session_options& o) {
     // applied by the context itself.
     if (o.flags.log_sinks && !o.flags.log_sinks->empty())
         c.log_sinks = sink_list(*o.flags.log_sinks);
-    else if (const char* env = o.use_environment ? std::getenv("CUDABRIDGE_LOG_SINKS") : nullptr; env && *env)
-        c.log_sinks = sink_list(env);
+    else if (const auto env = o.use_environment ? core::secure_env("CUDABRIDGE_LOG_SINKS") : std::nullopt)
+        c.log_sinks = sink_list(*env);
     return c;
 }
 
@@ -67,6 +68,9 @@ session::session(session_options options) : options_(std::move(options)) {
         options_.flags, context_->db(),
         options_.use_environment ? std::function<const char*(const char*)>{}
                                  : [](const char*) -> const char* { return nullptr; });
+    take_instance_config(selection_.transport, options_.transport_config);
+    take_instance_config(selection_.gpu, options_.gpu_config);
+    take_instance_config(selection_.safety, options_.safety_config);
     auto& r = context_->plugins();
     transport_ = create_plugin(r, CB_KIND_TRANSPORT, selection_.transport, options_.transport_config);
     gpu_ = create_plugin(r, CB_KIND_GPU, selection_.gpu, options_.gpu_config);

@@ -1,6 +1,6 @@
 // One health sample: a heartbeat that reaches the GPU, its telemetry, the link's counters since
-// the last sample, the age of the oldest unfinished work, and integrity failures reported by the
-// runtime. Taken under the shared gate, so it never races a recovery.
+// the last sample, the age of the oldest unfinished work and how long the GPU has not moved it,
+// and integrity failures reported by the runtime. Taken under the shared gate, so it never races a recovery.
 #include "connection/device_impl.hpp"
 
 namespace cudabridge::host {
@@ -63,7 +63,11 @@ cb_health_sample device_impl::take_sample() {
         else
             record(CB_SEVERITY_INFO, "link.up", "the link to " + name + " is up again");
     }
-    if (pending_probe) h.oldest_pending_ms = pending_probe();
+    if (pending_probe) {
+        const pending_work w = pending_probe();
+        h.oldest_pending_ms = w.oldest_ms;
+        h.stalled_ms = w.stalled_ms;
+    }
     return h;
 }
 

@@ -29,8 +29,16 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     const std::string kind = std::string("safety.") + action_text;
     const bool is_reset =
         action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
+    if (is_reset) {
+        // From here new calls wait for the outcome instead of queueing work the reset would drop,
+        // and a call whose work the reset abandons is told so (cbErrorDeviceReset).
+        device_state expected = device_state::connected;
+        if (state.compare_exchange_strong(expected, device_state::recovering))
+            notify({id, device_state::recovering, CB_OK, kind, reason});
+    }
     if (is_reset && handle && action == CB_ACTION_HARD_RESET) {
-        // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left.
+        // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left
+        // (the family fails the waits on it at once).
         auto drained = std::async(std::launch::async, [this] {
             std::shared_lock lock(gate);
             return handle ? s.gpu()->device_synchronize(s.gpu_instance(), handle) : CB_OK;
@@ -47,7 +55,7 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         std::unique_lock lock(gate);  // calls in flight finish first; new ones wait for us
         const device_state before = state.load();
         if (before == device_state::disconnecting || before == device_state::disconnected) return;
-        if (is_reset) {
+        if (is_reset && before != device_state::recovering) {
             state.store(device_state::recovering);
             notify({id, device_state::recovering, CB_OK, kind, reason});
         }

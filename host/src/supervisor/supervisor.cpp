@@ -11,6 +11,10 @@ namespace cudabridge::host {
 namespace {
 
 constexpr size_t history_length = 64;
+// A fault that comes and goes (a flaky cable) must climb the ladder, not start it again after
+// every reset: the attempts are forgotten only after this many healthy samples in a row (5 s at
+// the default one-second interval).
+constexpr uint32_t settled_samples = 5;
 
 }  // namespace
 
@@ -45,9 +49,11 @@ std::string sample_json(const cb_health_sample& h) {
     char b[512];
     std::snprintf(b, sizeof b,
                   "{\"temperature_c\":%.1f,\"power_w\":%.1f,\"error_rate\":%.6f,\"heartbeat_age_ms\":%llu,"
-                  "\"oldest_pending_ms\":%llu,\"link_up\":%s,\"device_lost\":%s,\"integrity_failure\":%s}",
+                  "\"oldest_pending_ms\":%llu,\"stalled_ms\":%lld,\"link_up\":%s,\"device_lost\":%s,"
+                  "\"integrity_failure\":%s}",
                   h.temperature_c, h.power_w, h.error_rate, static_cast<unsigned long long>(h.heartbeat_age_ms),
-                  static_cast<unsigned long long>(h.oldest_pending_ms), h.link_up ? "true" : "false",
+                  static_cast<unsigned long long>(h.oldest_pending_ms),
+                  h.stalled_ms == UINT64_MAX ? -1LL : static_cast<long long>(h.stalled_ms), h.link_up ? "true" : "false",
                   h.device_lost ? "true" : "false", h.integrity_failure ? "true" : "false");
     return b;
 }
@@ -120,9 +126,11 @@ void device_impl::supervise_once() {
 void device_impl::act(const cb_safety_decision& d) {
     const std::string reason = d.reason;
     const std::string data = sample_json(history_.back());
+    if (d.action != CB_ACTION_NONE) healthy_streak_ = 0;
     switch (d.action) {
     case CB_ACTION_NONE:
-        if (recovery_attempts_ > 0 && state.load() == device_state::connected) {
+        if (++healthy_streak_ >= settled_samples && recovery_attempts_ > 0 &&
+            state.load() == device_state::connected) {
             record(CB_SEVERITY_INFO, "safety.recovered",
                    "healthy again after " + std::to_string(recovery_attempts_) + " recovery attempt(s)", data);
             recovery_attempts_ = 0;

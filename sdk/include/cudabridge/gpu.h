@@ -351,6 +351,15 @@ typedef struct cb_gpu_table {
      * address stays valid while the allocation lives. Optional; CB_ERR_UNSUPPORTED where the
      * range is not host-visible. */
     cb_status (*mem_host_address)(void* instance, cb_gpu_device* device, uint64_t ptr, uint64_t size, void** out_host);
+
+    /* ABI 1.13 */
+    /* A counter that advances whenever the device moves this process's queued work forward: a
+     * command retired, a kernel block reached. It never goes backwards (resets included); only
+     * changes mean anything. The watchdog calls a device hung when work is pending and this has
+     * not moved for the policy's timeout, and a blocking wait times out the same way, so a long
+     * queue or a long kernel that keeps moving is never taken for a hang. Must not block.
+     * Optional; CB_ERR_UNSUPPORTED where the family cannot tell. */
+    cb_status (*progress)(void* instance, cb_gpu_device* device, uint64_t* out_count);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

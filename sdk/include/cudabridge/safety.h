@@ -58,6 +58,12 @@ typedef struct cb_health_sample {
     uint64_t oldest_pending_ms; /* age of the oldest unfinished work item; 0 when idle */
     cb_bool device_lost;        /* the device stopped answering (reads all ones, gone) */
     uint32_t reserved0;
+
+    /* ABI 1.13 */
+    uint64_t stalled_ms; /* how long work has been pending with no progress on the device (no
+                          * command retired, no kernel block reached); 0 when idle or moving.
+                          * A deep queue that keeps retiring work is not stalled, however old
+                          * its oldest item. UINT64_MAX: the family cannot tell progress */
 } cb_health_sample;
 
 typedef struct cb_health_history {

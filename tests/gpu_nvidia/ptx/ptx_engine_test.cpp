@@ -11,12 +11,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace cudabridge::nv::ptx {
 namespace {
@@ -582,6 +585,128 @@ TEST_F(ptx_engine, SyntaxErrorsNameTheLine) {
         ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n frobnicate.u32 %r1;\n}\n", error));
     EXPECT_NE(error.find("line 6"), std::string::npos) << error;
     EXPECT_NE(error.find("frobnicate"), std::string::npos) << error;
+}
+
+// `while (*flag == 0) {}`, as nvcc writes it: a loop a block may never leave. One version with a
+// barrier after the loop, so the same loop also runs in the engine's general pass over threads.
+const char* spin_kernel = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry spin(.param .u64 spin_flag)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [spin_flag];
+	cvta.to.global.u64 %rd2, %rd1;
+$L_wait:
+	ld.volatile.global.u32 %r1, [%rd2];
+	setp.eq.s32 %p1, %r1, 0;
+	@%p1 bra $L_wait;
+	ret;
+}
+.visible .entry spin_then_sync(.param .u64 spin_then_sync_flag)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [spin_then_sync_flag];
+	cvta.to.global.u64 %rd2, %rd1;
+$L_wait2:
+	ld.volatile.global.u32 %r1, [%rd2];
+	setp.eq.s32 %p1, %r1, 0;
+	@%p1 bra $L_wait2;
+	bar.sync 0;
+	ret;
+}
+)";
+
+// A launch whose blocks never end stops once its abort check says so (a reset, the device
+// closing): the loop polls it at its back-edge, and the launch reports the abandon.
+TEST_F(ptx_engine, AKernelThatNeverEndsStopsWhenItsLaunchIsCancelled) {
+    std::string error;
+    auto p = program::load(spin_kernel, error);
+    ASSERT_TRUE(p) << error;
+    for (const char* kernel : {"spin", "spin_then_sync"}) {
+        const uint64_t flag = vram.put(std::vector<uint32_t>{0});
+        launch_request r;
+        r.kernel = static_cast<size_t>(p->find(kernel));
+        r.grid[0] = 4;
+        r.block[0] = 64;
+        ASSERT_EQ(p->pack_arguments(r.kernel, std::vector<cb_kernel_arg>{ptr(flag)}.data(), 1, r.params, error), CB_OK)
+            << error;
+        std::atomic<bool> cancel{false};
+        std::atomic<uint64_t> asked{0};
+        const std::function<bool()> abort = [&] {
+            asked.fetch_add(1);
+            return cancel.load();
+        };
+        std::thread canceller([&] {
+            while (asked.load() < 8) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // inside the loop
+            cancel.store(true);
+        });
+        const launch_outcome out = p->launch(r, vram.memory(), on_engine, abort);
+        canceller.join();
+        EXPECT_EQ(out.status, CB_ERR_DEVICE_LOST) << kernel << ": " << out.message;
+        EXPECT_NE(out.message.find("abandoned"), std::string::npos) << out.message;
+    }
+}
+
+// The same loop, released: polling changes nothing for a loop that ends.
+TEST_F(ptx_engine, ALoopThatEndsRunsToItsEndWithPollingOn) {
+    std::string error;
+    auto p = program::load(spin_kernel, error);
+    ASSERT_TRUE(p) << error;
+    const uint64_t flag = vram.put(std::vector<uint32_t>{1});
+    launch_request r;
+    r.kernel = static_cast<size_t>(p->find("spin_then_sync"));
+    r.grid[0] = 4;
+    r.block[0] = 64;
+    ASSERT_EQ(p->pack_arguments(r.kernel, std::vector<cb_kernel_arg>{ptr(flag)}.data(), 1, r.params, error), CB_OK);
+    const launch_outcome out = p->launch(r, vram.memory(), on_engine, [] { return false; });
+    EXPECT_EQ(out.status, CB_OK) << out.message;
+}
+
+// A module that breaks a limit is refused, naming the limit, before anything is sized by it: none
+// of these may take memory in proportion to the number it gives.
+std::string kernel_with(const std::string& header, const std::string& declarations, const std::string& params = "") {
+    return header + ".visible .entry k(" + params + ")\n{\n" + declarations + "\n\tret;\n}\n";
+}
+const std::string usual_header = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+std::string refusal_of(const std::string& text) {
+    std::string error;
+    cb_status st = CB_OK;
+    auto p = program::load(text, error, &st);
+    EXPECT_FALSE(p) << text;
+    EXPECT_NE(st, CB_OK);
+    return error;
+}
+
+TEST_F(ptx_engine, CountsPastWhatAGpuAllowsAreRefusedNamingTheLimit) {
+    struct refused {
+        std::string text;
+        std::string says;
+    } cases[] = {
+        {kernel_with(usual_header, "\t.reg .b32 %big<2000000000>;"), "2000000000 registers in one declaration"},
+        {kernel_with(usual_header, "\t.reg .b32 %r<0>;"), "registers in one declaration"},
+        {kernel_with(".version 99.9\n.target sm_75\n.address_size 64\n", ""), ".version 99.9"},
+        {kernel_with(".version nine\n.target sm_75\n.address_size 64\n", ""), "not a PTX ISA version"},
+        {kernel_with(".version 9.0\n.target sm_99999\n.address_size 64\n", ""), ".target sm_99999"},
+        {kernel_with(usual_header, "\t.shared .align 4 .b8 s[4294967296];"), "shared memory per block"},
+        {kernel_with(usual_header, "\t.shared .align 4 .b8 s[65536][65537];"), "more than 2^32 array elements"},
+        {kernel_with(usual_header, "\t.shared .align 4 .b8 s[300000];"), "shared memory per block"},
+        {kernel_with(usual_header, "\t.local .align 4 .b8 l[600000];"), "local memory per thread"},
+        {kernel_with(usual_header, "", ".param .align 4 .b8 p[40000]"), "bytes of parameters"},
+        {kernel_with(usual_header, "\t.shared .align 3 .b8 s[8];"), "power of two"},
+        {kernel_with(usual_header, "") + kernel_with("", ""), "'k' is defined twice"},
+        {usual_header + ".const .align 4 .b8 c[70000];\n" + kernel_with("", ""), "constant memory"},
+        {kernel_with(usual_header, std::string(300, '{') + std::string(300, '}')), "nested"},
+    };
+    for (const auto& c : cases) {
+        const std::string error = refusal_of(c.text);
+        EXPECT_NE(error.find(c.says), std::string::npos) << "expected '" << c.says << "' in: " << error;
+    }
 }
 
 }  // namespace

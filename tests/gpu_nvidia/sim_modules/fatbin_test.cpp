@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace cudabridge::nv::test {
 namespace {
 
@@ -81,6 +83,22 @@ TEST(Fatbin, ABadMagicOrACorruptPayloadIsRefused) {
             EXPECT_NE(code_lines(ptx), code_lines(corpus_file("kernels/saxpy.ptx"))) << name;
         else
             EXPECT_EQ(st, CB_ERR_INVALID_ARGUMENT) << error;
+    }
+}
+
+// An entry whose flag word is garbage (bits no fatbin sets, or two compressions at once) is
+// refused, naming the flags, before its payload is read.
+TEST(Fatbin, AnEntryWithGarbageFlagsIsRefused) {
+    const std::string image = corpus_file("fatbins/saxpy_plain.fatbin");
+    uint16_t header = 0;
+    std::memcpy(&header, image.data() + 6, sizeof header);
+    const size_t flags_at = size_t{header} + 40;
+    for (const uint64_t garbage : {uint64_t{0xDEADBEEFDEADBEEF}, uint64_t{0xA011}}) {
+        std::string bad = image;
+        std::memcpy(bad.data() + flags_at, &garbage, sizeof garbage);
+        std::string ptx, error;
+        EXPECT_EQ(newest_fatbin_ptx(bad.data(), bad.size(), ptx, error), CB_ERR_INVALID_ARGUMENT) << std::hex << garbage;
+        EXPECT_NE(error.find("an entry"), std::string::npos) << error;
     }
 }
 

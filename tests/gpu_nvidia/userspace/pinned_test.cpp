@@ -195,10 +195,11 @@ TEST(UserspacePinned, CloseAndResetsLeaveNoMappingBehind) {
     ASSERT_EQ(gpu.stream_create(s, error), CB_OK);
     ASSERT_EQ(gpu.memcpy_h2d(d, a.data(), a.size(), s, error), CB_OK) << error;
     ASSERT_EQ(gpu.memcpy_d2h(b.data(), d, b.size(), s, error), CB_OK) << error;
-    // Close drains the queued copies and unmaps everything: the ring, the fence word, the
-    // timestamp slabs and both registrations.
-    ASSERT_EQ(gpu.close(error), CB_OK) << error;
+    ASSERT_EQ(gpu.stream_synchronize(s, error), CB_OK) << error;
     EXPECT_EQ(a, b);
+    // Close unmaps everything: the ring, the fence word, the timestamp slabs and both
+    // registrations.
+    ASSERT_EQ(gpu.close(error), CB_OK) << error;
     EXPECT_EQ(bench.counters().mappings, 0u);
     EXPECT_EQ(bench.counters().mapped_bytes, 0u);
     EXPECT_EQ(gpu.host_unregister(a.data(), error), CB_ERR_INVALID_ARGUMENT);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <thread>
 
 namespace cb_test_kernels {
@@ -91,9 +92,19 @@ inline cb_status wait_for_gate(const cb_host_kernel_call* call) {
     return CB_OK;
 }
 
+// Sleeps args[0] ms in each block, one block at a time however many threads the engine has: a
+// kernel whose length is its block count times args[0], moving all along.
+inline cb_status serial_sleep(const cb_host_kernel_call* call) {
+    static std::mutex one_at_a_time;
+    std::lock_guard lock(one_at_a_time);
+    std::this_thread::sleep_for(std::chrono::milliseconds(call->args[0].value.i64));
+    return CB_OK;
+}
+
 inline const cb_host_kernel k_kernels[] = {
     {"vector_add", &vector_add},           {"mark_blocks", &mark_blocks}, {"report_args", &report_args},
     {"fail_in_block_3", &fail_in_block_3}, {"throws", &throws},           {"wait_for_gate", &wait_for_gate},
+    {"serial_sleep", &serial_sleep},
 };
 
 inline cb_host_kernel_module module() {

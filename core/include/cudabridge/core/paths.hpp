@@ -16,6 +16,11 @@ bool running_privileged();
 // The SQLite store: --db PATH if given, else $CUDABRIDGE_HOME/cudabridge.db, else
 // $XDG_STATE_HOME/cudabridge/cudabridge.db, else ~/.local/state/cudabridge/cudabridge.db.
 std::filesystem::path default_database_path();
+// Why a privileged process must not use the store at `db_file`, or nullopt when it may: its folder
+// must be a real folder this process's user owns that no one else can write, and the file, when
+// it exists, a regular file of that user (no link). Another user could otherwise have made either
+// first and fed the privileged process its settings.
+std::optional<std::string> unsafe_store_location(const std::filesystem::path& db_file);
 // The per-user plugin folder: $XDG_DATA_HOME/cudabridge/plugins or ~/.local/share/cudabridge/plugins.
 std::filesystem::path user_plugin_dir();
 // Default folder of the file sinks: CB_DEFAULT_LOG_DIR (host_services.h) while it is safe, else
@@ -24,7 +29,8 @@ std::filesystem::path default_log_dir();
 
 // A folder every user can create in /tmp is only ours when it is a real directory (no link),
 // owned by this user and writable by no one else; a hostile user could have made it first.
-// `shared` is used (created 0755 when absent) when it is, `per_user` otherwise; `why` says which.
+// `shared` is used (created 0700 when absent, made 0700 when it was not) when it is, `per_user`
+// otherwise; `why` says which.
 struct log_dir_choice {
     std::filesystem::path dir;
     std::string why;

@@ -107,6 +107,12 @@ struct disconnect_report {
     bool refused = false;
 };
 
+// The runtime's queued work as the supervisor's hung-engine check sees it.
+struct pending_work {
+    uint64_t oldest_ms = 0;   // age of the oldest unfinished async work; 0 when idle
+    uint64_t stalled_ms = 0;  // of that, how long the GPU has not moved it (UINT64_MAX: cannot tell)
+};
+
 // What the supervisor saw last, for `status`.
 struct health_snapshot {
     cb_health_sample sample{};
@@ -177,9 +183,10 @@ public:
     void remove_callback(int id);
     // Tell the supervisor about a failed end-to-end check (counted in the next sample).
     void report_integrity_failure(const std::string& what);
-    // The runtime's answer to "how old, in ms, is the oldest async work not yet complete?"
-    // (polled without blocking by the supervisor: the hung-engine check).
-    void set_pending_probe(std::function<uint64_t()> probe);
+    // The runtime's answer to "how old is the oldest async work not yet complete, and how long
+    // has the GPU not moved it?" (polled without blocking by the supervisor: the hung-engine
+    // check judges progress, never age alone).
+    void set_pending_probe(std::function<pending_work()> probe);
     // Run one supervisor cycle now (tests; the thread runs them every heartbeat interval).
     void supervise_once();
 

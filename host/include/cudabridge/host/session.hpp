@@ -40,6 +40,12 @@ struct selection_flags {
 plugin_selection resolve_selection(const selection_flags& flags, core::store& db,
                                    const std::function<const char*(const char*)>& getenv = nullptr);
 
+// A choice may carry the plugin instance's configuration after its name, as the plugins' READMEs
+// show: "standard:thermal_limit=85,max_retry_count=5". Moves those entries into `config` (ahead of
+// what is there: they were asked for last) and leaves the bare name in the choice; throws
+// core::error(CB_ERR_INVALID_ARGUMENT) naming an entry that is not KEY=VALUE.
+void take_instance_config(choice& c, core::config_entries& config);
+
 struct session_options {
     std::optional<std::filesystem::path> database;    // --db
     std::vector<std::filesystem::path> plugin_paths;  // --plugin-path

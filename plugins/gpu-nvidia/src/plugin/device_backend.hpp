@@ -35,6 +35,9 @@ public:
     virtual uint64_t host_device_address(const void* ptr) = 0;
     // Nanoseconds the GPU spent in this process's completed kernels (cb_gpu_table.kernel_time).
     virtual uint64_t kernel_time_ns() = 0;
+    // A counter that moves whenever the device moves this process's work forward
+    // (cb_gpu_table.progress).
+    virtual uint64_t progress() = 0;
     // The host address of a device range through BAR1 (cb_gpu_table.mem_host_address).
     virtual void* mem_host_address(uint64_t ptr, uint64_t size) = 0;
 

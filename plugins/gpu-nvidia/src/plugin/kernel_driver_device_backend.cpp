@@ -72,6 +72,14 @@ public:
         });
         return 0;
     }
+    // Nor how far a queue has got between two of its events: the watchdog relies on heartbeats.
+    uint64_t progress() override {
+        run([](std::string& error) {
+            error = "progress: the NVIDIA driver does not report the progress of queued work";
+            return CB_ERR_UNSUPPORTED;
+        });
+        return 0;
+    }
 
     // The NVIDIA driver keeps BAR1 to itself (GPUDirect's mappings need its kernel module's help):
     // host code reaches device memory through copies there.

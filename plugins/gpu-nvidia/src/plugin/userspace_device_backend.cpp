@@ -94,6 +94,11 @@ public:
         run([&](std::string& e) { return device_.kernel_time(ns, e); });
         return ns;
     }
+    uint64_t progress() override {
+        uint64_t count = 0;
+        run([&](std::string& e) { return device_.progress(count, e); });
+        return count;
+    }
 
     void* mem_host_address(uint64_t ptr, uint64_t size) override {
         void* host = nullptr;

@@ -14,7 +14,7 @@ namespace cudabridge::plugins::logging {
 file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_sink(h, "file sink") {
     sink_params p(h, c, identity.name);
     p.declare_directory("dir", h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR),
-                        "folder of the log files, created (0755) when missing; default: the host's "
+                        "folder of the log files, created (0700) when missing; default: the host's "
                         "log folder");
     p.declare_text("name", "cudabridge.log",
                    "name of the current log file; rotated files insert .1, .2, ... before the "
@@ -36,7 +36,9 @@ file_sink::file_sink(const sdk::host& h, const sdk::config& c) : spdlog_backed_s
     std::shared_ptr<spdlog::sinks::rotating_file_sink_mt> sink;
     try {
         errno = 0;
-        sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path, max_size, max_files);
+        spdlog::file_event_handlers private_files;
+        private_files.after_open = [](const spdlog::filename_t&, std::FILE* f) { make_private(f); };
+        sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path, max_size, max_files, false, private_files);
     } catch (const spdlog::spdlog_ex& e) {
         throw sdk::status_error(status_from_errno(errno), "file sink: cannot open '" + path + "': " + e.what());
     }

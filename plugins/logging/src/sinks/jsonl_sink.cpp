@@ -18,7 +18,7 @@ jsonl_sink::jsonl_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
     sink_params p(h, c, identity.name);
     const std::string log_dir = h.path(CB_PATH_LOG_DIR).value_or(CB_DEFAULT_LOG_DIR);
     p.declare_text("path", log_dir + (log_dir.empty() || log_dir.back() != '/' ? "/" : "") + "cudabridge.jsonl",
-                   "file the JSON lines are appended to (its folder is created, 0755, when "
+                   "file the JSON lines are appended to (its folder is created, 0700, when "
                    "missing); default: cudabridge.jsonl in the host's log folder");
     path_ = p.text("path");
     if (path_.empty() || path_.back() == '/') {
@@ -26,6 +26,7 @@ jsonl_sink::jsonl_sink(const sdk::host& h, const sdk::config& c) : logsink(h) {
     }
     ensure_directory(parent_of(path_), "jsonl sink");
     file_ = std::fopen(path_.c_str(), "ae");
+    make_private(file_);
     if (file_ == nullptr) {
         const int err = errno;
         throw sdk::status_error(status_from_errno(err),

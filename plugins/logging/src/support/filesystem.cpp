@@ -46,11 +46,16 @@ void ensure_directory(const std::string& dir, const std::string& what) {
             continue;
         }
         if (errno != ENOENT) fail(what, "inspect folder", part, errno, dir);
-        if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
+        // 0700: what a log says (device ids, paths, errors) is this user's business.
+        if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
             fail(what, "create folder", part, errno, dir);
         }
     }
     if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(what, "write to folder", dir, errno);
+}
+
+void make_private(std::FILE* file) {
+    if (file) ::fchmod(::fileno(file), 0600);  // best effort: a file of another owner stays as it is
 }
 
 std::string parent_of(const std::string& path) {

@@ -68,7 +68,12 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
     // the rule does not depend on that.
     const bool has_v13 = CB_HAS_MEMBER(&s, cb_health_sample, device_lost);
     const bool device_lost = has_v13 && s.device_lost != 0;
-    const uint64_t oldest_pending_ms = has_v13 ? s.oldest_pending_ms : 0;
+    // A hang is work the device has not moved (ABI 1.13 stalled_ms), never old work alone: a deep
+    // queue that keeps retiring commands is healthy however old its oldest item. An older host
+    // gives only the age, and a family that cannot tell progress gives UINT64_MAX: neither is
+    // judged here (the heartbeat still catches a device that stopped answering).
+    const bool has_v113 = CB_HAS_MEMBER(&s, cb_health_sample, stalled_ms);
+    const uint64_t stalled_ms = has_v113 && s.stalled_ms != UINT64_MAX ? s.stalled_ms : 0;
 
     std::vector<fault> faults;
     if (s.link_up == 0) faults.push_back({CB_ACTION_RECONNECT, "link down (device gone)"});
@@ -80,10 +85,10 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
         faults.push_back({CB_ACTION_HARD_RESET,
                           printf_text("no heartbeat for %llu ms (timeout %u ms)",
                                       static_cast<unsigned long long>(s.heartbeat_age_ms), p.heartbeat_timeout_ms)});
-    if (oldest_pending_ms > p.heartbeat_timeout_ms)
+    if (stalled_ms > p.heartbeat_timeout_ms)
         faults.push_back({CB_ACTION_HARD_RESET,
-                          printf_text("work pending for %llu ms (timeout %u ms): engine hung",
-                                      static_cast<unsigned long long>(oldest_pending_ms), p.heartbeat_timeout_ms)});
+                          printf_text("no progress for %llu ms with work pending (timeout %u ms): engine hung",
+                                      static_cast<unsigned long long>(stalled_ms), p.heartbeat_timeout_ms)});
     if (s.integrity_failure != 0) faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
     if (in.previous && s.ecc_uncorrected > in.previous->ecc_uncorrected) {
         const auto added = static_cast<unsigned long long>(s.ecc_uncorrected - in.previous->ecc_uncorrected);

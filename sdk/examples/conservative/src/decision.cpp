@@ -29,8 +29,11 @@ std::optional<std::string> fault_of(const health_view& h, const parameters& p) {
     if (v1_3 && s.device_lost != 0) return std::string("the device stopped answering");
     if (s.heartbeat_age_ms > p.heartbeat_timeout_ms)
         return format_text("no heartbeat for %llu ms", static_cast<unsigned long long>(s.heartbeat_age_ms));
-    if (v1_3 && s.oldest_pending_ms > p.heartbeat_timeout_ms)
-        return format_text("work stuck for %llu ms", static_cast<unsigned long long>(s.oldest_pending_ms));
+    // Stuck is work the device has not moved (ABI 1.13), not merely old work: a long queue that
+    // keeps moving is busy. UINT64_MAX: the GPU family cannot tell.
+    const bool v1_13 = CB_HAS_MEMBER(&s, cb_health_sample, stalled_ms);
+    if (v1_13 && s.stalled_ms != UINT64_MAX && s.stalled_ms > p.heartbeat_timeout_ms)
+        return format_text("work stuck for %llu ms", static_cast<unsigned long long>(s.stalled_ms));
     if (s.integrity_failure != 0) return std::string("a data-integrity check failed");
     if (grew(h, &cb_health_sample::ecc_uncorrected)) return std::string("new uncorrected ECC errors");
     if (const uint32_t xid = new_xid(h)) return format_text("the GPU reported Xid %u", xid);

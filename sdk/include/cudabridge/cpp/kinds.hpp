@@ -394,6 +394,8 @@ public:
     virtual cb_status mem_host_address(dev, uint64_t /*ptr*/, uint64_t /*size*/, void*& /*host*/) {
         return unsupported;
     }
+    // ABI 1.13: a counter that moves whenever the device moves this process's work forward.
+    virtual cb_status progress(dev, uint64_t& /*count*/) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -553,6 +555,10 @@ inline cb_status mem_host_address(void* instance, dev d, uint64_t ptr, uint64_t 
     CB_SDK_NONNULL(host);
     CB_SDK_CALL(T, mem_host_address(d, ptr, size, *host));
 }
+inline cb_status progress(void* instance, dev d, uint64_t* count) noexcept {
+    CB_SDK_NONNULL(count);
+    CB_SDK_CALL(T, progress(d, *count));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -603,7 +609,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::mem_alloc_managed,
                                    &a::host_device_address,
                                    &a::kernel_time,
-                                   &a::mem_host_address};
+                                   &a::mem_host_address,
+                                   &a::progress};
     return &t;
 }
 

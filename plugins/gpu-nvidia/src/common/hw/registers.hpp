@@ -65,6 +65,10 @@ inline constexpr uint32_t error_code = cb_block + 0x040;      // R  cb_status of
 inline constexpr uint32_t error_fence_lo = cb_block + 0x044;  // R  its fence value
 inline constexpr uint32_t error_fence_hi = cb_block + 0x048;
 inline constexpr uint32_t error_detail = cb_block + 0x04C;  // R  what a failed host kernel returned
+// What the failure was, as text (UTF-8, NUL-padded): "kernel 'k': trap in block 3". Read only
+// after an error, so the driver can tell the user more than a status code.
+inline constexpr uint32_t error_text = cb_block + 0x300;  // R  error_text_bytes of it
+inline constexpr uint32_t error_text_bytes = 256;
 inline constexpr uint32_t vram_size_lo = cb_block + 0x050;  // R  bytes of VRAM
 inline constexpr uint32_t vram_size_hi = cb_block + 0x054;
 inline constexpr uint32_t vram_base_lo = cb_block + 0x058;  // R  device address of VRAM byte 0
@@ -88,6 +92,10 @@ inline constexpr uint32_t hard_resets = cb_block + 0x08C;  // R  hard resets of 
 // simulated board), completed kernels only.
 inline constexpr uint32_t kernel_time_lo = cb_block + 0x090;  // R  (read LO first; HI latched)
 inline constexpr uint32_t kernel_time_hi = cb_block + 0x094;
+// Progress of this channel's work: commands retired plus kernel blocks reached, never going back.
+// Only its changes mean anything: a wait or a watchdog that sees it still is looking at a hang.
+inline constexpr uint32_t progress_lo = cb_block + 0x098;  // R  (read LO first; HI latched)
+inline constexpr uint32_t progress_hi = cb_block + 0x09C;
 
 // The process table (R unless marked): reading proc_count takes a snapshot of the processes
 // attached to the board; proc_select (W) picks a row of it for the proc_* registers below.

@@ -65,6 +65,10 @@ bool bar0_registers::read_identification(uint32_t offset, uint32_t& value) {
 
 bool bar0_registers::read_block(uint32_t offset, uint32_t& value) {
     namespace r = hw::reg;
+    if (offset >= r::error_text && offset < r::error_text + r::error_text_bytes) {
+        value = engines_.error_text_word(offset - r::error_text);
+        return true;
+    }
     switch (offset) {
     case r::magic:
         value = hw::cb_magic_value;
@@ -119,6 +123,15 @@ bool bar0_registers::read_block(uint32_t offset, uint32_t& value) {
     }
     case r::kernel_time_hi:
         value = kernel_time_high_latch_;
+        return true;
+    case r::progress_lo: {
+        const uint64_t count = engines_.progress();
+        progress_high_latch_ = hi(count);
+        value = lo(count);
+        return true;
+    }
+    case r::progress_hi:
+        value = progress_high_latch_;
         return true;
     case r::intr_status:
         value = engines_.intr_status();

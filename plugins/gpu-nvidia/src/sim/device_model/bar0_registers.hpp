@@ -52,6 +52,7 @@ private:
     uint32_t ptimer_high_latch_ = 0;
     uint32_t fence_done_high_latch_ = 0;
     uint32_t kernel_time_high_latch_ = 0;
+    uint32_t progress_high_latch_ = 0;
     uint32_t ring_base_lo_ = 0, fence_addr_lo_ = 0, bar1_window_lo_ = 0;  // held until HI
     std::atomic<uint64_t> bar1_window_{0};
     cb_status settings_error_ = CB_OK;

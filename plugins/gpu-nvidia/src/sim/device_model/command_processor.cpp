@@ -79,6 +79,13 @@ void command_processor::run() {
 
 void command_processor::run_stretch(const ring_work& work) {
     const abort_check abort = [&] { return !state_.current(work.generation); };
+    // The engines ask this before each kernel block and each piece of a copy: that is where a
+    // command counts as moving, so a long kernel or a large copy that keeps going is never taken
+    // for a hang, and one stuck inside a block or a piece is.
+    const abort_check moving = [&] {
+        state_.note_progress();
+        return abort();
+    };
     std::vector<hw::command> batch;
     uint32_t get = work.get;
     bool keep_going = true;
@@ -99,7 +106,7 @@ void command_processor::run_stretch(const ring_work& work) {
             command_record record;
             uint64_t modeled_ns = 0;
             const auto started = std::chrono::steady_clock::now();
-            command_result result = execute(cmd, abort, record, modeled_ns);
+            command_result result = execute(cmd, moving, record, modeled_ns);
             record.busy_ns = elapsed_ns(started);
             if (abort()) {
                 keep_going = false;  // a reset or detach overtook it: nobody waits for it any more
@@ -108,6 +115,7 @@ void command_processor::run_stretch(const ring_work& work) {
             // Before the fence: a host that sees the command done reads PTIMER past its end.
             clock_.advance(modeled_ns);
             if (is_kernel(cmd.op) && result.ok()) state_.add_kernel_time(modeled_ns);
+            state_.note_progress();
             record.failed = !result.ok();
             record.xid = result.xid;
             telemetry_.record(record);
@@ -189,6 +197,7 @@ bool command_processor::finish(const ring_work& work, const hw::command& cmd, ui
     }
     done.status = result.status;
     done.detail = result.detail;
+    done.text = result.message;
     bool keep_going = false;
     if (state_.complete(work, done, keep_going)) raise_msi();
     return keep_going;

@@ -173,6 +173,15 @@ cb_status engine_state::error_detail() const {
     return error_detail_;
 }
 
+uint32_t engine_state::error_text_word(uint32_t offset) const {
+    std::lock_guard lock(m_);
+    uint32_t word = 0;
+    for (uint32_t i = 0; i < 4; ++i)
+        if (offset + i < error_text_.size() && offset + i < hw::reg::error_text_bytes - 1)  // keep a NUL at the end
+            word |= uint32_t{static_cast<uint8_t>(error_text_[offset + i])} << (8 * i);
+    return word;
+}
+
 void engine_state::set_bus_master(bool enabled) {
     std::lock_guard lock(m_);
     bus_master_ = enabled;
@@ -192,6 +201,7 @@ void engine_state::clear_engines_locked() {
     error_code_ = CB_OK;
     error_fence_ = 0;
     error_detail_ = CB_OK;
+    error_text_.clear();
     msi_pending_ = false;
     update_clock_locked();
 }
@@ -270,7 +280,10 @@ bool engine_state::complete(const ring_work& work, const completion& done, bool&
     get_ = done.next_get;
     if (done.fence) fence_done_ = done.fence_value;
     bool msi = false;
-    if (done.status != CB_OK) msi |= record_error_locked(done.status, done.fence_value, done.detail);
+    if (done.status != CB_OK) {
+        msi |= record_error_locked(done.status, done.fence_value, done.detail);
+        error_text_ = done.text;
+    }
     if (done.interrupt) {
         intr_status_ |= hw::intr_fence;
         msi |= (intr_enable_ & hw::intr_fence) != 0;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 
 namespace cudabridge::nv {
 
@@ -41,6 +42,7 @@ struct completion {
     uint64_t fence_value = 0;
     cb_status status = CB_OK;
     cb_status detail = CB_OK;  // reg::error_detail of a failure
+    std::string text;          // reg::error_text of a failure
 };
 
 class engine_state {
@@ -73,6 +75,8 @@ public:
     cb_status error_code() const;
     uint64_t error_fence() const;
     cb_status error_detail() const;
+    // Four bytes of the last failure's text at `offset` (reg::error_text), little-endian.
+    uint32_t error_text_word(uint32_t offset) const;
     // Bus master enable of the command register: without it the device must not DMA.
     void set_bus_master(bool enabled);
 
@@ -106,6 +110,10 @@ public:
     // Kernel time of this channel (the kernel_time registers): the processor adds each kernel's.
     void add_kernel_time(uint64_t ns) noexcept { kernel_ns_.fetch_add(ns, std::memory_order_relaxed); }
     uint64_t kernel_time() const noexcept { return kernel_ns_.load(std::memory_order_relaxed); }
+    // Progress of this channel's work (the progress registers): the processor adds one for each
+    // command it retires, the compute engine one for each kernel block it reaches.
+    void note_progress() noexcept { progress_.fetch_add(1, std::memory_order_relaxed); }
+    uint64_t progress() const noexcept { return progress_.load(std::memory_order_relaxed); }
 
     // Lifecycle of the processor thread.
     void start();
@@ -136,6 +144,7 @@ private:
     std::condition_variable idled_;
     std::atomic<uint64_t> changes_{0};  // bumped by signal()
     std::atomic<uint64_t> kernel_ns_{0};
+    std::atomic<uint64_t> progress_{0};
     std::atomic<uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 
@@ -153,6 +162,7 @@ private:
     cb_status error_code_ = CB_OK;
     uint64_t error_fence_ = 0;
     cb_status error_detail_ = CB_OK;
+    std::string error_text_;
     bool msi_pending_ = false;  // an event raised from the MMIO side, sent by the processor
 };
 

@@ -1,5 +1,7 @@
 #include "sim/modules/fatbin.hpp"
 
+#include <cudabridge/cpp/hex_text.hpp>
+
 #include <lz4.h>
 #include <zstd.h>
 
@@ -13,6 +15,16 @@ constexpr uint32_t container_magic = 0xBA55ED50u;
 constexpr size_t container_header_bytes = 16;
 constexpr size_t entry_header_bytes = 64;                // the fields read here; sm_120 entries are longer
 constexpr uint64_t max_ptx_bytes = uint64_t{256} << 20;  // far above any real module
+// Entry flags seen in nvcc's and the CUDA libraries' fatbins: 64-bit code, debug, the host OS,
+// the optimization level, the compressions (0x2000 LZ4, 0x8000 zstd) and a few more below bit
+// 25. A flag word with a bit past them, or claiming two compressions at once, is garbage.
+constexpr uint64_t known_entry_flags = (uint64_t{1} << 25) - 1;
+
+std::string check_flags(uint64_t flags) {
+    if (flags & ~known_entry_flags) return "an entry's flags " + sdk::hex_text(flags) + " set bits no fatbin uses";
+    if ((flags & fatbin_zstd) && (flags & fatbin_lz4)) return "an entry claims both LZ4 and zstd compression";
+    return {};
+}
 
 template <typename T>
 T read_at(const uint8_t* p, size_t offset) {
@@ -81,6 +93,7 @@ cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>&
             if (entry_bytes < entry_header_bytes || entry_bytes > end - entry ||
                 e.payload_bytes > end - entry - entry_bytes)
                 return malformed(error, "an entry runs past its container");
+            if (std::string why = check_flags(e.flags); !why.empty()) return malformed(error, why);
             e.payload = entry + entry_bytes;
             if ((e.flags & (fatbin_zstd | fatbin_lz4)) && compressed != 0 && compressed <= e.payload_bytes)
                 e.payload_bytes = compressed;  // the stored size pads the compressed bytes to 8

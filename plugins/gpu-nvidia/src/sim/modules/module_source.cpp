@@ -2,6 +2,7 @@
 
 #include "nvidia_driver/cuda_driver/nvrtc_library.hpp"
 #include "sim/modules/fatbin.hpp"
+#include "sim/modules/library_from_environment.hpp"
 
 #include <cstdlib>
 #include <memory>
@@ -14,9 +15,12 @@ const std::string build_with_ptx =
     "the simulated GPU runs PTX, not machine code: load the PTX (nvcc -ptx), or a fatbin that holds it "
     "(nvcc -fatbin -gencode arch=compute_75,code=compute_75)";
 
-// NVRTC's sonames, then the toolkit the build found and the toolkit's standard place.
-std::vector<std::string> nvrtc_candidates() {
-    if (const char* path = std::getenv("CUDABRIDGE_NVRTC"); path && *path) return {path};
+// CUDABRIDGE_NVRTC when set (and trusted), else NVRTC's sonames, then the toolkit the build found
+// and the toolkit's standard place. A refused variable leaves no candidate: nothing else is
+// loaded behind the user's back, and the compile says why.
+std::vector<std::string> nvrtc_candidates(const library_choice& chosen) {
+    if (chosen.path) return {*chosen.path};
+    if (!chosen.refused.empty()) return {};
     std::vector<std::string> names = nvrtc_library::default_candidates();
 #ifdef CB_NV_TOOLKIT_LIBRARY_DIR
     names.push_back(std::string(CB_NV_TOOLKIT_LIBRARY_DIR) + "/libnvrtc.so");
@@ -26,11 +30,20 @@ std::vector<std::string> nvrtc_candidates() {
 }
 
 // Loaded at the first CUDA source module, kept for the process (libnvrtc is large).
-const nvrtc_library& process_nvrtc() {
+struct process_compiler {
+    std::unique_ptr<nvrtc_library> library;
+    std::string refused;  // why CUDABRIDGE_NVRTC's library was not loaded
+};
+
+const process_compiler& process_nvrtc() {
     static std::once_flag once;
-    static std::unique_ptr<nvrtc_library> library;
-    std::call_once(once, [] { library = std::make_unique<nvrtc_library>(nvrtc_candidates()); });
-    return *library;
+    static process_compiler compiler;
+    std::call_once(once, [] {
+        const library_choice chosen = library_from_environment("CUDABRIDGE_NVRTC");
+        compiler.refused = chosen.refused;
+        compiler.library = std::make_unique<nvrtc_library>(nvrtc_candidates(chosen));
+    });
+    return compiler;
 }
 
 cb_status text_of(const void* image, size_t size, std::string& out, std::string& error) {
@@ -79,8 +92,14 @@ cb_status module_ptx(const void* image, size_t size, cb_module_format format, in
         return text_of(image, size, out.ptx, error);
     case CB_MODULE_FATBIN:
         return newest_fatbin_ptx(image, size, out.ptx, error);
-    case CB_MODULE_CUDA_SOURCE:
-        return compile_cuda_source(process_nvrtc(), image, size, cc_major, cc_minor, out, error);
+    case CB_MODULE_CUDA_SOURCE: {
+        const process_compiler& compiler = process_nvrtc();
+        if (!compiler.refused.empty()) {
+            error = "module_load: " + compiler.refused;
+            return CB_ERR_PERMISSION;
+        }
+        return compile_cuda_source(*compiler.library, image, size, cc_major, cc_minor, out, error);
+    }
     case CB_MODULE_CUBIN:
         error = "module_load: a CUBIN holds no PTX; " + build_with_ptx;
         return CB_ERR_UNSUPPORTED;

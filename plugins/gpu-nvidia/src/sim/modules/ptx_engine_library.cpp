@@ -1,6 +1,7 @@
 #include "sim/modules/ptx_engine_library.hpp"
 
 #include "nvidia_driver/cuda_driver/dynamic_library.hpp"
+#include "sim/modules/library_from_environment.hpp"
 
 #include <dlfcn.h>
 
@@ -20,9 +21,12 @@ struct engine_library {
     std::string failure;  // why it could not be loaded
 };
 
-std::vector<std::string> candidates() {
+std::vector<std::string> candidates(std::string& refused) {
     std::vector<std::string> out;
-    if (const char* path = std::getenv("CUDABRIDGE_PTX_ENGINE"); path && *path) return {path};
+    const library_choice chosen = library_from_environment("CUDABRIDGE_PTX_ENGINE");
+    refused = chosen.refused;
+    if (chosen.path) return {*chosen.path};
+    if (!refused.empty()) return {};
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&load_ptx_module), &info) != 0 && info.dli_fname) {
         const fs::path here = fs::path(info.dli_fname).parent_path();
@@ -34,12 +38,16 @@ std::vector<std::string> candidates() {
 
 engine_library open_engine() {
     engine_library e;
-    std::string tried;
-    for (const std::string& path : candidates()) {
+    std::string refused, tried;
+    for (const std::string& path : candidates(refused)) {
         // Kept loaded (RTLD_NODELETE) until the process exits: a module's code lives in the
         // engine and its JIT, and LLVM is loaded once per process, however often this plugin is.
         if (e.library.open(path, /*keep_loaded=*/true)) break;
         tried += "\n  " + path + ": " + e.library.error();
+    }
+    if (!refused.empty()) {
+        e.failure = "the simulated GPU's PTX engine: " + refused;
+        return e;
     }
     if (!e.library.is_open()) {
         e.failure = "the simulated GPU's PTX engine (" + std::string(ptx::engine_library_name) +

@@ -69,7 +69,7 @@ struct launch_fault {
     std::atomic<uint32_t> raised{0};
     uint64_t address = 0;
     uint32_t bytes = 0;
-    uint32_t kind = 0;  // 1: outside memory; 3: trap; 4: a failed assert()
+    uint32_t kind = 0;  // 1: outside memory; 3: trap; 4: a failed assert(); 5: cancelled
 };
 
 // One block's environment, built by the executor for each block it runs.
@@ -118,7 +118,15 @@ struct block_env {
     uint8_t* host_span_base[4];
     uint32_t host_span_next;
     uint32_t reserved2;
+    // Asked by cb_ptx_poll, every few thousand loop iterations of a running block: true when the
+    // launch must stop now (a reset, the device closing); null: never.
+    bool (*cancel)(void* context);
+    void* cancel_context;
 };
+
+// How many loop back-edges a function takes between two polls: cheap enough to vanish in a
+// loop's cost, often enough that a cancelled launch stops within microseconds to milliseconds.
+inline constexpr uint32_t poll_period = 1u << 14;
 
 // The helpers generated code calls (bound in the JIT by these names).
 extern "C" {
@@ -135,6 +143,10 @@ void cb_ptx_assertfail(block_env* env, thread_state* thread, uint64_t message, u
                        uint64_t function, uint32_t tid_x, uint32_t tid_y, uint32_t tid_z);
 // An access outside shared, local or const memory that the generated code caught itself.
 void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes);
+// At a loop's back-edge, every poll_period of them: nonzero when the block must stop (the launch
+// faulted elsewhere, or it was cancelled: then the fault is raised as kind 5). A kernel that never
+// ends can so still be stopped by a reset or by the program's exit.
+uint32_t cb_ptx_poll(block_env* env);
 }
 
 }  // namespace cudabridge::nv::ptx

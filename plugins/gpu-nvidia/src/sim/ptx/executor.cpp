@@ -241,6 +241,11 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.dynamic_shared = r.dynamic_shared;
     base.fault = &fault;
     base.host_ranges = memory.host_ranges;
+    // Loops ask this now and then (cb_ptx_poll): a block that never ends still stops for a reset.
+    if (abort) {
+        base.cancel = [](void* context) { return (*static_cast<const std::function<bool()>*>(context))(); };
+        base.cancel_context = const_cast<std::function<bool()>*>(&abort);
+    }
 
     run(blocks, [&](uint64_t begin, uint64_t end) {
         // A kernel that never parks runs its threads one after another in one record.
@@ -298,7 +303,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     out.bytes_moved = moved.load();
     out.host_bytes = host_moved.load();
     out.threads = blocks * threads;
-    if (aborted.load()) {
+    if (aborted.load() || (fault.raised.load() && fault.kind == 5)) {
         out.status = CB_ERR_DEVICE_LOST;
         out.message = "kernel '" + k.name + "': abandoned by a reset";
     } else if (fault.raised.load()) {

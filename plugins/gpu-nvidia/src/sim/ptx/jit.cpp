@@ -105,6 +105,7 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     add("cb_ptx_vprintf", reinterpret_cast<void*>(&cb_ptx_vprintf));
     add("cb_ptx_clock64", reinterpret_cast<void*>(&cb_ptx_clock64));
     add("cb_ptx_trap", reinterpret_cast<void*>(&cb_ptx_trap));
+    add("cb_ptx_poll", reinterpret_cast<void*>(&cb_ptx_poll));
     add("cb_ptx_assertfail", reinterpret_cast<void*>(&cb_ptx_assertfail));
     add("cb_ptx_fault", reinterpret_cast<void*>(&cb_ptx_fault));
     if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(helpers)))) {

@@ -2,6 +2,7 @@
 
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/barrier_regions.hpp"
+#include "sim/ptx/limits.hpp"
 #include "sim/ptx/liveness.hpp"
 #include "sim/ptx/recomputable.hpp"
 
@@ -249,6 +250,10 @@ bool parks_thread(const instruction& in) {
 
 layout_result lay_out(const module& m) {
     layout_result r;
+    if (std::string e = limits::check(m); !e.empty()) {
+        r.error = e;
+        return r;
+    }
     if (m.address_size != 64) {
         r.error = "line 1: .address_size " + std::to_string(m.address_size) + ": only 64-bit PTX is supported";
         return r;

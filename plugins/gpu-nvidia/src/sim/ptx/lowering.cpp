@@ -102,7 +102,7 @@ struct module_context {
     llvm::Type* i32;
     llvm::Type* i64;
     llvm::Type* ptr;
-    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault;
+    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -123,6 +123,7 @@ struct module_context {
         assertfail = m.getOrInsertFunction(
             "cb_ptx_assertfail", llvm::FunctionType::get(vd, {ptr, ptr, i64, i64, i32, i64, i32, i32, i32}, false));
         fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
+        poll = m.getOrInsertFunction("cb_ptx_poll", llvm::FunctionType::get(i32, {ptr}, false));
     }
     llvm::Type* int_type(int bits) const { return llvm::Type::getIntNTy(ctx, static_cast<unsigned>(bits)); }
     llvm::Type* llvm_type(scalar_type t) const {
@@ -179,6 +180,8 @@ private:
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
     std::map<std::string, BasicBlock*> labels_;
+    std::map<std::string, size_t> label_at_;  // each label's index in the body: a branch back is a loop
+    llvm::AllocaInst* poll_countdown_ = nullptr;  // back-edges left before the next cb_ptx_poll
     llvm::AllocaInst* executed_ = nullptr;
     llvm::AllocaInst* carry_ = nullptr;  // CC.CF of carry chains (add.cc, addc, ...), made when first used
     llvm::AllocaInst* bytes_ = nullptr;
@@ -248,6 +251,8 @@ private:
         bytes_ = entry_alloca(mc_.i64, "bytes");
         parked_at_barrier_ = entry_alloca(mc_.i32, "parked.barrier");
         parked_at_warp_op_ = entry_alloca(mc_.i32, "parked.warp");
+        poll_countdown_ = entry_alloca(mc_.i32, "poll.countdown");
+        b_.CreateStore(b_.getInt32(poll_period), poll_countdown_);
         b_.CreateStore(b_.getInt64(0), executed_);
         b_.CreateStore(b_.getInt64(0), bytes_);
         b_.CreateStore(b_.getInt32(0), parked_at_barrier_);
@@ -263,8 +268,12 @@ private:
     }
 
     void create_labels() {
-        for (const auto& in : f_.body)
-            if (!in.label.empty()) labels_[in.label] = BasicBlock::Create(mc_.ctx, in.label, fn_);
+        for (size_t i = 0; i < f_.body.size(); ++i) {
+            const instruction& in = f_.body[i];
+            if (in.label.empty()) continue;
+            labels_[in.label] = BasicBlock::Create(mc_.ctx, in.label, fn_);
+            label_at_[in.label] = i;
+        }
     }
 
     Value* env_field(size_t offset, llvm::Type* t) {
@@ -880,6 +889,7 @@ private:
     }
 
     llvm::MDNode* likely() { return llvm::MDBuilder(mc_.ctx).createBranchWeights(1000, 1); }
+    llvm::MDNode* unlikely() { return llvm::MDBuilder(mc_.ctx).createBranchWeights(1, 1000); }
 
     Value* memory_pointer(const instruction& in, const operand& a, space sp, uint32_t bytes) {
         if (a.k != operand::kind::address) refuse(in, "expected an address operand");
@@ -907,7 +917,15 @@ private:
         if (in.guard_negated) p = b_.CreateNot(p);
         if (in.opcode == "bra") {
             auto* fall = BasicBlock::Create(mc_.ctx, "fall", fn_);
-            b_.CreateCondBr(p, target(in), fall);
+            if (is_back_edge(in)) {
+                auto* taken = BasicBlock::Create(mc_.ctx, "loop.back", fn_);
+                b_.CreateCondBr(p, taken, fall);
+                b_.SetInsertPoint(taken);
+                poll_for_cancel();
+                b_.CreateBr(target(in));
+            } else {
+                b_.CreateCondBr(p, target(in), fall);
+            }
             b_.SetInsertPoint(fall);
             return;
         }
@@ -918,6 +936,31 @@ private:
         lower_instruction(in);
         if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(after);
         b_.SetInsertPoint(after);
+    }
+
+    // A branch to a label at or before it closes a loop: the one place a block can run forever.
+    bool is_back_edge(const instruction& in) {
+        if (in.operands.size() != 1 || in.operands[0].k != operand::kind::symbol) return false;
+        auto it = label_at_.find(in.operands[0].name);
+        return it != label_at_.end() && it->second <= current_index_;
+    }
+
+    // Every poll_period back-edges, ask cb_ptx_poll whether to stop (a reset, the program's exit,
+    // a fault in another block): a kernel that never ends can still be stopped. A kernel leaves
+    // the whole block at once (its other threads would spin too); a function returns "faulted"
+    // to its caller, which does the same. The countdown is a register after mem2reg, so a loop
+    // pays a decrement and a rarely taken branch.
+    void poll_for_cancel() {
+        Value* left = b_.CreateSub(b_.CreateLoad(mc_.i32, poll_countdown_), b_.getInt32(1));
+        b_.CreateStore(left, poll_countdown_);
+        auto* ask = BasicBlock::Create(mc_.ctx, "poll.ask", fn_);
+        auto* go = BasicBlock::Create(mc_.ctx, "poll.go", fn_);
+        b_.CreateCondBr(b_.CreateICmpEQ(left, b_.getInt32(0)), ask, go, unlikely());
+        b_.SetInsertPoint(ask);
+        b_.CreateStore(b_.getInt32(poll_period), poll_countdown_);
+        Value* stop = b_.CreateCall(mc_.poll, {env_});
+        b_.CreateCondBr(b_.CreateICmpNE(stop, b_.getInt32(0)), kernel_ ? done_ : dead_, go, unlikely());
+        b_.SetInsertPoint(go);
     }
 
     BasicBlock* target(const instruction& in) {
@@ -978,6 +1021,7 @@ private:
 void function_lowering::lower_instruction(const instruction& in) {
     const std::string& op = in.opcode;
     if (op == "bra") {
+        if (is_back_edge(in)) poll_for_cancel();
         b_.CreateBr(target(in));
         return continue_in_new_block();
     }

@@ -2,6 +2,9 @@
 // (directives, declarations, "[@p] opcode.mods operands;") that no parser generator is needed.
 #include "sim/ptx/parser.hpp"
 
+#include "sim/ptx/limits.hpp"
+
+#include <algorithm>
 #include <map>
 #include <set>
 #include <cctype>
@@ -142,6 +145,7 @@ private:
     // a block's names neither clash with another block's nor hide the function's after it ends.
     std::vector<std::map<std::string, std::string>> scopes_;
     int scope_serial_ = 0;
+    int64_t registers_ = 0;  // registers the function being read has declared so far
 
     std::string scoped(const std::string& name) const {
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
@@ -175,6 +179,16 @@ private:
     std::string word() {
         if (peek().k != token::kind::word) fail("expected a name");
         return next().text;
+    }
+    // A count the module gives, refused outside [low, high] with the limit named.
+    int64_t bounded(int64_t low, uint64_t high, const char* what) {
+        const int64_t v = integer();
+        if (v < low || static_cast<uint64_t>(v) > high) {
+            --pos_;  // name the number in the message
+            fail(std::to_string(v) + " " + what + " (" + std::to_string(low) + " to " + std::to_string(high) +
+                 " allowed)");
+        }
+        return v;
     }
     int64_t integer() {
         bool negative = accept("-");
@@ -244,7 +258,8 @@ private:
                 v.where = space::constant;
             else if (w == ".align") {
                 next();
-                v.align = static_cast<uint32_t>(integer());
+                v.align = static_cast<uint32_t>(bounded(1, limits::alignment, "bytes of alignment"));
+                if ((v.align & (v.align - 1)) != 0) fail(".align " + std::to_string(v.align) + " is not a power of two");
                 continue;
             } else if (w == ".attribute") {
                 // .attribute(.managed) (a __managed__ variable), .attribute(.unified(...)): where
@@ -279,19 +294,20 @@ private:
     void declarator(variable& v) {
         v.name = word();
         if (accept("<")) {
-            v.reg_count = static_cast<int>(integer());
+            v.reg_count = static_cast<int>(bounded(1, limits::registers_per_declaration, "registers in one declaration"));
             expect(">");
         }
         if (accept("[")) {
             if (accept("]")) {
                 v.unsized_array = true;
             } else {
-                v.array_count = static_cast<uint64_t>(integer());
-                expect("]");
-                while (accept("[")) {  // a multi-dimensional array: flattened
-                    v.array_count *= static_cast<uint64_t>(integer());
+                v.array_count = 1;
+                do {  // a multi-dimensional array: flattened
+                    const auto n = static_cast<uint64_t>(bounded(1, limits::array_elements, "array elements"));
+                    if (v.array_count > limits::array_elements / n) fail("more than 2^32 array elements");
+                    v.array_count *= n;
                     expect("]");
-                }
+                } while (accept("["));
             }
         }
         if (accept("=")) initializer(v);
@@ -314,6 +330,9 @@ private:
         }
         expect(";");
         for (auto& v : all) {
+            if (v.where == space::reg && (registers_ += std::max(v.reg_count, 1)) > limits::registers_per_function)
+                throw syntax_error(v.line, "more than " + std::to_string(limits::registers_per_function) +
+                                               " registers declared in '" + f.name + "'");
             if (v.where == space::reg && scopes_.size() > 1) rename_in_block(v);
             f.locals.push_back(std::move(v));
         }
@@ -409,9 +428,15 @@ private:
 
     void body(function& f) {
         scopes_.assign(1, {});
+        registers_ = 0;
         while (!scopes_.empty()) {
             if (at_end()) fail("a function body without its closing '}'");
+            if (f.body.size() > limits::instructions_per_function)
+                fail("more than " + std::to_string(limits::instructions_per_function) + " instructions in '" + f.name +
+                     "'");
             if (accept("{")) {
+                if (scopes_.size() >= limits::nesting_depth)
+                    fail("{ } blocks nested more than " + std::to_string(limits::nesting_depth) + " deep");
                 scopes_.emplace_back();
                 ++scope_serial_;
             } else if (accept("}")) {

@@ -115,6 +115,13 @@ extern "C" void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes) {
 
 extern "C" void cb_ptx_trap(block_env* env) { raise(env, 0, 0, 3); }
 
+extern "C" uint32_t cb_ptx_poll(block_env* env) {
+    if (env->fault->raised.load(std::memory_order_relaxed)) return 1;
+    if (env->cancel == nullptr || !env->cancel(env->cancel_context)) return 0;
+    raise(env, 0, 0, 5);
+    return 1;
+}
+
 // The line CUDA prints for a failed device-side assert, then the launch fails as CUDA's does.
 extern "C" void cb_ptx_assertfail(block_env* env, thread_state* thread, uint64_t message, uint64_t file, uint32_t line,
                                   uint64_t function, uint32_t tid_x, uint32_t tid_y, uint32_t tid_z) {

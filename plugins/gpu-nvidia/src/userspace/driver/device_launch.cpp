@@ -66,6 +66,12 @@ cb_status userspace_device::kernel_time(uint64_t& ns, std::string& error) {
     return regs_.read64(hw::reg::kernel_time_lo, hw::reg::kernel_time_hi, ns, error);
 }
 
+cb_status userspace_device::progress(uint64_t& count, std::string& error) {
+    std::shared_lock life(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    return tracker_.read_progress(count, error);
+}
+
 cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,
                                                const std::string& what, std::shared_ptr<error_sink> sink,
                                                uint64_t& fence, std::string& error) {

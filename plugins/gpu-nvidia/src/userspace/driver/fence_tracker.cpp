@@ -19,6 +19,44 @@ constexpr std::chrono::milliseconds interrupt_recheck{10};
 fence_tracker::fence_tracker(register_access& regs, device_loss& loss, const userspace_options& options)
     : regs_(regs), loss_(loss), options_(options) {}
 
+cb_status fence_tracker::read_progress(uint64_t& out, std::string& error) {
+    std::lock_guard lock(progress_mutex_);  // the LO read latches HI: one reader at a time
+    return regs_.read64(hw::reg::progress_lo, hw::reg::progress_hi, out, error);
+}
+
+// How long the device has been still: the progress registers are read every quarter of the
+// timeout, so a hang is called between 1 and 1.25 timeouts after the last move. A read that fails
+// counts as no move (the wait's own checks report a lost device).
+class fence_tracker::stall_clock {
+public:
+    stall_clock(fence_tracker& tracker, clock::duration timeout)
+        : tracker_(tracker), timeout_(timeout), last_move_(clock::now()), last_read_(last_move_) {
+        std::string ignored;
+        tracker_.read_progress(count_, ignored);
+    }
+
+    bool stalled(clock::time_point now) {
+        if (now - last_read_ >= timeout_ / 4) {
+            last_read_ = now;
+            uint64_t count = count_;
+            std::string ignored;
+            if (tracker_.read_progress(count, ignored) == CB_OK && count != count_) {
+                count_ = count;
+                last_move_ = now;
+            }
+        }
+        return now - last_move_ >= timeout_;
+    }
+    // When to look again if nothing wakes the wait.
+    clock::time_point next_look() const { return last_read_ + timeout_ / 4; }
+
+private:
+    fence_tracker& tracker_;
+    const clock::duration timeout_;
+    clock::time_point last_move_, last_read_;
+    uint64_t count_ = 0;
+};
+
 void fence_tracker::interrupt_handler(void* user, uint32_t) {
     auto* self = static_cast<fence_tracker*>(user);
     self->interrupt_seen_.store(true, std::memory_order_release);
@@ -83,6 +121,7 @@ cb_status fence_tracker::read_errors(std::string& error) {
         return st;
     if (cb_status st = regs_.read(hw::reg::error_code, code, error); st != CB_OK) return st;
     if (cb_status st = regs_.read(hw::reg::error_detail, detail, error); st != CB_OK) return st;
+    const std::string text = read_error_text();
     // Clearing INTR_STATUS.error clears STATUS.error; a failure that lands between the reads and
     // the clear is caught by reading the record once more.
     if (cb_status st = regs_.write(hw::reg::intr_status, hw::intr_error, error); st != CB_OK) return st;
@@ -91,13 +130,32 @@ cb_status fence_tracker::read_errors(std::string& error) {
     if (cb_status st = regs_.read(hw::reg::error_code, code_again, error); st != CB_OK) return st;
     if (cb_status st = regs_.read(hw::reg::error_detail, detail_again, error); st != CB_OK) return st;
     const bool ring_on = (status & hw::status_ring_on) != 0;
-    record_failure(fence, static_cast<cb_status>(code), static_cast<cb_status>(detail), ring_on);
+    record_failure(fence, static_cast<cb_status>(code), static_cast<cb_status>(detail), ring_on, text);
     if (again != fence || code_again != code)
-        record_failure(again, static_cast<cb_status>(code_again), static_cast<cb_status>(detail_again), ring_on);
+        record_failure(again, static_cast<cb_status>(code_again), static_cast<cb_status>(detail_again), ring_on,
+                       read_error_text());
     return CB_OK;
 }
 
-void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on) {
+// What the device says the failure was (ERROR_TEXT): the kernel, the block, the fault. A device
+// without the window reads zeros: no text.
+std::string fence_tracker::read_error_text() {
+    std::string text;
+    std::string ignored;
+    for (uint32_t off = 0; off < hw::reg::error_text_bytes; off += 4) {
+        uint32_t word = 0;
+        if (regs_.read(hw::reg::error_text + off, word, ignored) != CB_OK || word == 0xFFFFFFFFu) return {};
+        for (int i = 0; i < 4; ++i) {
+            const char c = static_cast<char>((word >> (8 * i)) & 0xFF);
+            if (c == '\0') return text;
+            text.push_back(c);
+        }
+    }
+    return text;
+}
+
+void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on,
+                                   const std::string& text) {
     if (code == CB_OK) code = CB_ERR_INTERNAL;  // an error without a code is still an error
     if (fence == 0) {
         // A ring error, not a command's: a doorbell past the ring, or a ring fetch that failed,
@@ -119,7 +177,8 @@ void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status det
     const owner* o = find_owner(fence);
     const std::string message = "the device failed " + (o ? o->what : std::string("a command")) + " (fence " +
                                 std::to_string(fence) + "): " + status_name(code) +
-                                (detail != CB_OK ? " (a kernel fault: it returned " + status_name(detail) + ")" : "");
+                                (detail != CB_OK ? " (a kernel fault: it returned " + status_name(detail) + ")" : "") +
+                                (text.empty() ? "" : ": " + text);
     if (o && o->sink)
         o->sink->record(code, message);
     else
@@ -167,7 +226,8 @@ cb_status fence_tracker::wait_fence(uint64_t fence, std::string& error) {
 
 cb_status fence_tracker::wait_until(const std::function<cb_status(std::string&)>& check,
                                     const std::function<std::string()>& what, std::string& error) {
-    const auto deadline = clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+    const auto timeout = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(options_.timeout_ms));
+    stall_clock still(*this, timeout);
     const auto period = interrupts_ ? std::chrono::duration_cast<clock::duration>(interrupt_recheck)
                                     : std::chrono::duration_cast<clock::duration>(
                                           std::chrono::microseconds(std::max<uint64_t>(options_.poll_interval_us, 1)));
@@ -189,20 +249,28 @@ cb_status fence_tracker::wait_until(const std::function<cb_status(std::string&)>
             return st;
         }
         const auto now = clock::now();
-        if (now >= deadline) {
-            error = "timed out after " + std::to_string(options_.timeout_ms) + " ms waiting for " + what();
+        if (still.stalled(now)) {
+            error = "the device made no progress for " + std::to_string(options_.timeout_ms) + " ms waiting for " +
+                    what() + ": a hung engine or a kernel that does not finish";
             return CB_ERR_TIMEOUT;
         }
         std::unique_lock lock(wake_mutex_);
-        wake_.wait_until(lock, std::min(deadline, now + period), [&] { return wake_seq_ != seq; });
+        wake_.wait_until(lock, std::min(still.next_look(), now + period), [&] { return wake_seq_ != seq; });
     }
 }
 
 void fence_tracker::abandon_through(uint64_t fence, cb_status code, const std::string& message) {
     {
         std::lock_guard lock(progress_mutex_);
-        for (auto it = owners_.begin(); it != owners_.end() && it->fence <= fence; ++it)
-            if (it->fence > completed_ && it->sink) it->sink->record(code, message);
+        bool unowned = false;  // default-stream work: device_synchronize must hear of it too
+        for (auto it = owners_.begin(); it != owners_.end() && it->fence <= fence; ++it) {
+            if (it->fence <= completed_) continue;
+            if (it->sink)
+                it->sink->record(code, message);
+            else
+                unowned = true;
+        }
+        if (unowned) unclaimed_.record(code, message);
         completed_ = std::max(completed_, fence);
         submitted_ = std::max(submitted_, fence);
         forget_completed();

@@ -13,7 +13,9 @@
 // Waiting: with interrupts the loop sleeps on a condition variable that the interrupt handler
 // notifies (the handler only notifies, never blocks), re-checking every 10 ms because a removed
 // device raises no interrupt; without them it re-checks every poll_interval_us. A device loss
-// wakes every wait at once. Past timeout_ms a wait ends with CB_ERR_TIMEOUT.
+// wakes every wait at once. A wait ends with CB_ERR_TIMEOUT only when the device made no progress
+// (the PROGRESS registers: a command retired, a kernel block reached) for timeout_ms: a deep
+// queue or a long kernel that keeps moving is waited for, however long it takes.
 //
 // Limitation: the device keeps one error record, so when two commands fail between two checks
 // only the later one is reported.
@@ -56,6 +58,9 @@ public:
     cb_status refresh(std::string& error);
     uint64_t completed() const;
     uint64_t submitted() const;
+    // The device's progress counter (commands retired, kernel blocks reached): only its changes
+    // mean anything.
+    cb_status read_progress(uint64_t& out, std::string& error);
     // What the device last wrote to the fence word (a hint: the registers confirm it).
     uint64_t fence_word() const;
     // The newest fence known done, by the registers or by the fence word, without reading the
@@ -86,10 +91,14 @@ private:
     };
 
     cb_status read_errors(std::string& error);                                            // progress_mutex_ held
-    void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on);  // progress_mutex_ held
+    void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on,
+                        const std::string& text);  // progress_mutex_ held
+    std::string read_error_text();                 // progress_mutex_ held
     void acknowledge_interrupts();                                                        // progress_mutex_ held
     void forget_completed();                                                              // progress_mutex_ held
     const owner* find_owner(uint64_t fence) const;  // progress_mutex_ held; null when untracked
+    // For a wait: true once the device has not moved for timeout_ms (read every quarter of it).
+    class stall_clock;
 
     register_access& regs_;
     device_loss& loss_;

@@ -189,40 +189,29 @@ void userspace_device::release_dma_locked() {
 
 // ---- reset -------------------------------------------------------------------------------------
 
+// A soft or hard reset is written, and every queued command abandoned, under the shared lock
+// only: waits hold that lock, and so end at once (a wait on hung work would otherwise run out its
+// whole timeout before the reset could start). A reset through the link (FLR, hot reset) changes
+// what every MMIO access sees, so it waits for the exclusive lock. Bringing the device back up is
+// done exclusively, once the waits have let go.
 cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
-    std::unique_lock lock(lifecycle_);
-    if (phase_ == phase::closed || phase_ == phase::created) {
-        error = phase_ == phase::closed ? "the device is closed" : "the device is not probed (call probe first)";
-        return CB_ERR_INVALID_ARGUMENT;
-    }
-    cb_status st = CB_OK;
-    const char* name = "";
-    switch (kind) {
-    case CB_RESET_SOFT:
-        name = "soft reset";
-        st = regs_.write(hw::reg::reset, hw::reset_soft, error);
-        break;
-    case CB_RESET_HARD:
-        name = "hard reset";
-        st = regs_.write(hw::reg::reset, hw::reset_hard, error);
-        break;
-    case CB_RESET_FUNCTION:
-    case CB_RESET_HOT:
-    case CB_RESET_LINK_RETRAIN:
-        name = kind == CB_RESET_FUNCTION ? "function-level reset" : kind == CB_RESET_HOT ? "hot reset" : "link retrain";
-        st = port_.reset_link(kind);
-        if (st != CB_OK) error = std::string("the link's ") + name + " failed: " + status_name(st);
-        break;
-    default:
+    const char* name = reset_name(kind);
+    if (!name) {
         error = "unknown reset kind " + std::to_string(kind);
         return CB_ERR_INVALID_ARGUMENT;
     }
-    if (st != CB_OK) return st;
-    if (kind == CB_RESET_LINK_RETRAIN) return CB_OK;
-
-    // Whatever was queued will not run: its owners hear of it at their next synchronize.
-    tracker_.abandon_through(tracker_.submitted(), CB_ERR_INTERNAL,
-                             std::string("the work was abandoned by a ") + name + " before it completed");
+    const bool by_register = kind == CB_RESET_SOFT || kind == CB_RESET_HARD;
+    if (by_register) {
+        std::shared_lock lock(lifecycle_);
+        if (cb_status st = start_reset(kind, name, error); st != CB_OK) return st;
+    }
+    std::unique_lock lock(lifecycle_);
+    if (!by_register) {
+        if (cb_status st = start_reset(kind, name, error); st != CB_OK || kind == CB_RESET_LINK_RETRAIN) return st;
+    } else if (phase_ == phase::closed) {
+        error = "the device was closed during the " + std::string(name);
+        return CB_ERR_INVALID_ARGUMENT;
+    }
     // A device that answers again is back.
     uint32_t magic = 0;
     std::string why;
@@ -231,7 +220,7 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
         return lost_status(error);
     }
     loss_.clear();
-    if (st = ring_.wait_until_idle(name, error); st != CB_OK) return st;
+    if (cb_status st = ring_.wait_until_idle(name, error); st != CB_OK) return st;
     if (kind != CB_RESET_SOFT) {  // VRAM was released with everything in it
         vram_ = std::make_unique<vram_allocator>(vram_base_, vram_size_);
         replace_module_symbols_locked();
@@ -240,17 +229,56 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
     return CB_OK;
 }
 
+const char* userspace_device::reset_name(cb_reset_kind kind) {
+    switch (kind) {
+    case CB_RESET_SOFT:
+        return "soft reset";
+    case CB_RESET_HARD:
+        return "hard reset";
+    case CB_RESET_FUNCTION:
+        return "function-level reset";
+    case CB_RESET_HOT:
+        return "hot reset";
+    case CB_RESET_LINK_RETRAIN:
+        return "link retrain";
+    default:
+        return nullptr;
+    }
+}
+
+cb_status userspace_device::start_reset(cb_reset_kind kind, const char* name, std::string& error) {
+    if (phase_ == phase::closed || phase_ == phase::created) {
+        error = phase_ == phase::closed ? "the device is closed" : "the device is not probed (call probe first)";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    cb_status st = CB_OK;
+    if (kind == CB_RESET_SOFT || kind == CB_RESET_HARD) {
+        st = regs_.write(hw::reg::reset, kind == CB_RESET_SOFT ? hw::reset_soft : hw::reset_hard, error);
+    } else {
+        st = port_.reset_link(kind);
+        if (st != CB_OK) error = std::string("the link's ") + name + " failed: " + status_name(st);
+    }
+    if (st != CB_OK || kind == CB_RESET_LINK_RETRAIN) return st;
+    // Whatever was queued will not run: its owners hear of it now, waits included.
+    tracker_.abandon_through(tracker_.submitted(), CB_ERR_INTERNAL,
+                             std::string("the work was abandoned by a ") + name + " before it completed");
+    return CB_OK;
+}
+
 // ---- close -------------------------------------------------------------------------------------
 
-cb_status userspace_device::close(std::string& error) {
+cb_status userspace_device::close(std::string& /*error*/) {
     std::unique_lock lock(lifecycle_);
     if (phase_ == phase::closed) return CB_OK;
-    cb_status result = CB_OK;
     if (phase_ == phase::ready && !loss_.lost()) {
+        // Closing ends this process's use of the device, as CUDA's context teardown at exit does:
+        // work still queued is cancelled (a running kernel stops at its next poll) instead of
+        // keeping the program from exiting, as a kernel that never ends would.
         std::string why;
-        if (cb_status st = tracker_.wait_fence(tracker_.submitted(), why); st != CB_OK) {
-            result = st;
-            error = "close: queued work did not finish: " + why;
+        if (tracker_.refresh(why) == CB_OK && tracker_.completed() < tracker_.submitted()) {
+            regs_.write(hw::reg::reset, hw::reset_soft, why);
+            tracker_.abandon_through(tracker_.submitted(), CB_ERR_DEVICE_LOST,
+                                     "cancelled: the device was closed with this work still queued");
         }
         ring_.stop(why);
         regs_.write(hw::reg::intr_enable, 0, why);
@@ -258,7 +286,7 @@ cb_status userspace_device::close(std::string& error) {
     }
     release_dma_locked();
     phase_ = phase::closed;
-    return result;
+    return CB_OK;
 }
 
 }  // namespace cudabridge::nv

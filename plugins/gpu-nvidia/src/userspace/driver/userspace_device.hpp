@@ -100,11 +100,12 @@ public:
     cb_status init(std::string& error);
     // CB_RESET_SOFT / CB_RESET_HARD through reg::reset; CB_RESET_FUNCTION / CB_RESET_HOT through
     // the link (FLR); CB_RESET_LINK_RETRAIN only retrains. Work still queued is abandoned (its
-    // stream's next synchronize reports it); hard and link resets release all VRAM allocations.
-    // A reset after which the device answers again clears a loss.
+    // stream's next synchronize reports it, and a wait on it ends at once); hard and link resets
+    // release all VRAM allocations. A reset after which the device answers again clears a loss.
     cb_status reset(cb_reset_kind kind, std::string& error);
-    // Drains queued work (bounded by timeout_ms), disables the ring, unmaps everything. Further
-    // calls answer CB_ERR_INVALID_ARGUMENT. Idempotent; works on a lost device.
+    // Cancels work still queued (as CUDA's teardown at exit: a kernel that never ends does not
+    // keep the program alive), disables the ring, unmaps everything. Further calls answer
+    // CB_ERR_INVALID_ARGUMENT. Idempotent; works on a lost device.
     cb_status close(std::string& error);
 
     cb_status get_properties(cb_gpu_properties& out, std::string& error) const;
@@ -153,6 +154,9 @@ public:
     cb_status host_device_address(const void* ptr, uint64_t& out, std::string& error);
     // The KERNEL_TIME registers: nanoseconds the device spent in this channel's completed kernels.
     cb_status kernel_time(uint64_t& ns, std::string& error);
+    // The PROGRESS registers: moves whenever the device retires a command or reaches a kernel
+    // block of this channel (cb_gpu_table.progress).
+    cb_status progress(uint64_t& count, std::string& error);
 
     // ---- streams and events (null stream: the device's default stream) ------------------------
     cb_status stream_create(userspace_stream*& out, std::string& error);
@@ -221,6 +225,10 @@ private:
     cb_status init_locked(std::string& error);
     cb_status configure_locked(std::string& error);
     void release_dma_locked();
+    // A reset's first step (lifecycle_ held, shared for a register reset): the reset written or
+    // sent over the link, the queue abandoned.
+    cb_status start_reset(cb_reset_kind kind, const char* name, std::string& error);
+    static const char* reset_name(cb_reset_kind kind);  // null for an unknown kind
 
     // Lifecycle (lifecycle_ held, shared or exclusive).
     cb_status usable(std::string& error) const;
