@@ -46,7 +46,8 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 9, "these headers describe ABI 1.9 or later (proce
 CB_PIN_ASSERT(CB_ABI_MINOR >= 10, "these headers describe ABI 1.10 or later (cb_gpu_table.kernel_time)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 11, "these headers describe ABI 1.11 or later (the bar_map entries)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 12, "these headers describe ABI 1.12 or later (stacked matmul operands)");
-CB_PIN_ASSERT(CB_ABI_MINOR >= 13, "these headers describe ABI 1.13 or later (cb_gpu_table.progress, cb_health_sample.stalled_ms)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 13,
+              "these headers describe ABI 1.13 or later (cb_gpu_table.progress, cb_health_sample.stalled_ms)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);

@@ -10,7 +10,10 @@ namespace {
 TEST(TerminalText, ControlCharactersBecomeVisibleEscapes) {
     EXPECT_EQ(cli::escape_controls("\x1b]0;T\a\x1b[2J"), "\\x1b]0;T\\x07\\x1b[2J");
     EXPECT_EQ(cli::escape_controls("line\nnext\r\x7f"), "line\\x0anext\\x0d\\x7f");
-    EXPECT_EQ(cli::escape_controls("\xc2\x9b" "31m"), "\\u009b31m") << "C1 CSI in UTF-8";
+    EXPECT_EQ(cli::escape_controls("\xc2\x9b"
+                                   "31m"),
+              "\\u009b31m")
+        << "C1 CSI in UTF-8";
 }
 
 TEST(TerminalText, OrdinaryTextAndUtf8StayAsTheyAre) {

@@ -43,6 +43,14 @@ protected:
         rt->device(0).supervise_once();  // the baseline sample
     }
     void TearDown() override { rt.reset(); }
+    // A runtime whose policy calls 200 ms without progress a hang, with `module` (host kernels)
+    // loaded and a stream to queue them on.
+    void start_watching_progress(const cb_host_kernel_module& module, cbModule_t& m, cbStream_t& s) {
+        start({{"heartbeat_timeout_ms", "200"}});
+        ASSERT_EQ(rt->module_load(&m, &module, sizeof module, CB_MODULE_HOST_KERNELS), cbSuccess)
+            << cbGetLastErrorMessage();
+        ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    }
 
     host::device& dev() { return rt->device(0); }
     void fault(const std::string& fields) {
@@ -111,12 +119,9 @@ const cb_host_kernel_module progress_module = {sizeof(cb_host_kernel_module), 0,
 // timeout is 200 ms and the queue holds 30 launches of 40 ms (over a second): the supervisor,
 // asked every 50 ms, sees the work move and leaves it alone.
 TEST_F(fault_test, ADeepQueueThatKeepsMovingIsNotTakenForAHang) {
-    start({{"heartbeat_timeout_ms", "200"}});
     cbModule_t m = nullptr;
-    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess)
-        << cbGetLastErrorMessage();
     cbStream_t s = nullptr;
-    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_NO_FATAL_FAILURE(start_watching_progress(progress_module, m, s));
     const cbKernelArg args[] = {cbArgInt(40)};
     for (int i = 0; i < 30; ++i)
         ASSERT_EQ(rt->launch_kernel(m, "serial_sleep", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess)
@@ -139,12 +144,9 @@ TEST_F(fault_test, ADeepQueueThatKeepsMovingIsNotTakenForAHang) {
 // that work hears of the reset as soon as it starts (cbErrorDeviceReset), while the hung block still
 // holds the engine, not after the 30 s fence timeout.
 TEST_F(fault_test, WorkThatStopsMovingIsResetAndItsWaitEndsAtOnce) {
-    start({{"heartbeat_timeout_ms", "200"}});
     cbModule_t m = nullptr;
-    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess)
-        << cbGetLastErrorMessage();
     cbStream_t s = nullptr;
-    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_NO_FATAL_FAILURE(start_watching_progress(progress_module, m, s));
     hold held;
     const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
     ASSERT_EQ(rt->launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);

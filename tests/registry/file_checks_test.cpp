@@ -86,7 +86,7 @@ TEST_F(registry_test, AFolderAboveThePluginThatOthersCanWriteIsRefused) {
 // write only for root's group).
 TEST_F(registry_test, AFolderOrFileAnotherUserOrGroupCanWriteIsRefused) {
     if (::geteuid() != 0) GTEST_SKIP() << "changing owners needs root";
-    const gid_t other_group = 100;  // users
+    const gid_t other_group = 100;   // users
     const uid_t other_user = 65534;  // nobody
     const fs::path dir = tmp / "shared", lib = dir / "libgood.so";
     fs::create_directories(dir);

@@ -174,7 +174,8 @@ fs::path private_summary_file() {
     std::string name = (dir / "cudabridge-run-XXXXXX.json").string();
     const int fd = ::mkstemps(name.data(), 5);
     if (fd < 0)
-        throw cli_error(exit_error, "cannot create the run summary file in " + dir.string() + ": " + std::strerror(errno));
+        throw cli_error(exit_error,
+                        "cannot create the run summary file in " + dir.string() + ": " + std::strerror(errno));
     ::close(fd);
     return name;
 }

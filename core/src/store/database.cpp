@@ -52,9 +52,8 @@ void create_private_file(const std::filesystem::path& path) {
 
 sqlite3* open_connection(const std::filesystem::path& path, const store_options& options) {
     if (std::error_code ec; !is_memory(path) && std::filesystem::is_directory(path, ec))
-        throw error(CB_ERR_INVALID_ARGUMENT,
-                    "store " + path.string() + ": is a folder; name a database file (e.g. " +
-                        (path / "cudabridge.db").string() + ")");
+        throw error(CB_ERR_INVALID_ARGUMENT, "store " + path.string() + ": is a folder; name a database file (e.g. " +
+                                                 (path / "cudabridge.db").string() + ")");
     if (options.read_only && !is_memory(path) && !std::filesystem::exists(path))
         throw error(CB_ERR_NOT_FOUND, "store " + path.string() + ": no such database");
     if (!options.read_only && !is_memory(path)) create_parent_folders(path);
@@ -64,7 +63,8 @@ sqlite3* open_connection(const std::filesystem::path& path, const store_options&
         if (auto why = unsafe_store_location(path))
             throw error(CB_ERR_PERMISSION, "store " + path.string() +
                                                ": a privileged process uses a store only in a folder it owns that no "
-                                               "one else can write: " + *why);
+                                               "one else can write: " +
+                                               *why);
     if (!options.read_only && !is_memory(path)) create_private_file(path);
     // NOMUTEX: the store's own lock gives one thread at a time the connection (statement_cache::use).
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |

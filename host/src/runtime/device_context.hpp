@@ -172,7 +172,7 @@ private:
     std::atomic<size_t> managed_count_{0};            // managed_.size(), read without the lock
     std::atomic<int> can_manage_{-1}, can_map_{-1};   // what the family said (-1: not asked yet)
     std::unique_ptr<cbStream_st> default_stream_;
-    uint64_t progress_seen_ = 0;     // the GPU's progress counter at the last probe (objects_mutex_)
+    uint64_t progress_seen_ = 0;      // the GPU's progress counter at the last probe (objects_mutex_)
     uint64_t progress_moved_ns_ = 0;  // when that counter last moved; 0: not watched yet
     std::unique_ptr<integrity_checker> integrity_;
     std::mutex run_mutex_;  // taken before objects_mutex_, never after

@@ -127,7 +127,7 @@ uint64_t device_context::stalled_ms(uint64_t now, uint64_t oldest_ms) {
     const bool present = CB_HAS_FIELD(t, cb_gpu_table, progress) && t->progress;
     const cb_status st = present ? t->progress(dev_->gpu_instance(), dev_->impl().handle, &count) : CB_ERR_UNSUPPORTED;
     if (st == CB_ERR_UNSUPPORTED) return UINT64_MAX;  // the family cannot tell: not judged here
-    if (st != CB_OK) return 0;  // a device that does not answer is the heartbeat's to judge
+    if (st != CB_OK) return 0;                        // a device that does not answer is the heartbeat's to judge
     if (progress_moved_ns_ == 0 || count != progress_seen_) {
         progress_seen_ = count;
         progress_moved_ns_ = now;

@@ -31,10 +31,9 @@ choice pick(const std::optional<std::string>& flag, const selection_key& key, co
 
 plugin_selection resolve_selection(const selection_flags& flags, core::store& db,
                                    const std::function<const char*(const char*)>& getenv) {
-    const std::function<const char*(const char*)> env =
-        getenv ? getenv : [](const char* name) -> const char* {
-            return core::running_privileged() ? nullptr : secure_getenv(name);  // never steered when privileged
-        };
+    const std::function<const char*(const char*)> env = getenv ? getenv : [](const char* name) -> const char* {
+        return core::running_privileged() ? nullptr : secure_getenv(name);  // never steered when privileged
+    };
     plugin_selection s;
     s.transport = pick(flags.transport, {"CUDABRIDGE_TRANSPORT", "session.transport", "usb4"}, db, env);
     s.gpu = pick(flags.gpu, {"CUDABRIDGE_GPU", "session.gpu", "nvidia"}, db, env);
@@ -53,13 +52,14 @@ void take_instance_config(choice& c, core::config_entries& config) {
     for (std::string entry; std::getline(entries, entry, ',');) {
         const size_t eq = entry.find('=');
         if (eq == 0 || eq == std::string::npos)
-            throw core::error(CB_ERR_INVALID_ARGUMENT, "plugin choice '" + c.value + "' (" + c.origin + "): '" + entry +
-                                                           "' is not KEY=VALUE (the form is NAME:KEY=VALUE[,KEY=VALUE])");
+            throw core::error(CB_ERR_INVALID_ARGUMENT,
+                              "plugin choice '" + c.value + "' (" + c.origin + "): '" + entry +
+                                  "' is not KEY=VALUE (the form is NAME:KEY=VALUE[,KEY=VALUE])");
         given.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
     }
     if (name.empty() || given.empty())
-        throw core::error(CB_ERR_INVALID_ARGUMENT, "plugin choice '" + c.value + "' (" + c.origin +
-                                                       "): the form is NAME:KEY=VALUE[,KEY=VALUE]");
+        throw core::error(CB_ERR_INVALID_ARGUMENT,
+                          "plugin choice '" + c.value + "' (" + c.origin + "): the form is NAME:KEY=VALUE[,KEY=VALUE]");
     config.insert(config.begin(), given.begin(), given.end());
     c.value = name;
 }

@@ -53,8 +53,9 @@ std::string sample_json(const cb_health_sample& h) {
                   "\"integrity_failure\":%s}",
                   h.temperature_c, h.power_w, h.error_rate, static_cast<unsigned long long>(h.heartbeat_age_ms),
                   static_cast<unsigned long long>(h.oldest_pending_ms),
-                  h.stalled_ms == UINT64_MAX ? -1LL : static_cast<long long>(h.stalled_ms), h.link_up ? "true" : "false",
-                  h.device_lost ? "true" : "false", h.integrity_failure ? "true" : "false");
+                  h.stalled_ms == UINT64_MAX ? -1LL : static_cast<long long>(h.stalled_ms),
+                  h.link_up ? "true" : "false", h.device_lost ? "true" : "false",
+                  h.integrity_failure ? "true" : "false");
     return b;
 }
 
@@ -129,8 +130,7 @@ void device_impl::act(const cb_safety_decision& d) {
     if (d.action != CB_ACTION_NONE) healthy_streak_ = 0;
     switch (d.action) {
     case CB_ACTION_NONE:
-        if (++healthy_streak_ >= settled_samples && recovery_attempts_ > 0 &&
-            state.load() == device_state::connected) {
+        if (++healthy_streak_ >= settled_samples && recovery_attempts_ > 0 && state.load() == device_state::connected) {
             record(CB_SEVERITY_INFO, "safety.recovered",
                    "healthy again after " + std::to_string(recovery_attempts_) + " recovery attempt(s)", data);
             recovery_attempts_ = 0;

@@ -97,7 +97,8 @@ TEST(Fatbin, AnEntryWithGarbageFlagsIsRefused) {
         std::string bad = image;
         std::memcpy(bad.data() + flags_at, &garbage, sizeof garbage);
         std::string ptx, error;
-        EXPECT_EQ(newest_fatbin_ptx(bad.data(), bad.size(), ptx, error), CB_ERR_INVALID_ARGUMENT) << std::hex << garbage;
+        EXPECT_EQ(newest_fatbin_ptx(bad.data(), bad.size(), ptx, error), CB_ERR_INVALID_ARGUMENT)
+            << std::hex << garbage;
         EXPECT_NE(error.find("an entry"), std::string::npos) << error;
     }
 }

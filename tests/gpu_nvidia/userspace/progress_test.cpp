@@ -51,6 +51,20 @@ protected:
     }
     nv::userspace_device& gpu() { return bench_->gpu(); }
 
+    // Queues, on a new stream `s`, a one-block kernel that holds the engine until `gate` opens.
+    void hold_engine(tk::gate& gate, nv::userspace_stream*& s) {
+        uint64_t out = 0;
+        ASSERT_EQ(gpu().mem_alloc(64, out, error_), CB_OK) << error_;
+        cb_kernel_arg g{}, o{};
+        g.type = CB_ARG_UINT64;
+        g.value.u64 = reinterpret_cast<uintptr_t>(&gate);
+        o.type = CB_ARG_DEVICE_PTR;
+        o.value.device_ptr = out;
+        const std::vector<cb_kernel_arg> args = {g, o, int_arg(4)};
+        ASSERT_EQ(gpu().stream_create(s, error_), CB_OK) << error_;
+        ASSERT_EQ(gpu().launch_kernel(module_, one_dim("wait_for_gate", args, 1), s, error_), CB_OK) << error_;
+    }
+
     bench_options o_;
     std::unique_ptr<sim_bench> bench_;
     nv::userspace_module* module_ = nullptr;
@@ -89,17 +103,8 @@ TEST_F(progress_test, ALongKernelWhoseBlocksKeepFinishingIsWaitedForPastTheTimeo
 // timeout of no progress, and says so.
 TEST_F(progress_test, WorkThatStopsMovingTimesOut) {
     tk::gate gate;
-    uint64_t out = 0;
-    ASSERT_EQ(gpu().mem_alloc(64, out, error_), CB_OK) << error_;
-    cb_kernel_arg g{}, o{};
-    g.type = CB_ARG_UINT64;
-    g.value.u64 = reinterpret_cast<uintptr_t>(&gate);
-    o.type = CB_ARG_DEVICE_PTR;
-    o.value.device_ptr = out;
-    const std::vector<cb_kernel_arg> args = {g, o, int_arg(4)};
     nv::userspace_stream* s = nullptr;
-    ASSERT_EQ(gpu().stream_create(s, error_), CB_OK) << error_;
-    ASSERT_EQ(gpu().launch_kernel(module_, one_dim("wait_for_gate", args, 1), s, error_), CB_OK) << error_;
+    ASSERT_NO_FATAL_FAILURE(hold_engine(gate, s));
     EXPECT_EQ(gpu().stream_synchronize(s, error_), CB_ERR_TIMEOUT);
     EXPECT_NE(error_.find("made no progress for 200 ms"), std::string::npos) << error_;
     EXPECT_FALSE(gate.kernel_done.load()) << "the kernel was still held when the wait gave up";
@@ -116,17 +121,8 @@ protected:
 // the wait returns while the hung block still holds the engine, long before its 20 s timeout.
 TEST_F(reset_during_wait_test, AResetEndsAWaitOnHungWorkAtOnce) {
     tk::gate gate;
-    uint64_t out = 0;
-    ASSERT_EQ(gpu().mem_alloc(64, out, error_), CB_OK) << error_;
-    cb_kernel_arg g{}, o{};
-    g.type = CB_ARG_UINT64;
-    g.value.u64 = reinterpret_cast<uintptr_t>(&gate);
-    o.type = CB_ARG_DEVICE_PTR;
-    o.value.device_ptr = out;
-    const std::vector<cb_kernel_arg> args = {g, o, int_arg(4)};
     nv::userspace_stream* s = nullptr;
-    ASSERT_EQ(gpu().stream_create(s, error_), CB_OK) << error_;
-    ASSERT_EQ(gpu().launch_kernel(module_, one_dim("wait_for_gate", args, 1), s, error_), CB_OK) << error_;
+    ASSERT_NO_FATAL_FAILURE(hold_engine(gate, s));
     while (!gate.kernel_started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 
     std::atomic<bool> wait_done{false};
@@ -150,7 +146,9 @@ TEST_F(reset_during_wait_test, AResetEndsAWaitOnHungWorkAtOnce) {
     EXPECT_NE(waited, CB_OK);
     EXPECT_NE(wait_error.find("abandoned by a soft reset"), std::string::npos) << wait_error;
     EXPECT_EQ(reset, CB_OK) << reset_error;
-    EXPECT_EQ(gpu().memset8(out, 1, 64, nullptr, error_), CB_OK) << error_;
+    uint64_t after = 0;
+    ASSERT_EQ(gpu().mem_alloc(64, after, error_), CB_OK) << error_;
+    EXPECT_EQ(gpu().memset8(after, 1, 64, nullptr, error_), CB_OK) << error_;
 }
 
 }  // namespace

@@ -10,7 +10,8 @@ family_options declare_and_read_options(const sdk::host& h) {
     h.declare(CB_PARAM_STRING, "nvml_library", "libnvidia-ml.so.1",
               "kernel-driver backend: the NVML library to load (soname or path)");
     h.declare_range(CB_PARAM_INT, "timeout_ms", "30000",
-                    "userspace driver: a wait gives up (CB_ERR_TIMEOUT) after this long with no progress on the device", true, 10, 3600000);
+                    "userspace driver: a wait gives up (CB_ERR_TIMEOUT) after this long with no progress on the device",
+                    true, 10, 3600000);
     h.declare_range(CB_PARAM_INT, "staging_chunk_mb", "64",
                     "userspace driver: MiB mapped per DMA chunk of a large copy (two in flight)", true, 1, 1024);
     h.declare_range(CB_PARAM_BOOL, "use_interrupts", "1",

@@ -86,9 +86,9 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
                           printf_text("no heartbeat for %llu ms (timeout %u ms)",
                                       static_cast<unsigned long long>(s.heartbeat_age_ms), p.heartbeat_timeout_ms)});
     if (stalled_ms > p.heartbeat_timeout_ms)
-        faults.push_back({CB_ACTION_HARD_RESET,
-                          printf_text("no progress for %llu ms with work pending (timeout %u ms): engine hung",
-                                      static_cast<unsigned long long>(stalled_ms), p.heartbeat_timeout_ms)});
+        faults.push_back(
+            {CB_ACTION_HARD_RESET, printf_text("no progress for %llu ms with work pending (timeout %u ms): engine hung",
+                                               static_cast<unsigned long long>(stalled_ms), p.heartbeat_timeout_ms)});
     if (s.integrity_failure != 0) faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
     if (in.previous && s.ecc_uncorrected > in.previous->ecc_uncorrected) {
         const auto added = static_cast<unsigned long long>(s.ecc_uncorrected - in.previous->ecc_uncorrected);

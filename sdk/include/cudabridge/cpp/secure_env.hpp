@@ -19,9 +19,7 @@
 namespace cudabridge::sdk {
 
 // The kernel marked this process for secure execution, or its real and effective ids differ.
-inline bool running_privileged() {
-    return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
-}
+inline bool running_privileged() { return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid(); }
 
 // The variable's value; nullopt when unset, empty, or when the process is privileged.
 inline std::optional<std::string> secure_env(const char* name) {

@@ -12,7 +12,7 @@ std::string at(int line) { return "line " + std::to_string(line) + ": "; }
 // "sm_90", "sm_90a", "compute_120f": a GPU architecture NVIDIA has shipped (PTX ISA, "Target
 // ISA notes"); texmode_independent, debug and map_f64_to_f32 are options, not targets.
 bool known_target(const std::string& t) {
-    static const std::set<int> architectures = {10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60,  61,  62,  70,
+    static const std::set<int> architectures = {10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50,  52,  53,  60,  61,  62, 70,
                                                 72, 73, 75, 80, 82, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
     std::string digits;
     if (t.rfind("sm_", 0) == 0)
@@ -22,18 +22,16 @@ bool known_target(const std::string& t) {
     else
         return false;
     if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) digits.pop_back();
-    if (digits.empty() || digits.size() > 3 || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) {
-            return std::isdigit(c) != 0;
-        }))
+    if (digits.empty() || digits.size() > 3 ||
+        !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
         return false;
     return architectures.count(std::stoi(digits)) > 0;
 }
 
 std::string check_version(const std::string& v) {
     const size_t dot = v.find('.');
-    const bool digits_only = !v.empty() && std::all_of(v.begin(), v.end(), [](unsigned char c) {
-        return std::isdigit(c) != 0 || c == '.';
-    });
+    const bool digits_only =
+        !v.empty() && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c) != 0 || c == '.'; });
     if (dot == std::string::npos || dot == 0 || dot + 1 == v.size() || !digits_only || v.size() > 6 ||
         v.find('.', dot + 1) != std::string::npos)
         return ".version '" + v + "' is not a PTX ISA version (major.minor)";

@@ -17,7 +17,7 @@ inline constexpr int64_t registers_per_function = 262144;
 inline constexpr uint64_t array_elements = uint64_t{1} << 32;  // [N], all dimensions together
 inline constexpr uint64_t alignment = 4096;                    // .align N
 inline constexpr size_t instructions_per_function = size_t{1} << 22;
-inline constexpr size_t nesting_depth = 256;  // { } blocks in a body
+inline constexpr size_t nesting_depth = 256;                          // { } blocks in a body
 inline constexpr uint64_t global_variable_bytes = uint64_t{1} << 30;  // a module's .global variables
 
 // What GPUs allow (CUDA C++ Programming Guide, "Technical Specifications per Compute Capability";

@@ -180,7 +180,7 @@ private:
     std::map<std::string, llvm::AllocaInst*> call_params_;  // .param in call blocks
     std::map<std::string, Value*> func_params_;             // a .func's own parameters and returns
     std::map<std::string, BasicBlock*> labels_;
-    std::map<std::string, size_t> label_at_;  // each label's index in the body: a branch back is a loop
+    std::map<std::string, size_t> label_at_;      // each label's index in the body: a branch back is a loop
     llvm::AllocaInst* poll_countdown_ = nullptr;  // back-edges left before the next cb_ptx_poll
     llvm::AllocaInst* executed_ = nullptr;
     llvm::AllocaInst* carry_ = nullptr;  // CC.CF of carry chains (add.cc, addc, ...), made when first used

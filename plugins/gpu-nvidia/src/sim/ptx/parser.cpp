@@ -259,7 +259,8 @@ private:
             else if (w == ".align") {
                 next();
                 v.align = static_cast<uint32_t>(bounded(1, limits::alignment, "bytes of alignment"));
-                if ((v.align & (v.align - 1)) != 0) fail(".align " + std::to_string(v.align) + " is not a power of two");
+                if ((v.align & (v.align - 1)) != 0)
+                    fail(".align " + std::to_string(v.align) + " is not a power of two");
                 continue;
             } else if (w == ".attribute") {
                 // .attribute(.managed) (a __managed__ variable), .attribute(.unified(...)): where
@@ -294,7 +295,8 @@ private:
     void declarator(variable& v) {
         v.name = word();
         if (accept("<")) {
-            v.reg_count = static_cast<int>(bounded(1, limits::registers_per_declaration, "registers in one declaration"));
+            v.reg_count =
+                static_cast<int>(bounded(1, limits::registers_per_declaration, "registers in one declaration"));
             expect(">");
         }
         if (accept("[")) {

@@ -90,12 +90,12 @@ private:
         std::string what;
     };
 
-    cb_status read_errors(std::string& error);                                            // progress_mutex_ held
+    cb_status read_errors(std::string& error);  // progress_mutex_ held
     void record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on,
-                        const std::string& text);  // progress_mutex_ held
-    std::string read_error_text();                 // progress_mutex_ held
-    void acknowledge_interrupts();                                                        // progress_mutex_ held
-    void forget_completed();                                                              // progress_mutex_ held
+                        const std::string& text);   // progress_mutex_ held
+    std::string read_error_text();                  // progress_mutex_ held
+    void acknowledge_interrupts();                  // progress_mutex_ held
+    void forget_completed();                        // progress_mutex_ held
     const owner* find_owner(uint64_t fence) const;  // progress_mutex_ held; null when untracked
     // For a wait: true once the device has not moved for timeout_ms (read every quarter of it).
     class stall_clock;
