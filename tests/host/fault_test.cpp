@@ -174,6 +174,39 @@ TEST_F(fault_test, WorkThatStopsMovingIsResetAndItsWaitEndsAtOnce) {
     expect_working_after_reset();
 }
 
+// `cudabridge-cli reset` (a soft reset) in another program stops this program's work too, as a
+// GPU's engine reset does: a synchronize waiting on a kernel that would run forever returns, with
+// the reset named, at this program's next supervisor sample.
+TEST_F(fault_test, ASoftResetInAnotherProgramAbandonsThisProgramsWork) {
+    start();
+    cbModule_t m = nullptr;
+    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    hold held;
+    const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
+    ASSERT_EQ(rt->launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);
+    while (!held.started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::atomic<bool> wait_done{false};
+    cbError_t waited = cbSuccess;
+    std::thread waiter([&] {
+        waited = rt->stream_synchronize(s);
+        wait_done.store(true);
+    });
+
+    runtime other(runtime_options({{"heartbeat_interval_ms", "3600000"}, {"heartbeat_timeout_ms", "3600000"}}));
+    ASSERT_EQ(other.device_count(), 1) << other.startup_error();
+    ASSERT_EQ(other.device(0).manual_reset(false), CB_OK) << cbGetLastErrorMessage();
+    std::thread supervisor([&] { dev().supervise_once(); });  // takes the other program's reset in
+    for (int i = 0; i < 15000 && !wait_done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_TRUE(wait_done.load()) << "the wait outlived the other program's reset by 15 s";
+    held.released.store(true);
+    waiter.join();
+    supervisor.join();
+    EXPECT_NE(waited, cbSuccess);
+    EXPECT_EQ(count("safety.reset_elsewhere"), 1u);
+}
+
 TEST_F(fault_test, BitErrorsAboveTheThresholdGetASoftResetAndDataStaysRight) {
     start();
     // About 2 % of 256-byte packets take a bit error: over the 1 % threshold. The link's CRC

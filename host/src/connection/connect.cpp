@@ -68,6 +68,7 @@ private:
         log_.set_device(d_->id);
         d_->shared = std::make_unique<shared_connection_state>(connection_state_folder(s_.db().path()), d_->id);
         d_->seen_resets = d_->shared->resets();
+        d_->seen_engine_resets = d_->shared->engine_resets();
     }
 
     // connect_options::observe: the join of try_attach, silently, or connect_error; never a

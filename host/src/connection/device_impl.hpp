@@ -74,6 +74,14 @@ public:
     mutable std::atomic<uint64_t> seen_resets{0};
     mutable std::atomic<bool> view_stale{false};
     void notice_reset_elsewhere() const noexcept;
+    // Engine (soft) resets of the device this process has taken in: one made by another process
+    // abandons this process's queued work too, as on a GPU whose engines were reset.
+    std::atomic<uint64_t> seen_engine_resets{0};
+    // Stops this process's work on the device now: the GPU family abandons the queue, so waits on
+    // it end at once and a running kernel stops at its next poll. Takes the gate shared only, so
+    // it reaches a process whose threads are waiting at the gate's shared side.
+    void stop_local_work() noexcept;
+    void follow_engine_reset_elsewhere();  // supervisor: an engine reset made by another process
     // The last health sample found the link down: calls fail at once with CB_ERR_LINK_DOWN
     // instead of waiting at the gate for the reconnect (their work is gone with the link).
     std::atomic<bool> link_down{false};

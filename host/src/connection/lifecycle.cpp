@@ -131,7 +131,14 @@ cb_status device_impl::reauthorize(std::string& error) {
 cb_status device_impl::soft_reset(std::string& error) {
     const cb_status st = s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
     if (st != CB_OK) error = why(st, "soft reset failed");
+    // The engines are the device's: every other process's queued work goes with them.
+    if (st == CB_OK) seen_engine_resets.store(shared->publish_engine_reset());
     return st;
+}
+
+void device_impl::stop_local_work() noexcept {
+    std::shared_lock lock(gate);
+    if (handle) s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
 }
 
 cb_status device_impl::hard_reset(std::string& error) {

@@ -21,20 +21,21 @@ struct shared_connection_state::layout {
     std::atomic<uint32_t> state;
     std::atomic<uint32_t> emergency_stop;  // 0 in files made before it existed: not stopped
     std::atomic<int64_t> session_id;
-    std::atomic<uint64_t> resets;  // hard resets and reconnects, by any process (layout 2)
+    std::atomic<uint64_t> resets;         // hard resets and reconnects, by any process (layout 2)
+    std::atomic<uint64_t> engine_resets;  // soft (engine) resets, by any process (layout 3)
 };
 
 namespace {
 
 constexpr uint64_t magic_value = 0x434e4e4342524447ull;  // "GDRBCNNC"
-constexpr uint32_t layout_version = 2;
+constexpr uint32_t layout_version = 3;
 static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free,
               "the shared file needs lock-free atomics to be shared between processes");
 
 std::string file_name_for(const std::string& device_id) {
     std::string name;
     for (char c : device_id) name += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-    return name + ".v2.conn";  // layout 2: a file an older build made is never misread
+    return name + ".v3.conn";  // layout 3: a file an older build made is never misread
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
@@ -84,6 +85,7 @@ shared_connection_state::shared_connection_state(const std::filesystem::path& fo
         map_->emergency_stop.store(0);
         map_->marked_failed.store(0);
         map_->resets.store(0);
+        map_->engine_resets.store(0);
         map_->magic = magic_value;
     }
     const bool ours = map_->magic == magic_value && map_->version == layout_version;
@@ -131,6 +133,14 @@ uint64_t shared_connection_state::publish_reset() noexcept {
 }
 
 uint64_t shared_connection_state::resets() const noexcept { return map_->resets.load(std::memory_order_acquire); }
+
+uint64_t shared_connection_state::publish_engine_reset() noexcept {
+    return map_->engine_resets.fetch_add(1, std::memory_order_acq_rel) + 1;
+}
+
+uint64_t shared_connection_state::engine_resets() const noexcept {
+    return map_->engine_resets.load(std::memory_order_acquire);
+}
 
 void shared_connection_state::publish_failed(bool failed) noexcept {
     map_->marked_failed.store(failed ? 1 : 0, std::memory_order_release);

@@ -47,6 +47,10 @@ public:
     // with it. Returns the new count.
     uint64_t publish_reset() noexcept;
     uint64_t resets() const noexcept;
+    // A process reset the device's engines (a soft reset): the work every process had queued is
+    // abandoned, memory stays. Returns the new count.
+    uint64_t publish_engine_reset() noexcept;
+    uint64_t engine_resets() const noexcept;
 
     const std::filesystem::path& path() const noexcept { return path_; }
 

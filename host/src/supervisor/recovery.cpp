@@ -160,6 +160,9 @@ cb_status device_impl::manual_reset(bool hard) {
 
 void device_impl::follow_reset_elsewhere() {
     std::string error;
+    // This process's waits end first (its work went with the reset), or the exclusive gate would
+    // wait for work that may never finish.
+    stop_local_work();
     {
         std::unique_lock lock(gate);
         if (!view_stale.exchange(false)) return;

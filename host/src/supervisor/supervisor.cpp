@@ -96,6 +96,7 @@ void device_impl::supervise_once() {
     if (failed_ && !shared->marked_failed()) take_manual_reset_elsewhere();
     notice_reset_elsewhere();
     if (view_stale.load(std::memory_order_acquire)) follow_reset_elsewhere();
+    follow_engine_reset_elsewhere();
     const cb_health_sample sample = take_sample();
     history_.push_back(sample);
     if (history_.size() > history_length) history_.pop_front();
@@ -122,6 +123,16 @@ void device_impl::supervise_once() {
     }
     act(d);
     publish_health();
+}
+
+// Another process reset the engines (a soft reset): on a GPU that abandons every process's queued
+// work, running kernels included; here each process stops its own.
+void device_impl::follow_engine_reset_elsewhere() {
+    const uint64_t now = shared->engine_resets();
+    if (seen_engine_resets.exchange(now) == now || observer) return;  // an observer queues no work
+    stop_local_work();
+    record(CB_SEVERITY_WARNING, "safety.reset_elsewhere",
+           "another process reset the engines of " + name + ": this process's queued work was abandoned");
 }
 
 void device_impl::act(const cb_safety_decision& d) {
