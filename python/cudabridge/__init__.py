@@ -40,13 +40,14 @@ from ._elementwise import ElementwiseKernel, ReductionKernel
 from ._dlpack import from_dlpack
 from . import fft, linalg, random
 from ._streams import Event, Stream, current_stream, drop_default_streams as _drop_default_streams
+from ._streams import forget_default_stream as _forget_default_stream
 from ._streams import device_changed as _device_changed
 from .errors import (DeviceLostError, DeviceResetError, Error, IntegrityError, LaunchError, NoDeviceError,
                      NotInitializedError, OutOfMemoryError, PolicyError)
 from . import errors as _errors
 
 __all__ = [
-    "init", "shutdown", "is_initialized", "to_device", "from_device", "asnumpy", "array", "asarray",
+    "init", "shutdown", "is_initialized", "device_reset", "to_device", "from_device", "asnumpy", "array", "asarray",
     "empty", "zeros", "ones", "full", "rand", "seed", "random", "linalg", "fft", "add", "subtract", "multiply", "divide", "matmul",
     "scalar_op", "reduce", "mem_info", "free_pool", "device_count", "set_device", "get_device", "devices",
     "Device", "synchronize", "Stream", "Event", "telemetry", "connect", "disconnect", "on_event",
@@ -97,6 +98,15 @@ def shutdown():
 
 def is_initialized():
     return _core.initialized()
+
+
+def device_reset():
+    """cudaDeviceReset: the current device's context starts over, clearing a sticky error such as
+    the DeviceResetError a hard reset by the safety supervisor leaves. The device's memory, streams
+    and events are gone: its arrays made before raise DeviceResetError when used (make them again);
+    arrays on other devices are untouched."""
+    _forget_default_stream(_core.get_device())
+    _core.device_reset()
 
 
 _atexit.register(shutdown)

@@ -54,6 +54,14 @@ def device_changed():
     _local.current = None
 
 
+def forget_default_stream(device):
+    """After a reset of `device`: its stream went with the reset (nothing to close)."""
+    _epoch[0] += 1
+    s = _defaults.pop(device, None)
+    if s is not None:
+        s.handle = 0
+
+
 def drop_default_streams():
     """Before shutdown: the module's streams go with the runtime."""
     _epoch[0] += 1

@@ -17,7 +17,7 @@ void buffer_dealloc(PyObject* self) {
     auto* b = reinterpret_cast<device_buffer*>(self);
     auto& s = slot();
     // Memory of a runtime that was shut down went with it.
-    if (s.rt && s.generation == b->generation && b->ptr && !s.pool.keep(b->device, b->stream, b->nbytes, b->ptr)) {
+    if (alive(b->generation, b->device) && b->ptr && !s.pool.keep(b->device, b->stream, b->nbytes, b->ptr)) {
         try {
             free_device_memory(b->device, b->ptr);
         } catch (const std::exception&) {  // a lost device: its memory is gone anyway
@@ -91,7 +91,7 @@ device_buffer& buffer_of(py::handle o) {
     return *reinterpret_cast<device_buffer*>(o.ptr());
 }
 
-void check_alive(const device_buffer& b) { check_generation(b.generation); }
+void check_alive(const device_buffer& b) { check_generation(b.generation, b.device); }
 
 void add_buffer_type(py::module_& m) {
     static PyType_Slot slots[] = {

@@ -34,7 +34,7 @@ cb_tensor_desc operand_of(PyObject* o, int device) {
         throw py::type_error("a tensor operand must come from cudabridge._core.tensor");
     tensor_record r;
     std::memcpy(&r, PyBytes_AS_STRING(o), sizeof r);
-    check_generation(r.generation);
+    check_generation(r.generation, r.device);
     if (r.device != device)
         throw py::value_error("an array on device " + std::to_string(r.device) + " in an operation on device " +
                               std::to_string(device) + " (the current one): copy it over with x.to_device(" +

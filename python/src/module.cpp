@@ -56,7 +56,8 @@ int init(bool autoconnect, const std::string& device) {
     }
     if (rt->device_count() == 0) throw runtime_failure(cbErrorNoDevice, "no eGPU: " + rt->startup_error());
     s.rt = std::move(rt);
-    ++s.generation;
+    s.started = ++s.generation;
+    s.reset_at.clear();
     dispatcher() = std::make_unique<event_dispatch>();
     for (int i = 0; i < s.rt->device_count(); ++i) dispatcher()->attach(s.rt->device(i));
     return s.rt->device_count();
@@ -245,6 +246,20 @@ void with_nogil(const std::function<cbError_t(host::runtime&)>& call) {
     check(e);
 }
 
+// cudaDeviceReset for Python: the current device's context starts over (a sticky error, such as
+// the DeviceResetError a hard reset leaves, is cleared). Its memory is gone: the pool forgets
+// that device's blocks without freeing them, and its arrays made before raise DeviceResetError.
+void device_reset() {
+    auto& s = slot();
+    host::runtime& rt = current();
+    int device = 0;
+    check(rt.get_device(&device));
+    for (const pooled_block& b : s.pool.drain())
+        if (b.device != device) free_device_memory(b.device, b.ptr);
+    s.reset_at[device] = ++s.generation;
+    with_nogil([](host::runtime& r) { return r.reset_device(); });
+}
+
 }  // namespace
 
 }  // namespace cudabridge::python
@@ -258,6 +273,7 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("init", &init, py::arg("autoconnect") = true, py::arg("device") = std::string());
     m.def("shutdown", &shutdown);
+    m.def("device_reset", &device_reset);
     m.def("initialized", &initialized);
     m.def("device_count", [] { return current().device_count(); });
     m.def("set_device", [](int i) { check(current().set_device(i)); });

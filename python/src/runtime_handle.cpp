@@ -15,11 +15,21 @@ host::runtime& current() {
     return *s.rt;
 }
 
-void check_generation(uint64_t generation) {
-    auto& s = slot();
-    if (!s.rt || generation != s.generation)
-        throw runtime_failure(cbErrorInitializationError,
-                              "this array belongs to a runtime that was shut down (cb.shutdown()); its memory is gone");
+bool alive(uint64_t generation, int device) {
+    const auto& s = slot();
+    if (!s.rt || generation < s.started) return false;
+    const auto reset = s.reset_at.find(device);
+    return reset == s.reset_at.end() || generation >= reset->second;
+}
+
+void check_generation(uint64_t generation, int device) {
+    if (alive(generation, device)) return;
+    const auto& s = slot();
+    if (s.rt && generation >= s.started)
+        throw runtime_failure(cbErrorDeviceReset, "this array's memory went with the reset of device " +
+                                                      std::to_string(device) + " (cb.device_reset()); make it again");
+    throw runtime_failure(cbErrorInitializationError,
+                          "this array belongs to a runtime that was shut down (cb.shutdown()); its memory is gone");
 }
 
 void free_device_memory(int device, void* ptr) {

@@ -8,6 +8,7 @@
 #include <cudabridge/host/runtime.hpp>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -15,16 +16,22 @@ namespace cudabridge::python {
 
 struct runtime_slot {
     std::unique_ptr<host::runtime> rt;
-    uint64_t generation = 0;  // bumped by every init and shutdown
-    buffer_pool pool;         // blocks of the live runtime, for reuse
+    uint64_t generation = 0;          // bumped by every init, shutdown and device reset
+    uint64_t started = 0;             // the generation the live runtime started at
+    std::map<int, uint64_t> reset_at;  // the generation of each device's last cb.device_reset()
+    buffer_pool pool;                 // blocks of the live runtime, for reuse
 };
 
 // The module's runtime registry (the only global state of the extension).
 runtime_slot& slot();
 // The runtime; throws the module's Error when cb.init() has not run or cb.shutdown() did.
 host::runtime& current();
-// Throws the module's Error unless `generation` is the live runtime's.
-void check_generation(uint64_t generation);
+// Whether memory stamped `generation` on `device` still exists: made by the live runtime, after
+// that device's last reset.
+bool alive(uint64_t generation, int device);
+// Throws the module's Error unless alive(generation, device): DeviceResetError after a reset of
+// the device, Error after cb.shutdown().
+void check_generation(uint64_t generation, int device);
 // Frees device memory of `device` (waits for the work queued on it); GIL released inside.
 void free_device_memory(int device, void* ptr);
 // Frees everything the pool holds.
