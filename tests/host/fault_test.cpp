@@ -375,6 +375,38 @@ TEST_F(fault_test, AHardResetByOneProgramIsSeenByEveryOtherProgram) {
     EXPECT_EQ(count("safety.hard_reset"), 1u);
 }
 
+// The second reliability round's drill (8 runs of a 3 s drop under a Python loop): a
+// synchronize waiting on queued work blocked 30 s, and the reconnect came at +61 s. The wait must
+// end at once with the link's error, and the supervisor reconnect as soon as the link is back.
+TEST_F(fault_test, ALinkDropUnderQueuedWorkEndsTheWaitAtOnceAndIsReconnected) {
+    start();
+    const size_t n = 8 << 20;
+    void* d = nullptr;
+    ASSERT_EQ(rt->malloc(&d, n), cbSuccess);
+    std::vector<uint8_t> host(n, 0x5a);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    for (int i = 0; i < 200; ++i) {  // far more than the device finishes before the drop
+        ASSERT_EQ(rt->memset(d, i & 0xff, n, s, true), cbSuccess);
+        ASSERT_EQ(rt->memcpy(host.data(), d, n, cbMemcpyDeviceToHost, s, true), cbSuccess);
+    }
+    fault("\"link_drop_ms\":1000");
+    const auto t0 = std::chrono::steady_clock::now();
+    const cbError_t waited = rt->stream_synchronize(s);
+    const auto waited_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_NE(waited, cbSuccess);
+    EXPECT_LT(waited_ms, 30000) << "the wait ran out the fence timeout instead of hearing of the link";
+    // The supervisor reconnects once the link is back (1 s of link time), and the device works.
+    for (int i = 0; i < 50 && (count("safety.reconnect") == 0 || dev().state() != device_state::connected); ++i) {
+        dev().supervise_once();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_GE(count("safety.reconnect"), 1u);
+    EXPECT_EQ(dev().state(), device_state::connected);
+    expect_working_after_reset();
+}
+
 TEST_F(fault_test, ALinkDropIsReconnected) {
     start();
     fault("\"link_drop_ms\":200");

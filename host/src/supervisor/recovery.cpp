@@ -46,6 +46,11 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         if (drained.wait_for(std::chrono::milliseconds(2000)) != std::future_status::ready)
             s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
         drained.wait();
+    } else if (is_reset && handle) {
+        // The reset abandons what is queued anyway: end the waits on it now, or the exclusive gate
+        // would wait for work that may never finish (a kernel that never ends, a ring the device
+        // turned off).
+        stop_local_work();
     }
     const uint64_t t0 = monotonic_ns();
     std::string error;

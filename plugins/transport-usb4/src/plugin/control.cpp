@@ -136,6 +136,7 @@ std::string usb4_transport::handle_control(const std::string& request) {
             fault->remove("op");
             fault->remove("id");
             fault->remove("shared");
+            stamp_posted_drop(*fault);
             std::string message;
             const cb_status st = sim_fabric().post_fault(id.value_or(""), stringify(fault), posted, message);
             if (st != CB_OK) throw sdk::status_error(st, message);

@@ -4,6 +4,7 @@
 
 #include <Poco/JSON/Parser.h>
 
+#include <ctime>
 #include <sstream>
 
 namespace cudabridge::usb4 {
@@ -46,6 +47,31 @@ std::optional<double> number_field(const Poco::JSON::Object::Ptr& o, const char*
 }
 std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key) {
     return field<bool>(o, key, "true or false");
+}
+
+namespace {
+int64_t unix_ms_now() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+}  // namespace
+
+void stamp_posted_drop(Poco::JSON::Object& posted) {
+    if (posted.has("link_drop_ms")) posted.set("posted_unix_ms", unix_ms_now());
+}
+
+void keep_what_is_left_of_the_drop(const Poco::JSON::Object::Ptr& posted, fault_request& f) {
+    const auto at = number_field(posted, "posted_unix_ms");
+    if (!f.link_drop_ns || !at) {
+        f.link_drop_ns.reset();  // an unstamped drop (an older build's) was for the links open then
+        return;
+    }
+    const double left_ms = *at + static_cast<double>(*f.link_drop_ns) / 1e6 - static_cast<double>(unix_ms_now());
+    if (left_ms > 0)
+        f.link_drop_ns = static_cast<uint64_t>(left_ms * 1e6);
+    else
+        f.link_drop_ns.reset();
 }
 
 fault_request fault_from(const Poco::JSON::Object::Ptr& r) {

@@ -22,4 +22,10 @@ std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key
 // field is out of range.
 fault_request fault_from(const Poco::JSON::Object::Ptr& r);
 
+// A posted link drop is one event in time, the same for every process: stamped with the wall
+// clock when posted ("posted_unix_ms"), a link that takes it later (opened during the drop, or
+// synced late) gets only what is left of it, and none once it is over.
+void stamp_posted_drop(Poco::JSON::Object& posted);
+void keep_what_is_left_of_the_drop(const Poco::JSON::Object::Ptr& posted, fault_request& f);
+
 }  // namespace cudabridge::usb4

@@ -224,14 +224,15 @@ void usb4_transport::apply_standing_fault(sim_link& link, const enclosure_layout
     if (fault_json.empty()) return;
     // A posted fault's conditions (bit errors, an exhausted DART, a stuck device) hold for links
     // opened later too, and so does an unplug after N bytes until it has happened once (`sim
-    // fault unplug-after N` before the program that connects); a link drop and an unplug now
-    // were for the links open then.
-    fault_request f = fault_from(parse_request(fault_json));
-    f.link_drop_ns.reset();
+    // fault unplug-after N` before the program that connects), and a link drop for what is left
+    // of it; an unplug now was for the links open then.
+    const Poco::JSON::Object::Ptr posted = parse_request(fault_json);
+    fault_request f = fault_from(posted);
+    keep_what_is_left_of_the_drop(posted, f);
     f.unplug_now.reset();
     if (enclosure.fault_event_spent_seq >= enclosure.fault_seq) f.unplug_after_bytes.reset();
     const bool any = (f.bit_error_rate && *f.bit_error_rate > 0) || f.dart_exhausted.value_or(false) ||
-                     f.stuck.value_or(false) || f.unplug_after_bytes.has_value();
+                     f.stuck.value_or(false) || f.unplug_after_bytes.has_value() || f.link_drop_ns.has_value();
     if (!any) return;
     link.inject(f);
     host_.log(CB_LOG_WARN, "USB4", "the link to " + link.enclosure_id() + " opens with the posted fault " + fault_json);
@@ -257,7 +258,10 @@ void usb4_transport::sync_with_stored_fabric(sim_link& link) {
     if (enc == nullptr || enc->fault_seq <= link.seen_fault_seq()) return;
     link.set_seen_fault_seq(enc->fault_seq);
     try {
-        link.inject(fault_from(parse_request(enc->fault_json)));
+        const Poco::JSON::Object::Ptr posted = parse_request(enc->fault_json);
+        fault_request f = fault_from(posted);
+        if (f.link_drop_ns) keep_what_is_left_of_the_drop(posted, f);
+        link.inject(f);
         host_.log(CB_LOG_WARN, "USB4",
                   "posted fault applied to the link to " + link.enclosure_id() + ": " + enc->fault_json);
     } catch (const std::exception& e) {

@@ -334,7 +334,7 @@ cb_status sim_link::inject(const fault_request& f) {
         if (cb_status st = wire_->set_bit_error_rate(*f.bit_error_rate); st != CB_OK)
             throw sdk::status_error(st, "bit_error_rate must be within 0..1");
     }
-    if (f.link_drop_ns) wire_->drop_link_for(*f.link_drop_ns);
+    if (f.link_drop_ns) wire_->drop_link_for(*f.link_drop_ns, /*wall_bound=*/true);
     if (f.unplug_after_bytes) wire_->unplug_after(*f.unplug_after_bytes);
     if (f.dart_exhausted) iommu_->set_exhausted(*f.dart_exhausted);
     if (f.stuck) stuck_.store(*f.stuck);

@@ -1,5 +1,6 @@
 #include "wire/wire.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -90,7 +91,9 @@ cb_status wire::finish(direction dir, cb_status status, const packet_run& run, u
     return status;
 }
 
-bool wire::link_down_locked() const noexcept { return clock_ < drop_until_; }
+bool wire::link_down_locked() const noexcept {
+    return clock_ < drop_until_ && (!drop_wall_bounded_ || std::chrono::steady_clock::now() < drop_wall_until_);
+}
 
 cb_status wire::set_timing(const wire_timing& timing) noexcept {
     if (!wire_timing_valid(timing)) return CB_ERR_INVALID_ARGUMENT;
@@ -127,9 +130,13 @@ void wire::reseed(uint64_t seed) noexcept {
     injector_.reseed(seed);
 }
 
-void wire::drop_link_for(uint64_t ns) noexcept {
+void wire::drop_link_for(uint64_t ns, bool wall_bound) noexcept {
     std::lock_guard lock(mutex_);
     drop_until_ = ns > UINT64_MAX - clock_ ? UINT64_MAX : clock_ + ns;
+    drop_wall_bounded_ = wall_bound;
+    // A day at most in wall time (the CLI's bound): far beyond it the time point would overflow.
+    const uint64_t wall_ns = std::min<uint64_t>(ns, uint64_t{86400} * 1000000000);
+    drop_wall_until_ = std::chrono::steady_clock::now() + std::chrono::nanoseconds(wall_ns);
 }
 
 void wire::unplug() noexcept {

@@ -19,6 +19,7 @@
 #include <cudabridge/abi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -71,8 +72,11 @@ public:
     // restarts the injector's stream.
     cb_status set_bit_error_rate(double per_bit) noexcept;
     void reseed(uint64_t seed) noexcept;
-    // The link is down from now (modeled clock) for `ns` modeled nanoseconds.
-    void drop_link_for(uint64_t ns) noexcept;
+    // The link is down from now (modeled clock) for `ns` modeled nanoseconds. With `wall_bound`
+    // the drop also ends once `ns` of wall time (steady clock) has passed: the modeled clock
+    // moves only with traffic, so an idle link, or one whose users wait, would otherwise stay
+    // down long after a real one came back.
+    void drop_link_for(uint64_t ns, bool wall_bound = false) noexcept;
     // Surprise removal now: every later transfer fails with CB_ERR_DEVICE_LOST.
     void unplug() noexcept;
     // Removal once `bytes` more payload bytes (both directions together) have crossed. A transfer
@@ -82,7 +86,7 @@ public:
     // Plugged back: clears unplug() and a pending unplug_after(). Drop windows are separate.
     void replug() noexcept;
     bool plugged() const noexcept;
-    bool link_up() const noexcept;  // false while the modeled clock is in a drop window
+    bool link_up() const noexcept;  // false while the clock (or clocks) is in a drop window
 
     // Wall-clock pacing: when on, transfer() returns no sooner than its modeled time after it
     // started (it sleeps holding the link, so back-to-back transfers pace as one stream).
@@ -114,6 +118,8 @@ private:
     std::optional<uint64_t> unplug_budget_;  // payload bytes that may still cross
     uint64_t clock_ = 0;                     // modeled clock (ns)
     uint64_t drop_until_ = 0;                // link down while clock_ < drop_until_
+    bool drop_wall_bounded_ = false;         // ... and, when bounded, while the wall time is
+    std::chrono::steady_clock::time_point drop_wall_until_{};  // before this
     bool pacing_ = false;
     counters counters_;
 };

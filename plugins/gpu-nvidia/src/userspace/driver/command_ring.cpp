@@ -36,6 +36,10 @@ cb_status command_ring::create(uint32_t entries, uint64_t page_size, std::string
 
 cb_status command_ring::start(std::string& error) {
     std::lock_guard lock(submit_mutex_);
+    return start_locked(error);
+}
+
+cb_status command_ring::start_locked(std::string& error) {
     if (!mapping_.mapped()) {
         error = "the command ring is not allocated";
         return CB_ERR_INTERNAL;
@@ -43,6 +47,7 @@ cb_status command_ring::start(std::string& error) {
     std::memset(memory_.data(), 0, memory_.size());
     put_ = 0;
     get_ = 0;
+    tracker_.take_ring_lost();  // a fresh ring: a loss seen before is over
     if (cb_status st = regs_.write64(hw::reg::ring_base_lo, hw::reg::ring_base_hi, mapping_.iova(), error); st != CB_OK)
         return st;
     if (cb_status st = regs_.write(hw::reg::ring_entries, entries_, error); st != CB_OK) return st;
@@ -110,6 +115,10 @@ cb_status command_ring::submit(hw::command cmd, std::shared_ptr<error_sink> sink
         error = "the device is not initialized (no command ring)";
         return CB_ERR_INVALID_ARGUMENT;
     }
+    // The device turned the ring off (a fetch across a dropped link failed): what was queued has
+    // been failed to its owners; new work gets a fresh ring, as a driver re-creates a channel.
+    if (tracker_.take_ring_lost())
+        if (cb_status st = start_locked(error); st != CB_OK) return st;
     if (cb_status st = wait_for_space(error); st != CB_OK) return st;
     fence = tracker_.submitted() + 1;
     cmd.fence = fence;

@@ -48,6 +48,7 @@ public:
 
 private:
     cb_status wait_for_space(std::string& error);  // submit_mutex_ held
+    cb_status start_locked(std::string& error);    // submit_mutex_ held
 
     link_port& port_;
     register_access& regs_;

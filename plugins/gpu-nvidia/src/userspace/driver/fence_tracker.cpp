@@ -114,6 +114,13 @@ uint64_t fence_tracker::completed_hint() const {
 cb_status fence_tracker::read_errors(std::string& error) {
     uint32_t status = 0;
     if (cb_status st = regs_.read_sane(hw::reg::status, status, error); st != CB_OK) return st;
+    // A ring the device turned off runs nothing more. Its error record can have been overwritten
+    // before it was read (a command failed, then the next fetch failed and turned the ring off):
+    // the ring's state itself says the queued work is lost.
+    if ((status & (hw::status_ring_on | hw::status_error)) == 0 && completed_ < submitted_) {
+        record_failure(0, last_code_seen_, CB_OK, false, "the command ring is off");
+        return CB_OK;
+    }
     if ((status & hw::status_error) == 0) return CB_OK;
     uint64_t fence = 0, again = 0;
     uint32_t code = 0, code_again = 0, detail = 0, detail_again = 0;
@@ -157,10 +164,12 @@ std::string fence_tracker::read_error_text() {
 void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status detail, bool ring_on,
                                    const std::string& text) {
     if (code == CB_OK) code = CB_ERR_INTERNAL;  // an error without a code is still an error
+    last_code_seen_ = code;
     if (fence == 0) {
         // A ring error, not a command's: a doorbell past the ring, or a ring fetch that failed,
         // after which the device turns the ring off and nothing queued will run.
-        std::string message = "the device reported a ring error: " + status_name(code);
+        std::string message =
+            "the device reported a ring error: " + status_name(code) + (text.empty() ? "" : " (" + text + ")");
         if (ring_on) {
             unclaimed_.record(code, message);
             return;
@@ -170,6 +179,7 @@ void fence_tracker::record_failure(uint64_t fence, cb_status code, cb_status det
             if (o.fence > completed_ && o.sink) o.sink->record(code, message);
         unclaimed_.record(code, message);
         completed_ = submitted_;
+        ring_lost_.store(true);
         return;
     }
     if (fence <= last_error_fence_) return;  // reported already

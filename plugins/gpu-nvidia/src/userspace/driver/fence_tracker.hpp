@@ -78,6 +78,9 @@ public:
     // After a reset or a loss: every fence up to `fence` counts as completed, and their owners
     // are told `code` with `message`.
     void abandon_through(uint64_t fence, cb_status code, const std::string& message);
+    // True once after the device turned its ring off and the queued work was failed: the next
+    // submission starts the ring again.
+    bool take_ring_lost() { return ring_lost_.exchange(false); }
     // A failure no owner claimed since the last call (device_synchronize reports it).
     cb_status take_unclaimed(std::string& message) { return unclaimed_.take(message); }
     // Drops every owner (close).
@@ -110,6 +113,8 @@ private:
     uint64_t completed_ = 0;
     uint64_t submitted_ = 0;
     uint64_t last_error_fence_ = 0;
+    cb_status last_code_seen_ = CB_OK;  // the last failure's code (a ring found off says it again)
+    std::atomic<bool> ring_lost_{false};
     std::deque<owner> owners_;  // who submitted each fence, in fence order
     error_sink unclaimed_;
 
