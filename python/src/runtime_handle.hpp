@@ -16,10 +16,10 @@ namespace cudabridge::python {
 
 struct runtime_slot {
     std::unique_ptr<host::runtime> rt;
-    uint64_t generation = 0;          // bumped by every init, shutdown and device reset
-    uint64_t started = 0;             // the generation the live runtime started at
+    uint64_t generation = 0;           // bumped by every init, shutdown and device reset
+    uint64_t started = 0;              // the generation the live runtime started at
     std::map<int, uint64_t> reset_at;  // the generation of each device's last cb.device_reset()
-    buffer_pool pool;                 // blocks of the live runtime, for reuse
+    buffer_pool pool;                  // blocks of the live runtime, for reuse
 };
 
 // The module's runtime registry (the only global state of the extension).

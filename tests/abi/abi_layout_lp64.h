@@ -499,7 +499,7 @@ CB_PIN_FIELD(cb_verdict, struct_size, 0, 4);
 CB_PIN_FIELD(cb_verdict, compatible, 4, 4);
 CB_PIN_FIELD(cb_verdict, reason, 8, 256);
 
-CB_PIN_SIZE(cb_health_sample, 112);
+CB_PIN_SIZE(cb_health_sample, 120);
 CB_PIN_FIELD(cb_health_sample, struct_size, 0, 4);
 CB_PIN_FIELD(cb_health_sample, link_up, 4, 4);
 CB_PIN_FIELD(cb_health_sample, time_ns, 8, 8);
@@ -546,6 +546,7 @@ CB_PIN_FIELD(cb_health_history, failed, 36, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, modeled_time_ns, 40, 8);
 CB_PIN_FIELD(cb_gpu_table, progress, 368, 8);
 CB_PIN_FIELD(cb_health_sample, stalled_ms, 104, 8);
+CB_PIN_FIELD(cb_health_sample, dma_map_refusals, 112, 8);
 
 /* ---- frozen ABI 1.0 sizes: the smallest struct_size the host accepts ------------------------ */
 

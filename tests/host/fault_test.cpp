@@ -407,6 +407,24 @@ TEST_F(fault_test, ALinkDropUnderQueuedWorkEndsTheWaitAtOnceAndIsReconnected) {
     expect_working_after_reset();
 }
 
+// DART exhaustion (the second round: clear errors, but no event and no recovery): the refused
+// mappings reach the policy, which hard-resets (releasing the runtime's mappings); once the IOMMU
+// has room again the device works.
+TEST_F(fault_test, AnExhaustedIommuReachesTheLadderAndTheDeviceWorksOnceThereIsRoom) {
+    start();
+    fault("\"dart_exhausted\":true");
+    cbError_t e = cbSuccess;
+    EXPECT_FALSE(round_trip(1 << 20, e));
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("DMA"), std::string::npos) << cbGetLastErrorMessage();
+    dev().supervise_once();
+    EXPECT_EQ(count("dma.refused"), 1u);
+    const auto resets = events(rt->current_session(), "safety.hard_reset");
+    ASSERT_EQ(resets.size(), 1u);
+    EXPECT_NE(resets[0].message.find("refused by the IOMMU"), std::string::npos) << resets[0].message;
+    fault("\"dart_exhausted\":false");
+    expect_working_after_reset();
+}
+
 TEST_F(fault_test, ALinkDropIsReconnected) {
     start();
     fault("\"link_drop_ms\":200");

@@ -95,6 +95,14 @@ TEST(SafetyClassify, PendingAgeAloneIsNotJudged) {
     EXPECT_TRUE(faults_of(s).empty());
 }
 
+TEST(SafetyClassify, DmaMappingsTheIommuRefusedEnterAtHardReset) {
+    auto s = healthy_sample();
+    s.dma_map_refusals = 3;
+    const sf::fault f = only_fault(s);
+    EXPECT_EQ(f.entry, CB_ACTION_HARD_RESET);
+    EXPECT_TRUE(has_text(f.what, "3 DMA mappings refused by the IOMMU"));
+}
+
 TEST(SafetyClassify, IntegrityFailureEntersAtHardReset) {
     auto s = healthy_sample();
     s.integrity_failure = 1;

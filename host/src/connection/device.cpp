@@ -226,6 +226,12 @@ void device::set_pending_probe(std::function<pending_work()> probe) {
     impl_->pending_probe = std::move(probe);
 }
 
+void device::report_dma_refusal(const std::string& what) {
+    // One event per sample interval: a loop of refused copies must not flood the history.
+    if (impl_->dma_refusals.fetch_add(1) == 0)
+        impl_->record(CB_SEVERITY_ERROR, "dma.refused", "the IOMMU refused a DMA mapping: " + what);
+}
+
 void device::report_integrity_failure(const std::string& what) {
     impl_->integrity_failures.fetch_add(1);
     impl_->record(CB_SEVERITY_ERROR, "integrity.mismatch", "end-to-end check failed: " + what);

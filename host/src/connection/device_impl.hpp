@@ -100,6 +100,7 @@ public:
     std::function<void(bool device_usable)> release_hook;
     std::function<pending_work()> pending_probe;  // the oldest unfinished async work, and its stall
     std::atomic<uint32_t> integrity_failures{0};
+    std::atomic<uint32_t> dma_refusals{0};  // DMA mappings the IOMMU refused since the last sample
 
     // ---- supervisor ----------------------------------------------------------------------------
     void start_supervisor();

@@ -115,6 +115,7 @@ cbError_t device_context::fail(const char* what, cb_status st) {
     const device_state now = dev_->state();
     if (now == device_state::disconnecting || now == device_state::disconnected || now == device_state::lost)
         e = cbErrorDeviceLost;
+    if (st == CB_ERR_DMA_LIMIT) dev_->report_dma_refusal(message);
     // Work a recovery abandoned went with the reset, however the GPU reported the abandon.
     if (now == device_state::recovering) {
         e = cbErrorDeviceReset;

@@ -10,6 +10,7 @@ cb_health_sample device_impl::take_sample() {
     h.struct_size = sizeof h;
     h.time_ns = monotonic_ns();
     h.integrity_failure = integrity_failures.exchange(0) > 0;
+    h.dma_map_refusals = dma_refusals.exchange(0);
     std::shared_lock lock(gate);
     if (!handle || !link) {
         h.link_up = 0;

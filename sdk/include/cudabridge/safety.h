@@ -60,10 +60,12 @@ typedef struct cb_health_sample {
     uint32_t reserved0;
 
     /* ABI 1.13 */
-    uint64_t stalled_ms; /* how long work has been pending with no progress on the device (no
+    uint64_t stalled_ms;       /* how long work has been pending with no progress on the device (no
                           * command retired, no kernel block reached); 0 when idle or moving.
                           * A deep queue that keeps retiring work is not stalled, however old
                           * its oldest item. UINT64_MAX: the family cannot tell progress */
+    uint64_t dma_map_refusals; /* DMA mappings the IOMMU refused in the interval: no room to map
+                                * (Apple Silicon's DART exhausted), work failing for it */
 } cb_health_sample;
 
 typedef struct cb_health_history {

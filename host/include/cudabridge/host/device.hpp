@@ -183,6 +183,8 @@ public:
     void remove_callback(int id);
     // Tell the supervisor about a failed end-to-end check (counted in the next sample).
     void report_integrity_failure(const std::string& what);
+    // Tell the supervisor the IOMMU refused a DMA mapping (no room: an exhausted DART).
+    void report_dma_refusal(const std::string& what);
     // The runtime's answer to "how old is the oldest async work not yet complete, and how long
     // has the GPU not moved it?" (polled without blocking by the supervisor: the hung-engine
     // check judges progress, never age alone).

@@ -90,6 +90,11 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
             {CB_ACTION_HARD_RESET, printf_text("no progress for %llu ms with work pending (timeout %u ms): engine hung",
                                                static_cast<unsigned long long>(stalled_ms), p.heartbeat_timeout_ms)});
     if (s.integrity_failure != 0) faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
+    // An exhausted IOMMU: a hard reset releases the runtime's memory and its mappings, a reconnect
+    // every mapping of the link.
+    if (has_v113 && s.dma_map_refusals > 0)
+        faults.push_back({CB_ACTION_HARD_RESET, count_text(s.dma_map_refusals, "DMA mapping", "DMA mappings") +
+                                                    " refused by the IOMMU (no room to map)"});
     if (in.previous && s.ecc_uncorrected > in.previous->ecc_uncorrected) {
         const auto added = static_cast<unsigned long long>(s.ecc_uncorrected - in.previous->ecc_uncorrected);
         faults.push_back(

@@ -23,8 +23,8 @@ std::optional<bool> bool_field(const Poco::JSON::Object::Ptr& o, const char* key
 fault_request fault_from(const Poco::JSON::Object::Ptr& r);
 
 // A posted link drop is one event in time, the same for every process: stamped with the wall
-// clock when posted ("posted_unix_ms"), a link that takes it later (opened during the drop, or
-// synced late) gets only what is left of it, and none once it is over.
+// clock when posted ("posted_unix_ms"), a link opened later (during the drop) gets only what is
+// left of it, and none once it is over.
 void stamp_posted_drop(Poco::JSON::Object& posted);
 void keep_what_is_left_of_the_drop(const Poco::JSON::Object::Ptr& posted, fault_request& f);
 

@@ -258,10 +258,9 @@ void usb4_transport::sync_with_stored_fabric(sim_link& link) {
     if (enc == nullptr || enc->fault_seq <= link.seen_fault_seq()) return;
     link.set_seen_fault_seq(enc->fault_seq);
     try {
-        const Poco::JSON::Object::Ptr posted = parse_request(enc->fault_json);
-        fault_request f = fault_from(posted);
-        if (f.link_drop_ns) keep_what_is_left_of_the_drop(posted, f);
-        link.inject(f);
+        // A link open when the fault was posted takes all of it, however late its sync: its
+        // process must see the drop (a link opened later takes what is left of it).
+        link.inject(fault_from(parse_request(enc->fault_json)));
         host_.log(CB_LOG_WARN, "USB4",
                   "posted fault applied to the link to " + link.enclosure_id() + ": " + enc->fault_json);
     } catch (const std::exception& e) {

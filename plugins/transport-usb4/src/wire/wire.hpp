@@ -115,10 +115,10 @@ private:
     bit_error_injector injector_;
     uint32_t sequence_[2] = {0, 0};
     bool unplugged_ = false;
-    std::optional<uint64_t> unplug_budget_;  // payload bytes that may still cross
-    uint64_t clock_ = 0;                     // modeled clock (ns)
-    uint64_t drop_until_ = 0;                // link down while clock_ < drop_until_
-    bool drop_wall_bounded_ = false;         // ... and, when bounded, while the wall time is
+    std::optional<uint64_t> unplug_budget_;                    // payload bytes that may still cross
+    uint64_t clock_ = 0;                                       // modeled clock (ns)
+    uint64_t drop_until_ = 0;                                  // link down while clock_ < drop_until_
+    bool drop_wall_bounded_ = false;                           // ... and, when bounded, while the wall time is
     std::chrono::steady_clock::time_point drop_wall_until_{};  // before this
     bool pacing_ = false;
     counters counters_;
