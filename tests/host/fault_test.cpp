@@ -111,6 +111,13 @@ cb_status hold_until_released(const cb_host_kernel_call* call) {
     for (int i = 0; i < 20000 && !h->released.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return CB_OK;
 }
+// Queues hold_until_released on `s` and returns once its block holds the engine.
+void launch_held(runtime& r, cbModule_t m, cbStream_t s, hold& held) {
+    const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
+    ASSERT_EQ(r.launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);
+    while (!held.started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 const cb_host_kernel progress_kernels[] = {{"serial_sleep", &serial_sleep},
                                            {"hold_until_released", &hold_until_released}};
 const cb_host_kernel_module progress_module = {sizeof(cb_host_kernel_module), 0, progress_kernels, 2};
@@ -148,9 +155,7 @@ TEST_F(fault_test, WorkThatStopsMovingIsResetAndItsWaitEndsAtOnce) {
     cbStream_t s = nullptr;
     ASSERT_NO_FATAL_FAILURE(start_watching_progress(progress_module, m, s));
     hold held;
-    const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
-    ASSERT_EQ(rt->launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);
-    while (!held.started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_NO_FATAL_FAILURE(launch_held(*rt, m, s, held));
     std::atomic<bool> wait_done{false};
     cbError_t waited = cbSuccess;
     std::string wait_message;
@@ -184,9 +189,7 @@ TEST_F(fault_test, ASoftResetInAnotherProgramAbandonsThisProgramsWork) {
     cbStream_t s = nullptr;
     ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
     hold held;
-    const cbKernelArg args[] = {cbArgUInt(reinterpret_cast<uintptr_t>(&held))};
-    ASSERT_EQ(rt->launch_kernel(m, "hold_until_released", {1, 1, 1}, {1, 1, 1}, args, 1, 0, s), cbSuccess);
-    while (!held.started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_NO_FATAL_FAILURE(launch_held(*rt, m, s, held));
     std::atomic<bool> wait_done{false};
     cbError_t waited = cbSuccess;
     std::thread waiter([&] {
