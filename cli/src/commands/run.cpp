@@ -14,7 +14,6 @@
 
 #include <dlfcn.h>
 #include <spawn.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -165,12 +164,8 @@ void report(app& a, const fs::path& summary_file, int64_t recoveries, int exit_c
 // no one else can replace it there).
 fs::path private_summary_file() {
     fs::path dir = fs::temp_directory_path();
-    if (const char* runtime = secure_getenv("XDG_RUNTIME_DIR"); runtime && *runtime) {
-        struct stat st {};
-        if (::lstat(runtime, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
-            (st.st_mode & (S_IWGRP | S_IWOTH)) == 0)
-            dir = runtime;
-    }
+    if (const auto runtime = core::secure_env("XDG_RUNTIME_DIR"); runtime && !core::not_own_folder(*runtime))
+        dir = *runtime;
     std::string name = (dir / "cudabridge-run-XXXXXX.json").string();
     const int fd = ::mkstemps(name.data(), 5);
     if (fd < 0)

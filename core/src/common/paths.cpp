@@ -37,14 +37,20 @@ std::filesystem::path default_database_path() {
     return xdg_dir("XDG_STATE_HOME", ".local/state") / "cudabridge" / "cudabridge.db";
 }
 
-std::optional<std::string> unsafe_store_location(const std::filesystem::path& db_file) {
-    const std::filesystem::path folder = std::filesystem::absolute(db_file).parent_path();
+std::optional<std::string> not_own_folder(const std::filesystem::path& folder, struct stat* out) {
     struct stat st {};
-    if (::lstat(folder.c_str(), &st) != 0) return "cannot inspect " + folder.string();
-    if (!S_ISDIR(st.st_mode)) return folder.string() + " is not a folder (a link?)";
+    if (::lstat(folder.c_str(), &st) != 0) return folder.string() + " cannot be inspected";
+    if (out) *out = st;
+    if (!S_ISDIR(st.st_mode)) return folder.string() + " is not a directory (a link?)";
     if (st.st_uid != ::geteuid())
         return folder.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + ")";
     if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return folder.string() + " is writable by other users";
+    return std::nullopt;
+}
+
+std::optional<std::string> unsafe_store_location(const std::filesystem::path& db_file) {
+    if (auto why = not_own_folder(std::filesystem::absolute(db_file).parent_path())) return why;
+    struct stat st {};
     if (::lstat(db_file.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode)) return db_file.string() + " is not a regular file (a link?)";
         if (st.st_uid != ::geteuid())
@@ -58,10 +64,7 @@ std::filesystem::path user_plugin_dir() { return xdg_dir("XDG_DATA_HOME", ".loca
 log_dir_choice choose_log_dir(const std::filesystem::path& shared, const std::filesystem::path& per_user) {
     ::mkdir(shared.c_str(), 0700);  // ours if we make it; an existing one is checked below
     struct stat st {};
-    if (::lstat(shared.c_str(), &st) != 0) return {per_user, shared.string() + " cannot be created"};
-    if (!S_ISDIR(st.st_mode)) return {per_user, shared.string() + " is not a directory (a link?)"};
-    if (st.st_uid != ::geteuid()) return {per_user, shared.string() + " belongs to another user"};
-    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return {per_user, shared.string() + " is writable by other users"};
+    if (auto why = not_own_folder(shared, &st)) return {per_user, *why};
     // Ours: private from now on, as a folder made by an older release (0755) was not.
     if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) ::chmod(shared.c_str(), 0700);
     return {shared, shared.string() + " is this user's, and private"};

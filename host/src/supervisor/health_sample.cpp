@@ -1,6 +1,7 @@
 // One health sample: a heartbeat that reaches the GPU, its telemetry, the link's counters since
 // the last sample, the age of the oldest unfinished work and how long the GPU has not moved it,
-// and integrity failures reported by the runtime. Taken under the shared gate, so it never races a recovery.
+// and the integrity failures and refused DMA mappings the runtime reported. Taken under the
+// shared gate, so it never races a recovery.
 #include "connection/device_impl.hpp"
 
 namespace cudabridge::host {

@@ -36,25 +36,32 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         if (state.compare_exchange_strong(expected, device_state::recovering))
             notify({id, device_state::recovering, CB_OK, kind, reason});
     }
+    // Every reset abandons what is queued: the waits on it must end before the exclusive gate is
+    // taken, or it would wait for work that may never finish (a kernel that never ends, a ring
+    // the device turned off).
     if (is_reset && handle && action == CB_ACTION_HARD_RESET) {
-        // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left
-        // (the family fails the waits on it at once).
+        // Drain first, bounded: a hung engine will not finish, and the reset aborts what is left.
         auto drained = std::async(std::launch::async, [this] {
             std::shared_lock lock(gate);
             return handle ? s.gpu()->device_synchronize(s.gpu_instance(), handle) : CB_OK;
         });
-        if (drained.wait_for(std::chrono::milliseconds(2000)) != std::future_status::ready)
-            s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
+        if (drained.wait_for(std::chrono::milliseconds(2000)) != std::future_status::ready) stop_local_work();
         drained.wait();
-    } else if (is_reset && handle) {
-        // The reset abandons what is queued anyway: end the waits on it now, or the exclusive gate
-        // would wait for work that may never finish (a kernel that never ends, a ring the device
-        // turned off).
+    } else if (is_reset && handle && action == CB_ACTION_RECONNECT) {
         stop_local_work();
     }
     const uint64_t t0 = monotonic_ns();
     std::string error;
     cb_status st = CB_OK;
+    // A soft reset is itself what ends the waits: made on the gate's shared side, once.
+    bool soft_done = false;
+    if (is_reset && action == CB_ACTION_SOFT_RESET) {
+        std::shared_lock lock(gate);
+        if (handle) {
+            st = soft_reset(error);
+            soft_done = true;
+        }
+    }
     device_state after = device_state::connected;
     {
         std::unique_lock lock(gate);  // calls in flight finish first; new ones wait for us
@@ -66,7 +73,7 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
         }
         switch (action) {
         case CB_ACTION_SOFT_RESET:
-            st = handle ? soft_reset(error) : reconnect(error);
+            if (!soft_done) st = handle ? soft_reset(error) : reconnect(error);
             break;
         case CB_ACTION_HARD_RESET:
             st = handle ? hard_reset(error) : reconnect(error);

@@ -701,6 +701,8 @@ TEST_F(ptx_engine, CountsPastWhatAGpuAllowsAreRefusedNamingTheLimit) {
         {kernel_with(usual_header, "\t.shared .align 3 .b8 s[8];"), "power of two"},
         {kernel_with(usual_header, "") + kernel_with("", ""), "'k' is defined twice"},
         {usual_header + ".const .align 4 .b8 c[70000];\n" + kernel_with("", ""), "constant memory"},
+        {usual_header + ".shared .align 4 .b8 g[200000];\n" + kernel_with("", "\t.shared .align 4 .b8 s[100000];"),
+         "300000 bytes of shared memory per block"},
         {kernel_with(usual_header, std::string(300, '{') + std::string(300, '}')), "nested"},
     };
     for (const auto& c : cases) {

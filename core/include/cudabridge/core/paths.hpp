@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <sys/stat.h>
+
 namespace cudabridge::core {
 
 // secure_getenv(): nullopt when unset, empty, or when the process is privileged.
@@ -16,6 +18,10 @@ bool running_privileged();
 // The SQLite store: --db PATH if given, else $CUDABRIDGE_HOME/cudabridge.db, else
 // $XDG_STATE_HOME/cudabridge/cudabridge.db, else ~/.local/state/cudabridge/cudabridge.db.
 std::filesystem::path default_database_path();
+// Why `folder` is not a folder of this process's user alone, or nullopt when it is: a real
+// directory (no link), owned by the effective user, writable by no one else. Another user could
+// have made it first, or can replace what is in it. `out` (may be null) receives its stat.
+std::optional<std::string> not_own_folder(const std::filesystem::path& folder, struct stat* out = nullptr);
 // Why a privileged process must not use the store at `db_file`, or nullopt when it may: its folder
 // must be a real folder this process's user owns that no one else can write, and the file, when
 // it exists, a regular file of that user (no link). Another user could otherwise have made either

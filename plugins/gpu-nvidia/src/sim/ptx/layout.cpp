@@ -205,12 +205,12 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     }
     kl.param_bytes = off;
     // Static shared memory: the module's shared variables and those the call tree declares.
-    uint32_t sh = 0;
+    uint64_t sh = 0;  // summed wide: the kernel's total is checked against the limit below
     auto place = [&](const variable& v) {
         if (v.where != space::shared || v.is_extern || v.unsized_array || kl.shared_offsets.count(v.name)) return;
         sh = align_up(sh, natural_align(v));
         kl.shared_offsets[v.name] = sh;
-        sh += static_cast<uint32_t>(v.size_bytes());
+        sh += v.size_bytes();
     };
     for (const auto& v : m.globals) place(v);
     for (const function* f : tree)
@@ -219,7 +219,7 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     for (const auto& v : m.globals)
         if (v.where == space::shared && (v.is_extern || v.unsized_array))
             dyn_align = std::max(dyn_align, natural_align(v));
-    kl.static_shared = sh;
+    kl.static_shared = static_cast<uint32_t>(std::min<uint64_t>(sh, UINT32_MAX));
     kl.dynamic_shared_align = dyn_align;
     const uint32_t dyn_at = align_up(sh, dyn_align);
     for (const auto& v : m.globals)
@@ -273,6 +273,13 @@ layout_result lay_out(const module& m) {
         std::vector<const function*> tree;
         if (!call_tree(m, f, tree, r.error)) return r;
         r.layout.kernels.push_back(lay_out_kernel(m, f, r.layout, tree));
+        // The module's shared variables and those of the kernel's call tree, together.
+        if (const uint32_t shared = r.layout.kernels.back().static_shared; shared > limits::shared_bytes_per_block) {
+            r.error = "line " + std::to_string(f.line) + ": kernel '" + f.name + "': " + std::to_string(shared) +
+                      " bytes of shared memory per block (at most " + std::to_string(limits::shared_bytes_per_block) +
+                      ")";
+            return r;
+        }
     }
     r.ok = true;
     return r;

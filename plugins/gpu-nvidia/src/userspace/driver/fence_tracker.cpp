@@ -25,27 +25,27 @@ cb_status fence_tracker::read_progress(uint64_t& out, std::string& error) {
 }
 
 // How long the device has been still: the progress registers are read every quarter of the
-// timeout, so a hang is called between 1 and 1.25 timeouts after the last move. A read that fails
-// counts as no move (the wait's own checks report a lost device).
+// timeout, the first time a quarter into the wait (most waits end sooner and read nothing), so a
+// hang is called between 1 and 1.25 timeouts after the last move seen. A read that fails counts
+// as no move (the wait's own checks report a lost device).
 class fence_tracker::stall_clock {
 public:
     stall_clock(fence_tracker& tracker, clock::duration timeout)
-        : tracker_(tracker), timeout_(timeout), last_move_(clock::now()), last_read_(last_move_) {
-        std::string ignored;
-        tracker_.read_progress(count_, ignored);
-    }
+        : tracker_(tracker), timeout_(timeout), last_read_(clock::now()) {}
 
     bool stalled(clock::time_point now) {
         if (now - last_read_ >= timeout_ / 4) {
             last_read_ = now;
             uint64_t count = count_;
             std::string ignored;
-            if (tracker_.read_progress(count, ignored) == CB_OK && count != count_) {
+            const bool read = tracker_.read_progress(count, ignored) == CB_OK;
+            if (!watching_ || (read && count != count_)) {
                 count_ = count;
                 last_move_ = now;
+                watching_ = true;
             }
         }
-        return now - last_move_ >= timeout_;
+        return watching_ && now - last_move_ >= timeout_;
     }
     // When to look again if nothing wakes the wait.
     clock::time_point next_look() const { return last_read_ + timeout_ / 4; }
@@ -55,6 +55,7 @@ private:
     const clock::duration timeout_;
     clock::time_point last_move_, last_read_;
     uint64_t count_ = 0;
+    bool watching_ = false;  // the first read is the baseline
 };
 
 void fence_tracker::interrupt_handler(void* user, uint32_t) {
