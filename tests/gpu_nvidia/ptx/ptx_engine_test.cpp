@@ -304,6 +304,18 @@ TEST_F(ptx_engine, WarpShufflesSumAndButterflyAcrossLanes) {
     }
 }
 
+// warpSize is the PTX constant WARP_SZ (mov.u32 %r, WARP_SZ): 32 on every NVIDIA GPU.
+TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
+    auto p = load("warp_size");
+    ASSERT_TRUE(p);
+    const int n = 300;
+    const uint64_t out = vram.alloc(n * 4);
+    auto o = run(*p, "warp_geometry", 3, 128, {ptr(out), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got = vram.get<int>(out, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], (i / 32) * 1000 + (i % 32) * 10 + (n + 31) / 32) << i;
+}
+
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {
     auto p = load("bitonic_sort");
     ASSERT_TRUE(p);

@@ -734,7 +734,11 @@ private:
             break;
         }
         case operand::kind::symbol:
-            v = convert_bits(symbol_address(in, o.name, space::none), want);
+            // WARP_SZ: nvcc's spelling of warpSize, a constant of the target (32 threads).
+            if (o.name == "WARP_SZ")
+                v = t.is_float() ? llvm::ConstantFP::get(want, 32.0) : llvm::ConstantInt::get(want, 32);
+            else
+                v = convert_bits(symbol_address(in, o.name, space::none), want);
             break;
         default:
             refuse(in, "an unexpected operand");
