@@ -316,6 +316,37 @@ TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
     for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], (i / 32) * 1000 + (i % 32) * 10 + (n + 31) / 32) << i;
 }
 
+// A shared address in a 32-bit register plus an immediate is a 32-bit sum, as on the GPU: a
+// diagonal wavefront over two shared tiles (Rodinia's Needleman-Wunsch pattern) computes a
+// thread's cells as base - 64 * tx + ..., below zero for the threads a diagonal leaves out, and
+// nvcc folds the rest into [%r + imm], which wraps back into the tile; summed in 64 bits it was
+// 0x1_0000_0004 and every launch faulted.
+TEST_F(ptx_engine, ASharedAddressRegisterPlusAnOffsetWrapsAtThirtyTwoBits) {
+    auto p = load("wavefront_tiles");
+    ASSERT_TRUE(p);
+    const int tiles = 5, pitch = tiles * 17, gap = 3;
+    std::vector<int> cost(16 * pitch), score(17 * pitch);
+    std::mt19937 rng(5);
+    for (auto& v : cost) v = static_cast<int>(rng() % 21) - 10;
+    for (auto& v : score) v = static_cast<int>(rng() % 41) - 20;
+    const uint64_t dcost = vram.put(cost), dscore = vram.put(score);
+    auto o = run(*p, "wavefront_tile", tiles, 16, {ptr(dcost), ptr(dscore), i64(pitch), i64(gap)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got = vram.get<int>(dscore, score.size());
+    for (int t = 0; t < tiles; ++t) {
+        const int origin = t * 17;
+        int s[17][17];
+        for (int i = 0; i <= 16; ++i) s[0][i] = score[origin + i], s[i][0] = score[i * pitch + origin];
+        for (int y = 1; y <= 16; ++y)
+            for (int x = 1; x <= 16; ++x)
+                s[y][x] = std::max(s[y - 1][x - 1] + cost[(y - 1) * pitch + origin + x - 1],
+                                   std::max(s[y][x - 1] - gap, s[y - 1][x] - gap));
+        for (int y = 1; y <= 16; ++y)
+            for (int x = 1; x <= 16; ++x)
+                ASSERT_EQ(got[y * pitch + origin + x], s[y][x]) << "tile " << t << " cell " << y << "," << x;
+    }
+}
+
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {
     auto p = load("bitonic_sort");
     ASSERT_TRUE(p);

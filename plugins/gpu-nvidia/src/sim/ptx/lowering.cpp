@@ -809,6 +809,14 @@ private:
 
     Value* address_value(const instruction& in, const operand& a, space sp) {
         Value* base;
+        // A 32-bit register (a shared, local or const address, as nvcc keeps them) plus the
+        // offset is a 32-bit sum, as on the GPU: a base below the variable that the offset
+        // brings back into it wraps (nvcc folds base - 64 * tid + 68 that way).
+        if (a.base_is_reg && a.value)
+            if (auto it = regs_.find(a.name); it != regs_.end() && it->second.bits == 32) {
+                Value* r32 = src(in, named(operand::kind::reg, a.name), scalar_type{scalar_type::kind::uint, 32});
+                return b_.CreateZExt(b_.CreateAdd(r32, b_.getInt32(static_cast<uint32_t>(a.value))), mc_.i64);
+            }
         if (a.name.empty())
             base = b_.getInt64(0);
         else if (a.base_is_reg)
