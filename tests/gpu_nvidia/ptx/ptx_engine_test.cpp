@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -345,6 +346,162 @@ TEST_F(ptx_engine, ASharedAddressRegisterPlusAnOffsetWrapsAtThirtyTwoBits) {
             for (int x = 1; x <= 16; ++x)
                 ASSERT_EQ(got[y * pitch + origin + x], s[y][x]) << "tile " << t << " cell " << y << "," << x;
     }
+}
+
+// The integer instructions of int_intrinsics.cu, each against the PTX ISA's own definition.
+namespace isa {
+uint32_t bmsk(uint32_t a, uint32_t b, bool clamp) {
+    const uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1;
+    uint32_t mask1 = sum >= 32 ? 0 : ~0u << sum;
+    if (clamp && a >= 32) mask0 = 0;
+    if (sum >= 32 || (clamp && (a >= 32 || b >= 32))) mask1 = 0;
+    return mask0 & ~mask1;
+}
+uint32_t szext(uint32_t a, uint32_t b, bool clamp, bool is_signed) {
+    const uint32_t b1 = b & 31;
+    const bool too_large = b >= 32 && clamp;
+    const uint32_t mask = too_large ? 0 : ~0u << b1;
+    const bool sign = b1 != 0 && !too_large && is_signed && ((a >> ((b1 - 1) & 31)) & 1);
+    return (a & ~mask) | (sign ? mask : 0);
+}
+int32_t part(uint32_t v, int at, int bits, bool is_signed) {
+    const uint32_t raw = (v >> at) & ((1u << bits) - 1);
+    return is_signed && (raw >> (bits - 1)) ? int32_t(raw) - (1 << bits) : int32_t(raw);
+}
+uint32_t dp4a(uint32_t a, uint32_t b, uint32_t c, bool s) {
+    for (int i = 0; i < 4; ++i) c += uint32_t(part(a, 8 * i, 8, s) * part(b, 8 * i, 8, s));
+    return c;
+}
+uint32_t dp2a(uint32_t a, uint32_t b, uint32_t c, bool hi, bool s) {
+    for (int i = 0; i < 2; ++i) c += uint32_t(part(a, 16 * i, 16, s) * part(b, 8 * (i + (hi ? 2 : 0)), 8, s));
+    return c;
+}
+uint32_t fns(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return (mask >> base) & 1 ? base : 0xFFFFFFFFu;
+    int64_t count = std::abs(int64_t(offset)) - 1;
+    for (int pos = int(base); pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+        if ((mask >> pos) & 1) {
+            if (count == 0) return uint32_t(pos);
+            --count;
+        }
+    return 0xFFFFFFFFu;
+}
+// The ISA's prmt mode table: for selector 0..3, the source bytes of d.b3, d.b2, d.b1, d.b0.
+uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, const char* mode) {
+    static const std::map<std::string, std::array<std::array<int, 4>, 4>> table = {
+        {"f4e", {{{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}}},
+        {"b4e", {{{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}}},
+        {"rc8", {{{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}}},
+        {"ecl", {{{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}}},
+        {"ecr", {{{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}}},
+        {"rc16", {{{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}}}};
+    const uint64_t both = a | uint64_t(b) << 32;
+    const auto& row = table.at(mode)[c & 3];
+    uint32_t d = 0;
+    for (int i = 0; i < 4; ++i) d |= uint32_t((both >> (8 * row[3 - i])) & 0xFF) << (8 * i);
+    return d;
+}
+// The default mode; __byte_perm passes it the selector's low three bits of each nibble only.
+uint32_t byte_perm(uint32_t a, uint32_t b, uint32_t c) {
+    const uint64_t both = a | uint64_t(b) << 32;
+    uint32_t d = 0;
+    for (int i = 0; i < 4; ++i) {
+        const uint32_t s = (c >> (4 * i)) & 0xF;
+        uint32_t byte = (both >> (8 * (s & 7))) & 0xFF;
+        if (s & 8) byte = byte & 0x80 ? 0xFF : 0;
+        d |= byte << (8 * i);
+    }
+    return d;
+}
+}  // namespace isa
+
+TEST_F(ptx_engine, IntegerIntrinsicsComputeWhatThePtxIsaDefines) {
+    auto p = load("int_intrinsics");
+    ASSERT_TRUE(p);
+    const int n = 4096;
+    std::vector<uint32_t> a(n), b(n);
+    std::vector<int32_t> c(n);
+    std::mt19937 rng(17);
+    for (int i = 0; i < n; ++i) {
+        a[i] = rng(), b[i] = rng(), c[i] = static_cast<int32_t>(rng());
+        if (i % 4 == 1) a[i] %= 40, b[i] %= 40;                                    // positions and widths around 32
+        if (i % 4 == 2) c[i] = static_cast<int32_t>(rng() % 70) - 35, b[i] %= 36;  // small offsets, lengths
+    }
+    a[0] = 1, b[0] = 2;  // the ISA's bmsk example: 0x6
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), out = vram.alloc(16 * 4 * n);
+    auto o = run(*p, "int_intrinsics", n / 128, 128, {ptr(da), ptr(db), ptr(dc), ptr(out), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got = vram.get<uint32_t>(out, 16 * n);
+    EXPECT_EQ(got[1], 6u) << "bmsk.wrap.b32 d, 1, 2";
+    for (int i = 0; i < n; ++i) {
+        const uint32_t x = a[i], y = b[i], z = static_cast<uint32_t>(c[i]);
+        const uint32_t want[16] = {isa::bmsk(x, y, true),
+                                   isa::bmsk(x, y, false),
+                                   isa::szext(z, y, true, true),
+                                   isa::szext(z, y, false, false),
+                                   isa::dp4a(x, y, z, false),
+                                   isa::dp4a(x, y, z, true),
+                                   isa::dp2a(x, y, z, false, false),
+                                   isa::dp2a(x, y, z, true, true),
+                                   isa::fns(x, y & 31, c[i]),
+                                   isa::prmt(x, y, z, "f4e"),
+                                   isa::prmt(x, y, z, "b4e"),
+                                   isa::prmt(x, y, z, "rc8"),
+                                   isa::prmt(x, y, z, "ecl"),
+                                   isa::prmt(x, y, z, "ecr"),
+                                   isa::prmt(x, y, z, "rc16"),
+                                   isa::byte_perm(x, y, z & 0x7777)};
+        const char* names[16] = {"bmsk.clamp", "bmsk.wrap", "szext.clamp.s32", "szext.wrap.u32",
+                                 "dp4a.u32",   "dp4a.s32",  "dp2a.lo.u32",     "dp2a.hi.s32",
+                                 "fns",        "prmt.f4e",  "prmt.b4e",        "prmt.rc8",
+                                 "prmt.ecl",   "prmt.ecr",  "prmt.rc16",       "prmt"};
+        for (int k = 0; k < 16; ++k)
+            ASSERT_EQ(got[16 * i + k], want[k]) << names[k] << " of " << x << ", " << y << ", " << c[i];
+    }
+}
+
+// sm_90's integer forms, as nvcc -arch=compute_90 writes __vimax_s32_relu, __vimax3_s16x2 and
+// __vimin_s16x2_relu: .relu makes a negative result 0, and 16-bit pairs are compared lane by lane.
+TEST_F(ptx_engine, ReluAndPackedSixteenBitMinMaxWorkLaneByLane) {
+    const char* text = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry pairs(.param .u64 pairs_in, .param .u64 pairs_out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [pairs_in];
+	ld.param.u64 %rd2, [pairs_out];
+	ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];
+	{max.s32.relu %r5, %r1, %r2;}
+	st.global.u32 [%rd2], %r5;
+	{.reg .b32 t1;
+	max.s16x2 t1, %r1, %r2;
+	max.s16x2 %r6, t1, %r3;}
+	st.global.u32 [%rd2+4], %r6;
+	{min.s16x2.relu %r7, %r1, %r2;}
+	st.global.u32 [%rd2+8], %r7;
+	max.u16x2 %r7, %r1, %r4;
+	st.global.u32 [%rd2+12], %r7;
+	min.s32.relu %r7, %r1, %r3;
+	st.global.u32 [%rd2+16], %r7;
+	ret;
+}
+)";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    auto pack = [](int16_t lo, int16_t hi) { return uint32_t(uint16_t(lo)) | uint32_t(uint16_t(hi)) << 16; };
+    const std::vector<uint32_t> in = {pack(-5, 7), pack(3, -9), pack(1, 100), pack(-1, 2)};
+    const uint64_t din = vram.put(in), dout = vram.alloc(20);
+    ASSERT_EQ(run(*p, "pairs", 1, 1, {ptr(din), ptr(dout)}).status, CB_OK);
+    const auto got = vram.get<uint32_t>(dout, 5);
+    EXPECT_EQ(got[0], pack(-5, 7)) << "max(0x0007FFFB, 0xFFF70003) as s32";
+    EXPECT_EQ(got[1], pack(3, 100));
+    EXPECT_EQ(got[2], pack(0, 0)) << "min(-5, 3) and min(7, -9) are negative: 0";
+    EXPECT_EQ(got[3], pack(-1, 7)) << "unsigned: 0xFFFF is the largest";
+    EXPECT_EQ(got[4], pack(-5, 7)) << "min(0x0007FFFB, 0x00640001) is positive: relu keeps it";
 }
 
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {

@@ -53,7 +53,8 @@ const std::set<std::string>& supported_opcodes() {
         "bra",       "ret",   "exit",  "trap",       "bar",     "barrier",       "membar",  "fence",    "atom",
         "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
         "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
-        "shf",       "bfind", "addc",  "subc",       "madc"};
+        "shf",       "bfind", "addc",  "subc",       "madc",    "bmsk",          "szext",   "fns",      "dp4a",
+        "dp2a"};
     return ops;
 }
 

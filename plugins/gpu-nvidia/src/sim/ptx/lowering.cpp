@@ -19,6 +19,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <functional>
@@ -1021,6 +1022,8 @@ private:
     void lower_assertfail(const instruction& in);
     void lower_carry(const instruction& in, scalar_type t);
     void lower_half2(const instruction& in);
+    void lower_int16x2(const instruction& in);
+    Value* permute_mode(const instruction& in, Value* both, Value* sel);
     Value* fma_for_half(Value* x, Value* y, Value* z);
     Value* half_min_max(Value* x, Value* y, bool is_min, bool nan_result);
     void lower_park(const instruction& in);
@@ -1064,6 +1067,7 @@ void function_lowering::lower_instruction(const instruction& in) {
         op == "pmevent")
         return;
     if (in.has("f16x2")) return lower_half2(in);
+    if (in.has("s16x2") || in.has("u16x2")) return lower_int16x2(in);
     const scalar_type t = type1(in);
     if (op == "selp") {
         need(in, 4);
@@ -1073,7 +1077,7 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (t.is_float()) return lower_float_arith(in, t);
     if (op == "and" || op == "or" || op == "xor" || op == "not" || op == "cnot" || op == "shl" || op == "shr" ||
         op == "popc" || op == "clz" || op == "bfind" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt" ||
-        op == "lop3")
+        op == "lop3" || op == "bmsk" || op == "szext" || op == "fns" || op == "dp4a" || op == "dp2a")
         return lower_bits(in, t);
     return lower_int_arith(in, t);
 }
@@ -1501,7 +1505,10 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
         need(in, 3);
         llvm::Intrinsic::ID id = op == "min" ? (s ? llvm::Intrinsic::smin : llvm::Intrinsic::umin)
                                              : (s ? llvm::Intrinsic::smax : llvm::Intrinsic::umax);
-        return set(in, d, b_.CreateBinaryIntrinsic(id, a(1, t), a(2, t)));
+        Value* r = b_.CreateBinaryIntrinsic(id, a(1, t), a(2, t));
+        // .relu (sm_90, __vimax_s32_relu): a negative result is 0.
+        if (in.has("relu")) r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, r, llvm::ConstantInt::get(ty, 0));
+        return set(in, d, r);
     }
     if (op == "set") {  // set.cmp.dtype.stype: all ones (or 1.0f) when true
         auto ts = types_of(in);
@@ -1607,11 +1614,11 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
         return set(in, d, b_.CreateSelect(b_.CreateICmpUGE(pos, wc), base, r));
     }
     if (op == "prmt") {
-        if (in.mods.size() > 1) refuse(in, "prmt modes other than the default are not supported");
         Value* x = b_.CreateZExt(a(1, u32), mc_.i64);
         Value* y = b_.CreateZExt(a(2, u32), mc_.i64);
         Value* sel = a(3, u32);
         Value* both = b_.CreateOr(x, b_.CreateShl(y, 32));
+        if (in.mods.size() > 1) return set(in, d, permute_mode(in, both, sel));
         Value* r = b_.getInt32(0);
         for (uint64_t i = 0; i < 4; ++i) {
             Value* s = b_.CreateAnd(b_.CreateLShr(sel, 4 * i), 0xF);
@@ -1638,7 +1645,157 @@ void function_lowering::lower_bits(const instruction& in, scalar_type t) {
         }
         return set(in, d, r);
     }
+    if (op == "bmsk") {
+        // bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a. Both taken mod 32 (.wrap), or
+        // with .clamp a >= 32 gives 0 and b >= 32 every bit from a up; a + b past 32 stops at 32.
+        need(in, 3);
+        Value* pos = a(1, u32);
+        Value* len = a(2, u32);
+        Value* p = b_.CreateAnd(pos, 31);
+        Value* n = b_.CreateAnd(len, 31);
+        Value* low = b_.CreateShl(b_.getInt32(0xFFFFFFFFu), p);
+        Value* sum = b_.CreateAdd(p, n);
+        Value* high = b_.CreateSelect(b_.CreateICmpUGE(sum, b_.getInt32(32)), b_.getInt32(0xFFFFFFFFu),
+                                      b_.CreateNot(b_.CreateShl(b_.getInt32(0xFFFFFFFFu), sum)));
+        Value* r = b_.CreateAnd(low, high);
+        if (in.has("clamp")) {
+            r = b_.CreateSelect(b_.CreateICmpUGE(len, b_.getInt32(32)), low, r);
+            r = b_.CreateSelect(b_.CreateICmpUGE(pos, b_.getInt32(32)), b_.getInt32(0), r);
+        }
+        return set(in, d, r);
+    }
+    if (op == "szext") {
+        // szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a, zero- or sign-extended; b taken
+        // mod 32 (.wrap), or with .clamp b >= 32 keeps a whole. b = 0 gives 0.
+        need(in, 3);
+        Value* x = a(1, u32);
+        Value* len = a(2, u32);
+        Value* n = b_.CreateAnd(len, 31);
+        Value* too_large = in.has("clamp") ? b_.CreateICmpUGE(len, b_.getInt32(32)) : b_.getFalse();
+        Value* mask = b_.CreateSelect(too_large, b_.getInt32(0), b_.CreateShl(b_.getInt32(0xFFFFFFFFu), n));
+        Value* r = b_.CreateAnd(x, b_.CreateNot(mask));
+        if (t.is_signed()) {
+            Value* sign_at = b_.CreateAnd(b_.CreateSub(n, b_.getInt32(1)), 31);
+            Value* sign = b_.CreateTrunc(b_.CreateLShr(x, sign_at), mc_.i1);
+            sign = b_.CreateAnd(sign, b_.CreateAnd(b_.CreateICmpNE(n, b_.getInt32(0)), b_.CreateNot(too_large)));
+            r = b_.CreateSelect(sign, b_.CreateOr(r, mask), r);
+        }
+        return set(in, d, r);
+    }
+    if (op == "fns") {
+        // fns.b32 d, mask, base, offset: the offset-th set bit of mask counting from bit base (up
+        // for offset > 0, down for < 0, base itself for 0), or 0xFFFFFFFF. Found with popcounts:
+        // up, the n-th set bit of mask >> base; down, of the bits at or below base, from the top.
+        need(in, 4);
+        const scalar_type s32{scalar_type::kind::sint, 32};
+        Value* m = a(1, u32);
+        Value* base = b_.CreateAnd(a(2, u32), 31);
+        Value* offset = a(3, s32);
+        Value* none = b_.getInt32(0xFFFFFFFFu);
+        Value* one = b_.getInt64(1);
+        Value* m64 = b_.CreateZExt(m, mc_.i64);
+        Value* b64 = b_.CreateZExt(base, mc_.i64);
+        Value* up_bits = b_.CreateLShr(m64, b64);
+        Value* down_bits = b_.CreateAnd(m64, b_.CreateSub(b_.CreateShl(one, b_.CreateAdd(b64, one)), one));
+        Value* k = b_.CreateZExt(
+            b_.CreateSelect(b_.CreateICmpSLT(offset, b_.getInt32(0)), b_.CreateNeg(offset), offset), mc_.i64);
+        auto nth_set = [&](Value* v, Value* n) {  // position of the n-th (from 1) set bit of v, or 64
+            Value* pos = b_.getInt64(0);
+            Value* left = n;
+            for (uint64_t step = 32; step >= 1; step /= 2) {
+                Value* low = b_.CreateAnd(b_.CreateLShr(v, pos), b_.getInt64((1ull << step) - 1));
+                Value* count = b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, low);
+                Value* skip = b_.CreateICmpULT(count, left);
+                pos = b_.CreateSelect(skip, b_.CreateAdd(pos, b_.getInt64(step)), pos);
+                left = b_.CreateSelect(skip, b_.CreateSub(left, count), left);
+            }
+            Value* found = b_.CreateICmpUGE(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), n);
+            return b_.CreateSelect(found, pos, b_.getInt64(64));
+        };
+        Value* up = nth_set(up_bits, k);
+        Value* up_r =
+            b_.CreateSelect(b_.CreateICmpEQ(up, b_.getInt64(64)), none, b_.CreateTrunc(b_.CreateAdd(up, b64), mc_.i32));
+        // Down: the k-th set bit from the top of down_bits is the (popc - k + 1)-th from the bottom.
+        Value* total = b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, down_bits);
+        Value* enough = b_.CreateICmpUGE(total, k);
+        Value* down = nth_set(down_bits, b_.CreateAdd(b_.CreateSub(total, k), one));
+        Value* down_r = b_.CreateSelect(enough, b_.CreateTrunc(down, mc_.i32), none);
+        Value* at_base = b_.CreateSelect(b_.CreateTrunc(b_.CreateLShr(m, base), mc_.i1), base, none);
+        Value* r = b_.CreateSelect(b_.CreateICmpEQ(offset, b_.getInt32(0)), at_base,
+                                   b_.CreateSelect(b_.CreateICmpSGT(offset, b_.getInt32(0)), up_r, down_r));
+        return set(in, d, r);
+    }
+    if (op == "dp4a" || op == "dp2a") {
+        // dp4a.atype.btype d, a, b, c: c plus the products of a's and b's bytes; dp2a.{lo,hi}: of
+        // a's two halves and two bytes of b (bytes 0 and 1, or 2 and 3). Each signed or not as
+        // its type says; the sum wraps at 32 bits.
+        need(in, 4);
+        const auto ts = types_of(in);
+        if (ts.size() != 2) refuse(in, "expected the types of a and b");
+        Value* x = a(1, u32);
+        Value* y = a(2, u32);
+        Value* r = a(3, u32);
+        auto part = [&](Value* v, unsigned at, unsigned bits, bool is_signed) {
+            Value* p = b_.CreateTrunc(b_.CreateLShr(v, at), mc_.int_type(static_cast<int>(bits)));
+            return is_signed ? b_.CreateSExt(p, mc_.i32) : b_.CreateZExt(p, mc_.i32);
+        };
+        const bool sa = ts[0].is_signed(), sb = ts[1].is_signed();
+        if (op == "dp4a") {
+            for (unsigned i = 0; i < 4; ++i)
+                r = b_.CreateAdd(r, b_.CreateMul(part(x, 8 * i, 8, sa), part(y, 8 * i, 8, sb)));
+        } else {
+            const unsigned first = in.has("hi") ? 2 : 0;
+            for (unsigned i = 0; i < 2; ++i)
+                r = b_.CreateAdd(r, b_.CreateMul(part(x, 16 * i, 16, sa), part(y, 8 * (first + i), 8, sb)));
+        }
+        return set(in, d, r);
+    }
     refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+// prmt.b32.{f4e,b4e,rc8,ecl,ecr,rc16}: the byte each result byte takes from {b, a} (bytes 7..0),
+// by the mode and the low two bits of c (the ISA's table; rc16 reads one bit).
+Value* function_lowering::permute_mode(const instruction& in, Value* both, Value* sel) {
+    // Per mode, for selector 0..3, result bytes 0..3: nibble (4 * selector + byte).
+    static const std::map<std::string, std::array<uint8_t, 16>> tables = {
+        {"f4e", {0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6}},
+        {"b4e", {0, 7, 6, 5, 1, 0, 7, 6, 2, 1, 0, 7, 3, 2, 1, 0}},
+        {"rc8", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
+        {"ecl", {0, 1, 2, 3, 1, 1, 2, 3, 2, 2, 2, 3, 3, 3, 3, 3}},
+        {"ecr", {0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 2, 2, 0, 1, 2, 3}},
+        {"rc16", {0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3}}};
+    const std::array<uint8_t, 16>* table = nullptr;
+    for (const auto& m : in.mods)
+        if (auto it = tables.find(m); it != tables.end()) table = &it->second;
+    if (!table) refuse(in, "unknown prmt mode");
+    uint64_t packed = 0;
+    for (size_t i = 0; i < 16; ++i) packed |= uint64_t((*table)[i]) << (4 * i);
+    Value* row = b_.CreateMul(b_.CreateZExt(b_.CreateAnd(sel, 3), mc_.i64), b_.getInt64(16));
+    Value* r = b_.getInt32(0);
+    for (uint64_t i = 0; i < 4; ++i) {
+        Value* idx = b_.CreateAnd(b_.CreateLShr(b_.getInt64(packed), b_.CreateAdd(row, b_.getInt64(4 * i))), 7);
+        Value* byte = b_.CreateTrunc(b_.CreateLShr(both, b_.CreateMul(idx, b_.getInt64(8))), mc_.i8);
+        r = b_.CreateOr(r, b_.CreateShl(b_.CreateZExt(byte, mc_.i32), 8 * i));
+    }
+    return r;
+}
+
+// min/max of packed 16-bit integer pairs (.u16x2, .s16x2; sm_90's __vimax_s16x2 and friends),
+// lane by lane; .relu makes a negative lane 0.
+void function_lowering::lower_int16x2(const instruction& in) {
+    const std::string& op = in.opcode;
+    if (op != "min" && op != "max") refuse(in, "packed 16-bit integer " + op + " is not supported");
+    need(in, 3);
+    const bool is_signed = in.has("s16x2");
+    const scalar_type b32{scalar_type::kind::bits, 32};
+    auto* pair = llvm::FixedVectorType::get(mc_.i16, 2);
+    Value* x = b_.CreateBitCast(src(in, in.operands[1], b32), pair);
+    Value* y = b_.CreateBitCast(src(in, in.operands[2], b32), pair);
+    const llvm::Intrinsic::ID id = op == "min" ? (is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin)
+                                               : (is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax);
+    Value* r = b_.CreateBinaryIntrinsic(id, x, y);
+    if (in.has("relu")) r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, r, llvm::ConstantInt::get(pair, 0));
+    set(in, in.operands[0], b_.CreateBitCast(r, mc_.i32));
 }
 
 void function_lowering::lower_float_arith(const instruction& in, scalar_type t) {
