@@ -1,4 +1,5 @@
 // Devices: count, choice, properties and attributes, synchronization, reset, versions.
+#include "device_attributes.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
 #include "host_functions.hpp"
@@ -8,50 +9,12 @@
 #include "run_summary.hpp"
 #include "versioned_api.hpp"
 
+#include <cstdio>
+#include <strings.h>
+
 using namespace cudabridge::cudart;
 
 namespace {
-
-// CUDA's cudaDeviceAttr values this library answers (CUDA Runtime API, enum cudaDeviceAttr).
-enum : int {
-    attr_max_threads_per_block = 1,
-    attr_max_block_dim_x = 2,
-    attr_max_block_dim_y = 3,
-    attr_max_block_dim_z = 4,
-    attr_max_grid_dim_x = 5,
-    attr_max_grid_dim_y = 6,
-    attr_max_grid_dim_z = 7,
-    attr_max_shared_memory_per_block = 8,
-    attr_total_constant_memory = 9,
-    attr_warp_size = 10,
-    attr_max_pitch = 11,
-    attr_max_registers_per_block = 12,
-    attr_clock_rate = 13,
-    attr_multiprocessor_count = 16,
-    attr_integrated = 18,
-    attr_can_map_host_memory = 19,
-    attr_concurrent_kernels = 31,
-    attr_pci_bus_id = 33,
-    attr_pci_device_id = 34,
-    attr_memory_clock_rate = 36,
-    attr_global_memory_bus_width = 37,
-    attr_l2_cache_size = 38,
-    attr_max_threads_per_multiprocessor = 39,
-    attr_async_engine_count = 40,
-    attr_unified_addressing = 41,
-    attr_pci_domain_id = 50,
-    attr_compute_capability_major = 75,
-    attr_compute_capability_minor = 76,
-    attr_max_shared_memory_per_multiprocessor = 81,
-    attr_max_registers_per_multiprocessor = 82,
-    attr_managed_memory = 83,
-    attr_pageable_memory_access = 88,
-    attr_concurrent_managed_access = 89,
-    attr_can_use_host_pointer_for_registered_mem = 91,
-    attr_max_shared_memory_per_block_optin = 97,
-    attr_host_register_supported = 99,
-    attr_max_blocks_per_multiprocessor = 106,
-};
 
 // What the device's GPU family gives of managed and zero-copy memory (it is asked; a family
 // without the entries answers 0). Concurrent managed access is 0: the host synchronizes before
@@ -65,124 +28,6 @@ void fill_memory_features(int device, cudaDeviceProp& c) {
     c.canMapHostMemory = ask(cbDevAttrCanMapHostMemory);
     c.canUseHostPointerForRegisteredMem = ask(cbDevAttrCanUseHostPointerForRegisteredMem);
     c.concurrentManagedAccess = ask(cbDevAttrConcurrentManagedAccess);
-}
-
-bool attribute_of(const cbDeviceProp& p, const cudaDeviceProp& c, int attribute, int& value) {
-    switch (attribute) {
-    case attr_max_threads_per_block:
-        value = c.maxThreadsPerBlock;
-        return true;
-    case attr_max_block_dim_x:
-        value = c.maxThreadsDim[0];
-        return true;
-    case attr_max_block_dim_y:
-        value = c.maxThreadsDim[1];
-        return true;
-    case attr_max_block_dim_z:
-        value = c.maxThreadsDim[2];
-        return true;
-    case attr_max_grid_dim_x:
-        value = c.maxGridSize[0];
-        return true;
-    case attr_max_grid_dim_y:
-        value = c.maxGridSize[1];
-        return true;
-    case attr_max_grid_dim_z:
-        value = c.maxGridSize[2];
-        return true;
-    case attr_max_shared_memory_per_block:
-        value = static_cast<int>(c.sharedMemPerBlock);
-        return true;
-    case attr_total_constant_memory:
-        value = static_cast<int>(c.totalConstMem);
-        return true;
-    case attr_warp_size:
-        value = c.warpSize;
-        return true;
-    case attr_max_pitch:
-        value = static_cast<int>(c.memPitch);
-        return true;
-    case attr_max_registers_per_block:
-        value = c.regsPerBlock;
-        return true;
-    case attr_clock_rate:
-        value = p.clockRate;
-        return true;
-    case attr_multiprocessor_count:
-        value = c.multiProcessorCount;
-        return true;
-    case attr_integrated:
-        value = 0;
-        return true;
-    case attr_can_map_host_memory:
-        value = c.canMapHostMemory;
-        return true;
-    case attr_concurrent_kernels:
-        value = c.concurrentKernels;
-        return true;
-    case attr_pci_bus_id:
-        value = c.pciBusID;
-        return true;
-    case attr_pci_device_id:
-        value = c.pciDeviceID;
-        return true;
-    case attr_memory_clock_rate:
-        value = p.memoryClockRate;
-        return true;
-    case attr_global_memory_bus_width:
-        value = c.memoryBusWidth;
-        return true;
-    case attr_l2_cache_size:
-        value = c.l2CacheSize;
-        return true;
-    case attr_max_threads_per_multiprocessor:
-        value = c.maxThreadsPerMultiProcessor;
-        return true;
-    case attr_async_engine_count:
-        value = c.asyncEngineCount;
-        return true;
-    case attr_unified_addressing:
-        value = c.unifiedAddressing;
-        return true;
-    case attr_pci_domain_id:
-        value = c.pciDomainID;
-        return true;
-    case attr_compute_capability_major:
-        value = c.major;
-        return true;
-    case attr_compute_capability_minor:
-        value = c.minor;
-        return true;
-    case attr_max_shared_memory_per_multiprocessor:
-        value = static_cast<int>(c.sharedMemPerMultiprocessor);
-        return true;
-    case attr_max_registers_per_multiprocessor:
-        value = c.regsPerMultiprocessor;
-        return true;
-    case attr_managed_memory:
-        value = c.managedMemory;
-        return true;
-    case attr_pageable_memory_access:
-        value = c.pageableMemoryAccess;
-        return true;
-    case attr_concurrent_managed_access:
-        value = c.concurrentManagedAccess;
-        return true;
-    case attr_can_use_host_pointer_for_registered_mem:
-        value = c.canUseHostPointerForRegisteredMem;
-        return true;
-    case attr_max_shared_memory_per_block_optin:
-        value = static_cast<int>(c.sharedMemPerBlockOptin);
-        return true;
-    case attr_host_register_supported:
-        value = c.hostRegisterSupported;
-        return true;
-    case attr_max_blocks_per_multiprocessor:
-        value = c.maxBlocksPerMultiProcessor;
-        return true;
-    default:
-        return false;
-    }
 }
 
 }  // namespace
@@ -231,7 +76,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
     cudaDeviceProp c{};
     fill_cuda_properties(p, c);
     fill_memory_features(device, c);
-    if (!attribute_of(p, c, attribute, *value)) return record(cudaErrorInvalidValue);
+    if (!attribute_of(c, p, attribute, *value)) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: no such attribute");
     return cudaSuccess;
 }
 
@@ -270,7 +115,78 @@ cudaError_t cudaDriverGetVersion(int* version) {
     return cudaSuccess;
 }
 
-cudaError_t cudaSetDeviceFlags(unsigned /*flags*/) { return cudaSuccess; }
+namespace {
+unsigned device_flags = 0;  // cudaSetDeviceFlags' (the schedule and map-host bits)
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
+    device_flags = flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+    if (!flags) return record(cudaErrorInvalidValue);
+    *flags = device_flags | 0x08;  // cudaDeviceMapHost: always on with unified addressing
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned /*device_flags*/, unsigned /*flags*/) {
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    int count = 0;
+    if (cbError_t e = cbGetDeviceCount(&count); e != cbSuccess) return record(e);
+    return device >= 0 && device < count ? cudaSuccess : record(cudaErrorInvalidDevice);
+}
+
+// Every device of this runtime serves any request as well as another: the current one is chosen.
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
+    if (!device || !prop) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    return record(cbGetDevice(device));
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
+    if (!bus_id || length <= 0) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    cbDeviceProp p{};
+    if (cudaError_t e = device_properties(device, p); e != cudaSuccess) return e;
+    std::snprintf(bus_id, static_cast<size_t>(length), "%s", p.pciBusId);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* bus_id) {
+    if (!device || !bus_id) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    int count = 0;
+    if (cbError_t e = cbGetDeviceCount(&count); e != cbSuccess) return record(e);
+    for (int d = 0; d < count; ++d) {
+        cbDeviceProp p{};
+        if (device_properties(d, p) == cudaSuccess && strcasecmp(p.pciBusId, bus_id) == 0) {
+            *device = d;
+            return cudaSuccess;
+        }
+    }
+    return fail(cudaErrorInvalidDevice, "cudaDeviceGetByPCIBusId: no device at that bus id");
+}
+
+// Cache and shared-memory bank configuration: preferences a GPU may ignore, and this one does.
+cudaError_t cudaDeviceSetCacheConfig(int /*config*/) { return cudaSuccess; }
+cudaError_t cudaDeviceGetCacheConfig(int* config) {
+    if (!config) return record(cudaErrorInvalidValue);
+    *config = 0;  // cudaFuncCachePreferNone
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(int /*config*/) { return cudaSuccess; }
+cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
+    if (!config) return record(cudaErrorInvalidValue);
+    *config = 1;  // cudaSharedMemBankSizeFourByte
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t* width, const void* /*desc*/, int /*device*/) {
+    if (!width) return record(cudaErrorInvalidValue);
+    *width = size_t{1} << 27;
+    return cudaSuccess;
+}
 
 // The stack, printf FIFO and device heap of CUDA's limits (cudaLimitStackSize = 0,
 // cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2): the simulator sizes them itself, so a

@@ -126,7 +126,8 @@ cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void**
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* function) {
     if (!attributes) return record(cudaErrorInvalidValue);
-    if (!registered().kernel(function)) return record(cudaErrorInvalidDeviceFunction);
+    const kernel_record* k = registered().kernel(function);
+    if (!k) return record(cudaErrorInvalidDeviceFunction);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     device_limits limits;
     if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
@@ -134,8 +135,11 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* fu
     // code is compiled for the device, so they read 0.
     *attributes = cudaFuncAttributes{};
     attributes->maxThreadsPerBlock = limits.max_threads_per_block;
-    attributes->ptxVersion = limits.major * 10 + limits.minor;
-    attributes->binaryVersion = attributes->ptxVersion;
+    // The PTX the device runs is the module's (CUB picks its tuning by it); its machine code is
+    // compiled from that PTX for the device.
+    attributes->binaryVersion = limits.major * 10 + limits.minor;
+    attributes->ptxVersion = k->fatbin->ptx_architecture_for(limits.major, limits.minor);
+    if (attributes->ptxVersion == 0) attributes->ptxVersion = attributes->binaryVersion;
     attributes->maxDynamicSharedSizeBytes = static_cast<int>(limits.shared_memory_per_block);
     attributes->preferredShmemCarveout = -1;
     return cudaSuccess;
@@ -148,6 +152,21 @@ cudaError_t cudaFuncSetAttribute(const void* function, int /*attribute*/, int /*
 cudaError_t cudaFuncSetCacheConfig(const void* function, int /*config*/) {
     return registered().kernel(function) ? cudaSuccess : record(cudaErrorInvalidDeviceFunction);
 }
+
+cudaError_t cudaFuncSetSharedMemConfig(const void* function, int /*config*/) {
+    return registered().kernel(function) ? cudaSuccess : record(cudaErrorInvalidDeviceFunction);
+}
+
+// The kernel's name as its module knows it (the mangled symbol, as CUDA gives it).
+cudaError_t cudaFuncGetName(const char** name, const void* function) {
+    if (!name) return record(cudaErrorInvalidValue);
+    const kernel_record* k = registered().kernel(function);
+    if (!k) return record(cudaErrorInvalidDeviceFunction);
+    *name = k->name.c_str();
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t* kernel, const void* function) { return __cudaGetKernel(kernel, function); }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_size,
                                                                    size_t dynamic_shared, unsigned /*flags*/) {

@@ -298,6 +298,23 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
     return record(cbMemsetAsync(ptr, value, count, ordered(stream)));
 }
 
+// A pitched 2D area: one memset per row (the rows are apart by `pitch`).
+cudaError_t cudaMemset2DAsync(void* ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
+    if (height > 1 && width > pitch) return record(cudaErrorInvalidPitchValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    if (pitch == width) return record(cbMemsetAsync(ptr, value, width * height, ordered(stream)));
+    for (size_t row = 0; row < height; ++row)
+        if (cbError_t e = cbMemsetAsync(static_cast<char*>(ptr) + row * pitch, value, width, ordered(stream));
+            e != cbSuccess)
+            return record(e);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset2D(void* ptr, size_t pitch, int value, size_t width, size_t height) {
+    if (cudaError_t e = cudaMemset2DAsync(ptr, pitch, value, width, height, nullptr); e != cudaSuccess) return e;
+    return record(cbStreamSynchronize(nullptr));
+}
+
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
     if (!attributes || !ptr) return record(cudaErrorInvalidValue);
     *attributes = cudaPointerAttributes{};

@@ -33,18 +33,18 @@ extern "C" {
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
     if (!stream) return record(cudaErrorInvalidValue);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
-    return record(cbStreamCreateWithFlags(reinterpret_cast<cbStream_t*>(stream), flags));
+    if (cbError_t e = cbStreamCreateWithFlags(reinterpret_cast<cbStream_t*>(stream), flags); e != cbSuccess)
+        return record(e);
+    if (flags) remember_stream_flags(*stream, flags);
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int /*priority*/) {
-    return cudaStreamCreateWithFlags(stream, flags);
-}
-
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     if (reinterpret_cast<uintptr_t>(stream) == stream_per_thread) return record(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    forget_stream_attributes(stream);
     return record(cbStreamDestroy(ordered(stream)));
 }
 

@@ -345,4 +345,31 @@ struct fatbin_wrapper {
     void* filename_or_fatbins;
 };
 
+// Stream-ordered allocation (driver_types.h): a pool is a handle; its attributes and properties.
+typedef struct cudart_mem_pool* cudaMemPool_t;
+enum : int {
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8
+};
+struct cudaMemPoolProps {
+    int allocType;  // cudaMemAllocationTypePinned (1)
+    int handleTypes;
+    cudaMemLocation location;
+    void* win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+static_assert(sizeof(cudaMemPoolProps) == 88);
+struct cudaMemAccessDesc {
+    cudaMemLocation location;
+    int flags;  // cudaMemAccessFlagsProtNone (0), ProtRead (1), ProtReadWrite (3)
+};
+
 }  // extern "C"

@@ -30,6 +30,43 @@ const capability_row& row_for(int major, int minor) {
     return *best;
 }
 
+// The texture and surface sizes of compute capability 5.0 and newer (CUDA C++ Programming Guide,
+// "Technical Specifications per Compute Capability"). Textures themselves are not offered
+// (cudaCreateTextureObject answers cudaErrorNotSupported); the sizes are the device's.
+void fill_texture_limits(cudaDeviceProp& out) {
+    out.maxTexture1D = 131072;
+    out.maxTexture1DMipmap = 32768;
+    out.maxTexture2D[0] = 131072;
+    out.maxTexture2D[1] = 65536;
+    out.maxTexture2DMipmap[0] = out.maxTexture2DMipmap[1] = 32768;
+    out.maxTexture2DLinear[0] = 131072;
+    out.maxTexture2DLinear[1] = 65000;
+    out.maxTexture2DLinear[2] = 2097120;
+    out.maxTexture2DGather[0] = out.maxTexture2DGather[1] = 32768;
+    out.maxTexture3D[0] = out.maxTexture3D[1] = out.maxTexture3D[2] = 16384;
+    out.maxTexture3DAlt[0] = out.maxTexture3DAlt[1] = 8192;
+    out.maxTexture3DAlt[2] = 32768;
+    out.maxTextureCubemap = 32768;
+    out.maxTexture1DLayered[0] = 32768;
+    out.maxTexture1DLayered[1] = 2048;
+    out.maxTexture2DLayered[0] = out.maxTexture2DLayered[1] = 32768;
+    out.maxTexture2DLayered[2] = 2048;
+    out.maxTextureCubemapLayered[0] = 32768;
+    out.maxTextureCubemapLayered[1] = 2046;
+    out.maxSurface1D = 32768;
+    out.maxSurface2D[0] = 131072;
+    out.maxSurface2D[1] = 65536;
+    out.maxSurface3D[0] = out.maxSurface3D[1] = out.maxSurface3D[2] = 16384;
+    out.maxSurface1DLayered[0] = 32768;
+    out.maxSurface1DLayered[1] = 2048;
+    out.maxSurface2DLayered[0] = out.maxSurface2DLayered[1] = 32768;
+    out.maxSurface2DLayered[2] = 2048;
+    out.maxSurfaceCubemap = 32768;
+    out.maxSurfaceCubemapLayered[0] = 32768;
+    out.maxSurfaceCubemapLayered[1] = 2046;
+    out.surfaceAlignment = 512;
+}
+
 }  // namespace
 
 device_limits limits_of(const cbDeviceProp& p) {
@@ -126,7 +163,6 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.memoryBusWidth = p.memoryBusWidth;
     out.l2CacheSize = p.l2CacheSize;
     out.maxThreadsPerMultiProcessor = l.max_threads_per_sm;
-    out.streamPrioritiesSupported = 0;
     out.globalL1CacheSupported = 1;
     out.localL1CacheSupported = 1;
     out.sharedMemPerMultiprocessor = l.shared_memory_per_sm;
@@ -139,6 +175,17 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.hostNumaId = -1;
     out.deviceNumaId = -1;
     out.gpuPciDeviceID = (static_cast<unsigned>(p.pciDeviceId) << 16) | static_cast<unsigned>(p.pciVendorId);
+    out.computePreemptionSupported = 1;
+    out.streamPrioritiesSupported = 1;
+    out.memoryPoolsSupported = 1;  // stream-ordered allocation from pools (memory_pools.cpp)
+    out.cooperativeLaunch = 0;
+    // L2 persistence is accepted and modeled as a no-op (the simulator has no cache): the limits
+    // are Ampere's rule, three quarters of L2 may persist, through windows of up to 128 MiB - 4 KiB.
+    if (p.major >= 8) {
+        out.persistingL2CacheMaxSize = p.l2CacheSize / 4 * 3;
+        out.accessPolicyMaxWindowSize = 134213632;
+    }
+    fill_texture_limits(out);
 }
 
 }  // namespace cudabridge::cudart

@@ -25,4 +25,9 @@ inline cudaStream_t per_thread_if_null(cudaStream_t s) {
 }
 inline cbEvent_t cb_event(cudaEvent_t e) { return reinterpret_cast<cbEvent_t>(e); }
 
+// A stream's flags, priority and attributes (stream_attributes.cpp): kept from its creation,
+// forgotten when it is destroyed.
+void remember_stream_flags(cudaStream_t stream, unsigned flags);
+void forget_stream_attributes(cudaStream_t stream);
+
 }  // namespace cudabridge::cudart

@@ -21,6 +21,30 @@ size_t fatbin_size(const void* image) {
     return magic == fatbin_magic ? header_size + payload : 0;
 }
 
+// The architectures of the PTX entries of a fatbin's first container (an entry: kind 2 bytes,
+// 2 more, its header size 4, payload size 8, ..., the architecture at byte 28; kind 1 is PTX).
+// Only the uncompressed entry headers are read.
+std::vector<int> ptx_architectures(const void* image, size_t size) {
+    std::vector<int> out;
+    const auto* p = static_cast<const unsigned char*>(image);
+    auto read = [&](size_t at, auto& v) { std::memcpy(&v, p + at, sizeof v); };
+    uint16_t header = 0;
+    read(6, header);
+    for (size_t at = header; at + 32 <= size;) {
+        uint16_t kind = 0;
+        uint32_t entry_header = 0, arch = 0;
+        uint64_t payload = 0;
+        read(at, kind);
+        read(at + 4, entry_header);
+        read(at + 8, payload);
+        read(at + 28, arch);
+        if (entry_header < 32 || payload > size) break;
+        if (kind == 1) out.push_back(static_cast<int>(arch));
+        at += entry_header + payload;
+    }
+    return out;
+}
+
 thread_local std::vector<call_configuration> configurations;
 
 }  // namespace
@@ -39,6 +63,7 @@ fatbin_record* registrations::add_fatbin(const void* wrapper) {
     f->image = w.data;
     f->size = fatbin_size(w.data);
     if (f->size == 0) return nullptr;
+    f->ptx_architectures = ptx_architectures(f->image, f->size);
     std::lock_guard lock(mutex_);
     fatbins_.push_back(std::move(f));
     return fatbins_.back().get();

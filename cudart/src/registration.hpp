@@ -22,6 +22,15 @@ struct fatbin_record {
     size_t size = 0;
     std::mutex mutex;
     std::map<int, cbModule_t> modules;  // by device ordinal, once loaded
+    std::vector<int> ptx_architectures; // of its PTX entries: 75 for compute_75
+
+    // The PTX a device of compute capability major.minor runs: the newest not beyond it (0: none).
+    int ptx_architecture_for(int major, int minor) const {
+        int best = 0;
+        for (int a : ptx_architectures)
+            if (a <= major * 10 + minor && a > best) best = a;
+        return best;
+    }
 };
 
 struct kernel_record {

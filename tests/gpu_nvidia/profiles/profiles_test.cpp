@@ -190,6 +190,21 @@ TEST(GpuProfiles, MissingAndMistypedKeysRefusedNamingTheKey) {
     EXPECT_NE(error.find("'resizable_bar'"), std::string::npos) << error;
 }
 
+// A profile written before L2 sizes were modeled still loads (its L2 then reads 0); one that
+// names it gets it, within bounds.
+TEST(GpuProfiles, L2CacheSizeIsOptionalAndChecked) {
+    EXPECT_EQ(rtx5090().l2_cache_bytes, uint64_t{96} << 20);
+    std::string error;
+    const auto older = profile_from_json(edited_json(rtx5090(), [](auto& o) { o.remove("l2_cache_bytes"); }), error);
+    ASSERT_TRUE(older) << error;
+    EXPECT_EQ(older->l2_cache_bytes, 0u);
+    EXPECT_FALSE(profile_from_json(edited_json(rtx5090(), [](auto& o) { o.set("l2_cache_bytes", "96 MiB"); }), error));
+    EXPECT_NE(error.find("'l2_cache_bytes'"), std::string::npos) << error;
+    EXPECT_FALSE(
+        profile_from_json(edited_json(rtx5090(), [](auto& o) { o.set("l2_cache_bytes", uint64_t{4} << 30); }), error));
+    EXPECT_NE(error.find("'l2_cache_bytes'"), std::string::npos) << error;
+}
+
 TEST(GpuProfiles, OutOfRangeValuesRefusedNamingTheKey) {
     struct tc {
         const char* key;

@@ -20,6 +20,7 @@ const std::vector<std::string>& profile_field_names() {
                                                    "vram_bytes",
                                                    "memory_type",
                                                    "memory_bus_width_bits",
+                                                   "l2_cache_bytes",
                                                    "memory_bandwidth_gbps",
                                                    "power_default_w",
                                                    "power_min_w",
@@ -130,6 +131,7 @@ std::vector<std::string> validate(const gpu_profile& p) {
         if (i > 0 && !(pt.percent >= p.fan_curve[i - 1].percent))
             problem(at, "percent must not decrease along the curve");
     }
+    if (p.l2_cache_bytes > (uint64_t{1} << 30)) problem("l2_cache_bytes", "must be at most 1 GiB");
     check_range(problems, "thermal_resistance_c_per_w", p.thermal_resistance_c_per_w, 0.005, 5.0, "C/W");
     check_range(problems, "ambient_temp_c", p.ambient_temp_c, -20.0, 60.0, "C");
     if (p.ambient_temp_c >= p.slowdown_temp_c) problem("ambient_temp_c", "must be below slowdown_temp_c");

@@ -38,6 +38,7 @@ struct gpu_profile {
     uint64_t vram_bytes = 0;
     std::string memory_type;  // "GDDR7", "HBM2e", ...
     uint32_t memory_bus_width_bits = 0;
+    uint64_t l2_cache_bytes = 0;  // 0: not known (cudaDevAttrL2CacheSize then reads 0)
     double memory_bandwidth_gbps = 0;
     double power_default_w = 0;
     double power_min_w = 0;
@@ -74,8 +75,8 @@ std::vector<std::string> validate(const gpu_profile& profile);
 const std::vector<std::string>& profile_field_names();
 
 std::string to_json(const gpu_profile& profile);
-// Parses a profile and validates it. Every field but `sources` and `alias_pci_device_ids` is
-// required; unknown keys, wrong types and out-of-range values are refused with the key named
+// Parses a profile and validates it. Every field but `sources`, `alias_pci_device_ids` and
+// `l2_cache_bytes` (newer than the others) is required; unknown keys, wrong types and out-of-range values are refused with the key named
 // in `error`.
 std::optional<gpu_profile> profile_from_json(std::string_view text, std::string& error);
 

@@ -99,6 +99,7 @@ std::string to_json(const gpu_profile& p) {
     o.set("vram_bytes", p.vram_bytes);
     o.set("memory_type", p.memory_type);
     o.set("memory_bus_width_bits", p.memory_bus_width_bits);
+    o.set("l2_cache_bytes", p.l2_cache_bytes);
     o.set("memory_bandwidth_gbps", p.memory_bandwidth_gbps);
     o.set("power_default_w", p.power_default_w);
     o.set("power_min_w", p.power_min_w);
@@ -179,6 +180,8 @@ std::optional<gpu_profile> profile_from_json(std::string_view text, std::string&
         p.memory_type = read_string(need("memory_type"), "memory_type");
         p.memory_bus_width_bits =
             static_cast<uint32_t>(read_unsigned(need("memory_bus_width_bits"), "memory_bus_width_bits", u32));
+        if (root->has("l2_cache_bytes"))
+            p.l2_cache_bytes = read_unsigned(root->get("l2_cache_bytes"), "l2_cache_bytes", uint64_t{1} << 30);
         p.memory_bandwidth_gbps = read_number(need("memory_bandwidth_gbps"), "memory_bandwidth_gbps");
         p.power_default_w = read_number(need("power_default_w"), "power_default_w");
         p.power_min_w = read_number(need("power_min_w"), "power_min_w");

@@ -138,6 +138,21 @@ const seed_row seed_rows[] = {
 };
 // clang-format on
 
+// L2 cache per model, in MiB. Not in the reference: NVIDIA's architecture whitepapers (GA102,
+// AD102, GB202, GA100, GH100) give the full chips; a product with memory controllers disabled
+// has its share (RTX 4090: 72 of AD102's 96 MiB; RTX 5090: 96 of GB202's 128 MiB).
+struct l2_row {
+    const char* key;
+    uint32_t mib;
+};
+constexpr l2_row l2_rows[] = {
+    {"rtx-3060", 3},        {"rtx-3070", 4},          {"rtx-3080", 5},  {"rtx-3090", 6},
+    {"rtx-4060-ti", 32},    {"rtx-4060-ti-16gb", 32}, {"rtx-4070", 36}, {"rtx-4080", 64},
+    {"rtx-4080-super", 64}, {"rtx-4090", 72},         {"rtx-5070", 48}, {"rtx-5080", 64},
+    {"rtx-5090", 96},       {"rtx-a4000", 4},         {"rtx-a6000", 6}, {"l4", 48},
+    {"a100-pcie-40gb", 40}, {"h100-pcie", 50},
+};
+
 std::string cite(const std::string& what) { return std::string(ref) + ": " + what; }
 
 gpu_profile make_profile(const seed_row& r) {
@@ -232,6 +247,12 @@ gpu_profile make_profile(const seed_row& r) {
     s["resizable_bar"] =
         "(?) general knowledge, not in the reference: Resizable BAR on RTX 30 (VBIOS update) and "
         "later, large BAR1 on professional / datacenter boards";
+
+    for (const auto& l2 : l2_rows)
+        if (std::string_view(l2.key) == r.key) p.l2_cache_bytes = uint64_t{l2.mib} << 20;
+    s["l2_cache_bytes"] =
+        "(?) from memory, not in the reference: NVIDIA architecture whitepapers (full chip) and the "
+        "product's share of its memory controllers";
 
     for (const auto& [field, text] : r.notes) s[field] = text;
     return p;

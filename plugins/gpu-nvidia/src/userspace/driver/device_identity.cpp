@@ -143,6 +143,7 @@ cb_gpu_properties properties_of(const device_identity& id) {
         p.compute_minor = prof->compute_minor;
         p.sm_count = prof->sm_count;
         p.memory_bus_width = prof->memory_bus_width_bits;
+        p.l2_cache_bytes = static_cast<uint32_t>(prof->l2_cache_bytes);
     }
     // The same on every architecture this driver knows (CUDA Programming Guide, compute
     // capabilities table): 32-thread warps, 1024 threads per block, 48 KiB static shared memory.
