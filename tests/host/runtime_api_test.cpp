@@ -272,6 +272,32 @@ TEST_F(runtime_test, CorruptionBeyondTheLinkIsCaughtAndRepaired) {
     EXPECT_NE(mismatches[0].message.find("copying again"), std::string::npos) << mismatches[0].message;
 }
 
+TEST_F(runtime_test, AHostBufferReusedAfterItsCopyWasWaitedForIsNotAnIntegrityFailure) {
+    // simpleStreams' pattern: an asynchronous device-to-host copy on a created stream into pinned
+    // memory, waited for through an event on the legacy stream (which waits for blocking
+    // streams); the program then reuses its buffer. The copy's check read the buffer at the next
+    // device synchronize, after the program changed it, and reported a false mismatch.
+    const size_t bytes = 8u << 20;
+    void* pinned = nullptr;
+    ASSERT_EQ(rt->malloc_host(&pinned, bytes), cbSuccess) << cbGetLastErrorMessage();
+    void* d = device_alloc(bytes);
+    ASSERT_EQ(rt->memset(d, 7, bytes, nullptr, false), cbSuccess);
+    cbStream_t s = nullptr;
+    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
+    cbEvent_t done = nullptr;
+    ASSERT_EQ(rt->event_create(&done), cbSuccess);
+    ASSERT_EQ(rt->memcpy(pinned, d, bytes, cbMemcpyDeviceToHost, s, true), cbSuccess) << cbGetLastErrorMessage();
+    ASSERT_EQ(rt->event_record(done, nullptr), cbSuccess);
+    ASSERT_EQ(rt->event_synchronize(done), cbSuccess);
+    EXPECT_EQ(static_cast<unsigned char*>(pinned)[bytes - 1], 7);
+    std::memset(pinned, 0, bytes);  // the program's own use of its buffer
+    EXPECT_EQ(rt->synchronize(), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
+    EXPECT_EQ(rt->stream_destroy(s), cbSuccess);
+    EXPECT_EQ(rt->event_destroy(done), cbSuccess);
+    EXPECT_EQ(rt->free_host(pinned), cbSuccess);
+}
+
 TEST_F(runtime_test, AsyncCopiesAreCheckedWhenTheirStreamIsSynchronized) {
     const size_t n = 5 << 20;
     std::vector<uint8_t> in(n), out(n);

@@ -129,6 +129,9 @@ private:
     cb_status prepare_stream(gpu_call& g, cbStream_st* s, cb_gpu_stream*& out);
     cb_status settle_checks(gpu_call& g, cbStream_st* s);
     cb_status settle_all_checks(gpu_call& g);
+    // The checks of every stream whose work is done: after any wait returns, before the program
+    // can reuse a buffer a finished copy filled (a wait on one stream may imply others finished).
+    cb_status settle_finished_checks(gpu_call& g);
     void release(bool usable) noexcept;  // the device's release hook
     void delete_objects() noexcept;      // objects_mutex_ held
     allocator_backend make_backend();

@@ -94,6 +94,23 @@ cb_status device_context::settle_all_checks(gpu_call& g) {
     return first;
 }
 
+cb_status device_context::settle_finished_checks(gpu_call& g) {
+    std::vector<cbStream_st*> all;
+    {
+        std::lock_guard lock(objects_mutex_);
+        all.assign(streams_.begin(), streams_.end());
+        all.push_back(default_stream_.get());
+        std::erase_if(all, [](cbStream_st* s) { return s->checks.empty() || !s->handle; });
+    }
+    cb_status first = CB_OK;
+    for (auto* s : all) {
+        if (g.t->stream_query(g.instance, s->handle) != CB_OK) continue;  // still running: not observable yet
+        const cb_status st = settle_checks(g, s);
+        if (first == CB_OK) first = st;
+    }
+    return first;
+}
+
 host::pending_work device_context::pending() {
     // Called by the supervisor under the device's shared gate: non-blocking queries only.
     uint64_t oldest = 0;
@@ -189,7 +206,8 @@ cbError_t device_context::stream_synchronize(cbStream_st* s) {
     return call("cbStreamSynchronize", [&](gpu_call& g) -> cb_status {
         if (!target->handle) return CB_ERR_DEVICE_LOST;
         const cb_status st = as_launch_failure(g.t->stream_synchronize(g.instance, target->handle));
-        const cb_status checked = settle_checks(g, target);
+        cb_status checked = settle_checks(g, target);
+        if (checked == CB_OK && st == CB_OK) checked = settle_finished_checks(g);
         return st != CB_OK ? st : checked;
     });
 }
@@ -201,7 +219,7 @@ cbError_t device_context::stream_query(cbStream_st* s) {
     const cbError_t e = call("cbStreamQuery", [&](gpu_call& g) -> cb_status {
         q = g.t->stream_query(g.instance, target->handle);
         if (q == CB_ERR_BUSY) return CB_OK;
-        return q != CB_OK ? q : settle_checks(g, target);
+        return q != CB_OK ? q : settle_finished_checks(g);
     });
     if (e == cbSuccess && q == CB_ERR_BUSY) return cbErrorNotReady;  // not an error to remember
     return e;
@@ -259,7 +277,8 @@ cbError_t device_context::event_record(cbEvent_st* ev, cbStream_st* s) {
 cbError_t device_context::event_synchronize(cbEvent_st* ev) {
     if (!ev || !owns(ev)) return set_last_error(cbErrorInvalidResourceHandle, "cbEventSynchronize: unknown event");
     return call("cbEventSynchronize", [&](gpu_call& g) -> cb_status {
-        return as_launch_failure(g.t->event_synchronize(g.instance, ev->handle));
+        const cb_status st = as_launch_failure(g.t->event_synchronize(g.instance, ev->handle));
+        return st != CB_OK ? st : settle_finished_checks(g);
     });
 }
 
@@ -268,7 +287,8 @@ cbError_t device_context::event_query(cbEvent_st* ev) {
     cb_status q = CB_OK;
     const cbError_t e = call("cbEventQuery", [&](gpu_call& g) -> cb_status {
         q = g.t->event_query(g.instance, ev->handle);
-        return q == CB_ERR_BUSY ? CB_OK : q;
+        if (q == CB_ERR_BUSY) return CB_OK;
+        return q != CB_OK ? q : settle_finished_checks(g);
     });
     if (e == cbSuccess && q == CB_ERR_BUSY) return cbErrorNotReady;
     return e;
