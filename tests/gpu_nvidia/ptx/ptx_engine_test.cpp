@@ -4,6 +4,7 @@
 #include "sim/ptx/program.hpp"
 
 #include "common/kernels/engine.hpp"
+#include "host_rounding.hpp"
 
 #include <cudabridge/cpp/builtin_args.hpp>
 
@@ -16,11 +17,13 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
 namespace cudabridge::nv::ptx {
 namespace {
@@ -502,6 +505,119 @@ TEST_F(ptx_engine, ReluAndPackedSixteenBitMinMaxWorkLaneByLane) {
     EXPECT_EQ(got[2], pack(0, 0)) << "min(-5, 3) and min(7, -9) are negative: 0";
     EXPECT_EQ(got[3], pack(-1, 7)) << "unsigned: 0xFFFF is the largest";
     EXPECT_EQ(got[4], pack(-5, 7)) << "min(0x0007FFFB, 0x00640001) is positive: relu keeps it";
+}
+
+// Directed rounding (directed_rounding.cu: __fadd_rz, __ddiv_ru, ...): every operation, mode and
+// type against the host's IEEE operation under that rounding mode, over edge values.
+template <typename T>
+std::vector<T> rounding_inputs(size_t triples, uint64_t seed) {
+    using bits_t = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    const T edges[] = {T(0),
+                       -T(0),
+                       T(1),
+                       T(-1),
+                       T(3),
+                       T(0.1),
+                       std::numeric_limits<T>::infinity(),
+                       -std::numeric_limits<T>::infinity(),
+                       std::numeric_limits<T>::quiet_NaN(),
+                       std::numeric_limits<T>::max(),
+                       -std::numeric_limits<T>::max(),
+                       std::numeric_limits<T>::min(),
+                       std::numeric_limits<T>::denorm_min(),
+                       -std::numeric_limits<T>::denorm_min(),
+                       std::nextafter(T(1), T(2)),
+                       std::nextafter(T(1), T(0))};
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(3 * triples);
+    for (auto& x : v) {
+        switch (rng() % 4) {
+        case 0:
+            x = edges[rng() % std::size(edges)];
+            break;
+        case 1: {  // any bits
+            const bits_t b = static_cast<bits_t>(rng());
+            std::memcpy(&x, &b, sizeof x);
+            break;
+        }
+        default:  // moderate magnitudes, both signs
+            x = std::ldexp(T(static_cast<int64_t>(rng() % 2000001) - 1000000), static_cast<int>(rng() % 40) - 20);
+        }
+    }
+    return v;
+}
+
+template <typename T>
+bool same_or_both_nan(T a, T b) {
+    return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+template <typename T>
+void check_directed_rounding(const std::vector<T>& in, const std::vector<T>& got, const char* type) {
+    using host_reference::host_op, host_reference::host_round;
+    const host_op ops[] = {host_op::add, host_op::sub,  host_op::mul, host_op::fma,
+                           host_op::div, host_op::sqrt, host_op::rcp};
+    const char* op_names[] = {"add", "sub", "mul", "fma", "div", "sqrt", "rcp"};
+    const host_round modes[] = {host_round::toward_zero, host_round::down, host_round::up};
+    const char* mode_names[] = {"rz", "rm", "rp"};
+    for (size_t i = 0; i < in.size() / 3; ++i) {
+        const T a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2];
+        for (int op = 0; op < 7; ++op)
+            for (int m = 0; m < 3; ++m) {
+                const T want = host_reference::host_rounded(ops[op], modes[m], a, b, c);
+                const T have = got[21 * i + 3 * op + m];
+                ASSERT_TRUE(same_or_both_nan(want, have))
+                    << op_names[op] << "." << mode_names[m] << "." << type << " of " << std::hexfloat << a << ", " << b
+                    << ", " << c << ": want " << want << ", engine " << have;
+            }
+    }
+}
+
+TEST_F(ptx_engine, DirectedRoundingOfEveryOperationMatchesTheHostsIeeeResultInThatMode) {
+    auto p = load("directed_rounding");
+    ASSERT_TRUE(p);
+    const int n = 2048;
+    const auto f = rounding_inputs<float>(n, 3);
+    const auto d = rounding_inputs<double>(n, 4);
+    const uint64_t df = vram.put(f), dd = vram.put(d), of = vram.alloc(21 * 4 * n), od = vram.alloc(21 * 8 * n);
+    auto o = run(*p, "rounded_float", n / 128, 128, {ptr(df), ptr(of), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    o = run(*p, "rounded_double", n / 128, 128, {ptr(dd), ptr(od), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    check_directed_rounding(f, vram.get<float>(of, 21 * n), "f32");
+    check_directed_rounding(d, vram.get<double>(od, 21 * n), "f64");
+}
+
+// The cases interval arithmetic relies on, worked out by hand: each bound on its side of the
+// exact value, overflow towards zero at the largest finite value, x - x rounded down is -0.
+TEST_F(ptx_engine, DirectedRoundingBracketsTheExactResultAtTheEdges) {
+    auto p = load("directed_rounding");
+    ASSERT_TRUE(p);
+    const double big = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::denorm_min();
+    const std::vector<double> in = {1.0, 3.0, 0.0, big, 2.0, 0.0, 5.0, 5.0, 0.0, tiny, 0.5, 0.0, 2.0, 1.0, 0.0};
+    const uint64_t din = vram.put(in), dout = vram.alloc(21 * 8 * 5);
+    ASSERT_EQ(run(*p, "rounded_double", 1, 5, {ptr(din), ptr(dout), i64(5)}).status, CB_OK);
+    const auto r = vram.get<double>(dout, 21 * 5);
+    auto bits = [](double x) {
+        uint64_t b;
+        std::memcpy(&b, &x, 8);
+        return b;
+    };
+    // 1 / 3: 0x3FD5555555555555 lies below it.
+    EXPECT_EQ(bits(r[12]), 0x3FD5555555555555u) << "div.rz";
+    EXPECT_EQ(bits(r[13]), 0x3FD5555555555555u) << "div.rm";
+    EXPECT_EQ(bits(r[14]), 0x3FD5555555555556u) << "div.rp (the interval sample's upper bound)";
+    EXPECT_EQ(r[21 + 6], big) << "mul.rz of an overflow is the largest finite value";
+    EXPECT_EQ(r[21 + 7], big) << "mul.rm of a positive overflow";
+    EXPECT_EQ(r[21 + 8], std::numeric_limits<double>::infinity()) << "mul.rp of an overflow";
+    EXPECT_EQ(bits(r[42 + 4]), 0x8000000000000000u) << "sub.rm: 5 - 5 is -0";
+    EXPECT_EQ(bits(r[42 + 5]), 0u) << "sub.rp: 5 - 5 is +0";
+    EXPECT_EQ(r[63 + 6], 0.0) << "mul.rz: half the smallest subnormal";
+    EXPECT_EQ(r[63 + 8], tiny) << "mul.rp: half the smallest subnormal rounds up to it";
+    // sqrt(2) = 1.41421356237309504880...; 0x3FF6A09E667F3BCD lies above it.
+    EXPECT_EQ(bits(r[84 + 15]), 0x3FF6A09E667F3BCCu) << "sqrt.rz";
+    EXPECT_EQ(bits(r[84 + 17]), 0x3FF6A09E667F3BCDu) << "sqrt.rp";
+    EXPECT_EQ(r[84 + 19], 0.5) << "rcp.rm of 2 is exact";
 }
 
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {

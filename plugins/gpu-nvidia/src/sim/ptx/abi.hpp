@@ -128,6 +128,18 @@ struct block_env {
 // loop's cost, often enough that a cancelled launch stops within microseconds to milliseconds.
 inline constexpr uint32_t poll_period = 1u << 14;
 
+// Operations and rounding modes of cb_ptx_rounded_f32/f64 (directed rounding, .rz/.rm/.rp).
+enum rounded_op : uint32_t {
+    rounded_add = 0,
+    rounded_sub = 1,
+    rounded_mul = 2,
+    rounded_fma = 3,  // a * b + c
+    rounded_div = 4,
+    rounded_sqrt = 5,
+    rounded_rcp = 6,
+};
+enum rounding_mode : uint32_t { round_nearest = 0, round_toward_zero = 1, round_down = 2, round_up = 3 };
+
 // The helpers generated code calls (bound in the JIT by these names).
 extern "C" {
 // A generic or global address outside the fast path (not plain VRAM): module globals, shared,
@@ -147,6 +159,10 @@ void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes);
 // faulted elsewhere, or it was cancelled: then the fault is raised as kind 5). A kernel that never
 // ends can so still be stopped by a reset or by the program's exit.
 uint32_t cb_ptx_poll(block_env* env);
+// `op` of a, b (and c) rounded as `mode` says (rounded_op, rounding_mode): the host's IEEE
+// operation under that rounding mode, exact for every input. Reads and changes nothing else.
+float cb_ptx_rounded_f32(uint32_t op, uint32_t mode, float a, float b, float c);
+double cb_ptx_rounded_f64(uint32_t op, uint32_t mode, double a, double b, double c);
 }
 
 }  // namespace cudabridge::nv::ptx

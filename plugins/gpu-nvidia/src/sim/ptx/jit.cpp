@@ -108,6 +108,8 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     add("cb_ptx_poll", reinterpret_cast<void*>(&cb_ptx_poll));
     add("cb_ptx_assertfail", reinterpret_cast<void*>(&cb_ptx_assertfail));
     add("cb_ptx_fault", reinterpret_cast<void*>(&cb_ptx_fault));
+    add("cb_ptx_rounded_f32", reinterpret_cast<void*>(&cb_ptx_rounded_f32));
+    add("cb_ptx_rounded_f64", reinterpret_cast<void*>(&cb_ptx_rounded_f64));
     if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
         error = "LLVM JIT: " + message(std::move(e));
         return nullptr;

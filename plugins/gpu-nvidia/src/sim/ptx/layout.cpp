@@ -104,13 +104,13 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                "(mark the device function __forceinline__)";
     for (const auto& mod : in.mods)
         if (mod == "rz" || mod == "rm" || mod == "rp") {
-            const bool f32_arith = (in.opcode == "add" || in.opcode == "sub" || in.opcode == "mul" ||
-                                    in.opcode == "fma" || in.opcode == "mad") &&
-                                   in.has("f32");
-            if (!f32_arith)
+            const std::string& op = in.opcode;
+            const bool arith = (op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "mad" ||
+                                op == "div" || op == "sqrt" || op == "rcp") &&
+                               (in.has("f32") || in.has("f64"));
+            if (!arith)
                 return at(in) + "'" + name + "': directed rounding (." + mod +
-                       ") is only supported for f32 add, sub, "
-                       "mul and fma";
+                       ") is only supported for f32 and f64 add, sub, mul, fma, div, sqrt and rcp";
         }
     for (const auto& mod : in.mods) {
         if (mod == "f16x2" && half2_arithmetic(in.opcode)) continue;

@@ -103,7 +103,7 @@ struct module_context {
     llvm::Type* i32;
     llvm::Type* i64;
     llvm::Type* ptr;
-    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll;
+    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -125,6 +125,18 @@ struct module_context {
             "cb_ptx_assertfail", llvm::FunctionType::get(vd, {ptr, ptr, i64, i64, i32, i64, i32, i32, i32}, false));
         fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
         poll = m.getOrInsertFunction("cb_ptx_poll", llvm::FunctionType::get(i32, {ptr}, false));
+        // Pure: the rounding mode is the helper's own for one operation (LLVM may hoist and merge).
+        llvm::AttrBuilder pure(c);
+        pure.addAttribute(llvm::Attribute::ReadNone);
+        pure.addAttribute(llvm::Attribute::NoUnwind);
+        pure.addAttribute(llvm::Attribute::WillReturn);
+        const auto pure_list = llvm::AttributeList::get(c, llvm::AttributeList::FunctionIndex, pure);
+        auto* f = llvm::Type::getFloatTy(c);
+        auto* d = llvm::Type::getDoubleTy(c);
+        rounded_f32 = m.getOrInsertFunction("cb_ptx_rounded_f32",
+                                            llvm::FunctionType::get(f, {i32, i32, f, f, f}, false), pure_list);
+        rounded_f64 = m.getOrInsertFunction("cb_ptx_rounded_f64",
+                                            llvm::FunctionType::get(d, {i32, i32, d, d, d}, false), pure_list);
     }
     llvm::Type* int_type(int bits) const { return llvm::Type::getIntNTy(ctx, static_cast<unsigned>(bits)); }
     llvm::Type* llvm_type(scalar_type t) const {
@@ -1014,6 +1026,7 @@ private:
     void lower_int_arith(const instruction& in, scalar_type t);
     void lower_float_arith(const instruction& in, scalar_type t);
     Value* directed_f32(const instruction& in);
+    Value* directed_by_host(const instruction& in, scalar_type t);
     void lower_funnel_shift(const instruction& in);
     void lower_setp(const instruction& in);
     void lower_bits(const instruction& in, scalar_type t);
@@ -1820,7 +1833,11 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
         return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, v, llvm::ConstantFP::get(ty, 1.0));
     };
     auto unary = [&](llvm::Intrinsic::ID id) { return set(in, d, saturate(b_.CreateUnaryIntrinsic(id, a(1)))); };
-    if (in.has("rz") || in.has("rm") || in.has("rp")) return set(in, d, saturate(directed_f32(in)));
+    if (in.has("rz") || in.has("rm") || in.has("rp")) {
+        if (t.bits == 32 && (op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "mad"))
+            return set(in, d, saturate(directed_f32(in)));
+        return set(in, d, saturate(directed_by_host(in, t)));
+    }
     if (op == "add") return set(in, d, saturate(b_.CreateFAdd(a(1), a(2))));
     if (op == "sub") return set(in, d, saturate(b_.CreateFSub(a(1), a(2))));
     if (op == "mul") return set(in, d, saturate(b_.CreateFMul(a(1), a(2))));
@@ -1958,6 +1975,27 @@ Value* function_lowering::directed_f32(const instruction& in) {
                                                                   b_.CreateIsNeg(b_.CreateBitCast(c, mc_.i64)))));
     Value* minus_zero = llvm::ConstantFP::get(ft, -0.0);
     return b_.CreateSelect(b_.CreateAnd(exact_zero, b_.CreateNot(both_plus_zero)), minus_zero, out);
+}
+
+// Directed rounding of f64 arithmetic and of f32 div, sqrt and rcp: the host's operation under
+// the requested rounding mode (directed_rounding.cpp), exact for every input.
+Value* function_lowering::directed_by_host(const instruction& in, scalar_type t) {
+    static const std::map<std::string, uint32_t> ops = {
+        {"add", rounded_add}, {"sub", rounded_sub}, {"mul", rounded_mul},   {"fma", rounded_fma},
+        {"mad", rounded_fma}, {"div", rounded_div}, {"sqrt", rounded_sqrt}, {"rcp", rounded_rcp}};
+    auto it = ops.find(in.opcode);
+    if (it == ops.end() || (t.bits != 32 && t.bits != 64)) refuse(in, "directed rounding of this operation");
+    const uint32_t mode = in.has("rz") ? round_toward_zero : in.has("rm") ? round_down : round_up;
+    llvm::Type* ty = mc_.llvm_type(t);
+    Value* args[3];
+    const size_t inputs = it->second == rounded_fma                                   ? 3
+                          : (it->second == rounded_sqrt || it->second == rounded_rcp) ? 1
+                                                                                      : 2;
+    need(in, inputs + 1);
+    for (size_t i = 0; i < 3; ++i)
+        args[i] = i < inputs ? src(in, in.operands[i + 1], t) : llvm::ConstantFP::get(ty, 0.0);
+    return b_.CreateCall(t.bits == 32 ? mc_.rounded_f32 : mc_.rounded_f64,
+                         {b_.getInt32(it->second), b_.getInt32(mode), args[0], args[1], args[2]});
 }
 
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b, a} shifted by c, high (l) or low (r) word.
