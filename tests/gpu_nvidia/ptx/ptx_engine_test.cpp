@@ -19,6 +19,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -618,6 +619,83 @@ TEST_F(ptx_engine, DirectedRoundingBracketsTheExactResultAtTheEdges) {
     EXPECT_EQ(bits(r[84 + 15]), 0x3FF6A09E667F3BCCu) << "sqrt.rz";
     EXPECT_EQ(bits(r[84 + 17]), 0x3FF6A09E667F3BCDu) << "sqrt.rp";
     EXPECT_EQ(r[84 + 19], 0.5) << "rcp.rm of 2 is exact";
+}
+
+// A kernel's by-value parameter has an address (large_param.cu, a 32004-byte struct as NVIDIA's
+// LargeKernelParameter sample passes one): nvcc takes it with mov.b64 and loads through it with
+// ld.param [%rd], or copies the struct to local memory to pass a device function a pointer.
+TEST_F(ptx_engine, ALargeStructParameterIsAddressableByItsParamAddress) {
+    auto p = load("large_param");
+    ASSERT_TRUE(p);
+    struct lookup_table {
+        int scale;
+        int entries[8000];
+    };
+    static_assert(sizeof(lookup_table) == 32004);
+    auto table = std::make_unique<lookup_table>();
+    table->scale = -3;
+    for (int i = 0; i < 8000; ++i) table->entries[i] = i * i % 10007 - 5000;
+    const int n = 3000;
+    std::vector<int> keys(n);
+    for (int i = 0; i < n; ++i) keys[i] = (i * 2654435761u) % 1000000;
+    const uint64_t dkeys = vram.put(keys), out1 = vram.alloc(4 * n), out2 = vram.alloc(4 * n);
+    cb_kernel_arg by_value{};
+    by_value.type = CB_ARG_BYTES;
+    by_value.size = sizeof(lookup_table);
+    by_value.value.bytes = table.get();
+    auto o = run(*p, "large_table", (n + 127) / 128, 128, {by_value, ptr(dkeys), ptr(out1), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    o = run(*p, "large_table_by_pointer", (n + 127) / 128, 128, {by_value, ptr(dkeys), ptr(out2), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got1 = vram.get<int>(out1, n), got2 = vram.get<int>(out2, n);
+    for (int i = 0; i < n; ++i) {
+        const int k = keys[i] % 8000;
+        ASSERT_EQ(got1[i], table->scale * table->entries[k] + table->entries[(7 * i) % 8000]) << i;
+        ASSERT_EQ(got2[i], table->entries[k] + table->entries[(k + 1) % 8000]) << i;
+    }
+}
+
+// cvta.param makes a parameter's address generic (the param window); isspacep.param knows it, a
+// generic load reads the parameter, and ld.param past the buffer faults.
+TEST_F(ptx_engine, AParameterAddressConvertsToAGenericOneAndStaysInsideTheBuffer) {
+    const char* text = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .align 4 .b8 k_param_0[16], .param .u64 k_param_1, .param .u32 k_param_2)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<6>;
+	mov.b64 %rd1, k_param_0;
+	cvta.param.u64 %rd2, %rd1;
+	ld.u32 %r1, [%rd2+8];
+	isspacep.param %p1, %rd2;
+	isspacep.global %p2, %rd2;
+	selp.u32 %r2, 1, 0, %p1;
+	selp.u32 %r3, 1, 0, %p2;
+	ld.param.u32 %r4, [k_param_2];
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.param.u32 %r5, [%rd4];
+	ld.param.u64 %rd5, [k_param_1];
+	st.global.v4.u32 [%rd5], {%r1, %r2, %r3, %r5};
+	ret;
+}
+)";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    const uint32_t words[4] = {11, 22, 33, 44};
+    cb_kernel_arg by_value{};
+    by_value.type = CB_ARG_BYTES;
+    by_value.size = sizeof words;
+    by_value.value.bytes = words;
+    const uint64_t out = vram.alloc(16);
+    auto o = run(*p, "k", 1, 1, {by_value, ptr(out), i64(3)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    EXPECT_EQ(vram.get<uint32_t>(out, 4), (std::vector<uint32_t>{33, 1, 0, 44}));
+    o = run(*p, "k", 1, 1, {by_value, ptr(out), i64(1000)});
+    EXPECT_EQ(o.status, CB_ERR_ILLEGAL_ADDRESS) << "ld.param past the parameter buffer: " << o.message;
 }
 
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {

@@ -16,12 +16,15 @@ namespace cudabridge::nv::ptx {
 
 // Generic addresses: global ones are the device addresses of the simulated VRAM (and of the
 // module's own .global variables, in their window); shared and local ones carry a window tag in
-// the top four bits and the offset in the block's shared memory or the thread's local memory.
+// the top four bits and the offset in the block's shared memory or the thread's local memory, and
+// so do a kernel's parameters (cvta.param of the address `mov` gives a by-value parameter: its
+// offset in the launch's parameter buffer).
 inline constexpr uint64_t window_mask = 0xF000000000000000ull;
 inline constexpr uint64_t shared_window = 0xF000000000000000ull;
 inline constexpr uint64_t local_window = 0xE000000000000000ull;
 inline constexpr uint64_t const_window = 0xD000000000000000ull;
 inline constexpr uint64_t module_globals_window = 0xC000000000000000ull;
+inline constexpr uint64_t param_window = 0xB000000000000000ull;
 
 enum thread_status : uint32_t { runnable = 0, at_barrier = 1, at_warp_op = 2, exited = 3 };
 
@@ -90,7 +93,7 @@ struct block_env {
     uint64_t shared_size;
     uint64_t local_size;    // bytes of local memory per thread (after the register area)
     uint32_t local_offset;  // where local memory starts in a thread's record
-    uint32_t reserved0;
+    uint32_t param_bytes;   // the size of the parameter buffer
     const uint8_t* params;  // the kernel's parameter buffer
     uint32_t ntid[3];
     uint32_t nctaid[3];

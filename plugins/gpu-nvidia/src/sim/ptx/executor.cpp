@@ -236,6 +236,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.local_size = k.local_bytes;
     base.local_offset = thread_state_header + k.register_bytes;
     base.params = r.params.data();
+    base.param_bytes = static_cast<uint32_t>(r.params.size());
     std::memcpy(base.ntid, r.block, sizeof base.ntid);
     std::memcpy(base.nctaid, r.grid, sizeof base.nctaid);
     base.dynamic_shared = r.dynamic_shared;

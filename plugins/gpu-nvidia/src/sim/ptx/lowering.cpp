@@ -785,13 +785,20 @@ private:
                 Value* off = b_.CreateAdd(frame_base_, b_.getInt64(it->second));
                 return sp == space::generic ? b_.CreateOr(off, b_.getInt64(local_window)) : off;
             }
+        // A kernel's by-value parameter (mov.b64 %rd, k_param_0, as nvcc takes the address of a
+        // large struct): its offset in the parameter buffer, the param window's in generic.
+        if (kernel_)
+            for (const auto& p : kl_.params)
+                if (p.name == name) return b_.getInt64(sp == space::generic ? (param_window | p.offset) : p.offset);
         refuse(in, "'" + name + "' is not a variable the engine can address here");
     }
 
     // A host pointer to the parameter bytes `name`+offset (kernel parameters, a .func's own, a call
     // block's).
     Value* param_pointer(const instruction& in, const operand& a, uint32_t bytes) {
-        if (a.base_is_reg || a.name.empty()) refuse(in, "parameter addresses held in registers are not supported");
+        if (kernel_ && a.base_is_reg) return kernel_param_at(in, a, bytes);
+        if (a.base_is_reg || a.name.empty())
+            refuse(in, "parameter addresses held in registers are only supported in kernels");
         if (kernel_) {
             for (const auto& p : kl_.params)
                 if (p.name == a.name) {
@@ -811,6 +818,22 @@ private:
         if (auto it = call_params_.find(a.name); it != call_params_.end())
             return b_.CreateConstInBoundsGEP1_64(mc_.i8, it->second, static_cast<uint64_t>(a.value));
         refuse(in, "'" + a.name + "' is not a parameter");
+    }
+
+    // ld.param [%rd+offset] in a kernel: the register holds a parameter's address (its offset in
+    // the buffer, as mov gives it); range-checked against the buffer, which no launch changes.
+    Value* kernel_param_at(const instruction& in, const operand& a, uint32_t bytes) {
+        Value* at = address_value(in, a, space::param);
+        Value* fits = b_.CreateICmpULT(at, end_of_fit(b_.getInt64(kl_.param_bytes), bytes));
+        auto* good = BasicBlock::Create(mc_.ctx, "param.in.range", fn_);
+        auto* bad = BasicBlock::Create(mc_.ctx, "param.out.of.range", fn_);
+        b_.CreateCondBr(fits, good, bad, likely());
+        b_.SetInsertPoint(bad);
+        b_.CreateCall(mc_.fault, {env_, b_.CreateOr(at, b_.getInt64(param_window)), b_.getInt32(bytes)});
+        b_.CreateBr(dead_);
+        b_.SetInsertPoint(good);
+        Value* base = env_field(offsetof(block_env, params), mc_.ptr);
+        return b_.CreateGEP(mc_.i8, base, at);
     }
 
     bool is_kernel_param(const operand& a) const {
@@ -1081,6 +1104,7 @@ void function_lowering::lower_instruction(const instruction& in) {
         return;
     if (in.has("f16x2")) return lower_half2(in);
     if (in.has("s16x2") || in.has("u16x2")) return lower_int16x2(in);
+    if (op == "isspacep") return lower_int_arith(in, scalar_type{scalar_type::kind::pred, 1});  // it has no type
     const scalar_type t = type1(in);
     if (op == "selp") {
         need(in, 4);
@@ -1133,7 +1157,8 @@ void function_lowering::lower_ld(const instruction& in) {
         Value* at = i ? b_.CreateConstInBoundsGEP1_64(mc_.i8, p, static_cast<uint64_t>(i) * elem) : p;
         auto* v = b_.CreateAlignedLoad(mc_.llvm_type(t), at, llvm::Align(1));
         if (volatile_) v->setVolatile(true);
-        if (kernel_ && sp == space::param && is_kernel_param(in.operands[1])) mark_invariant(v);
+        if (kernel_ && sp == space::param && (is_kernel_param(in.operands[1]) || in.operands[1].base_is_reg))
+            mark_invariant(v);
         set(in, d, v, t.is_signed());
     };
     const auto parts = elements(in, in.operands[0], n);
@@ -1174,6 +1199,8 @@ void function_lowering::lower_cvta(const instruction& in) {
         tag = local_window;
     else if (sp == space::constant)
         tag = const_window;
+    else if (sp == space::param && kernel_)
+        tag = param_window;
     else if (sp != space::global)
         refuse(in, "cvta of this state space is not supported");
     Value* r = a;
@@ -1550,8 +1577,11 @@ void function_lowering::lower_int_arith(const instruction& in, scalar_type t) {
             r = b_.CreateICmpEQ(tag, b_.getInt64(local_window));
         else if (in.has("const"))
             r = b_.CreateICmpEQ(tag, b_.getInt64(const_window));
-        else
-            r = b_.CreateICmpULT(tag, b_.getInt64(const_window));
+        else if (in.has("param"))
+            r = b_.CreateICmpEQ(tag, b_.getInt64(param_window));
+        else  // global: VRAM, host memory and the module's variables
+            r = b_.CreateOr(b_.CreateICmpULT(tag, b_.getInt64(param_window)),
+                            b_.CreateICmpEQ(tag, b_.getInt64(module_globals_window)));
         return set(in, d, r);
     }
     if (op == "testp" || op == "copysign") return lower_float_arith(in, t);

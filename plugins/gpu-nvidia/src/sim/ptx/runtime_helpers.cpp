@@ -36,6 +36,8 @@ uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t
         return within(reinterpret_cast<uint8_t*>(thread) + env->local_offset, env->local_size, offset, bytes);
     if (generic && tag == const_window)
         return within(const_cast<uint8_t*>(env->const_host), env->const_size, offset, bytes);
+    if (generic && tag == param_window)
+        return within(const_cast<uint8_t*>(env->params), env->param_bytes, offset, bytes);
     if (address >= env->vram_base) {
         const uint64_t at = address - env->vram_base;
         if (uint8_t* p = within(env->vram_host, env->vram_size, at, bytes)) {
