@@ -698,6 +698,193 @@ TEST_F(ptx_engine, AParameterAddressConvertsToAGenericOneAndStaysInsideTheBuffer
     EXPECT_EQ(o.status, CB_ERR_ILLEGAL_ADDRESS) << "ld.param past the parameter buffer: " << o.message;
 }
 
+// 16-bit atomics (atomics16.cu): atomicAdd on __half, __half2 and __nv_bfloat16 and atomicCAS on
+// an unsigned short, from every thread of several blocks at once. The values are multiples of
+// 0.25 whose partial sums stay exact in every order, so the sums are exact.
+TEST_F(ptx_engine, SixteenBitAtomicsAddAndCompareAndSwapExactly) {
+    auto p = load("atomics16");
+    ASSERT_TRUE(p);
+    const int n = 256;
+    std::vector<float> v(n);
+    float sum = 0;
+    for (int i = 0; i < n; ++i) v[i] = 0.25f * float(i % 5 - 2) + (i == 7 ? 3.0f : 0.0f), sum += v[i];
+    const uint64_t dv = vram.put(v), dh = vram.put(std::vector<uint16_t>{0x3C00}),               // 1.0
+        dh2 = vram.put(std::vector<uint32_t>{0}), db = vram.put(std::vector<uint16_t>{0xC000}),  // -2.0
+        dticket = vram.put(std::vector<uint16_t>{0}), dorder = vram.put(std::vector<uint16_t>(n, 0));
+    auto o = run(*p, "atomics16", n / 64, 64, {ptr(dv), ptr(dh), ptr(dh2), ptr(db), ptr(dticket), ptr(dorder), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    auto half_of = [](uint16_t b) {
+        _Float16 h;
+        std::memcpy(&h, &b, 2);
+        return float(h);
+    };
+    auto bf16_of = [](uint16_t b) {
+        const uint32_t f = uint32_t(b) << 16;
+        float x;
+        std::memcpy(&x, &f, 4);
+        return x;
+    };
+    EXPECT_EQ(half_of(vram.get<uint16_t>(dh, 1)[0]), 1.0f + sum);
+    const uint32_t pair = vram.get<uint32_t>(dh2, 1)[0];
+    EXPECT_EQ(half_of(uint16_t(pair)), sum) << "low half";
+    EXPECT_EQ(half_of(uint16_t(pair >> 16)), -2.0f * sum) << "high half";
+    EXPECT_EQ(bf16_of(vram.get<uint16_t>(db, 1)[0]), -2.0f + sum);
+    EXPECT_EQ(vram.get<uint16_t>(dticket, 1)[0], n) << "every atomicCAS ticket taken once";
+    EXPECT_EQ(vram.get<uint16_t>(dorder, n), std::vector<uint16_t>(n, 1));
+}
+
+// cuda_fp16.h's packed compares (set.{eq,lt,gtu}.u32.f16x2, set.le.f16x2.f16x2): a lane is all
+// ones (or 1.0) when its compare holds; __hbeq2 and friends want both lanes.
+TEST_F(ptx_engine, PackedHalfComparesDecideEachLane) {
+    auto p = load("atomics16");
+    ASSERT_TRUE(p);
+    const int n = 1024;
+    std::vector<_Float16> a(2 * n), c(2 * n);
+    std::mt19937 rng(23);
+    for (int i = 0; i < 2 * n; ++i) {
+        a[i] = static_cast<_Float16>(float(rng() % 7) - 3.0f);
+        c[i] = rng() % 9 == 0 ? static_cast<_Float16>(NAN) : static_cast<_Float16>(float(rng() % 7) - 3.0f);
+    }
+    const uint64_t da = vram.put(a), dc = vram.put(c), dboth = vram.alloc(4 * n), dle = vram.alloc(4 * n);
+    auto o = run(*p, "half2_compare", n / 128, 128, {ptr(da), ptr(dc), ptr(dboth), ptr(dle), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto both = vram.get<uint32_t>(dboth, n);
+    const auto le = vram.get<uint16_t>(dle, 2 * n);
+    for (int i = 0; i < n; ++i) {
+        auto lanes = [&](auto cmp) { return cmp(a[2 * i], c[2 * i]) && cmp(a[2 * i + 1], c[2 * i + 1]); };
+        const uint32_t want = (lanes([](_Float16 x, _Float16 y) { return x == y; }) ? 1u : 0u) |
+                              (lanes([](_Float16 x, _Float16 y) { return x < y; }) ? 2u : 0u) |
+                              (lanes([](_Float16 x, _Float16 y) { return !(x <= y); }) ? 4u : 0u);
+        ASSERT_EQ(both[i], want) << i;
+        for (int l = 0; l < 2; ++l)
+            ASSERT_EQ(le[2 * i + l], a[2 * i + l] <= c[2 * i + l] ? 0x3C00 : 0) << i << " lane " << l;
+    }
+}
+
+// bf16 arithmetic as nvcc -arch=compute_90 writes __hfma, __hadd, __hmax, ... on __nv_bfloat16
+// and their bf16x2 forms, with cvt to and from f32 and a two-predicate setp.f16x2: each result
+// the exact value rounded once to bf16 (nearest, ties to even).
+TEST_F(ptx_engine, Bf16ArithmeticRoundsTheExactResultOnce) {
+    const char* text = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry bf(.param .u64 bf_in, .param .u64 bf_out)
+{
+	.reg .pred %p<3>;
+	.reg .b16 %rs<20>;
+	.reg .b32 %r<12>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<7>;
+	ld.param.u64 %rd1, [bf_in];
+	ld.param.u64 %rd2, [bf_out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 12;
+	add.s64 %rd4, %rd1, %rd3;
+	mul.wide.u32 %rd5, %r1, 48;
+	add.s64 %rd6, %rd2, %rd5;
+	ld.global.f32 %f1, [%rd4];
+	ld.global.f32 %f2, [%rd4+4];
+	ld.global.f32 %f3, [%rd4+8];
+	{  cvt.rn.bf16.f32 %rs1, %f1;}
+	{  cvt.rn.bf16.f32 %rs2, %f2;}
+	{  cvt.rn.bf16.f32 %rs3, %f3;}
+	{fma.rn.bf16 %rs4,%rs1,%rs2,%rs3;
+}
+	{ add.bf16 %rs5,%rs1,%rs2; }
+	{ sub.bf16 %rs6,%rs1,%rs2; }
+	{ mul.bf16 %rs7,%rs1,%rs2; }
+	{ max.bf16 %rs8,%rs1,%rs2;
+}
+	{ min.bf16 %rs9,%rs1,%rs2;
+}
+	{neg.bf16 %rs10,%rs3;
+}
+	{abs.bf16 %rs11,%rs10;
+}
+	st.global.v4.u16 [%rd6], {%rs4, %rs5, %rs6, %rs7};
+	st.global.v4.u16 [%rd6+8], {%rs8, %rs9, %rs10, %rs11};
+	{ cvt.rn.bf16x2.f32 %r2, %f2, %f1;}
+	{ cvt.rn.bf16x2.f32 %r3, %f3, %f2;}
+	{fma.rn.bf16x2 %r4,%r2,%r3,%r2;
+}
+	{ max.bf16x2 %r5,%r2,%r3;
+}
+	add.rn.bf16x2 %r6, %r2, %r3;
+	{ set.lt.u32.bf16x2 %r7,%r2,%r3;
+}
+	{ cvt.rn.f16x2.f32 %r8, %f2, %f1;}
+	{ cvt.rn.f16x2.f32 %r9, %f3, %f2;}
+	setp.lt.f16x2 %p1|%p2, %r8, %r9;
+	selp.u32 %r10, 1, 0, %p1;
+	selp.u32 %r11, 2, 0, %p2;
+	or.b32 %r10, %r10, %r11;
+	st.global.v4.u32 [%rd6+16], {%r4, %r5, %r6, %r7};
+	{ cvt.f32.bf16 %f4, %rs4;}
+	st.global.f32 [%rd6+32], %f4;
+	st.global.u32 [%rd6+36], %r10;
+	ret;
+}
+)";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    const int n = 1024;
+    std::vector<float> in(3 * n);
+    std::mt19937 rng(29);
+    for (auto& x : in)  // magnitudes 2^-10..2^10: a*b+c is exact in double
+        x = std::ldexp(float(int(rng() % 511) - 255), int(rng() % 12) - 16) * (rng() % 3 == 0 ? 1.0f + 0x1p-12f : 1.0f);
+    in[0] = 1.0f + 0x1p-7f, in[1] = 0x1p-8f, in[2] = 1.0f;  // the ties below
+    const uint64_t din = vram.put(in), dout = vram.alloc(48 * n);
+    auto o = run(*p, "bf", 1, n, {ptr(din), ptr(dout)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    auto bf16 = [](double x) -> uint16_t {  // round to nearest even, for normal values
+        if (x == 0) return std::signbit(x) ? 0x8000 : 0;
+        const int e = std::ilogb(x);
+        const float r = static_cast<float>(std::ldexp(std::nearbyint(std::ldexp(x, 7 - e)), e - 7));
+        uint32_t b;
+        std::memcpy(&b, &r, 4);
+        return uint16_t(b >> 16);
+    };
+    auto value = [](uint16_t b) {
+        const uint32_t f = uint32_t(b) << 16;
+        float x;
+        std::memcpy(&x, &f, 4);
+        return double(x);
+    };
+    const auto out = vram.get<uint16_t>(dout, 24 * n);
+    for (int i = 0; i < n; ++i) {
+        const uint16_t ab = bf16(in[3 * i]), bb = bf16(in[3 * i + 1]), cb = bf16(in[3 * i + 2]);
+        const double a = value(ab), b = value(bb), c = value(cb);
+        const uint16_t want[8] = {bf16(a * b + c),       bf16(a + b),          bf16(a - b),
+                                  bf16(a * b),           bf16(std::max(a, b)), bf16(std::min(a, b)),
+                                  uint16_t(cb ^ 0x8000), uint16_t(cb & 0x7FFF)};
+        const char* names[8] = {"fma", "add", "sub", "mul", "max", "min", "neg", "abs"};
+        for (int k = 0; k < 8; ++k)
+            ASSERT_EQ(out[24 * i + k], want[k]) << names[k] << ".bf16 of " << a << ", " << b << ", " << c;
+        // pairs {lo, hi}: x = {a, b}, y = {b, c}
+        const uint16_t fma2[2] = {bf16(a * b + a), bf16(b * c + b)},
+                       max2[2] = {bf16(std::max(a, b)), bf16(std::max(b, c))}, add2[2] = {bf16(a + b), bf16(b + c)};
+        for (int l = 0; l < 2; ++l) {
+            ASSERT_EQ(out[24 * i + 8 + l], fma2[l]) << "fma.rn.bf16x2 lane " << l << " of " << i;
+            ASSERT_EQ(out[24 * i + 10 + l], max2[l]) << "max.bf16x2 lane " << l << " of " << i;
+            ASSERT_EQ(out[24 * i + 12 + l], add2[l]) << "add.rn.bf16x2 lane " << l << " of " << i;
+        }
+        ASSERT_EQ(out[24 * i + 14], a < b ? 0xFFFF : 0) << "set.lt.u32.bf16x2 low lane";
+        ASSERT_EQ(out[24 * i + 15], b < c ? 0xFFFF : 0) << "set.lt.u32.bf16x2 high lane";
+        float back;
+        std::memcpy(&back, &out[24 * i + 16], 4);
+        ASSERT_EQ(back, value(want[0])) << "cvt.f32.bf16";
+        const _Float16 h[3] = {static_cast<_Float16>(in[3 * i]), static_cast<_Float16>(in[3 * i + 1]),
+                               static_cast<_Float16>(in[3 * i + 2])};
+        const uint32_t predicates = (h[0] < h[1] ? 1u : 0u) | (h[1] < h[2] ? 2u : 0u);
+        uint32_t got_predicates;
+        std::memcpy(&got_predicates, &out[24 * i + 18], 4);
+        ASSERT_EQ(got_predicates, predicates) << "setp.lt.f16x2 p (low) | q (high) of " << i;
+    }
+    EXPECT_EQ(out[1], 0x3F82) << "add: 1 + 2^-7 + 2^-8 ties to the even 1 + 2^-6";
+    EXPECT_EQ(out[0], 0x3F81) << "fma: 1 + 2^-8 + 2^-15 is past the tie at 1 + 2^-8: up to 1 + 2^-7";
+}
+
 TEST_F(ptx_engine, BitonicSortInSharedMemorySortsEveryBlock) {
     auto p = load("bitonic_sort");
     ASSERT_TRUE(p);

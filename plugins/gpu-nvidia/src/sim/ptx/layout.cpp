@@ -28,7 +28,7 @@ void plan_recomputation(const function& k, kernel_layout& kl) {
     if (!kl.region_barriers.empty()) kl.region_ranges = region_thread_ranges(k, kl.region_barriers, recomputable);
 }
 
-// Packed half pairs the lowering computes (lowering.cpp's lower_half2): __hadd2, __hmul2, ...
+// Packed half pairs and bf16 the lowering computes (lower_half2, lower_bf16): __hadd2, __hmul2, ...
 bool half2_arithmetic(const std::string& op) {
     return op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "neg" || op == "abs" || op == "min" ||
            op == "max";
@@ -113,7 +113,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                        ") is only supported for f32 and f64 add, sub, mul, fma, div, sqrt and rcp";
         }
     for (const auto& mod : in.mods) {
-        if (mod == "f16x2" && half2_arithmetic(in.opcode)) continue;
+        // Packed halves and bf16 in arithmetic (lowering.cpp's lower_half2, lower_bf16), compares,
+        // conversions from f32 and atomic adds.
+        const bool anywhere = in.opcode == "setp" || in.opcode == "set" || in.opcode == "cvt" ||
+                              ((in.opcode == "atom" || in.opcode == "red") && in.has("add"));
+        if ((mod == "f16x2" || mod == "bf16" || mod == "bf16x2") && (half2_arithmetic(in.opcode) || anywhere)) continue;
         if (mod == "f16x2" || mod == "bf16" || mod == "bf16x2" || mod == "tf32" || mod == "e4m3" || mod == "e5m2")
             return at(in) + "'" + name + "': the ." + mod + " type is not supported";
     }

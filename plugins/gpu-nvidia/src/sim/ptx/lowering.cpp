@@ -1061,7 +1061,16 @@ private:
     void lower_int16x2(const instruction& in);
     Value* permute_mode(const instruction& in, Value* both, Value* sel);
     Value* fma_for_half(Value* x, Value* y, Value* z);
-    Value* half_min_max(Value* x, Value* y, bool is_min, bool nan_result);
+    Value* half_min_max(Value* x, Value* y, bool is_min, bool nan_result, uint16_t inf_bits = 0x7C00);
+    // 16-bit floats held as i16 (or <2 x i16>): .f16 and .bf16 to float and back (round to
+    // nearest even; a NaN becomes 0x7FFF), and the ops that take them.
+    Value* narrow_to_float(Value* bits, bool bf);
+    Value* float_to_narrow(Value* f, bool bf);
+    Value* fma_for_bf16(Value* x, Value* y, Value* z);
+    void lower_bf16(const instruction& in);
+    void lower_narrow_compare(const instruction& in);
+    void lower_narrow_cvt(const instruction& in);
+    void lower_atom_narrow_float(const instruction& in);
     void lower_park(const instruction& in);
     void park(uint32_t status, const std::function<void()>& save_operands);
     Value* compare(const instruction& in, const std::string& cmp, scalar_type t, Value* a, Value* b);
@@ -1085,6 +1094,9 @@ void function_lowering::lower_instruction(const instruction& in) {
         b_.CreateBr(dead_);
         return continue_in_new_block();
     }
+    if (op == "cvt" && (in.has("bf16") || in.has("bf16x2") || in.has("f16x2"))) return lower_narrow_cvt(in);
+    if ((op == "setp" || op == "set") && (in.has("bf16") || in.has("bf16x2") || in.has("f16x2")))
+        return lower_narrow_compare(in);
     if (op == "mov") return lower_mov(in);
     if (op == "ld" || op == "ldu") return lower_ld(in);
     if (op == "st") return lower_st(in);
@@ -1103,6 +1115,7 @@ void function_lowering::lower_instruction(const instruction& in) {
         op == "pmevent")
         return;
     if (in.has("f16x2")) return lower_half2(in);
+    if (in.has("bf16") || in.has("bf16x2")) return lower_bf16(in);
     if (in.has("s16x2") || in.has("u16x2")) return lower_int16x2(in);
     if (op == "isspacep") return lower_int_arith(in, scalar_type{scalar_type::kind::pred, 1});  // it has no type
     const scalar_type t = type1(in);
@@ -1413,7 +1426,7 @@ void function_lowering::lower_half2(const instruction& in) {
 // generator crashes on vectors of half compares and selects that the optimizer would form from a
 // float version. As CUDA: -0 is less than +0; a NaN operand yields the other one, or with .NaN a
 // NaN.
-Value* function_lowering::half_min_max(Value* x, Value* y, bool is_min, bool nan_result) {
+Value* function_lowering::half_min_max(Value* x, Value* y, bool is_min, bool nan_result, uint16_t inf_bits) {
     llvm::Type* ht = x->getType();
     llvm::Type* it = ht->isVectorTy() ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(
                                             mc_.i16, llvm::cast<llvm::FixedVectorType>(ht)->getNumElements()))
@@ -1428,8 +1441,8 @@ Value* function_lowering::half_min_max(Value* x, Value* y, bool is_min, bool nan
     };
     Value* x_first = is_min ? b_.CreateICmpULT(key(xb), key(yb)) : b_.CreateICmpUGT(key(xb), key(yb));
     Value* r = b_.CreateSelect(x_first, xb, yb);
-    Value* x_nan = b_.CreateICmpUGT(b_.CreateAnd(xb, k(0x7FFF)), k(0x7C00));
-    Value* y_nan = b_.CreateICmpUGT(b_.CreateAnd(yb, k(0x7FFF)), k(0x7C00));
+    Value* x_nan = b_.CreateICmpUGT(b_.CreateAnd(xb, k(0x7FFF)), k(inf_bits));
+    Value* y_nan = b_.CreateICmpUGT(b_.CreateAnd(yb, k(0x7FFF)), k(inf_bits));
     if (nan_result)
         r = b_.CreateSelect(b_.CreateOr(x_nan, y_nan), k(0x7FFF), r);
     else
@@ -2028,6 +2041,225 @@ Value* function_lowering::directed_by_host(const instruction& in, scalar_type t)
                          {b_.getInt32(it->second), b_.getInt32(mode), args[0], args[1], args[2]});
 }
 
+// ---- 16-bit floats: .bf16, .bf16x2, packed compares and conversions, 16-bit atomics ----------
+
+Value* function_lowering::narrow_to_float(Value* bits, bool bf) {
+    llvm::Type* t = bits->getType();
+    const bool pair = t->isVectorTy();
+    auto of = [&](llvm::Type* scalar) -> llvm::Type* {
+        return pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, 2)) : scalar;
+    };
+    if (!bf)
+        return b_.CreateFPExt(b_.CreateBitCast(bits, of(llvm::Type::getHalfTy(mc_.ctx))),
+                              of(llvm::Type::getFloatTy(mc_.ctx)));
+    return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(bits, of(mc_.i32)), 16), of(llvm::Type::getFloatTy(mc_.ctx)));
+}
+
+// Round to nearest even: for halves fptrunc; for bf16 on the float's bits (ties to the even
+// upper half; an overflow carries into the exponent and gives infinity, as it should).
+Value* function_lowering::float_to_narrow(Value* f, bool bf) {
+    llvm::Type* t = f->getType();
+    const bool pair = t->isVectorTy();
+    auto of = [&](llvm::Type* scalar) -> llvm::Type* {
+        return pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, 2)) : scalar;
+    };
+    if (!bf) return b_.CreateBitCast(b_.CreateFPTrunc(f, of(llvm::Type::getHalfTy(mc_.ctx))), of(mc_.i16));
+    auto k32 = [&](uint32_t v) { return llvm::ConstantInt::get(of(mc_.i32), v); };
+    Value* bits = b_.CreateBitCast(f, of(mc_.i32));
+    Value* lsb = b_.CreateAnd(b_.CreateLShr(bits, k32(16)), k32(1));
+    Value* r = b_.CreateTrunc(b_.CreateLShr(b_.CreateAdd(bits, b_.CreateAdd(k32(0x7FFF), lsb)), k32(16)), of(mc_.i16));
+    return b_.CreateSelect(b_.CreateFCmpUNO(f, f), llvm::ConstantInt::get(of(mc_.i16), 0x7FFF), r);
+}
+
+// x * y + z for bf16 values held in floats, ready for one rounding to bf16: the product is exact
+// in double (bf16 has float's exponent range, so not always in float), the sum's error exact by
+// TwoSum, and the float nearest the sum becomes the odd neighbour when the exact value lies on
+// either side of it (round to odd), so rounding that float to bf16 rounds the exact value.
+Value* function_lowering::fma_for_bf16(Value* x, Value* y, Value* z) {
+    llvm::Type* ft = x->getType();
+    const bool pair = ft->isVectorTy();
+    auto of = [&](llvm::Type* scalar) -> llvm::Type* {
+        return pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, 2)) : scalar;
+    };
+    llvm::Type* dt = of(llvm::Type::getDoubleTy(mc_.ctx));
+    Value* p = b_.CreateFMul(b_.CreateFPExt(x, dt), b_.CreateFPExt(y, dt));
+    Value* c = b_.CreateFPExt(z, dt);
+    Value* sum = b_.CreateFAdd(p, c);
+    Value* back = b_.CreateFSub(sum, p);
+    Value* error = b_.CreateFAdd(b_.CreateFSub(p, b_.CreateFSub(sum, back)), b_.CreateFSub(c, back));
+    Value* f = b_.CreateFPTrunc(sum, ft);
+    Value* rest = b_.CreateFAdd(b_.CreateFSub(sum, b_.CreateFPExt(f, dt)), error);  // its sign is exact
+    Value* bits = b_.CreateBitCast(f, of(mc_.i32));
+    auto k32 = [&](uint32_t v) { return llvm::ConstantInt::get(of(mc_.i32), v); };
+    Value* zero = llvm::ConstantFP::get(dt, 0.0);
+    Value* finite =
+        b_.CreateFCmpOLT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, f), llvm::ConstantFP::getInfinity(ft));
+    Value* even = b_.CreateICmpEQ(b_.CreateAnd(bits, k32(1)), k32(0));
+    Value* inexact = b_.CreateAnd(b_.CreateFCmpONE(rest, zero), finite);
+    Value* negative = b_.CreateICmpNE(b_.CreateAnd(bits, k32(0x80000000u)), k32(0));
+    Value* away = b_.CreateXor(b_.CreateFCmpOGT(rest, zero), negative);  // away from zero
+    Value* odd = b_.CreateSelect(away, b_.CreateAdd(bits, k32(1)), b_.CreateSub(bits, k32(1)));
+    return b_.CreateBitCast(b_.CreateSelect(b_.CreateAnd(inexact, even), odd, bits), ft);
+}
+
+// .bf16 and .bf16x2 arithmetic (sm_80 fma.rn.bf16, sm_90 add/sub/mul/min/max/neg/abs): computed in
+// float and rounded once to bf16, which is the correctly rounded result for add, sub and mul
+// (float has more than twice bf16's precision, plus two bits, in every binade); fma through
+// fma_for_bf16. min/max order the bits (-0 below +0; a NaN loses, or with .NaN wins); neg and abs
+// change the sign bit.
+void function_lowering::lower_bf16(const instruction& in) {
+    const std::string& op = in.opcode;
+    const bool pair = in.has("bf16x2");
+    llvm::Type* bits_type = pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(mc_.i16, 2)) : mc_.i16;
+    const scalar_type raw{scalar_type::kind::bits, pair ? 32 : 16};
+    auto bits = [&](size_t i) { return b_.CreateBitCast(src(in, in.operands.at(i), raw), bits_type); };
+    auto value = [&](size_t i) { return narrow_to_float(bits(i), true); };
+    auto put = [&](Value* r) { set(in, in.operands.at(0), b_.CreateBitCast(r, mc_.int_type(raw.bits))); };
+    auto k = [&](uint16_t v) { return llvm::ConstantInt::get(bits_type, v); };
+    if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("sat"))
+        refuse(in, "bf16 arithmetic other than rounded to nearest");
+    Value* r = nullptr;
+    if (op == "add" || op == "sub" || op == "mul") {
+        need(in, 3);
+        r = op == "add"   ? b_.CreateFAdd(value(1), value(2))
+            : op == "sub" ? b_.CreateFSub(value(1), value(2))
+                          : b_.CreateFMul(value(1), value(2));
+    } else if (op == "fma") {
+        need(in, 4);
+        r = fma_for_bf16(value(1), value(2), value(3));
+    } else if (op == "neg" || op == "abs") {
+        need(in, 2);
+        return put(op == "neg" ? b_.CreateXor(bits(1), k(0x8000)) : b_.CreateAnd(bits(1), k(0x7FFF)));
+    } else if (op == "min" || op == "max") {
+        need(in, 3);
+        return put(half_min_max(bits(1), bits(2), op == "min", in.has("NaN"), 0x7F80));
+    } else {
+        refuse(in, "this .bf16 operation is not supported");
+    }
+    put(float_to_narrow(r, true));
+}
+
+// setp.cmp.{f16x2,bf16,bf16x2} and set.cmp.dtype.{f16x2,bf16x2}: compared in float (exactly).
+// setp of a pair writes two predicates, p|q, from the low and the high halves; set of a pair
+// gives each half 0xFFFF or 0 (an integer dtype), or 1.0 or 0.0 (a .f16x2/.bf16x2 dtype).
+void function_lowering::lower_narrow_compare(const instruction& in) {
+    need(in, 3);
+    const std::string cmp = in.mods.empty() ? "" : in.mods[0];
+    const std::string& stype = in.mods.back();
+    const bool pair = stype == "f16x2" || stype == "bf16x2", bf = stype == "bf16" || stype == "bf16x2";
+    if (stype != "f16x2" && stype != "bf16" && stype != "bf16x2") refuse(in, "unexpected operand type");
+    llvm::Type* bits_type = pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(mc_.i16, 2)) : mc_.i16;
+    const scalar_type raw{scalar_type::kind::bits, pair ? 32 : 16};
+    auto value = [&](size_t i) {
+        return narrow_to_float(b_.CreateBitCast(src(in, in.operands.at(i), raw), bits_type), bf);
+    };
+    Value* t = compare(in, cmp, scalar_type{scalar_type::kind::flt, 32}, value(1), value(2));
+    const operand& d = in.operands[0];
+    if (in.opcode == "setp") {
+        Value* c = nullptr;
+        if (in.operands.size() > 3) c = src(in, in.operands[3], scalar_type{scalar_type::kind::pred, 1});
+        auto combine = [&](Value* x) -> Value* {
+            if (!c) return x;
+            if (in.has("and")) return b_.CreateAnd(x, c);
+            if (in.has("or")) return b_.CreateOr(x, c);
+            if (in.has("xor")) return b_.CreateXor(x, c);
+            refuse(in, "a fourth operand without .and, .or or .xor");
+        };
+        if (!pair) {
+            if (d.k == operand::kind::vector) {
+                set(in, d.elements.at(0), combine(t));
+                return set(in, d.elements.at(1), combine(b_.CreateNot(t)));
+            }
+            return set(in, d, combine(t));
+        }
+        if (d.k != operand::kind::vector || d.elements.size() != 2) refuse(in, "a pair compare writes p|q");
+        set(in, d.elements[0], combine(b_.CreateExtractElement(t, uint64_t(0))));
+        set(in, d.elements[1], combine(b_.CreateExtractElement(t, uint64_t(1))));
+        return;
+    }
+    const std::string& dtype = in.mods.at(in.mods.size() - 2);
+    Value* r;
+    if (dtype == "f16x2" || dtype == "bf16x2" || dtype == "f16" || dtype == "bf16")
+        r = b_.CreateSelect(t, llvm::ConstantInt::get(bits_type, dtype[0] == 'b' ? 0x3F80 : 0x3C00),
+                            llvm::ConstantInt::get(bits_type, 0));
+    else
+        r = b_.CreateSExt(t, bits_type);
+    set(in, d, b_.CreateBitCast(r, mc_.int_type(raw.bits)));
+}
+
+// cvt.rn.bf16.f32, cvt.f32.bf16, cvt.rn.{f16x2,bf16x2}.f32 d, a, b (a into the high half, b the
+// low), rounded to nearest even; .relu makes a negative result 0 (and a NaN the canonical NaN).
+void function_lowering::lower_narrow_cvt(const instruction& in) {
+    need(in, 2);
+    const scalar_type f32{scalar_type::kind::flt, 32};
+    std::string dtype, stype;
+    for (const auto& m : in.mods)
+        if (m == "bf16" || m == "bf16x2" || m == "f16x2" || type_from_word(m).valid())
+            (dtype.empty() ? dtype : stype) = m;
+    if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("satfinite"))
+        refuse(in, "conversions to 16-bit floats other than rounded to nearest");
+    auto relu = [&](Value* f) -> Value* {
+        if (!in.has("relu")) return f;
+        Value* negative = b_.CreateFCmpOLT(f, llvm::ConstantFP::get(f->getType(), 0.0));
+        return b_.CreateSelect(negative, llvm::ConstantFP::get(f->getType(), 0.0), f);
+    };
+    if (dtype == "bf16" && (stype == "f32" || stype == "f64")) {
+        Value* f = src(in, in.operands[1], type_from_word(stype));
+        if (stype == "f64") refuse(in, "cvt to bf16 from f64");
+        return set(in, in.operands[0], float_to_narrow(relu(f), true));
+    }
+    if (stype == "bf16" && type_from_word(dtype).is_float()) {
+        Value* f = narrow_to_float(src(in, in.operands[1], scalar_type{scalar_type::kind::bits, 16}), true);
+        llvm::Type* dty = mc_.llvm_type(type_from_word(dtype));
+        if (dty != f->getType())
+            f = type_from_word(dtype).bits > 32 ? b_.CreateFPExt(f, dty) : b_.CreateFPTrunc(f, dty);
+        return set(in, in.operands[0], f);
+    }
+    if ((dtype == "f16x2" || dtype == "bf16x2") && stype == "f32") {
+        need(in, 3);
+        const bool bf = dtype == "bf16x2";
+        Value* high = float_to_narrow(relu(src(in, in.operands[1], f32)), bf);
+        Value* low = float_to_narrow(relu(src(in, in.operands[2], f32)), bf);
+        Value* packed = b_.CreateOr(b_.CreateZExt(low, mc_.i32), b_.CreateShl(b_.CreateZExt(high, mc_.i32), 16));
+        return set(in, in.operands[0], packed);
+    }
+    refuse(in, "this conversion is not supported");
+}
+
+// atom.add.noftz.{f16,bf16,f16x2,bf16x2}: a compare-and-swap loop whose new value is the old one
+// plus the operand, each half rounded once (as add computes it).
+void function_lowering::lower_atom_narrow_float(const instruction& in) {
+    const bool red = in.opcode == "red";
+    if (!in.has("add")) refuse(in, "atomics of 16-bit floats other than add are not supported");
+    const bool pair = in.has("f16x2") || in.has("bf16x2"), bf = in.has("bf16") || in.has("bf16x2");
+    const size_t addr_i = red ? 0 : 1;
+    need(in, addr_i + 2);
+    const uint32_t bytes = pair ? 4 : 2;
+    llvm::Type* ity = pair ? mc_.i32 : mc_.i16;
+    llvm::Type* lanes = pair ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(mc_.i16, 2)) : mc_.i16;
+    Value* p = memory_pointer(in, in.operands[addr_i], space_of(in), bytes);
+    Value* v = narrow_to_float(
+        b_.CreateBitCast(src(in, in.operands[addr_i + 1], scalar_type{scalar_type::kind::bits, int(bytes * 8)}), lanes),
+        bf);
+    const llvm::MaybeAlign align(bytes);
+    const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
+    BasicBlock* pre = b_.GetInsertBlock();
+    auto* loop = BasicBlock::Create(mc_.ctx, "atom.loop", fn_);
+    auto* out = BasicBlock::Create(mc_.ctx, "atom.done", fn_);
+    Value* first = b_.CreateAlignedLoad(ity, p, align);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    auto* cur = b_.CreatePHI(ity, 2);
+    cur->addIncoming(first, pre);
+    Value* sum = float_to_narrow(b_.CreateFAdd(narrow_to_float(b_.CreateBitCast(cur, lanes), bf), v), bf);
+    Value* pair_result = b_.CreateAtomicCmpXchg(p, cur, b_.CreateBitCast(sum, ity), align, order, order);
+    Value* seen = b_.CreateExtractValue(pair_result, 0);
+    cur->addIncoming(seen, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateExtractValue(pair_result, 1), out, loop);
+    b_.SetInsertPoint(out);
+    if (!red) set(in, in.operands[0], seen);
+}
+
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b, a} shifted by c, high (l) or low (r) word.
 void function_lowering::lower_funnel_shift(const instruction& in) {
     need(in, 4);
@@ -2045,13 +2277,16 @@ void function_lowering::lower_funnel_shift(const instruction& in) {
 }
 
 void function_lowering::lower_atom(const instruction& in) {
+    if (in.has("bf16") || in.has("bf16x2") || in.has("f16x2") || (in.has("f16") && in.has("add")))
+        return lower_atom_narrow_float(in);
     const bool red = in.opcode == "red";
     const scalar_type t = type1(in);
     const space sp = space_of(in);
     const size_t addr_i = red ? 0 : 1;
     need(in, addr_i + 2);
     const uint32_t bytes = static_cast<uint32_t>(t.bits / 8);
-    if (t.bits != 32 && t.bits != 64) refuse(in, "atomics of " + std::to_string(t.bits) + " bits are not supported");
+    if (t.bits != 32 && t.bits != 64 && !(t.bits == 16 && in.has("cas")))
+        refuse(in, "atomics of " + std::to_string(t.bits) + " bits are not supported");
     Value* p = memory_pointer(in, in.operands[addr_i], sp, bytes);
     const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
     const llvm::MaybeAlign align(bytes);
