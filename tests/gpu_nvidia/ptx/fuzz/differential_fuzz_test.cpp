@@ -6,7 +6,9 @@
 // 0x7FFFFFFF; the two sides' payloads differ in nearly every program that makes a NaN).
 //
 // What it found in the engine, each now fixed: testp.normal of zero, f32 add/sub/fma with
-// directed rounding, cvt of NaN from .f64 or into 64 bits, min/max of -0 and +0.
+// directed rounding, cvt of NaN from .f64 or into 64 bits, min/max of -0 and +0. It also runs
+// the integer instructions of CUDA's intrinsics (bmsk, szext, dp4a, dp2a, fns, prmt's modes,
+// .relu, 16-bit pairs) and directed rounding of f32 and f64 add/sub/mul/fma/div/sqrt/rcp.
 //
 // Most programs run in digest mode (each thread's registers folded into one word: the
 // engine's JIT time, about 30 ms of CPU per program, is what limits the count), the first few
@@ -487,7 +489,31 @@ TEST(PtxDifferentialFuzz, TheFirstThousandProgramsCoverEveryInstructionFamily) {
                           "ld.global.v4.u32",
                           "ld.global.v2.f32",
                           "ld.global.v2.s64",
-                          "ld.global.v2.f64"})
+                          "ld.global.v2.f64",
+                          "bmsk.clamp.b32",
+                          "bmsk.wrap.b32",
+                          "szext.clamp.s32",
+                          "szext.wrap.u32",
+                          "dp4a.s32.u32",
+                          "dp2a.hi.u32.s32",
+                          "dp2a.lo.s32.s32",
+                          "fns.b32",
+                          "prmt.b32",
+                          "prmt.b32.f4e",
+                          "prmt.b32.rc16",
+                          "max.relu.s32",
+                          "min.u16x2",
+                          "max.relu.s16x2",
+                          "add.rm.f64",
+                          "sub.rz.f64",
+                          "mul.rp.f64",
+                          "fma.rz.f64",
+                          "div.rp.f64",
+                          "div.rz.f32",
+                          "sqrt.rm.f32",
+                          "sqrt.rp.f64",
+                          "rcp.rz.f32",
+                          "rcp.rm.f64"})
         EXPECT_TRUE(seen.count(f)) << f;
     std::string text;
     for (uint64_t seed = 0; seed < 50; ++seed) text += generate_kernel(seed, output_mode::digest).text;

@@ -334,7 +334,7 @@ private:
     }
 
     void one_instruction() {
-        switch (r_.below(24)) {
+        switch (r_.below(26)) {
         case 0:
         case 1:
             int_arith();
@@ -398,9 +398,67 @@ private:
         case 22:
             float_min_max();
             break;
-        default:
+        case 23:
             move();
             break;
+        default:
+            integer_intrinsic();
+            break;
+        }
+    }
+
+    // Instructions CUDA's intrinsics and CCCL write: bmsk, szext, dp4a/dp2a, fns, prmt with and
+    // without a mode, min/max with .relu and of 16-bit pairs.
+    void integer_intrinsic() {
+        static constexpr std::array<const char*, 2> modes = {"clamp", "wrap"};
+        static constexpr std::array<const char*, 2> halves = {"u32", "s32"};
+        const std::string a = src(value_kind::b32);
+        switch (r_.below(8)) {
+        case 0: {
+            const std::string n = amount(32), w = amount(32), g = guard();
+            emit(g, std::string("bmsk.") + r_.pick(modes) + ".b32", {dest(value_kind::b32, g), n, w});
+            return;
+        }
+        case 1: {
+            const std::string w = amount(32), g = guard();
+            emit(g, std::string("szext.") + r_.pick(modes) + "." + r_.pick(halves), {dest(value_kind::b32, g), a, w});
+            return;
+        }
+        case 2:
+        case 3: {
+            const std::string b = int_operand("u32"), c = int_operand("u32");
+            const std::string op = r_.percent(50) ? "dp4a." : std::string("dp2a.") + (r_.percent(50) ? "lo." : "hi.");
+            const std::string g = guard();
+            emit(g, op + r_.pick(halves) + "." + r_.pick(halves), {dest(value_kind::b32, g), a, b, c});
+            return;
+        }
+        case 4: {  // the base must be at most 31: a literal, or a register's low five bits
+            std::string base = std::to_string(r_.below(32));
+            if (r_.percent(50)) {
+                base = fresh(value_kind::b32);
+                emit("", "and.b32", {base, src(value_kind::b32), "31"});
+            }
+            const std::string offset = r_.percent(60) ? std::to_string(int(r_.below(71)) - 35) : src(value_kind::b32);
+            const std::string g = guard();
+            emit(g, "fns.b32", {dest(value_kind::b32, g), a, base, offset});
+            return;
+        }
+        case 5: {
+            static constexpr std::array<const char*, 7> kinds = {"", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+            const std::string b = src(value_kind::b32), c = int_operand("u32"), g = guard();
+            emit(g, std::string("prmt.b32") + r_.pick(kinds), {dest(value_kind::b32, g), a, b, c});
+            return;
+        }
+        case 6: {
+            const std::string b = int_operand("s32"), g = guard();
+            emit(g, std::string(r_.percent(50) ? "min" : "max") + ".relu.s32", {dest(value_kind::b32, g), a, b});
+            return;
+        }
+        default: {
+            static constexpr std::array<const char*, 3> pairs = {"u16x2", "s16x2", "relu.s16x2"};
+            const std::string type = r_.pick(pairs), b = src(value_kind::b32), g = guard();
+            emit(g, std::string(r_.percent(50) ? "min." : "max.") + type, {dest(value_kind::b32, g), a, b});
+        }
         }
     }
 
@@ -642,17 +700,17 @@ private:
         }
     }
 
-    // Only correctly rounded forms; directed rounding only where the engine's README says it
-    // has it (f32 add, sub, mul, fma, mad).
-    std::string rounding(const std::string& type) {
+    // Rounded to nearest, or towards zero, down or up: the engine has each for f32 and f64 add,
+    // sub, mul, fma (mad), div, sqrt and rcp (README).
+    std::string rounding(const std::string&) {
         static constexpr std::array<const char*, 3> directed = {"rz", "rm", "rp"};
-        return (type == "f32" && r_.percent(35)) ? r_.pick(directed) : "rn";
+        return r_.percent(35) ? r_.pick(directed) : "rn";
     }
 
     void float_arith() {
         static constexpr std::array<const char*, 4> ops = {"add", "sub", "mul", "div"};
         const std::string op = r_.pick(ops), type = r_.percent(50) ? "f32" : "f64";
-        const std::string rnd = op == "div" ? "rn" : rounding(type);
+        const std::string rnd = rounding(type);
         const std::string a = src(float_kind(type)), b = float_operand(type), g = guard();
         emit(g, op + "." + rnd + "." + type, {dest(float_kind(type), g), a, b});
     }
@@ -666,8 +724,10 @@ private:
     }
 
     void float_unary() {
-        static constexpr std::array<const char*, 4> ops = {"sqrt.rn", "rcp.rn", "abs", "neg"};
-        const std::string op = r_.pick(ops), type = r_.percent(50) ? "f32" : "f64";
+        static constexpr std::array<const char*, 4> ops = {"sqrt", "rcp", "abs", "neg"};
+        const std::string type = r_.percent(50) ? "f32" : "f64";
+        std::string op = r_.pick(ops);
+        if (op == "sqrt" || op == "rcp") op += "." + rounding(type);
         const std::string a = src(float_kind(type)), g = guard();
         emit(g, op + "." + type, {dest(float_kind(type), g), a});
     }

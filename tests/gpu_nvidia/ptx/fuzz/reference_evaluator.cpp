@@ -5,6 +5,7 @@
 #include "reference_evaluator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cfenv>
@@ -86,7 +87,13 @@ enum class op_code {
     testp,
     cvt,
     sqrt,
-    rcp
+    rcp,
+    bmsk,
+    szext,
+    dp4a,
+    dp2a,
+    fns,
+    prmt
 };
 
 op_code parse_opcode(const std::string& s) {
@@ -99,7 +106,8 @@ op_code parse_opcode(const std::string& s) {
         {"max", op_code::max},   {"abs", op_code::abs},   {"neg", op_code::neg},     {"popc", op_code::popc},
         {"clz", op_code::clz},   {"brev", op_code::brev}, {"bfe", op_code::bfe},     {"bfi", op_code::bfi},
         {"selp", op_code::selp}, {"setp", op_code::setp}, {"testp", op_code::testp}, {"cvt", op_code::cvt},
-        {"sqrt", op_code::sqrt}, {"rcp", op_code::rcp}};
+        {"sqrt", op_code::sqrt}, {"rcp", op_code::rcp},   {"bmsk", op_code::bmsk},   {"szext", op_code::szext},
+        {"dp4a", op_code::dp4a}, {"dp2a", op_code::dp2a}, {"fns", op_code::fns},     {"prmt", op_code::prmt}};
     const auto it = ops.find(s);
     if (it == ops.end()) throw bad("unknown opcode '" + s + "'");
     return it->second;
@@ -520,6 +528,7 @@ private:
         default:
             break;
         }
+        if (in.has("s16x2") || in.has("u16x2")) return packed_min_max(in);
         if (in.types.empty()) throw bad("missing type");
         if (in.type().k == 'f') return float_op(in);
         if (in.type().k == 'p') return pred_op(in);
@@ -710,6 +719,8 @@ private:
         case op_code::max: {
             const int128 x = as_integer(a, t), y = as_integer(b(), t);
             const bool take_a = in.op == op_code::min ? x < y : x > y;
+            // .relu (s32): a negative result is 0.
+            if (in.has("relu") && (take_a ? x : y) < 0) return write(d, 0, t);
             return write(d, take_a ? a : b(), t);
         }
         case op_code::abs:
@@ -724,6 +735,17 @@ private:
         }
         case op_code::brev:
             return write(d, bit_reverse(a, n), t);
+        case op_code::bmsk:
+            return write(d, bit_mask(a, b(), in.has("clamp")), t);
+        case op_code::szext:
+            return write(d, sign_zero_extend(a, b(), in.has("clamp"), is_signed), t);
+        case op_code::dp4a:
+        case op_code::dp2a:
+            return write(d, dot_product(in, a, b(), c(32)), type_info{'b', 32});
+        case op_code::fns:
+            return write(d, nth_set_bit(a, b(), c(32)), t);
+        case op_code::prmt:
+            return write(d, permute(in, a, b(), c(32)), t);
         case op_code::bfe:
             return write(d, bit_field_extract(t, a, read(arg(in, 2), 32), c(32)), t);
         case op_code::bfi: {
@@ -738,6 +760,108 @@ private:
         default:
             throw bad("not an integer operation");
         }
+    }
+
+    // bmsk: the ISA's pseudocode. Position a and width b mod 32; .clamp: a >= 32 gives 0, b >= 32
+    // every bit from a up; a + b past 31 stops at bit 31.
+    static uint64_t bit_mask(uint64_t a, uint64_t b, bool clamp) {
+        const uint64_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+        uint64_t mask0 = (0xFFFFFFFFull << a1) & 0xFFFFFFFFull;
+        uint64_t mask1 = sum >= 32 ? 0 : (0xFFFFFFFFull << sum) & 0xFFFFFFFFull;
+        const bool position_over = clamp && a >= 32, width_over = clamp && b >= 32;
+        if (position_over) mask0 = 0;
+        if (sum >= 32 || position_over || width_over) mask1 = 0;
+        return mask0 & ~mask1 & 0xFFFFFFFFull;
+    }
+
+    // szext: the low b bits of a (b mod 32; .clamp keeps all of a for b >= 32), sign- or
+    // zero-extended.
+    static uint64_t sign_zero_extend(uint64_t a, uint64_t b, bool clamp, bool is_signed) {
+        const uint64_t b1 = b & 0x1f;
+        if (clamp && b >= 32) return a;
+        if (b1 == 0) return 0;
+        const uint64_t field = a & ((1ull << b1) - 1);
+        const bool negative = is_signed && ((a >> (b1 - 1)) & 1);
+        return negative ? (field | (0xFFFFFFFFull << b1)) & 0xFFFFFFFFull : field;
+    }
+
+    // dp4a: c + the four products of a's and b's bytes; dp2a.lo/.hi: c + a's two halves times
+    // b's bytes 0, 1 (or 2, 3). Signed or not by .atype and .btype; the sum wraps at 32 bits.
+    static uint64_t dot_product(const instruction& in, uint64_t a, uint64_t b, uint64_t c) {
+        const bool sa = in.type(0).k == 's', sb = in.type(1).k == 's';
+        auto field = [](uint64_t v, int at, int bits, bool s) {
+            const uint64_t raw = (v >> at) & ((1ull << bits) - 1);
+            return s ? sext(raw, bits) : int64_t(raw);
+        };
+        int64_t sum = int64_t(c & 0xFFFFFFFFull);
+        if (in.op == op_code::dp4a) {
+            for (int i = 0; i < 4; ++i) sum += field(a, 8 * i, 8, sa) * field(b, 8 * i, 8, sb);
+        } else {
+            const int first = in.has("hi") ? 2 : 0;
+            for (int i = 0; i < 2; ++i) sum += field(a, 16 * i, 16, sa) * field(b, 8 * (first + i), 8, sb);
+        }
+        return uint64_t(sum) & 0xFFFFFFFFull;
+    }
+
+    // fns: the ISA's loop. From bit `base` (at most 31), the |offset|-th set bit going up
+    // (offset > 0) or down (< 0); offset 0 asks for base itself. 0xFFFFFFFF when there is none.
+    static uint64_t nth_set_bit(uint64_t mask, uint64_t base, uint64_t offset_bits) {
+        const int64_t offset = sext(offset_bits, 32);
+        if (base > 31) throw bad("fns with a base past 31 (undefined in PTX)");
+        if (offset == 0) return (mask >> base) & 1 ? base : 0xFFFFFFFFull;
+        int64_t count = (offset < 0 ? -offset : offset) - 1;
+        for (int64_t pos = int64_t(base); pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+            if ((mask >> pos) & 1) {
+                if (count == 0) return uint64_t(pos);
+                --count;
+            }
+        return 0xFFFFFFFFull;
+    }
+
+    // prmt: bytes of {b, a} (7..0) picked by c's nibbles (the default: bit 3 replicates the
+    // byte's sign) or, with a mode, by the ISA's table row for c's low two bits.
+    static uint64_t permute(const instruction& in, uint64_t a, uint64_t b, uint64_t c) {
+        const uint64_t source = (a & 0xFFFFFFFFull) | (b << 32);
+        auto byte = [&](uint64_t i) { return (source >> (8 * i)) & 0xFF; };
+        // Each row: the source byte of d's bytes 3, 2, 1, 0.
+        static const std::unordered_map<std::string, std::array<std::array<int, 4>, 4>> modes = {
+            {"f4e", {{{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}}},
+            {"b4e", {{{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}}},
+            {"rc8", {{{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}}},
+            {"ecl", {{{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}}},
+            {"ecr", {{{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}}},
+            {"rc16", {{{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}}}};
+        uint64_t d = 0;
+        for (const auto& m : in.mods)
+            if (auto it = modes.find(m); it != modes.end()) {
+                const auto& row = it->second[c & 3];
+                for (int i = 0; i < 4; ++i) d |= byte(uint64_t(row[size_t(3 - i)])) << (8 * i);
+                return d;
+            }
+        for (int i = 0; i < 4; ++i) {
+            const uint64_t sel = (c >> (4 * i)) & 0xF;
+            uint64_t v = byte(sel & 7);
+            if (sel & 8) v = (v & 0x80) ? 0xFF : 0;
+            d |= v << (8 * i);
+        }
+        return d;
+    }
+
+    // min/max.{u16x2,s16x2}{.relu}: each 16-bit lane on its own.
+    void packed_min_max(const instruction& in) {
+        if (in.op != op_code::min && in.op != op_code::max) throw bad("only min and max of 16-bit pairs");
+        const bool is_signed = in.has("s16x2");
+        const type_info lane{is_signed ? 's' : 'u', 16};
+        const uint64_t a = read(arg(in, 1), 32), b = read(arg(in, 2), 32);
+        uint64_t d = 0;
+        for (int i = 0; i < 2; ++i) {
+            const uint64_t x = (a >> (16 * i)) & 0xFFFF, y = (b >> (16 * i)) & 0xFFFF;
+            const int128 vx = as_integer(x, lane), vy = as_integer(y, lane);
+            uint64_t r = (in.op == op_code::min ? vx <= vy : vx >= vy) ? x : y;
+            if (in.has("relu") && as_integer(r, lane) < 0) r = 0;
+            d |= r << (16 * i);
+        }
+        write(arg(in, 0), d, type_info{'b', 32});
     }
 
     // The ISA's pseudocode: pos and len are taken mod 256; bits past the msb read as the sign
