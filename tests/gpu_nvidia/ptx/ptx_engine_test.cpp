@@ -1264,6 +1264,23 @@ std::string refusal_of(const std::string& text) {
     return error;
 }
 
+// What the engine still does not run is refused at load, naming the instruction and its line.
+TEST_F(ptx_engine, WhatStillCannotRunIsRefusedAtLoadNamingTheInstructionAndLine) {
+    const std::string head =
+        ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+        "\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<4>;\n"
+        "\t.reg .b64 %rd<4>;\n";  // the instruction is on line 11
+    for (const char* instruction :
+         {"vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r1;", "cvt.rz.f32.f64 %f1, %fd1;", "add.s16x2 %r1, %r2, %r3;",
+          "fma.rz.bf16 %rs1, %rs2, %rs3, %rs1;", "atom.global.exch.b16 %rs1, [%rd1], %rs2;",
+          "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", "add.rz.f16 %rs1, %rs2, %rs3;"}) {
+        const std::string error = refusal_of(head + "\t" + instruction + "\n\tret;\n}\n");
+        const std::string opcode = std::string(instruction).substr(0, std::string(instruction).find(' '));
+        EXPECT_NE(error.find("line 11"), std::string::npos) << instruction << ": " << error;
+        EXPECT_NE(error.find(opcode), std::string::npos) << instruction << ": " << error;
+    }
+}
+
 TEST_F(ptx_engine, CountsPastWhatAGpuAllowsAreRefusedNamingTheLimit) {
     struct refused {
         std::string text;
