@@ -822,6 +822,8 @@ TEST_F(ptx_engine, Bf16ArithmeticRoundsTheExactResultOnce) {
 	{ cvt.f32.bf16 %f4, %rs4;}
 	st.global.f32 [%rd6+32], %f4;
 	st.global.u32 [%rd6+36], %r10;
+	fma.rn.relu.bf16 %rs12, %rs1, %rs2, %rs3;
+	st.global.u16 [%rd6+40], %rs12;
 	ret;
 }
 )";
@@ -880,6 +882,8 @@ TEST_F(ptx_engine, Bf16ArithmeticRoundsTheExactResultOnce) {
         uint32_t got_predicates;
         std::memcpy(&got_predicates, &out[24 * i + 18], 4);
         ASSERT_EQ(got_predicates, predicates) << "setp.lt.f16x2 p (low) | q (high) of " << i;
+        const bool negative = (want[0] & 0x8000) && want[0] != 0x8000;
+        ASSERT_EQ(out[24 * i + 20], negative ? 0 : want[0]) << "fma.rn.relu.bf16: a negative result is 0";
     }
     EXPECT_EQ(out[1], 0x3F82) << "add: 1 + 2^-7 + 2^-8 ties to the even 1 + 2^-6";
     EXPECT_EQ(out[0], 0x3F81) << "fma: 1 + 2^-8 + 2^-15 is past the tie at 1 + 2^-8: up to 1 + 2^-7";

@@ -112,6 +112,7 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                 return at(in) + "'" + name + "': directed rounding (." + mod +
                        ") is only supported for f32 and f64 add, sub, mul, fma, div, sqrt and rcp";
         }
+    if (in.has("xorsign")) return at(in) + "'" + name + "': min/max with .xorsign.abs are not supported";
     for (const auto& mod : in.mods) {
         // Packed halves and bf16 in arithmetic (lowering.cpp's lower_half2, lower_bf16), compares,
         // conversions from f32 and atomic adds.

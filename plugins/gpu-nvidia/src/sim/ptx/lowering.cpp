@@ -1067,6 +1067,12 @@ private:
     Value* narrow_to_float(Value* bits, bool bf);
     Value* float_to_narrow(Value* f, bool bf);
     Value* fma_for_bf16(Value* x, Value* y, Value* z);
+    // .relu (fma.rn.relu.{f16,bf16}, cvt.rn.relu...): a negative result is +0; a NaN stays NaN.
+    Value* relu(const instruction& in, Value* f) {
+        if (!in.has("relu")) return f;
+        Value* negative = b_.CreateFCmpOLT(f, llvm::ConstantFP::get(f->getType(), 0.0));
+        return b_.CreateSelect(negative, llvm::ConstantFP::get(f->getType(), 0.0), f);
+    }
     void lower_bf16(const instruction& in);
     void lower_narrow_compare(const instruction& in);
     void lower_narrow_cvt(const instruction& in);
@@ -1415,6 +1421,7 @@ void function_lowering::lower_half2(const instruction& in) {
         r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, llvm::ConstantFP::get(r->getType(), 0.0));
         r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, r, llvm::ConstantFP::get(r->getType(), 1.0));
     }
+    r = relu(in, r);
     set(in, in.operands[0], b_.CreateBitCast(b_.CreateFPTrunc(r, halves), mc_.i32));
 }
 
@@ -1871,6 +1878,7 @@ void function_lowering::lower_float_arith(const instruction& in, scalar_type t) 
         this->set(i, o, v);
     };
     auto saturate = [&](Value* v) -> Value* {
+        if (half) v = relu(in, v);
         if (!in.has("sat")) return v;
         v = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, v, llvm::ConstantFP::get(ty, 0.0));
         return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, v, llvm::ConstantFP::get(ty, 1.0));
@@ -2136,7 +2144,7 @@ void function_lowering::lower_bf16(const instruction& in) {
     } else {
         refuse(in, "this .bf16 operation is not supported");
     }
-    put(float_to_narrow(r, true));
+    put(float_to_narrow(relu(in, r), true));
 }
 
 // setp.cmp.{f16x2,bf16,bf16x2} and set.cmp.dtype.{f16x2,bf16x2}: compared in float (exactly).
@@ -2198,11 +2206,7 @@ void function_lowering::lower_narrow_cvt(const instruction& in) {
             (dtype.empty() ? dtype : stype) = m;
     if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("satfinite"))
         refuse(in, "conversions to 16-bit floats other than rounded to nearest");
-    auto relu = [&](Value* f) -> Value* {
-        if (!in.has("relu")) return f;
-        Value* negative = b_.CreateFCmpOLT(f, llvm::ConstantFP::get(f->getType(), 0.0));
-        return b_.CreateSelect(negative, llvm::ConstantFP::get(f->getType(), 0.0), f);
-    };
+    auto relu = [&](Value* f) { return this->relu(in, f); };
     if (dtype == "bf16" && (stype == "f32" || stype == "f64")) {
         Value* f = src(in, in.operands[1], type_from_word(stype));
         if (stype == "f64") refuse(in, "cvt to bf16 from f64");
