@@ -1,4 +1,5 @@
 #include <cudabridge/core/error.hpp>
+#include <cudabridge/core/thread_text.hpp>
 
 namespace cudabridge::core {
 
@@ -27,6 +28,7 @@ constexpr status_text texts[] = {
     {CB_ERR_BUSY, "CB_ERR_BUSY", "busy"},
     {CB_ERR_INTERNAL, "CB_ERR_INTERNAL", "internal error"},
     {CB_ERR_ILLEGAL_ADDRESS, "CB_ERR_ILLEGAL_ADDRESS", "illegal memory access"},
+    {CB_ERR_ASSERT, "CB_ERR_ASSERT", "a kernel's assert() failed"},
 };
 
 const status_text* find(cb_status status) noexcept {
@@ -35,7 +37,7 @@ const status_text* find(cb_status status) noexcept {
     return nullptr;
 }
 
-thread_local std::string last_error_message;
+thread_local thread_text last_error_message;  // safe to set during exit (thread_text.hpp)
 }  // namespace
 
 const char* status_name(cb_status status) noexcept {
@@ -48,7 +50,7 @@ const char* status_description(cb_status status) noexcept {
     return t ? t->description : "unknown status";
 }
 
-void set_last_error(std::string message) { last_error_message = std::move(message); }
-const std::string& last_error() { return last_error_message; }
+void set_last_error(std::string_view message) { last_error_message.set(message); }
+std::string last_error() { return std::string(last_error_message.view()); }
 
 }  // namespace cudabridge::core

@@ -1,11 +1,13 @@
 #include "runtime/errors.hpp"
 
+#include <cudabridge/core/thread_text.hpp>
+
 namespace cudabridge::host {
 namespace {
 
 struct thread_error {
     cbError_t code = cbSuccess;
-    std::string message;
+    core::thread_text message;  // safe to set during exit, after thread_locals died (thread_text.hpp)
 };
 thread_local thread_error last;
 thread_local bool launch_failed = false;
@@ -30,6 +32,7 @@ constexpr error_text texts[] = {
     {cbErrorNotFound, "cbErrorNotFound", "named symbol not found"},
     {cbErrorNotReady, "cbErrorNotReady", "device not ready"},
     {cbErrorIllegalAddress, "cbErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cbErrorAssert, "cbErrorAssert", "device-side assert triggered"},
     {cbErrorLaunchTimeout, "cbErrorLaunchTimeout", "the launch timed out and was terminated"},
     {cbErrorLaunchFailure, "cbErrorLaunchFailure", "unspecified launch failure"},
     {cbErrorNotPermitted, "cbErrorNotPermitted", "operation not permitted"},
@@ -87,6 +90,8 @@ cbError_t to_runtime_error(cb_status status) noexcept {
         return cbErrorNotReady;
     case CB_ERR_ILLEGAL_ADDRESS:
         return cbErrorIllegalAddress;
+    case CB_ERR_ASSERT:
+        return cbErrorAssert;
     default:
         return cbErrorUnknown;
     }
@@ -94,13 +99,13 @@ cbError_t to_runtime_error(cb_status status) noexcept {
 
 bool is_sticky(cbError_t e) noexcept {
     return e == cbErrorDeviceLost || e == cbErrorLinkDown || e == cbErrorDeviceReset || e == cbErrorLaunchFailure ||
-           e == cbErrorIllegalAddress || e == cbErrorDeviceFailed;
+           e == cbErrorIllegalAddress || e == cbErrorAssert || e == cbErrorDeviceFailed;
 }
 
 cbError_t set_last_error(cbError_t e, const std::string& message) {
     if (e != cbSuccess) {
         last.code = e;
-        last.message = message;
+        last.message.set(message);
     }
     return e;
 }

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cudabridge::core {
 
@@ -24,7 +25,7 @@ const char* status_description(cb_status status) noexcept;
 
 // The calling thread's last error message (set by plugins through the host services, and by the
 // host itself before it returns a failure through a C API).
-void set_last_error(std::string message);
-const std::string& last_error();
+void set_last_error(std::string_view message);
+std::string last_error();
 
 }  // namespace cudabridge::core
