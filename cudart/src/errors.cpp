@@ -16,8 +16,8 @@ thread_local cudaError_t last_error = cudaSuccess;
 std::atomic<cudaError_t> sticky{cudaSuccess};
 
 bool is_sticky(cudaError_t e) {
-    return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorDevicesUnavailable ||
-           e == cudaErrorContextIsDestroyed;
+    return e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure ||
+           e == cudaErrorDevicesUnavailable || e == cudaErrorContextIsDestroyed;
 }
 
 struct error_text {
@@ -52,6 +52,7 @@ constexpr error_text texts[] = {
     {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
     {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out"},
     {cudaErrorContextIsDestroyed, "cudaErrorContextIsDestroyed", "the device was reset and its memory is gone"},

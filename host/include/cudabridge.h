@@ -46,6 +46,7 @@ typedef enum cbError {
     cbErrorNotFound = 500,
     cbErrorNotReady = 600,
     cbErrorIllegalAddress = 700,
+    cbErrorAssert = 710, /* a kernel's assert() failed; sticky, as in CUDA */
     cbErrorLaunchTimeout = 702,
     cbErrorLaunchFailure = 719,
     cbErrorNotPermitted = 800,
@@ -273,6 +274,11 @@ CB_API cbError_t cbModuleUnload(cbModule_t module);
  * its device address and size (either may be NULL). Copies to and from it (cbMemcpy) reach what
  * the module's kernels read. cbErrorNotFound when the module defines no such variable. */
 CB_API cbError_t cbModuleGetGlobal(void** devPtr, size_t* bytes, cbModule_t module, const char* name);
+/* Where parameter `index` of kernel `name` lies in its parameter buffer, and its size in bytes, as
+ * cuFuncGetParamInfo gives them (either may be NULL): what a caller needs to copy a launch's
+ * kernelParams and replay them later. cbErrorNotFound for no such kernel, cbErrorInvalidValue
+ * past its last parameter. */
+CB_API cbError_t cbModuleGetParamInfo(cbModule_t module, const char* name, size_t index, size_t* offset, size_t* size);
 CB_API cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
                                       const cbKernelArg* args, size_t numArgs, size_t sharedMem, cbStream_t stream);
 /* The same with the arguments as cuLaunchKernel's kernelParams: one pointer per parameter of the

@@ -48,6 +48,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 11, "these headers describe ABI 1.11 or later (the
 CB_PIN_ASSERT(CB_ABI_MINOR >= 12, "these headers describe ABI 1.12 or later (stacked matmul operands)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 13,
               "these headers describe ABI 1.13 or later (cb_gpu_table.progress, cb_health_sample.stalled_ms)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 14, "these headers describe ABI 1.14 or later (kernel_param_info, CB_ERR_ASSERT)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -72,8 +73,10 @@ CB_PIN_VALUE(CB_ERR_ABI_MISMATCH, -13);
 CB_PIN_VALUE(CB_ERR_BUSY, -14);
 CB_PIN_VALUE(CB_ERR_INTERNAL, -15);
 CB_PIN_VALUE(CB_ERR_ILLEGAL_ADDRESS, -16);  // ABI 1.4
-// The count is the one pin that grows: 16 up to ABI 1.3, 17 since 1.4 (CB_ERR_ILLEGAL_ADDRESS).
-CB_PIN_VALUE(CB_STATUS_COUNT, 17);
+CB_PIN_VALUE(CB_ERR_ASSERT, -17);           // ABI 1.14
+// The count is the one pin that grows: 16 up to ABI 1.3, 17 since 1.4 (CB_ERR_ILLEGAL_ADDRESS),
+// 18 since 1.14 (CB_ERR_ASSERT).
+CB_PIN_VALUE(CB_STATUS_COUNT, 18);
 
 CB_PIN_VALUE(CB_LOG_TRACE, 0);
 CB_PIN_VALUE(CB_LOG_INFO, 2);
@@ -420,7 +423,7 @@ CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 376);
+CB_PIN_SIZE(cb_gpu_table, 384);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -545,6 +548,7 @@ CB_PIN_FIELD(cb_health_history, emergency_stopped, 32, 4);
 CB_PIN_FIELD(cb_health_history, failed, 36, 4);
 CB_PIN_FIELD(cb_endpoint_host_ops, modeled_time_ns, 40, 8);
 CB_PIN_FIELD(cb_gpu_table, progress, 368, 8);
+CB_PIN_FIELD(cb_gpu_table, kernel_param_info, 376, 8);  // ABI 1.14
 CB_PIN_FIELD(cb_health_sample, stalled_ms, 104, 8);
 CB_PIN_FIELD(cb_health_sample, dma_map_refusals, 112, 8);
 

@@ -178,6 +178,9 @@ cbError_t cbModuleUnload(cbModule_t module) {
 cbError_t cbModuleGetGlobal(void** devPtr, size_t* bytes, cbModule_t module, const char* name) {
     return guarded([&](runtime& rt) { return rt.module_global(module, name, devPtr, bytes); });
 }
+cbError_t cbModuleGetParamInfo(cbModule_t module, const char* name, size_t index, size_t* offset, size_t* size) {
+    return guarded([&](runtime& rt) { return rt.kernel_param_info(module, name, index, offset, size); });
+}
 cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                                size_t numArgs, size_t sharedMem, cbStream_t stream) {
     if (!module) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleLaunchKernel: NULL module");

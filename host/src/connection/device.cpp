@@ -232,6 +232,10 @@ void device::report_dma_refusal(const std::string& what) {
         impl_->record(CB_SEVERITY_ERROR, "dma.refused", "the IOMMU refused a DMA mapping: " + what);
 }
 
+void device::report_module_refused(const std::string& why) {
+    impl_->record(CB_SEVERITY_WARNING, "module.refused", "a module's code cannot run on this GPU: " + why);
+}
+
 void device::report_integrity_failure(const std::string& what) {
     impl_->integrity_failures.fetch_add(1);
     impl_->record(CB_SEVERITY_ERROR, "integrity.mismatch", "end-to-end check failed: " + what);

@@ -110,6 +110,7 @@ public:
     // A module variable's device address and size; from then on copies may name its bytes as
     // they name an allocation's.
     cbError_t module_global(cbModule_st* m, const char* name, void** address, size_t* bytes);
+    cbError_t kernel_param_info(cbModule_st* m, const char* name, size_t index, size_t* offset, size_t* size);
     // With `kernel_params` (cuLaunchKernel's kernelParams), `args` and `count` are not used.
     cbError_t launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                             size_t count, size_t shared_memory, cbStream_st* s, void* const* kernel_params = nullptr);

@@ -125,6 +125,7 @@ cbError_t device_context::module_load(cbModule_st** out, const void* image, size
         if (st != CB_OK && log[0]) core::set_last_error(core::last_error() + "\n" + log);
         return st;
     });
+    if (e == cbErrorNotSupported) dev().report_module_refused(last_error_message());
     if (e != cbSuccess)
         return e == cbErrorInvalidValue ? set_last_error(cbErrorInvalidKernelImage, last_error_message()) : e;
     std::lock_guard lock(objects_mutex_);
@@ -165,6 +166,25 @@ cbError_t device_context::module_global(cbModule_st* m, const char* name, void**
     }
     if (address) *address = reinterpret_cast<void*>(static_cast<uintptr_t>(at));
     if (bytes) *bytes = static_cast<size_t>(size);
+    return cbSuccess;
+}
+
+cbError_t device_context::kernel_param_info(cbModule_st* m, const char* name, size_t index, size_t* offset,
+                                            size_t* size) {
+    if (!m || !owns(m)) return set_last_error(cbErrorInvalidResourceHandle, "cbModuleGetParamInfo: unknown module");
+    if (!name) return set_last_error(cbErrorInvalidValue, "cbModuleGetParamInfo: NULL name");
+    if (index > UINT32_MAX) return set_last_error(cbErrorInvalidValue, "cbModuleGetParamInfo: no such parameter");
+    uint64_t at = 0, bytes = 0;
+    const cbError_t e = call("cbModuleGetParamInfo", [&](gpu_call& g) -> cb_status {
+        if (!CB_HAS_FIELD(g.t, cb_gpu_table, kernel_param_info)) {
+            core::set_last_error("the GPU family cannot tell a kernel's parameters (it predates ABI 1.14)");
+            return CB_ERR_UNSUPPORTED;
+        }
+        return g.t->kernel_param_info(g.instance, m->handle, name, static_cast<uint32_t>(index), &at, &bytes);
+    });
+    if (e != cbSuccess) return e;
+    if (offset) *offset = static_cast<size_t>(at);
+    if (size) *size = static_cast<size_t>(bytes);
     return cbSuccess;
 }
 

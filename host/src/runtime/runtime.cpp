@@ -318,6 +318,9 @@ cbError_t runtime::module_unload(cbModule_t m) { CB_ON_CURRENT(module_unload(m))
 cbError_t runtime::module_global(cbModule_t m, const char* name, void** address, size_t* bytes) {
     CB_ON_CURRENT(module_global(m, name, address, bytes));
 }
+cbError_t runtime::kernel_param_info(cbModule_t m, const char* name, size_t index, size_t* offset, size_t* size) {
+    CB_ON_CURRENT(kernel_param_info(m, name, index, offset, size));
+}
 cbError_t runtime::launch_kernel(cbModule_t m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                                  size_t n, size_t shared, cbStream_t s) {
     CB_ON_CURRENT(launch_kernel(m, name, grid, block, args, n, shared, s));

@@ -18,7 +18,7 @@ extern "C" {
 
 /* The ABI this header describes. Major changes break; minor changes only append. */
 #define CB_ABI_MAJOR 1
-#define CB_ABI_MINOR 13
+#define CB_ABI_MINOR 14
 
 /* Plugin version numbers: major.minor.patch packed into 32 bits for ordering. */
 #define CB_MAKE_VERSION(major, minor, patch) \
@@ -75,9 +75,11 @@ enum {
     CB_ERR_BUSY = -14,
     CB_ERR_INTERNAL = -15,
     /* ABI 1.4 */
-    CB_ERR_ILLEGAL_ADDRESS = -16 /* a kernel touched memory outside every allocation */
+    CB_ERR_ILLEGAL_ADDRESS = -16, /* a kernel touched memory outside every allocation */
+    /* ABI 1.14 */
+    CB_ERR_ASSERT = -17 /* a kernel's assert() failed (CUDA's cudaErrorAssert) */
 };
-#define CB_STATUS_COUNT 17
+#define CB_STATUS_COUNT 18
 
 /* Log levels, lowest to highest; CB_LOG_OFF disables a category. */
 typedef int32_t cb_log_level;

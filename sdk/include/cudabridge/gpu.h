@@ -360,6 +360,15 @@ typedef struct cb_gpu_table {
      * queue or a long kernel that keeps moving is never taken for a hang. Must not block.
      * Optional; CB_ERR_UNSUPPORTED where the family cannot tell. */
     cb_status (*progress)(void* instance, cb_gpu_device* device, uint64_t* out_count);
+
+    /* ABI 1.14 */
+    /* Where parameter `index` of kernel `name` of a loaded module lies in its parameter buffer,
+     * and its size in bytes, as cuFuncGetParamInfo gives them: what a caller needs to copy a
+     * launch's arguments (cb_kernel_launch.kernel_params: one pointer per parameter) and replay
+     * them later (CUDA graphs). CB_ERR_NOT_FOUND when the module has no such kernel,
+     * CB_ERR_INVALID_ARGUMENT when index is past its last parameter. Optional. */
+    cb_status (*kernel_param_info)(void* instance, cb_gpu_module* module, const char* name, uint32_t index,
+                                   uint64_t* out_offset, uint64_t* out_size);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

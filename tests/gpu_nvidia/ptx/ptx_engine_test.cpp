@@ -1081,7 +1081,7 @@ TEST_F(ptx_engine, AFailedAssertPrintsCudasLineAndFailsTheLaunch) {
     testing::internal::CaptureStderr();
     auto failed = run(*p, "checked_scale", n / 128, 128, {ptr(bad), f64(1.5), i64(n)});
     const std::string printed = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(failed.status, CB_ERR_INTERNAL);
+    EXPECT_EQ(failed.status, CB_ERR_ASSERT);
     EXPECT_NE(failed.message.find("device-side assertion failed"), std::string::npos) << failed.message;
     EXPECT_NE(printed.find("cuda_header_intrinsics.cu:24: "), std::string::npos) << printed;
     EXPECT_NE(printed.find("block: [2,0,0], thread: [44,0,0] Assertion `v[i] >= 0.0f` failed."), std::string::npos)

@@ -185,6 +185,9 @@ public:
     void report_integrity_failure(const std::string& what);
     // Tell the supervisor the IOMMU refused a DMA mapping (no room: an exhausted DART).
     void report_dma_refusal(const std::string& what);
+    // Code the GPU family refused to load (a PTX instruction the simulated GPU cannot run, by
+    // name and line): one module.refused event in the history, so `cudabridge-cli log` says why.
+    void report_module_refused(const std::string& why);
     // The runtime's answer to "how old is the oldest async work not yet complete, and how long
     // has the GPU not moved it?" (polled without blocking by the supervisor: the hung-engine
     // check judges progress, never age alone).

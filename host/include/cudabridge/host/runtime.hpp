@@ -110,6 +110,7 @@ public:
     cbError_t module_load(cbModule_t* module, const void* image, size_t size, cb_module_format format);
     cbError_t module_unload(cbModule_t module);
     cbError_t module_global(cbModule_t module, const char* name, void** address, size_t* bytes);
+    cbError_t kernel_param_info(cbModule_t module, const char* name, size_t index, size_t* offset, size_t* size);
     cbError_t launch_kernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                             size_t count, size_t shared_memory, cbStream_t stream);
     // The same, with the arguments as cuLaunchKernel's kernelParams (the GPU family lays them out).

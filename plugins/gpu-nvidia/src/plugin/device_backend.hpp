@@ -62,6 +62,9 @@ public:
     virtual void module_unload(void* module) = 0;
     // ABI 1.8: a module variable's device address and size (CB_ERR_NOT_FOUND: no such name).
     virtual void module_global(void* module, const char* name, uint64_t& address, uint64_t& bytes) = 0;
+    // ABI 1.14: where a kernel's parameter lies in its buffer, and its size.
+    virtual void kernel_param_info(void* module, const char* name, uint32_t index, uint64_t& offset,
+                                   uint64_t& size) = 0;
     virtual void launch_kernel(void* module, const cb_kernel_launch& launch, void* stream) = 0;
 
     virtual void telemetry(cb_gpu_telemetry& out) = 0;

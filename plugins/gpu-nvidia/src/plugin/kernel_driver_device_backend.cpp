@@ -152,6 +152,11 @@ public:
             return kd_.module_global(static_cast<kd_module*>(m), name, address, bytes, error);
         });
     }
+    void kernel_param_info(void* m, const char* name, uint32_t index, uint64_t& offset, uint64_t& size) override {
+        run([&](std::string& error) {
+            return kd_.kernel_param_info(static_cast<kd_module*>(m), name, index, offset, size, error);
+        });
+    }
     void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& error) {
             return kd_.launch_kernel(static_cast<kd_module*>(m), launch, stream(s), error);

@@ -385,6 +385,13 @@ cb_status nvidia_family::module_global(cb_gpu_module* module, const char* symbol
     return CB_OK;
 }
 
+cb_status nvidia_family::kernel_param_info(cb_gpu_module* module, const char* name, uint32_t index, uint64_t& offset,
+                                           uint64_t& size) {
+    const auto m = checked(module);
+    backend(m.device)->kernel_param_info(m.handle, name, index, offset, size);
+    return CB_OK;
+}
+
 cb_status nvidia_family::launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch,
                                        cb_gpu_stream* on_stream) {
     const auto m = checked(module);

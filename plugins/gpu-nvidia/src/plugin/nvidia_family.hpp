@@ -72,6 +72,8 @@ public:
                           cb_gpu_module** out, char* log_buf, size_t log_size) override;
     cb_status module_unload(cb_gpu_module* module) override;
     cb_status module_global(cb_gpu_module* module, const char* symbol, uint64_t& address, uint64_t& bytes) override;
+    cb_status kernel_param_info(cb_gpu_module* module, const char* name, uint32_t index, uint64_t& offset,
+                                uint64_t& size) override;
     cb_status processes(cb_gpu_device* device, cb_gpu_process* out, size_t capacity, size_t& count) override;
     cb_status launch_kernel(cb_gpu_module* module, const cb_kernel_launch& launch, cb_gpu_stream* stream) override;
     cb_status get_telemetry(cb_gpu_device* device, cb_gpu_telemetry& out) override;

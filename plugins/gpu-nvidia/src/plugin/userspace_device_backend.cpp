@@ -163,6 +163,9 @@ public:
     void module_global(void* m, const char* name, uint64_t& address, uint64_t& bytes) override {
         run([&](std::string& e) { return device_.module_global(module(m), name, address, bytes, e); });
     }
+    void kernel_param_info(void* m, const char* name, uint32_t index, uint64_t& offset, uint64_t& size) override {
+        run([&](std::string& e) { return device_.kernel_param_info(module(m), name, index, offset, size, e); });
+    }
     void launch_kernel(void* m, const cb_kernel_launch& launch, void* s) override {
         run([&](std::string& e) { return device_.launch_kernel(module(m), launch, stream(s), e); });
     }

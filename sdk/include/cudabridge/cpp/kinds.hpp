@@ -396,6 +396,11 @@ public:
     }
     // ABI 1.13: a counter that moves whenever the device moves this process's work forward.
     virtual cb_status progress(dev, uint64_t& /*count*/) { return unsupported; }
+    // ABI 1.14: where a kernel's parameter lies in its parameter buffer, and its size.
+    virtual cb_status kernel_param_info(cb_gpu_module*, const char* /*name*/, uint32_t /*index*/, uint64_t& /*offset*/,
+                                        uint64_t& /*size*/) {
+        return unsupported;
+    }
 
     static const cb_gpu_table* table();
 };
@@ -559,6 +564,13 @@ inline cb_status progress(void* instance, dev d, uint64_t* count) noexcept {
     CB_SDK_NONNULL(count);
     CB_SDK_CALL(T, progress(d, *count));
 }
+inline cb_status kernel_param_info(void* instance, cb_gpu_module* m, const char* name, uint32_t index, uint64_t* offset,
+                                   uint64_t* size) noexcept {
+    CB_SDK_NONNULL(name);
+    CB_SDK_NONNULL(offset);
+    CB_SDK_NONNULL(size);
+    CB_SDK_CALL(T, kernel_param_info(m, name, index, *offset, *size));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -610,7 +622,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::host_device_address,
                                    &a::kernel_time,
                                    &a::mem_host_address,
-                                   &a::progress};
+                                   &a::progress,
+                                   &a::kernel_param_info};
     return &t;
 }
 

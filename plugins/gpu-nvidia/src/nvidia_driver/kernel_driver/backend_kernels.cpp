@@ -166,6 +166,23 @@ cb_status kernel_driver_backend::module_unload(kd_module* module, std::string& e
     return cuda(driver_.api().cuModuleUnload(owned->module), "cuModuleUnload", error);
 }
 
+cb_status kernel_driver_backend::kernel_param_info(kd_module* module, const std::string& name, uint32_t index,
+                                                   uint64_t& offset, uint64_t& size, std::string& error) {
+    if (cb_status s = check_module(module, error); s != CB_OK) return s;
+    const auto info = driver_.api().cuFuncGetParamInfo;
+    if (!info) return fail(error, CB_ERR_UNSUPPORTED, "kernel_param_info: the CUDA driver has no cuFuncGetParamInfo");
+    if (cb_status s = current(module->device, error); s != CB_OK) return s;
+    cu::CUfunction fn = nullptr;
+    if (cb_status s = lookup(driver_, module->module, module->functions, name.c_str(), fn, error); s != CB_OK) return s;
+    std::size_t at = 0, bytes = 0;
+    if (info(fn, index, &at, &bytes) != cu::CUDA_SUCCESS)
+        return fail(error, CB_ERR_INVALID_ARGUMENT,
+                    "kernel_param_info: " + name + " has no parameter " + std::to_string(index));
+    offset = at;
+    size = bytes;
+    return CB_OK;
+}
+
 cb_status kernel_driver_backend::module_global(kd_module* module, const std::string& name, uint64_t& address,
                                                uint64_t& bytes, std::string& error) {
     if (cb_status s = check_module(module, error); s != CB_OK) return s;

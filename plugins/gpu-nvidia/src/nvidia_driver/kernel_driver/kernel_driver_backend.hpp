@@ -136,6 +136,9 @@ public:
     // cuModuleGetGlobal: a module variable's device address and size.
     cb_status module_global(kd_module* module, const std::string& name, uint64_t& address, uint64_t& bytes,
                             std::string& error);
+    // cuFuncGetParamInfo: where a kernel's parameter lies in its buffer, and its size.
+    cb_status kernel_param_info(kd_module* module, const std::string& name, uint32_t index, uint64_t& offset,
+                                uint64_t& size, std::string& error);
     // launch.name is the kernel's symbol; grid and block must be non-zero. Arguments are packed
     // by the kernel's parameter sizes when the driver reports them (cuFuncGetParamInfo): a
     // FLOAT64 for a 4-byte parameter becomes a float, an INT64 an int; else each argument is

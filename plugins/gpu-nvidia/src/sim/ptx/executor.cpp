@@ -308,8 +308,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         out.status = CB_ERR_DEVICE_LOST;
         out.message = "kernel '" + k.name + "': abandoned by a reset";
     } else if (fault.raised.load()) {
-        const bool stopped = fault.kind == 3 || fault.kind == 4;  // trap, assert()
-        out.status = stopped ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
+        out.status = fault.kind == 4 ? CB_ERR_ASSERT : fault.kind == 3 ? CB_ERR_INTERNAL : CB_ERR_ILLEGAL_ADDRESS;
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
         const std::string what = fault.kind == 3   ? std::string("trap")
                                  : fault.kind == 4 ? std::string("device-side assertion failed")

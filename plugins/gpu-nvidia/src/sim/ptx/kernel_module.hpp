@@ -103,6 +103,9 @@ public:
     // is null.
     virtual cb_status pack_parameters(size_t kernel, void* const* params, std::vector<uint8_t>& out,
                                       std::string& error) const = 0;
+    // Where .param number `index` lies in the parameter buffer and its size (cuFuncGetParamInfo);
+    // false past the last one.
+    virtual bool param_info(size_t kernel, uint32_t index, uint64_t& offset, uint64_t& size) const = 0;
 
     // Runs every block of the grid through `run`; `abort` (may be empty) is asked between blocks.
     virtual launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,

@@ -214,6 +214,14 @@ cb_status program::pack_arguments(size_t kernel, const cb_kernel_arg* args, size
     return CB_OK;
 }
 
+bool program::param_info(size_t kernel, uint32_t index, uint64_t& offset, uint64_t& size) const {
+    const kernel_layout& k = layout_.kernels.at(kernel);
+    if (index >= k.params.size()) return false;
+    offset = k.params[index].offset;
+    size = k.params[index].size;
+    return true;
+}
+
 cb_status program::pack_parameters(size_t kernel, void* const* params, std::vector<uint8_t>& out,
                                    std::string& error) const {
     const kernel_layout& k = layout_.kernels.at(kernel);

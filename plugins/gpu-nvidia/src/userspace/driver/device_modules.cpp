@@ -134,6 +134,31 @@ cb_status userspace_device::module_global(userspace_module* module, const std::s
     return CB_OK;
 }
 
+cb_status userspace_device::kernel_param_info(userspace_module* module, const std::string& name, uint32_t index,
+                                              uint64_t& offset, uint64_t& size, std::string& error) {
+    std::shared_lock lock(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    auto m = find_module(module);
+    if (!m) {
+        error = "kernel_param_info: not a module of this device";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    if (!m->ptx) {
+        error = "kernel_param_info: the module's kernels are host functions, which take CudaBridge's arguments";
+        return CB_ERR_UNSUPPORTED;
+    }
+    const int kernel = m->ptx->find(name);
+    if (kernel < 0) {
+        error = "kernel_param_info: the module has no kernel named '" + name + "'";
+        return CB_ERR_NOT_FOUND;
+    }
+    if (!m->ptx->param_info(static_cast<size_t>(kernel), index, offset, size)) {
+        error = "kernel_param_info: " + name + " has no parameter " + std::to_string(index);
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    return CB_OK;
+}
+
 cb_status userspace_device::module_unload(userspace_module* module, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (phase_ == phase::closed) return CB_OK;  // closing unloaded every module

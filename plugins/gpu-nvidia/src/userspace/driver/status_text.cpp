@@ -21,7 +21,8 @@ std::string status_name(cb_status status) {
                                             "CB_ERR_ABI_MISMATCH",
                                             "CB_ERR_BUSY",
                                             "CB_ERR_INTERNAL",
-                                            "CB_ERR_ILLEGAL_ADDRESS"};
+                                            "CB_ERR_ILLEGAL_ADDRESS",
+                                            "CB_ERR_ASSERT"};
     // A status the SDK adds must get its name here: a short table would hand out null.
     static_assert(std::size(names) == CB_STATUS_COUNT);
     if (status <= 0 && -status < CB_STATUS_COUNT) return names[-status];
