@@ -10,6 +10,85 @@
 
 using namespace cudabridge::cudart;
 
+// CUDA 12's graph and capture calls without edge data, and their _v2 / _v3 forms with it.
+extern "C" {
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t* from, const cudaGraphNode_t* to, size_t n) {
+    return add_dependencies(g, from, to, nullptr, n);
+}
+cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t g, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                        const cudaGraphEdgeData* edges, size_t n) {
+    return add_dependencies(g, from, to, edges, n);
+}
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t g, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                        size_t n) {
+    return remove_dependencies(g, from, to, nullptr, n);
+}
+cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t g, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                           const cudaGraphEdgeData* edges, size_t n) {
+    return remove_dependencies(g, from, to, edges, n);
+}
+cudaError_t cudaGraphGetEdges(cudaGraph_t g, cudaGraphNode_t* from, cudaGraphNode_t* to, size_t* n) {
+    return graph_edges(g, from, to, nullptr, n);
+}
+cudaError_t cudaGraphGetEdges_v2(cudaGraph_t g, cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                                 size_t* n) {
+    return graph_edges(g, from, to, edges, n);
+}
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* out, size_t* n) {
+    return node_dependencies(node, out, nullptr, n);
+}
+cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
+                                            size_t* n) {
+    return node_dependencies(node, out, edges, n);
+}
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* out, size_t* n) {
+    return node_dependents(node, out, nullptr, n);
+}
+cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
+                                              size_t* n) {
+    return node_dependents(node, out, edges, n);
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int* status, unsigned long long* id) {
+    return capture_info(s, status, id, nullptr, nullptr, nullptr, nullptr);
+}
+cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                        const cudaGraphNode_t** deps, size_t* n) {
+    return capture_info(s, status, id, graph, deps, nullptr, n);
+}
+cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                        const cudaGraphNode_t** deps, const cudaGraphEdgeData** edges, size_t* n) {
+    return capture_info(s, status, id, graph, deps, edges, n);
+}
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, int* status, unsigned long long* id) {
+    return capture_info(per_thread_if_null(s), status, id, nullptr, nullptr, nullptr, nullptr);
+}
+cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                             const cudaGraphNode_t** deps, size_t* n) {
+    return capture_info(per_thread_if_null(s), status, id, graph, deps, nullptr, n);
+}
+cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                             const cudaGraphNode_t** deps, const cudaGraphEdgeData** edges,
+                                             size_t* n) {
+    return capture_info(per_thread_if_null(s), status, id, graph, deps, edges, n);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* deps, size_t n, unsigned flags) {
+    return update_capture_dependencies(s, deps, nullptr, n, flags);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t s, cudaGraphNode_t* deps,
+                                                   const cudaGraphEdgeData* edges, size_t n, unsigned flags) {
+    return update_capture_dependencies(s, deps, edges, n, flags);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s, cudaGraphNode_t* deps, size_t n, unsigned flags) {
+    return update_capture_dependencies(per_thread_if_null(s), deps, nullptr, n, flags);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t s, cudaGraphNode_t* deps,
+                                                        const cudaGraphEdgeData* edges, size_t n, unsigned flags) {
+    return update_capture_dependencies(per_thread_if_null(s), deps, edges, n, flags);
+}
+
+}  // extern "C"
+
 namespace {
 
 constexpr int cpu_device_id = -1;  // cudaCpuDeviceId

@@ -21,4 +21,43 @@ cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice
     return advise(ptr, count, advice, location);
 }
 
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                     const cudaGraphEdgeData* edges, size_t count) {
+    return add_dependencies(graph, from, to, edges, count);
+}
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                        const cudaGraphEdgeData* edges, size_t count) {
+    return remove_dependencies(graph, from, to, edges, count);
+}
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                              size_t* count) {
+    return graph_edges(graph, from, to, edges, count);
+}
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
+                                         size_t* count) {
+    return node_dependencies(node, out, edges, count);
+}
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
+                                           size_t* count) {
+    return node_dependents(node, out, edges, count);
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                     const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
+                                     size_t* count) {
+    return capture_info(stream, status, id, graph, dependencies, edges, count);
+}
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
+                                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
+                                          size_t* count) {
+    return capture_info(per_thread_if_null(s), status, id, graph, dependencies, edges, count);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* edges, size_t count, unsigned flags) {
+    return update_capture_dependencies(stream, dependencies, edges, count, flags);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s, cudaGraphNode_t* dependencies,
+                                                     const cudaGraphEdgeData* edges, size_t count, unsigned flags) {
+    return update_capture_dependencies(per_thread_if_null(s), dependencies, edges, count, flags);
+}
+
 }  // extern "C"

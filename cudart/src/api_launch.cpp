@@ -7,6 +7,7 @@
 #include "managed_variables.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
+#include "stream_capture.hpp"
 
 #include <algorithm>
 #include <string>
@@ -30,13 +31,32 @@ cudaError_t check_configuration(const device_limits& l, dim3 grid, dim3 block, s
     return cudaSuccess;
 }
 
-cudaError_t launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory, cudaStream_t stream) {
+// A launch on a capturing stream: a kernel node with the launch's arguments copied.
+bool captured_launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                     cudaStream_t stream, cudaError_t& result) {
+    if (!capturing(stream)) return false;
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeKernel;
+    node->kernel.grid = grid;
+    node->kernel.block = block;
+    node->kernel.shared_memory = static_cast<unsigned>(shared_memory);
+    result = copy_kernel_arguments(k, args, node->kernel);
+    if (result == cudaSuccess) captured(stream, std::move(node), result);
+    return true;
+}
+
+}  // namespace
+
+cudaError_t cudabridge::cudart::launch_registered(kernel_record* k, dim3 grid, dim3 block, void** args,
+                                                  size_t shared_memory, cudaStream_t stream) {
     if (!k) return fail(cudaErrorInvalidDeviceFunction, "launch: not a registered kernel");
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     device_limits limits;
     if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
     if (cudaError_t e = check_configuration(limits, grid, block, shared_memory); e != cudaSuccess)
         return fail(e, ("launch of " + k->name + ": grid, block or shared memory beyond the device's limits").c_str());
+    if (cudaError_t result = cudaSuccess; captured_launch(k, grid, block, args, shared_memory, stream, result))
+        return result;
     cbModule_t module = nullptr;
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
     if (cudaError_t e = managed_variables_before_launch(*k->fatbin, module); e != cudaSuccess) return e;
@@ -48,7 +68,6 @@ cudaError_t launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t 
     return cudaSuccess;
 }
 
-}  // namespace
 
 extern "C" {
 
@@ -109,19 +128,19 @@ cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function) {
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
                                cudaStream_t stream) {
-    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
+    return launch_registered(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory, stream);
 }
 
 // A <<<...>>> launch in a program built with --default-stream per-thread: NULL is the thread's stream.
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
                                     cudaStream_t stream) {
-    return launch(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory,
+    return launch_registered(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory,
                   per_thread_if_null(stream));
 }
 
 cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared_memory,
                              cudaStream_t stream) {
-    return launch(registered().kernel(function), grid, block, args, shared_memory, stream);
+    return launch_registered(registered().kernel(function), grid, block, args, shared_memory, stream);
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* function) {

@@ -7,6 +7,7 @@
 #include "managed_variables.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
+#include "stream_capture.hpp"
 #include "versioned_api.hpp"
 
 #include <algorithm>
@@ -39,9 +40,23 @@ allocation_map& allocations() {
     return a;
 }
 
+// A copy on a capturing stream: a memcpy node.
+bool captured_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream,
+                   cudaError_t& result) {
+    if (!capturing(stream)) return false;
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeMemcpy;
+    node->copy.dstPtr = {dst, count, count, 1};
+    node->copy.srcPtr = {const_cast<void*>(src), count, count, 1};
+    node->copy.extent = {count, 1, 1};
+    node->copy.kind = kind;
+    return captured(stream, std::move(node), result);
+}
+
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream, bool async) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidMemcpyDirection);
     if (count == 0) return cudaSuccess;
+    if (cudaError_t result = cudaSuccess; async && captured_copy(dst, src, count, kind, stream, result)) return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     const auto cb_kind = static_cast<cbMemcpyKind>(kind);
     if (!async) {
@@ -293,7 +308,10 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
     return record(cbMemset(ptr, value, count));
 }
 
+cudaError_t cudaMemset2DAsync(void* ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
+
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+    if (capturing(stream)) return cudaMemset2DAsync(ptr, count, value, count, 1, stream);
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     return record(cbMemsetAsync(ptr, value, count, ordered(stream)));
 }
@@ -301,6 +319,10 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
 // A pitched 2D area: one memset per row (the rows are apart by `pitch`).
 cudaError_t cudaMemset2DAsync(void* ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
     if (height > 1 && width > pitch) return record(cudaErrorInvalidPitchValue);
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeMemset;
+    node->memset = {ptr, pitch, static_cast<unsigned>(value) & 0xFFu, 1, width, height};
+    if (cudaError_t result = cudaSuccess; captured(stream, std::move(node), result)) return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (pitch == width) return record(cbMemsetAsync(ptr, value, width * height, ordered(stream)));
     for (size_t row = 0; row < height; ++row)

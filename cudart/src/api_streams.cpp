@@ -4,6 +4,7 @@
 #include "host_functions.hpp"
 #include "managed_variables.hpp"
 #include "run_summary.hpp"
+#include "stream_capture.hpp"
 
 #include <functional>
 
@@ -49,6 +50,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    if (cudaError_t result = cudaSuccess; refused_while_capturing(stream, "cudaStreamSynchronize", result))
+        return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (cbError_t e = cbStreamSynchronize(ordered(stream)); e != cbSuccess) return record(e);
     settle_timings(false);
@@ -56,6 +59,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    if (cudaError_t result = cudaSuccess; refused_while_capturing(stream, "cudaStreamQuery", result)) return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (host_functions_pending(cb_stream(stream))) return cudaErrorNotReady;
     const cbError_t e = cbStreamQuery(cb_stream(stream));
@@ -64,17 +68,24 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+    if (cudaError_t result = cudaSuccess; captured_stream_wait(stream, event, result)) return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     return record(cbStreamWaitEvent(ordered(stream), cb_event(event), flags));
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user, unsigned flags) {
     if (!callback || flags != 0) return record(cudaErrorInvalidValue);
+    if (cudaError_t result = cudaSuccess; refused_while_capturing(stream, "cudaStreamAddCallback", result))
+        return result;
     return enqueue_host_call(stream, [=](cudaError_t status) { callback(stream, status, user); });
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user) {
     if (!function) return record(cudaErrorInvalidValue);
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeHost;
+    node->host = {function, user};
+    if (cudaError_t result = cudaSuccess; captured(stream, std::move(node), result)) return result;
     return enqueue_host_call(stream, [=](cudaError_t) { function(user); });
 }
 
@@ -87,6 +98,7 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned /*flags*/) { return cudaEventCreate(event); }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    if (cudaError_t result = cudaSuccess; captured_event_record(event, stream, result)) return result;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     return record(cbEventRecord(cb_event(event), ordered(stream)));
 }

@@ -9,6 +9,7 @@
 #include "handles.hpp"
 #include "host_functions.hpp"
 #include "run_summary.hpp"
+#include "stream_capture.hpp"
 
 #include <algorithm>
 #include <map>
@@ -64,6 +65,30 @@ int current_device() {
     int device = 0;
     (void)cbGetDevice(&device);
     return device;
+}
+
+// cudaMallocAsync on a capturing stream: an allocation node, whose memory exists from now on for
+// the graph's lifetime (the pointer is what the captured kernels were given).
+bool captured_allocation(void** ptr, size_t size, cudaStream_t stream, cudaError_t& result) {
+    if (!capturing(stream)) return false;
+    auto a = std::make_shared<graph_allocation>();
+    if (result = cudaMalloc(&a->ptr, size); result != cudaSuccess) return true;
+    a->bytes = size;
+    remember_graph_allocation(a);
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeMemAlloc;
+    node->allocation = a;
+    if (captured(stream, std::move(node), result) && result == cudaSuccess) *ptr = a->ptr;
+    return true;
+}
+
+bool captured_free(void* ptr, cudaStream_t stream, cudaError_t& result) {
+    if (!capturing(stream)) return false;
+    auto node = std::make_unique<CUgraphNode_st>();
+    node->type = cudaGraphNodeTypeMemFree;
+    node->freed = ptr;
+    node->allocation = graph_allocation_at(ptr);
+    return captured(stream, std::move(node), result);
 }
 
 cudaError_t allocate_from(cudaMemPool_t pool, void** ptr, size_t size) {
@@ -212,7 +237,9 @@ cudaError_t cudaMemPoolGetAccess(int* flags, cudaMemPool_t pool, cudaMemLocation
     return cudaSuccess;
 }
 
-cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t /*stream*/) {
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+    if (!ptr) return record(cudaErrorInvalidValue);
+    if (cudaError_t result = cudaSuccess; captured_allocation(ptr, size, stream, result)) return result;
     {
         auto& p = all_pools();
         std::lock_guard lock(p.mutex);
@@ -251,6 +278,8 @@ cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
 }
 
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+    if (cudaError_t result = cudaSuccess; captured_free(ptr, stream, result)) return result;
+    if (graph_allocation_at(ptr)) return cudaSuccess;  // a graph's memory lives as long as the graph
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     if (cbError_t e = cbStreamSynchronize(ordered(stream)); e != cbSuccess) return record(e);
     {

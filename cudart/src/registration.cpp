@@ -2,6 +2,7 @@
 
 #include "errors.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 namespace cudabridge::cudart {
@@ -80,7 +81,7 @@ void registrations::remove_fatbin(fatbin_record* f) {
 void registrations::add_kernel(fatbin_record* f, const void* host_function, const char* device_name) {
     if (!f || !host_function || !device_name) return;
     std::lock_guard lock(mutex_);
-    kernels_[host_function] = std::make_unique<kernel_record>(kernel_record{f, device_name});
+    kernels_[host_function] = std::make_unique<kernel_record>(kernel_record{f, device_name, host_function});
 }
 
 void registrations::add_variable(fatbin_record* f, const void* host_variable, const char* device_name, size_t size,
@@ -112,7 +113,14 @@ cudaError_t registrations::module_on_current_device(fatbin_record& f, cbModule_t
     }
     cbModule_t m = nullptr;
     if (cbError_t e = cbModuleLoadData(&m, f.image, f.size, CB_MODULE_FATBIN); e != cbSuccess) {
-        // A fatbin with machine code only cannot run here: CUDA's name for that.
+        // A fatbin with machine code only, or PTX the GPU cannot run: CUDA's name for that. The
+        // program sees only the code, so the reason (the instruction and its PTX line) goes to
+        // stderr, once per translation unit.
+        if (!f.refusal_told) {
+            f.refusal_told = true;
+            std::fprintf(stderr, "cudabridge cudart: the kernels of one of this program's translation units cannot "
+                                 "run on this GPU: %s\n", cbGetLastErrorMessage());
+        }
         return record(e == cbErrorNotSupported ? cudaErrorNoKernelImageForDevice : to_cuda(e));
     }
     f.modules[device] = m;

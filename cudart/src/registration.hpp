@@ -22,7 +22,8 @@ struct fatbin_record {
     size_t size = 0;
     std::mutex mutex;
     std::map<int, cbModule_t> modules;  // by device ordinal, once loaded
-    std::vector<int> ptx_architectures; // of its PTX entries: 75 for compute_75
+    std::vector<int> ptx_architectures;  // of its PTX entries: 75 for compute_75
+    bool refusal_told = false;           // why its module cannot load was printed (once)
 
     // The PTX a device of compute capability major.minor runs: the newest not beyond it (0: none).
     int ptx_architecture_for(int major, int minor) const {
@@ -35,8 +36,14 @@ struct fatbin_record {
 
 struct kernel_record {
     fatbin_record* fatbin = nullptr;
-    std::string name;  // the kernel's symbol in the PTX (mangled for C++ kernels)
+    std::string name;                     // the kernel's symbol in the PTX (mangled for C++ kernels)
+    const void* host_function = nullptr;  // its host stub, the runtime API's name for it
 };
+
+// Launches a registered kernel: the <<<...>>> path, cudaLaunchKernel and graph replays
+// (api_launch.cpp). On a capturing stream the launch becomes a graph node.
+cudaError_t launch_registered(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                              cudaStream_t stream);
 
 struct variable_record {
     fatbin_record* fatbin = nullptr;

@@ -4,6 +4,7 @@
 #include "handles.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -95,22 +96,41 @@ std::FILE* open_summary(const char* path) {
     return f;
 }
 
-// Written at exit with no call into the runtime: by then its thread-local state may be gone.
-// Launches the program never waited for are not in kernel_ms.
-void write_summary() {
+// Written with no call into the runtime: at exit its thread-local state may be gone. Launches
+// the program never waited for are not in kernel_ms. `final`: written at exit; a program that
+// aborts leaves the last count made while it ran.
+void write_summary_locked(counters& c, bool final) {
     const char* path = summary_path();
     if (!path) return;
-    counters& c = totals();
-    std::lock_guard lock(c.mutex);
     std::FILE* f = open_summary(path);
     if (!f) return;
     std::fprintf(f,
                  "{\"kernels_launched\": %llu, \"bytes_host_to_device\": %llu, \"bytes_device_to_host\": %llu, "
-                 "\"bytes_device_to_device\": %llu, \"kernel_time_ms\": %.6f, \"kernel_time_source\": \"%s\"}\n",
+                 "\"bytes_device_to_device\": %llu, \"kernel_time_ms\": %.6f, \"kernel_time_source\": \"%s\", "
+                 "\"final\": %s}\n",
                  c.kernels.load(), c.h2d.load(), c.d2h.load(), c.d2d.load(),
-                 c.device_counts ? counted_ms_locked(c) : c.kernel_ms,
-                 c.simulated ? "modeled" : "measured");
+                 c.device_counts ? counted_ms_locked(c) : c.kernel_ms, c.simulated ? "modeled" : "measured",
+                 final ? "true" : "false");
     std::fclose(f);
+}
+
+void write_summary() {
+    counters& c = totals();
+    std::lock_guard lock(c.mutex);
+    write_summary_locked(c, true);
+}
+
+// While the program runs, at most once a second: what it did so far survives an abort.
+void write_summary_now_and_then() {
+    static std::atomic<int64_t> last_ns{0};
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    int64_t last = last_ns.load(std::memory_order_relaxed);
+    if (!summary_path() || now - last < 1'000'000'000 || !last_ns.compare_exchange_strong(last, now)) return;
+    counters& c = totals();
+    std::lock_guard lock(c.mutex);
+    write_summary_locked(c, false);
 }
 
 }  // namespace
@@ -134,7 +154,7 @@ cudaError_t ensure_runtime() {
     return started == cbSuccess ? cudaSuccess : record(started);
 }
 
-void settle_timings(bool wait) {
+static void settle_timings_counted(bool wait) {
     counters& c = totals();
     std::lock_guard lock(c.mutex);
     if (c.device_counts && summary_path()) {
@@ -167,6 +187,11 @@ void settle_timings(bool wait) {
     (void)cbGetLastError();  // these calls' own answers are not the program's errors
 }
 
+void settle_timings(bool wait) {
+    settle_timings_counted(wait);
+    write_summary_now_and_then();
+}
+
 void note_copy(cudaMemcpyKind kind, size_t bytes) {
     counters& c = totals();
     if (kind == cudaMemcpyHostToDevice) c.h2d += bytes;
@@ -197,6 +222,7 @@ launch_timer::~launch_timer() {
 void launch_timer::launched() {
     counters& c = totals();
     ++c.kernels;
+    write_summary_now_and_then();
     if (!start_) return;
     cbEvent_t start = std::exchange(start_, nullptr);
     cbEvent_t end = nullptr;

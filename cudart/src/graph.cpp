@@ -1,0 +1,195 @@
+#include "graph.hpp"
+
+#include "errors.hpp"
+#include "registration.hpp"
+#include "run_summary.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+extern "C" {
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemset2DAsync(void* ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+}
+
+namespace cudabridge::cudart {
+
+graph_allocation::~graph_allocation() {
+    if (ptr) (void)cudaFree(ptr);
+}
+
+cudaError_t copy_kernel_arguments(kernel_record* k, void** params, kernel_work& out) {
+    if (!k) return fail(cudaErrorInvalidDeviceFunction, "graph kernel node: not a registered kernel");
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    cbModule_t module = nullptr;
+    if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
+    out.kernel = k;
+    out.function = k->host_function;
+    out.arguments.clear();
+    for (size_t i = 0;; ++i) {
+        size_t offset = 0, size = 0;
+        const cbError_t e = cbModuleGetParamInfo(module, k->name.c_str(), i, &offset, &size);
+        if (e == cbErrorInvalidValue) break;  // past the last parameter
+        if (e != cbSuccess) return record(e);
+        if (!params || !params[i])
+            return fail(cudaErrorInvalidValue, ("graph kernel node " + k->name + ": argument " + std::to_string(i) +
+                                                " is missing (kernelParams)")
+                                                   .c_str());
+        const auto* bytes = static_cast<const unsigned char*>(params[i]);
+        out.arguments.emplace_back(bytes, bytes + size);
+    }
+    out.pointers.clear();
+    for (auto& a : out.arguments) out.pointers.push_back(a.data());
+    return cudaSuccess;
+}
+
+std::unique_ptr<CUgraphNode_st> copy_node(const CUgraphNode_st& node) {
+    auto n = std::make_unique<CUgraphNode_st>();
+    n->type = node.type;
+    n->enabled = node.enabled;
+    n->kernel = node.kernel;
+    n->kernel.pointers.clear();
+    for (auto& a : n->kernel.arguments) n->kernel.pointers.push_back(a.data());
+    n->copy = node.copy;
+    n->memset = node.memset;
+    n->host = node.host;
+    n->event = node.event;
+    if (node.child) n->child = node.child->clone();
+    n->allocation = node.allocation;
+    n->freed = node.freed;
+    return n;
+}
+
+namespace {
+
+cudaError_t run_copy(const cudaMemcpy3DParms& p, cudaStream_t stream) {
+    if (p.srcArray || p.dstArray) return not_supported("a graph memcpy node on a CUDA array");
+    const cudaExtent& e = p.extent;
+    auto* dst = static_cast<char*>(p.dstPtr.ptr) + p.dstPos.x + p.dstPos.y * p.dstPtr.pitch +
+                p.dstPos.z * p.dstPtr.pitch * p.dstPtr.ysize;
+    const auto* src = static_cast<const char*>(p.srcPtr.ptr) + p.srcPos.x + p.srcPos.y * p.srcPtr.pitch +
+                      p.srcPos.z * p.srcPtr.pitch * p.srcPtr.ysize;
+    if (e.height <= 1 && e.depth <= 1) return cudaMemcpyAsync(dst, src, e.width, p.kind, stream);
+    for (size_t z = 0; z < std::max<size_t>(e.depth, 1); ++z) {
+        const cudaError_t r = cudaMemcpy2DAsync(dst + z * p.dstPtr.pitch * p.dstPtr.ysize, p.dstPtr.pitch,
+                                                src + z * p.srcPtr.pitch * p.srcPtr.ysize, p.srcPtr.pitch, e.width,
+                                                e.height, p.kind, stream);
+        if (r != cudaSuccess) return r;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t run_memset(const cudaMemsetParams& p, cudaStream_t stream) {
+    const unsigned v = p.value;
+    const bool one_byte = p.elementSize == 1 || (p.elementSize == 2 && (v & 0xFF) == ((v >> 8) & 0xFF)) ||
+                          (p.elementSize == 4 && v == (v & 0xFF) * 0x01010101u);
+    if (!one_byte) return not_supported("a graph memset node of 2- or 4-byte elements whose bytes differ");
+    const size_t row = p.width * p.elementSize;
+    return cudaMemset2DAsync(p.dst, p.height > 1 ? p.pitch : row, static_cast<int>(v & 0xFF), row,
+                             std::max<size_t>(p.height, 1), stream);
+}
+
+cudaError_t run_nodes(const std::vector<CUgraphNode_st*>& order, cudaStream_t stream);
+
+cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
+    if (!n.enabled) return cudaSuccess;
+    switch (n.type) {
+    case cudaGraphNodeTypeKernel:
+        return launch_registered(n.kernel.kernel, n.kernel.grid, n.kernel.block,
+                                 const_cast<void**>(n.kernel.pointers.data()), n.kernel.shared_memory, stream);
+    case cudaGraphNodeTypeMemcpy:
+        return run_copy(n.copy, stream);
+    case cudaGraphNodeTypeMemset:
+        return run_memset(n.memset, stream);
+    case cudaGraphNodeTypeHost:
+        return cudaLaunchHostFunc(stream, n.host.fn, n.host.userData);
+    case cudaGraphNodeTypeGraph: {
+        std::vector<CUgraphNode_st*> order;
+        if (!n.child->topological_order(order)) return record(cudaErrorInvalidValue);
+        return run_nodes(order, stream);
+    }
+    case cudaGraphNodeTypeEventRecord:
+        return cudaEventRecord(n.event, stream);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaStreamWaitEvent(stream, n.event, 0);
+    case cudaGraphNodeTypeMemFree:
+        // The graph's own allocations live as long as the graph; other memory goes back.
+        return n.allocation ? cudaSuccess : cudaFreeAsync(n.freed, stream);
+    default:  // empty nodes, allocation nodes (the memory exists from the node's creation)
+        return cudaSuccess;
+    }
+}
+
+cudaError_t run_nodes(const std::vector<CUgraphNode_st*>& order, cudaStream_t stream) {
+    for (const CUgraphNode_st* n : order)
+        if (cudaError_t e = run_node(*n, stream); e != cudaSuccess) return e;
+    return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t replay(const CUgraphExec_st& exec, cudaStream_t stream) { return run_nodes(exec.order, stream); }
+
+}  // namespace cudabridge::cudart
+
+using namespace cudabridge::cudart;
+
+CUgraphNode_st* CUgraph_st::add(std::unique_ptr<CUgraphNode_st> node, const cudaGraphNode_t* dependencies,
+                                size_t count) {
+    node->owner = this;
+    for (size_t i = 0; i < count; ++i)
+        if (std::find(node->dependencies.begin(), node->dependencies.end(), dependencies[i]) ==
+            node->dependencies.end())
+            node->dependencies.push_back(dependencies[i]);
+    nodes.push_back(std::move(node));
+    return nodes.back().get();
+}
+
+bool CUgraph_st::owns(const CUgraphNode_st* node) const {
+    return std::any_of(nodes.begin(), nodes.end(), [node](const auto& n) { return n.get() == node; });
+}
+
+std::unique_ptr<CUgraph_st> CUgraph_st::clone(
+    std::vector<std::pair<const CUgraphNode_st*, CUgraphNode_st*>>* map) const {
+    auto g = std::make_unique<CUgraph_st>();
+    std::map<const CUgraphNode_st*, CUgraphNode_st*> copies;
+    for (const auto& n : nodes) {
+        CUgraphNode_st* c = g->add(copy_node(*n), nullptr, 0);
+        copies[n.get()] = c;
+        if (map) map->emplace_back(n.get(), c);
+    }
+    for (const auto& n : nodes)
+        for (const CUgraphNode_st* d : n->dependencies) copies[n.get()]->dependencies.push_back(copies.at(d));
+    return g;
+}
+
+bool CUgraph_st::topological_order(std::vector<CUgraphNode_st*>& out) const {
+    out.clear();
+    std::map<const CUgraphNode_st*, size_t> waiting;
+    std::map<const CUgraphNode_st*, std::vector<CUgraphNode_st*>> dependents;
+    for (const auto& n : nodes) {
+        waiting[n.get()] = n->dependencies.size();
+        for (const CUgraphNode_st* d : n->dependencies) dependents[d].push_back(n.get());
+    }
+    for (const auto& n : nodes)
+        if (n->dependencies.empty()) out.push_back(n.get());
+    for (size_t i = 0; i < out.size(); ++i)
+        for (CUgraphNode_st* next : dependents[out[i]])
+            if (--waiting[next] == 0) out.push_back(next);
+    return out.size() == nodes.size();
+}
+
+CUgraphNode_st* CUgraphExec_st::ours(const CUgraphNode_st* original) const {
+    for (const auto& [from, to] : from_original)
+        if (from == original || to == original) return to;
+    return nullptr;
+}
