@@ -113,14 +113,20 @@ int spawn_and_wait(const fs::path& program, const std::vector<std::string>& args
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The resets the supervisor made while the program ran (each a recovery attempt; "recovered" is
+// only recorded after a healthy streak, which a program that ends soon after never sees).
 int64_t recoveries_since(app& a, const std::string& device, int64_t since_ns) {
-    core::event_query q;
-    q.since_ns = since_ns;
-    q.device = device;
-    q.kind = "safety.recovered";
-    q.limit = 100000;
-    // The store alone (as `history` reads it): no plugins are loaded for this.
-    return static_cast<int64_t>(core::query_events(a.core(false).db(), q).size());
+    int64_t count = 0;
+    for (const char* kind : {"safety.soft_reset", "safety.hard_reset", "safety.reconnect"}) {
+        core::event_query q;
+        q.since_ns = since_ns;
+        q.device = device;
+        q.kind = kind;
+        q.limit = 100000;
+        // The store alone (as `history` reads it): no plugins are loaded for this.
+        count += static_cast<int64_t>(core::query_events(a.core(false).db(), q).size());
+    }
+    return count;
 }
 
 std::string bytes_text(double bytes) {
@@ -146,8 +152,12 @@ void report(app& a, const fs::path& summary_file, int64_t recoveries, int exit_c
         return;
     }
     if (text.str().empty()) {
-        std::cerr << "cudabridge run: the program made no CUDA call that reached the eGPU; exit code " << exit_code
-                  << "\n";
+        if (exit_code >= 128)  // spawn_and_wait's 128 + signal: it died before its runtime counted anything
+            std::cerr << "cudabridge run: the program was ended by signal " << exit_code - 128
+                      << " before its CUDA runtime reported; exit code " << exit_code << "\n";
+        else
+            std::cerr << "cudabridge run: the program made no CUDA call that reached the eGPU; exit code " << exit_code
+                      << "\n";
         return;
     }
     std::cerr << "cudabridge run: " << o->getValue<uint64_t>("kernels_launched") << " kernels, "
@@ -155,7 +165,8 @@ void report(app& a, const fs::path& summary_file, int64_t recoveries, int exit_c
               << bytes_text(o->getValue<double>("bytes_device_to_host")) << " device->host, kernel time "
               << fixed(o->getValue<double>("kernel_time_ms"), 3) << " ms ("
               << o->getValue<std::string>("kernel_time_source") << "), " << recoveries << " recoveries, exit code "
-              << exit_code << "\n";
+              << exit_code << (o->optValue<bool>("final", true) ? "" : " (counted until the program stopped short)")
+              << "\n";
 }
 
 // The file the program's runtime writes its summary to: made here with a name no one can guess,
