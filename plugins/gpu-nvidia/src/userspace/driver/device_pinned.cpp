@@ -48,6 +48,14 @@ std::shared_ptr<pinned_range> userspace_device::find_pinned_locked(const std::by
 }
 
 cb_status userspace_device::host_register(void* ptr, size_t size, std::string& error) {
+    return register_host_range(ptr, size, false, error);
+}
+
+// `must_map`: the range is useless unless the device reaches it (managed memory). Otherwise a
+// range the IOMMU has no room for is still registered (the DART limits what is mapped at once,
+// not what is pinned): its copies go through the staging window like pageable memory's, and
+// kernels do not reach it (zero-copy) until it can be mapped.
+cb_status userspace_device::register_host_range(void* ptr, size_t size, bool must_map, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     const auto start = reinterpret_cast<uintptr_t>(ptr);
@@ -66,6 +74,7 @@ cb_status userspace_device::host_register(void* ptr, size_t size, std::string& e
     range->size = size;
     std::string why;
     cb_status st = dma_mapping::map(port_, ptr, size, CB_DMA_BIDIRECTIONAL, "pinned host memory", range->mapping, why);
+    if (st == CB_ERR_DMA_LIMIT && !must_map) st = CB_OK;  // registered unmapped: copies are staged
     if (st == CB_ERR_DMA_LIMIT) {
         error = "host_register: " + iommu_budget_text(size);
         return st;
@@ -118,7 +127,7 @@ cb_status userspace_device::pinned_copy(host_direction direction, uint64_t devic
     {
         std::shared_lock pins(pinned_mutex_);
         const std::shared_ptr<pinned_range> range = find_pinned_locked(host, size);
-        if (!range) return CB_OK;
+        if (!range || !range->mapping.mapped()) return CB_OK;  // unmapped: staged as pageable memory is
         used = true;
         const bool to_device = direction == host_direction::to_device;
         const uint64_t iova = range->mapping.iova() + (reinterpret_cast<uintptr_t>(host) - range->start);
@@ -168,7 +177,7 @@ cb_status userspace_device::mem_alloc_managed(uint64_t size, uint64_t& out_ptr, 
         error = "mem_alloc_managed: the host placed the memory at the device's VRAM addresses";
         return CB_ERR_OUT_OF_MEMORY;
     }
-    if (cb_status st = host_register(p, bytes, error); st != CB_OK) {
+    if (cb_status st = register_host_range(p, bytes, true, error); st != CB_OK) {
         munmap(p, bytes);
         error = "mem_alloc_managed: " + error;
         return st;

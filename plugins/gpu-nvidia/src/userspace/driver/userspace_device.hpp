@@ -138,6 +138,7 @@ public:
     // or overlapping a registration; CB_ERR_DMA_LIMIT: the IOMMU cannot hold it (the message
     // gives its budget).
     cb_status host_register(void* ptr, size_t size, std::string& error);
+    cb_status register_host_range(void* ptr, size_t size, bool must_map, std::string& error);
     // Waits until no queued copy uses the range, then unmaps it. CB_ERR_INVALID_ARGUMENT: `ptr`
     // does not start a registration. Past timeout_ms the range is unmapped anyway (the device
     // then faults instead of touching the memory) and CB_ERR_TIMEOUT is returned.
@@ -197,6 +198,9 @@ public:
     // cuModuleGetGlobal's do); CB_ERR_NOT_FOUND for a name the module does not define.
     cb_status module_global(userspace_module* module, const std::string& name, uint64_t& address, uint64_t& bytes,
                             std::string& error);
+    // Where parameter `index` of PTX kernel `name` lies in its parameter buffer, and its size.
+    cb_status kernel_param_info(userspace_module* module, const std::string& name, uint32_t index, uint64_t& offset,
+                                uint64_t& size, std::string& error);
     // launch.name: a kernel of the module (else CB_ERR_NOT_FOUND). Host kernels: every non-null
     // CB_ARG_DEVICE_PTR must lie inside a live allocation; the device gets its VRAM offset and
     // the bytes to the allocation's end. PTX kernels: the arguments are packed for the kernel's
