@@ -309,6 +309,133 @@ TEST_F(ptx_engine, WarpShufflesSumAndButterflyAcrossLanes) {
     }
 }
 
+// Warp-synchronous code (warp_synchronous.cu): lanes exchange values through volatile shared
+// memory with no barrier and no __syncwarp(), relying on the warp's lanes running in step.
+TEST_F(ptx_engine, AWarpScanThroughVolatileSharedMemoryRunsItsLanesInStep) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const int blocks = 5, n = blocks * 256;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 201 - 100;
+    const uint64_t din = vram.put(in), dscan = vram.alloc(n * 4), dtotals = vram.alloc(n * 4);
+    auto out = run(*p, "warp_scan", blocks, 256, {ptr(din), ptr(dscan), ptr(dtotals)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto scan = vram.get<int>(dscan, n), totals = vram.get<int>(dtotals, n);
+    for (int w = 0; w < n / 32; ++w) {
+        int sum = 0;
+        for (int l = 0; l < 32; ++l)
+            ASSERT_EQ(scan[w * 32 + l], sum += in[w * 32 + l]) << "warp " << w << " lane " << l;
+        for (int l = 0; l < 32; ++l)
+            ASSERT_EQ(totals[w * 32 + l], sum) << "lane " << l << " of warp " << w << " read the total too early";
+    }
+}
+
+TEST_F(ptx_engine, EightLanesTransformAnEightByEightTileThroughVolatileSharedMemory) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const int blocks = 3, tiles = blocks * 8, n = tiles * 64;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 31 + 7) % 97 - 48;
+    const uint64_t din = vram.put(in), dout = vram.alloc(n * 4);
+    auto out = run(*p, "tile_transform8", blocks, 64, {ptr(din), ptr(dout)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int>(dout, n);
+    auto butterfly8 = [](std::array<int, 8>& x) {
+        for (int half = 4; half > 0; half >>= 1)
+            for (int i = 0; i < 8; ++i)
+                if (!(i & half)) {
+                    const int a = x[i], b = x[i + half];
+                    x[i] = a + b, x[i + half] = a - b;
+                }
+    };
+    for (int t = 0; t < tiles; ++t) {
+        std::array<std::array<int, 8>, 8> rows;
+        for (int r = 0; r < 8; ++r) {
+            for (int c = 0; c < 8; ++c) rows[r][c] = in[t * 64 + r * 8 + c] * (r + 1);
+            butterfly8(rows[r]);
+        }
+        for (int r = 0; r < 8; ++r) {
+            std::array<int, 8> column;
+            for (int c = 0; c < 8; ++c) column[c] = rows[c][r];
+            butterfly8(column);
+            for (int c = 0; c < 8; ++c) ASSERT_EQ(got[t * 64 + r * 8 + c], column[c]) << "tile " << t << " " << r << c;
+        }
+    }
+}
+
+TEST_F(ptx_engine, AReductionWhoseLastWarpUnrollsThroughVolatileSharedMemorySumsEveryValue) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const int n = 100003, blocks = (n + 511) / 512;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 13) % 1001 - 500;
+    const uint64_t din = vram.put(in), dsums = vram.alloc(blocks * 4);
+    auto out = run(*p, "reduce_last_warp", blocks, 256, {ptr(din), ptr(dsums), i64(n)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int>(dsums, blocks);
+    for (int b = 0; b < blocks; ++b) {
+        int sum = 0;
+        for (int i = b * 512; i < std::min(n, b * 512 + 512); ++i) sum += in[i];
+        ASSERT_EQ(got[b], sum) << "block " << b;
+    }
+    EXPECT_TRUE(p->kernel(static_cast<size_t>(p->find("reduce_last_warp"))).region_barriers.empty())
+        << "volatile shared accesses park: the general loop runs the kernel";
+}
+
+// Some lanes take the volatile path (with a loop whose trip count differs between lanes), some
+// only wait at the barrier, some leave first: nothing hangs, and what the lanes on the path
+// exchange is what a warp in step gives.
+TEST_F(ptx_engine, LanesThatSkipTheVolatilePathNeitherHangNorHoldTheOthersBack) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const int threads = 128;
+    const uint64_t dout = vram.put(std::vector<int>(threads, 7777)),
+                   dcounts = vram.put(std::vector<int>(threads, 7777));
+    auto out = run(*p, "divergent_exchange", 1, threads, {ptr(dout), ptr(dcounts)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int>(dout, threads), counts = vram.get<int>(dcounts, threads);
+    auto final_value = [](int tid) {
+        const int lane = tid & 31;
+        return (lane + 1) * 10 + ((lane ^ 1) + 1) + (lane & 3) + tid / 32;
+    };
+    for (int tid = 0; tid < threads; ++tid) {
+        const int lane = tid & 31;
+        if (lane >= 24) {
+            EXPECT_EQ(got[tid], 7777) << tid;
+            EXPECT_EQ(counts[tid], 7777) << tid;
+        } else if (lane >= 16) {
+            EXPECT_EQ(got[tid], -1) << tid;
+            EXPECT_EQ(counts[tid], 7777) << tid;
+        } else {
+            EXPECT_EQ(got[tid], final_value(tid)) << tid;
+            EXPECT_EQ(counts[tid], final_value(tid ^ 2)) << "lane " << lane << " read its neighbour's count early";
+        }
+    }
+}
+
+// Lane 1 spins on a volatile flag that lane 0 sets further down the kernel: holding lanes back at
+// later points has a bound, so lane 0 gets there and both finish.
+TEST_F(ptx_engine, ALaneSpinningOnAFlagItsWarpSetsLaterDoesNotHoldThatLaneBackForEver) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const uint64_t dout = vram.put(std::vector<int>{0, 0});
+    auto out = run(*p, "lane_waits_for_lane", 2, 64, {ptr(dout)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    EXPECT_EQ(vram.get<int>(dout, 2), (std::vector<int>{42, 1}));
+}
+
+// Kernels without volatile shared accesses keep the straight regions (one loop over the threads
+// per stretch between barriers); only a kernel with them parks at each.
+TEST_F(ptx_engine, KernelsWithoutVolatileSharedAccessesKeepTheirStraightRegions) {
+    for (const char* name : {"reduce_sum", "transpose", "block_scan"}) {
+        auto p = load(name);
+        ASSERT_TRUE(p);
+        bool straight = false;
+        for (size_t k = 0; k < p->kernel_count(); ++k) straight |= !p->kernel(k).region_barriers.empty();
+        EXPECT_TRUE(straight) << name;
+    }
+}
+
 // warpSize is the PTX constant WARP_SZ (mov.u32 %r, WARP_SZ): 32 on every NVIDIA GPU.
 TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
     auto p = load("warp_size");

@@ -50,6 +50,9 @@ enum warp_op : uint32_t {
     redux_and = 17,
     redux_or = 18,
     redux_xor = 19,
+    // Before a volatile shared (or generic) access (layout.hpp's convergence points): the warp's
+    // lanes go on together, so that each does one such access before any does its next.
+    warp_converge = 20,
 };
 
 // One thread's record; the register save area and the thread's local memory follow it.

@@ -1,8 +1,9 @@
 // Runs a launch: blocks spread over the compute engine's threads, each block's threads run by
 // the kernel's block function until all exit; between passes the executor releases a barrier
 // (every live thread parked at one) or performs the warp-wide instructions threads parked at,
-// for each group of lanes of a warp parked at the same instruction. The generated code counts
-// the threads it parks, so the executor reads the records only for warp instructions.
+// for each group of lanes of a warp parked at the same instruction, or lets a warp's lanes parked
+// at convergence points (volatile shared accesses) go on in step. The generated code counts the
+// threads it parks, so the executor reads the records only for warp instructions.
 #include "sim/ptx/program.hpp"
 
 #include <cudabridge/cpp/hex_text.hpp>
@@ -129,38 +130,68 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
     }
 }
 
+// How many releases in a row a warp may hold some of its lanes back at a later convergence
+// point: then all its parked lanes go on once, so that a lane spinning on a flag another lane of
+// its warp sets later in the kernel cannot hold that lane back for ever.
+constexpr uint32_t held_back_rounds = 1u << 14;
+
 // After a pass with threads parked at warp instructions: performs them for each group of lanes
-// of a warp parked at the same instruction, which makes those lanes runnable again.
-void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads) {
+// of a warp parked at the same instruction, which makes those lanes runnable again. A warp with
+// lanes parked at a convergence point (warp_converge: before a volatile shared access) moves in
+// step instead: only the lanes parked at its earliest point in the kernel go on (the smallest
+// resume point, which follows the body's order), and the others wait for them there, as lanes
+// that skipped a branch wait where it rejoins. Each lane that goes on does one access and parks
+// at its next, so all lanes' accesses of one step land before any lane's of the next. Lanes at a
+// block barrier or exited are not waited for.
+void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
+                      std::vector<uint32_t>& held_back) {
     std::vector<uint32_t> group;
     for (uint32_t w = 0; w < threads; w += 32) {
         const uint32_t end = std::min(threads, w + 32);
+        bool converging = false;
+        uint32_t earliest = UINT32_MAX, parked = 0;
+        for (uint32_t t = w; t < end; ++t) {
+            const thread_state& s = state_at(states, stride, t);
+            if (s.status != at_warp_op) continue;
+            converging |= s.warp_op == warp_converge;
+            earliest = std::min(earliest, s.resume);
+            ++parked;
+        }
+        if (!parked) continue;
+        uint32_t& rounds = held_back[w / 32];
+        const bool in_step = converging && ++rounds < held_back_rounds;
         for (uint32_t t = w; t < end; ++t) {
             thread_state& s = state_at(states, stride, t);
-            if (s.status != at_warp_op) continue;
+            if (s.status != at_warp_op || (in_step && s.resume != earliest)) continue;
             // The lanes of this warp parked at the same instruction (the same resume point).
             group.clear();
             for (uint32_t u = t; u < end; ++u) {
                 thread_state& o = state_at(states, stride, u);
                 if (o.status == at_warp_op && o.resume == s.resume) group.push_back(u);
             }
-            perform(states, stride, w, group);
+            if (s.warp_op == warp_converge)
+                for (uint32_t u : group) state_at(states, stride, u).status = runnable;
+            else
+                perform(states, stride, w, group);
+            parked -= static_cast<uint32_t>(group.size());
         }
+        if (!in_step || !parked) rounds = 0;
     }
 }
 
 // Runs a block's threads pass after pass until all exit (or a fault). After a pass every live
-// thread has parked or exited: warp instructions are performed first; when none is pending,
-// every live thread waits at a barrier, and the next pass releases it.
+// thread has parked or exited: warp instructions and convergence points are taken first; when
+// none is pending, every live thread waits at a barrier, and the next pass releases it.
 void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
-               bool parks) {
+               bool parks, std::vector<uint32_t>& held_back) {
     env.release_barrier = 0;
+    if (parks) std::fill(held_back.begin(), held_back.end(), 0);
     for (;;) {
         env.parked_at_barrier = env.parked_at_warp_op = 0;
         fn(&env, states.data(), stride, threads);
         if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return;
         if (env.parked_at_warp_op) {
-            perform_warp_ops(states, stride, threads);
+            perform_warp_ops(states, stride, threads, held_back);
             env.release_barrier = 0;
         } else if (env.parked_at_barrier) {
             env.release_barrier = 1;
@@ -253,6 +284,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         const uint32_t records = k.parks ? threads : 1;
         std::vector<uint8_t> states(uint64_t(k.state_stride) * records);
         std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
+        std::vector<uint32_t> held_back((threads + 31) / 32);  // per warp: releases holding lanes back
         // A thread's index is the same in every block: set once.
         for (uint32_t t = 0; k.parks && t < threads; ++t) {
             thread_state& s = state_at(states, k.state_stride, t);
@@ -289,7 +321,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
                 s.status = runnable;
                 s.resume = 0;
             }
-            run_block(fn, env, states, k.state_stride, threads, passes);
+            run_block(fn, env, states, k.state_stride, threads, passes, held_back);
             chunk.ran += env.executed;
             chunk.bytes += env.bytes_moved;
             chunk.host_bytes += env.host_bytes;

@@ -98,7 +98,7 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         if (f->is_extern) return at(in) + "'call " + in.callee + "': an external function the engine does not provide";
         if (f->is_entry) return at(in) + "'call " + in.callee + "': a kernel cannot be called";
     }
-    if (in_func && parks_thread(in))
+    if (in_func && parks_thread(in) && !is_convergence_point(in))
         return at(in) + "'" + name +
                "': barriers and warp-wide instructions inside a called .func are not supported "
                "(mark the device function __forceinline__)";
@@ -230,9 +230,10 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     const uint32_t dyn_at = align_up(sh, dyn_align);
     for (const auto& v : m.globals)
         if (v.where == space::shared && (v.is_extern || v.unsized_array)) kl.shared_offsets[v.name] = dyn_at;
+    // A called .func's volatile accesses do not park (its lanes run as before): only the kernel's.
     for (const function* f : tree)
         for (const auto& in : f->body)
-            if (parks_thread(in)) kl.parks = true;
+            if (parks_thread(in) && (f == &k || !is_convergence_point(in))) kl.parks = true;
     kl.local_bytes = frame_bytes(m, k, l);
     if (kl.parks) {
         kl.live_after_park = live_after_parks(k);
@@ -251,7 +252,15 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
 bool parks_thread(const instruction& in) {
     if (in.opcode == "bar" || in.opcode == "barrier") return true;  // incl. bar.warp.sync
     return in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "match" ||
-           in.opcode == "redux";
+           in.opcode == "redux" || is_convergence_point(in);
+}
+
+bool is_convergence_point(const instruction& in) {
+    if (!in.label.empty() || (in.opcode != "ld" && in.opcode != "st") || !in.has("volatile")) return false;
+    // Shared, or generic (which may be shared); not global, local, const or param.
+    for (const char* other : {"global", "local", "const", "param"})
+        if (in.has(other)) return false;
+    return true;
 }
 
 layout_result lay_out(const module& m) {

@@ -70,7 +70,14 @@ struct layout_result {
 // Checks what the engine supports and lays the module out.
 layout_result lay_out(const module& m);
 
-// Instructions that park a thread (bar.sync, shfl.sync, vote.sync, ...).
+// Instructions that park a thread (bar.sync, shfl.sync, vote.sync, ..., and convergence points).
 bool parks_thread(const instruction& in);
+
+// A warp's convergence points: volatile loads and stores of shared memory, or of generic
+// addresses (which may be shared). Warp-synchronous code (a scan or a reduction's last warp
+// through `volatile` shared memory, without __syncwarp) relies on the lanes of a warp running in
+// step; a kernel's thread parks before each such access, and the executor lets a warp's lanes do
+// one each before any does its next (executor.cpp). Those of a called .func do not park.
+bool is_convergence_point(const instruction& in);
 
 }  // namespace cudabridge::nv::ptx

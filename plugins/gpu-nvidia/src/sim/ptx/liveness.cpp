@@ -122,6 +122,13 @@ std::map<size_t, std::vector<std::string>> live_after_parks(const function& f) {
     for (size_t i = 0; i < n; ++i) {
         const instruction& in = f.body[i];
         if (!in.label.empty() || !parks_thread(in)) continue;
+        // A convergence point parks before its access: what it reads (and all else live) is kept.
+        if (is_convergence_point(in)) {
+            auto& names = parks[i];
+            for (size_t r = 0; r < regs.names.size(); ++r)
+                if (live_in[i][r / 64] >> (r % 64) & 1) names.push_back(regs.names[r]);
+            continue;
+        }
         // A warp instruction's destination is written when the thread resumes (a guarded one
         // parks only when its guard holds), so its old value need not be kept.
         bits result(words, 0);

@@ -13,7 +13,8 @@
 namespace cudabridge::nv::ptx {
 
 // For each parking instruction, by its index in `f.body`: the registers live after it, but for
-// the ones it writes itself, in declaration order.
+// the ones it writes itself, in declaration order; for a convergence point (layout.hpp), which
+// parks before its access, the registers live before it.
 std::map<size_t, std::vector<std::string>> live_after_parks(const function& f);
 
 }  // namespace cudabridge::nv::ptx

@@ -1042,6 +1042,7 @@ private:
 
     // Each family of instructions, in lowering_ops below.
     void lower_mov(const instruction& in);
+    void converge_before(const instruction& in);
     void lower_ld(const instruction& in);
     void lower_st(const instruction& in);
     void lower_cvta(const instruction& in);
@@ -1164,8 +1165,17 @@ void function_lowering::lower_mov(const instruction& in) {
     set(in, d, src(in, s, t));
 }
 
+// A kernel's thread parks before a convergence point's access (layout.hpp): the executor lets the
+// lanes of its warp go on together.
+void function_lowering::converge_before(const instruction& in) {
+    if (!kernel_ || !is_convergence_point(in)) return;
+    park(at_warp_op,
+         [&] { b_.CreateStore(b_.getInt32(warp_converge), state_field_ptr(offsetof(thread_state, warp_op))); });
+}
+
 void function_lowering::lower_ld(const instruction& in) {
     need(in, 2);
+    converge_before(in);
     const scalar_type t = type1(in);
     const int n = vector_width(in);
     const uint32_t elem = t.k == scalar_type::kind::pred ? 1 : static_cast<uint32_t>(t.bits / 8);
@@ -1186,6 +1196,7 @@ void function_lowering::lower_ld(const instruction& in) {
 
 void function_lowering::lower_st(const instruction& in) {
     need(in, 2);
+    converge_before(in);
     const scalar_type t = type1(in);
     const int n = vector_width(in);
     const uint32_t elem = static_cast<uint32_t>(t.bits / 8);
