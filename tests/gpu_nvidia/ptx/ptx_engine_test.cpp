@@ -436,6 +436,195 @@ TEST_F(ptx_engine, KernelsWithoutVolatileSharedAccessesKeepTheirStraightRegions)
     }
 }
 
+// Tensor cores (tensor_cores.cu): wmma's fragments are the engine's own, mma.sync's and
+// ldmatrix's the ISA's; products of f16, bf16 and tf32 are exact, and each is added to the
+// accumulator in its type, k after k: the host references below do the same.
+float bf16_value(uint16_t bits) {
+    const uint32_t b = uint32_t{bits} << 16;
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+float tf32_value(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    b &= 0xFFFFE000u;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+_Float16 add_in_half(_Float16 acc, _Float16 a, _Float16 b) {
+    // The test's values keep every sum exact in double: the one rounding is to f16.
+    return static_cast<_Float16>(double(acc) + double(a) * double(b));
+}
+
+class ptx_tensor_cores : public ptx_engine {
+protected:
+    launch_outcome run_shape(const program& p, const std::string& kernel, std::array<uint32_t, 3> grid,
+                             std::array<uint32_t, 3> block, const std::vector<cb_kernel_arg>& args) {
+        launch_request r;
+        const int k = p.find(kernel);
+        EXPECT_GE(k, 0) << kernel;
+        r.kernel = static_cast<size_t>(k);
+        std::copy(grid.begin(), grid.end(), r.grid);
+        std::copy(block.begin(), block.end(), r.block);
+        std::string error;
+        EXPECT_EQ(p.pack_arguments(r.kernel, args.data(), args.size(), r.params, error), CB_OK) << error;
+        return p.launch(r, vram.memory(), on_engine, {});
+    }
+    std::mt19937 rng{2026};
+    _Float16 small_half() { return static_cast<_Float16>(static_cast<float>(int(rng() % 17) - 8) * 0.125f); }
+};
+
+TEST_F(ptx_tensor_cores, AWmmaGemmOfHalvesIntoFloatsMatchesTheHostBitForBit) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    const int m = 64, n = 48, k = 80;
+    const float alpha = 1.5f, beta = -0.75f;
+    std::vector<_Float16> a(m * k), b(k * n);  // A row-major, B column-major
+    for (auto& v : a) v = small_half();
+    for (auto& v : b) v = static_cast<_Float16>(static_cast<float>(int(rng() % 2001) - 1000) / 256.0f);
+    std::vector<float> c(m * n);
+    for (auto& v : c) v = static_cast<float>(int(rng() % 201) - 100) / 3.0f;
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c);
+    auto out = run_shape(*p, "wmma_gemm", {uint32_t(n / 32 + 1), uint32_t(m / 32), 1}, {64, 2, 1},
+                         {ptr(da), ptr(db), ptr(dc), i64(m), i64(n), i64(k), f64(alpha), f64(beta)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dc, m * n);
+    for (int r = 0; r < m; ++r)
+        for (int col = 0; col < n; ++col) {
+            float acc = 0.0f;
+            for (int i = 0; i < k; ++i) acc = std::fma(float(a[r * k + i]), float(b[col * k + i]), acc);
+            ASSERT_EQ(got[r * n + col], std::fma(acc, alpha, c[r * n + col] * beta)) << r << ", " << col;
+        }
+}
+
+TEST_F(ptx_tensor_cores, AWmmaProductAccumulatesInHalfPrecisionKAfterK) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    const int tiles = 3;
+    std::vector<_Float16> a(256 * tiles), b(256 * tiles), c(256 * tiles);
+    for (auto& v : a) v = small_half();
+    for (auto& v : b) v = static_cast<_Float16>(static_cast<float>(int(rng() % 64)) * 0.5f + 0.25f);
+    for (auto& v : c) v = static_cast<_Float16>(static_cast<float>(int(rng() % 3000)) - 1500.0f);
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(256 * tiles * 2);
+    auto out = run(*p, "wmma_half_accumulator", tiles, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<_Float16>(dd, 256 * tiles);
+    int rounded = 0;
+    for (int t = 0; t < tiles; ++t)
+        for (int r = 0; r < 16; ++r)
+            for (int col = 0; col < 16; ++col) {
+                _Float16 acc = c[t * 256 + r * 16 + col];  // C row-major
+                double exact = double(acc);
+                for (int i = 0; i < 16; ++i) {
+                    // A column-major, B row-major.
+                    acc = add_in_half(acc, a[t * 256 + i * 16 + r], b[t * 256 + i * 16 + col]);
+                    exact += double(a[t * 256 + i * 16 + r]) * double(b[t * 256 + i * 16 + col]);
+                }
+                rounded += double(acc) != exact;
+                // D column-major.
+                ASSERT_EQ(float(got[t * 256 + col * 16 + r]), float(acc)) << t << ": " << r << ", " << col;
+            }
+    EXPECT_GT(rounded, 100) << "the test's sums must need rounding to f16";
+}
+
+TEST_F(ptx_tensor_cores, MmaSyncWithFragmentsFromLdmatrixMatchesTheHostBitForBit) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    const int blocks = 4;
+    std::vector<_Float16> a(256 * blocks), b(128 * blocks);  // A 16x16, B 16x8, row-major
+    for (auto& v : a) v = small_half();
+    for (auto& v : b) v = static_cast<_Float16>(static_cast<float>(int(rng() % 2001) - 1000) / 64.0f);
+    std::vector<float> c(128 * blocks);
+    for (auto& v : c) v = static_cast<float>(int(rng() % 2001) - 1000) / 7.0f;
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(128 * blocks * 4);
+    auto out = run(*p, "mma_ldmatrix_f16", blocks, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dd, 128 * blocks);
+    for (int t = 0; t < blocks; ++t)
+        for (int r = 0; r < 16; ++r)
+            for (int col = 0; col < 8; ++col) {
+                float acc = c[t * 128 + r * 8 + col];
+                for (int i = 0; i < 16; ++i)
+                    acc = std::fma(float(a[t * 256 + r * 16 + i]), float(b[t * 128 + i * 8 + col]), acc);
+                ASSERT_EQ(got[t * 128 + r * 8 + col], acc) << t << ": " << r << ", " << col;
+            }
+}
+
+TEST_F(ptx_tensor_cores, MmaSyncM16n8k8AccumulatesInHalfPrecision) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    std::vector<_Float16> a(128), b(64), c(128);
+    for (auto& v : a) v = small_half();
+    for (auto& v : b) v = static_cast<_Float16>(static_cast<float>(int(rng() % 64)) * 0.5f + 0.25f);
+    for (auto& v : c) v = static_cast<_Float16>(static_cast<float>(int(rng() % 4000)) - 2000.0f);
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(128 * 2);
+    auto out = run(*p, "mma_m16n8k8_half", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<_Float16>(dd, 128);
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 8; ++col) {
+            _Float16 acc = c[r * 8 + col];
+            for (int i = 0; i < 8; ++i) acc = add_in_half(acc, a[r * 8 + i], b[i * 8 + col]);
+            ASSERT_EQ(float(got[r * 8 + col]), float(acc)) << r << ", " << col;
+        }
+}
+
+TEST_F(ptx_tensor_cores, MmaSyncOfTf32IgnoresTheLowMantissaBitsAndBf16IsExact) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    std::uniform_real_distribution<float> any(-3.0f, 3.0f);
+    std::vector<float> a32(128), b32(64), c(128);
+    for (auto& v : a32) v = any(rng);
+    for (auto& v : b32) v = any(rng);
+    for (auto& v : c) v = any(rng) * 10.0f;
+    std::vector<uint16_t> a16(256), b16(128);
+    for (auto& v : a16) v = static_cast<uint16_t>(0x3C00 + rng() % 0x800) ^ (rng() % 2 ? 0x8000 : 0);
+    for (auto& v : b16) v = static_cast<uint16_t>(0x3E00 + rng() % 0x600) ^ (rng() % 2 ? 0x8000 : 0);
+    const uint64_t da32 = vram.put(a32), db32 = vram.put(b32), da16 = vram.put(a16), db16 = vram.put(b16);
+    const uint64_t dc = vram.put(c), dtf = vram.alloc(128 * 4), dbf = vram.alloc(128 * 4);
+    auto out =
+        run(*p, "mma_tf32_bf16", 1, 32, {ptr(da32), ptr(db32), ptr(da16), ptr(db16), ptr(dc), ptr(dtf), ptr(dbf)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto tf = vram.get<float>(dtf, 128), bf = vram.get<float>(dbf, 128);
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 8; ++col) {
+            float acc = c[r * 8 + col], full = acc;
+            for (int i = 0; i < 8; ++i) {
+                acc = std::fma(tf32_value(a32[r * 8 + i]), tf32_value(b32[i * 8 + col]), acc);
+                full = std::fma(a32[r * 8 + i], b32[i * 8 + col], full);
+            }
+            ASSERT_EQ(tf[r * 8 + col], acc) << "tf32 " << r << ", " << col;
+            EXPECT_NE(tf[r * 8 + col], full) << "tf32 " << r << ", " << col << ": the low bits must not count";
+            float acc2 = c[r * 8 + col];
+            for (int i = 0; i < 16; ++i)
+                acc2 = std::fma(bf16_value(a16[r * 16 + i]), bf16_value(b16[i * 8 + col]), acc2);
+            ASSERT_EQ(bf[r * 8 + col], acc2) << "bf16 " << r << ", " << col;
+        }
+}
+
+TEST_F(ptx_tensor_cores, AWmmaOfEightBitIntegersInTheM32n8k16ShapeSumsIntoInt32) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    std::vector<int8_t> a(32 * 16), b(16 * 8);  // A row-major, B column-major
+    for (auto& v : a) v = static_cast<int8_t>(rng());
+    for (auto& v : b) v = static_cast<int8_t>(rng());
+    std::vector<int32_t> c(32 * 8);
+    for (auto& v : c) v = static_cast<int32_t>(rng() % 2000001) - 1000000;
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(32 * 8 * 4);
+    auto out = run(*p, "wmma_int8", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int32_t>(dd, 32 * 8);
+    for (int r = 0; r < 32; ++r)
+        for (int col = 0; col < 8; ++col) {
+            int32_t acc = c[r * 8 + col];
+            for (int i = 0; i < 16; ++i) acc += int32_t{a[r * 16 + i]} * int32_t{b[col * 16 + i]};
+            ASSERT_EQ(got[col * 32 + r], acc) << r << ", " << col;  // D column-major
+        }
+}
+
 // warpSize is the PTX constant WARP_SZ (mov.u32 %r, WARP_SZ): 32 on every NVIDIA GPU.
 TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
     auto p = load("warp_size");
@@ -1404,7 +1593,16 @@ TEST_F(ptx_engine, WhatStillCannotRunIsRefusedAtLoadNamingTheInstructionAndLine)
     for (const char* instruction :
          {"vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r1;", "cvt.rz.f32.f64 %f1, %fd1;", "add.s16x2 %r1, %r2, %r3;",
           "fma.rz.bf16 %rs1, %rs2, %rs3, %rs1;", "atom.global.exch.b16 %rs1, [%rd1], %rs2;",
-          "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", "add.rz.f16 %rs1, %rs2, %rs3;"}) {
+          "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", "add.rz.f16 %rs1, %rs2, %rs3;",
+          // Tensor-core forms the engine does not compute: Volta's m8n8k4 quad-pairs, integer
+          // mma.sync, 4-bit wmma, 8-bit ldmatrix, stmatrix.
+          "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f1, %f2, %f3, %f1, %f2}, {%r1, %r2}, "
+          "{%r1, %r2}, {%f1, %f2, %f3, %f1, %f2, %f3, %f1, %f2};",
+          "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r1}, {%r1, %r2, %r3, %r1}, {%r1, %r2}, "
+          "{%r1, %r2, %r3, %r1};",
+          "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], %r2;",
+          "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];",
+          "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};"}) {
         const std::string error = refusal_of(head + "\t" + instruction + "\n\tret;\n}\n");
         const std::string opcode = std::string(instruction).substr(0, std::string(instruction).find(' '));
         EXPECT_NE(error.find("line 11"), std::string::npos) << instruction << ": " << error;

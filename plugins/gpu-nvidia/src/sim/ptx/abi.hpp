@@ -53,7 +53,17 @@ enum warp_op : uint32_t {
     // Before a volatile shared (or generic) access (layout.hpp's convergence points): the warp's
     // lanes go on together, so that each does one such access before any does its next.
     warp_converge = 20,
+    // Tensor cores (matrix.hpp): wmma.mma and mma.sync (warp_b: the encoded matrix_op), and
+    // ldmatrix (warp_b: the number of 8x8 matrices, bit 8: .trans). warp_c: where the lane's
+    // matrix exchange area lies in its record: the fragments' registers go there when the lane
+    // parks, and the result's come back there.
+    matrix_mma = 21,
+    matrix_load = 22,
 };
+
+// The bytes of a lane's matrix exchange area (kernels with tensor-core instructions): wmma.mma's
+// A, B and C fragments of 8 registers each, at most.
+inline constexpr uint32_t matrix_area_bytes = 128;
 
 // One thread's record; the register save area and the thread's local memory follow it.
 struct thread_state {

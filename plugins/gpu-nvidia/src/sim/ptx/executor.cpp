@@ -4,6 +4,7 @@
 // for each group of lanes of a warp parked at the same instruction, or lets a warp's lanes parked
 // at convergence points (volatile shared accesses) go on in step. The generated code counts the
 // threads it parks, so the executor reads the records only for warp instructions.
+#include "sim/ptx/matrix.hpp"
 #include "sim/ptx/program.hpp"
 
 #include <cudabridge/cpp/hex_text.hpp>
@@ -29,6 +30,21 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
         return &state_at(states, stride, warp_first + lane);
     };
     const uint32_t op = state_at(states, stride, group[0]).warp_op;
+    if (op == matrix_mma || op == matrix_load) {
+        // Tensor cores (matrix.hpp): over the lanes' exchange areas, all at once.
+        uint32_t* areas[32] = {};
+        for (uint32_t t : group) {
+            thread_state& s = state_at(states, stride, t);
+            areas[t - warp_first] = reinterpret_cast<uint32_t*>(reinterpret_cast<uint8_t*>(&s) + s.warp_c);
+        }
+        const thread_state& first = state_at(states, stride, group[0]);
+        if (op == matrix_mma)
+            perform_matrix_mma(matrix_op::decode(first.warp_b), areas);
+        else
+            perform_ldmatrix(static_cast<uint32_t>(first.warp_b & 0xFF), (first.warp_b >> 8) & 1, areas);
+        for (uint32_t t : group) state_at(states, stride, t).status = runnable;
+        return;
+    }
     for (uint32_t t : group) {
         thread_state& s = state_at(states, stride, t);
         const uint32_t lane = t - warp_first;

@@ -54,7 +54,7 @@ const std::set<std::string>& supported_opcodes() {
         "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
         "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
         "shf",       "bfind", "addc",  "subc",       "madc",    "bmsk",          "szext",   "fns",      "dp4a",
-        "dp2a"};
+        "dp2a",      "wmma",  "mma",   "ldmatrix"};
     return ops;
 }
 
@@ -62,8 +62,8 @@ const std::set<std::string>& supported_opcodes() {
 std::string why_not(const std::string& op) {
     if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq")
         return "textures and surfaces are not supported";
-    if (op == "mma" || op == "wmma" || op == "ldmatrix" || op == "stmatrix" || op == "wgmma")
-        return "tensor-core matrix instructions are not supported";
+    if (op == "stmatrix" || op == "movmatrix" || op == "wgmma" || op == "tcgen05")
+        return "tensor-core matrix instructions other than wmma, mma.sync and ldmatrix are not supported";
     return "the simulated GPU's PTX engine does not implement it";
 }
 
@@ -113,6 +113,8 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                        ") is only supported for f32 and f64 add, sub, mul, fma, div, sqrt and rcp";
         }
     if (in.has("xorsign")) return at(in) + "'" + name + "': min/max with .xorsign.abs are not supported";
+    // Tensor cores: the lowering checks shapes and types (lower_matrix), naming what it refuses.
+    if (in.opcode == "wmma" || in.opcode == "mma" || in.opcode == "ldmatrix") return {};
     for (const auto& mod : in.mods) {
         // Packed halves and bf16 in arithmetic (lowering.cpp's lower_half2, lower_bf16), compares,
         // conversions from f32 and atomic adds.
@@ -244,6 +246,12 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     }
     kl.register_bytes = static_cast<uint32_t>(kl.save_slots.size()) * 8;
     kl.state_stride = align_up(thread_state_header + kl.register_bytes + kl.local_bytes, 16);
+    // Tensor-core instructions exchange their fragments through an area after local memory.
+    for (const auto& in : k.body)
+        if (uses_matrix_area(in) && !kl.matrix_offset) {
+            kl.matrix_offset = kl.state_stride;
+            kl.state_stride += matrix_area_bytes;
+        }
     return kl;
 }
 
@@ -252,7 +260,12 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
 bool parks_thread(const instruction& in) {
     if (in.opcode == "bar" || in.opcode == "barrier") return true;  // incl. bar.warp.sync
     return in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "match" ||
-           in.opcode == "redux" || is_convergence_point(in);
+           in.opcode == "redux" || is_convergence_point(in) || uses_matrix_area(in);
+}
+
+bool uses_matrix_area(const instruction& in) {
+    return in.label.empty() &&
+           (in.opcode == "mma" || in.opcode == "ldmatrix" || (in.opcode == "wmma" && in.has("mma")));
 }
 
 bool is_convergence_point(const instruction& in) {

@@ -48,6 +48,9 @@ struct kernel_layout {
     // in order).
     std::map<size_t, std::vector<size_t>> recompute_after_park;
     std::vector<region_threads> region_ranges;  // per region: the threads its loop visits
+    // Kernels with tensor-core instructions that park (wmma.mma, mma.sync, ldmatrix): where the
+    // matrix exchange area (abi.hpp's matrix_area_bytes) lies in a thread's record; 0: none.
+    uint32_t matrix_offset = 0;
 };
 
 struct module_layout {
@@ -79,5 +82,9 @@ bool parks_thread(const instruction& in);
 // step; a kernel's thread parks before each such access, and the executor lets a warp's lanes do
 // one each before any does its next (executor.cpp). Those of a called .func do not park.
 bool is_convergence_point(const instruction& in);
+
+// Tensor-core instructions a warp performs together (wmma.mma, mma.sync, ldmatrix): they park,
+// with their operands in the thread record's matrix exchange area (matrix.hpp).
+bool uses_matrix_area(const instruction& in);
 
 }  // namespace cudabridge::nv::ptx

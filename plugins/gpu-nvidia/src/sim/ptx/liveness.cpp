@@ -13,12 +13,18 @@ namespace {
 // taken to read all its register operands: a wrong guess keeps a register, it never drops one.
 bool writes_first_operand(const std::string& op) {
     static const std::set<std::string> ops = {
-        "mov",  "ld",   "ldu",      "cvta",  "cvt",        "add",   "sub",   "mul",   "mad",   "fma",  "div",
-        "rem",  "abs",  "neg",      "min",   "max",        "and",   "or",    "xor",   "not",   "cnot", "shl",
-        "shr",  "shf",  "popc",     "clz",   "brev",       "bfe",   "bfi",   "prmt",  "lop3",  "setp", "selp",
-        "set",  "slct", "copysign", "testp", "rcp",        "sqrt",  "rsqrt", "sin",   "cos",   "ex2",  "lg2",
-        "tanh", "atom", "shfl",     "vote",  "activemask", "match", "redux", "mul24", "mad24", "sad",  "isspacep"};
+        "mov",   "ld",    "ldu",   "cvta", "cvt",      "add",      "sub",     "mul",  "mad",        "fma",
+        "div",   "rem",   "abs",   "neg",  "min",      "max",      "and",     "or",   "xor",        "not",
+        "cnot",  "shl",   "shr",   "shf",  "popc",     "clz",      "brev",    "bfe",  "bfi",        "prmt",
+        "lop3",  "setp",  "selp",  "set",  "slct",     "copysign", "testp",   "rcp",  "sqrt",       "rsqrt",
+        "sin",   "cos",   "ex2",   "lg2",  "tanh",     "atom",     "shfl",    "vote", "activemask", "match",
+        "redux", "mul24", "mad24", "sad",  "isspacep", "mma",      "ldmatrix"};
     return ops.count(op) != 0;
+}
+
+bool writes_first_operand(const instruction& in) {
+    if (in.opcode == "wmma") return !in.has("store");  // wmma.load and wmma.mma write their fragment
+    return writes_first_operand(in.opcode);
 }
 
 using bits = std::vector<uint64_t>;
@@ -61,7 +67,7 @@ uses_and_defs uses_and_defs_of(const instruction& in, const register_index& regs
     uses_and_defs u{bits(words, 0), bits(words, 0)};
     if (!in.label.empty()) return u;
     if (!in.guard.empty()) regs.mark(in.guard, u.use);
-    const bool writes = writes_first_operand(in.opcode) && !in.operands.empty();
+    const bool writes = writes_first_operand(in) && !in.operands.empty();
     for (size_t i = 0; i < in.operands.size(); ++i) {
         // A guarded write may not happen, so it kills nothing.
         if (i == 0 && writes)
@@ -132,7 +138,7 @@ std::map<size_t, std::vector<std::string>> live_after_parks(const function& f) {
         // A warp instruction's destination is written when the thread resumes (a guarded one
         // parks only when its guard holds), so its old value need not be kept.
         bits result(words, 0);
-        if (writes_first_operand(in.opcode) && !in.operands.empty()) registers_of(in.operands[0], regs, result);
+        if (writes_first_operand(in) && !in.operands.empty()) registers_of(in.operands[0], regs, result);
         auto& names = parks[i];
         for (size_t r = 0; r < regs.names.size(); ++r)
             if ((live_out[i][r / 64] & ~result[r / 64]) >> (r % 64) & 1) names.push_back(regs.names[r]);

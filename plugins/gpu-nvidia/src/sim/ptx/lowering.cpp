@@ -9,6 +9,7 @@
 #include "sim/ptx/lowering.hpp"
 
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/matrix.hpp"
 #include "sim/ptx/parser.hpp"
 
 #include <llvm/IR/IRBuilder.h>
@@ -21,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -1079,6 +1081,13 @@ private:
     void lower_narrow_cvt(const instruction& in);
     void lower_atom_narrow_float(const instruction& in);
     void lower_park(const instruction& in);
+    void lower_matrix(const instruction& in);
+    void lower_wmma_memory(const instruction& in, uint32_t m, uint32_t n, uint32_t k,
+                           const std::vector<matrix_element>& types);
+    void lower_matrix_mma(const instruction& in, uint32_t m, uint32_t n, uint32_t k,
+                          const std::vector<matrix_element>& types);
+    void lower_ldmatrix(const instruction& in);
+    void park_for_matrix(uint32_t code, uint64_t what, const std::function<void()>& save_operands);
     void park(uint32_t status, const std::function<void()>& save_operands);
     Value* compare(const instruction& in, const std::string& cmp, scalar_type t, Value* a, Value* b);
 };
@@ -1113,6 +1122,7 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (op == "atom" || op == "red") return lower_atom(in);
     if (op == "call") return lower_call(in);
     if (op == "shf") return lower_funnel_shift(in);
+    if (op == "wmma" || op == "mma" || op == "ldmatrix") return lower_matrix(in);
     if (parks_thread(in)) return lower_park(in);
     if (op == "membar" || op == "fence") {
         b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
@@ -2547,6 +2557,235 @@ void function_lowering::lower_park(const instruction& in) {
         return result(in.operands[0], t);
     }
     refuse(in, "not supported by the simulated GPU's PTX engine");
+}
+
+// ---- tensor cores (matrix.hpp) -------------------------------------------------------------
+
+namespace {
+
+bool matrix_element_of(const std::string& mod, matrix_element& e) {
+    static const std::map<std::string, matrix_element> types = {
+        {"f16", matrix_f16}, {"bf16", matrix_bf16}, {"tf32", matrix_tf32}, {"f32", matrix_f32},
+        {"s32", matrix_s32}, {"s8", matrix_s8},     {"u8", matrix_u8}};
+    auto it = types.find(mod);
+    if (it == types.end()) return false;
+    e = it->second;
+    return true;
+}
+
+// .m16n16k16 and the like.
+bool matrix_shape_of(const instruction& in, uint32_t& m, uint32_t& n, uint32_t& k) {
+    for (const auto& mod : in.mods) {
+        unsigned a = 0, b = 0, c = 0;
+        char tail = 0;
+        if (std::sscanf(mod.c_str(), "m%un%uk%u%c", &a, &b, &c, &tail) == 3) {
+            m = a, n = b, k = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<const operand*> registers_in(const operand& o) {
+    std::vector<const operand*> r;
+    if (o.k == operand::kind::vector)
+        for (const auto& e : o.elements) r.push_back(&e);
+    else
+        r.push_back(&o);
+    return r;
+}
+
+bool is_multiplicand(matrix_element e) { return e != matrix_f32 && e != matrix_s32; }
+
+uint32_t bytes_in_memory(matrix_element e) { return e == matrix_tf32 ? 4 : element_bits(e) / 8; }
+
+}  // namespace
+
+void function_lowering::lower_matrix(const instruction& in) {
+    if (in.opcode == "ldmatrix") return lower_ldmatrix(in);
+    uint32_t m = 0, n = 0, k = 0;
+    if (!matrix_shape_of(in, m, n, k)) refuse(in, "a matrix instruction without a shape");
+    std::vector<matrix_element> types;
+    for (const auto& mod : in.mods) {
+        matrix_element e;
+        if (matrix_element_of(mod, e))
+            types.push_back(e);
+        else if (mod == "s4" || mod == "u4" || mod == "b1" || mod == "f64" || mod == "e4m3" || mod == "e5m2" ||
+                 mod.rfind("kind", 0) == 0 || mod == "sp" || mod.rfind("block_scale", 0) == 0)
+            refuse(in, "tensor-core operations on ." + mod + " are not supported");
+    }
+    if (in.opcode == "wmma") {
+        // The engine's wmma shapes: f16, bf16, u8 and s8 multiplicands in m16n16k16, m8n32k16 and
+        // m32n8k16, tf32 in m16n16k8.
+        const bool k16 = k == 16 && ((m == 16 && n == 16) || (m == 8 && n == 32) || (m == 32 && n == 8));
+        const bool k8 = k == 8 && m == 16 && n == 16;
+        if (!k16 && !k8) refuse(in, "this wmma shape is not supported (m16n16k16, m8n32k16, m32n8k16, m16n16k8)");
+        if (in.has("load") || in.has("store")) return lower_wmma_memory(in, m, n, k, types);
+        if (in.has("mma")) return lower_matrix_mma(in, m, n, k, types);
+        refuse(in, "this wmma operation is not supported");
+    }
+    lower_matrix_mma(in, m, n, k, types);
+}
+
+// wmma.load and wmma.store: each lane moves its own elements (the engine's fragment mapping,
+// matrix.hpp), so neither parks.
+void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uint32_t n, uint32_t k,
+                                          const std::vector<matrix_element>& types) {
+    const bool load = in.has("load");
+    need(in, 2);
+    const char role = in.has("a") ? 'a' : in.has("b") ? 'b' : in.has("c") ? 'c' : in.has("d") ? 'd' : 0;
+    if (!role || (load && role == 'd') || (!load && role != 'd')) refuse(in, "wmma.load of a, b or c, wmma.store of d");
+    if (types.size() != 1) refuse(in, "a wmma load or store names one element type");
+    const matrix_element t = types[0];
+    const bool multiplicand = role == 'a' || role == 'b';
+    const bool fits = multiplicand
+                          ? is_multiplicand(t) && (t == matrix_tf32) == (k == 8)
+                          : (t == matrix_f16 || t == matrix_f32 || t == matrix_s32) && (k == 16 || t == matrix_f32);
+    if (!fits) refuse(in, "this element type does not go with this fragment or shape");
+    const uint32_t rows = role == 'a' ? m : role == 'b' ? k : m, cols = role == 'a' ? k : n;
+    const bool row_major = in.has("row");
+    if (!row_major && !in.has("col")) refuse(in, "a wmma load or store needs .row or .col");
+    const space sp = space_of(in);
+    if (sp != space::global && sp != space::shared && sp != space::generic)
+        refuse(in, "wmma loads and stores reach global, shared or generic addresses");
+    const operand& fragment = in.operands[load ? 0 : 1];
+    const operand& where = in.operands[load ? 1 : 0];
+    const auto regs = registers_in(fragment);
+    const uint32_t bits = element_bits(t), bytes = bytes_in_memory(t);
+    const uint32_t per_lane = static_cast<uint32_t>(regs.size()) * 32 / bits, elements = rows * cols;
+    if (per_lane * 32 < elements || (per_lane * 32) % elements)
+        refuse(in, "the fragment's " + std::to_string(regs.size()) + " registers do not hold the matrix");
+    const scalar_type u32{scalar_type::kind::uint, 32};
+    Value* stride = in.operands.size() > 2 ? b_.CreateZExt(src(in, in.operands[2], u32), mc_.i64)
+                                           : b_.getInt64(row_major ? cols : rows);
+    Value* base = address_value(in, where, sp);
+    Value* lane = b_.CreateAnd(linear_tid(in), 31);
+    std::vector<Value*> words(regs.size());
+    if (!load)
+        for (size_t w = 0; w < regs.size(); ++w) words[w] = src(in, *regs[w], u32);
+    llvm::Type* element_type = mc_.int_type(static_cast<int>(bytes * 8));
+    for (uint32_t slot = 0; slot < per_lane; ++slot) {
+        // Element (lane * per_lane + slot) mod (rows * cols) of the matrix, row-major.
+        Value* index = b_.CreateURem(b_.CreateAdd(b_.CreateMul(lane, b_.getInt32(per_lane)), b_.getInt32(slot)),
+                                     b_.getInt32(elements));
+        Value* r = b_.CreateZExt(b_.CreateUDiv(index, b_.getInt32(cols)), mc_.i64);
+        Value* c = b_.CreateZExt(b_.CreateURem(index, b_.getInt32(cols)), mc_.i64);
+        Value* offset = row_major ? b_.CreateAdd(b_.CreateMul(r, stride), c) : b_.CreateAdd(b_.CreateMul(c, stride), r);
+        Value* p = host_pointer(sp, b_.CreateAdd(base, b_.CreateMul(offset, b_.getInt64(bytes))), bytes);
+        const uint32_t word = slot * bits / 32, shift = (slot * bits) % 32;
+        if (load) {
+            Value* v = b_.CreateZExt(b_.CreateAlignedLoad(element_type, p, llvm::Align(1)), mc_.i32);
+            v = shift ? b_.CreateShl(v, shift) : v;
+            words[word] = words[word] ? b_.CreateOr(words[word], v) : v;
+        } else {
+            Value* v = shift ? b_.CreateLShr(words[word], shift) : words[word];
+            b_.CreateAlignedStore(b_.CreateTrunc(v, element_type), p, llvm::Align(1));
+        }
+    }
+    if (load)
+        for (size_t w = 0; w < regs.size(); ++w) set(in, *regs[w], words[w] ? words[w] : b_.getInt32(0));
+}
+
+// Parks the lane for the executor to perform a tensor-core instruction with the lanes of its
+// warp: `save_operands` has put its registers in the matrix exchange area.
+void function_lowering::park_for_matrix(uint32_t code, uint64_t what, const std::function<void()>& save_operands) {
+    park(at_warp_op, [&] {
+        b_.CreateStore(b_.getInt32(code), state_field_ptr(offsetof(thread_state, warp_op)));
+        b_.CreateStore(b_.getInt64(what), state_field_ptr(offsetof(thread_state, warp_b)));
+        b_.CreateStore(b_.getInt64(kl_.matrix_offset), state_field_ptr(offsetof(thread_state, warp_c)));
+        save_operands();
+    });
+}
+
+// wmma.mma (the engine's fragments) and mma.sync (the ISA's), performed by the executor.
+void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint32_t n, uint32_t k,
+                                         const std::vector<matrix_element>& types) {
+    need(in, 4);
+    matrix_op op;
+    op.isa_layout = in.opcode == "mma";
+    op.m = m, op.n = n, op.k = k;
+    if (types.size() == 2) {  // wmma's f16 form: .dtype.ctype
+        op.d = types[0], op.a = op.b = matrix_f16, op.c = types[1];
+    } else if (types.size() == 4) {
+        op.d = types[0], op.a = types[1], op.b = types[2], op.c = types[3];
+    } else {
+        refuse(in, "the matrix product's types are not .dtype.atype.btype.ctype");
+    }
+    const bool integer = op.a == matrix_s8 || op.a == matrix_u8;
+    op.satfinite = in.has("satfinite");
+    if (op.satfinite && !integer) refuse(in, ".satfinite of floating-point products is not supported");
+    // f16 into f16 or f32; bf16 and tf32 into f32; s8 and u8 into s32.
+    auto accumulator = [](matrix_element e) { return e == matrix_f16 || e == matrix_f32; };
+    const bool valid = integer ? (op.b == matrix_s8 || op.b == matrix_u8) && op.c == matrix_s32 && op.d == matrix_s32
+                       : op.a == matrix_f16 ? op.b == matrix_f16 && accumulator(op.c) && accumulator(op.d)
+                                            : (op.a == matrix_bf16 || op.a == matrix_tf32) && op.b == op.a &&
+                                                  op.c == matrix_f32 && op.d == matrix_f32;
+    if (!valid) refuse(in, "this combination of element types is not supported");
+    if (op.isa_layout) {
+        const bool f16ish = op.a == matrix_f16 || op.a == matrix_bf16;
+        const bool known =
+            m == 16 && n == 8 && ((f16ish && (k == 16 || k == 8)) || (op.a == matrix_tf32 && (k == 8 || k == 4)));
+        if (!known)
+            refuse(in,
+                   "mma.sync shapes other than m16n8k16 and m16n8k8 of f16/bf16 and m16n8k8 and m16n8k4 of "
+                   "tf32 are not supported");
+        if (!in.has("row") || !in.has("col")) refuse(in, "mma.sync of these shapes is .row.col");
+    } else if ((op.a == matrix_tf32) != (k == 8)) {
+        refuse(in, "this element type does not go with this wmma shape");
+    }
+    const auto d = registers_in(in.operands[0]), a = registers_in(in.operands[1]);
+    const auto b = registers_in(in.operands[2]), c = registers_in(in.operands[3]);
+    op.a_words = static_cast<uint32_t>(a.size()), op.b_words = static_cast<uint32_t>(b.size());
+    op.c_words = static_cast<uint32_t>(c.size()), op.d_words = static_cast<uint32_t>(d.size());
+    // Each fragment's registers hold the whole matrix: mma.sync's once (its layout), wmma's at
+    // least once.
+    auto fits = [&](uint32_t words, matrix_element t, uint32_t rows, uint32_t cols) {
+        const uint32_t slots = words * 32 / element_bits(t) * 32, elements = rows * cols;
+        return op.isa_layout ? slots == elements : slots >= elements && slots % elements == 0;
+    };
+    if (!fits(op.a_words, op.a, m, k) || !fits(op.b_words, op.b, k, n) || !fits(op.c_words, op.c, m, n) ||
+        !fits(op.d_words, op.d, m, n) || op.a_words + op.b_words + op.c_words > matrix_area_bytes / 4)
+        refuse(in, "the fragments' register counts do not match the shape and types");
+    const scalar_type u32{scalar_type::kind::uint, 32};
+    park_for_matrix(matrix_mma, op.encode(), [&] {
+        uint32_t w = 0;
+        for (const auto* list : {&a, &b, &c})
+            for (const operand* r : *list)
+                b_.CreateStore(src(in, *r, u32), state_field_ptr(kl_.matrix_offset + 4 * w++));
+    });
+    for (size_t i = 0; i < d.size(); ++i)
+        set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
+}
+
+// ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16: lanes 0..8*count-1 give the rows'
+// addresses (checked here, in the lane), the executor hands out the elements.
+void function_lowering::lower_ldmatrix(const instruction& in) {
+    need(in, 2);
+    if (!in.has("m8n8") || !in.has("b16")) refuse(in, "ldmatrix other than .m8n8 of .b16 is not supported");
+    const uint32_t count = in.has("x4") ? 4 : in.has("x2") ? 2 : 1;
+    const space sp = space_of(in);
+    if (sp != space::shared && sp != space::generic) refuse(in, "ldmatrix reads shared memory");
+    const auto d = registers_in(in.operands[0]);
+    if (d.size() != count)
+        refuse(in, "ldmatrix ." +
+                       std::string(count == 1   ? "x1"
+                                   : count == 2 ? "x2"
+                                                : "x4") +
+                       " needs " + std::to_string(count) + " destination registers");
+    Value* area = state_field_ptr(kl_.matrix_offset);
+    b_.CreateStore(b_.getInt64(0), area);
+    Value* lane = b_.CreateAnd(linear_tid(in), 31);
+    auto* gives = BasicBlock::Create(mc_.ctx, "ldmatrix.row", fn_);
+    auto* after = BasicBlock::Create(mc_.ctx, "ldmatrix.rows", fn_);
+    b_.CreateCondBr(b_.CreateICmpULT(lane, b_.getInt32(8 * count)), gives, after);
+    b_.SetInsertPoint(gives);
+    Value* row = memory_pointer(in, in.operands[1], sp, 16);
+    b_.CreateStore(b_.CreatePtrToInt(row, mc_.i64), state_field_ptr(kl_.matrix_offset));
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    park_for_matrix(matrix_load, count | (in.has("trans") ? 0x100u : 0u), [] {});
+    for (size_t i = 0; i < d.size(); ++i)
+        set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
 }
 
 }  // namespace

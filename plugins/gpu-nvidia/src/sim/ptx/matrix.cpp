@@ -1,0 +1,267 @@
+#include "sim/ptx/matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace cudabridge::nv::ptx {
+namespace {
+
+float half_to_float(uint32_t bits) {
+    _Float16 h;
+    const auto b = static_cast<uint16_t>(bits);
+    std::memcpy(&h, &b, 2);
+    return static_cast<float>(h);
+}
+
+uint32_t half_bits(_Float16 h) {
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+}
+
+float bits_to_float(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint32_t float_bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+// An element's value: floats exactly, integers as themselves.
+double value_of(matrix_element t, uint32_t bits) {
+    switch (t) {
+    case matrix_f16:
+        return half_to_float(bits);
+    case matrix_bf16:
+        return bits_to_float(bits << 16);
+    case matrix_tf32:
+        return bits_to_float(bits & 0xFFFFE000u);
+    case matrix_f32:
+        return bits_to_float(bits);
+    case matrix_s32:
+        return static_cast<int32_t>(bits);
+    case matrix_s8:
+        return static_cast<int8_t>(bits);
+    default:
+        return static_cast<uint8_t>(bits);
+    }
+}
+
+// The f16 next to h towards +inf (up) or -inf.
+_Float16 half_step(_Float16 h, bool up) {
+    uint32_t b = half_bits(h);
+    if ((b & 0x7FFF) == 0)
+        b = up ? 1u : 0x8001u;
+    else if (((b & 0x8000) == 0) == up)
+        ++b;
+    else
+        --b;
+    const auto b16 = static_cast<uint16_t>(b);
+    _Float16 r;
+    std::memcpy(&r, &b16, 2);
+    return r;
+}
+
+// acc + p rounded once to f16 (p: a product of two f16, exact in double). The double sum may be
+// inexact; TwoSum gives its error, which decides the one case where rounding the double sum to
+// f16 differs: a sum exactly halfway between two f16.
+_Float16 add_rounded_to_half(_Float16 acc, double p) {
+    const double a = static_cast<double>(acc), s = a + p, bb = s - a;
+    const double err = (a - (s - bb)) + (p - bb);
+    _Float16 h = static_cast<_Float16>(s);
+    const double hd = static_cast<double>(h);
+    if (err == 0 || hd == s || !std::isfinite(s) || !std::isfinite(hd)) return h;
+    const _Float16 other = half_step(h, hd < s);
+    const double od = static_cast<double>(other);
+    if ((hd + od) / 2 == s) h = (err > 0) == (od > hd) ? other : h;
+    return h;
+}
+
+uint32_t extract(const uint32_t* words, uint32_t i, uint32_t bits) {
+    const uint32_t at = i * bits;
+    const uint32_t w = words[at / 32] >> (at % 32);
+    return bits == 32 ? w : w & ((1u << bits) - 1);
+}
+
+void insert(uint32_t* words, uint32_t i, uint32_t bits, uint32_t value) {
+    const uint32_t at = i * bits;
+    const uint32_t mask = bits == 32 ? ~0u : ((1u << bits) - 1) << (at % 32);
+    words[at / 32] = (words[at / 32] & ~mask) | ((value << (at % 32)) & mask);
+}
+
+// Where element i of lane `lane`'s fragment of a rows x cols matrix lies.
+bool position(const matrix_op& op, char which, uint32_t lane, uint32_t i, uint32_t per_lane, uint32_t rows,
+              uint32_t cols, uint32_t& r, uint32_t& c) {
+    if (op.isa_layout) return mma_position(op, which, lane, i, r, c);
+    const uint32_t index = (lane * per_lane + i) % (rows * cols);
+    r = index / cols, c = index % cols;
+    return true;
+}
+
+}  // namespace
+
+uint32_t element_bits(matrix_element e) {
+    switch (e) {
+    case matrix_f16:
+    case matrix_bf16:
+        return 16;
+    case matrix_s8:
+    case matrix_u8:
+        return 8;
+    default:
+        return 32;
+    }
+}
+
+uint64_t matrix_op::encode() const {
+    uint64_t v = 0;
+    v |= uint64_t{isa_layout} | uint64_t{satfinite} << 1;
+    v |= uint64_t{m} << 2 | uint64_t{n} << 8 | uint64_t{k} << 14;
+    v |= uint64_t{a} << 20 | uint64_t{b} << 23 | uint64_t{c} << 26 | uint64_t{d} << 29;
+    v |= uint64_t{a_words} << 32 | uint64_t{b_words} << 36 | uint64_t{c_words} << 40 | uint64_t{d_words} << 44;
+    return v;
+}
+
+matrix_op matrix_op::decode(uint64_t v) {
+    matrix_op op;
+    op.isa_layout = v & 1, op.satfinite = (v >> 1) & 1;
+    op.m = (v >> 2) & 63, op.n = (v >> 8) & 63, op.k = (v >> 14) & 63;
+    op.a = static_cast<matrix_element>((v >> 20) & 7), op.b = static_cast<matrix_element>((v >> 23) & 7);
+    op.c = static_cast<matrix_element>((v >> 26) & 7), op.d = static_cast<matrix_element>((v >> 29) & 7);
+    op.a_words = (v >> 32) & 15, op.b_words = (v >> 36) & 15, op.c_words = (v >> 40) & 15, op.d_words = (v >> 44) & 15;
+    return op;
+}
+
+bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, uint32_t& row, uint32_t& col) {
+    const uint32_t group = lane >> 2, in_group = lane & 3;
+    if (op.m != 16 || op.n != 8) return false;
+    if (which == 'c') {  // every m16n8 shape: c0, c1 in row groupID, c2, c3 eight rows below
+        row = group + (i >= 2 ? 8 : 0), col = in_group * 2 + (i & 1);
+        return i < 4;
+    }
+    const bool tf32 = op.a == matrix_tf32;
+    if (op.k == 16 && !tf32) {
+        if (which == 'a') {
+            row = group + ((i >> 1) & 1) * 8, col = in_group * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+            return i < 8;
+        }
+        row = in_group * 2 + (i & 1) + (i >= 2 ? 8 : 0), col = group;
+        return i < 4;
+    }
+    if (op.k == 8 && !tf32) {
+        if (which == 'a') {
+            row = group + (i >= 2 ? 8 : 0), col = in_group * 2 + (i & 1);
+            return i < 4;
+        }
+        row = in_group * 2 + i, col = group;
+        return i < 2;
+    }
+    if (op.k == 8) {  // tf32
+        if (which == 'a') {
+            row = group + (i & 1) * 8, col = in_group + (i >= 2 ? 4 : 0);
+            return i < 4;
+        }
+        row = in_group + i * 4, col = group;
+        return i < 2;
+    }
+    if (op.k == 4 && tf32) {
+        if (which == 'a') {
+            row = group + i * 8, col = in_group;
+            return i < 2;
+        }
+        row = in_group, col = group;
+        return i < 1;
+    }
+    return false;
+}
+
+void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
+    const uint32_t m = op.m, n = op.n, k = op.k;
+    std::vector<uint32_t> a(m * k), b(k * n), c(m * n);
+    auto gather = [&](char which, matrix_element t, uint32_t words, uint32_t first, std::vector<uint32_t>& out,
+                      uint32_t rows, uint32_t cols) {
+        const uint32_t bits = element_bits(t), per_lane = words * 32 / bits;
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+            if (!areas[lane]) continue;
+            for (uint32_t i = 0; i < per_lane; ++i) {
+                uint32_t r, col;
+                if (position(op, which, lane, i, per_lane, rows, cols, r, col) && r < rows && col < cols)
+                    out[r * cols + col] = extract(areas[lane] + first, i, bits);
+            }
+        }
+    };
+    gather('a', op.a, op.a_words, 0, a, m, k);
+    gather('b', op.b, op.b_words, op.a_words, b, k, n);
+    gather('c', op.c, op.c_words, op.a_words + op.b_words, c, m, n);
+    std::vector<uint32_t> d(m * n);
+    for (uint32_t r = 0; r < m; ++r)
+        for (uint32_t col = 0; col < n; ++col) {
+            const uint32_t cb = c[r * n + col];
+            if (op.d == matrix_s32) {
+                int64_t acc = static_cast<int32_t>(cb);
+                for (uint32_t i = 0; i < k; ++i)
+                    acc += static_cast<int64_t>(value_of(op.a, a[r * k + i])) *
+                           static_cast<int64_t>(value_of(op.b, b[i * n + col]));
+                if (op.satfinite)
+                    acc = std::clamp<int64_t>(acc, std::numeric_limits<int32_t>::min(),
+                                              std::numeric_limits<int32_t>::max());
+                d[r * n + col] = static_cast<uint32_t>(acc);
+            } else if (op.d == matrix_f16) {
+                _Float16 acc = static_cast<_Float16>(value_of(op.c, cb));
+                for (uint32_t i = 0; i < k; ++i)
+                    acc = add_rounded_to_half(acc, value_of(op.a, a[r * k + i]) * value_of(op.b, b[i * n + col]));
+                d[r * n + col] = half_bits(acc);
+            } else {
+                float acc = static_cast<float>(value_of(op.c, cb));
+                for (uint32_t i = 0; i < k; ++i)
+                    acc = std::fma(static_cast<float>(value_of(op.a, a[r * k + i])),
+                                   static_cast<float>(value_of(op.b, b[i * n + col])), acc);
+                d[r * n + col] = float_bits(acc);
+            }
+        }
+    const uint32_t bits = element_bits(op.d), per_lane = op.d_words * 32 / bits;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        uint32_t out[16] = {};
+        for (uint32_t i = 0; i < per_lane; ++i) {
+            uint32_t r, col;
+            if (position(op, 'c', lane, i, per_lane, m, n, r, col) && r < m && col < n)
+                insert(out, i, bits, d[r * n + col]);
+        }
+        std::memcpy(areas[lane], out, 4 * op.d_words);
+    }
+}
+
+void perform_ldmatrix(uint32_t count, bool transpose, uint32_t* const areas[32]) {
+    // The rows' host addresses first: the results overwrite them.
+    const uint8_t* rows[32] = {};
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        uint64_t address;
+        std::memcpy(&address, areas[lane], 8);
+        rows[lane] = reinterpret_cast<const uint8_t*>(address);
+    }
+    auto element = [&](uint32_t matrix, uint32_t row, uint32_t col) -> uint32_t {
+        const uint8_t* p = rows[matrix * 8 + row];
+        if (!p) return 0;
+        uint16_t v;
+        std::memcpy(&v, p + 2 * col, 2);
+        return v;
+    };
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        const uint32_t group = lane >> 2, pair = (lane & 3) * 2;
+        for (uint32_t j = 0; j < count; ++j)
+            areas[lane][j] = transpose ? element(j, pair, group) | element(j, pair + 1, group) << 16
+                                       : element(j, group, pair) | element(j, group, pair + 1) << 16;
+    }
+}
+
+}  // namespace cudabridge::nv::ptx
