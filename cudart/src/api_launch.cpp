@@ -143,6 +143,30 @@ cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void**
     return launch_registered(registered().kernel(function), grid, block, args, shared_memory, stream);
 }
 
+// cudaLaunchKernelEx (an inline template in CUDA's header) calls this with the launch's attributes.
+// The ones that change nothing here are accepted (priority, access policy, synchronization policy,
+// memory-sync domains, programmatic serialization, a 1x1x1 cluster); a cooperative launch or a
+// real cluster is refused with its reason.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig* config, const void* function, void** args) {
+    if (!config || (config->numAttrs && !config->attrs)) return record(cudaErrorInvalidValue);
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cudaLaunchAttribute& a = config->attrs[i];
+        if (a.id == launch_attribute_cooperative && a.value[0] != 0)
+            return not_supported("cudaLaunchKernelEx (a cooperative launch: grid-wide synchronization)");
+        if (a.id == launch_attribute_cluster_dimension && (a.value[0] > 1 || a.value[1] > 1 || a.value[2] > 1))
+            return not_supported("cudaLaunchKernelEx (thread-block clusters)");
+    }
+    return launch_registered(registered().kernel(function), config->gridDim, config->blockDim, args,
+                             config->dynamicSmemBytes, config->stream);
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig* config, const void* function, void** args) {
+    if (!config) return record(cudaErrorInvalidValue);
+    cudaLaunchConfig c = *config;
+    c.stream = per_thread_if_null(c.stream);
+    return cudaLaunchKernelExC(&c, function, args);
+}
+
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* function) {
     if (!attributes) return record(cudaErrorInvalidValue);
     const kernel_record* k = registered().kernel(function);

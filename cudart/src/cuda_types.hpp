@@ -338,6 +338,49 @@ struct cudaFuncAttributes {
     int reserved[16];
 };
 
+// Pitched 2D and 3D memory (driver_types.h).
+struct cudaPos {
+    size_t x, y, z;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaPitchedPtr {
+    void* ptr;
+    size_t pitch;
+    size_t xsize;
+    size_t ysize;
+};
+typedef struct cudaArray* cudaArray_t;
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    cudaPos srcPos;
+    cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    cudaPos dstPos;
+    cudaPitchedPtr dstPtr;
+    cudaExtent extent;
+    cudaMemcpyKind kind;
+};
+static_assert(sizeof(cudaMemcpy3DParms) == 160);
+
+// cudaLaunchKernelEx's configuration (driver_types.h): attributes are an id and a 64-byte value.
+inline constexpr int launch_attribute_cooperative = 2, launch_attribute_cluster_dimension = 4;
+struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    unsigned value[16];  // cudaLaunchAttributeValue: the cooperative flag, the cluster's x, y, z, ...
+};
+static_assert(sizeof(cudaLaunchAttribute) == 72);
+struct cudaLaunchConfig {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    struct CUstream_st* stream;
+    cudaLaunchAttribute* attrs;
+    unsigned int numAttrs;
+};
+
 // The nvcc-generated wrapper around an embedded fatbin (`__fatDeviceText`).
 struct fatbin_wrapper {
     int magic;  // 0x466243b1

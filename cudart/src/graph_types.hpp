@@ -66,29 +66,6 @@ struct cudaHostNodeParams {
     cudaHostFn_t fn;
     void* userData;
 };
-struct cudaPos {
-    size_t x, y, z;
-};
-struct cudaExtent {
-    size_t width, height, depth;
-};
-struct cudaPitchedPtr {
-    void* ptr;
-    size_t pitch;
-    size_t xsize;
-    size_t ysize;
-};
-typedef struct cudaArray* cudaArray_t;
-struct cudaMemcpy3DParms {
-    cudaArray_t srcArray;
-    cudaPos srcPos;
-    cudaPitchedPtr srcPtr;
-    cudaArray_t dstArray;
-    cudaPos dstPos;
-    cudaPitchedPtr dstPtr;
-    cudaExtent extent;
-    cudaMemcpyKind kind;
-};
 struct cudaMemAllocNodeParams {
     cudaMemPoolProps poolProps;
     const cudaMemAccessDesc* accessDescs;
@@ -116,7 +93,6 @@ struct cudaGraphInstantiateParams {
 
 static_assert(sizeof(cudaKernelNodeParams) == 56);
 static_assert(sizeof(cudaMemsetParams) == 40);
-static_assert(sizeof(cudaMemcpy3DParms) == 160);
 static_assert(sizeof(cudaMemAllocNodeParams) == 120);
 
 }  // extern "C"
