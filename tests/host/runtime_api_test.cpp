@@ -298,6 +298,36 @@ TEST_F(runtime_test, AHostBufferReusedAfterItsCopyWasWaitedForIsNotAnIntegrityFa
     EXPECT_EQ(rt->free_host(pinned), cbSuccess);
 }
 
+TEST_F(runtime_test, ACopyOverwrittenByALaterCopyBeforeAnyWaitIsNotAnIntegrityFailure) {
+    // simpleStreams' loop: on each of several streams, a kernel changes a device buffer and a
+    // copy brings it into the same host buffer, a hundred times over, with no wait in between.
+    // The host bytes a copy wrote are gone (a later copy replaced them) before any wait; its
+    // check compared them with the final bytes and failed.
+    const size_t bytes = 1u << 20;
+    void* pinned = nullptr;
+    ASSERT_EQ(rt->malloc_host(&pinned, bytes), cbSuccess) << cbGetLastErrorMessage();
+    void* d = device_alloc(bytes);
+    cbStream_t a = nullptr, b = nullptr;
+    ASSERT_EQ(rt->stream_create(&a, cbStreamDefault), cbSuccess);
+    ASSERT_EQ(rt->stream_create(&b, cbStreamDefault), cbSuccess);
+    const size_t half = bytes / 2;
+    for (int round = 0; round < 5; ++round) {
+        auto* dev = static_cast<char*>(d);
+        auto* host = static_cast<char*>(pinned);
+        ASSERT_EQ(rt->memset(dev, round, half, a, true), cbSuccess);
+        ASSERT_EQ(rt->memset(dev + half, round + 50, half, b, true), cbSuccess);
+        ASSERT_EQ(rt->memcpy(host, dev, half, cbMemcpyDeviceToHost, a, true), cbSuccess);
+        ASSERT_EQ(rt->memcpy(host + half, dev + half, half, cbMemcpyDeviceToHost, b, true), cbSuccess);
+    }
+    EXPECT_EQ(rt->synchronize(), cbSuccess) << cbGetLastErrorMessage();
+    EXPECT_EQ(static_cast<unsigned char*>(pinned)[0], 4);
+    EXPECT_EQ(static_cast<unsigned char*>(pinned)[bytes - 1], 54);
+    EXPECT_TRUE(events(rt->current_session(), "integrity.mismatch").empty());
+    EXPECT_EQ(rt->stream_destroy(a), cbSuccess);
+    EXPECT_EQ(rt->stream_destroy(b), cbSuccess);
+    EXPECT_EQ(rt->free_host(pinned), cbSuccess);
+}
+
 TEST_F(runtime_test, AsyncCopiesAreCheckedWhenTheirStreamIsSynchronized) {
     const size_t n = 5 << 20;
     std::vector<uint8_t> in(n), out(n);

@@ -133,6 +133,7 @@ private:
     // The checks of every stream whose work is done: after any wait returns, before the program
     // can reuse a buffer a finished copy filled (a wait on one stream may imply others finished).
     cb_status settle_finished_checks(gpu_call& g);
+    void forget_overwritten_checks_locked(const void* host, size_t count);
     void release(bool usable) noexcept;  // the device's release hook
     void delete_objects() noexcept;      // objects_mutex_ held
     allocator_backend make_backend();
