@@ -29,6 +29,14 @@
 namespace cudabridge::nv::ptx {
 namespace {
 
+// sm_80 kernels (cp.async, mbarrier) the compute_75 corpus cannot hold: sm80/*.cu beside them.
+std::string sm80_kernels(const std::string& name) {
+    std::ifstream f(std::string(CB_PTX_SM80_DIR) + "/" + name + ".ptx");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
 std::string corpus(const std::string& name) {
     std::ifstream f(std::string(CB_PTX_CORPUS_DIR) + "/" + name + ".ptx");
     std::stringstream ss;
@@ -622,6 +630,101 @@ TEST_F(ptx_tensor_cores, AWmmaOfEightBitIntegersInTheM32n8k16ShapeSumsIntoInt32)
             int32_t acc = c[r * 8 + col];
             for (int i = 0; i < 16; ++i) acc += int32_t{a[r * 16 + i]} * int32_t{b[col * 16 + i]};
             ASSERT_EQ(got[col * 32 + r], acc) << r << ", " << col;  // D column-major
+        }
+}
+
+// Asynchronous copies (sm80/async_copies.cu, what cuda::pipeline, cuda::barrier and
+// __pipeline_memcpy_async emit at compute_80): cp.async copies at once, mbarriers count arrivals
+// and flip their phase, and a thread waiting on one parks until the others have run.
+class ptx_async_copies : public ptx_engine {
+protected:
+    std::shared_ptr<program> load_sm80() {
+        std::string error;
+        auto p = program::load(sm80_kernels("async_copies"), error);
+        EXPECT_TRUE(p) << error;
+        return p;
+    }
+};
+
+TEST_F(ptx_async_copies, AThreadScopePipelineCopiesFourEightAndSixteenByteElementsAheadOfUse) {
+    auto p = load_sm80();
+    ASSERT_TRUE(p);
+    const int blocks = 3, tiles = 5, n = blocks * tiles * 64;
+    std::vector<float> in(n), in2(2 * n), in4(4 * n);
+    for (int i = 0; i < n; ++i) in[i] = float(i) * 0.5f - 7.0f;
+    for (int i = 0; i < 2 * n; ++i) in2[i] = float(i % 1013) - 300.25f;
+    for (int i = 0; i < 4 * n; ++i) in4[i] = float(i % 977) * 0.125f;
+    const uint64_t d1 = vram.put(in), d2 = vram.put(in2), d4 = vram.put(in4);
+    const uint64_t o1 = vram.alloc(n * 4), o2 = vram.alloc(n * 8), o4 = vram.alloc(n * 16);
+    auto out =
+        run(*p, "pipeline_stages", blocks, 64, {ptr(d1), ptr(d2), ptr(d4), ptr(o1), ptr(o2), ptr(o4), i64(tiles)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto g1 = vram.get<float>(o1, n), g2 = vram.get<float>(o2, 2 * n), g4 = vram.get<float>(o4, 4 * n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(g1[i], in[i] * 2.0f) << i;
+    for (int i = 0; i < 2 * n; ++i) ASSERT_EQ(g2[i], in2[i] * 2.0f) << i;
+    for (int i = 0; i < 4 * n; ++i) ASSERT_EQ(g4[i], in4[i] * 2.0f) << i;
+}
+
+TEST_F(ptx_async_copies, ABlocksCooperativeCopyCompletesOnACudaBarrier) {
+    auto p = load_sm80();
+    ASSERT_TRUE(p);
+    const int blocks = 4, n = blocks * 128;
+    std::vector<float> in(4 * n);
+    for (int i = 0; i < 4 * n; ++i) in[i] = float(i) + 0.5f;
+    const uint64_t din = vram.put(in), dout = vram.alloc(n * 16);
+    auto out = run(*p, "barrier_tile", blocks, 128, {ptr(din), ptr(dout)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dout, 4 * n);
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < 128; ++t)
+            for (int c = 0; c < 4; ++c)
+                ASSERT_EQ(got[(b * 128 + t) * 4 + c], in[(b * 128 + (t + 1) % 128) * 4 + c]) << b << " " << t;
+}
+
+TEST_F(ptx_async_copies, TheZeroFillingFormReadsOnlyTheBytesItCopies) {
+    auto p = load_sm80();
+    ASSERT_TRUE(p);
+    for (int valid : {0, 4, 12, 16}) {
+        // The input ends where the last thread's valid bytes end, at the end of the one mapped
+        // page when that is 16-byte aligned (0 and 16 valid bytes): a byte read past it faults.
+        std::vector<int32_t> in(31 * 4 + valid / 4);
+        std::iota(in.begin(), in.end(), 100);
+        fake_vram small;
+        const uint64_t page = uint64_t{1} << vram_page_shift;
+        const uint64_t din = fake_vram::base + (page - in.size() * 4) / 16 * 16, dout = fake_vram::base;
+        std::memcpy(small.bytes.data() + (din - fake_vram::base), in.data(), in.size() * 4);
+        device_memory memory = small.memory();
+        std::vector<uint8_t> pages((memory.size >> vram_page_shift) + 1, 0);
+        pages[0] = 1;  // only the first 64 KiB page is mapped
+        memory.page_map = pages.data();
+        launch_request r;
+        r.kernel = static_cast<size_t>(p->find("zero_fill"));
+        r.grid[0] = 1, r.block[0] = 32;
+        const std::vector<cb_kernel_arg> args = {ptr(din), ptr(dout), i64(valid)};
+        std::string error;
+        ASSERT_EQ(p->pack_arguments(r.kernel, args.data(), args.size(), r.params, error), CB_OK) << error;
+        auto out = p->launch(r, memory, on_engine, {});
+        ASSERT_EQ(out.status, CB_OK) << out.message;
+        const auto got = small.get<int32_t>(dout, 32 * 4);
+        for (int i = 0; i < 32 * 4; ++i) ASSERT_EQ(got[i], i < int(in.size()) ? in[i] : 0) << valid << ": " << i;
+    }
+}
+
+TEST_F(ptx_async_copies, AProducerWarpAndAConsumerWarpShareABlockScopePipeline) {
+    auto p = load_sm80();
+    ASSERT_TRUE(p);
+    const int blocks = 2, tiles = 7;
+    std::vector<int32_t> in(blocks * tiles * 32);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t(i * 3 % 101) - 50;
+    const uint64_t din = vram.put(in), dsums = vram.alloc(blocks * 32 * 4);
+    auto out = run(*p, "producer_consumer", blocks, 64, {ptr(din), ptr(dsums), i64(tiles)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<int32_t>(dsums, blocks * 32);
+    for (int b = 0; b < blocks; ++b)
+        for (int lane = 0; lane < 32; ++lane) {
+            int32_t sum = 0;
+            for (int t = 0; t < tiles; ++t) sum += in[(b * tiles + t) * 32 + lane];
+            ASSERT_EQ(got[b * 32 + lane], sum) << b << " " << lane;
         }
 }
 
@@ -1602,7 +1705,10 @@ TEST_F(ptx_engine, WhatStillCannotRunIsRefusedAtLoadNamingTheInstructionAndLine)
           "{%r1, %r2, %r3, %r1};",
           "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], %r2;",
           "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];",
-          "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};"}) {
+          "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};",
+          // Hopper's bulk copies (TMA) and mbarrier transaction counts.
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];",
+          "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], %r2;"}) {
         const std::string error = refusal_of(head + "\t" + instruction + "\n\tret;\n}\n");
         const std::string opcode = std::string(instruction).substr(0, std::string(instruction).find(' '));
         EXPECT_NE(error.find("line 11"), std::string::npos) << instruction << ": " << error;

@@ -59,6 +59,8 @@ enum warp_op : uint32_t {
     // parks, and the result's come back there.
     matrix_mma = 21,
     matrix_load = 22,
+    // mbarrier.test_wait/try_wait that found its phase incomplete: runs again after the next pass.
+    thread_yield = 23,
 };
 
 // The bytes of a lane's matrix exchange area (kernels with tensor-core instructions): wmma.mma's

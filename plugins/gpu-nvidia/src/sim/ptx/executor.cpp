@@ -162,6 +162,11 @@ constexpr uint32_t held_back_rounds = 1u << 14;
 void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
                       std::vector<uint32_t>& held_back) {
     std::vector<uint32_t> group;
+    // Threads that found an mbarrier phase incomplete try again in the next pass.
+    for (uint32_t t = 0; t < threads; ++t) {
+        thread_state& s = state_at(states, stride, t);
+        if (s.status == at_warp_op && s.warp_op == thread_yield) s.status = runnable;
+    }
     for (uint32_t w = 0; w < threads; w += 32) {
         const uint32_t end = std::min(threads, w + 32);
         bool converging = false;
@@ -202,10 +207,13 @@ void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, 
                bool parks, std::vector<uint32_t>& held_back) {
     env.release_barrier = 0;
     if (parks) std::fill(held_back.begin(), held_back.end(), 0);
-    for (;;) {
+    for (uint32_t pass = 1;; ++pass) {
         env.parked_at_barrier = env.parked_at_warp_op = 0;
         fn(&env, states.data(), stride, threads);
         if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return;
+        // Threads waiting on an mbarrier another never arrives at pass without end: a reset
+        // still stops them.
+        if (pass % 4096 == 0 && cb_ptx_poll(&env)) return;
         if (env.parked_at_warp_op) {
             perform_warp_ops(states, stride, threads, held_back);
             env.release_barrier = 0;

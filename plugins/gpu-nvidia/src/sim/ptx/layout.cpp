@@ -54,7 +54,7 @@ const std::set<std::string>& supported_opcodes() {
         "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
         "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
         "shf",       "bfind", "addc",  "subc",       "madc",    "bmsk",          "szext",   "fns",      "dp4a",
-        "dp2a",      "wmma",  "mma",   "ldmatrix"};
+        "dp2a",      "wmma",  "mma",   "ldmatrix",   "mbarrier"};
     return ops;
 }
 
@@ -79,7 +79,16 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     if (!in.label.empty()) return {};
     const std::string name = full_opcode(in);
     if (!supported_opcodes().count(in.opcode)) return at(in) + "'" + name + "': " + why_not(in.opcode);
-    if (in.opcode == "cp") return at(in) + "'" + name + "': asynchronous copies (cp.async) are not supported";
+    // cp.async copies at once (the data is there when a wait returns); the bulk (TMA) forms and
+    // transaction counts are sm_90's and not run.
+    if (in.opcode == "cp" && (!in.has("async") || in.has("bulk")))
+        return at(in) + "'" + name + "': bulk asynchronous copies (cp.async.bulk, TMA) are not supported";
+    if (in.opcode == "cp" && in.has("async") &&
+        !(in.has("ca") || in.has("cg") || in.has("commit_group") || in.has("wait_group") || in.has("wait_all") ||
+          in.has("mbarrier")))
+        return at(in) + "'" + name + "': this form of cp.async is not supported";
+    if (in.opcode == "mbarrier" && (in.has("expect_tx") || in.has("complete_tx") || in.has("shared::cluster")))
+        return at(in) + "'" + name + "': mbarrier transaction counts and cluster barriers are not supported";
     if (in.opcode == "barrier" && (in.has("cluster") || in.has("arrive")))
         return at(in) + "'" + name + "': cluster barriers and split arrive/wait are not supported";
     if ((in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp")) {
@@ -260,7 +269,11 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
 bool parks_thread(const instruction& in) {
     if (in.opcode == "bar" || in.opcode == "barrier") return true;  // incl. bar.warp.sync
     return in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "match" ||
-           in.opcode == "redux" || is_convergence_point(in) || uses_matrix_area(in);
+           in.opcode == "redux" || is_convergence_point(in) || uses_matrix_area(in) || is_yield_point(in);
+}
+
+bool is_yield_point(const instruction& in) {
+    return in.label.empty() && in.opcode == "mbarrier" && (in.has("test_wait") || in.has("try_wait"));
 }
 
 bool uses_matrix_area(const instruction& in) {

@@ -87,4 +87,9 @@ bool is_convergence_point(const instruction& in);
 // with their operands in the thread record's matrix exchange area (matrix.hpp).
 bool uses_matrix_area(const instruction& in);
 
+// mbarrier.test_wait and try_wait: a thread whose phase has not completed parks, so that the
+// threads it waits for run (they run one after another); the executor lets it go on, to try
+// again, after the next pass.
+bool is_yield_point(const instruction& in);
+
 }  // namespace cudabridge::nv::ptx

@@ -24,6 +24,8 @@ bool writes_first_operand(const std::string& op) {
 
 bool writes_first_operand(const instruction& in) {
     if (in.opcode == "wmma") return !in.has("store");  // wmma.load and wmma.mma write their fragment
+    if (in.opcode == "cp") return false;               // cp.async's first operand is its destination address
+    if (in.opcode == "mbarrier") return !in.has("init") && !in.has("inval");
     return writes_first_operand(in.opcode);
 }
 

@@ -66,7 +66,7 @@ std::vector<scalar_type> types_of(const instruction& in) {
 space space_of(const instruction& in) {
     for (const auto& m : in.mods) {
         if (m == "global") return space::global;
-        if (m == "shared") return space::shared;
+        if (m == "shared" || m == "shared::cta" || m == "shared::cluster") return space::shared;
         if (m == "local") return space::local;
         if (m == "const") return space::constant;
         if (m == "param") return space::param;
@@ -1087,6 +1087,9 @@ private:
     void lower_matrix_mma(const instruction& in, uint32_t m, uint32_t n, uint32_t k,
                           const std::vector<matrix_element>& types);
     void lower_ldmatrix(const instruction& in);
+    void lower_cp_async(const instruction& in);
+    void lower_mbarrier(const instruction& in);
+    Value* mbarrier_arrive(Value* object, Value* count, bool drop);
     void park_for_matrix(uint32_t code, uint64_t what, const std::function<void()>& save_operands);
     void park(uint32_t status, const std::function<void()>& save_operands);
     Value* compare(const instruction& in, const std::string& cmp, scalar_type t, Value* a, Value* b);
@@ -1123,6 +1126,8 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (op == "call") return lower_call(in);
     if (op == "shf") return lower_funnel_shift(in);
     if (op == "wmma" || op == "mma" || op == "ldmatrix") return lower_matrix(in);
+    if (op == "cp") return lower_cp_async(in);
+    if (op == "mbarrier") return lower_mbarrier(in);
     if (parks_thread(in)) return lower_park(in);
     if (op == "membar" || op == "fence") {
         b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
@@ -2786,6 +2791,130 @@ void function_lowering::lower_ldmatrix(const instruction& in) {
     park_for_matrix(matrix_load, count | (in.has("trans") ? 0x100u : 0u), [] {});
     for (size_t i = 0; i < d.size(); ++i)
         set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
+}
+
+// ---- asynchronous copies and mbarriers ------------------------------------------------------
+
+// cp.async copies at once: its data is in shared memory before any wait_group, wait_all or
+// mbarrier wait could return, which is all the ISA promises. The zero-fill form (src-size below
+// the copy's size, or the ignore-src predicate) reads only the bytes it copies.
+void function_lowering::lower_cp_async(const instruction& in) {
+    if (in.has("commit_group") || in.has("wait_group") || in.has("wait_all")) return;
+    const scalar_type u32{scalar_type::kind::uint, 32};
+    if (in.has("mbarrier")) {
+        // cp.async.mbarrier.arrive: the arrive happens once the thread's copies are done (they
+        // are). Without .noinc it adds one to the pending count first, so the count is unchanged.
+        need(in, 1);
+        if (in.has("noinc"))
+            mbarrier_arrive(memory_pointer(in, in.operands[0], space_of(in), 8), b_.getInt32(1), false);
+        return;
+    }
+    need(in, 3);
+    if (in.operands[2].k != operand::kind::imm_int) refuse(in, "cp.async's size must be 4, 8 or 16");
+    const auto size = static_cast<uint32_t>(in.operands[2].value);
+    if (size != 4 && size != 8 && size != 16) refuse(in, "cp.async's size must be 4, 8 or 16");
+    // [dst], [src], cp-size, then src-size or ignore-src, then a cache policy with .L2::cache_hint.
+    const size_t plain = in.has("L2::cache_hint") ? 4 : 3;
+    if (in.operands.size() > plain + 1) refuse(in, "too many operands for cp.async");
+    Value* dst = memory_pointer(in, in.operands[0], space::shared, size);
+    if (in.operands.size() == plain) {
+        Value* from = memory_pointer(in, in.operands[1], space::global, size);
+        b_.CreateMemCpy(dst, llvm::MaybeAlign(1), from, llvm::MaybeAlign(1), size);
+        return;
+    }
+    const operand& extra = in.operands[3];
+    Value* copied;
+    if (extra.k == operand::kind::reg && reg(in, extra.name).bits == 1) {
+        Value* ignore = src(in, extra, scalar_type{scalar_type::kind::pred, 1});
+        copied = b_.CreateSelect(ignore, b_.getInt32(0), b_.getInt32(size));
+    } else {
+        Value* n = src(in, extra, u32);
+        copied = b_.CreateSelect(b_.CreateICmpULT(n, b_.getInt32(size)), n, b_.getInt32(size));
+    }
+    Value* from = address_value(in, in.operands[1], space::global);
+    for (uint32_t i = 0; i < size; ++i) {
+        BasicBlock* before = b_.GetInsertBlock();
+        auto* read = BasicBlock::Create(mc_.ctx, "cp.async.byte", fn_);
+        auto* join = BasicBlock::Create(mc_.ctx, "cp.async.next", fn_);
+        b_.CreateCondBr(b_.CreateICmpULT(b_.getInt32(i), copied), read, join);
+        b_.SetInsertPoint(read);
+        Value* byte = b_.CreateLoad(mc_.i8, host_pointer(space::global, b_.CreateAdd(from, b_.getInt64(i)), 1));
+        BasicBlock* read_end = b_.GetInsertBlock();
+        b_.CreateBr(join);
+        b_.SetInsertPoint(join);
+        auto* v = b_.CreatePHI(mc_.i8, 2);
+        v->addIncoming(b_.getInt8(0), before);
+        v->addIncoming(byte, read_end);
+        b_.CreateStore(v, b_.CreateConstInBoundsGEP1_64(mc_.i8, dst, i));
+    }
+}
+
+// An mbarrier object (8 bytes of shared memory), as the engine keeps it: the pending count in
+// the low 32 bits, the expected count in bits 32..62, the phase's parity in bit 63. The state an
+// arrive returns is the object before it. A block's threads run on one host thread, so plain
+// loads and stores suffice.
+Value* function_lowering::mbarrier_arrive(Value* object, Value* count, bool drop) {
+    Value* old = b_.CreateAlignedLoad(mc_.i64, object, llvm::Align(1));
+    Value* pending = b_.CreateTrunc(old, mc_.i32);
+    Value* expected = b_.CreateAnd(b_.CreateTrunc(b_.CreateLShr(old, 32), mc_.i32), 0x7FFFFFFF);
+    if (drop) expected = b_.CreateSub(expected, count);
+    Value* left = b_.CreateSub(pending, count);
+    Value* completes = b_.CreateICmpSLE(left, b_.getInt32(0));
+    Value* phase = b_.CreateAnd(old, b_.getInt64(1ull << 63));
+    Value* counts = b_.CreateShl(b_.CreateZExt(expected, mc_.i64), 32);
+    Value* next_phase = b_.CreateOr(b_.CreateXor(phase, b_.getInt64(1ull << 63)),
+                                    b_.CreateOr(counts, b_.CreateZExt(expected, mc_.i64)));
+    Value* same_phase = b_.CreateOr(phase, b_.CreateOr(counts, b_.CreateZExt(left, mc_.i64)));
+    b_.CreateAlignedStore(b_.CreateSelect(completes, next_phase, same_phase), object, llvm::Align(1));
+    return old;
+}
+
+void function_lowering::lower_mbarrier(const instruction& in) {
+    const scalar_type u32{scalar_type::kind::uint, 32}, u64{scalar_type::kind::uint, 64};
+    const space sp = space_of(in);
+    if (sp != space::shared && sp != space::generic) refuse(in, "an mbarrier lives in shared memory");
+    if (in.has("init") || in.has("inval")) {
+        need(in, in.has("init") ? 2 : 1);
+        Value* object = memory_pointer(in, in.operands[0], sp, 8);
+        Value* v = b_.getInt64(0);
+        if (in.has("init")) {
+            Value* count = b_.CreateZExt(b_.CreateAnd(src(in, in.operands[1], u32), 0x7FFFFFFF), mc_.i64);
+            v = b_.CreateOr(b_.CreateShl(count, 32), count);
+        }
+        b_.CreateAlignedStore(v, object, llvm::Align(1));
+        return;
+    }
+    if (in.has("pending_count")) {
+        need(in, 2);
+        return set(in, in.operands[0], b_.CreateAnd(b_.CreateTrunc(src(in, in.operands[1], u64), mc_.i32), 0x7FFFFFFF));
+    }
+    need(in, 2);
+    Value* object = memory_pointer(in, in.operands[1], sp, 8);
+    if (in.has("arrive") || in.has("arrive_drop")) {
+        Value* count = in.operands.size() > 2 ? src(in, in.operands[2], u32) : b_.getInt32(1);
+        Value* state = mbarrier_arrive(object, count, in.has("arrive_drop"));
+        return set(in, in.operands[0], state);
+    }
+    if (!in.has("test_wait") && !in.has("try_wait")) refuse(in, "this mbarrier operation is not supported");
+    need(in, 3);
+    Value* phase = b_.CreateLShr(b_.CreateAlignedLoad(mc_.i64, object, llvm::Align(1)), 63);
+    // The phase the state (or the parity) names has completed once the object's phase differs.
+    Value* named = in.has("parity") ? b_.CreateAnd(b_.CreateZExt(src(in, in.operands[2], u32), mc_.i64), 1)
+                                    : b_.CreateLShr(src(in, in.operands[2], u64), 63);
+    Value* done = b_.CreateICmpNE(phase, named);
+    set(in, in.operands[0], done);
+    if (!kernel_) return;
+    // Not yet: the threads it waits for run one after another, so this one parks until the
+    // next pass and then reports "not yet"; the kernel's loop asks again.
+    auto* wait = BasicBlock::Create(mc_.ctx, "mbarrier.wait", fn_);
+    auto* after = BasicBlock::Create(mc_.ctx, "mbarrier.done", fn_);
+    b_.CreateCondBr(done, after, wait);
+    b_.SetInsertPoint(wait);
+    park(at_warp_op,
+         [&] { b_.CreateStore(b_.getInt32(thread_yield), state_field_ptr(offsetof(thread_state, warp_op))); });
+    set(in, in.operands[0], b_.getInt1(false));
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
 }
 
 }  // namespace

@@ -53,7 +53,10 @@ std::vector<token> tokenize(std::string_view s) {
             i = j + 1;
         } else if (word_char(c)) {
             size_t j = i;
-            while (j < s.size() && word_char(s[j])) ++j;
+            // `::` inside a word belongs to it (.shared::cta, .L2::cache_hint).
+            while (j < s.size() && (word_char(s[j]) || (s[j] == ':' && j + 2 < s.size() && s[j + 1] == ':' &&
+                                                        word_char(s[j + 2]) && j > i)))
+                j += s[j] == ':' ? 2 : 1;
             std::string w(s.substr(i, j - i));
             // `.reg.b16` (cuda_fp16.h writes it without a space) is `.reg .b16`.
             if (w.rfind(".reg.", 0) == 0) {
