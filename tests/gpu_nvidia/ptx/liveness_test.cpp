@@ -1,4 +1,5 @@
 // What a thread keeps when it parks: the registers live after each barrier or warp instruction.
+#include "sim/ptx/layout.hpp"
 #include "sim/ptx/liveness.hpp"
 #include "sim/ptx/parser.hpp"
 
@@ -81,6 +82,22 @@ TEST(PtxLiveness, AVolatileSharedAccessParksBeforeItAndKeepsWhatItReads) {
         "add.s32 %r4, %r3, %r2;\nst.volatile.u32 [%rd1], %r4;\nld.volatile.global.u32 %r5, [%rd1];\n"
         "st.volatile.shared.u32 [%r1], %r5;\nret;");
     EXPECT_EQ(live, std::vector<names>({{"%r1", "%r2", "%rd1"}, {"%r1", "%r4", "%rd1"}, {"%r1", "%r5"}}));
+}
+
+// A branch back to a loop's head that parks keeps what is live at the head.
+TEST(PtxLiveness, AConvergingBackEdgeKeepsWhatIsLiveAtTheLoopsHead) {
+    const std::string text =
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
+        "mov.u32 %r1, 0;\nmov.u32 %r2, 9;\nmov.u32 %r5, 3;\n$L_loop:\nld.volatile.shared.u32 %r3, [%r1];\n"
+        "add.s32 %r1, %r1, 4;\nsetp.lt.u32 %p1, %r1, %r2;\n@%p1 bra $L_loop;\nst.shared.u32 [%r1], %r5;\nret;\n}\n";
+    parse_result parsed = parse(text);
+    ASSERT_TRUE(parsed.ok) << parsed.error;
+    const function& f = parsed.mod.functions.at(0);
+    const auto edges = converging_back_edges(f);
+    ASSERT_EQ(edges.size(), 1u);
+    const auto live = live_after_parks(f, edges);
+    EXPECT_EQ(live.at(*edges.begin()), names({"%r1", "%r2", "%r5"}));
 }
 
 }  // namespace

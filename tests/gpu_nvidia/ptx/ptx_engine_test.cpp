@@ -421,6 +421,34 @@ TEST_F(ptx_engine, LanesThatSkipTheVolatilePathNeitherHangNorHoldTheOthersBack) 
     }
 }
 
+// In a loop, lanes that skip a step's write wait at the loop's end for the writers, as a warp
+// in lockstep does, before any lane reads for the next step.
+TEST_F(ptx_engine, LanesThatSkipAWriteInALoopWaitForTheWritersBeforeTheNextStep) {
+    auto p = load("warp_synchronous");
+    ASSERT_TRUE(p);
+    const int blocks = 2, threads = 128, n = blocks * threads;
+    for (int rounds : {3, 7, 12}) {
+        std::vector<int> in(n);
+        for (int i = 0; i < n; ++i) in[i] = (i * 37) % 19 - 9;
+        const uint64_t din = vram.put(in), dout = vram.alloc(n * 4);
+        auto out = run(*p, "loop_exchange", blocks, threads, {ptr(din), ptr(dout), i64(rounds)});
+        ASSERT_EQ(out.status, CB_OK) << out.message;
+        const auto got = vram.get<int>(dout, n);
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<int> s(in.begin() + b * threads, in.begin() + (b + 1) * threads), v = s;
+            for (int k = 0; k < rounds; ++k) {
+                const int mask = 1 << (k % 5);
+                std::vector<int> other(threads);
+                for (int t = 0; t < threads; ++t) other[t] = s[t ^ mask];  // every lane reads, then
+                for (int t = 0; t < threads; ++t)                          // the writers write
+                    if (((t & 31) & mask) == 0) s[t] = v[t] = v[t] * 3 + other[t];
+            }
+            for (int t = 0; t < threads; ++t)
+                ASSERT_EQ(got[b * threads + t], v[t] * 7 + s[t ^ 1]) << rounds << " rounds, thread " << t;
+        }
+    }
+}
+
 // Lane 1 spins on a volatile flag that lane 0 sets further down the kernel: holding lanes back at
 // later points has a bound, so lane 0 gets there and both finish.
 TEST_F(ptx_engine, ALaneSpinningOnAFlagItsWarpSetsLaterDoesNotHoldThatLaneBackForEver) {

@@ -94,6 +94,23 @@ extern "C" __global__ void divergent_exchange(int* out, int* counts) {
     out[tid] = slots[tid];
 }
 
+// A loop of exchange steps (its trip count a parameter, so it stays a loop): every lane reads a
+// partner's slot, then only some lanes write theirs. Lanes that skip the write must not run
+// ahead into the next step's read while the writers of this step have not written.
+extern "C" __global__ void loop_exchange(const int* in, int* out, int rounds) {
+    __shared__ int slots[256];
+    volatile int* s = slots;
+    const unsigned tid = threadIdx.x, lane = tid & 31, i = blockIdx.x * blockDim.x + tid;
+    int v = in[i];
+    s[tid] = v;
+    for (int k = 0; k < rounds; ++k) {
+        const unsigned mask = 1u << (k % 5);
+        const int other = s[tid ^ mask];
+        if ((lane & mask) == 0) s[tid] = v = v * 3 + other;
+    }
+    out[i] = v * 7 + s[tid ^ 1];
+}
+
 // Lane 1 spins on a flag lane 0 of its warp sets after it (Volta's independent thread scheduling
 // lets lane 0 go on while lane 1 waits): lane 0 must not be held back for ever.
 extern "C" __global__ void lane_waits_for_lane(int* out) {

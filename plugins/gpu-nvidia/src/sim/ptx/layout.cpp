@@ -247,7 +247,8 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
             if (parks_thread(in) && (f == &k || !is_convergence_point(in))) kl.parks = true;
     kl.local_bytes = frame_bytes(m, k, l);
     if (kl.parks) {
-        kl.live_after_park = live_after_parks(k);
+        kl.converging_back_edges = converging_back_edges(k);
+        kl.live_after_park = live_after_parks(k, kl.converging_back_edges);
         kl.region_barriers = straight_region_barriers(k);
         plan_recomputation(k, kl);
         for (const auto& [index, names] : kl.live_after_park)
@@ -274,6 +275,26 @@ bool parks_thread(const instruction& in) {
 
 bool is_yield_point(const instruction& in) {
     return in.label.empty() && in.opcode == "mbarrier" && (in.has("test_wait") || in.has("try_wait"));
+}
+
+std::set<size_t> converging_back_edges(const function& kernel) {
+    const auto& body = kernel.body;
+    std::map<std::string, size_t> labels;
+    std::vector<size_t> converging;  // the convergence points, in order
+    for (size_t i = 0; i < body.size(); ++i) {
+        if (!body[i].label.empty()) labels[body[i].label] = i;
+        if (is_convergence_point(body[i])) converging.push_back(i);
+    }
+    std::set<size_t> edges;
+    for (size_t i = 0; i < body.size() && !converging.empty(); ++i) {
+        const instruction& in = body[i];
+        if (!in.label.empty() || in.opcode != "bra" || in.operands.size() != 1) continue;
+        auto head = labels.find(in.operands[0].name);
+        if (head == labels.end() || head->second > i) continue;
+        auto first = std::lower_bound(converging.begin(), converging.end(), head->second);
+        if (first != converging.end() && *first < i) edges.insert(i);
+    }
+    return edges;
 }
 
 bool uses_matrix_area(const instruction& in) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct kernel_layout {
     // Kernels with tensor-core instructions that park (wmma.mma, mma.sync, ldmatrix): where the
     // matrix exchange area (abi.hpp's matrix_area_bytes) lies in a thread's record; 0: none.
     uint32_t matrix_offset = 0;
+    std::set<size_t> converging_back_edges;  // converging_back_edges(): they park
 };
 
 struct module_layout {
@@ -82,6 +84,12 @@ bool parks_thread(const instruction& in);
 // step; a kernel's thread parks before each such access, and the executor lets a warp's lanes do
 // one each before any does its next (executor.cpp). Those of a called .func do not park.
 bool is_convergence_point(const instruction& in);
+
+// The branches back to a loop's head (body indices) whose loop holds a convergence point: a
+// thread parks there too before it jumps, as at a convergence point, so that lanes that skipped
+// a step of an iteration wait at the loop's end for the lanes still in it, instead of running
+// ahead into the next iteration.
+std::set<size_t> converging_back_edges(const function& kernel);
 
 // Tensor-core instructions a warp performs together (wmma.mma, mma.sync, ldmatrix): they park,
 // with their operands in the thread record's matrix exchange area (matrix.hpp).

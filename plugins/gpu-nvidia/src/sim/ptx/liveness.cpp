@@ -97,7 +97,7 @@ std::vector<size_t> successors(const function& f, size_t i, const std::unordered
 
 }  // namespace
 
-std::map<size_t, std::vector<std::string>> live_after_parks(const function& f) {
+std::map<size_t, std::vector<std::string>> live_after_parks(const function& f, const std::set<size_t>& back_edges) {
     const register_index regs(f);
     const size_t n = f.body.size(), words = (regs.names.size() + 63) / 64;
     std::unordered_map<std::string, size_t> labels;
@@ -127,6 +127,12 @@ std::map<size_t, std::vector<std::string>> live_after_parks(const function& f) {
         }
     }
     std::map<size_t, std::vector<std::string>> parks;
+    for (size_t i : back_edges) {
+        const auto target = labels.find(f.body.at(i).operands.at(0).name);
+        auto& names = parks[i];
+        for (size_t r = 0; r < regs.names.size(); ++r)
+            if (live_in[target->second][r / 64] >> (r % 64) & 1) names.push_back(regs.names[r]);
+    }
     for (size_t i = 0; i < n; ++i) {
         const instruction& in = f.body[i];
         if (!in.label.empty() || !parks_thread(in)) continue;

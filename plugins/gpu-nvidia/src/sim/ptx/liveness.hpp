@@ -7,6 +7,7 @@
 #include "sim/ptx/ast.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ namespace cudabridge::nv::ptx {
 // For each parking instruction, by its index in `f.body`: the registers live after it, but for
 // the ones it writes itself, in declaration order; for a convergence point (layout.hpp), which
 // parks before its access, the registers live before it.
-std::map<size_t, std::vector<std::string>> live_after_parks(const function& f);
+// `back_edges`: branches back to a loop's head at which a thread parks before jumping (layout.hpp's
+// converging_back_edges): the registers live at the loop's head.
+std::map<size_t, std::vector<std::string>> live_after_parks(const function& f, const std::set<size_t>& back_edges = {});
 
 }  // namespace cudabridge::nv::ptx

@@ -972,6 +972,7 @@ private:
                 b_.CreateCondBr(p, taken, fall);
                 b_.SetInsertPoint(taken);
                 poll_for_cancel();
+                converge_at_back_edge();
                 b_.CreateBr(target(in));
             } else {
                 b_.CreateCondBr(p, target(in), fall);
@@ -1045,6 +1046,7 @@ private:
     // Each family of instructions, in lowering_ops below.
     void lower_mov(const instruction& in);
     void converge_before(const instruction& in);
+    void converge_at_back_edge();
     void lower_ld(const instruction& in);
     void lower_st(const instruction& in);
     void lower_cvta(const instruction& in);
@@ -1100,7 +1102,7 @@ private:
 void function_lowering::lower_instruction(const instruction& in) {
     const std::string& op = in.opcode;
     if (op == "bra") {
-        if (is_back_edge(in)) poll_for_cancel();
+        if (is_back_edge(in)) poll_for_cancel(), converge_at_back_edge();
         b_.CreateBr(target(in));
         return continue_in_new_block();
     }
@@ -1178,6 +1180,14 @@ void function_lowering::lower_mov(const instruction& in) {
         return;
     }
     set(in, d, src(in, s, t));
+}
+
+// A loop that holds a convergence point: the thread parks as at one before it jumps back
+// (layout.hpp's converging_back_edges), keeping the registers live at the loop's head.
+void function_lowering::converge_at_back_edge() {
+    if (!kernel_ || !kl_.converging_back_edges.count(current_index_)) return;
+    park(at_warp_op,
+         [&] { b_.CreateStore(b_.getInt32(warp_converge), state_field_ptr(offsetof(thread_state, warp_op))); });
 }
 
 // A kernel's thread parks before a convergence point's access (layout.hpp): the executor lets the
