@@ -9,7 +9,10 @@
 #include "run_summary.hpp"
 #include "versioned_api.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <mutex>
 #include <strings.h>
 
 using namespace cudabridge::cudart;
@@ -76,7 +79,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
     cudaDeviceProp c{};
     fill_cuda_properties(p, c);
     fill_memory_features(device, c);
-    if (!attribute_of(c, p, attribute, *value)) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: no such attribute");
+    if (!attribute_of(c, p, attribute, *value))
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: no such attribute");
     return cudaSuccess;
 }
 
@@ -188,18 +192,33 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t* width, const void* /*de
     return cudaSuccess;
 }
 
-// The stack, printf FIFO and device heap of CUDA's limits (cudaLimitStackSize = 0,
-// cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2): the simulator sizes them itself, so a
-// request is accepted and CUDA's defaults are reported.
-cudaError_t cudaDeviceSetLimit(int limit, size_t /*value*/) {
-    return limit >= 0 && limit <= 2 ? cudaSuccess : not_supported("cudaDeviceSetLimit (that limit)");
+// CUDA's limits (enum cudaLimit): the stack, the printf FIFO, the device heap, the device
+// runtime's sync depth and pending launches, the L2 fetch granularity and the persisting L2 size.
+// The simulator sizes its resources itself: a value is kept and read back, CUDA's default
+// before any is set; the persisting L2 size is bounded by the device's (a no-op here).
+namespace {
+std::mutex limits_mutex;
+size_t limit_values[] = {1024, 1u << 20, 8u << 20, 2, 2048, 64, 0};
+}  // namespace
+
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+    if (limit < 0 || limit >= static_cast<int>(std::size(limit_values))) return record(cudaErrorUnsupportedLimit);
+    if (limit == 6) {  // cudaLimitPersistingL2CacheSize
+        int device = 0, most = 0;
+        if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+        if (cudaError_t e = cudaDeviceGetAttribute(&most, 108, device); e != cudaSuccess) return e;
+        value = std::min<size_t>(value, static_cast<size_t>(most));
+    }
+    std::lock_guard lock(limits_mutex);
+    limit_values[limit] = value;
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     if (!value) return record(cudaErrorInvalidValue);
-    constexpr size_t defaults[] = {1024, 1u << 20, 8u << 20};
-    if (limit < 0 || limit > 2) return not_supported("cudaDeviceGetLimit (that limit)");
-    *value = defaults[limit];
+    if (limit < 0 || limit >= static_cast<int>(std::size(limit_values))) return record(cudaErrorUnsupportedLimit);
+    std::lock_guard lock(limits_mutex);
+    *value = limit_values[limit];
     return cudaSuccess;
 }
 

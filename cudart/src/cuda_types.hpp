@@ -29,6 +29,7 @@ enum : int {
     cudaErrorInvalidHostPointer = 16,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorMissingConfiguration = 52,
     cudaErrorDevicesUnavailable = 46,
     cudaErrorInvalidDeviceFunction = 98,

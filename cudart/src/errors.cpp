@@ -47,6 +47,7 @@ constexpr error_text texts[] = {
     {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
     {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image for the device"},
     {cudaErrorECCUncorrectable, "cudaErrorECCUncorrectable", "data corruption detected (end-to-end check)"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
