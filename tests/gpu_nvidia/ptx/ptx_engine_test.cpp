@@ -661,6 +661,87 @@ TEST_F(ptx_tensor_cores, AWmmaOfEightBitIntegersInTheM32n8k16ShapeSumsIntoInt32)
         }
 }
 
+TEST_F(ptx_tensor_cores, IntegerMmaSyncWrapsWithoutSatfiniteAndClampsWithIt) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    std::vector<uint8_t> a(256 + 512);
+    std::vector<int8_t> b(128 + 256);
+    for (auto& v : a) v = static_cast<uint8_t>(rng());
+    for (auto& v : b) v = static_cast<int8_t>(rng());
+    std::vector<int32_t> c(128);
+    for (size_t i = 0; i < c.size(); ++i)  // some near the ends of the range: the sums overflow
+        c[i] = i % 3 == 0   ? std::numeric_limits<int32_t>::max() - int32_t(rng() % 300000)
+               : i % 3 == 1 ? std::numeric_limits<int32_t>::min() + int32_t(rng() % 300000)
+                            : int32_t(rng() % 200001) - 100000;
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c);
+    const uint64_t d8 = vram.alloc(64 * 4), d16 = vram.alloc(128 * 4), d32 = vram.alloc(128 * 4);
+    auto out = run(*p, "mma_int8", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(d8), ptr(d16), ptr(d32)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto g8 = vram.get<int32_t>(d8, 64), g16 = vram.get<int32_t>(d16, 128), g32 = vram.get<int32_t>(d32, 128);
+    auto product = [&](int r, int col, int k, const uint8_t* pa, const int8_t* pb) {
+        int64_t sum = c[r * 8 + col];
+        for (int i = 0; i < k; ++i) sum += int64_t{pa[r * k + i]} * int64_t{pb[i * 8 + col]};
+        return sum;
+    };
+    int clamped = 0;
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 8; ++col) {
+            if (r < 8) {
+                ASSERT_EQ(g8[r * 8 + col], static_cast<int32_t>(product(r, col, 16, a.data(), b.data())));
+            }
+            ASSERT_EQ(g16[r * 8 + col], static_cast<int32_t>(product(r, col, 16, a.data(), b.data()))) << r << col;
+            const int64_t wide = product(r, col, 32, a.data() + 256, b.data() + 128);
+            const int64_t want = std::clamp<int64_t>(wide, INT32_MIN, INT32_MAX);
+            clamped += want != wide;
+            ASSERT_EQ(g32[r * 8 + col], want) << r << ", " << col;
+        }
+    EXPECT_GT(clamped, 0) << "some sums must overflow";
+}
+
+// sm_80's wmma types (sm80/wmma_sm80.cu): bf16 and tf32, the latter rounded by
+// cvt.rna.tf32.f32 (wmma::__float_to_tf32: ties away from zero) before the product.
+float rna_tf32(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    b = (b + 0x1000u) & 0xFFFFE000u;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+TEST_F(ptx_tensor_cores, Sm80WmmaOfBf16AndTf32MatchesTheHostBitForBit) {
+    std::string error;
+    auto p = program::load(sm80_kernels("wmma_sm80"), error);
+    ASSERT_TRUE(p) << error;
+    std::vector<uint16_t> a(256), b(256);
+    for (auto& v : a) v = static_cast<uint16_t>(0x3C00 + rng() % 0x800) ^ (rng() % 2 ? 0x8000 : 0);
+    for (auto& v : b) v = static_cast<uint16_t>(0x3E00 + rng() % 0x600) ^ (rng() % 2 ? 0x8000 : 0);
+    std::uniform_real_distribution<float> any(-4.0f, 4.0f);
+    std::vector<float> c(256), a32(128), b32(128);
+    for (auto& v : c) v = any(rng) * 8.0f;
+    for (auto& v : a32) v = any(rng);
+    for (auto& v : b32) v = any(rng);
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(256 * 4);
+    auto out = run(*p, "wmma_bf16", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    auto got = vram.get<float>(dd, 256);
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 16; ++col) {
+            float acc = c[r * 16 + col];
+            for (int i = 0; i < 16; ++i) acc = std::fma(bf16_value(a[r * 16 + i]), bf16_value(b[i * 16 + col]), acc);
+            ASSERT_EQ(got[r * 16 + col], acc) << "bf16 " << r << ", " << col;
+        }
+    const uint64_t da32 = vram.put(a32), db32 = vram.put(b32), dd32 = vram.alloc(256 * 4);
+    out = run(*p, "wmma_tf32", 1, 32, {ptr(da32), ptr(db32), ptr(dc), ptr(dd32)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    got = vram.get<float>(dd32, 256);
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 16; ++col) {
+            float acc = c[r * 16 + col];  // A 16x8 row-major, B 8x16 column-major
+            for (int i = 0; i < 8; ++i) acc = std::fma(rna_tf32(a32[r * 8 + i]), rna_tf32(b32[col * 8 + i]), acc);
+            ASSERT_EQ(got[r * 16 + col], acc) << "tf32 " << r << ", " << col;
+        }
+}
+
 // Asynchronous copies (sm80/async_copies.cu, what cuda::pipeline, cuda::barrier and
 // __pipeline_memcpy_async emit at compute_80): cp.async copies at once, mbarriers count arrivals
 // and flip their phase, and a thread waiting on one parks until the others have run.
@@ -1725,11 +1806,11 @@ TEST_F(ptx_engine, WhatStillCannotRunIsRefusedAtLoadNamingTheInstructionAndLine)
          {"vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r1;", "cvt.rz.f32.f64 %f1, %fd1;", "add.s16x2 %r1, %r2, %r3;",
           "fma.rz.bf16 %rs1, %rs2, %rs3, %rs1;", "atom.global.exch.b16 %rs1, [%rd1], %rs2;",
           "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", "add.rz.f16 %rs1, %rs2, %rs3;",
-          // Tensor-core forms the engine does not compute: Volta's m8n8k4 quad-pairs, integer
-          // mma.sync, 4-bit wmma, 8-bit ldmatrix, stmatrix.
+          // Tensor-core forms the engine does not compute: Volta's m8n8k4 quad-pairs, 4-bit
+          // mma.sync and wmma, 8-bit ldmatrix, stmatrix.
           "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f1, %f2, %f3, %f1, %f2}, {%r1, %r2}, "
           "{%r1, %r2}, {%f1, %f2, %f3, %f1, %f2, %f3, %f1, %f2};",
-          "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r1}, {%r1, %r2, %r3, %r1}, {%r1, %r2}, "
+          "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r1, %r2, %r3, %r1}, {%r1, %r2, %r3, %r1}, {%r1, %r2}, "
           "{%r1, %r2, %r3, %r1};",
           "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], %r2;",
           "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];",

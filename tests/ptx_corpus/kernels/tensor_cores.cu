@@ -157,3 +157,51 @@ extern "C" __global__ void wmma_int8(const signed char* a, const signed char* b,
     wmma::mma_sync(acc, fa, fb, acc);
     wmma::store_matrix_sync(d, acc, 32, wmma::mem_col_major);
 }
+
+// Integer mma.sync of u8 (A) and s8 (B) into s32, fragments gathered by hand as the ISA lays them
+// out: m8n8k16 (A 8x16, B 16x8), m16n8k16 and m16n8k32 (.satfinite), each A row-major and B
+// (k x n) row-major, C and D row-major.
+__device__ __forceinline__ unsigned four(const unsigned char* p, int step) {
+    return unsigned(p[0]) | unsigned(p[step]) << 8 | unsigned(p[2 * step]) << 16 | unsigned(p[3 * step]) << 24;
+}
+
+extern "C" __global__ void mma_int8(const unsigned char* a, const signed char* b, const int* c, int* d8, int* d16,
+                                    int* d32) {
+    const unsigned lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    const unsigned char* ub = reinterpret_cast<const unsigned char*>(b);
+    {  // m8n8k16: A row g, columns 4t..4t+3; B rows 4t..4t+3, column g; C row g, columns 2t, 2t+1
+        const unsigned ra = four(a + g * 16 + t * 4, 1), rb = four(ub + (t * 4) * 8 + g, 8);
+        int c0 = c[g * 8 + t * 2], c1 = c[g * 8 + t * 2 + 1];
+        asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                     : "+r"(c0), "+r"(c1)
+                     : "r"(ra), "r"(rb));
+        d8[g * 8 + t * 2] = c0;
+        d8[g * 8 + t * 2 + 1] = c1;
+    }
+    int acc[4] = {c[g * 8 + t * 2], c[g * 8 + t * 2 + 1], c[(g + 8) * 8 + t * 2], c[(g + 8) * 8 + t * 2 + 1]};
+    {  // m16n8k16: A rows g and g+8, columns 4t..4t+3; B rows 4t..4t+3, column g
+        const unsigned ra0 = four(a + g * 16 + t * 4, 1), ra1 = four(a + (g + 8) * 16 + t * 4, 1);
+        const unsigned rb = four(ub + (t * 4) * 8 + g, 8);
+        int r[4] = {acc[0], acc[1], acc[2], acc[3]};
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                     "{%0, %1, %2, %3};"
+                     : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3])
+                     : "r"(ra0), "r"(ra1), "r"(rb));
+        d16[g * 8 + t * 2] = r[0], d16[g * 8 + t * 2 + 1] = r[1];
+        d16[(g + 8) * 8 + t * 2] = r[2], d16[(g + 8) * 8 + t * 2 + 1] = r[3];
+    }
+    {  // m16n8k32 (A 16x32): A registers rows g, g+8, g, g+8 at columns 4t and 4t+16; B rows 4t
+       // and 4t+16
+        const unsigned char* a32 = a + 256;
+        const unsigned ra[4] = {four(a32 + g * 32 + t * 4, 1), four(a32 + (g + 8) * 32 + t * 4, 1),
+                                four(a32 + g * 32 + t * 4 + 16, 1), four(a32 + (g + 8) * 32 + t * 4 + 16, 1)};
+        const unsigned char* b32 = ub + 128;
+        const unsigned rb[2] = {four(b32 + (t * 4) * 8 + g, 8), four(b32 + (t * 4 + 16) * 8 + g, 8)};
+        asm volatile("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%0, %1, %2, %3}, "
+                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                     : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3])
+                     : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]));
+        d32[g * 8 + t * 2] = acc[0], d32[g * 8 + t * 2 + 1] = acc[1];
+        d32[(g + 8) * 8 + t * 2] = acc[2], d32[(g + 8) * 8 + t * 2 + 1] = acc[3];
+    }
+}

@@ -111,6 +111,13 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         return at(in) + "'" + name +
                "': barriers and warp-wide instructions inside a called .func are not supported "
                "(mark the device function __forceinline__)";
+    // cvt to tf32 (what wmma::__float_to_tf32 emits) rounds as it says (lower_tf32_cvt).
+    if (in.opcode == "cvt" && in.has("tf32")) {
+        if (in.has("f32") && (in.has("rna") || in.has("rn") || in.has("rz")) && !in.has("satfinite") &&
+            !in.has("relu") && in.mods.size() == 3)
+            return {};
+        return at(in) + "'" + name + "': conversions to .tf32 other than cvt.{rna,rn,rz}.tf32.f32 are not supported";
+    }
     for (const auto& mod : in.mods)
         if (mod == "rz" || mod == "rm" || mod == "rp") {
             const std::string& op = in.opcode;

@@ -1090,6 +1090,7 @@ private:
                           const std::vector<matrix_element>& types);
     void lower_ldmatrix(const instruction& in);
     void lower_cp_async(const instruction& in);
+    void lower_tf32_cvt(const instruction& in);
     void lower_mbarrier(const instruction& in);
     Value* mbarrier_arrive(Value* object, Value* count, bool drop);
     void park_for_matrix(uint32_t code, uint64_t what, const std::function<void()>& save_operands);
@@ -1115,6 +1116,7 @@ void function_lowering::lower_instruction(const instruction& in) {
         b_.CreateBr(dead_);
         return continue_in_new_block();
     }
+    if (op == "cvt" && in.has("tf32")) return lower_tf32_cvt(in);
     if (op == "cvt" && (in.has("bf16") || in.has("bf16x2") || in.has("f16x2"))) return lower_narrow_cvt(in);
     if ((op == "setp" || op == "set") && (in.has("bf16") || in.has("bf16x2") || in.has("f16x2")))
         return lower_narrow_compare(in);
@@ -2738,12 +2740,14 @@ void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint
     if (!valid) refuse(in, "this combination of element types is not supported");
     if (op.isa_layout) {
         const bool f16ish = op.a == matrix_f16 || op.a == matrix_bf16;
-        const bool known =
-            m == 16 && n == 8 && ((f16ish && (k == 16 || k == 8)) || (op.a == matrix_tf32 && (k == 8 || k == 4)));
+        const bool known = (m == 16 && n == 8 &&
+                            ((f16ish && (k == 16 || k == 8)) || (op.a == matrix_tf32 && (k == 8 || k == 4)) ||
+                             (integer && (k == 16 || k == 32)))) ||
+                           (m == 8 && n == 8 && k == 16 && integer);
         if (!known)
             refuse(in,
-                   "mma.sync shapes other than m16n8k16 and m16n8k8 of f16/bf16 and m16n8k8 and m16n8k4 of "
-                   "tf32 are not supported");
+                   "mma.sync shapes other than m16n8k16 and m16n8k8 of f16/bf16, m16n8k8 and m16n8k4 of "
+                   "tf32, m8n8k16, m16n8k16 and m16n8k32 of s8/u8 are not supported");
         if (!in.has("row") || !in.has("col")) refuse(in, "mma.sync of these shapes is .row.col");
     } else if ((op.a == matrix_tf32) != (k == 8)) {
         refuse(in, "this element type does not go with this wmma shape");
@@ -2801,6 +2805,26 @@ void function_lowering::lower_ldmatrix(const instruction& in) {
     park_for_matrix(matrix_load, count | (in.has("trans") ? 0x100u : 0u), [] {});
     for (size_t i = 0; i < d.size(); ++i)
         set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
+}
+
+// cvt.{rna,rn,rz}.tf32.f32: the f32 rounded to tf32's 10 mantissa bits (the low 13 bits zero),
+// ties away from zero (rna) or to even (rn), or truncated (rz); infinities stay, a NaN becomes the
+// canonical one.
+void function_lowering::lower_tf32_cvt(const instruction& in) {
+    need(in, 2);
+    Value* bits = src(in, in.operands[1], scalar_type{scalar_type::kind::bits, 32});
+    Value* rounded = bits;
+    if (in.has("rna")) {
+        rounded = b_.CreateAdd(bits, b_.getInt32(0x1000));
+    } else if (in.has("rn")) {
+        Value* lsb = b_.CreateAnd(b_.CreateLShr(bits, 13), 1);
+        rounded = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0xFFF), lsb));
+    }
+    rounded = b_.CreateAnd(rounded, b_.getInt32(static_cast<int32_t>(0xFFFFE000u)));
+    Value* exponent_ones = b_.CreateICmpEQ(b_.CreateAnd(bits, 0x7F800000), b_.getInt32(0x7F800000));
+    Value* nan = b_.CreateAnd(exponent_ones, b_.CreateICmpNE(b_.CreateAnd(bits, 0x7FFFFF), b_.getInt32(0)));
+    Value* special = b_.CreateSelect(nan, b_.getInt32(0x7FFFFFFF), bits);
+    set(in, in.operands[0], b_.CreateSelect(exponent_ones, special, rounded));
 }
 
 // ---- asynchronous copies and mbarriers ------------------------------------------------------

@@ -141,12 +141,40 @@ matrix_op matrix_op::decode(uint64_t v) {
 
 bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, uint32_t& row, uint32_t& col) {
     const uint32_t group = lane >> 2, in_group = lane & 3;
+    const bool tf32 = op.a == matrix_tf32, integer = op.a == matrix_s8 || op.a == matrix_u8;
+    if (op.m == 8 && op.n == 8 && op.k == 16 && integer) {  // Turing's integer shape
+        if (which == 'c') {
+            row = group, col = in_group * 2 + i;
+            return i < 2;
+        }
+        if (which == 'a')
+            row = group, col = in_group * 4 + i;
+        else
+            row = in_group * 4 + i, col = group;
+        return i < 4;
+    }
     if (op.m != 16 || op.n != 8) return false;
     if (which == 'c') {  // every m16n8 shape: c0, c1 in row groupID, c2, c3 eight rows below
         row = group + (i >= 2 ? 8 : 0), col = in_group * 2 + (i & 1);
         return i < 4;
     }
-    const bool tf32 = op.a == matrix_tf32;
+    if (integer && op.k == 16) {
+        if (which == 'a') {
+            row = group + (i >= 4 ? 8 : 0), col = in_group * 4 + (i & 3);
+            return i < 8;
+        }
+        row = in_group * 4 + i, col = group;
+        return i < 4;
+    }
+    if (integer && op.k == 32) {
+        if (which == 'a') {
+            row = group + ((i >> 2) & 1) * 8, col = in_group * 4 + (i & 3) + (i >= 8 ? 16 : 0);
+            return i < 16;
+        }
+        row = in_group * 4 + (i & 3) + (i >= 4 ? 16 : 0), col = group;
+        return i < 8;
+    }
+    if (integer) return false;
     if (op.k == 16 && !tf32) {
         if (which == 'a') {
             row = group + ((i >> 1) & 1) * 8, col = in_group * 2 + (i & 1) + (i >= 4 ? 8 : 0);
