@@ -1,7 +1,8 @@
 // Pitched 3D memory: cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (and their async forms) on linear
-// memory, as 2D copies and memsets slice by slice. CUDA arrays are not offered.
+// memory, as 2D copies and memsets slice by slice; a copy to or from a CUDA array copies its memory.
 #include "errors.hpp"
 #include "handles.hpp"
+#include "texture_types.hpp"
 
 extern "C" {
 cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
@@ -36,7 +37,12 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* out, cudaExtent extent) {
 
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     if (!p) return record(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return not_supported("cudaMemcpy3D (CUDA arrays)");
+    cudaMemcpy3DParms linear;
+    cudaError_t error = cudaSuccess;
+    if (array_copy_parms(*p, linear, error)) {  // CUDA arrays: their memory, pitched (api_arrays.cpp)
+        if (error != cudaSuccess) return error;
+        p = &linear;
+    }
     for (size_t z = 0; z < p->extent.depth; ++z)
         if (cudaError_t e = cudaMemcpy2DAsync(at(p->dstPtr, p->dstPos, z), p->dstPtr.pitch, at(p->srcPtr, p->srcPos, z),
                                               p->srcPtr.pitch, p->extent.width, p->extent.height, p->kind, stream);

@@ -1,6 +1,7 @@
 // The rest of what ordinary programs call: pitched allocation expressed with the runtime's own
 // calls, the profiler markers, and texture channel descriptions.
 #include "errors.hpp"
+#include "texture_types.hpp"
 #include "handles.hpp"
 #include "host_functions.hpp"
 #include "run_summary.hpp"
@@ -22,12 +23,7 @@ cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t heig
 cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 
-// Texture channel descriptions are plain data a program builds before it asks for a texture
-// (which is refused); the struct is returned by value, so this is no "not supported" stub.
-struct cudaChannelFormatDesc {
-    int x, y, z, w;
-    int f;
-};
+// Texture channel descriptions are plain data (texture_types.hpp), returned by value.
 cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) { return {x, y, z, w, f}; }
 
 }  // extern "C"
