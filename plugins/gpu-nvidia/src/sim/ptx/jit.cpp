@@ -1,6 +1,7 @@
 #include "sim/ptx/jit.hpp"
 
 #include "sim/ptx/lowering.hpp"
+#include "sim/ptx/texture_fetch.hpp"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -110,6 +111,7 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     add("cb_ptx_fault", reinterpret_cast<void*>(&cb_ptx_fault));
     add("cb_ptx_rounded_f32", reinterpret_cast<void*>(&cb_ptx_rounded_f32));
     add("cb_ptx_rounded_f64", reinterpret_cast<void*>(&cb_ptx_rounded_f64));
+    add("cb_ptx_texture", reinterpret_cast<void*>(&cb_ptx_texture));
     if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
         error = "LLVM JIT: " + message(std::move(e));
         return nullptr;

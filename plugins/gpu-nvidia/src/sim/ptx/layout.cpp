@@ -5,6 +5,7 @@
 #include "sim/ptx/limits.hpp"
 #include "sim/ptx/liveness.hpp"
 #include "sim/ptx/recomputable.hpp"
+#include "sim/ptx/texture_fetch.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -45,23 +46,23 @@ uint32_t natural_align(const variable& v) {
 // Opcodes the lowering handles; anything else is refused at load, by name and line.
 const std::set<std::string>& supported_opcodes() {
     static const std::set<std::string> ops = {
-        "mov",       "ld",    "ldu",   "st",         "cvta",    "cvt",           "add",     "sub",      "mul",
-        "mad",       "fma",   "div",   "rem",        "abs",     "neg",           "min",     "max",      "and",
-        "or",        "xor",   "not",   "cnot",       "shl",     "shr",           "popc",    "clz",      "brev",
-        "bfe",       "bfi",   "prmt",  "lop3",       "setp",    "selp",          "set",     "slct",     "copysign",
-        "testp",     "rcp",   "sqrt",  "rsqrt",      "sin",     "cos",           "ex2",     "lg2",      "tanh",
-        "bra",       "ret",   "exit",  "trap",       "bar",     "barrier",       "membar",  "fence",    "atom",
-        "red",       "shfl",  "vote",  "activemask", "match",   "redux",         "call",    "prefetch", "prefetchu",
-        "nanosleep", "mul24", "mad24", "sad",        "discard", "applypriority", "pmevent", "isspacep", "cp",
-        "shf",       "bfind", "addc",  "subc",       "madc",    "bmsk",          "szext",   "fns",      "dp4a",
-        "dp2a",      "wmma",  "mma",   "ldmatrix",   "mbarrier"};
+        "mov",       "ld",    "ldu",   "st",         "cvta",     "cvt",           "add",     "sub",      "mul",
+        "mad",       "fma",   "div",   "rem",        "abs",      "neg",           "min",     "max",      "and",
+        "or",        "xor",   "not",   "cnot",       "shl",      "shr",           "popc",    "clz",      "brev",
+        "bfe",       "bfi",   "prmt",  "lop3",       "setp",     "selp",          "set",     "slct",     "copysign",
+        "testp",     "rcp",   "sqrt",  "rsqrt",      "sin",      "cos",           "ex2",     "lg2",      "tanh",
+        "bra",       "ret",   "exit",  "trap",       "bar",      "barrier",       "membar",  "fence",    "atom",
+        "red",       "shfl",  "vote",  "activemask", "match",    "redux",         "call",    "prefetch", "prefetchu",
+        "nanosleep", "mul24", "mad24", "sad",        "discard",  "applypriority", "pmevent", "isspacep", "cp",
+        "shf",       "bfind", "addc",  "subc",       "madc",     "bmsk",          "szext",   "fns",      "dp4a",
+        "dp2a",      "wmma",  "mma",   "ldmatrix",   "mbarrier", "tex",           "tld4",    "txq",      "suld",
+        "sust"};
     return ops;
 }
 
 // Why an opcode the language has is not run, for the message.
 std::string why_not(const std::string& op) {
-    if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq")
-        return "textures and surfaces are not supported";
+    if (op == "sured" || op == "suq") return "surface reductions and surface queries are not supported";
     if (op == "stmatrix" || op == "movmatrix" || op == "wgmma" || op == "tcgen05")
         return "tensor-core matrix instructions other than wmma, mma.sync and ldmatrix are not supported";
     return "the simulated GPU's PTX engine does not implement it";
@@ -79,6 +80,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     if (!in.label.empty()) return {};
     const std::string name = full_opcode(in);
     if (!supported_opcodes().count(in.opcode)) return at(in) + "'" + name + "': " + why_not(in.opcode);
+    if (in.opcode == "tex" || in.opcode == "tld4" || in.opcode == "txq" || in.opcode == "suld" || in.opcode == "sust") {
+        texture_code code;
+        std::string why;
+        if (!texture_instruction_code(in, code, why)) return at(in) + "'" + name + "': " + why;
+    }
     // cp.async copies at once (the data is there when a wait returns); the bulk (TMA) forms and
     // transaction counts are sm_90's and not run.
     if (in.opcode == "cp" && (!in.has("async") || in.has("bulk")))

@@ -13,12 +13,12 @@ namespace {
 // taken to read all its register operands: a wrong guess keeps a register, it never drops one.
 bool writes_first_operand(const std::string& op) {
     static const std::set<std::string> ops = {
-        "mov",   "ld",    "ldu",   "cvta", "cvt",      "add",      "sub",     "mul",  "mad",        "fma",
-        "div",   "rem",   "abs",   "neg",  "min",      "max",      "and",     "or",   "xor",        "not",
-        "cnot",  "shl",   "shr",   "shf",  "popc",     "clz",      "brev",    "bfe",  "bfi",        "prmt",
-        "lop3",  "setp",  "selp",  "set",  "slct",     "copysign", "testp",   "rcp",  "sqrt",       "rsqrt",
-        "sin",   "cos",   "ex2",   "lg2",  "tanh",     "atom",     "shfl",    "vote", "activemask", "match",
-        "redux", "mul24", "mad24", "sad",  "isspacep", "mma",      "ldmatrix"};
+        "mov",  "ld",       "ldu",      "cvta",  "cvt",        "add",   "sub",   "mul",   "mad",   "fma",  "div",
+        "rem",  "abs",      "neg",      "min",   "max",        "and",   "or",    "xor",   "not",   "cnot", "shl",
+        "shr",  "shf",      "popc",     "clz",   "brev",       "bfe",   "bfi",   "prmt",  "lop3",  "setp", "selp",
+        "set",  "slct",     "copysign", "testp", "rcp",        "sqrt",  "rsqrt", "sin",   "cos",   "ex2",  "lg2",
+        "tanh", "atom",     "shfl",     "vote",  "activemask", "match", "redux", "mul24", "mad24", "sad",  "isspacep",
+        "mma",  "ldmatrix", "tex",      "tld4",  "txq",        "suld"};
     return ops.count(op) != 0;
 }
 
@@ -59,6 +59,8 @@ void registers_of(const operand& o, const register_index& regs, bits& set) {
     } else if (o.k == operand::kind::reg || (o.k == operand::kind::address && o.base_is_reg)) {
         regs.mark(o.name, set);
     }
+    if (o.k == operand::kind::address)  // a texture's or surface's coordinates
+        for (const auto& e : o.elements) registers_of(e, regs, set);
 }
 
 struct uses_and_defs {

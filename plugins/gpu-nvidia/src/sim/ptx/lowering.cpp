@@ -11,6 +11,7 @@
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/matrix.hpp"
 #include "sim/ptx/parser.hpp"
+#include "sim/ptx/texture_fetch.hpp"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/MDBuilder.h>
@@ -105,7 +106,7 @@ struct module_context {
     llvm::Type* i32;
     llvm::Type* i64;
     llvm::Type* ptr;
-    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64;
+    llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64, texture;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -127,6 +128,8 @@ struct module_context {
             "cb_ptx_assertfail", llvm::FunctionType::get(vd, {ptr, ptr, i64, i64, i32, i64, i32, i32, i32}, false));
         fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
         poll = m.getOrInsertFunction("cb_ptx_poll", llvm::FunctionType::get(i32, {ptr}, false));
+        texture =
+            m.getOrInsertFunction("cb_ptx_texture", llvm::FunctionType::get(vd, {ptr, ptr, i32, i64, ptr, ptr}, false));
         // Pure: the rounding mode is the helper's own for one operation (LLVM may hoist and merge).
         llvm::AttrBuilder pure(c);
         pure.addAttribute(llvm::Attribute::ReadNone);
@@ -1092,6 +1095,7 @@ private:
     void lower_cp_async(const instruction& in);
     void lower_tf32_cvt(const instruction& in);
     void lower_mbarrier(const instruction& in);
+    void lower_texture(const instruction& in);
     Value* mbarrier_arrive(Value* object, Value* count, bool drop);
     void park_for_matrix(uint32_t code, uint64_t what, const std::function<void()>& save_operands);
     void park(uint32_t status, const std::function<void()>& save_operands);
@@ -1099,6 +1103,55 @@ private:
 };
 
 // ---- instruction families ------------------------------------------------------------------
+
+// Textures and surfaces (texture_fetch.hpp): the handle, the coordinates' and data's bits go to
+// cb_ptx_texture, which writes the destination vector's.
+void function_lowering::lower_texture(const instruction& in) {
+    texture_code code;
+    std::string why;
+    if (!texture_instruction_code(in, code, why)) refuse(in, why);
+    need(in, 2);
+    const bool store = in.opcode == "sust";
+    const operand& target = in.operands[store ? 0 : 1];
+    if (target.k != operand::kind::address || !target.base_is_reg)
+        refuse(in, "only texture and surface objects (a handle in a register) are supported");
+    auto elements = [](const operand& o) {
+        std::vector<const operand*> list;
+        if (o.k == operand::kind::vector)
+            for (const auto& e : o.elements) list.push_back(&e);
+        else
+            list.push_back(&o);
+        return list;
+    };
+    const scalar_type b32{scalar_type::kind::bits, 32}, b64{scalar_type::kind::bits, 64};
+    const int element_bits = in.opcode == "suld" || store ? 8 << code.element_log2 : 32;
+    const scalar_type element{scalar_type::kind::bits, element_bits};
+    Value* handle = src(in, named(operand::kind::reg, target.name), b64);
+    auto* words = entry_alloca(mc_.i64, "texture.words", texture_operand_words + texture_result_words);
+    if (!target.elements.empty()) {
+        const auto coords = elements(target.elements[0]);
+        for (size_t i = 0; i < coords.size() && i < 4; ++i)
+            if (coords[i]->k != operand::kind::discard)
+                b_.CreateStore(b_.CreateZExt(src(in, *coords[i], b32), mc_.i64),
+                               b_.CreateConstGEP1_64(mc_.i64, words, i));
+    }
+    if (store) {
+        const auto data = elements(in.operands[1]);
+        for (size_t i = 0; i < data.size() && i < 4; ++i)
+            b_.CreateStore(convert_bits(src(in, *data[i], element), mc_.i64),
+                           b_.CreateConstGEP1_64(mc_.i64, words, 4 + i));
+    }
+    Value* result = b_.CreateConstGEP1_64(mc_.i64, words, texture_operand_words);
+    b_.CreateCall(mc_.texture, {env_, state_, b_.getInt32(code.pack()), handle, words, result});
+    if (store) return;
+    if (in.operands[0].k == operand::kind::vector && in.operands[0].name == "|")
+        refuse(in, "a texture fetch's predicate result is not supported");
+    const auto destinations = elements(in.operands[0]);
+    for (size_t i = 0; i < destinations.size() && i < texture_result_words; ++i) {
+        Value* bits = b_.CreateLoad(mc_.i64, b_.CreateConstGEP1_64(mc_.i64, words, texture_operand_words + i));
+        set(in, *destinations[i], b_.CreateTrunc(bits, mc_.int_type(element_bits)));
+    }
+}
 
 void function_lowering::lower_instruction(const instruction& in) {
     const std::string& op = in.opcode;
@@ -1132,6 +1185,7 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (op == "wmma" || op == "mma" || op == "ldmatrix") return lower_matrix(in);
     if (op == "cp") return lower_cp_async(in);
     if (op == "mbarrier") return lower_mbarrier(in);
+    if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust") return lower_texture(in);
     if (parks_thread(in)) return lower_park(in);
     if (op == "membar" || op == "fence") {
         b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);

@@ -564,14 +564,8 @@ private:
         } else {
             o.value = integer();
         }
-        if (accept(",")) {  // texture and surface coordinates: [tex, {x, y}]; refused later by opcode
-            int depth = 0;
-            while (!at_end() && !(depth == 0 && is_punct("]"))) {
-                if (is_punct("{")) ++depth;
-                if (is_punct("}")) --depth;
-                next();
-            }
-        }
+        if (accept(","))  // texture and surface coordinates: [tex, {x, y}], in `elements`
+            o.elements.push_back(operand_expr());
         expect("]");
         return o;
     }
