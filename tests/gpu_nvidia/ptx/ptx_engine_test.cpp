@@ -661,6 +661,24 @@ TEST_F(ptx_tensor_cores, AWmmaOfEightBitIntegersInTheM32n8k16ShapeSumsIntoInt32)
         }
 }
 
+TEST_F(ptx_tensor_cores, AWmmaInTheM8n32k16ShapeHonoursLayoutsAndStrides) {
+    auto p = load("tensor_cores");
+    ASSERT_TRUE(p);
+    std::vector<_Float16> a(8 * 16), b(16 * 32);  // A column-major (stride 8), B row-major
+    for (auto& v : a) v = small_half();
+    for (auto& v : b) v = static_cast<_Float16>(static_cast<float>(int(rng() % 2001) - 1000) / 128.0f);
+    const uint64_t da = vram.put(a), db = vram.put(b), dd = vram.put(std::vector<float>(8 * 40, -1.0f));
+    auto out = run(*p, "wmma_m8n32k16", 1, 32, {ptr(da), ptr(db), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<float>(dd, 8 * 40);
+    for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 40; ++col) {
+            float acc = 0.0f;
+            for (int i = 0; i < 16; ++i) acc = std::fma(float(a[i * 8 + r]), float(b[i * 32 + col % 32]), acc);
+            ASSERT_EQ(got[r * 40 + col], col < 32 ? acc : -1.0f) << r << ", " << col;  // the padding untouched
+        }
+}
+
 TEST_F(ptx_tensor_cores, IntegerMmaSyncWrapsWithoutSatfiniteAndClampsWithIt) {
     auto p = load("tensor_cores");
     ASSERT_TRUE(p);

@@ -205,3 +205,16 @@ extern "C" __global__ void mma_int8(const unsigned char* a, const signed char* b
         d32[(g + 8) * 8 + t * 2] = acc[2], d32[(g + 8) * 8 + t * 2 + 1] = acc[3];
     }
 }
+
+// wmma in the m8n32k16 shape with f16 multiplicands into f32: A (8x16) column-major, B (16x32)
+// row-major, C zero, D (8x32) stored row-major with a padded stride of 40.
+extern "C" __global__ void wmma_m8n32k16(const half* a, const half* b, float* d) {
+    wmma::fragment<wmma::matrix_a, 8, 32, 16, half, wmma::col_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 32, 16, half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(fa, a, 8);
+    wmma::load_matrix_sync(fb, b, 32);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, 40, wmma::mem_row_major);
+}
