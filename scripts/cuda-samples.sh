@@ -1,0 +1,730 @@
+#!/usr/bin/env bash
+# cuda-samples.sh: build NVIDIA's cuda-samples that need only the CUDA runtime and run each one on
+# CudaBridge's eGPU (`cudabridge-cli run`), then print what passed and what did not and why.
+# A tool for people, not part of CI or of the test suite.
+#
+#   scripts/cuda-samples.sh CUDA_SAMPLES_DIR [NAME...]
+#
+# CUDA_SAMPLES_DIR is a checkout of https://github.com/NVIDIA/cuda-samples (the CUDA 13 branch;
+# its top folder, or its Samples/ folder). NAME restricts the run to those samples: a sample's
+# folder name (vectorAdd), its CMake target name, or its path under Samples/
+# (0_Introduction/vectorAdd). Without NAME every sample is listed, and the runtime-only ones are
+# built and run.
+#
+# Environment:
+#   CUDA_SAMPLES_TIMEOUT  seconds a sample may run (default 600); past it the sample is killed
+#                         (its whole process group) and counted as failed ("timeout")
+#   CUDA_SAMPLES_OUT      folder for the build and run logs (default: a new mktemp -d folder)
+#   CUDABRIDGE_CLI        the cudabridge-cli to run the samples with (default: build/bin/
+#                         cudabridge-cli of the repository this script is in)
+#   NVCC                  the nvcc to build with (default: nvcc on PATH, else $CUDA_HOME/bin/nvcc,
+#                         else /usr/local/cuda/bin/nvcc)
+#   CUDABRIDGE_CUDART_VERBOSE  set to 1 for the runs unless already set: CudaBridge's libcudart
+#                         then prints on stderr why each failing CUDA call failed (in the run log)
+#   CUDA_SAMPLES_LIST=1   only list the samples and what the filter decided (architecture, sources,
+#                         or why skipped); build and run nothing
+#
+# Which samples run. Each sample folder has a CMakeLists.txt with one add_executable(); the
+# script reads it, as CMake would on x86-64 Linux, and skips the sample (saying why) when:
+#   - the add_executable() is reachable only on another platform: inside if(WIN32)/if(MSVC), or a
+#     branch for aarch64, QNX or cross-compiling; or the sample is under 8_Platform_Specific/
+#     (Samples/CMakeLists.txt adds it only with BUILD_TEGRA);
+#   - the file names a library beyond the CUDA runtime: CUDA::cuda_driver or ${CUDA_LIB} (driver
+#     API), CUDA::cublas*, cufft*, curand*, cusparse*, cusolver*, npp*, nvjpeg*, nvrtc, nvJitLink,
+#     libNVVM (NVVM_LIB) or LLVM, OpenGL/GLUT/GLEW/GLES, EGL, X11, Vulkan/GLFW, MPI, NvSci,
+#     NvMedia, cuDLA, FreeImage, libdrm (found anywhere in the file, comments stripped: the
+#     samples test each with find_package()/find_library() and build only where it is found);
+#   - it builds a .ptx, .fatbin or .cubin file (nvcc -ptx/-fatbin/-cubin in an
+#     add_custom_command, or CUDA_PTX/FATBIN/CUBIN_COMPILATION) that the program loads itself.
+# Header-only libraries of the toolkit (Thrust, CUB, cooperative groups, libcu++) are fine.
+# OpenMP (OpenMP::OpenMP_CXX, the host compiler's runtime) is allowed: such a sample gets
+# -Xcompiler -fopenmp.
+#
+# How a sample is built: one nvcc command over the .cu/.cpp/.c files its add_executable() names:
+#   nvcc -O2 -cudart shared -gencode arch=compute_XX,code=[compute_XX,sm_XX] -I <samples>/Common
+#        [-I <the sample's own include folders>] [--extended-lambda] -o <out>/<sample>/<target>
+# XX is 75, or higher when the sample asks for more: the lowest architecture of its CMakeLists'
+# CMAKE_CUDA_ARCHITECTURES / CUDA_ARCHITECTURES lists, and the lowest "SM x.y" of the "Supported
+# SM Architectures" section of its README.md (the CUDA 13 samples list 75 and up in every
+# CMakeLists.txt, and say only in the README that the bf16/tf32/dmma tensor-core GEMMs need
+# SM 8.0; built for 75 their kernels would compile to nothing). A sample that fails to compile
+# because it needs relocatable device code (dynamic parallelism) is built again with -rdc=true
+# (CMake builds every sample with CUDA_SEPARABLE_COMPILATION ON), and its BUILD column says rdc;
+# nvlink's device-linked output is machine code only, so CudaBridge's simulated GPU, which runs
+# PTX, refuses it (the diagnosis below says so).
+#
+# How a sample is run: from its own folder (the samples find their data files relative to the
+# working folder: ./, ./data/), so a sample may write its output files there as it would in
+# CMake's build folder; stdin is /dev/null; each run gets a fresh CUDABRIDGE_HOME (mktemp -d,
+# kept as <out>/<sample>/home.*: its cudabridge.db holds the run's log records and events), so
+# no two runs share state:
+#   cd <sample> && CUDABRIDGE_HOME=<new> timeout $CUDA_SAMPLES_TIMEOUT cudabridge-cli run -- <exe>
+# (under stdbuf -oL, so that a sample that aborts keeps the stdout it printed).
+# It passes when it exits 0 and its output has none of "FAILED", "Result = FAIL" and "Test
+# failed" (some samples, reduction for one, print that last and still exit 0). Exit code 2
+# with "waiv" in its output is NVIDIA's EXIT_WAIVED (the sample decided it cannot run here): that
+# is counted as skipped, with the sample's reason. A run that fails with a loader error about
+# libcudart/libcudabridge (the library being rebuilt meanwhile) is run once more. When a failed
+# run says "no kernel image for the device" (what a program hears when CudaBridge refuses a
+# module), the executable's fatbins are loaded once more through the Python package
+# (build/venv) to name the refused PTX instruction and its line (see ptx_diagnosis below).
+#
+# Output: a table row per sample as it finishes (sample, build, exit code, seconds, result, one
+# line of reason: for a failure the last error-like line on stderr, else on stdout, else the last
+# meaningful line), then "N passed, M failed" and the skipped counts by reason. Every sample's
+# build.log and run.log (with, for a failure, the CudaBridge log records of WARN and above and
+# the refusal diagnosis) are kept in <out>/<sample>/; <out>/results.tsv holds the table with the
+# full reasons.
+# Exit code: 0 when nothing failed, 1 when some sample failed, 2 on bad input.
+set -u
+
+usage() {
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+die() {
+  echo "cuda-samples.sh: $*" >&2
+  exit 2
+}
+
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  "") usage >&2; die "missing CUDA_SAMPLES_DIR (a checkout of NVIDIA's cuda-samples)" ;;
+esac
+
+given_dir=$1
+shift
+[[ -d $given_dir ]] || die "no such folder: $given_dir"
+given_dir=$(cd "$given_dir" && pwd)
+if [[ -d $given_dir/Samples && -d $given_dir/Common ]]; then
+  samples_root=$given_dir
+elif [[ $(basename "$given_dir") == Samples && -d $given_dir/../Common ]]; then
+  samples_root=$(cd "$given_dir/.." && pwd)
+else
+  die "$given_dir is not a cuda-samples checkout (no Samples/ and Common/ folders in it)"
+fi
+common=$samples_root/Common
+[[ -f $common/helper_cuda.h ]] || die "$common/helper_cuda.h is missing: is $samples_root a complete cuda-samples checkout?"
+
+script_dir=$(cd "$(dirname "$0")" && pwd)
+cli=${CUDABRIDGE_CLI:-$script_dir/../build/bin/cudabridge-cli}
+[[ -x $cli ]] || die "no CudaBridge CLI at $cli: build the repository first (scripts/build.sh) or set CUDABRIDGE_CLI"
+cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
+"$cli" run --help >/dev/null 2>&1 || die "$cli does not answer 'run --help': is it a CudaBridge CLI with the run command?"
+
+nvcc=${NVCC:-}
+if [[ -z $nvcc ]]; then
+  nvcc=$(command -v nvcc || true)
+  [[ -z $nvcc && -n ${CUDA_HOME:-} && -x ${CUDA_HOME:-}/bin/nvcc ]] && nvcc=$CUDA_HOME/bin/nvcc
+  [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+fi
+[[ -n $nvcc && -x $(command -v "$nvcc" 2>/dev/null || echo "$nvcc") ]] ||
+  die "no nvcc found (not on PATH, nor in \$CUDA_HOME/bin or /usr/local/cuda/bin): install a CUDA 13 toolkit or set NVCC"
+nvcc_version=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+[[ -n $nvcc_version ]] || die "$nvcc --version says no release: is it nvcc?"
+
+timeout_s=${CUDA_SAMPLES_TIMEOUT:-600}
+[[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die "CUDA_SAMPLES_TIMEOUT must be a positive number of seconds, not '$timeout_s'"
+cudart_verbose=${CUDABRIDGE_CUDART_VERBOSE:-1}
+# The samples' stdout goes to a file: line-buffered (stdbuf's LD_PRELOAD reaches the program
+# through `run`), so what a sample printed before it aborted is kept.
+line_buffered=()
+command -v stdbuf >/dev/null && line_buffered=(stdbuf -oL)
+command -v timeout >/dev/null || die "the timeout command (coreutils) is missing"
+
+# ---------------------------------------------------------------------------------------------
+# Reading a sample's CMakeLists.txt. Prints key=value lines:
+#   target=NAME  sources=FILE...  includes=DIR...  arch=NN  unreachable=WHY  needs=WHAT, ...
+#   openmp=1  lambda=1
+read -r -d '' cmake_reader <<'AWK'
+function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+# What a condition is on x86-64 Linux: "1", "0:why" or "1" for package tests (those are found by
+# the library scan below).
+function cond_value(c,    parts, n, i, v, any) {
+  c = trim(c)
+  if (c ~ /^NOT[ \t(]/) {
+    sub(/^NOT[ \t]*/, "", c)
+    v = cond_value(c)
+    if (v ~ /^0/) return "1"
+    return pkg_test(c) ? "1" : "0:" c
+  }
+  gsub(/^\(|\)$/, "", c)
+  if (c ~ / OR /) {
+    n = split(c, parts, / OR /); any = ""
+    for (i = 1; i <= n; i++) { v = cond_value(parts[i]); if (v == "1") return "1"; if (any == "") any = v }
+    return any
+  }
+  if (c ~ / AND /) {
+    n = split(c, parts, / AND /)
+    for (i = 1; i <= n; i++) { v = cond_value(parts[i]); if (v != "1") return v }
+    return "1"
+  }
+  if (c ~ /WIN32|MSVC|Visual Studio/) return "0:Windows-only (if(" c "))"
+  if (c ~ /aarch64/) return "0:aarch64/Tegra-only (if(" c "))"
+  if (c ~ /QNX/) return "0:QNX-only (if(" c "))"
+  if (c ~ /CMAKE_CROSSCOMPILING/) return "0:cross-compiling only (if(" c "))"
+  if (c ~ /STREQUAL[ \t]+"[A-Za-z]+"/ && c ~ /CMAKE_SYSTEM_NAME/ && c !~ /"Linux"/) return "0:not on Linux (if(" c "))"
+  return "1"
+}
+function pkg_test(c) { return c ~ /_FOUND|_LIB|GLFW3_H|HAVE_/ }
+{
+  line = $0
+  sub(/#.*/, "", line)
+  text = text line "\n"
+  if (line ~ /^[ \t]*if[ \t]*\(/) {
+    c = line; sub(/^[ \t]*if[ \t]*\(/, "", c); sub(/\)[ \t]*$/, "", c)
+    depth++; stack[depth] = c; next
+  }
+  if (line ~ /^[ \t]*elseif[ \t]*\(/) {
+    c = line; sub(/^[ \t]*elseif[ \t]*\(/, "", c); sub(/\)[ \t]*$/, "", c)
+    stack[depth] = "NOT (" stack[depth] ") AND " c; next
+  }
+  if (line ~ /^[ \t]*else[ \t]*\(/) { stack[depth] = "NOT (" stack[depth] ")"; next }
+  if (line ~ /^[ \t]*endif[ \t]*\(/) { if (depth > 0) depth--; next }
+  if (line ~ /(^|[^_A-Za-z])add_executable[ \t]*\(/ && !seen_exe) {
+    seen_exe = 1
+    for (i = 1; i <= depth; i++) {
+      v = cond_value(stack[i])
+      if (v != "1") { sub(/^0:/, "", v); unreachable = v; break }
+    }
+  }
+}
+# The arguments of every call of command `name`, one call per element of `calls`.
+function calls_of(name, calls,    t, n, p, rest, e) {
+  t = text; n = 0
+  while ((p = match(t, "(^|[^_A-Za-z])" name "[ \t]*\\(")) > 0) {
+    rest = substr(t, p + RLENGTH)
+    e = index(rest, ")")
+    if (e == 0) break
+    calls[++n] = substr(rest, 1, e - 1)
+    t = substr(rest, e + 1)
+  }
+  return n
+}
+END {
+  n = calls_of("add_executable", exe)
+  if (n == 0) { print "noexe=1"; exit }
+  split(exe[1], tok, /[ \t\n]+/)
+  target = ""; sources = ""
+  for (i = 1; i in tok; i++) {
+    if (tok[i] == "") continue
+    if (target == "") { target = tok[i]; continue }
+    if (tok[i] ~ /\.(cu|cpp|cc|cxx|c)$/) sources = sources " " tok[i]
+  }
+  print "target=" target
+  print "sources=" trim(sources)
+  incs = ""
+  n = calls_of("include_directories", inc)
+  m = calls_of("target_include_directories", tinc)
+  for (k = 1; k <= m; k++) inc[n + k] = tinc[k]
+  n += m
+  for (k = 1; k <= n; k++) {
+    split(inc[k], tok, /[ \t\n]+/)
+    for (i = 1; i in tok; i++) {
+      d = tok[i]
+      if (d == "" || d == target || d ~ /^(PUBLIC|PRIVATE|INTERFACE|SYSTEM|BEFORE|AFTER)$/) continue
+      sub(/^\$\{CMAKE_CURRENT_SOURCE_DIR\}\/?/, "", d)
+      if (d == "" || d ~ /\$\{/) continue
+      incs = incs " " d
+    }
+  }
+  print "includes=" trim(incs)
+  arch = ""
+  t = text
+  while (match(t, /(CMAKE_CUDA_ARCHITECTURES|CUDA_ARCHITECTURES)[ \t]+[0-9][^)\n]*/)) {
+    list = substr(t, RSTART, RLENGTH); t = substr(t, RSTART + RLENGTH)
+    sub(/^[A-Z_]+[ \t]+/, "", list)
+    split(list, tok, /[ \t";]+/)
+    for (i = 1; i in tok; i++) {
+      a = tok[i]; sub(/-(real|virtual)$/, "", a)
+      if (a !~ /^[0-9]+[a-z]?$/) continue
+      num = a; sub(/[a-z]$/, "", num)
+      if (arch == "" || num + 0 < archnum + 0) { arch = a; archnum = num }
+    }
+  }
+  print "arch=" arch
+  if (unreachable != "") print "unreachable=" unreachable
+  needs = ""
+  if (text ~ /CUDA::cuda_driver|\$\{CUDA_LIB\}|CUDA::cuda[ \t\n)]/) needs = needs ", CUDA driver API (CUDA::cuda_driver)"
+  if (text ~ /CUDA::cublas/) needs = needs ", cuBLAS"
+  if (text ~ /CUDA::cufft/) needs = needs ", cuFFT"
+  if (text ~ /CUDA::curand/) needs = needs ", cuRAND"
+  if (text ~ /CUDA::cusparse/) needs = needs ", cuSPARSE"
+  if (text ~ /CUDA::cusolver/) needs = needs ", cuSOLVER"
+  if (text ~ /CUDA::npp/) needs = needs ", NPP"
+  if (text ~ /CUDA::nvjpeg/) needs = needs ", nvJPEG"
+  if (text ~ /CUDA::nvrtc/) needs = needs ", NVRTC"
+  if (text ~ /nvJitLink|NVJITLINK/) needs = needs ", nvJitLink"
+  if (text ~ /NVVM_LIB|LIBNVVM/) needs = needs ", libNVVM"
+  if (text ~ /LLVM/) needs = needs ", LLVM"
+  if (text ~ /OpenGL|OPENGL|GLUT|GLEW|GLES|[^A-Za-z_]GL[^A-Za-z_]/) needs = needs ", OpenGL"
+  if (text ~ /EGL/) needs = needs ", EGL"
+  if (text ~ /X11/) needs = needs ", X11"
+  if (text ~ /Vulkan|glfw|GLFW/) needs = needs ", Vulkan/GLFW"
+  if (text ~ /find_package\(MPI|MPI_[A-Z]/) needs = needs ", MPI"
+  if (text ~ /NVSCI|NvSci|nvsci/) needs = needs ", NvSci"
+  if (text ~ /NVMEDIA|NvMedia|nvmedia/) needs = needs ", NvMedia"
+  if (text ~ /cudla|CUDLA/) needs = needs ", cuDLA"
+  if (text ~ /FreeImage/) needs = needs ", FreeImage"
+  if (text ~ /DRM_LIB/) needs = needs ", libdrm"
+  if (text ~ /-(ptx|fatbin|cubin)[ \t\n"]|CUDA_(PTX|FATBIN|CUBIN)_COMPILATION/)
+    needs = needs ", its own .ptx/.fatbin/.cubin file (built by a custom command, loaded at run time)"
+  sub(/^, /, "", needs)
+  if (needs != "") print "needs=" needs
+  if (text ~ /OpenMP::OpenMP_(CXX|C)/) print "openmp=1"
+  if (text ~ /--extended-lambda/) print "lambda=1"
+}
+AWK
+
+# The lowest "SM x.y" in the README's "Supported SM Architectures" section, as xy ("" if none).
+readme_arch() {
+  local readme=$1/README.md
+  [[ -f $readme ]] || return 0
+  awk '/^## /{ on = ($0 ~ /Supported SM Architectures/); next }
+       on { while (match($0, /SM [0-9]+\.[0-9]+/)) {
+              v = substr($0, RSTART + 3, RLENGTH - 3); $0 = substr($0, RSTART + RLENGTH)
+              split(v, p, "."); n = p[1] * 10 + p[2]
+              if (min == "" || n < min) min = n } }
+       END { if (min != "") print min }' "$readme"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The samples: every folder under Samples/ whose CMakeLists.txt has an add_executable().
+declare -a s_dir=() s_rel=() s_name=() s_target=() s_sources=() s_includes=() s_arch=() s_skip=() s_openmp=() s_lambda=()
+while IFS= read -r cm; do
+  dir=$(dirname "$cm")
+  rel=${dir#"$samples_root"/Samples/}
+  target="" sources="" includes="" arch="" unreachable="" needs="" openmp="" lambda="" noexe=""
+  while IFS='=' read -r key value; do
+    case $key in
+      target) target=$value ;; sources) sources=$value ;; includes) includes=$value ;;
+      arch) arch=$value ;; unreachable) unreachable=$value ;; needs) needs=$value ;;
+      openmp) openmp=1 ;; lambda) lambda=1 ;; noexe) noexe=1 ;;
+    esac
+  done < <(awk "$cmake_reader" "$cm")
+  [[ -n $noexe ]] && continue
+  skip=""
+  if [[ $rel == 8_Platform_Specific/* ]]; then
+    skip="Tegra-only (8_Platform_Specific is built only with BUILD_TEGRA)"
+    [[ -n $needs ]] && skip="$skip; needs $needs"
+  elif [[ -n $unreachable ]]; then
+    skip=$unreachable
+    [[ -n $needs ]] && skip="$skip; needs $needs"
+  elif [[ -n $needs ]]; then
+    skip="needs $needs"
+  elif [[ -z $sources ]]; then
+    skip="no .cu/.cpp/.c source named in its add_executable()"
+  fi
+  # The architecture: 75 unless the CMakeLists or the README asks for a higher one.
+  best=75
+  if [[ -n $arch ]]; then
+    num=${arch%%[a-z]}
+    ((num > 75)) && best=$arch
+  fi
+  rarch=$(readme_arch "$dir")
+  if [[ -n $rarch ]] && ((rarch > ${best%%[a-z]})); then best=$rarch; fi
+  s_dir+=("$dir") s_rel+=("$rel") s_name+=("$(basename "$dir")") s_target+=("${target:-$(basename "$dir")}")
+  s_sources+=("$sources") s_includes+=("$includes") s_arch+=("$best") s_skip+=("$skip")
+  s_openmp+=("$openmp") s_lambda+=("$lambda")
+done < <(find "$samples_root/Samples" -name CMakeLists.txt -type f -exec grep -l 'add_executable' {} + | LC_ALL=C sort)
+((${#s_dir[@]})) || die "no samples found under $samples_root/Samples (no CMakeLists.txt with add_executable)"
+
+# NAME arguments: which samples to take.
+declare -a chosen=()
+if (($#)); then
+  for want in "$@"; do
+    want=${want%/}
+    found=""
+    for i in "${!s_dir[@]}"; do
+      if [[ $want == "${s_name[i]}" || $want == "${s_target[i]}" || $want == "${s_rel[i]}" ]]; then
+        found=1
+        [[ " ${chosen[*]} " == *" $i "* ]] || chosen+=("$i")
+      fi
+    done
+    [[ -n $found ]] || die "no sample named '$want' under $samples_root/Samples (a folder name such as vectorAdd, a CMake target, or a path such as 0_Introduction/vectorAdd)"
+  done
+else
+  chosen=("${!s_dir[@]}")
+fi
+
+# The output folder.
+if [[ -n ${CUDA_SAMPLES_OUT:-} ]]; then
+  mkdir -p "$CUDA_SAMPLES_OUT" || die "cannot create $CUDA_SAMPLES_OUT"
+  out=$(cd "$CUDA_SAMPLES_OUT" && pwd)
+else
+  out=$(mktemp -d "${TMPDIR:-/tmp}/cuda-samples.XXXXXX") || die "cannot create an output folder"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Printing.
+w_name=28
+for i in "${chosen[@]}"; do ((${#s_name[i]} > w_name)) && w_name=${#s_name[i]}; done
+row() {  # sample build exit seconds result reason
+  local reason=$6
+  ((${#reason} > 200)) && reason="${reason:0:197}..."
+  printf "%-${w_name}s  %-6s  %4s  %7s  %-6s  %s\n" "$1" "$2" "$3" "$4" "$5" "$reason"
+}
+results=$out/results.tsv
+printf 'sample\tpath\tbuild\texit\tseconds\tresult\treason\n' >"$results"
+record() {  # index build exit seconds result reason
+  local i=$1
+  row "${s_name[i]}" "$2" "$3" "$4" "$5" "$6"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${s_name[i]}" "${s_rel[i]}" "$2" "$3" "$4" "$5" "$6" >>"$results"
+}
+
+# A line worth showing: not empty, has a letter or digit, not CudaBridge's run summary.
+meaningful() {
+  tr -d '\r' <"$1" | sed 's/\x1b\[[0-9;]*m//g' |
+    grep -v -e '^cudabridge run:' -e '^[[:space:]]*$' | grep '[[:alnum:]]' | sed 's/^[[:space:]]*//'
+}
+error_like='error|fail|FAIL|refus|not supported|unsupported|abort|Assertion|undefined symbol|Segmentation|exception|terminate|mismatch|incorrect|wrong|cannot|could not|unable|invalid|illegal|does not|isn.t|differ|exceed'
+# The one-line reason for a run: for a failure the last error-like line of stderr, else of
+# stdout, else the last meaningful line of either; for a pass the last line of stdout.
+reason_of() {  # stdout stderr failed?
+  local line=""
+  if [[ $3 == 1 ]]; then
+    line=$(meaningful "$2" | grep -E -i "$error_like" | tail -n 1)
+    [[ -z $line ]] && line=$(meaningful "$1" | grep -E -i "$error_like" | tail -n 1)
+    [[ -z $line ]] && line=$(meaningful "$2" | tail -n 1)
+  fi
+  [[ -z $line ]] && line=$(meaningful "$1" | tail -n 1)
+  [[ -z $line ]] && line=$(meaningful "$2" | tail -n 1)
+  # Absolute paths shortened to their last part (the sample's file names say enough).
+  printf '%s' "${line:-no output}" | sed -E 's#(^|[ "(=])/([^ /"]+/)+#\1#g'
+}
+
+# What a sample that exits 0 may still print when its check failed.
+failure_words=(-e 'FAILED' -e 'Result = FAIL' -e 'Test failed')
+# A file's text, ending with a newline.
+with_newline() {
+  cat "$1"
+  [[ -s $1 && -n $(tail -c 1 "$1") ]] && echo  # $(...) drops a final newline
+  return 0
+}
+signal_name() { kill -l "$1" 2>/dev/null || echo "signal $1"; }
+
+n_pass=0 n_fail=0 n_skip=0
+declare -A skip_counts=()
+declare -a failed_names=()
+interrupted=""
+
+summary() {
+  echo
+  echo "$n_pass passed, $n_fail failed"
+  if ((n_skip)); then
+    echo "$n_skip skipped:"
+    for why in "${!skip_counts[@]}"; do
+      printf '  %4d  %s\n' "${skip_counts[$why]}" "$why"
+    done | sort -k1,1nr -k2
+  fi
+  ((n_fail)) && echo "failed: ${failed_names[*]}"
+  [[ -n $interrupted ]] && echo "(interrupted: the samples after the last row did not run)"
+  [[ $(lib_stamp) != "$first_stamp" ]] &&
+    echo "warning: CudaBridge's libraries or plugins (under $lib_dir) changed while the samples ran: the rows may mix two builds"
+  echo "build and run logs: $out/<sample>/{build.log,run.log}; table: $results"
+}
+on_signal() {
+  trap - INT TERM
+  # The sample running now (timeout passes the signal on to its process group).
+  [[ -n ${running:-} ]] && kill -TERM "$running" 2>/dev/null && wait "$running" 2>/dev/null
+  interrupted=1
+  summary
+  exit 130
+}
+trap on_signal INT TERM
+
+skip_sample() {  # index category reason
+  record "$1" "-" "-" "-" "skip" "$3"
+  n_skip=$((n_skip + 1))
+  skip_counts[$2]=$((${skip_counts[$2]:-0} + 1))
+}
+
+n_selected=0
+for i in "${chosen[@]}"; do [[ -z ${s_skip[i]} ]] && n_selected=$((n_selected + 1)); done
+if [[ ${CUDA_SAMPLES_LIST:-} == 1 ]]; then
+  for i in "${chosen[@]}"; do
+    if [[ -n ${s_skip[i]} ]]; then
+      printf '%-48s skip  %s\n' "${s_rel[i]}" "${s_skip[i]}"
+    else
+      printf '%-48s run   sm_%s: %s%s\n' "${s_rel[i]}" "${s_arch[i]}" "${s_sources[i]}" "${s_openmp[i]:+ (OpenMP)}"
+    fi
+  done
+  echo "${#chosen[@]} sample(s) listed, $n_selected to build and run, $((${#chosen[@]} - n_selected)) skipped"
+  [[ -z ${CUDA_SAMPLES_OUT:-} ]] && rmdir "$out" 2>/dev/null
+  exit 0
+fi
+echo "cuda-samples: $samples_root ($(git -C "$samples_root" rev-parse --short HEAD 2>/dev/null || echo 'not a git work tree'))"
+echo "nvcc $nvcc_version: $nvcc"
+echo "CudaBridge CLI: $cli"
+echo "timeout: ${timeout_s} s a sample (CUDA_SAMPLES_TIMEOUT)"
+echo "logs: $out"
+echo "${#chosen[@]} sample(s) listed, $n_selected need only the CUDA runtime and will be built and run"
+echo
+row SAMPLE BUILD EXIT SECONDS RESULT REASON
+
+# CudaBridge's files a run uses: the CLI, its libraries, the CUDA runtime and the plugins (the
+# build tree's and an installation's layout alike). lib_stamp: the newest modification time.
+lib_dir=$(dirname "$cli")/../lib
+lib_stamp() {
+  find "$cli" "$lib_dir" "$lib_dir/cudabridge/cudart" "$lib_dir/cudabridge/plugins" -maxdepth 1 \
+    \( -name 'cudabridge-cli' -o -name 'libcudabridge*.so*' -o -name 'libcudart*.so*' \) -printf '%T@\n' 2>/dev/null |
+    sort -n | tail -n 1
+}
+# Waits (10 minutes at most) until those files have not changed for 30 s: a rebuild is over.
+wait_for_quiet_libraries() {
+  local before after tries=0
+  after=$(lib_stamp)
+  while ((tries++ < 20)); do
+    before=$after
+    sleep 30
+    after=$(lib_stamp)
+    [[ $before == "$after" ]] && return 0
+  done
+}
+first_stamp=$(lib_stamp)
+
+# The loader could not use CudaBridge's libraries (they were being rebuilt meanwhile).
+loader_trouble() {
+  grep -E -q "error while loading shared libraries: [^ ]*(libcudart|libcudabridge)|symbol lookup error: [^ ]*(libcudart|libcudabridge|/plugins/)|(libcudart|libcudabridge)[^ ]*: (file too short|invalid ELF header|cannot open shared object)" "$1"
+}
+
+# Runs sample i once, in the background so that an interrupt reaches it (timeout(1) runs it in
+# a process group of its own, which the INT/TERM trap stops); leaves stdout/stderr in $2.out and
+# $2.err and sets run_rc, run_secs and run_home.
+running=""
+in_background() {  # folder log command...: runs it there, appending to the log; its exit code
+  local dir=$1 log=$2 rc
+  shift 2
+  (cd "$dir" && exec "$@") >>"$log" 2>&1 &
+  running=$!
+  wait "$running"
+  rc=$?
+  running=""
+  return "$rc"
+}
+run_once() {
+  local i=$1 base=$2 exe=$3 start end
+  run_home=$(mktemp -d "$out/${s_name[i]}/home.XXXXXX")
+  start=$(date +%s%N)
+  (
+    cd "${s_dir[i]}" || exit 126
+    export CUDABRIDGE_HOME=$run_home
+    export CUDABRIDGE_CUDART_VERBOSE=$cudart_verbose
+    unset CUDABRIDGE_DB
+    exec timeout -k 10 "$timeout_s" "${line_buffered[@]}" "$cli" run -- "$exe" </dev/null >"$base.out" 2>"$base.err"
+  ) &
+  running=$!
+  wait "$running"
+  run_rc=$?
+  running=""
+  end=$(date +%s%N)
+  run_secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+}
+
+# Why CudaBridge refuses a sample's kernels (the program is told only "no kernel image for the
+# device"): the fatbins nvcc put in the executable (its .nv_fatbin section, one container after
+# the other) are loaded one by one with the CudaBridge Python package (build/venv, when there is
+# one) on a fresh eGPU, which names the refused PTX instruction and its PTX line, or says that a
+# fatbin holds machine code only. When no fatbin has PTX (an -rdc=true build: nvlink's output is
+# machine code), the .cu files are also compiled to PTX as the build compiled them and loaded, to
+# say what the PTX would meet. The files are kept in <out>/<sample>/ptx/.
+python_for_ptx=${CUDABRIDGE_PYTHON:-$(dirname "$cli")/../venv/bin/python}
+read -r -d '' load_modules <<'PY'
+import os, struct, sys
+import cudabridge as cb
+cb.init()
+def load(path, label):
+    try:
+        cb.RawModule(path=path)
+        return label + ": loads"
+    except Exception as e:
+        return label + ": " + str(e).replace("cbModuleLoadData: module_load: ", "")
+for path in sys.argv[1:]:
+    if path.endswith(".ptx"):
+        print(load(path, os.path.basename(path)))
+        continue
+    data, at, n = open(path, "rb").read(), 0, 0
+    while (at := data.find(struct.pack("<I", 0xBA55ED50), at)) >= 0:
+        _, _, header, payload = struct.unpack_from("<IHHQ", data, at)
+        n += 1
+        one = "%s.%d.fatbin" % (path, n)
+        with open(one, "wb") as f:
+            f.write(data[at:at + header + payload])
+        print(load(one, "fatbin %d of the executable" % n))
+        at += header + payload
+PY
+ptx_diagnosis() {  # index sample-out-dir arch executable
+  local i=$1 sdir=$2 arch=$3 exe=$4 s ptx found="" lines
+  [[ -x $python_for_ptx ]] && command -v objcopy >/dev/null || return 0
+  mkdir -p "$sdir/ptx"
+  objcopy -O binary --only-section=.nv_fatbin "$exe" "$sdir/ptx/nv_fatbin" 2>/dev/null || return 0
+  lines=$(CUDABRIDGE_HOME=$(mktemp -d "$sdir/ptx/home.XXXXXX") CUDABRIDGE_LOG_SINKS=sqlite timeout 300 \
+    "$python_for_ptx" -c "$load_modules" "$sdir/ptx/nv_fatbin" 2>&1)
+  # The fatbins with PTX say why; a machine-code-only one matters only when no fatbin has PTX.
+  if grep -v -e ': loads$' -e 'machine code' <<<"$lines" | grep -q .; then
+    grep -v -e ': loads$' -e 'machine code' <<<"$lines"
+    return 0
+  fi
+  grep -v ': loads$' <<<"$lines"
+  grep -q 'machine code' <<<"$lines" || return 0
+  for s in ${s_sources[i]}; do
+    [[ $s == *.cu ]] || continue
+    ptx=$sdir/ptx/$(basename "$s" .cu).ptx
+    (cd "${s_dir[i]}" && "$nvcc" -ptx -O2 -arch="compute_$arch" "${flags[@]}" -o "$ptx" "${s_dir[i]}/$s") >"$ptx.log" 2>&1 &&
+      found="$found $ptx"
+  done
+  [[ -n $found ]] || return 0
+  # shellcheck disable=SC2086 # one argument per file
+  CUDABRIDGE_HOME=$(mktemp -d "$sdir/ptx/home.XXXXXX") CUDABRIDGE_LOG_SINKS=sqlite timeout 300 \
+    "$python_for_ptx" -c "$load_modules" $found 2>&1 | sed 's/^/its PTX (nvcc -ptx): /'
+}
+
+for i in "${chosen[@]}"; do
+  name=${s_name[i]}
+  if [[ -n ${s_skip[i]} ]]; then
+    why=${s_skip[i]}
+    category=$why
+    case $why in
+      Tegra-only*) category="Tegra-only (8_Platform_Specific)" ;;
+      Windows-only*) category="Windows-only" ;;
+      needs*) category=${why%%,*}; category=${category%% (*} ;;  # the first library it needs
+    esac
+    skip_sample "$i" "excluded: $category" "$why"
+    continue
+  fi
+  dir=${s_dir[i]}
+  sdir=$out/$name
+  mkdir -p "$sdir"
+  exe=$sdir/${s_target[i]}
+  arch=${s_arch[i]}
+  # The build.
+  read -r -a srcs <<<"${s_sources[i]}"
+  flags=(-I "$common")
+  read -r -a incs <<<"${s_includes[i]}"
+  for d in "${incs[@]}"; do
+    [[ $d == /* ]] || d=$dir/$d
+    [[ -d $d ]] || continue
+    d=$(cd "$d" && pwd)
+    [[ $d != "$common" ]] && flags+=(-I "$d")
+  done
+  [[ -n ${s_lambda[i]} ]] && flags+=(--extended-lambda)
+  [[ -n ${s_openmp[i]} ]] && flags+=(-Xcompiler -fopenmp)
+  cmd=("$nvcc" -O2 -cudart shared -gencode "arch=compute_$arch,code=[compute_$arch,sm_$arch]" "${flags[@]}")
+  [[ -n ${s_openmp[i]} ]] && cmd+=(-lgomp)
+  cmd+=(-o "$exe")
+  for s in "${srcs[@]}"; do cmd+=("$dir/$s"); done
+  build="ok"
+  {
+    echo "# in $dir"
+    printf '%q ' "${cmd[@]}"
+    echo
+  } >"$sdir/build.log"
+  b_start=$(date +%s)
+  in_background "$dir" "$sdir/build.log" "${cmd[@]}"
+  brc=$?
+  if ((brc != 0)) && grep -q -E 'relocatable device code|separate compilation|-rdc=true' "$sdir/build.log"; then
+    cmd=("${cmd[0]}" -rdc=true "${cmd[@]:1}")
+    flags+=(-rdc=true)
+    {
+      echo
+      echo "# needs relocatable device code: again with -rdc=true"
+      printf '%q ' "${cmd[@]}"
+      echo
+    } >>"$sdir/build.log"
+    in_background "$dir" "$sdir/build.log" "${cmd[@]}"
+    brc=$?
+    build="rdc"
+  fi
+  echo "# exit code $brc, $(($(date +%s) - b_start)) s" >>"$sdir/build.log"
+  if ((brc != 0)); then
+    line=$(grep -E -m1 'error' "$sdir/build.log" | sed 's/^[^ ]*\/\([^/]*:[0-9]*\)/\1/')
+    record "$i" "FAIL" "-" "-" "fail" "build: ${line:-nvcc exit code $brc}"
+    n_fail=$((n_fail + 1)) failed_names+=("$name")
+    continue
+  fi
+  # The run.
+  base=$sdir/run
+  stamp=$(lib_stamp)
+  run_once "$i" "$base" "$exe"
+  rc=$run_rc secs=$run_secs home=$run_home
+  attempts=1 again=""
+  # Run once more when the libraries were replaced while it ran (a rebuild), or the loader could
+  # not use them: after the rebuild is over.
+  if ((rc != 0)); then
+    if loader_trouble "$base.err"; then
+      again="a loader error"
+    elif [[ $(lib_stamp) != "$stamp" ]]; then
+      again="CudaBridge's libraries changed while it ran"
+    fi
+  fi
+  if [[ -n $again ]]; then
+    mv "$base.out" "$base.first.out"; mv "$base.err" "$base.first.err"
+    wait_for_quiet_libraries
+    run_once "$i" "$base" "$exe"
+    rc=$run_rc secs=$run_secs home=$run_home
+    attempts=2
+  fi
+  failed=0 result="pass"
+  if ((rc == 124 || rc == 137)); then
+    failed=1 result="fail"
+  elif ((rc == 2)) && grep -q -i 'waiv' "$base.out" "$base.err"; then
+    result="skip"
+  elif ((rc != 0)) || grep -q "${failure_words[@]}" "$base.out" "$base.err"; then
+    failed=1 result="fail"
+  fi
+  reason=$(reason_of "$base.out" "$base.err" "$failed")
+  if ((rc == 124 || rc == 137)); then
+    reason="timeout after ${timeout_s} s; last line: $reason"
+  elif ((rc > 128 && rc < 160)); then
+    reason="killed by SIG$(signal_name $((rc - 128))); $reason"
+  elif ((rc == 0)) && ((failed)); then
+    reason="exit 0, but: $(grep -h "${failure_words[@]}" "$base.out" "$base.err" | tail -n 1)"
+  fi
+  # A module CudaBridge refused: its libcudart names the refused instruction on stderr (newer
+  # builds); else ask the Python package (ptx_diagnosis).
+  diagnosis="" refusal=""
+  if ((failed)) && grep -q -E 'no kernel image|NoKernelImage|code=209\(|invalid device function|cannot run on this GPU' "$base.out" "$base.err"; then
+    refusal=$(grep -h -m1 'cannot run on this GPU: ' "$base.err" | sed 's/.*cannot run on this GPU: //; s/^cbModuleLoadData: module_load: //')
+    if [[ -z $refusal ]]; then
+      diagnosis=$(ptx_diagnosis "$i" "$sdir" "$arch" "$exe")
+      refusal=$(head -n 1 <<<"$diagnosis")
+    fi
+    [[ -n $refusal ]] && reason="kernel refused: $refusal [the program: $reason]"
+  fi
+  ((attempts == 2)) && reason="$reason (run again after $again)"
+  {
+    echo "# in ${s_dir[i]}"
+    echo "# CUDABRIDGE_HOME=$home CUDABRIDGE_CUDART_VERBOSE=$cudart_verbose timeout -k 10 $timeout_s $cli run -- $exe"
+    echo "# exit code $rc, $secs s, result $result"
+    if ((attempts == 2)); then
+      echo "===== first attempt ($again; run again) ====="
+      with_newline "$base.first.out"
+      with_newline "$base.first.err"
+    fi
+    echo "===== stdout ====="
+    with_newline "$base.out"
+    echo "===== stderr ====="
+    with_newline "$base.err"
+    if [[ -n $diagnosis ]]; then
+      echo "===== why CudaBridge refuses the kernels (the executable's fatbins loaded with $python_for_ptx; files in $sdir/ptx) ====="
+      echo "$diagnosis"
+    fi
+    if ((failed)) && [[ -f $home/cudabridge.db ]]; then
+      echo "===== CudaBridge log records, WARN and above (cudabridge-cli --db $home/cudabridge.db log --level WARN) ====="
+      records=$(timeout 60 "$cli" --db "$home/cudabridge.db" log -n 40 --level WARN 2>&1)
+      echo "${records:-(none)}"
+    fi
+  } >"$base.log"
+  rm -f "$base.out" "$base.err" "$base.first.out" "$base.first.err"
+  case $result in
+    pass) n_pass=$((n_pass + 1)) ;;
+    fail) n_fail=$((n_fail + 1)) failed_names+=("$name") ;;
+    skip) n_skip=$((n_skip + 1)) skip_counts["waived by the sample (EXIT_WAIVED)"]=$((${skip_counts["waived by the sample (EXIT_WAIVED)"]:-0} + 1))
+          reason="waived: $reason" ;;
+  esac
+  record "$i" "$build" "$rc" "$secs" "$result" "$reason"
+done
+
+trap - INT TERM
+summary
+((n_fail == 0))
