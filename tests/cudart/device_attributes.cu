@@ -110,10 +110,10 @@ static void pools_allocate_in_stream_order_and_count_their_bytes() {
 }
 
 static void a_function_not_offered_says_so() {
-    cudaArray_t array{};
+    cudaMipmappedArray_t array{};
     cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     EXPECT(desc.x == 32 && desc.f == cudaChannelFormatKindFloat);
-    EXPECT(cudaMallocArray(&array, &desc, 16, 16) == cudaErrorNotSupported);
+    EXPECT(cudaMallocMipmappedArray(&array, &desc, make_cudaExtent(16, 16, 0), 4) == cudaErrorNotSupported);
     EXPECT(cudaGetLastError() == cudaErrorNotSupported);
     EXPECT(cudaGetLastError() == cudaSuccess);  // not sticky
 }
