@@ -4,6 +4,8 @@
 // Each test states the kernel's launch (grid, block, dynamic shared bytes) itself.
 #include "corpus_fixture.hpp"
 
+#include <cudabridge/texture_descriptor.h>
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -772,25 +774,60 @@ bool has_word(const std::string& text, const std::string& word) {
     return false;
 }
 
-TEST_F(ptx_corpus, ATextureFetchIsRejectedAtLoadNamingTheInstructionAndLine) {
-    // gather_texture(cudaTextureObject_t tex, float* out, int n) uses tex.1d: never launched.
-    const std::string text = ptx_text("texture_fetch.ptx");
-    size_t line_of_tex = 0, line = 0;
+TEST_F(ptx_corpus, AnInstructionTheEngineDoesNotRunIsRejectedAtLoadNamingItAndItsLine) {
+    // absdiff_bytes(const unsigned* a, const unsigned* b, unsigned* out, int n) uses vabsdiff4:
+    // never launched.
+    const std::string text = ptx_text("simd_video.ptx");
+    size_t line_of_simd = 0, line = 0;
     std::istringstream lines(text);
     for (std::string l; std::getline(lines, l);) {
         ++line;
-        if (l.find("tex.1d") != std::string::npos) line_of_tex = line;
+        if (l.find("vabsdiff4") != std::string::npos) line_of_simd = line;
     }
-    ASSERT_NE(line_of_tex, 0u);
+    ASSERT_NE(line_of_simd, 0u);
     cbModule_t m = nullptr;
     EXPECT_NE(rt->module_load(&m, text.data(), text.size() + 1, CB_MODULE_PTX), cbSuccess);
     const std::string message = cbGetLastErrorMessage();
-    EXPECT_TRUE(has_word(message, "tex")) << message;  // as in tex.1d..., not inside "text"
+    EXPECT_TRUE(has_word(message, "vabsdiff4")) << message;
     EXPECT_TRUE(has_word(message, "line")) << message;
-    EXPECT_TRUE(has_word(message, std::to_string(line_of_tex))) << message << " (tex is on line " << line_of_tex << ")";
+    EXPECT_TRUE(has_word(message, std::to_string(line_of_simd)))
+        << message << " (vabsdiff4 is on line " << line_of_simd << ")";
     // The device is not poisoned by a module that did not load.
     void* d = device_alloc(4096);
     EXPECT_EQ(rt->memset(d, 0, 4096, nullptr, false), cbSuccess);
+}
+
+TEST_F(ptx_corpus, ATextureFetchReadsTheTexelsItsDescriptorNames) {
+    // gather_texture(cudaTextureObject_t tex, float* out, int n): out[i] = 2 * tex1Dfetch(tex, i),
+    // with the handle the device address of a cb_texture_descriptor of linear memory (the last
+    // two threads fetch past its end: zeros).
+    const int n = 200, texels = 198;
+    std::vector<float> values(texels);
+    for (int i = 0; i < texels; ++i) values[i] = spread(static_cast<size_t>(i), -3.0f, 3.0f);
+    void* dv = upload(values);
+    cb_texture_descriptor d{};
+    d.struct_size = sizeof d;
+    d.magic = CB_TEXTURE_DESCRIPTOR_MAGIC;
+    d.address = reinterpret_cast<uintptr_t>(dv);
+    d.pitch = d.slice_pitch = texels * sizeof(float);
+    d.width = texels;
+    d.height = d.depth = d.layers = 1;
+    d.geometry = CB_TEXTURE_LINEAR;
+    d.channel_bits[0] = 32;
+    d.channel_kind = CB_CHANNEL_FLOAT;
+    d.element_bytes = 4;
+    std::vector<cb_texture_descriptor> one{d};
+    void* handle = upload(one);
+    void* out = upload(std::vector<float>(n, -1.0f));
+    cbModule_t m = load("texture_fetch.ptx");
+    ASSERT_NE(m, nullptr) << cbGetLastErrorMessage();
+    ASSERT_EQ(run(m, "gather_texture", {2, 1, 1}, {128, 1, 1},
+                  {cbArgPointer(handle), cbArgPointer(out), cbArgInt(static_cast<int64_t>(n))}),
+              cbSuccess)
+        << cbGetLastErrorMessage();
+    const auto got = download<float>(out, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], i < texels ? 2.0f * values[i] : 0.0f) << i;
+    EXPECT_EQ(rt->module_unload(m), cbSuccess);
 }
 
 }  // namespace
