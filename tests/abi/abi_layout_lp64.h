@@ -14,6 +14,7 @@
 #include <cudabridge/builtin_kernels.h>
 #include <cudabridge/host_kernels.h>
 #include <cudabridge/plugin.h>
+#include <cudabridge/texture_descriptor.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -563,6 +564,29 @@ CB_PIN_VALUE(CB_TRANSPORT_TABLE_SIZE_1_0, 192);
 CB_PIN_VALUE(CB_GPU_TABLE_SIZE_1_0, 288);
 CB_PIN_VALUE(CB_ENDPOINT_HOST_OPS_SIZE_1_0, 40);
 CB_PIN_VALUE(CB_ENDPOINT_MODEL_TABLE_SIZE_1_0, 72);
+
+/* ---- texture_descriptor.h (what a texture or surface object handle points at) ---------------- */
+
+CB_PIN_VALUE(CB_TEXTURE_DESCRIPTOR_MAGIC, 0x58544243u);
+CB_PIN_SIZE(cb_texture_descriptor, 160);
+CB_PIN_FIELD(cb_texture_descriptor, struct_size, 0, 4);
+CB_PIN_FIELD(cb_texture_descriptor, magic, 4, 4);
+CB_PIN_FIELD(cb_texture_descriptor, address, 8, 8);
+CB_PIN_FIELD(cb_texture_descriptor, pitch, 16, 8);
+CB_PIN_FIELD(cb_texture_descriptor, slice_pitch, 24, 8);
+CB_PIN_FIELD(cb_texture_descriptor, width, 32, 4);
+CB_PIN_FIELD(cb_texture_descriptor, layers, 44, 4);
+CB_PIN_FIELD(cb_texture_descriptor, geometry, 48, 4);
+CB_PIN_FIELD(cb_texture_descriptor, is_surface, 52, 4);
+CB_PIN_FIELD(cb_texture_descriptor, channel_bits, 56, 16);
+CB_PIN_FIELD(cb_texture_descriptor, channel_kind, 72, 4);
+CB_PIN_FIELD(cb_texture_descriptor, element_bytes, 76, 4);
+CB_PIN_FIELD(cb_texture_descriptor, address_mode, 80, 12);
+CB_PIN_FIELD(cb_texture_descriptor, filter_mode, 92, 4);
+CB_PIN_FIELD(cb_texture_descriptor, read_mode, 96, 4);
+CB_PIN_FIELD(cb_texture_descriptor, normalized_coords, 100, 4);
+CB_PIN_FIELD(cb_texture_descriptor, border_color, 112, 16);
+CB_PIN_FIELD(cb_texture_descriptor, reserved, 128, 32);
 
 /* ---- builtin_kernels.h (the argument bytes of a tensor operand) ----------------------------- */
 
