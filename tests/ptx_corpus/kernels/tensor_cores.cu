@@ -218,3 +218,28 @@ extern "C" __global__ void wmma_m8n32k16(const half* a, const half* b, float* d)
     wmma::mma_sync(acc, fa, fb, acc);
     wmma::store_matrix_sync(d, acc, 40, wmma::mem_row_major);
 }
+
+// A 16x16 tile through ldmatrix.x4, movmatrix.trans of its first 8x8 quarter (each lane's
+// register to out_move), and stmatrix.x4.trans into a second tile (each 8x8 quarter
+// transposed in place), copied to out_store. stmatrix is sm_90's.
+extern "C" __global__ void matrix_moves(const half* in, half* out_store, unsigned* out_move) {
+    __shared__ __align__(16) half src[256];
+    __shared__ __align__(16) half dst[256];
+    const unsigned lane = threadIdx.x;
+    for (int i = lane; i < 256; i += 32) src[i] = in[i];
+    __syncwarp();
+    const unsigned at = (lane % 16) * 16 + (lane / 16) * 8;
+    const unsigned from = static_cast<unsigned>(__cvta_generic_to_shared(&src[at]));
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(&dst[at]));
+    unsigned r[4], moved;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(from));
+    asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(moved) : "r"(r[0]));
+    out_move[lane] = moved;
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(to), "r"(r[0]),
+                 "r"(r[1]), "r"(r[2]), "r"(r[3])
+                 : "memory");
+    __syncwarp();
+    for (int i = lane; i < 256; i += 32) out_store[i] = dst[i];
+}

@@ -61,6 +61,9 @@ enum warp_op : uint32_t {
     matrix_load = 22,
     // mbarrier.test_wait/try_wait that found its phase incomplete: runs again after the next pass.
     thread_yield = 23,
+    // stmatrix (warp_b as ldmatrix's) and movmatrix.trans over the lanes' exchange areas.
+    matrix_store = 24,
+    matrix_move = 25,
 };
 
 // The bytes of a lane's matrix exchange area (kernels with tensor-core instructions): wmma.mma's

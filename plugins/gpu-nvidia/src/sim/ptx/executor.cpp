@@ -30,7 +30,7 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
         return &state_at(states, stride, warp_first + lane);
     };
     const uint32_t op = state_at(states, stride, group[0]).warp_op;
-    if (op == matrix_mma || op == matrix_load) {
+    if (op == matrix_mma || op == matrix_load || op == matrix_store || op == matrix_move) {
         // Tensor cores (matrix.hpp): over the lanes' exchange areas, all at once.
         uint32_t* areas[32] = {};
         for (uint32_t t : group) {
@@ -40,8 +40,12 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
         const thread_state& first = state_at(states, stride, group[0]);
         if (op == matrix_mma)
             perform_matrix_mma(matrix_op::decode(first.warp_b), areas);
-        else
+        else if (op == matrix_load)
             perform_ldmatrix(static_cast<uint32_t>(first.warp_b & 0xFF), (first.warp_b >> 8) & 1, areas);
+        else if (op == matrix_store)
+            perform_stmatrix(static_cast<uint32_t>(first.warp_b & 0xFF), (first.warp_b >> 8) & 1, areas);
+        else
+            perform_movmatrix(areas);
         for (uint32_t t : group) state_at(states, stride, t).status = runnable;
         return;
     }

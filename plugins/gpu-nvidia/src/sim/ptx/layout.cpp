@@ -46,25 +46,25 @@ uint32_t natural_align(const variable& v) {
 // Opcodes the lowering handles; anything else is refused at load, by name and line.
 const std::set<std::string>& supported_opcodes() {
     static const std::set<std::string> ops = {
-        "mov",       "ld",    "ldu",   "st",         "cvta",     "cvt",           "add",     "sub",      "mul",
-        "mad",       "fma",   "div",   "rem",        "abs",      "neg",           "min",     "max",      "and",
-        "or",        "xor",   "not",   "cnot",       "shl",      "shr",           "popc",    "clz",      "brev",
-        "bfe",       "bfi",   "prmt",  "lop3",       "setp",     "selp",          "set",     "slct",     "copysign",
-        "testp",     "rcp",   "sqrt",  "rsqrt",      "sin",      "cos",           "ex2",     "lg2",      "tanh",
-        "bra",       "ret",   "exit",  "trap",       "bar",      "barrier",       "membar",  "fence",    "atom",
-        "red",       "shfl",  "vote",  "activemask", "match",    "redux",         "call",    "prefetch", "prefetchu",
-        "nanosleep", "mul24", "mad24", "sad",        "discard",  "applypriority", "pmevent", "isspacep", "cp",
-        "shf",       "bfind", "addc",  "subc",       "madc",     "bmsk",          "szext",   "fns",      "dp4a",
-        "dp2a",      "wmma",  "mma",   "ldmatrix",   "mbarrier", "tex",           "tld4",    "txq",      "suld",
-        "sust"};
+        "mov",       "ld",    "ldu",   "st",         "cvta",     "cvt",           "add",       "sub",      "mul",
+        "mad",       "fma",   "div",   "rem",        "abs",      "neg",           "min",       "max",      "and",
+        "or",        "xor",   "not",   "cnot",       "shl",      "shr",           "popc",      "clz",      "brev",
+        "bfe",       "bfi",   "prmt",  "lop3",       "setp",     "selp",          "set",       "slct",     "copysign",
+        "testp",     "rcp",   "sqrt",  "rsqrt",      "sin",      "cos",           "ex2",       "lg2",      "tanh",
+        "bra",       "ret",   "exit",  "trap",       "bar",      "barrier",       "membar",    "fence",    "atom",
+        "red",       "shfl",  "vote",  "activemask", "match",    "redux",         "call",      "prefetch", "prefetchu",
+        "nanosleep", "mul24", "mad24", "sad",        "discard",  "applypriority", "pmevent",   "isspacep", "cp",
+        "shf",       "bfind", "addc",  "subc",       "madc",     "bmsk",          "szext",     "fns",      "dp4a",
+        "dp2a",      "wmma",  "mma",   "ldmatrix",   "mbarrier", "stmatrix",      "movmatrix", "tex",      "tld4",
+        "txq",       "suld",  "sust"};
     return ops;
 }
 
 // Why an opcode the language has is not run, for the message.
 std::string why_not(const std::string& op) {
     if (op == "sured" || op == "suq") return "surface reductions and surface queries are not supported";
-    if (op == "stmatrix" || op == "movmatrix" || op == "wgmma" || op == "tcgen05")
-        return "tensor-core matrix instructions other than wmma, mma.sync and ldmatrix are not supported";
+    if (op == "wgmma" || op == "tcgen05")
+        return "tensor-core matrix instructions other than wmma, mma.sync and ld/st/movmatrix are not supported";
     return "the simulated GPU's PTX engine does not implement it";
 }
 
@@ -136,7 +136,9 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         }
     if (in.has("xorsign")) return at(in) + "'" + name + "': min/max with .xorsign.abs are not supported";
     // Tensor cores: the lowering checks shapes and types (lower_matrix), naming what it refuses.
-    if (in.opcode == "wmma" || in.opcode == "mma" || in.opcode == "ldmatrix") return {};
+    if (in.opcode == "wmma" || in.opcode == "mma" || in.opcode == "ldmatrix" || in.opcode == "stmatrix" ||
+        in.opcode == "movmatrix")
+        return {};
     for (const auto& mod : in.mods) {
         // Packed halves and bf16 in arithmetic (lowering.cpp's lower_half2, lower_bf16), compares,
         // conversions from f32 and atomic adds.
@@ -311,8 +313,8 @@ std::set<size_t> converging_back_edges(const function& kernel) {
 }
 
 bool uses_matrix_area(const instruction& in) {
-    return in.label.empty() &&
-           (in.opcode == "mma" || in.opcode == "ldmatrix" || (in.opcode == "wmma" && in.has("mma")));
+    return in.label.empty() && (in.opcode == "mma" || in.opcode == "ldmatrix" || in.opcode == "stmatrix" ||
+                                in.opcode == "movmatrix" || (in.opcode == "wmma" && in.has("mma")));
 }
 
 bool is_convergence_point(const instruction& in) {

@@ -13,12 +13,12 @@ namespace {
 // taken to read all its register operands: a wrong guess keeps a register, it never drops one.
 bool writes_first_operand(const std::string& op) {
     static const std::set<std::string> ops = {
-        "mov",  "ld",       "ldu",      "cvta",  "cvt",        "add",   "sub",   "mul",   "mad",   "fma",  "div",
-        "rem",  "abs",      "neg",      "min",   "max",        "and",   "or",    "xor",   "not",   "cnot", "shl",
-        "shr",  "shf",      "popc",     "clz",   "brev",       "bfe",   "bfi",   "prmt",  "lop3",  "setp", "selp",
-        "set",  "slct",     "copysign", "testp", "rcp",        "sqrt",  "rsqrt", "sin",   "cos",   "ex2",  "lg2",
-        "tanh", "atom",     "shfl",     "vote",  "activemask", "match", "redux", "mul24", "mad24", "sad",  "isspacep",
-        "mma",  "ldmatrix", "tex",      "tld4",  "txq",        "suld"};
+        "mov",  "ld",       "ldu",       "cvta",  "cvt",        "add",   "sub",   "mul",   "mad",   "fma",  "div",
+        "rem",  "abs",      "neg",       "min",   "max",        "and",   "or",    "xor",   "not",   "cnot", "shl",
+        "shr",  "shf",      "popc",      "clz",   "brev",       "bfe",   "bfi",   "prmt",  "lop3",  "setp", "selp",
+        "set",  "slct",     "copysign",  "testp", "rcp",        "sqrt",  "rsqrt", "sin",   "cos",   "ex2",  "lg2",
+        "tanh", "atom",     "shfl",      "vote",  "activemask", "match", "redux", "mul24", "mad24", "sad",  "isspacep",
+        "mma",  "ldmatrix", "movmatrix", "tex",   "tld4",       "txq",   "suld"};
     return ops.count(op) != 0;
 }
 

@@ -1182,7 +1182,8 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (op == "atom" || op == "red") return lower_atom(in);
     if (op == "call") return lower_call(in);
     if (op == "shf") return lower_funnel_shift(in);
-    if (op == "wmma" || op == "mma" || op == "ldmatrix") return lower_matrix(in);
+    if (op == "wmma" || op == "mma" || op == "ldmatrix" || op == "stmatrix" || op == "movmatrix")
+        return lower_matrix(in);
     if (op == "cp") return lower_cp_async(in);
     if (op == "mbarrier") return lower_mbarrier(in);
     if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust") return lower_texture(in);
@@ -2673,7 +2674,16 @@ uint32_t bytes_in_memory(matrix_element e) { return e == matrix_tf32 ? 4 : eleme
 }  // namespace
 
 void function_lowering::lower_matrix(const instruction& in) {
-    if (in.opcode == "ldmatrix") return lower_ldmatrix(in);
+    if (in.opcode == "ldmatrix" || in.opcode == "stmatrix") return lower_ldmatrix(in);
+    if (in.opcode == "movmatrix") {
+        need(in, 2);
+        if (!in.has("m8n8") || !in.has("trans") || !in.has("b16"))
+            refuse(in, "movmatrix other than .m8n8.trans.b16 is not supported");
+        const scalar_type u32{scalar_type::kind::uint, 32};
+        park_for_matrix(matrix_move, 0,
+                        [&] { b_.CreateStore(src(in, in.operands[1], u32), state_field_ptr(kl_.matrix_offset)); });
+        return set(in, in.operands[0], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset)));
+    }
     uint32_t m = 0, n = 0, k = 0;
     if (!matrix_shape_of(in, m, n, k)) refuse(in, "a matrix instruction without a shape");
     std::vector<matrix_element> types;
@@ -2830,35 +2840,42 @@ void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint
         set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
 }
 
-// ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16: lanes 0..8*count-1 give the rows'
-// addresses (checked here, in the lane), the executor hands out the elements.
+// ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (and stmatrix, its inverse): lanes
+// 0..8*count-1 give the rows' addresses (checked here, in the lane), the executor hands out the
+// elements (or stores the lanes' registers' elements).
 void function_lowering::lower_ldmatrix(const instruction& in) {
     need(in, 2);
-    if (!in.has("m8n8") || !in.has("b16")) refuse(in, "ldmatrix other than .m8n8 of .b16 is not supported");
+    const bool store = in.opcode == "stmatrix";
+    if (!in.has("m8n8") || !in.has("b16")) refuse(in, in.opcode + " other than .m8n8 of .b16 is not supported");
     const uint32_t count = in.has("x4") ? 4 : in.has("x2") ? 2 : 1;
     const space sp = space_of(in);
-    if (sp != space::shared && sp != space::generic) refuse(in, "ldmatrix reads shared memory");
-    const auto d = registers_in(in.operands[0]);
-    if (d.size() != count)
-        refuse(in, "ldmatrix ." +
+    if (sp != space::shared && sp != space::generic) refuse(in, in.opcode + " reaches shared memory only");
+    const auto regs = registers_in(in.operands[store ? 1 : 0]);
+    if (regs.size() != count)
+        refuse(in, in.opcode + " ." +
                        std::string(count == 1   ? "x1"
                                    : count == 2 ? "x2"
                                                 : "x4") +
-                       " needs " + std::to_string(count) + " destination registers");
-    Value* area = state_field_ptr(kl_.matrix_offset);
-    b_.CreateStore(b_.getInt64(0), area);
+                       " needs " + std::to_string(count) + " registers");
+    const scalar_type u32{scalar_type::kind::uint, 32};
+    b_.CreateStore(b_.getInt64(0), state_field_ptr(kl_.matrix_offset));
     Value* lane = b_.CreateAnd(linear_tid(in), 31);
-    auto* gives = BasicBlock::Create(mc_.ctx, "ldmatrix.row", fn_);
-    auto* after = BasicBlock::Create(mc_.ctx, "ldmatrix.rows", fn_);
+    auto* gives = BasicBlock::Create(mc_.ctx, "matrix.row", fn_);
+    auto* after = BasicBlock::Create(mc_.ctx, "matrix.rows", fn_);
     b_.CreateCondBr(b_.CreateICmpULT(lane, b_.getInt32(8 * count)), gives, after);
     b_.SetInsertPoint(gives);
-    Value* row = memory_pointer(in, in.operands[1], sp, 16);
+    Value* row = memory_pointer(in, in.operands[store ? 0 : 1], sp, 16);
     b_.CreateStore(b_.CreatePtrToInt(row, mc_.i64), state_field_ptr(kl_.matrix_offset));
     b_.CreateBr(after);
     b_.SetInsertPoint(after);
-    park_for_matrix(matrix_load, count | (in.has("trans") ? 0x100u : 0u), [] {});
-    for (size_t i = 0; i < d.size(); ++i)
-        set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
+    park_for_matrix(store ? matrix_store : matrix_load, count | (in.has("trans") ? 0x100u : 0u), [&] {
+        if (store)
+            for (size_t i = 0; i < regs.size(); ++i)
+                b_.CreateStore(src(in, *regs[i], u32), state_field_ptr(kl_.matrix_offset + 8 + 4 * i));
+    });
+    if (!store)
+        for (size_t i = 0; i < regs.size(); ++i)
+            set(in, *regs[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
 }
 
 // cvt.{rna,rn,rz}.tf32.f32: the f32 rounded to tf32's 10 mantissa bits (the low 13 bits zero),

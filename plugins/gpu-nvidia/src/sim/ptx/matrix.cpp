@@ -292,4 +292,48 @@ void perform_ldmatrix(uint32_t count, bool transpose, uint32_t* const areas[32])
     }
 }
 
+void perform_stmatrix(uint32_t count, bool transpose, uint32_t* const areas[32]) {
+    uint8_t* rows[32] = {};
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        uint64_t address;
+        std::memcpy(&address, areas[lane], 8);
+        rows[lane] = reinterpret_cast<uint8_t*>(address);
+    }
+    auto put = [&](uint32_t matrix, uint32_t row, uint32_t col, uint32_t value) {
+        if (uint8_t* p = rows[matrix * 8 + row]) {
+            const auto v = static_cast<uint16_t>(value);
+            std::memcpy(p + 2 * col, &v, 2);
+        }
+    };
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        const uint32_t group = lane >> 2, pair = (lane & 3) * 2;
+        for (uint32_t j = 0; j < count; ++j) {
+            const uint32_t w = areas[lane][2 + j];
+            for (uint32_t e = 0; e < 2; ++e) {
+                if (transpose)
+                    put(j, pair + e, group, w >> (16 * e));
+                else
+                    put(j, group, pair + e, w >> (16 * e));
+            }
+        }
+    }
+}
+
+void perform_movmatrix(uint32_t* const areas[32]) {
+    uint16_t m[8][8] = {};
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        const uint32_t group = lane >> 2, pair = (lane & 3) * 2;
+        m[group][pair] = static_cast<uint16_t>(areas[lane][0]);
+        m[group][pair + 1] = static_cast<uint16_t>(areas[lane][0] >> 16);
+    }
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!areas[lane]) continue;
+        const uint32_t group = lane >> 2, pair = (lane & 3) * 2;
+        areas[lane][0] = uint32_t{m[pair][group]} | uint32_t{m[pair + 1][group]} << 16;
+    }
+}
+
 }  // namespace cudabridge::nv::ptx

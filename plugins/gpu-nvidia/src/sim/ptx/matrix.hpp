@@ -58,4 +58,12 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]);
 // 2(l%4)+1 of column l/4), low half first.
 void perform_ldmatrix(uint32_t count, bool transpose, uint32_t* const areas[32]);
 
+// stmatrix.m8n8.b16, ldmatrix's inverse: the rows' host addresses as for ldmatrix, then lane l's
+// `count` registers from its area's third word on, each stored where ldmatrix would have read it.
+void perform_stmatrix(uint32_t count, bool transpose, uint32_t* const areas[32]);
+
+// movmatrix.m8n8.trans.b16: lane l's register (its area's first word) holds row l/4, columns
+// 2(l%4) and 2(l%4)+1 of an 8x8 matrix; it receives the same elements of the transpose.
+void perform_movmatrix(uint32_t* const areas[32]);
+
 }  // namespace cudabridge::nv::ptx
