@@ -153,6 +153,12 @@ struct fetcher {
         texel t;
         const uint8_t* p = bytes(address_of(x, y, slice), d.element_bytes);
         if (!p) return t;
+        if (d.channel_kind == CB_CHANNEL_FLOAT && d.channel_bits[0] == 32) {  // the common case
+            const uint32_t n = d.element_bytes / 4;
+            std::memcpy(t.f, p, n * 4);
+            std::memcpy(t.u, p, n * 4);
+            return t;
+        }
         uint32_t offset = 0;
         for (int c = 0; c < 4; ++c) {
             const uint32_t bits = d.channel_bits[c];
@@ -281,15 +287,18 @@ struct fetcher {
                 if (!point_index(xyz[a], n[a], m(a), normalized, i[a])) return border();
             return read(i[0], i[1], i[2]);
         }
-        int64_t base[3] = {0, 0, 0};
+        // Each axis's two texel indices (and whether each is inside, for the border) once.
+        int64_t at[3][2] = {{0, 0}, {0, 0}, {slice, slice}};
+        bool inside[3][2] = {{true, true}, {true, true}, {true, true}};
         float w[3] = {0, 0, 0};
-        for (int a = 0; a < dims; ++a) linear_base(xyz[a], n[a], normalized, base[a], w[a]);
-        auto corner = [&](int dx, int dy, int dz) {
-            int64_t i[3] = {base[0] + dx, base[1] + dy, base[2] + dz};
-            for (int a = 0; a < dims; ++a)
-                if (!index(i[a], n[a], m(a))) return border();
-            return read(i[0], dims > 1 ? i[1] : 0, dims > 2 ? i[2] : slice);
-        };
+        for (int a = 0; a < dims; ++a) {
+            int64_t base = 0;
+            linear_base(xyz[a], n[a], normalized, base, w[a]);
+            for (int k = 0; k < 2; ++k) {
+                at[a][k] = base + k;
+                inside[a][k] = index(at[a][k], n[a], m(a));
+            }
+        }
         texel out;
         const int corners = 1 << dims;
         float sum[4] = {0, 0, 0, 0};
@@ -298,7 +307,8 @@ struct fetcher {
             float weight = dx ? w[0] : 1.0f - w[0];
             if (dims > 1) weight *= dy ? w[1] : 1.0f - w[1];
             if (dims > 2) weight *= dz ? w[2] : 1.0f - w[2];
-            const texel t = corner(dx, dy, dz);
+            const bool in = inside[0][dx] && inside[1][dy] && inside[2][dz];
+            const texel t = in ? read(at[0][dx], at[1][dy], at[2][dz]) : border();
             for (int c = 0; c < 4; ++c) sum[c] += weight * t.f[c];
         }
         for (int c = 0; c < 4; ++c) out.f[c] = sum[c];
