@@ -1,7 +1,7 @@
 // CUDA arrays, texture objects and surface objects on the simulated GPU, against a host reference
 // that follows the CUDA C++ Programming Guide's texture-fetching rules (the same rules the engine
 // implements): point sampling and linear filtering with 1.8 fixed-point weights in 1D, 2D and 3D;
-// every address mode with normalized and unnormalized coordinates; read modes; half floats;
+// every address mode with normalized and unnormalized coordinates; read modes; sRGB; half floats;
 // layered and cubemap textures; tex2Dgather; tex1Dfetch on linear memory; pitched 2D memory;
 // surface reads and writes with each boundary mode; the array copies and queries.
 #include "expect.cuh"
@@ -478,6 +478,48 @@ static void check_read_modes_and_formats() {
     cudaFree(out1);
 }
 
+static void check_srgb() {
+    // An sRGB texture: 8-bit color channels read through the sRGB curve to linear, alpha not.
+    const int w = 64;
+    std::vector<uchar4> px(w);
+    for (int i = 0; i < w; ++i) px[i] = make_uchar4(i * 4, 255 - i * 4, i * 3, i * 2);
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<uchar4>();
+    cudaArray_t a = nullptr;
+    EXPECT(cudaMallocArray(&a, &f, w, 1) == cudaSuccess);
+    cudaMemcpy2DToArray(a, 0, 0, px.data(), w * 4, w * 4, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc r{};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = a;
+    cudaTextureDesc d{};
+    d.readMode = cudaReadModeNormalizedFloat;
+    d.sRGB = 1;
+    cudaTextureObject_t t = 0;
+    EXPECT(cudaCreateTextureObject(&t, &r, &d, nullptr) == cudaSuccess);
+    std::vector<float2> c;
+    for (int i = 0; i < w; ++i) c.push_back(make_float2(i + 0.5f, 0.5f));
+    float2* dc = device_copy(c);
+    float4* out = nullptr;
+    cudaMalloc(&out, w * sizeof(float4));
+    fetch2d_rgba<<<1, w>>>(t, dc, out, w);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<float4> got = host_copy(out, w);
+    auto linear = [](unsigned char v) {
+        const float x = v / 255.0f;
+        return x <= 0.04045f ? x / 12.92f : std::pow((x + 0.055f) / 1.055f, 2.4f);
+    };
+    int bad = 0;
+    for (int i = 0; i < w; ++i)
+        if (!(near(got[i].x, linear(px[i].x)) && near(got[i].y, linear(px[i].y)) && near(got[i].z, linear(px[i].z)) &&
+              near(got[i].w, px[i].w / 255.0f)) &&
+            !bad++)
+            std::printf("sRGB texel %d: got %g %g %g %g\n", i, got[i].x, got[i].y, got[i].z, got[i].w);
+    EXPECT(bad == 0);
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+    cudaFree(dc);
+    cudaFree(out);
+}
+
 static void check_linear_and_pitched_memory() {
     // tex1Dfetch on linear memory: zeros outside it. tex2D on pitched memory.
     const int n = 20;
@@ -745,6 +787,7 @@ int main() {
     check_1d_and_2d_modes();
     check_3d();
     check_read_modes_and_formats();
+    check_srgb();
     check_linear_and_pitched_memory();
     check_layered_cubemap_and_gather();
     check_surfaces_1d_3d_layered();

@@ -6,7 +6,8 @@
 //   - address modes: wrap and mirror for normalized coordinates only (otherwise clamp), clamp to
 //     the edge, and border (a texel outside gives the border color);
 //   - read mode normalized float maps 8- and 16-bit integers to [0, 1] (unsigned) or [-1, 1]
-//     (signed); half-float channels become float;
+//     (signed), and sRGB textures' 8-bit color channels through the sRGB curve to linear;
+//     half-float channels become float;
 //   - a cubemap's face is chosen by the coordinate of largest magnitude (the guide's table), and
 //     the other two, divided by it, address the face as normalized coordinates.
 // Surfaces address bytes in x; out of range, .trap faults, .clamp clamps, .zero reads zeros and
@@ -188,6 +189,9 @@ struct fetcher {
                         -1.0f);
                 else
                     t.f[c] = static_cast<float>(raw) / static_cast<float>((1u << bits) - 1);
+                // sRGB: 8-bit unsigned color channels (not alpha) to linear, by the sRGB curve.
+                if (d.srgb && !is_signed && bits == 8 && c < 3)
+                    t.f[c] = t.f[c] <= 0.04045f ? t.f[c] / 12.92f : std::pow((t.f[c] + 0.055f) / 1.055f, 2.4f);
             } else {
                 t.f[c] = is_signed ? static_cast<float>(static_cast<int32_t>(raw)) : static_cast<float>(raw);
             }
