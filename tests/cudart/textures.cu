@@ -173,6 +173,10 @@ __global__ void surface_3d_and_layered(cudaSurfaceObject_t volume, cudaSurfaceOb
     int u = surf2DLayeredread<int>(layers, x * 4, y, z);
     surf2DLayeredwrite(u + z, layers, x * 4, y, z);
 }
+__global__ void surface_cube(cudaSurfaceObject_t s, int side) {
+    int x = threadIdx.x, y = threadIdx.y, face = threadIdx.z;
+    if (x < side && y < side) surfCubemapwrite(float(100 * face + 10 * y + x), s, x * 4, y, face);
+}
 __global__ void surface_trap(cudaSurfaceObject_t s, int w) { surf2Dwrite(1.0f, s, (w + 5) * 4, 0); }
 
 // ---- helpers ---------------------------------------------------------------------------------
@@ -779,6 +783,29 @@ static void check_surfaces_1d_3d_layered() {
         EXPECT(vol2[i] == static_cast<short>(vol[i] * 2));
         EXPECT(lay2[i] == lay[i] + i / (w * h));
     }
+    // A cubemap surface: face f is layer f.
+    const int side = 3;
+    cudaChannelFormatDesc ff = cudaCreateChannelDesc<float>();
+    cudaArray_t ac = nullptr;
+    EXPECT(cudaMalloc3DArray(&ac, &ff, make_cudaExtent(side, side, 6), cudaArrayCubemap | cudaArraySurfaceLoadStore) ==
+           cudaSuccess);
+    cudaSurfaceObject_t sc = 0;
+    r.res.array.array = ac;
+    EXPECT(cudaCreateSurfaceObject(&sc, &r) == cudaSuccess);
+    surface_cube<<<1, dim3(side, side, 6)>>>(sc, side);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<float> faces(side * side * 6);
+    cudaMemcpy3DParms p{};
+    p.srcArray = ac;
+    p.dstPtr = make_cudaPitchedPtr(faces.data(), side * sizeof(float), side, side);
+    p.extent = make_cudaExtent(side, side, 6);
+    p.kind = cudaMemcpyDeviceToHost;
+    EXPECT(cudaMemcpy3D(&p) == cudaSuccess);
+    for (int f = 0; f < 6; ++f)
+        for (int y = 0; y < side; ++y)
+            for (int x = 0; x < side; ++x) EXPECT(faces[(f * side + y) * side + x] == float(100 * f + 10 * y + x));
+    EXPECT(cudaDestroySurfaceObject(sc) == cudaSuccess);
+    EXPECT(cudaFreeArray(ac) == cudaSuccess);
     for (cudaSurfaceObject_t s : {s1, s3, sl}) EXPECT(cudaDestroySurfaceObject(s) == cudaSuccess);
     for (cudaArray_t a : {a1, a3, al}) EXPECT(cudaFreeArray(a) == cudaSuccess);
 }
