@@ -94,6 +94,16 @@ bool texture_instruction_code(const instruction& in, texture_code& out, std::str
 
 namespace {
 
+// `n` bytes at a global address: mapped VRAM inline, anything else through the resolver (which
+// raises the launch's fault where no memory holds them).
+uint8_t* global_bytes(block_env* env, thread_state* thread, uint64_t address, uint32_t n) {
+    const uint64_t at = address - env->vram_base;
+    if (address >= env->vram_base && n <= env->vram_size && at <= env->vram_size - n &&
+        env->page_map[at >> vram_page_shift] && env->page_map[(at + n - 1) >> vram_page_shift])
+        return env->vram_host + at;
+    return cb_ptx_resolve(env, thread, address, n, 0);
+}
+
 float half_to_float(uint16_t h) {
     const uint32_t sign = uint32_t(h >> 15) << 31, exponent = h >> 10 & 31, mantissa = h & 1023;
     uint32_t bits;
@@ -127,7 +137,7 @@ struct fetcher {
     // The bytes of `n` at `address`; nullptr (the fault raised) outside memory.
     const uint8_t* bytes(uint64_t address, uint32_t n) const {
         env->bytes_moved += n;
-        return cb_ptx_resolve(env, thread, address, n, 0);
+        return global_bytes(env, thread, address, n);
     }
 
     uint32_t slices() const {
@@ -435,7 +445,7 @@ void surface(block_env* env, thread_state* thread, const cb_texture_descriptor& 
     }
     const uint64_t address = d.address + uint64_t(z) * d.slice_pitch + uint64_t(y) * d.pitch + uint64_t(x);
     env->bytes_moved += bytes;
-    uint8_t* p = cb_ptx_resolve(env, thread, address, bytes, 0);
+    uint8_t* p = global_bytes(env, thread, address, bytes);
     if (!p) return;
     for (uint32_t i = 0; i < c.vector; ++i) {
         if (c.op == surface_load) {
@@ -454,7 +464,7 @@ extern "C" void cb_ptx_texture(block_env* env, thread_state* thread, uint32_t co
     const texture_code c = texture_code::unpack(code);
     for (uint32_t i = 0; i < texture_result_words; ++i) result[i] = 0;
     cb_texture_descriptor d;
-    const uint8_t* p = cb_ptx_resolve(env, thread, handle, sizeof d, 0);
+    const uint8_t* p = global_bytes(env, thread, handle, sizeof d);
     if (!p) return;
     std::memcpy(&d, p, sizeof d);
     const bool is_surface_op = c.op == surface_load || c.op == surface_store;
