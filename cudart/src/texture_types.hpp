@@ -75,6 +75,7 @@ struct cudaResourceViewDesc {
     unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
     unsigned int reserved[16];
 };
+static_assert(sizeof(cudaResourceViewDesc) == 112);
 
 typedef int cudaTextureAddressMode;  // wrap 0, clamp 1, mirror 2, border 3
 typedef int cudaTextureFilterMode;   // point 0, linear 1
