@@ -144,6 +144,14 @@ __global__ void fetch_cube_layered(cudaTextureObject_t t, const float4* c, float
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = texCubemapLayered<float>(t, c[i].x, c[i].y, c[i].z, 1);
 }
+__global__ void layered_across_barrier(cudaTextureObject_t t, float* out, int w) {
+    __shared__ float tile[64];
+    const int x = threadIdx.x;
+    const float u = static_cast<float>(x) + 0.5f;
+    tile[x] = tex1DLayered<float>(t, u, 1);
+    __syncthreads();
+    out[x] = tile[(x + 1) % w] + tex1DLayered<float>(t, u, 0);  // u and the handle live across it
+}
 __global__ void gather(cudaTextureObject_t t, const float2* c, float4* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, 0);
@@ -482,6 +490,30 @@ static void check_read_modes_and_formats() {
     cudaFree(out1);
 }
 
+static void check_1d_layered_across_a_barrier() {
+    const int w = 32, layers = 2;
+    std::vector<float> texels(w * layers);
+    for (int i = 0; i < w * layers; ++i) texels[i] = pattern(i + 11);
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+    cudaArray_t a = nullptr;
+    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(w, 0, layers), cudaArrayLayered) == cudaSuccess);
+    cudaExtent extent{};
+    EXPECT(cudaArrayGetInfo(nullptr, &extent, nullptr, a) == cudaSuccess);
+    EXPECT(extent.width == w && extent.height == 0 && extent.depth == layers);
+    EXPECT(cudaMemcpyToArray(a, 0, 0, texels.data(), texels.size() * sizeof(float), cudaMemcpyHostToDevice) ==
+           cudaSuccess);
+    cudaTextureObject_t t = array_texture(a, cudaAddressModeClamp, false, false);
+    float* out = nullptr;
+    cudaMalloc(&out, w * sizeof(float));
+    layered_across_barrier<<<1, w>>>(t, out, w);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<float> got = host_copy(out, w);
+    for (int x = 0; x < w; ++x) EXPECT(got[x] == texels[w + (x + 1) % w] + texels[x]);
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+    cudaFree(out);
+}
+
 static void check_srgb() {
     // An sRGB texture: 8-bit color channels read through the sRGB curve to linear, alpha not.
     const int w = 64;
@@ -815,6 +847,7 @@ int main() {
     check_3d();
     check_read_modes_and_formats();
     check_srgb();
+    check_1d_layered_across_a_barrier();
     check_linear_and_pitched_memory();
     check_layered_cubemap_and_gather();
     check_surfaces_1d_3d_layered();
