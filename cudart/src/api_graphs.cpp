@@ -7,6 +7,7 @@
 #include "registration.hpp"
 #include "run_summary.hpp"
 #include "stream_capture.hpp"
+#include "texture_types.hpp"
 #include "versioned_api.hpp"
 
 #include <algorithm>
@@ -179,7 +180,9 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* out, cudaGraph_t graph, cons
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                    size_t count, const cudaMemcpy3DParms* params) {
     if (!params) return record(cudaErrorInvalidValue);
-    if (params->srcArray || params->dstArray) return not_supported("cudaGraphAddMemcpyNode (CUDA arrays)");
+    cudaMemcpy3DParms linear;
+    cudaError_t error = cudaSuccess;
+    if (array_copy_parms(*params, linear, error) && error != cudaSuccess) return error;  // unknown array, no fit
     auto n = node_of(cudaGraphNodeTypeMemcpy);
     n->copy = *params;
     return add(out, graph, dependencies, count, std::move(n));

@@ -3,6 +3,7 @@
 #include "errors.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
+#include "texture_types.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -71,8 +72,10 @@ std::unique_ptr<CUgraphNode_st> copy_node(const CUgraphNode_st& node) {
 
 namespace {
 
-cudaError_t run_copy(const cudaMemcpy3DParms& p, cudaStream_t stream) {
-    if (p.srcArray || p.dstArray) return not_supported("a graph memcpy node on a CUDA array");
+cudaError_t run_copy(const cudaMemcpy3DParms& node, cudaStream_t stream) {
+    cudaMemcpy3DParms p = node;  // a CUDA array's side becomes its memory, pitched (api_arrays.cpp)
+    cudaError_t error = cudaSuccess;
+    if (array_copy_parms(node, p, error) && error != cudaSuccess) return error;
     const cudaExtent& e = p.extent;
     auto* dst = static_cast<char*>(p.dstPtr.ptr) + p.dstPos.x + p.dstPos.y * p.dstPtr.pitch +
                 p.dstPos.z * p.dstPtr.pitch * p.dstPtr.ysize;

@@ -514,6 +514,41 @@ static void check_1d_layered_across_a_barrier() {
     cudaFree(out);
 }
 
+static void check_graph_memcpy_nodes_on_arrays() {
+    // A graph's memcpy nodes into an array and back out of it.
+    const int w = 7, h = 3;
+    std::vector<float> in(w * h), out(w * h, 0);
+    for (int i = 0; i < w * h; ++i) in[i] = pattern(i + 3);
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+    cudaArray_t a = nullptr;
+    EXPECT(cudaMallocArray(&a, &f, w, h) == cudaSuccess);
+    cudaGraph_t g = nullptr;
+    EXPECT(cudaGraphCreate(&g, 0) == cudaSuccess);
+    cudaMemcpy3DParms to{}, from{};
+    to.srcPtr = make_cudaPitchedPtr(in.data(), w * sizeof(float), w, h);
+    to.dstArray = a;
+    to.extent = make_cudaExtent(w, h, 1);
+    to.kind = cudaMemcpyHostToDevice;
+    from.srcArray = a;
+    from.dstPtr = make_cudaPitchedPtr(out.data(), w * sizeof(float), w, h);
+    from.extent = make_cudaExtent(w, h, 1);
+    from.kind = cudaMemcpyDeviceToHost;
+    cudaGraphNode_t first = nullptr, second = nullptr;
+    EXPECT(cudaGraphAddMemcpyNode(&first, g, nullptr, 0, &to) == cudaSuccess);
+    EXPECT(cudaGraphAddMemcpyNode(&second, g, &first, 1, &from) == cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    EXPECT(cudaGraphInstantiate(&exec, g, 0) == cudaSuccess);
+    EXPECT(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(nullptr) == cudaSuccess);
+    EXPECT(out == in);
+    from.extent = make_cudaExtent(w + 1, h, 1);  // past the array's row
+    EXPECT(cudaGraphAddMemcpyNode(&second, g, nullptr, 0, &from) == cudaErrorInvalidValue);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(g);
+    EXPECT(cudaFreeArray(a) == cudaSuccess);
+    cudaGetLastError();
+}
+
 static void check_srgb() {
     // An sRGB texture: 8-bit color channels read through the sRGB curve to linear, alpha not.
     const int w = 64;
@@ -847,6 +882,7 @@ int main() {
     check_3d();
     check_read_modes_and_formats();
     check_srgb();
+    check_graph_memcpy_nodes_on_arrays();
     check_1d_layered_across_a_barrier();
     check_linear_and_pitched_memory();
     check_layered_cubemap_and_gather();
