@@ -110,9 +110,23 @@ cudaError_t describe(const cudaResourceDesc& r, bool surface, cb_texture_descrip
     }
 }
 
+// The descriptor is the simulated GPU's format; a real GPU's kernels need the driver's own texture
+// objects, which this library does not create yet.
+bool simulated_device() {
+    int device = 0;
+    cbDeviceProp prop{};
+    const bool simulated =
+        cbGetDevice(&device) == cbSuccess && cbGetDeviceProperties(&prop, device) == cbSuccess && prop.isSimulated;
+    (void)cbGetLastError();
+    return simulated;
+}
+
 cudaError_t create(unsigned long long* handle, const cudaResourceDesc* resource, const cudaTextureDesc* texture,
                    const cudaResourceViewDesc* view, bool surface) {
     if (!handle || !resource || (!surface && !texture)) return record(cudaErrorInvalidValue);
+    if (!simulated_device())
+        return not_supported(surface ? "cudaCreateSurfaceObject on a real GPU"
+                                     : "cudaCreateTextureObject on a real GPU");
     cb_texture_descriptor d;
     if (cudaError_t e = describe(*resource, surface, d); e != cudaSuccess) return e;
     if (texture) {
