@@ -1903,5 +1903,49 @@ TEST_F(ptx_engine, CountsPastWhatAGpuAllowsAreRefusedNamingTheLimit) {
     }
 }
 
+// A block smaller than a warp: the lanes past its last thread do not exist, and a shuffle from
+// one reads 0, as a GPU's partial warp gives (NVIDIA's reduction sample sums its last few partial
+// results with blocks of 1 to 16 threads, shuffling down by 16, 8, 4, 2, 1; it read the lane's
+// own value instead and multiplied the sum).
+TEST_F(ptx_engine, AShuffleFromALaneTheBlockDoesNotHaveReadsZero) {
+    const char* text = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry sum_down(.param .u64 sum_down_out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [sum_down_out];
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, 1;
+	shfl.sync.down.b32 %r3, %r2, 16, 31, -1;
+	add.s32 %r2, %r2, %r3;
+	shfl.sync.down.b32 %r3, %r2, 8, 31, -1;
+	add.s32 %r2, %r2, %r3;
+	shfl.sync.down.b32 %r3, %r2, 4, 31, -1;
+	add.s32 %r2, %r2, %r3;
+	shfl.sync.down.b32 %r3, %r2, 2, 31, -1;
+	add.s32 %r2, %r2, %r3;
+	shfl.sync.down.b32 %r3, %r2, 1, 31, -1;
+	add.s32 %r2, %r2, %r3;
+	setp.ne.s32 %p1, %r1, 0;
+	@%p1 bra done;
+	st.global.u32 [%rd1], %r2;
+done:
+	ret;
+}
+)";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    for (uint32_t threads : {1u, 2u, 5u, 16u, 32u}) {
+        const uint64_t out = vram.put(std::vector<int32_t>{-1});
+        const auto r = run(*p, "sum_down", 1, threads, {ptr(out)});
+        ASSERT_EQ(r.status, CB_OK) << r.message;
+        EXPECT_EQ(vram.get<int32_t>(out, 1)[0], int32_t(threads * (threads + 1) / 2)) << threads << " threads";
+    }
+}
+
 }  // namespace
 }  // namespace cudabridge::nv::ptx
