@@ -1903,10 +1903,10 @@ TEST_F(ptx_engine, CountsPastWhatAGpuAllowsAreRefusedNamingTheLimit) {
     }
 }
 
-// A block smaller than a warp: the lanes past its last thread do not exist, and a shuffle from
-// one reads 0, as a GPU's partial warp gives (NVIDIA's reduction sample sums its last few partial
-// results with blocks of 1 to 16 threads, shuffling down by 16, 8, 4, 2, 1; it read the lane's
-// own value instead and multiplied the sum).
+// A block smaller than a warp: the lanes past its last thread do not take part, and a shuffle
+// from one reads 0 (NVIDIA's reduction sample sums its last few partial results with blocks of 1
+// to 16 threads, shuffling down by 16, 8, 4, 2, 1; it read the lane's own value instead and
+// multiplied the sum; its kernel 7 does the same with 8 of 32 lanes in the member mask).
 TEST_F(ptx_engine, AShuffleFromALaneTheBlockDoesNotHaveReadsZero) {
     const char* text = R"(.version 9.0
 .target sm_75

@@ -78,10 +78,11 @@ void perform(std::vector<uint8_t>& states, uint32_t stride, uint32_t warp_first,
                 j = min_lane | (b & ~seg), in_range = j <= max_lane;
             if (!in_range) j = l;
             const thread_state* from = (j >= 0 && j < 32) ? lane_state(static_cast<uint32_t>(j)) : nullptr;
-            // A lane past the block's last thread does not exist: it reads 0, as a GPU's partial
-            // warp gives. A lane that exists but is not here gives the reader its own value.
-            const bool exists = uint64_t(warp_first) + uint32_t(j) < states.size() / stride;
-            s.warp_result = (from ? from->warp_a : exists ? s.warp_a : 0) & 0xFFFFFFFFu;
+            // A source lane in range that does not take part (outside the member mask, exited, or
+            // past the block's last thread) gives 0: the PTX ISA leaves the value undefined, and
+            // code that runs on GPUs relies on it adding nothing (NVIDIA's reduction sample shuffles
+            // down by 16 with 8 lanes, and with blocks of fewer than 32 threads).
+            s.warp_result = (from ? from->warp_a : 0) & 0xFFFFFFFFu;
             s.warp_pred = in_range ? 1 : 0;
             break;
         }
