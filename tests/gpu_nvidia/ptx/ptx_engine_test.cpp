@@ -1947,5 +1947,29 @@ done:
     }
 }
 
+// __syncthreads_count / _and / _or (bar.red): every thread gets the block's answer, block by
+// block (3 blocks of 96 threads: each decides differently).
+TEST_F(ptx_engine, BarrierReductionsGiveEveryThreadTheBlocksCountAndOr) {
+    auto p = load("barrier_reduction");
+    const uint32_t threads = 96, blocks = 3;
+    std::vector<int32_t> v(threads * blocks);
+    for (uint32_t i = 0; i < v.size(); ++i) v[i] = int32_t(i % threads);         // 0..95 in every block
+    v[threads + 5] = 500;                                                        // block 1: one large
+    for (uint32_t i = 0; i < threads; ++i) v[2 * threads + i] = 1 + int32_t(i);  // block 2: all positive
+    const uint64_t in = vram.put(v), out = vram.alloc(v.size() * 4);
+    const auto r = run(*p, "_Z13barrier_votesPKiPi", blocks, threads, {ptr(in), ptr(out)});
+    ASSERT_EQ(r.status, CB_OK) << r.message;
+    const auto got = vram.get<int32_t>(out, v.size());
+    for (uint32_t b = 0; b < blocks; ++b) {
+        int count = 0, all = 1, any = 0;
+        for (uint32_t t = 0; t < threads; ++t) {
+            const int x = v[b * threads + t];
+            count += x > 10, all &= x > 0, any |= x > 100;
+        }
+        for (uint32_t t = 0; t < threads; ++t)
+            ASSERT_EQ(got[b * threads + t], count * 4 + all * 2 + any) << "block " << b << " thread " << t;
+    }
+}
+
 }  // namespace
 }  // namespace cudabridge::nv::ptx

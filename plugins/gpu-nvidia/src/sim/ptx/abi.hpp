@@ -126,6 +126,10 @@ struct block_env {
     uint32_t release_barrier;
     uint32_t parked_at_barrier;
     uint32_t parked_at_warp_op;
+    // A released bar.red: how many threads arrived, and how many of them with a true predicate
+    // (set by the executor with release_barrier; popc, and, or follow from the two).
+    uint32_t barrier_true;
+    uint32_t barrier_arrived;
     uint32_t reserved1;
     // Host memory kernels reach (kernel_module.hpp's host_memory; null: none), and the bytes the
     // block loaded and stored there: the resolver moves them out of bytes_moved, which the

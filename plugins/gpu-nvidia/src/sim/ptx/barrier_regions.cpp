@@ -61,8 +61,10 @@ void range_where(const tid_comparison& c, bool holds, int64_t& lo, int64_t& hi) 
     hi = std::max(hi, lo);
 }
 
+// A plain block barrier (bar.red, which reduces across the block, needs the general loop's
+// executor, as warp instructions do).
 bool is_block_barrier(const instruction& in) {
-    return in.label.empty() && (in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp");
+    return in.label.empty() && (in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp") && !in.has("red");
 }
 
 }  // namespace

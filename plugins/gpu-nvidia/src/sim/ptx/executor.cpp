@@ -208,6 +208,18 @@ void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t th
     }
 }
 
+// For a bar.red about to be released: every live thread parked at it left its predicate in its
+// record (warp_a); a plain barrier's threads left whatever, which nothing reads.
+void count_barrier_predicates(block_env& env, std::vector<uint8_t>& states, uint32_t stride, uint32_t threads) {
+    env.barrier_true = env.barrier_arrived = 0;
+    for (uint32_t t = 0; t < threads; ++t) {
+        const thread_state& s = state_at(states, stride, t);
+        if (s.status != at_barrier) continue;
+        ++env.barrier_arrived;
+        env.barrier_true += (s.warp_a & 1) ? 1 : 0;
+    }
+}
+
 // Runs a block's threads pass after pass until all exit (or a fault). After a pass every live
 // thread has parked or exited: warp instructions and convergence points are taken first; when
 // none is pending, every live thread waits at a barrier, and the next pass releases it.
@@ -227,6 +239,7 @@ void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, 
             env.release_barrier = 0;
         } else if (env.parked_at_barrier) {
             env.release_barrier = 1;
+            count_barrier_predicates(env, states, stride, threads);
         } else {
             return;
         }

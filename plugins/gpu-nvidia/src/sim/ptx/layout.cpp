@@ -98,9 +98,14 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     if (in.opcode == "barrier" && (in.has("cluster") || in.has("arrive")))
         return at(in) + "'" + name + "': cluster barriers and split arrive/wait are not supported";
     if ((in.opcode == "bar" || in.opcode == "barrier") && !in.has("warp")) {
-        if (in.has("arrive") || in.has("red"))
-            return at(in) + "'" + name + "': bar.arrive and bar.red are not supported";
-        if (in.operands.size() > 1) return at(in) + "'" + name + "': barriers with a thread count are not supported";
+        if (in.has("arrive")) return at(in) + "'" + name + "': bar.arrive is not supported";
+        // bar.red d, a, {!}c: the barrier's number, then the predicate (a thread count between
+        // them is not supported, as for bar.sync).
+        const size_t counted = in.has("red") ? 3 : 1;
+        if (in.operands.size() > counted)
+            return at(in) + "'" + name + "': barriers with a thread count are not supported";
+        if (in.has("red") && !(in.has("popc") || in.has("and") || in.has("or")))
+            return at(in) + "'" + name + "': a bar.red other than popc, and, or";
     }
     if (in.opcode == "call") {
         if (in.callee == "vprintf" || in.callee == "__assertfail") return {};

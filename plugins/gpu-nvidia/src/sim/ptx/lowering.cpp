@@ -2552,6 +2552,19 @@ void function_lowering::lower_park(const instruction& in) {
         result_pred(d.elements.at(1));
     };
     auto op_code = [&](uint32_t code) { store32(offsetof(thread_state, warp_op), b_.getInt32(code)); };
+    if ((op == "bar" || op == "barrier") && in.has("red")) {
+        // __syncthreads_count / _and / _or: the thread's predicate goes with it to the barrier;
+        // on release the executor has counted the block's (block_env::barrier_true / _arrived).
+        need(in, 3);
+        park(at_barrier, [&] {
+            store64(offsetof(thread_state, warp_a), b_.CreateZExt(src(in, in.operands.back(), pred), mc_.i64));
+        });
+        Value* yes = env_field(offsetof(block_env, barrier_true), mc_.i32);
+        Value* all = env_field(offsetof(block_env, barrier_arrived), mc_.i32);
+        if (in.has("popc")) return set(in, in.operands[0], yes);
+        return set(in, in.operands[0],
+                   in.has("and") ? b_.CreateICmpEQ(yes, all) : b_.CreateICmpNE(yes, b_.getInt32(0)));
+    }
     if ((op == "bar" || op == "barrier") && !in.has("warp")) return park(at_barrier, [] {});
     if (op == "bar" && in.has("warp")) {
         return park(at_warp_op, [&] {
