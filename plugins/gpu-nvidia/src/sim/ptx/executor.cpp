@@ -231,9 +231,11 @@ void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, 
         env.parked_at_barrier = env.parked_at_warp_op = 0;
         fn(&env, states.data(), stride, threads);
         if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return;
-        // Threads waiting on an mbarrier another never arrives at pass without end: a reset
-        // still stops them.
-        if (pass % 4096 == 0 && cb_ptx_poll(&env)) return;
+        // Every 64 passes the block says it is moving (the watchdog judges progress: a block of
+        // tensor-core steps, each a pass, ran 4096 passes in more than its 5 s and was reset as
+        // hung), and a reset can stop it: threads waiting on an mbarrier another never arrives at
+        // pass without end.
+        if (pass % 64 == 0 && cb_ptx_poll(&env)) return;
         if (env.parked_at_warp_op) {
             perform_warp_ops(states, stride, threads, held_back);
             env.release_barrier = 0;
