@@ -134,6 +134,9 @@ cudaError_t cudaMalloc(void** ptr, size_t size) {
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    // A graph's allocation freed outside the graph: CUDA maps it again at the same address at
+    // the graph's next launch; here it stays until the graph goes (cudaFree still synchronizes).
+    if (graph_allocation_at(ptr)) return record(cbDeviceSynchronize());
     if (cbError_t e = cbFree(ptr); e != cbSuccess) return record(e);
     std::lock_guard lock(allocations().mutex);
     allocations().device.erase(reinterpret_cast<uintptr_t>(ptr));

@@ -34,8 +34,8 @@ static void every_node_kind_replayed_100_times() {
     EXPECT(cudaGraphCreate(&g, 0) == cudaSuccess);
     EXPECT(cudaGraphCreate(&child, 0) == cudaSuccess);
 
-    cudaGraphNode_t zero{}, in{}, axpy{}, sq{}, nest{}, alloc{}, to_scratch{}, release{}, out{}, host{}, empty{},
-        rec{}, wait{};
+    cudaGraphNode_t zero{}, in{}, axpy{}, sq{}, nest{}, alloc{}, to_scratch{}, release{}, out{}, host{}, empty{}, rec{},
+        wait{};
     cudaMemsetParams ms{};
     ms.dst = dy;
     ms.value = 0;
@@ -218,6 +218,12 @@ static void stream_ordered_allocation_is_captured() {
     cudaGraphExec_t exec{};
     EXPECT(cudaGraphInstantiate(&exec, g, 0) == cudaSuccess);
     for (int r = 0; r < 3; ++r) EXPECT(cudaGraphLaunch(exec, s) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+    EXPECT(y[0] == 9.0f && y[n - 1] == 9.0f);
+    // Freed outside the graph (as CUDA allows), the memory is there again at the next launch.
+    EXPECT(cudaFree(scratch) == cudaSuccess);
+    y.assign(n, 0.0f);
+    EXPECT(cudaGraphLaunch(exec, s) == cudaSuccess);
     EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
     EXPECT(y[0] == 9.0f && y[n - 1] == 9.0f);
     EXPECT(cudaGraphExecDestroy(exec) == cudaSuccess && cudaGraphDestroy(g) == cudaSuccess);
