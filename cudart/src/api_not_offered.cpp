@@ -52,15 +52,10 @@ CB_CUDART_NOT_SUPPORTED(cudaMipmappedArrayGetMemoryRequirements)
 CB_CUDART_NOT_SUPPORTED(cudaMipmappedArrayGetSparseProperties)
 
 // Peer access between devices
-CB_CUDART_NOT_SUPPORTED(cudaDeviceCanAccessPeer)
-CB_CUDART_NOT_SUPPORTED(cudaDeviceDisablePeerAccess)
-CB_CUDART_NOT_SUPPORTED(cudaDeviceEnablePeerAccess)
 CB_CUDART_NOT_SUPPORTED(cudaMemcpy3DPeer)
 CB_CUDART_NOT_SUPPORTED(cudaMemcpy3DPeerAsync)
 CB_CUDART_NOT_SUPPORTED(cudaMemcpy3DPeerAsync_ptsz)
 CB_CUDART_NOT_SUPPORTED(cudaMemcpy3DPeer_ptds)
-CB_CUDART_NOT_SUPPORTED(cudaMemcpyPeer)
-CB_CUDART_NOT_SUPPORTED(cudaMemcpyPeerAsync)
 
 // Inter-process sharing
 CB_CUDART_NOT_SUPPORTED(cudaGetExportTable)

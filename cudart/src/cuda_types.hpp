@@ -30,6 +30,8 @@ enum : int {
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorUnsupportedLimit = 215,
+    cudaErrorPeerAccessUnsupported = 217,
+    cudaErrorPeerAccessNotEnabled = 705,
     cudaErrorMissingConfiguration = 52,
     cudaErrorDevicesUnavailable = 46,
     cudaErrorInvalidDeviceFunction = 98,

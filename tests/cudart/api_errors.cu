@@ -79,7 +79,9 @@ int main() {
     EXPECT(cudaEventRecord(e) == cudaSuccess);
     EXPECT(cudaEventSynchronize(e) == cudaSuccess && cudaEventQuery(e) == cudaSuccess);
     EXPECT(cudaEventDestroy(e) == cudaSuccess);
-    EXPECT(cudaDeviceEnablePeerAccess(1, 0) == cudaErrorNotSupported);  // what the library does not offer
+    EXPECT(cudaIpcCloseMemHandle(nullptr) == cudaErrorNotSupported);  // what the library does not offer
+    cudaGetLastError();
+    EXPECT(cudaDeviceEnablePeerAccess(0, 0) == cudaErrorPeerAccessUnsupported);  // eGPUs meet through the host
     cudaGetLastError();
     EXPECT(std::string(cudaGetErrorName(cudaErrorIllegalAddress)) == "cudaErrorIllegalAddress");
 

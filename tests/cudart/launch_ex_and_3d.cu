@@ -1,5 +1,6 @@
 // cudaLaunchKernelEx with attributes that change nothing here, and one it refuses with its reason;
-// pitched 3D memory: cudaMalloc3D, cudaMemset3D and cudaMemcpy3D between host and device.
+// pitched 3D memory: cudaMalloc3D, cudaMemset3D and cudaMemcpy3D between host and device; peer
+// copies.
 #include "expect.cuh"
 
 #include <cuda_runtime.h>
@@ -55,5 +56,19 @@ int main() {
     for (float v : host) wrong += v != 2.0f;
     EXPECT(wrong == 0);
     EXPECT(cudaFree(dev.ptr) == cudaSuccess);
+
+    // Peer copies: eGPUs reach each other through the host only (no peer access); a copy within
+    // one device is a device-to-device copy.
+    int can = -1;
+    EXPECT(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaSuccess && can == 0);
+    int *a = nullptr, *b = nullptr, values[4] = {1, 2, 3, 4}, back[4] = {};
+    EXPECT(cudaMalloc(&a, sizeof values) == cudaSuccess && cudaMalloc(&b, sizeof values) == cudaSuccess);
+    EXPECT(cudaMemcpy(a, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpyPeer(b, 0, a, 0, sizeof values) == cudaSuccess);
+    EXPECT(cudaMemcpy(back, b, sizeof back, cudaMemcpyDeviceToHost) == cudaSuccess);
+    EXPECT(back[0] == 1 && back[3] == 4);
+    EXPECT(cudaMemcpyPeer(b, 0, a, 9, sizeof values) == cudaErrorInvalidDevice);
+    (void)cudaGetLastError();
+    EXPECT(cudaFree(a) == cudaSuccess && cudaFree(b) == cudaSuccess);
     return verdict("launch_ex_and_3d");
 }
