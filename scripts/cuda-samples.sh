@@ -685,9 +685,16 @@ for i in "${chosen[@]}"; do
   diagnosis="" refusal=""
   if ((failed)) && grep -q -E 'no kernel image|NoKernelImage|code=209\(|invalid device function|cannot run on this GPU' "$base.out" "$base.err"; then
     refusal=$(grep -h -m1 'cannot run on this GPU: ' "$base.err" | sed 's/.*cannot run on this GPU: //; s/^cbModuleLoadData: module_load: //')
-    if [[ -z $refusal ]]; then
+    # (a machine-code-only fatbin: ptx_diagnosis also says what its PTX would meet)
+    if [[ -z $refusal || $refusal == *"machine code"* ]]; then
       diagnosis=$(ptx_diagnosis "$i" "$sdir" "$arch" "$exe")
-      refusal=$(head -n 1 <<<"$diagnosis")
+      [[ -z $refusal ]] && refusal=$(head -n 1 <<<"$diagnosis")
+    fi
+    if [[ $refusal == *"machine code"* ]]; then
+      refusal="the executable's fatbin has machine code only (sm_$arch), no PTX"
+      [[ $build == rdc ]] && refusal="$refusal (nvlink's output in an -rdc=true build)"
+      ptx_says=$(grep '^its PTX' <<<"$diagnosis" | grep -v ': loads$' | head -n 1)
+      [[ -n $ptx_says ]] && refusal="$refusal; ${ptx_says#its PTX (nvcc -ptx): }"
     fi
     [[ -n $refusal ]] && reason="kernel refused: $refusal [the program: $reason]"
   fi
