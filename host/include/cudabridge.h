@@ -200,6 +200,13 @@ CB_API cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device);
 /* One of the features above, as the device's GPU family gives it (asked once, then remembered). */
 CB_API cbError_t cbDeviceGetAttribute(int* value, cbDeviceAttr attr, int device);
 CB_API cbError_t cbDeviceSynchronize(void);
+/* The resources a kernel may use on the current device, as CUDA's cudaLimit: the per-thread call
+ * stack (recursion) and the device heap of malloc/free/new/delete in kernels, in bytes. The
+ * defaults are CUDA's (1 KiB, 8 MiB); a value set applies to the launches after it (the heap is
+ * sized once, at the first launch that needs it). */
+typedef enum cbLimit { cbLimitStackSize = 0, cbLimitMallocHeapSize = 2 } cbLimit;
+CB_API cbError_t cbDeviceSetLimit(cbLimit limit, size_t value);
+CB_API cbError_t cbDeviceGetLimit(size_t* value, cbLimit limit);
 /* Frees everything this process holds on the current device and clears its sticky error (and a
  * "failed" mark from the safety supervisor, after a hard reset of the GPU). */
 CB_API cbError_t cbDeviceReset(void);
@@ -286,6 +293,11 @@ CB_API cbError_t cbModuleLaunchKernel(cbModule_t module, const char* name, cbDim
  * own parameter list. A NULL module searches the loaded modules as cbLaunchKernel does. */
 CB_API cbError_t cbModuleLaunchKernelParams(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
                                             void** kernelParams, size_t sharedMem, cbStream_t stream);
+/* A cooperative launch (cudaLaunchCooperativeKernel): the grid's blocks are all resident at once
+ * and may wait for each other (cooperative groups' grid.sync()); otherwise as
+ * cbModuleLaunchKernelParams. cbErrorNotSupported when the GPU family cannot run one. */
+CB_API cbError_t cbModuleLaunchCooperativeKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                                 void** kernelParams, size_t sharedMem, cbStream_t stream);
 /* Launches `name` from the modules loaded on the current device (the newest first). */
 CB_API cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,
                                 size_t sharedMem, cbStream_t stream);

@@ -412,17 +412,19 @@ CB_PIN_FIELD(cb_kernel_arg, type, 0, 4);
 CB_PIN_FIELD(cb_kernel_arg, size, 4, 4);
 CB_PIN_FIELD(cb_kernel_arg, value, 8, 8);
 
-CB_PIN_SIZE(cb_kernel_launch, 72);
+CB_PIN_SIZE(cb_kernel_launch, 88);
 CB_PIN_FIELD(cb_kernel_launch, struct_size, 0, 4);
 CB_PIN_FIELD(cb_kernel_launch, shared_memory_bytes, 4, 4);
 CB_PIN_FIELD(cb_kernel_launch, name, 8, 8);
 CB_PIN_FIELD(cb_kernel_launch, dtype, 16, 4);
 CB_PIN_FIELD(cb_kernel_launch, grid, 20, 12);
 CB_PIN_FIELD(cb_kernel_launch, block, 32, 12);
-CB_PIN_FIELD(cb_kernel_launch, reserved0, 44, 4);
+CB_PIN_FIELD(cb_kernel_launch, flags, 44, 4);
 CB_PIN_FIELD(cb_kernel_launch, args, 48, 8);
 CB_PIN_FIELD(cb_kernel_launch, arg_count, 56, 8);
 CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
+CB_PIN_FIELD(cb_kernel_launch, stack_bytes, 72, 8);
+CB_PIN_FIELD(cb_kernel_launch, heap_bytes, 80, 8);
 
 CB_PIN_SIZE(cb_gpu_table, 384);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);

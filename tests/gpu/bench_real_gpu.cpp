@@ -145,14 +145,15 @@ int main(int argc, char** argv) {
             args[1].type = args[2].type = CB_ARG_UINT64;
             args[1].value.u64 = d == &da ? 1 : 2;
             cb_kernel_launch l{
-                sizeof(cb_kernel_launch), 0, "random_uniform", CB_DTYPE_FLOAT32, {}, {}, 0, args, 3, nullptr};
+                sizeof(cb_kernel_launch), 0, "random_uniform", CB_DTYPE_FLOAT32, {}, {}, 0, args, 3, nullptr, 0, 0};
             ok(backend.launch_builtin(device, l, nullptr, last_error), "random_uniform");
         }
         const double flop = 2.0 * double(n) * double(n) * double(n);
         std::printf("float32 matmul %lld x %lld x %lld, %d repetitions (TFLOP/s):\n", static_cast<long long>(n),
                     static_cast<long long>(n), static_cast<long long>(n), reps);
         cb_kernel_arg margs[] = {bytes_arg(da), bytes_arg(db), bytes_arg(dc)};
-        cb_kernel_launch ml{sizeof(cb_kernel_launch), 0, "matmul", CB_DTYPE_FLOAT32, {}, {}, 0, margs, 3, nullptr};
+        cb_kernel_launch ml{
+            sizeof(cb_kernel_launch), 0, "matmul", CB_DTYPE_FLOAT32, {}, {}, 0, margs, 3, nullptr, 0, 0};
         const double builtin_s = seconds_per(
             reps, [&] { ok(backend.launch_builtin(device, ml, nullptr, last_error), "launch_builtin matmul"); });
 

@@ -77,6 +77,12 @@ cbError_t cbGetDeviceProperties(cbDeviceProp* prop, int device) {
 cbError_t cbDeviceSynchronize(void) {
     return guarded([&](runtime& rt) { return rt.synchronize(); });
 }
+cbError_t cbDeviceSetLimit(cbLimit limit, size_t value) {
+    return guarded([&](runtime& rt) { return rt.set_limit(limit, value); });
+}
+cbError_t cbDeviceGetLimit(size_t* value, cbLimit limit) {
+    return guarded([&](runtime& rt) { return rt.get_limit(value, limit); });
+}
 cbError_t cbDeviceReset(void) {
     return guarded([&](runtime& rt) { return rt.reset_device(); });
 }
@@ -191,6 +197,13 @@ cbError_t cbModuleLaunchKernelParams(cbModule_t module, const char* name, cbDim3
                                      void** kernelParams, size_t sharedMem, cbStream_t stream) {
     return guarded([&](runtime& rt) {
         return rt.launch_kernel_params(module, name, grid, block, kernelParams, sharedMem, stream);
+    });
+}
+cbError_t cbModuleLaunchCooperativeKernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
+                                          void** kernelParams, size_t sharedMem, cbStream_t stream) {
+    return guarded([&](runtime& rt) {
+        return rt.launch_kernel_params(module, name, grid, block, kernelParams, sharedMem, stream,
+                                       CB_LAUNCH_COOPERATIVE);
     });
 }
 cbError_t cbLaunchKernel(const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args, size_t numArgs,

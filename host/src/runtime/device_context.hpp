@@ -100,6 +100,9 @@ public:
     cbError_t event_elapsed(float* ms, cbEvent_st* a, cbEvent_st* b);
     cbError_t synchronize();
     cbError_t reset();
+    // cbLimitStackSize and cbLimitMallocHeapSize, which every later launch carries (kernel_limits.cpp).
+    cbError_t set_limit(cbLimit limit, size_t value);
+    cbError_t get_limit(size_t* value, cbLimit limit);
 
     // ---- kernels --------------------------------------------------------------------------------
     // Each tensor operand (a CB_ARG_BYTES cb_tensor_desc) lies inside one live allocation.
@@ -113,7 +116,8 @@ public:
     cbError_t kernel_param_info(cbModule_st* m, const char* name, size_t index, size_t* offset, size_t* size);
     // With `kernel_params` (cuLaunchKernel's kernelParams), `args` and `count` are not used.
     cbError_t launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
-                            size_t count, size_t shared_memory, cbStream_st* s, void* const* kernel_params = nullptr);
+                            size_t count, size_t shared_memory, cbStream_st* s, void* const* kernel_params = nullptr,
+                            uint32_t flags = 0);
 
     bool owns(const cbStream_st* s) const;
     bool owns(const cbEvent_st* e) const;
@@ -184,6 +188,8 @@ private:
     copy_run run_;
     std::atomic<bool> run_open_{false};  // run_ holds copies (read without the lock)
     bool has_stream_wait_ = false;
+    std::atomic<uint64_t> stack_bytes_{CB_DEFAULT_STACK_BYTES};
+    std::atomic<uint64_t> heap_bytes_{CB_DEFAULT_HEAP_BYTES};
 };
 
 }  // namespace cudabridge::host

@@ -190,7 +190,7 @@ cbError_t device_context::kernel_param_info(cbModule_st* m, const char* name, si
 
 cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3 grid, cbDim3 block,
                                         const cbKernelArg* args, size_t count, size_t shared_memory, cbStream_st* s,
-                                        void* const* kernel_params) {
+                                        void* const* kernel_params, uint32_t flags) {
     if (kernel_params) args = nullptr, count = 0;
     if (!name || (count && !args)) return set_last_error(cbErrorInvalidValue, "cbLaunchKernel: NULL argument");
     if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbLaunchKernel: unknown stream");
@@ -209,7 +209,10 @@ cbError_t device_context::launch_kernel(cbModule_st* m, const char* name, cbDim3
         return set_last_error(cbErrorInvalidDeviceFunction,
                               std::string("cbLaunchKernel: no module is loaded on this device, so no kernel '") + name +
                                   "' (built-in kernels are launched with cbLaunchBuiltin)");
-    const cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory, kernel_params);
+    cb_kernel_launch l = make_launch(name, 0, grid, block, args, count, shared_memory, kernel_params);
+    l.stack_bytes = stack_bytes_.load(std::memory_order_relaxed);
+    l.heap_bytes = heap_bytes_.load(std::memory_order_relaxed);
+    l.flags = flags;
     for (auto* candidate : candidates) {
         // A host-kernel module says which symbols it has; others are asked.
         if (!candidate->names.empty() &&

@@ -227,6 +227,8 @@ cbError_t runtime::get_properties(cbDeviceProp* prop, int ordinal) {
 
 cbError_t runtime::synchronize() { CB_ON_CURRENT(synchronize()); }
 cbError_t runtime::reset_device() { CB_ON_CURRENT(reset()); }
+cbError_t runtime::set_limit(cbLimit limit, size_t value) { CB_ON_CURRENT(set_limit(limit, value)); }
+cbError_t runtime::get_limit(size_t* value, cbLimit limit) { CB_ON_CURRENT(get_limit(value, limit)); }
 cbError_t runtime::malloc(void** ptr, size_t size) { CB_ON_CURRENT(malloc(ptr, size)); }
 cbError_t runtime::free(void* ptr) { CB_ON_CURRENT(free(ptr)); }
 
@@ -326,8 +328,8 @@ cbError_t runtime::launch_kernel(cbModule_t m, const char* name, cbDim3 grid, cb
     CB_ON_CURRENT(launch_kernel(m, name, grid, block, args, n, shared, s));
 }
 cbError_t runtime::launch_kernel_params(cbModule_t m, const char* name, cbDim3 grid, cbDim3 block, void* const* params,
-                                        size_t shared, cbStream_t s) {
-    CB_ON_CURRENT(launch_kernel(m, name, grid, block, nullptr, 0, shared, s, params));
+                                        size_t shared, cbStream_t s, uint32_t flags) {
+    CB_ON_CURRENT(launch_kernel(m, name, grid, block, nullptr, 0, shared, s, params, flags));
 }
 
 void runtime::inject_copy_corruption() {

@@ -182,7 +182,8 @@ typedef struct cb_kernel_launch {
     cb_dtype dtype;   /* built-ins only */
     uint32_t grid[3];
     uint32_t block[3];
-    uint32_t reserved0;
+    /* ABI 1.15 (reserved and zero before): CB_LAUNCH_* bits. */
+    uint32_t flags;
     const cb_kernel_arg* args;
     size_t arg_count;
     /* ABI 1.7, user modules only: the arguments as cuLaunchKernel's kernelParams take them, one
@@ -190,7 +191,33 @@ typedef struct cb_kernel_launch {
      * (the family knows the sizes from the kernel itself). When set, args and arg_count are
      * ignored. Read it only when CB_HAS_MEMBER(launch, cb_kernel_launch, kernel_params). */
     void* const* kernel_params;
+    /* ABI 1.15, user modules only: the per-thread call stack (cudaLimitStackSize) and the device
+     * heap that malloc/free/new/delete in kernels allocate from (cudaLimitMallocHeapSize), in bytes;
+     * 0, or a caller's struct that predates 1.15: CUDA's defaults, 1 KiB and 8 MiB. A family sizes
+     * the heap once, at the first launch that needs it, as CUDA does. */
+    uint64_t stack_bytes;
+    uint64_t heap_bytes;
 } cb_kernel_launch;
+
+/* cb_kernel_launch.flags (ABI 1.15). COOPERATIVE: cudaLaunchCooperativeKernel's launch, whose
+ * blocks are all resident at once and may wait for each other (a grid-wide barrier); the family
+ * gives its kernels the grid's workspace and runs every block together, or refuses the launch. */
+#define CB_LAUNCH_COOPERATIVE 0x1u
+
+/* CUDA's defaults for cb_kernel_launch.stack_bytes and heap_bytes. */
+#define CB_DEFAULT_STACK_BYTES 1024u
+#define CB_DEFAULT_HEAP_BYTES (8u << 20)
+
+/* A launch's per-thread stack and device heap in bytes: the caller's, or the defaults when its
+ * struct predates ABI 1.15 or leaves them 0. */
+static inline uint64_t cb_launch_stack_bytes(const cb_kernel_launch* launch) {
+    const int has = launch->struct_size >= CB_SIZE_THROUGH(cb_kernel_launch, stack_bytes);
+    return has && launch->stack_bytes ? launch->stack_bytes : CB_DEFAULT_STACK_BYTES;
+}
+static inline uint64_t cb_launch_heap_bytes(const cb_kernel_launch* launch) {
+    const int has = launch->struct_size >= CB_SIZE_THROUGH(cb_kernel_launch, heap_bytes);
+    return has && launch->heap_bytes ? launch->heap_bytes : CB_DEFAULT_HEAP_BYTES;
+}
 
 /* A launch's kernel_params, or NULL when the caller's struct predates ABI 1.7 or did not set it. */
 static inline void* const* cb_launch_kernel_params(const cb_kernel_launch* launch) {

@@ -80,6 +80,8 @@ public:
     cbError_t get_properties(cbDeviceProp* prop, int ordinal);
     cbError_t synchronize();
     cbError_t reset_device();
+    cbError_t set_limit(cbLimit limit, size_t value);
+    cbError_t get_limit(size_t* value, cbLimit limit);
     cbError_t malloc(void** ptr, size_t size);
     cbError_t free(void* ptr);
     cbError_t malloc_host(void** ptr, size_t size);
@@ -114,8 +116,10 @@ public:
     cbError_t launch_kernel(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block, const cbKernelArg* args,
                             size_t count, size_t shared_memory, cbStream_t stream);
     // The same, with the arguments as cuLaunchKernel's kernelParams (the GPU family lays them out).
+    // `flags`: CB_LAUNCH_* (a cooperative launch).
     cbError_t launch_kernel_params(cbModule_t module, const char* name, cbDim3 grid, cbDim3 block,
-                                   void* const* kernel_params, size_t shared_memory, cbStream_t stream);
+                                   void* const* kernel_params, size_t shared_memory, cbStream_t stream,
+                                   uint32_t flags = 0);
 
     // ---- fault injection for tests -------------------------------------------------------------
     // Flip one bit of the data the next host-to-device copy on the current device delivers,
