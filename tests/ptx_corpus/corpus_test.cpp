@@ -775,23 +775,23 @@ bool has_word(const std::string& text, const std::string& word) {
 }
 
 TEST_F(ptx_corpus, AnInstructionTheEngineDoesNotRunIsRejectedAtLoadNamingItAndItsLine) {
-    // absdiff_bytes(const unsigned* a, const unsigned* b, unsigned* out, int n) uses vabsdiff4:
-    // never launched.
-    const std::string text = ptx_text("simd_video.ptx");
+    // scalar_video(const unsigned* a, const unsigned* b, unsigned* out, int n) uses the scalar
+    // video instruction vadd (inline assembly): never launched.
+    const std::string text = ptx_text("scalar_video.ptx");
     size_t line_of_simd = 0, line = 0;
     std::istringstream lines(text);
     for (std::string l; std::getline(lines, l);) {
         ++line;
-        if (l.find("vabsdiff4") != std::string::npos) line_of_simd = line;
+        if (l.find("vadd.u32") != std::string::npos) line_of_simd = line;
     }
     ASSERT_NE(line_of_simd, 0u);
     cbModule_t m = nullptr;
     EXPECT_NE(rt->module_load(&m, text.data(), text.size() + 1, CB_MODULE_PTX), cbSuccess);
     const std::string message = cbGetLastErrorMessage();
-    EXPECT_TRUE(has_word(message, "vabsdiff4")) << message;
+    EXPECT_TRUE(has_word(message, "vadd")) << message;
     EXPECT_TRUE(has_word(message, "line")) << message;
     EXPECT_TRUE(has_word(message, std::to_string(line_of_simd)))
-        << message << " (vabsdiff4 is on line " << line_of_simd << ")";
+        << message << " (vadd is on line " << line_of_simd << ")";
     // The device is not poisoned by a module that did not load.
     void* d = device_alloc(4096);
     EXPECT_EQ(rt->memset(d, 0, 4096, nullptr, false), cbSuccess);

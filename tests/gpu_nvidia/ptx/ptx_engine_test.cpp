@@ -1032,6 +1032,187 @@ TEST_F(ptx_engine, IntegerIntrinsicsComputeWhatThePtxIsaDefines) {
     }
 }
 
+// The SIMD video instructions, from the PTX ISA's pseudocode: lanes of 8 (or 16) bits chosen from
+// {b, a} by the selectors, extended by type, the operation, .sat's clamp to d's lane type, then
+// d = c plus the masked lanes (.add) or each masked lane's low bits with c's other lanes.
+namespace video {
+enum op { add, sub, avrg, absdiff, min, max, ge, lt };
+struct form {
+    op o;
+    int lanes;  // 4 or 2
+    bool ds, as, bs, sat, accumulate;
+    std::array<int, 4> asel, bsel;  // lane i's element of {b, a}
+    unsigned mask;
+};
+uint32_t apply(const form& f, uint32_t a, uint32_t b, uint32_t c) {
+    const int width = f.lanes == 4 ? 8 : 16;
+    const uint64_t both = a | uint64_t(b) << 32;
+    const int64_t field = (int64_t{1} << width) - 1;
+    auto element = [&](int index, bool is_signed) {
+        const int64_t raw = int64_t(both >> (index * width)) & field;
+        return is_signed && raw >> (width - 1) ? raw - (field + 1) : raw;
+    };
+    uint32_t d = f.accumulate ? c : 0;
+    for (int i = 0; i < f.lanes; ++i) {
+        const int64_t x = element(f.asel[i], f.as), y = element(f.bsel[i], f.bs);
+        int64_t t = 0;
+        switch (f.o) {
+        case add:
+            t = x + y;
+            break;
+        case sub:
+            t = x - y;
+            break;
+        case avrg:
+            t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+            break;
+        case absdiff:
+            t = x > y ? x - y : y - x;
+            break;
+        case min:
+            t = std::min(x, y);
+            break;
+        case max:
+            t = std::max(x, y);
+            break;
+        case ge:
+            t = x >= y;
+            break;
+        case lt:
+            t = x < y;
+            break;
+        }
+        if (f.sat) t = f.ds ? std::clamp<int64_t>(t, -(field + 1) / 2, field / 2) : std::clamp<int64_t>(t, 0, field);
+        const bool in_mask = (f.mask >> i) & 1;
+        if (f.accumulate)
+            d += in_mask ? uint32_t(t) : 0;
+        else
+            d |= uint32_t(in_mask ? t & field : (c >> (i * width)) & field) << (i * width);
+    }
+    return d;
+}
+constexpr std::array<int, 4> a4 = {0, 1, 2, 3}, b4 = {4, 5, 6, 7}, a2 = {0, 1, 0, 0}, b2 = {2, 3, 0, 0};
+}  // namespace video
+
+TEST_F(ptx_engine, SimdVideoInstructionsComputeWhatThePtxIsaDefines) {
+    using namespace video;
+    // simd_video.cu's sixteen results, in its order.
+    const form forms[16] = {
+        {absdiff, 4, false, false, false, false, false, a4, b4, 0xF},                  // __vabsdiffu4
+        {absdiff, 4, false, false, false, false, true, a4, b4, 0xF},                   // __vsadu4 (c = 0)
+        {absdiff, 2, false, false, false, false, true, a2, b2, 0x3},                   // __vsadu2 (c = 0)
+        {add, 4, true, true, true, true, false, a4, b4, 0xF},                          // vadd4.s32.s32.s32.sat
+        {sub, 4, false, false, false, true, false, a4, b4, 0xF},                       // vsub4.u32.u32.u32.sat
+        {avrg, 4, true, true, true, false, false, a4, b4, 0xF},                        // vavrg4.s32.s32.s32
+        {min, 4, true, true, true, false, true, a4, b4, 0xF},                          // vmin4.s32.s32.s32.add
+        {max, 4, false, true, false, false, false, a4, b4, 0xF},                       // vmax4.u32.s32.u32
+        {ge, 4, false, true, false, false, true, a4, b4, 0xF},                         // vset4.s32.u32.ge.add
+        {avrg, 2, false, false, false, false, false, a2, b2, 0x3},                     // vavrg2.u32.u32.u32
+        {sub, 2, true, true, true, true, false, a2, b2, 0x3},                          // vsub2.s32.s32.s32.sat
+        {lt, 2, false, true, true, false, false, a2, b2, 0x3},                         // vset2.s32.s32.lt
+        {absdiff, 4, false, false, false, false, false, a4, b4, 0x5},                  // vabsdiff4 d.b20
+        {add, 4, false, false, false, false, false, {0, 3, 4, 7}, {6, 5, 2, 1}, 0xA},  // d.b31, a.b7430, b.b1256
+        {max, 2, true, true, true, false, true, {3, 0, 0, 0}, {1, 2, 0, 0}, 0x2},      // d.h1, a.h03, b.h21
+        {absdiff, 2, false, false, false, false, false, a2, b2, 0x3},                  // __vabsdiffu2
+    };
+    auto p = load("simd_video");
+    ASSERT_TRUE(p);
+    const int n = 4096;
+    std::vector<uint32_t> a(n), b(n), c(n);
+    std::mt19937 rng(23);
+    for (int i = 0; i < n; ++i) {
+        a[i] = rng(), b[i] = rng(), c[i] = rng();
+        if (i % 4 == 1) b[i] = a[i] ^ (rng() & 0x01010101u);       // near-equal lanes: compares, averages of ties
+        if (i % 4 == 2) a[i] |= 0x80808080u, b[i] &= 0x7F7F7F7Fu;  // saturating lanes
+    }
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), out = vram.alloc(16 * 4 * n);
+    auto o = run(*p, "simd_video", n / 128, 128, {ptr(da), ptr(db), ptr(dc), ptr(out), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got = vram.get<uint32_t>(out, 16 * n);
+    for (int i = 0; i < n; ++i) {
+        // The intrinsics pass c = 0 to the summing forms; __vabsdiffu4/2 merge every lane.
+        for (int k = 0; k < 16; ++k) {
+            const uint32_t cin = (k == 1 || k == 2) ? 0 : c[i];
+            ASSERT_EQ(got[16 * i + k], apply(forms[k], a[i], b[i], cin))
+                << "result " << k << " of " << a[i] << ", " << b[i] << ", " << c[i];
+        }
+    }
+}
+
+// Virtual functions (calls through a vtable, whose initializer holds function addresses) and a
+// table of function pointers in a .global variable.
+TEST_F(ptx_engine, VirtualFunctionsAndFunctionPointersCallWhatTheyPointAt) {
+    auto p = load("virtual_calls");
+    ASSERT_TRUE(p);
+    const int n = 300;
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i) x[i] = 0.25f * float(i % 17) + 1.0f;
+    const uint64_t dx = vram.put(x), area = vram.alloc(4 * n), sides = vram.alloc(4 * n), folded = vram.alloc(4 * n);
+    auto o = run(*p, "virtual_calls", 3, 128, {ptr(dx), ptr(area), ptr(sides), ptr(folded), i64(n)});
+    ASSERT_EQ(o.status, CB_OK) << o.message;
+    const auto got_area = vram.get<float>(area, n);
+    const auto got_sides = vram.get<int32_t>(sides, n);
+    const auto got_folded = vram.get<float>(folded, n);
+    for (int i = 0; i < n; ++i) {
+        const float v = x[i];
+        const float want_area = i % 3 == 0 ? v * v : i % 3 == 1 ? 3.25f * v * v : 0.5f * v * (v + 1.0f);
+        const int want_sides = i % 3 == 0 ? 4 : i % 3 == 1 ? 0 : 3;
+        const int op = (i / 3) % 3;
+        const float want_fold = op == 0 ? v + 2.0f : op == 1 ? v * 2.0f : std::max(v, 2.0f);
+        ASSERT_EQ(got_area[i], want_area) << i;
+        ASSERT_EQ(got_sides[i], want_sides) << i;
+        ASSERT_EQ(got_folded[i], want_fold) << i;
+    }
+}
+
+// A call through an address that is no function of the module faults, naming the address.
+TEST_F(ptx_engine, AnIndirectCallToANonFunctionFaults) {
+    const char* text = R"(.version 9.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) twice(.param .b32 a)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [a];
+	add.s32 %r2, %r1, %r1;
+	st.param.b32 [r], %r2;
+	ret;
+}
+.visible .entry k(.param .u64 k_out, .param .u64 k_target)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [k_out];
+	ld.param.u64 %rd2, [k_target];
+	mov.u64 %rd3, twice;
+	setp.eq.s64 %p1, %rd2, 0;
+	@!%p1 mov.u64 %rd3, %rd2;
+	{
+	.param .b32 a0;
+	st.param.b32 [a0], 21;
+	.param .b32 r0;
+	proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (r0), %rd3, (a0), proto;
+	ld.param.b32 %r1, [r0];
+	}
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+)";
+    std::string error;
+    auto p = program::load(text, error);
+    ASSERT_TRUE(p) << error;
+    const uint64_t out = vram.alloc(4);
+    auto good = run(*p, "k", 1, 1, {ptr(out), i64(0)});
+    ASSERT_EQ(good.status, CB_OK) << good.message;
+    EXPECT_EQ(vram.get<int32_t>(out, 1)[0], 42);
+    auto bad = run(*p, "k", 1, 1, {ptr(out), i64(0x1234)});
+    EXPECT_EQ(bad.status, CB_ERR_ILLEGAL_ADDRESS);
+    EXPECT_NE(bad.message.find("0x1234"), std::string::npos) << bad.message;
+}
+
 // sm_90's integer forms, as nvcc -arch=compute_90 writes __vimax_s32_relu, __vimax3_s16x2 and
 // __vimin_s16x2_relu: .relu makes a negative result 0, and 16-bit pairs are compared lane by lane.
 TEST_F(ptx_engine, ReluAndPackedSixteenBitMinMaxWorkLaneByLane) {
@@ -1853,9 +2034,10 @@ TEST_F(ptx_engine, WhatStillCannotRunIsRefusedAtLoadNamingTheInstructionAndLine)
         "\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<4>;\n"
         "\t.reg .b64 %rd<4>;\n";  // the instruction is on line 11
     for (const char* instruction :
-         {"vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r1;", "cvt.rz.f32.f64 %f1, %fd1;", "add.s16x2 %r1, %r2, %r3;",
-          "fma.rz.bf16 %rs1, %rs2, %rs3, %rs1;", "atom.global.exch.b16 %rs1, [%rd1], %rs2;",
-          "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", "add.rz.f16 %rs1, %rs2, %rs3;",
+         {"vadd.u32.u32.u32.add %r1, %r2, %r3, %r1;", "vabsdiff4.u32.u32.u32.sat.add %r1, %r2, %r3, %r1;",
+          "cvt.rz.f32.f64 %f1, %fd1;", "add.s16x2 %r1, %r2, %r3;", "fma.rz.bf16 %rs1, %rs2, %rs3, %rs1;",
+          "atom.global.exch.b16 %rs1, [%rd1], %rs2;", "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;",
+          "add.rz.f16 %rs1, %rs2, %rs3;",
           // Tensor-core forms the engine does not compute: Volta's m8n8k4 quad-pairs, 4-bit
           // mma.sync and wmma, 8-bit ldmatrix and stmatrix.
           "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f1, %f2, %f3, %f1, %f2}, {%r1, %r2}, "

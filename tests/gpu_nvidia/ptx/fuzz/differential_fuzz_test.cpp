@@ -8,7 +8,8 @@
 // What it found in the engine, each now fixed: testp.normal of zero, f32 add/sub/fma with
 // directed rounding, cvt of NaN from .f64 or into 64 bits, min/max of -0 and +0. It also runs
 // the integer instructions of CUDA's intrinsics (bmsk, szext, dp4a, dp2a, fns, prmt's modes,
-// .relu, 16-bit pairs) and directed rounding of f32 and f64 add/sub/mul/fma/div/sqrt/rcp.
+// .relu, 16-bit pairs, the SIMD video instructions with their masks and selectors) and directed
+// rounding of f32 and f64 add/sub/mul/fma/div/sqrt/rcp.
 //
 // Most programs run in digest mode (each thread's registers folded into one word: the
 // engine's JIT time, about 30 ms of CPU per program, is what limits the count), the first few
@@ -504,6 +505,10 @@ TEST(PtxDifferentialFuzz, TheFirstThousandProgramsCoverEveryInstructionFamily) {
                           "max.relu.s32",
                           "min.u16x2",
                           "max.relu.s16x2",
+                          "vabsdiff4.u32.u32.u32",
+                          "vset2.s32.u32.lt",
+                          "vavrg4.s32.s32.u32.sat",
+                          "vmin2.u32.s32.s32.add",
                           "add.rm.f64",
                           "sub.rz.f64",
                           "mul.rp.f64",

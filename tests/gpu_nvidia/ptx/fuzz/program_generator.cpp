@@ -413,7 +413,7 @@ private:
         static constexpr std::array<const char*, 2> modes = {"clamp", "wrap"};
         static constexpr std::array<const char*, 2> halves = {"u32", "s32"};
         const std::string a = src(value_kind::b32);
-        switch (r_.below(8)) {
+        switch (r_.below(10)) {
         case 0: {
             const std::string n = amount(32), w = amount(32), g = guard();
             emit(g, std::string("bmsk.") + r_.pick(modes) + ".b32", {dest(value_kind::b32, g), n, w});
@@ -454,12 +454,51 @@ private:
             emit(g, std::string(r_.percent(50) ? "min" : "max") + ".relu.s32", {dest(value_kind::b32, g), a, b});
             return;
         }
+        case 7:
+        case 8:
+            return simd_video(a);
         default: {
             static constexpr std::array<const char*, 3> pairs = {"u16x2", "s16x2", "relu.s16x2"};
             const std::string type = r_.pick(pairs), b = src(value_kind::b32), g = guard();
             emit(g, std::string(r_.percent(50) ? "min." : "max.") + type, {dest(value_kind::b32, g), a, b});
         }
         }
+    }
+
+    // vadd4 ... vset4 and vadd2 ... vset2: types, .sat or .add, and now and then a lane mask on d
+    // and selectors on a and b (%r1.b20, %r2.b7430, %r3.h21).
+    void simd_video(const std::string& a) {
+        static constexpr std::array<const char*, 7> ops = {"add", "sub", "avrg", "absdiff", "min", "max", "set"};
+        static constexpr std::array<const char*, 6> cmps = {"eq", "ne", "lt", "le", "gt", "ge"};
+        static constexpr std::array<const char*, 2> types = {"u32", "s32"};
+        const std::string op = r_.pick(ops);
+        const int lanes = r_.percent(50) ? 4 : 2;
+        std::string name = "v" + op + std::to_string(lanes);
+        if (op != "set") name += std::string(".") + r_.pick(types);
+        name += std::string(".") + r_.pick(types) + "." + r_.pick(types);
+        if (op == "set") name += std::string(".") + r_.pick(cmps);
+        const int extra = int(r_.below(3));  // nothing, .sat (not for vset) or .add
+        if (extra == 1 && op != "set") name += ".sat";
+        if (extra == 2) name += ".add";
+        const char letter = lanes == 4 ? 'b' : 'h';
+        auto selector = [&](int top) {
+            std::string text(1, letter);
+            for (int i = 0; i < lanes; ++i) text += char('0' + r_.below(uint32_t(top)));
+            return "." + text;
+        };
+        auto lane_mask = [&] {
+            std::string text(1, letter);
+            const uint32_t bits = 1 + r_.below((1u << lanes) - 1);  // at least one lane
+            for (int lane = lanes - 1; lane >= 0; --lane)
+                if (bits >> lane & 1) text += char('0' + lane);
+            return "." + text;
+        };
+        const bool suffixes = r_.percent(30);
+        const std::string b = src(value_kind::b32), c = src(value_kind::b32), g = guard();
+        const std::string d = dest(value_kind::b32, g);
+        emit(g, name,
+             {suffixes ? d + lane_mask() : d, suffixes ? a + selector(2 * lanes) : a,
+              suffixes ? b + selector(2 * lanes) : b, c});
     }
 
     void int_arith() {

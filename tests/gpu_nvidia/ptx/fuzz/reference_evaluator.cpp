@@ -51,6 +51,7 @@ struct operand {
     int param = -1;         // [name] of a .param
     int64_t offset = 0;     // [%rd+offset]
     std::vector<int> regs;  // {%r1, %r2} or p|q
+    std::string lanes;      // a SIMD video operand's lane mask or selector: "b20" of %r1.b20
 };
 
 enum class op_code {
@@ -93,8 +94,19 @@ enum class op_code {
     dp4a,
     dp2a,
     fns,
-    prmt
+    prmt,
+    simd_video  // vadd4 ... vset4, vadd2 ... vset2
 };
+
+// vabsdiff4 -> "absdiff" and 4 lanes; empty for any other opcode.
+std::pair<std::string, int> video_operation(const std::string& opcode) {
+    static const std::array<const char*, 7> ops = {"add", "sub", "avrg", "absdiff", "min", "max", "set"};
+    if (opcode.size() < 3 || opcode[0] != 'v' || (opcode.back() != '4' && opcode.back() != '2')) return {};
+    const std::string name = opcode.substr(1, opcode.size() - 2);
+    for (const char* o : ops)
+        if (name == o) return {name, opcode.back() - '0'};
+    return {};
+}
 
 op_code parse_opcode(const std::string& s) {
     static const std::unordered_map<std::string, op_code> ops = {
@@ -108,6 +120,7 @@ op_code parse_opcode(const std::string& s) {
         {"selp", op_code::selp}, {"setp", op_code::setp}, {"testp", op_code::testp}, {"cvt", op_code::cvt},
         {"sqrt", op_code::sqrt}, {"rcp", op_code::rcp},   {"bmsk", op_code::bmsk},   {"szext", op_code::szext},
         {"dp4a", op_code::dp4a}, {"dp2a", op_code::dp2a}, {"fns", op_code::fns},     {"prmt", op_code::prmt}};
+    if (!video_operation(s).first.empty()) return op_code::simd_video;
     const auto it = ops.find(s);
     if (it == ops.end()) throw bad("unknown opcode '" + s + "'");
     return it->second;
@@ -115,6 +128,7 @@ op_code parse_opcode(const std::string& s) {
 
 struct instruction {
     std::string text;
+    std::string opcode;  // the word before the first dot
     int guard = -1;
     bool guard_negated = false;
     op_code op = op_code::ret;
@@ -233,7 +247,8 @@ public:
         const size_t sp = rest.find_first_of(" \t");
         const std::string word = rest.substr(0, sp);
         size_t dot = word.find('.');
-        in.op = parse_opcode(word.substr(0, dot));
+        in.opcode = word.substr(0, dot);
+        in.op = parse_opcode(in.opcode);
         while (dot != std::string::npos) {
             const size_t next = word.find('.', dot + 1);
             in.mods.push_back(word.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1));
@@ -294,7 +309,9 @@ private:
             return o;
         }
         if (s[0] == '%') {
-            o.reg = reg(s);
+            const size_t dot = s.find('.');  // %r1.b20: a SIMD video lane suffix
+            if (dot != std::string::npos) o.lanes = s.substr(dot + 1);
+            o.reg = reg(s.substr(0, dot));
             return o;
         }
         o.k = operand::kind::imm;
@@ -529,6 +546,7 @@ private:
             break;
         }
         if (in.has("s16x2") || in.has("u16x2")) return packed_min_max(in);
+        if (in.op == op_code::simd_video) return simd_video(in);
         if (in.types.empty()) throw bad("missing type");
         if (in.type().k == 'f') return float_op(in);
         if (in.type().k == 'p') return pred_op(in);
@@ -845,6 +863,73 @@ private:
             d |= v << (8 * i);
         }
         return d;
+    }
+
+    // The SIMD video instructions, the ISA's pseudocode: Va, Vb from {b, a} by the selectors
+    // (a.b3210 / b.b7654, a.h10 / b.h32 by default), extended by .atype and .btype; t[i] the
+    // operation (vset: the comparison as 1 or 0), clamped to .dtype's lane with .sat; then
+    // d = c + the masked t[i] (.add), or lane i of d = mask[i] ? t[i] : c's lane i.
+    void simd_video(const instruction& in) {
+        const auto [operation, lanes] = video_operation(in.opcode);
+        const int width = 32 / lanes;
+        const uint64_t field = mask(width);
+        std::vector<type_info> types = in.types;
+        if (operation == "set") types.insert(types.begin(), type_info{'u', 32});  // vset's d is unsigned
+        if (types.size() != 3) throw bad("a SIMD video instruction needs its types");
+        const bool d_signed = types[0].k == 's';
+        const uint64_t a = read(arg(in, 1), 32), b = read(arg(in, 2), 32), c = read(arg(in, 3), 32);
+        const uint64_t both = a | (b << 32);
+        // A selector "b7430" names lane 3's element first; "" is the default.
+        auto selector = [&](const std::string& text, int lane, bool is_b) {
+            if (text.empty()) return lane + (is_b ? lanes : 0);
+            return text[size_t(lanes - lane)] - '0';
+        };
+        auto element = [&](int index, const type_info& t) {
+            const uint64_t raw = (both >> (index * width)) & field;
+            return t.k == 's' ? sext(raw, width) : int64_t(raw);
+        };
+        const std::string& mask_text = arg(in, 0).lanes;
+        auto in_mask = [&](int lane) {
+            return mask_text.empty() || mask_text.find(char('0' + lane), 1) != std::string::npos;
+        };
+        const std::string cmp = in.one_of({"eq", "ne", "lt", "le", "gt", "ge"});
+        uint64_t d = in.has("add") ? c : 0;
+        for (int i = 0; i < lanes; ++i) {
+            const int64_t x = element(selector(arg(in, 1).lanes, i, false), types[1]);
+            const int64_t y = element(selector(arg(in, 2).lanes, i, true), types[2]);
+            int64_t t = 0;
+            if (operation == "add")
+                t = x + y;
+            else if (operation == "sub")
+                t = x - y;
+            else if (operation == "avrg")
+                t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+            else if (operation == "absdiff")
+                t = x > y ? x - y : y - x;
+            else if (operation == "min")
+                t = std::min(x, y);
+            else if (operation == "max")
+                t = std::max(x, y);
+            else
+                t = cmp == "eq"   ? x == y
+                    : cmp == "ne" ? x != y
+                    : cmp == "lt" ? x < y
+                    : cmp == "le" ? x <= y
+                    : cmp == "gt" ? x > y
+                                  : x >= y;
+            if (in.has("sat")) {
+                const int64_t lo = d_signed ? -int64_t(field / 2) - 1 : 0,
+                              hi = d_signed ? int64_t(field / 2) : int64_t(field);
+                t = std::clamp(t, lo, hi);
+            }
+            if (in.has("add")) {
+                if (in_mask(i)) d += uint64_t(t);
+            } else {
+                const uint64_t lane = in_mask(i) ? uint64_t(t) & field : (c >> (i * width)) & field;
+                d |= lane << (i * width);
+            }
+        }
+        write(arg(in, 0), d & 0xFFFFFFFFull, type_info{'b', 32});
     }
 
     // min/max.{u16x2,s16x2}{.relu}: each 16-bit lane on its own.

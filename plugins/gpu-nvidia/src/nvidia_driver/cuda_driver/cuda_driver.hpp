@@ -73,16 +73,17 @@ namespace cudabridge::nv {
 // Entry points newer than the baseline driver, or that only one feature needs (pinned host
 // memory, cross-stream waits: ABI 1.3): bound when exported, left null otherwise (the library
 // stays usable; callers test the slot and answer CB_ERR_UNSUPPORTED). Same X signature.
-#define CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(X)                                           \
-    X(cuFuncGetParamInfo, cu::cuFuncGetParamInfo_t, "cuFuncGetParamInfo", nullptr)    \
-    X(cuMemAllocAsync, cu::cuMemAllocAsync_t, "cuMemAllocAsync", nullptr)             \
-    X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)                \
-    X(cuMemHostRegister, cu::cuMemHostRegister_v2_t, "cuMemHostRegister_v2", nullptr) \
-    X(cuMemHostUnregister, cu::cuMemHostUnregister_t, "cuMemHostUnregister", nullptr) \
-    X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)       \
-    X(cuModuleGetGlobal, cu::cuModuleGetGlobal_v2_t, "cuModuleGetGlobal_v2", nullptr) \
-    X(cuMemAllocManaged, cu::cuMemAllocManaged_t, "cuMemAllocManaged", nullptr)       \
-    X(cuMemHostGetDevicePointer, cu::cuMemHostGetDevicePointer_v2_t, "cuMemHostGetDevicePointer_v2", nullptr)
+#define CB_NV_CUDA_OPTIONAL_ENTRY_POINTS(X)                                                                   \
+    X(cuFuncGetParamInfo, cu::cuFuncGetParamInfo_t, "cuFuncGetParamInfo", nullptr)                            \
+    X(cuMemAllocAsync, cu::cuMemAllocAsync_t, "cuMemAllocAsync", nullptr)                                     \
+    X(cuMemFreeAsync, cu::cuMemFreeAsync_t, "cuMemFreeAsync", nullptr)                                        \
+    X(cuMemHostRegister, cu::cuMemHostRegister_v2_t, "cuMemHostRegister_v2", nullptr)                         \
+    X(cuMemHostUnregister, cu::cuMemHostUnregister_t, "cuMemHostUnregister", nullptr)                         \
+    X(cuStreamWaitEvent, cu::cuStreamWaitEvent_t, "cuStreamWaitEvent", nullptr)                               \
+    X(cuModuleGetGlobal, cu::cuModuleGetGlobal_v2_t, "cuModuleGetGlobal_v2", nullptr)                         \
+    X(cuMemAllocManaged, cu::cuMemAllocManaged_t, "cuMemAllocManaged", nullptr)                               \
+    X(cuMemHostGetDevicePointer, cu::cuMemHostGetDevicePointer_v2_t, "cuMemHostGetDevicePointer_v2", nullptr) \
+    X(cuLaunchCooperativeKernel, cu::cuLaunchCooperativeKernel_t, "cuLaunchCooperativeKernel", nullptr)
 
 // The resolved table. Members are named after the API (cuMemAlloc) but hold the _v2 function.
 struct cuda_api {

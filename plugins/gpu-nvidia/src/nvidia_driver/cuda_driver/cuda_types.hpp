@@ -149,6 +149,10 @@ using cuModuleLoadDataEx_t = CUresult (*)(CUmodule* module, const void* image, u
 using cuFuncGetParamInfo_t = CUresult (*)(CUfunction func, std::size_t paramIndex, std::size_t* paramOffset,
                                           std::size_t* paramSize);
 using cuMemAllocAsync_t = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, CUstream stream);
+using cuLaunchCooperativeKernel_t = CUresult (*)(CUfunction f, unsigned int gridX, unsigned int gridY,
+                                                 unsigned int gridZ, unsigned int blockX, unsigned int blockY,
+                                                 unsigned int blockZ, unsigned int sharedMemBytes, CUstream stream,
+                                                 void** kernelParams);
 using cuMemFreeAsync_t = CUresult (*)(CUdeviceptr dptr, CUstream stream);
 // Pinned host memory and cross-stream waits (bound when exported; every driver since CUDA 6.5 has
 // them, but a missing one only disables its call).

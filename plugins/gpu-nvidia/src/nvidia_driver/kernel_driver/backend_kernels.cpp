@@ -231,11 +231,21 @@ cb_status kernel_driver_backend::launch_kernel(kd_module* module, const cb_kerne
     packed_kernel_args args;
     if (!raw)
         if (cb_status s = args.pack(launch, sizes, error); s != CB_OK) return s;
-    cu::CUresult r = driver_.api().cuLaunchKernel(fn, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
-                                                  launch.block[1], launch.block[2], launch.shared_memory_bytes, st,
-                                                  raw ? const_cast<void**>(raw) : args.params(), nullptr);
-    if (cb_status s = cuda(r, (std::string("cuLaunchKernel(") + launch.name + ")").c_str(), error); s != CB_OK)
-        return s;
+    void** params = raw ? const_cast<void**>(raw) : args.params();
+    const bool cooperative = (launch.flags & CB_LAUNCH_COOPERATIVE) != 0;
+    const auto launch_cooperative = driver_.api().cuLaunchCooperativeKernel;
+    if (cooperative && !launch_cooperative)
+        return fail(
+            error, CB_ERR_UNSUPPORTED,
+            std::string("launch_kernel(") + launch.name + "): this CUDA driver has no cuLaunchCooperativeKernel");
+    cu::CUresult r = cooperative
+                         ? launch_cooperative(fn, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+                                              launch.block[1], launch.block[2], launch.shared_memory_bytes, st, params)
+                         : driver_.api().cuLaunchKernel(fn, launch.grid[0], launch.grid[1], launch.grid[2],
+                                                        launch.block[0], launch.block[1], launch.block[2],
+                                                        launch.shared_memory_bytes, st, params, nullptr);
+    const char* what = cooperative ? "cuLaunchCooperativeKernel(" : "cuLaunchKernel(";
+    if (cb_status s = cuda(r, (std::string(what) + launch.name + ")").c_str(), error); s != CB_OK) return s;
     return finish_sync(device, stream, launch.name, error);
 }
 

@@ -128,6 +128,10 @@ command_result compute_engine::launch_ptx_kernel(const dma_port& dma, const vram
     r.dynamic_shared = launch.dynamic_shared;
     r.params = std::move(launch.params);
     r.symbols = launch.symbols;
+    r.stack_bytes = launch.stack_bytes;
+    r.heap_address = launch.heap_address;
+    r.heap_bytes = launch.heap_bytes;
+    r.cooperative = launch.cooperative;
     std::unique_ptr<linked_host_memory> host;
     if (!launch.host_windows.empty()) host = std::make_unique<linked_host_memory>(dma, std::move(launch.host_windows));
     const ptx::device_memory device{memory.at_offset(0, memory.size()), hw::vram_base, memory.size(),

@@ -16,8 +16,12 @@ struct block_header : launch_block_target {
     uint32_t unmapped_count;
     uint32_t host_window_count;
     uint64_t symbols;
+    uint32_t stack_bytes;
+    uint32_t flags;  // 1: cooperative
+    uint64_t heap_address;
+    uint64_t heap_bytes;
 };
-static_assert(sizeof(block_header) == 64);
+static_assert(sizeof(block_header) == 88);
 
 constexpr uint64_t page_bytes = uint64_t{1} << 16;
 
@@ -55,6 +59,15 @@ cb_status check_ptx_launch(const ptx_launch& l, const std::string& where, std::s
             return CB_ERR_INVALID_ARGUMENT;
         }
     }
+    if (l.stack_bytes > max_stack_bytes) {
+        error = where + ": a stack of " + std::to_string(l.stack_bytes) + " bytes per thread (at most " +
+                std::to_string(max_stack_bytes) + ")";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
+    if (l.heap_address + l.heap_bytes < l.heap_address) {
+        error = where + ": the device heap wraps around";
+        return CB_ERR_INVALID_ARGUMENT;
+    }
     if (l.params.size() > max_ptx_param_bytes) {
         error = where + ": " + std::to_string(l.params.size()) + " bytes of parameters (at most " +
                 std::to_string(max_ptx_param_bytes) + ")";
@@ -89,6 +102,10 @@ std::vector<uint8_t> encode_ptx_launch(const ptx_launch& l) {
     h.param_bytes = static_cast<uint32_t>(l.params.size());
     h.unmapped_count = static_cast<uint32_t>(l.unmapped.size());
     h.symbols = l.symbols;
+    h.stack_bytes = l.stack_bytes;
+    h.flags = l.cooperative ? 1u : 0u;
+    h.heap_address = l.heap_address;
+    h.heap_bytes = l.heap_bytes;
     h.host_window_count = static_cast<uint32_t>(l.host_windows.size());
     const size_t ranges = l.unmapped.size() * sizeof(address_range);
     const size_t windows = l.host_windows.size() * sizeof(host_window);
@@ -117,6 +134,10 @@ cb_status decode_ptx_launch(const void* data, size_t size, ptx_launch& out, std:
     copy_launch_target(out, h);
     out.dynamic_shared = h.dynamic_shared;
     out.symbols = h.symbols;
+    out.stack_bytes = h.stack_bytes;
+    out.cooperative = (h.flags & 1u) != 0;
+    out.heap_address = h.heap_address;
+    out.heap_bytes = h.heap_bytes;
     const auto* bytes = static_cast<const uint8_t*>(data);
     out.params.assign(bytes + sizeof h, bytes + sizeof h + h.param_bytes);
     out.unmapped.resize(h.unmapped_count);

@@ -14,6 +14,8 @@
 // device reaches it at over the link); an access anywhere else outside VRAM faults. The driver
 // sends at most max_host_windows (those at the highest addresses are left out, and fault).
 //
+// And the call stack a recursive kernel may use per thread, and where the device heap lies.
+//
 // Limits are CUDA's: the grid and block of check_launch_shape, 32764 bytes of parameters
 // (CUDA 12.1's parameter space), and at most 227 KiB of shared memory per block (the most any
 // supported GPU gives one block).
@@ -32,6 +34,7 @@ inline constexpr size_t max_ptx_param_bytes = 32764;
 inline constexpr uint32_t max_ptx_dynamic_shared = 227u << 10;
 inline constexpr size_t max_unmapped_ranges = 1024;
 inline constexpr size_t max_host_windows = 512;
+inline constexpr uint32_t max_stack_bytes = 512u << 10;  // cudaLimitStackSize's bound
 
 struct address_range {
     uint64_t first = 0, end = 0;  // [first, end)
@@ -53,6 +56,10 @@ struct ptx_launch {
     std::vector<address_range> unmapped;    // by address, disjoint
     uint64_t symbols = 0;                   // the module's variables in VRAM (0: none placed there)
     std::vector<host_window> host_windows;  // by address, disjoint
+    uint32_t stack_bytes = 1024;            // per thread, for recursive kernels (cudaLimitStackSize)
+    uint64_t heap_address = 0;              // the device heap in VRAM (malloc/free in kernels); 0: none
+    uint64_t heap_bytes = 0;
+    bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once
 
     uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
     uint64_t thread_count() const { return block_count() * block[0] * block[1] * block[2]; }

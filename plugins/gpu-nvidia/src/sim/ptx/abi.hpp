@@ -25,6 +25,13 @@ inline constexpr uint64_t local_window = 0xE000000000000000ull;
 inline constexpr uint64_t const_window = 0xD000000000000000ull;
 inline constexpr uint64_t module_globals_window = 0xC000000000000000ull;
 inline constexpr uint64_t param_window = 0xB000000000000000ull;
+// A function's address (a vtable's entries, a function pointer): the window and the function's
+// index in the module plus one. Only an indirect call reads it; a load or store there faults.
+inline constexpr uint64_t function_window = 0xA000000000000000ull;
+inline uint64_t function_address(size_t index) { return function_window | (uint64_t{index} + 1); }
+// A cooperative launch's grid workspace (cooperative groups' grid.sync() counts arrivals there).
+inline constexpr uint64_t grid_window = 0x9000000000000000ull;
+inline constexpr uint32_t grid_workspace_bytes = 16;
 
 enum thread_status : uint32_t { runnable = 0, at_barrier = 1, at_warp_op = 2, exited = 3 };
 
@@ -59,7 +66,9 @@ enum warp_op : uint32_t {
     // parks, and the result's come back there.
     matrix_mma = 21,
     matrix_load = 22,
-    // mbarrier.test_wait/try_wait that found its phase incomplete: runs again after the next pass.
+    // mbarrier.test_wait/try_wait that found its phase incomplete, or a load that may be spinning
+    // on a flag another thread or block sets (layout.hpp's is_yield_point): runs again after the
+    // next pass.
     thread_yield = 23,
     // stmatrix (warp_b as ldmatrix's) and movmatrix.trans over the lanes' exchange areas.
     matrix_store = 24,
@@ -90,7 +99,10 @@ struct launch_fault {
     std::atomic<uint32_t> raised{0};
     uint64_t address = 0;
     uint32_t bytes = 0;
-    uint32_t kind = 0;  // 1: outside memory; 3: trap; 4: a failed assert(); 5: cancelled
+    // 1: outside memory; 3: trap; 4: a failed assert(); 5: cancelled; 6: stack overflow (address:
+    // the stack bytes a call needed, 0 when the host's stack ran out first); 7: free() of an
+    // address malloc did not return (address: it)
+    uint32_t kind = 0;
 };
 
 // One block's environment, built by the executor for each block it runs.
@@ -147,7 +159,24 @@ struct block_env {
     // launch must stop now (a reset, the device closing); null: never.
     bool (*cancel)(void* context);
     void* cancel_context;
+    // The device heap (device_heap.hpp) on the host and at its device address; size 0: none
+    // (malloc returns NULL).
+    uint8_t* heap_host;
+    uint64_t heap_base;
+    uint64_t heap_size;
+    // A cooperative launch's grid workspace (%envreg1 and %envreg2: its address's high and low
+    // words; 0 for other launches), the bytes behind the grid window, shared by all its blocks.
+    uint32_t grid_workspace_high;
+    uint32_t grid_workspace_low;
+    uint8_t* grid_host;
+    // Recursive kernels: the lowest host stack address a call may reach (the executor's frame
+    // less a budget), so that deep recursion faults instead of overflowing the host thread.
+    uint64_t stack_floor;
 };
+
+// The stack a call takes in a recursive kernel besides the callee's own local variables (a GPU's
+// call saves its return address and registers there).
+inline constexpr uint64_t call_frame_bytes = 32;
 
 // How many loop back-edges a function takes between two polls: cheap enough to vanish in a
 // loop's cost, often enough that a cancelled launch stops within microseconds to milliseconds.
@@ -184,6 +213,13 @@ void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes);
 // faulted elsewhere, or it was cancelled: then the fault is raised as kind 5). A kernel that never
 // ends can so still be stopped by a reset or by the program's exit.
 uint32_t cb_ptx_poll(block_env* env);
+// malloc/new in a kernel: a block of the device heap, or 0 (NULL) when none is free.
+uint64_t cb_ptx_malloc(block_env* env, uint64_t bytes);
+// free/delete: nonzero (and the launch's fault raised, kind 7) when `address` is not a block
+// malloc returned that is still allocated.
+uint32_t cb_ptx_free(block_env* env, uint64_t address);
+// A call in a recursive kernel that does not fit the stack: raises the fault (kind 6).
+void cb_ptx_stack_overflow(block_env* env, uint64_t needed);
 // `op` of a, b (and c) rounded as `mode` says (rounded_op, rounding_mode): the host's IEEE
 // operation under that rounding mode, exact for every input. Reads and changes nothing else.
 float cb_ptx_rounded_f32(uint32_t op, uint32_t mode, float a, float b, float c);

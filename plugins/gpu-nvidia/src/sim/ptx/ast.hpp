@@ -51,7 +51,8 @@ struct instruction {
     std::string label;  // a label definition: the instruction is a label only
     // call: the return parameters, the callee and the arguments.
     std::vector<operand> call_returns, call_args;
-    std::string callee;
+    std::string callee;  // a function's name, or the register holding its address (an indirect call)
+    bool indirect_call() const { return !callee.empty() && callee[0] == '%'; }
 
     bool has(const char* m) const {
         for (const auto& x : mods)
@@ -74,6 +75,10 @@ struct variable {
     int reg_count = -1;         // %r<N>: N registers %r0..%r(N-1); -1 for one named register
     std::vector<uint8_t> init;  // initializer bytes (global/const), little endian
     bool has_init = false;
+    // Initializer elements that are addresses (a function for a vtable, a variable: `f`,
+    // `generic(v)`): the symbol and the byte offset in `init` of its 8 bytes, which hold 0 until
+    // the layout knows where the symbol lies.
+    std::vector<std::pair<uint64_t, std::string>> address_init;
     uint64_t size_bytes() const;
 };
 

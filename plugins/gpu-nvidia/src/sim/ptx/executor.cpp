@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 namespace cudabridge::nv::ptx {
 namespace {
@@ -167,13 +168,16 @@ constexpr uint32_t held_back_rounds = 1u << 14;
 // that skipped a branch wait where it rejoins. Each lane that goes on does one access and parks
 // at its next, so all lanes' accesses of one step land before any lane's of the next. Lanes at a
 // block barrier or exited are not waited for.
-void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
-                      std::vector<uint32_t>& held_back) {
+// Returns how many of the parked threads had yielded (thread_yield).
+uint32_t perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
+                          std::vector<uint32_t>& held_back) {
     std::vector<uint32_t> group;
-    // Threads that found an mbarrier phase incomplete try again in the next pass.
+    // Threads that found an mbarrier phase incomplete, or loaded a flag they spin on, try again in
+    // the next pass.
+    uint32_t yielded = 0;
     for (uint32_t t = 0; t < threads; ++t) {
         thread_state& s = state_at(states, stride, t);
-        if (s.status == at_warp_op && s.warp_op == thread_yield) s.status = runnable;
+        if (s.status == at_warp_op && s.warp_op == thread_yield) s.status = runnable, ++yielded;
     }
     for (uint32_t w = 0; w < threads; w += 32) {
         const uint32_t end = std::min(threads, w + 32);
@@ -206,6 +210,7 @@ void perform_warp_ops(std::vector<uint8_t>& states, uint32_t stride, uint32_t th
         }
         if (!in_step || !parked) rounds = 0;
     }
+    return yielded;
 }
 
 // For a bar.red about to be released: every live thread parked at it left its predicate in its
@@ -220,33 +225,114 @@ void count_barrier_predicates(block_env& env, std::vector<uint8_t>& states, uint
     }
 }
 
+// How much of a host thread's stack a block's recursive calls may take (worker threads have 8 MiB).
+constexpr uint64_t host_stack_budget = uint64_t{4} << 20;
+// The most thread records and shared memory a cooperative launch keeps resident at once.
+constexpr uint64_t max_cooperative_bytes = uint64_t{2} << 30;
+
+std::string stack_overflow_text(uint64_t needed, uint64_t stack) {
+    if (needed == 0)
+        return "stack overflow: calls nested deeper than the simulated GPU can run (its host thread's stack)";
+    return "stack overflow: a call needs " + std::to_string(needed) + " bytes of stack per thread, more than the " +
+           std::to_string(stack) + " bytes there are (cudaDeviceSetLimit(cudaLimitStackSize, ...) sets more)";
+}
+
 // Runs a block's threads pass after pass until all exit (or a fault). After a pass every live
 // thread has parked or exited: warp instructions and convergence points are taken first; when
 // none is pending, every live thread waits at a barrier, and the next pass releases it.
-void run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
-               bool parks, std::vector<uint32_t>& held_back) {
-    env.release_barrier = 0;
-    if (parks) std::fill(held_back.begin(), held_back.end(), 0);
-    for (uint32_t pass = 1;; ++pass) {
+// `pass` counts the block's passes so far (0: a new block). With `may_wait` (a cooperative
+// launch, whose blocks run in turns on one host thread), a pass whose threads only yielded (they
+// wait for another block: a grid-wide barrier) ends the turn: false, and the block goes on where
+// it stopped at its next turn. True once every thread exited or the launch faulted.
+bool run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, uint32_t stride, uint32_t threads,
+               bool parks, std::vector<uint32_t>& held_back, bool may_wait, uint32_t& pass) {
+    if (pass == 0) {
+        env.release_barrier = 0;
+        if (parks) std::fill(held_back.begin(), held_back.end(), 0);
+    }
+    for (;;) {
+        ++pass;
         env.parked_at_barrier = env.parked_at_warp_op = 0;
         fn(&env, states.data(), stride, threads);
-        if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return;
+        if (!parks || env.fault->raised.load(std::memory_order_relaxed)) return true;
         // Every 64 passes the block says it is moving (the watchdog judges progress: a block of
         // tensor-core steps, each a pass, ran 4096 passes in more than its 5 s and was reset as
         // hung), and a reset can stop it: threads waiting on an mbarrier another never arrives at
         // pass without end.
-        if (pass % 64 == 0 && cb_ptx_poll(&env)) return;
+        if (pass % 64 == 0 && cb_ptx_poll(&env)) return true;
         if (env.parked_at_warp_op) {
-            perform_warp_ops(states, stride, threads, held_back);
+            const uint32_t yielded = perform_warp_ops(states, stride, threads, held_back);
             env.release_barrier = 0;
+            if (yielded == env.parked_at_warp_op) {
+                if (may_wait) return false;
+                std::this_thread::yield();  // it waits for another block: let that one's thread run
+            }
         } else if (env.parked_at_barrier) {
             env.release_barrier = 1;
             count_barrier_predicates(env, states, stride, threads);
         } else {
-            return;
+            return true;
         }
     }
 }
+
+// A cooperative launch's blocks, all resident: each keeps its threads' records and its shared
+// memory between its turns; a block's turn ends when it finishes or its threads only wait for
+// other blocks (run_block's may_wait).
+struct resident_grid {
+    struct block {
+        block_env env{};
+        std::vector<uint8_t> states, shared;
+        std::vector<uint32_t> held_back;
+        uint32_t pass = 0;
+        bool done = false;
+    };
+    std::vector<block> blocks;
+    uint32_t stride, threads;
+    bool passes;
+    uint64_t executed = 0, bytes = 0, host_bytes = 0, faulted_block = 0;  // faulted_block: its index + 1
+    bool aborted = false;
+
+    resident_grid(const block_env& base, const kernel_layout& k, const launch_request& r, uint32_t stride_,
+                  uint32_t threads_, bool passes_)
+        : blocks(uint64_t{r.grid[0]} * r.grid[1] * r.grid[2]), stride(stride_), threads(threads_), passes(passes_) {
+        const uint32_t records = k.parks ? threads : 1;
+        uint32_t at[3] = {0, 0, 0};
+        for (block& b : blocks) {
+            b.env = base;
+            std::memcpy(b.env.ctaid, at, sizeof at);
+            if (++at[0] == r.grid[0] && (at[0] = 0, ++at[1] == r.grid[1])) at[1] = 0, ++at[2];
+            b.states.assign(uint64_t{stride} * records, 0);
+            b.shared.assign(std::max<uint64_t>(base.shared_size, 1), 0);
+            b.env.shared = b.shared.data();
+            b.held_back.assign((threads + 31) / 32, 0);
+            for (uint32_t t = 0; k.parks && t < threads; ++t) {
+                thread_state& s = state_at(b.states, stride, t);
+                s.tid[0] = t % r.block[0];
+                s.tid[1] = (t / r.block[0]) % r.block[1];
+                s.tid[2] = t / (r.block[0] * r.block[1]);
+            }
+        }
+    }
+
+    void run(block_function fn, const std::function<bool()>& abort) {
+        for (uint64_t left = blocks.size(); left;) {
+            for (uint64_t i = 0; i < blocks.size(); ++i) {
+                block& b = blocks[i];
+                if (b.done) continue;
+                if (abort && abort()) return void(aborted = true);
+                if (run_block(fn, b.env, b.states, stride, threads, passes, b.held_back, true, b.pass)) {
+                    b.done = true;
+                    --left;
+                    executed += b.env.executed;
+                    bytes += b.env.bytes_moved;
+                    host_bytes += b.env.host_bytes;
+                }
+                if (b.env.fault->raised.load(std::memory_order_relaxed)) return void(faulted_block = i + 1);
+            }
+        }
+    }
+};
 
 }  // namespace
 
@@ -311,8 +397,23 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     base.const_host = symbols + const_base_;
     base.const_size = layout_.const_init.size();
     base.shared_size = shared_bytes;
-    base.local_size = k.local_bytes;
+    // A recursive kernel's local memory is its call stack: what the launch gives, at least its
+    // own frames.
+    base.local_size = k.recursive ? std::max<uint64_t>(k.local_bytes, r.stack_bytes) : k.local_bytes;
     base.local_offset = thread_state_header + k.register_bytes;
+    const uint32_t stride =
+        k.recursive ? static_cast<uint32_t>((base.local_offset + base.local_size + 15) / 16 * 16) : k.state_stride;
+    if (r.heap_bytes) {
+        if (r.heap_address < memory.base || r.heap_address - memory.base > memory.size ||
+            memory.size - (r.heap_address - memory.base) < r.heap_bytes) {
+            out.status = CB_ERR_INVALID_ARGUMENT;
+            out.message = "kernel '" + k.name + "': the device heap is not inside VRAM";
+            return out;
+        }
+        base.heap_host = memory.host + (r.heap_address - memory.base);
+        base.heap_base = r.heap_address;
+        base.heap_size = r.heap_bytes;
+    }
     base.params = r.params.data();
     base.param_bytes = static_cast<uint32_t>(r.params.size());
     std::memcpy(base.ntid, r.block, sizeof base.ntid);
@@ -326,59 +427,91 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         base.cancel_context = const_cast<std::function<bool()>*>(&abort);
     }
 
-    run(blocks, [&](uint64_t begin, uint64_t end) {
-        // A kernel that never parks runs its threads one after another in one record.
-        const uint32_t records = k.parks ? threads : 1;
-        std::vector<uint8_t> states(uint64_t(k.state_stride) * records);
-        std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
-        std::vector<uint32_t> held_back((threads + 31) / 32);  // per warp: releases holding lanes back
-        // A thread's index is the same in every block: set once.
-        for (uint32_t t = 0; k.parks && t < threads; ++t) {
-            thread_state& s = state_at(states, k.state_stride, t);
-            s.tid[0] = t % r.block[0];
-            s.tid[1] = (t / r.block[0]) % r.block[1];
-            s.tid[2] = t / (r.block[0] * r.block[1]);
+    // A cooperative launch: every block resident at once, in turns on one host thread.
+    std::array<uint8_t, grid_workspace_bytes> grid_workspace{};
+    if (r.cooperative) {
+        const uint64_t resident = blocks * (uint64_t{stride} * threads + shared_bytes);
+        if (resident > max_cooperative_bytes) {
+            out.status = CB_ERR_INVALID_ARGUMENT;
+            out.message = "kernel '" + k.name + "': a cooperative launch of " + std::to_string(blocks) +
+                          " blocks would keep " + std::to_string(resident >> 20) +
+                          " MiB of thread records resident at once (at most " +
+                          std::to_string(max_cooperative_bytes >> 20) + ")";
+            return out;
         }
-        // Counted per chunk: one atomic add per chunk, not three per block from every thread.
-        struct totals {
-            std::atomic<uint64_t>&executed, &moved, &host_moved;
-            uint64_t ran = 0, bytes = 0, host_bytes = 0;
-            ~totals() {
-                executed.fetch_add(ran, std::memory_order_relaxed);
-                moved.fetch_add(bytes, std::memory_order_relaxed);
-                host_moved.fetch_add(host_bytes, std::memory_order_relaxed);
+        base.grid_host = grid_workspace.data();
+        base.grid_workspace_high = static_cast<uint32_t>(grid_window >> 32);
+        base.grid_workspace_low = 0;
+        run(1, [&](uint64_t, uint64_t) {
+            const char here = 0;
+            base.stack_floor = reinterpret_cast<uintptr_t>(&here) - host_stack_budget;
+            resident_grid grid{base, k, r, stride, threads, k.parks && k.region_barriers.empty()};
+            grid.run(fn, abort);
+            executed += grid.executed;
+            moved += grid.bytes;
+            host_moved += grid.host_bytes;
+            if (grid.faulted_block) fault_block = grid.faulted_block;
+            if (grid.aborted) aborted = true;
+        });
+    } else
+        run(blocks, [&](uint64_t begin, uint64_t end) {
+            // A kernel that never parks runs its threads one after another in one record.
+            const uint32_t records = k.parks ? threads : 1;
+            std::vector<uint8_t> states(uint64_t(stride) * records);
+            // Deep recursion faults before it reaches the end of this host thread's stack.
+            const char here = 0;
+            const uint64_t stack_floor = reinterpret_cast<uintptr_t>(&here) - host_stack_budget;
+            std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
+            std::vector<uint32_t> held_back((threads + 31) / 32);  // per warp: releases holding lanes back
+            // A thread's index is the same in every block: set once.
+            for (uint32_t t = 0; k.parks && t < threads; ++t) {
+                thread_state& s = state_at(states, stride, t);
+                s.tid[0] = t % r.block[0];
+                s.tid[1] = (t / r.block[0]) % r.block[1];
+                s.tid[2] = t / (r.block[0] * r.block[1]);
             }
-        } chunk{executed, moved, host_moved};
-        // The block index advances x, then y, then z, without divisions.
-        uint32_t at[3] = {static_cast<uint32_t>(begin % r.grid[0]),
-                          static_cast<uint32_t>((begin / r.grid[0]) % r.grid[1]),
-                          static_cast<uint32_t>(begin / (uint64_t{r.grid[0]} * r.grid[1]))};
-        // Straight regions run in one call of the block function, without statuses.
-        const bool passes = k.parks && k.region_barriers.empty();
-        for (uint64_t b = begin; b < end; ++b) {
-            if (fault.raised.load(std::memory_order_relaxed)) return;
-            if (abort && abort()) return aborted.store(true);
-            block_env env = base;
-            std::memcpy(env.ctaid, at, sizeof at);
-            if (++at[0] == r.grid[0] && (at[0] = 0, ++at[1] == r.grid[1])) at[1] = 0, ++at[2];
-            env.shared = shared.data();
-            if (shared_bytes) std::fill(shared.begin(), shared.end(), 0);
-            for (uint32_t t = 0; passes && t < threads; ++t) {
-                thread_state& s = state_at(states, k.state_stride, t);
-                s.status = runnable;
-                s.resume = 0;
+            // Counted per chunk: one atomic add per chunk, not three per block from every thread.
+            struct totals {
+                std::atomic<uint64_t>&executed, &moved, &host_moved;
+                uint64_t ran = 0, bytes = 0, host_bytes = 0;
+                ~totals() {
+                    executed.fetch_add(ran, std::memory_order_relaxed);
+                    moved.fetch_add(bytes, std::memory_order_relaxed);
+                    host_moved.fetch_add(host_bytes, std::memory_order_relaxed);
+                }
+            } chunk{executed, moved, host_moved};
+            // The block index advances x, then y, then z, without divisions.
+            uint32_t at[3] = {static_cast<uint32_t>(begin % r.grid[0]),
+                              static_cast<uint32_t>((begin / r.grid[0]) % r.grid[1]),
+                              static_cast<uint32_t>(begin / (uint64_t{r.grid[0]} * r.grid[1]))};
+            // Straight regions run in one call of the block function, without statuses.
+            const bool passes = k.parks && k.region_barriers.empty();
+            for (uint64_t b = begin; b < end; ++b) {
+                if (fault.raised.load(std::memory_order_relaxed)) return;
+                if (abort && abort()) return aborted.store(true);
+                block_env env = base;
+                env.stack_floor = stack_floor;
+                std::memcpy(env.ctaid, at, sizeof at);
+                if (++at[0] == r.grid[0] && (at[0] = 0, ++at[1] == r.grid[1])) at[1] = 0, ++at[2];
+                env.shared = shared.data();
+                if (shared_bytes) std::fill(shared.begin(), shared.end(), 0);
+                for (uint32_t t = 0; passes && t < threads; ++t) {
+                    thread_state& s = state_at(states, stride, t);
+                    s.status = runnable;
+                    s.resume = 0;
+                }
+                uint32_t pass = 0;
+                run_block(fn, env, states, stride, threads, passes, held_back, false, pass);
+                chunk.ran += env.executed;
+                chunk.bytes += env.bytes_moved;
+                chunk.host_bytes += env.host_bytes;
+                if (fault.raised.load(std::memory_order_relaxed)) {
+                    uint64_t none = 0;
+                    fault_block.compare_exchange_strong(none, b + 1);
+                    return;
+                }
             }
-            run_block(fn, env, states, k.state_stride, threads, passes, held_back);
-            chunk.ran += env.executed;
-            chunk.bytes += env.bytes_moved;
-            chunk.host_bytes += env.host_bytes;
-            if (fault.raised.load(std::memory_order_relaxed)) {
-                uint64_t none = 0;
-                fault_block.compare_exchange_strong(none, b + 1);
-                return;
-            }
-        }
-    });
+        });
     out.executed = executed.load();
     out.bytes_moved = moved.load();
     out.host_bytes = host_moved.load();
@@ -391,6 +524,9 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         const uint64_t blk = fault_block.load() ? fault_block.load() - 1 : 0;
         const std::string what = fault.kind == 3   ? std::string("trap")
                                  : fault.kind == 4 ? std::string("device-side assertion failed")
+                                 : fault.kind == 6 ? stack_overflow_text(fault.address, base.local_size)
+                                 : fault.kind == 7 ? "free() of " + sdk::hex_text(fault.address) +
+                                                         ", which is not a block malloc returned and did not free yet"
                                                    : "illegal address " + sdk::hex_text(fault.address) + " (" +
                                                          std::to_string(fault.bytes) + " bytes)";
         out.message = "kernel '" + k.name + "': " + what + " in block " + std::to_string(blk);

@@ -107,6 +107,9 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     add("cb_ptx_clock64", reinterpret_cast<void*>(&cb_ptx_clock64));
     add("cb_ptx_trap", reinterpret_cast<void*>(&cb_ptx_trap));
     add("cb_ptx_poll", reinterpret_cast<void*>(&cb_ptx_poll));
+    add("cb_ptx_malloc", reinterpret_cast<void*>(&cb_ptx_malloc));
+    add("cb_ptx_free", reinterpret_cast<void*>(&cb_ptx_free));
+    add("cb_ptx_stack_overflow", reinterpret_cast<void*>(&cb_ptx_stack_overflow));
     add("cb_ptx_assertfail", reinterpret_cast<void*>(&cb_ptx_assertfail));
     add("cb_ptx_fault", reinterpret_cast<void*>(&cb_ptx_fault));
     add("cb_ptx_rounded_f32", reinterpret_cast<void*>(&cb_ptx_rounded_f32));

@@ -57,6 +57,14 @@ struct launch_request {
     // from them (cudaMemcpyToSymbol) and the kernels see the same bytes; 0: the module's own
     // copy, which only its kernels see.
     uint64_t symbols = 0;
+    // The per-thread call stack of a recursive kernel (cudaLimitStackSize), and the device heap
+    // in VRAM (device_heap.hpp; 0 bytes: none, and malloc returns NULL).
+    uint64_t stack_bytes = 1024;
+    uint64_t heap_address = 0;
+    uint64_t heap_bytes = 0;
+    // cudaLaunchCooperativeKernel: all blocks resident at once (they run in turns on one thread),
+    // and %envreg1/%envreg2 name the grid's workspace for grid.sync().
+    bool cooperative = false;
 };
 
 // A module-scope variable (.global or .const) in the module's block of variables.
@@ -106,6 +114,8 @@ public:
     // Where .param number `index` lies in the parameter buffer and its size (cuFuncGetParamInfo);
     // false past the last one.
     virtual bool param_info(size_t kernel, uint32_t index, uint64_t& offset, uint64_t& size) const = 0;
+    // The kernel calls malloc/free/new/delete: its launches need the device heap.
+    virtual bool uses_heap(size_t kernel) const = 0;
 
     // Runs every block of the grid through `run`; `abort` (may be empty) is asked between blocks.
     virtual launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,

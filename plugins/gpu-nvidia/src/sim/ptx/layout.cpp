@@ -2,12 +2,15 @@
 
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/barrier_regions.hpp"
+#include "sim/ptx/device_heap.hpp"
 #include "sim/ptx/limits.hpp"
 #include "sim/ptx/liveness.hpp"
 #include "sim/ptx/recomputable.hpp"
+#include "sim/ptx/simd_video.hpp"
 #include "sim/ptx/texture_fetch.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <set>
 
@@ -63,6 +66,9 @@ const std::set<std::string>& supported_opcodes() {
 // Why an opcode the language has is not run, for the message.
 std::string why_not(const std::string& op) {
     if (op == "sured" || op == "suq") return "surface reductions and surface queries are not supported";
+    if (op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
+        op == "vshr" || op == "vmad" || op == "vset")
+        return "the scalar video instructions are not supported (their SIMD forms vadd4, vadd2, ... are)";
     if (op == "wgmma" || op == "tcgen05")
         return "tensor-core matrix instructions other than wmma, mma.sync and ld/st/movmatrix are not supported";
     return "the simulated GPU's PTX engine does not implement it";
@@ -79,6 +85,12 @@ std::string full_opcode(const instruction& in) {
 std::string check_instruction(const instruction& in, const module& m, bool in_func) {
     if (!in.label.empty()) return {};
     const std::string name = full_opcode(in);
+    if (is_simd_video(in.opcode)) {
+        simd_video_code code;
+        std::string why;
+        if (!simd_video_code_of(in, code, why)) return at(in) + "'" + name + "': " + why;
+        return {};
+    }
     if (!supported_opcodes().count(in.opcode)) return at(in) + "'" + name + "': " + why_not(in.opcode);
     if (in.opcode == "tex" || in.opcode == "tld4" || in.opcode == "txq" || in.opcode == "suld" || in.opcode == "sust") {
         texture_code code;
@@ -113,12 +125,25 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
             in.callee == "cudaGetParameterBuffer")
             return at(in) + "'call " + in.callee +
                    "': dynamic parallelism (kernels launching kernels) is not supported";
+        if (heap_function(in.callee) != heap_call::none) {
+            if (in.call_args.size() != 1 ||
+                in.call_returns.size() != (heap_function(in.callee) == heap_call::allocate ? 1u : 0u))
+                return at(in) + "'call " + in.callee + "': not the signature of CUDA's " + in.callee;
+            return {};
+        }
+        if (in.indirect_call()) {
+            if (call_targets(m, in).empty())
+                return at(in) + "'call " + in.callee + "': no function of the module takes " +
+                       std::to_string(in.call_args.size()) + " parameters and returns " +
+                       std::to_string(in.call_returns.size()) + " values";
+            return {};
+        }
         const function* f = m.find_function(in.callee);
         if (!f) return at(in) + "'call " + in.callee + "': no such function in the module";
         if (f->is_extern) return at(in) + "'call " + in.callee + "': an external function the engine does not provide";
         if (f->is_entry) return at(in) + "'call " + in.callee + "': a kernel cannot be called";
     }
-    if (in_func && parks_thread(in) && !is_convergence_point(in))
+    if (in_func && parks_thread(in) && !is_convergence_point(in) && !is_spin_load(in))
         return at(in) + "'" + name +
                "': barriers and warp-wide instructions inside a called .func are not supported "
                "(mark the device function __forceinline__)";
@@ -156,27 +181,38 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     return {};
 }
 
-// The functions reachable from `root` through calls (root first); recursion is refused.
-bool call_tree(const module& m, const function& root, std::vector<const function*>& out, std::string& error) {
-    std::vector<const function*> stack;
-    std::function<bool(const function&)> visit = [&](const function& f) {
-        if (std::find(stack.begin(), stack.end(), &f) != stack.end()) {
-            error = "line " + std::to_string(f.line) + ": '" + f.name + "' calls itself (recursion is not supported)";
-            return false;
-        }
-        stack.push_back(&f);
-        if (std::find(out.begin(), out.end(), &f) == out.end()) out.push_back(&f);
-        for (const auto& in : f.body)
-            if (in.opcode == "call" && in.callee != "vprintf")
-                if (const function* g = m.find_function(in.callee); g && !visit(*g)) return false;
-        stack.pop_back();
-        return true;
-    };
-    return visit(root);
+// Calls that go to a function of the module (not printf, assert or the device heap).
+bool calls_module_function(const instruction& in) {
+    return in.opcode == "call" && in.callee != "vprintf" && in.callee != "__assertfail" &&
+           heap_function(in.callee) == heap_call::none;
 }
 
-// Depot sizes: a function's own .local variables, then the deepest callee frame after them.
-uint32_t frame_bytes(const module& m, const function& f, module_layout& l) {
+// The functions reachable from `root` through calls (root first), and whether some of them call
+// themselves, directly or through others.
+std::vector<const function*> call_tree(const module& m, const function& root, bool& recursive) {
+    std::vector<const function*> out, stack;
+    recursive = false;
+    std::function<void(const function&)> visit = [&](const function& f) {
+        if (std::find(stack.begin(), stack.end(), &f) != stack.end()) {
+            recursive = true;
+            return;
+        }
+        if (std::find(out.begin(), out.end(), &f) != out.end()) return;
+        out.push_back(&f);
+        stack.push_back(&f);
+        for (const auto& in : f.body)
+            if (calls_module_function(in))
+                for (const function* g : call_targets(m, in)) visit(*g);
+        stack.pop_back();
+    };
+    visit(root);
+    return out;
+}
+
+// Depot sizes: a function's own .local variables, then the deepest callee frame after them (a
+// call back into a function on the way counts its own frame only: recursion's depth is checked
+// as it runs, against the launch's stack).
+uint32_t frame_bytes(const module& m, const function& f, module_layout& l, std::vector<const function*>& path) {
     if (auto it = l.local_frame.find(f.name); it != l.local_frame.end()) return it->second;
     uint32_t own = 0;
     auto& offsets = l.depot_offsets[f.name];
@@ -187,12 +223,22 @@ uint32_t frame_bytes(const module& m, const function& f, module_layout& l) {
             own += static_cast<uint32_t>(v.size_bytes());
         }
     own = align_up(own, 16);
-    uint32_t deepest = 0;
-    for (const auto& in : f.body)
-        if (in.opcode == "call" && in.callee != "vprintf")
-            if (const function* g = m.find_function(in.callee)) deepest = std::max(deepest, frame_bytes(m, *g, l));
     l.own_frame[f.name] = own;
-    l.local_frame[f.name] = own + deepest;
+    path.push_back(&f);
+    uint32_t deepest = 0;
+    bool on_cycle = false;
+    for (const auto& in : f.body)
+        if (calls_module_function(in))
+            for (const function* g : call_targets(m, in)) {
+                if (std::find(path.begin(), path.end(), g) != path.end()) {
+                    on_cycle = true;
+                    continue;
+                }
+                deepest = std::max(deepest, frame_bytes(m, *g, l, path));
+            }
+    path.pop_back();
+    // A function on a cycle is not remembered: its depth depends on where the cycle was entered.
+    if (!on_cycle) l.local_frame[f.name] = own + deepest;
     return own + deepest;
 }
 
@@ -207,6 +253,40 @@ void place_variable(const variable& v, std::map<std::string, uint64_t>& offsets,
     image.insert(image.end(), bytes.begin(), bytes.end());
 }
 
+}  // namespace
+
+std::vector<const function*> call_targets(const module& m, const instruction& call) {
+    std::vector<const function*> out;
+    if (!call.indirect_call()) {
+        if (const function* f = m.find_function(call.callee); f && !f->is_extern) out.push_back(f);
+        return out;
+    }
+    for (const auto& f : m.functions)
+        if (!f.is_entry && !f.is_extern && f.params.size() == call.call_args.size() &&
+            f.returns.size() == call.call_returns.size())
+            out.push_back(&f);
+    return out;
+}
+
+bool symbol_address(const module& m, const module_layout& l, const std::string& symbol, uint64_t& address) {
+    for (size_t i = 0; i < m.functions.size(); ++i)
+        if (m.functions[i].name == symbol && !m.functions[i].is_entry) {
+            address = function_address(i);
+            return true;
+        }
+    if (auto it = l.global_offsets.find(symbol); it != l.global_offsets.end()) {
+        address = module_globals_window | it->second;
+        return true;
+    }
+    if (auto it = l.const_offsets.find(symbol); it != l.const_offsets.end()) {
+        address = const_window | it->second;
+        return true;
+    }
+    return false;
+}
+
+namespace {
+
 std::string lay_out_globals(const module& m, module_layout& l) {
     for (const auto& v : m.globals) {
         if (v.where == space::global) {
@@ -217,6 +297,21 @@ std::string lay_out_globals(const module& m, module_layout& l) {
             return "line " + std::to_string(v.line) + ": '" + v.name +
                    "': a module-scope variable of this state space "
                    "is not supported";
+        }
+    }
+    // Addresses in initializers (vtables, pointers to variables), now that every variable has its
+    // place: a function's in the function window, a variable's in its space's window.
+    for (const auto& v : m.globals) {
+        if (v.address_init.empty()) continue;
+        const bool is_const = v.where == space::constant;
+        std::vector<uint8_t>& image = is_const ? l.const_init : l.globals_init;
+        const uint64_t at = (is_const ? l.const_offsets : l.global_offsets).at(v.name);
+        for (const auto& [offset, symbol] : v.address_init) {
+            uint64_t address = 0;
+            if (!symbol_address(m, l, symbol, address))
+                return "line " + std::to_string(v.line) + ": '" + v.name + "': the initializer's '" + symbol +
+                       "' is neither a function nor a .global or .const variable of the module";
+            if (offset + 8 <= v.size_bytes()) std::memcpy(image.data() + at + offset, &address, 8);
         }
     }
     return {};
@@ -261,11 +356,16 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     const uint32_t dyn_at = align_up(sh, dyn_align);
     for (const auto& v : m.globals)
         if (v.where == space::shared && (v.is_extern || v.unsized_array)) kl.shared_offsets[v.name] = dyn_at;
-    // A called .func's volatile accesses do not park (its lanes run as before): only the kernel's.
+    // A called .func's volatile accesses and spinning loads do not park (its lanes run as before):
+    // only the kernel's.
     for (const function* f : tree)
         for (const auto& in : f->body)
-            if (parks_thread(in) && (f == &k || !is_convergence_point(in))) kl.parks = true;
-    kl.local_bytes = frame_bytes(m, k, l);
+            if (parks_thread(in) && (f == &k || (!is_convergence_point(in) && !is_spin_load(in)))) kl.parks = true;
+    std::vector<const function*> path;
+    kl.local_bytes = frame_bytes(m, k, l, path);
+    for (const function* f : tree)
+        for (const auto& in : f->body)
+            if (in.opcode == "call" && heap_function(in.callee) != heap_call::none) kl.uses_heap = true;
     if (kl.parks) {
         kl.converging_back_edges = converging_back_edges(k);
         kl.live_after_park = live_after_parks(k, kl.converging_back_edges);
@@ -294,7 +394,16 @@ bool parks_thread(const instruction& in) {
 }
 
 bool is_yield_point(const instruction& in) {
-    return in.label.empty() && in.opcode == "mbarrier" && (in.has("test_wait") || in.has("try_wait"));
+    return in.label.empty() &&
+           ((in.opcode == "mbarrier" && (in.has("test_wait") || in.has("try_wait"))) || is_spin_load(in));
+}
+
+bool is_spin_load(const instruction& in) {
+    if (!in.label.empty() || in.opcode != "ld") return false;
+    for (const char* other : {"shared", "local", "const", "param"})
+        if (in.has(other)) return false;
+    if (in.has("acquire") || in.has("relaxed")) return !is_convergence_point(in);
+    return in.has("volatile") && in.has("global");
 }
 
 std::set<size_t> converging_back_edges(const function& kernel) {
@@ -352,9 +461,18 @@ layout_result lay_out(const module& m) {
     }
     for (const auto& f : m.functions) {
         if (!f.is_entry || f.is_extern) continue;
-        std::vector<const function*> tree;
-        if (!call_tree(m, f, tree, r.error)) return r;
+        bool recursive = false;
+        const std::vector<const function*> tree = call_tree(m, f, recursive);
         r.layout.kernels.push_back(lay_out_kernel(m, f, r.layout, tree));
+        kernel_layout& kl = r.layout.kernels.back();
+        kl.recursive = recursive;
+        // A recursive kernel's local memory grows to the launch's stack, past the matrix area's
+        // fixed place in the thread record.
+        if (recursive && kl.matrix_offset) {
+            r.error = "line " + std::to_string(f.line) + ": kernel '" + f.name +
+                      "': recursion in a kernel with tensor-core instructions is not supported";
+            return r;
+        }
         // The module's shared variables and those of the kernel's call tree, together.
         if (const uint32_t shared = r.layout.kernels.back().static_shared; shared > limits::shared_bytes_per_block) {
             r.error = "line " + std::to_string(f.line) + ": kernel '" + f.name + "': " + std::to_string(shared) +

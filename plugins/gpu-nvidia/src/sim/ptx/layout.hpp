@@ -53,6 +53,11 @@ struct kernel_layout {
     // matrix exchange area (abi.hpp's matrix_area_bytes) lies in a thread's record; 0: none.
     uint32_t matrix_offset = 0;
     std::set<size_t> converging_back_edges;  // converging_back_edges(): they park
+    // Some function of the call tree calls itself, directly or through others: the thread's local
+    // memory is then the launch's call stack (launch_request::stack_bytes), and each call checks
+    // that the callee's frame fits.
+    bool recursive = false;
+    bool uses_heap = false;  // calls malloc/free/new/delete (device_heap.hpp)
 };
 
 struct module_layout {
@@ -60,7 +65,7 @@ struct module_layout {
     std::vector<uint8_t> globals_init;
     std::map<std::string, uint64_t> const_offsets;
     std::vector<uint8_t> const_init;
-    std::map<std::string, uint32_t> local_frame;  // a function's local depot bytes (incl. callees)
+    std::map<std::string, uint32_t> local_frame;  // a function's local depot bytes (incl. callees; not on a cycle)
     std::map<std::string, uint32_t> own_frame;    // its own depot: where its callees' frames start
     std::map<std::string, std::map<std::string, uint32_t>> depot_offsets;  // per function
     std::vector<kernel_layout> kernels;
@@ -74,6 +79,14 @@ struct layout_result {
 
 // Checks what the engine supports and lays the module out.
 layout_result lay_out(const module& m);
+
+// Where a module's function or .global/.const variable is for a kernel: functions in the
+// function window (function_address), variables in their windows. False for another name.
+bool symbol_address(const module& m, const module_layout& l, const std::string& symbol, uint64_t& address);
+
+// The functions a call may reach: the named one, or for an indirect call every .func of the
+// module whose parameters and returns it matches in number (its address picks one as it runs).
+std::vector<const function*> call_targets(const module& m, const instruction& call);
 
 // Instructions that park a thread (bar.sync, shfl.sync, vote.sync, ..., and convergence points).
 bool parks_thread(const instruction& in);
@@ -97,7 +110,14 @@ bool uses_matrix_area(const instruction& in);
 
 // mbarrier.test_wait and try_wait: a thread whose phase has not completed parks, so that the
 // threads it waits for run (they run one after another); the executor lets it go on, to try
-// again, after the next pass.
+// again, after the next pass. And spinning loads (is_spin_load): the thread parks after the load.
 bool is_yield_point(const instruction& in);
+
+// A load another thread or block may be changing under it: ld.acquire and ld.relaxed of global
+// or generic memory (cooperative groups' grid.sync() spins on one, cuda::atomic_ref loads), and
+// ld.volatile.global (decoupled look-back: a block spinning on another block's flag). A thread
+// parks after each (in a kernel; not in a called .func), so that the threads and blocks it waits
+// for get to run: its loop asks again after the next pass.
+bool is_spin_load(const instruction& in);
 
 }  // namespace cudabridge::nv::ptx

@@ -146,9 +146,11 @@ std::map<size_t, std::vector<std::string>> live_after_parks(const function& f, c
             continue;
         }
         // A warp instruction's destination is written when the thread resumes (a guarded one
-        // parks only when its guard holds), so its old value need not be kept.
+        // parks only when its guard holds), so its old value need not be kept. A spinning load
+        // parks after it wrote its destination: that is kept.
         bits result(words, 0);
-        if (writes_first_operand(in) && !in.operands.empty()) registers_of(in.operands[0], regs, result);
+        if (writes_first_operand(in) && !in.operands.empty() && !is_spin_load(in))
+            registers_of(in.operands[0], regs, result);
         auto& names = parks[i];
         for (size_t r = 0; r < regs.names.size(); ++r)
             if ((live_out[i][r / 64] & ~result[r / 64]) >> (r % 64) & 1) names.push_back(regs.names[r]);

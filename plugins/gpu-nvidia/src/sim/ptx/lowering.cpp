@@ -9,8 +9,10 @@
 #include "sim/ptx/lowering.hpp"
 
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/device_heap.hpp"
 #include "sim/ptx/matrix.hpp"
 #include "sim/ptx/parser.hpp"
+#include "sim/ptx/simd_video.hpp"
 #include "sim/ptx/texture_fetch.hpp"
 
 #include <llvm/IR/IRBuilder.h>
@@ -107,6 +109,7 @@ struct module_context {
     llvm::Type* i64;
     llvm::Type* ptr;
     llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64, texture;
+    llvm::FunctionCallee heap_malloc, heap_free, stack_overflow;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -128,6 +131,9 @@ struct module_context {
             "cb_ptx_assertfail", llvm::FunctionType::get(vd, {ptr, ptr, i64, i64, i32, i64, i32, i32, i32}, false));
         fault = m.getOrInsertFunction("cb_ptx_fault", llvm::FunctionType::get(vd, {ptr, i64, i32}, false));
         poll = m.getOrInsertFunction("cb_ptx_poll", llvm::FunctionType::get(i32, {ptr}, false));
+        heap_malloc = m.getOrInsertFunction("cb_ptx_malloc", llvm::FunctionType::get(i64, {ptr, i64}, false));
+        heap_free = m.getOrInsertFunction("cb_ptx_free", llvm::FunctionType::get(i32, {ptr, i64}, false));
+        stack_overflow = m.getOrInsertFunction("cb_ptx_stack_overflow", llvm::FunctionType::get(vd, {ptr, i64}, false));
         texture =
             m.getOrInsertFunction("cb_ptx_texture", llvm::FunctionType::get(vd, {ptr, ptr, i32, i64, ptr, ptr}, false));
         // Pure: the rounding mode is the helper's own for one operation (LLVM may hoist and merge).
@@ -672,6 +678,15 @@ private:
             v = env_field(offsetof(block_env, dynamic_shared), mc_.i32);
         } else if (name == "%total_smem_size") {
             v = b_.CreateTrunc(env_field(offsetof(block_env, shared_size), mc_.i64), mc_.i32);
+        } else if (name == "%envreg1" || name == "%envreg2") {
+            // Cooperative groups' grid workspace (its address's high and low words): a
+            // cooperative launch's, 0 for any other launch (grid.sync() then traps, as on a GPU).
+            v = b_.CreateTrunc(env_field(name == "%envreg1" ? offsetof(block_env, grid_workspace_high)
+                                                            : offsetof(block_env, grid_workspace_low),
+                                         mc_.i32),
+                               mc_.i32);
+        } else if (name.rfind("%envreg", 0) == 0) {
+            v = b_.getInt32(0);
         } else if (name == "%smid" || name == "%gridid") {
             v = b_.getInt32(0);
         } else if (name == "%nsmid") {
@@ -716,7 +731,8 @@ private:
                      (o.name.rfind("%lanemask", 0) == 0 || o.name == "%laneid" || o.name == "%warpid" ||
                       o.name == "%clock64" || o.name == "%clock" || o.name == "%globaltimer" || o.name == "%smid" ||
                       o.name == "%nsmid" || o.name == "%nwarpid" || o.name == "%gridid" ||
-                      o.name == "%dynamic_smem_size" || o.name == "%total_smem_size"))
+                      o.name.rfind("%envreg", 0) == 0 || o.name == "%dynamic_smem_size" ||
+                      o.name == "%total_smem_size"))
                 v = special_register(in, o.name, want);
             else {
                 reg_slot& r = reg(in, o.name);
@@ -795,6 +811,10 @@ private:
         if (kernel_)
             for (const auto& p : kl_.params)
                 if (p.name == name) return b_.getInt64(sp == space::generic ? (param_window | p.offset) : p.offset);
+        // A function's address (a function pointer): what an indirect call dispatches on.
+        for (size_t i = 0; i < mc_.ptx.functions.size(); ++i)
+            if (mc_.ptx.functions[i].name == name && !mc_.ptx.functions[i].is_entry)
+                return b_.getInt64(function_address(i));
         refuse(in, "'" + name + "' is not a variable the engine can address here");
     }
 
@@ -1064,9 +1084,14 @@ private:
     void lower_atom(const instruction& in);
     void lower_call(const instruction& in);
     void lower_assertfail(const instruction& in);
+    void lower_heap_call(const instruction& in);
+    void lower_indirect_call(const instruction& in);
+    void call_function(const instruction& in, const function& callee);
+    void check_stack(Value* callee_end);
     void lower_carry(const instruction& in, scalar_type t);
     void lower_half2(const instruction& in);
     void lower_int16x2(const instruction& in);
+    void lower_simd_video(const instruction& in);
     Value* permute_mode(const instruction& in, Value* both, Value* sel);
     Value* fma_for_half(Value* x, Value* y, Value* z);
     Value* half_min_max(Value* x, Value* y, bool is_min, bool nan_result, uint16_t inf_bits = 0x7C00);
@@ -1198,6 +1223,7 @@ void function_lowering::lower_instruction(const instruction& in) {
     if (in.has("f16x2")) return lower_half2(in);
     if (in.has("bf16") || in.has("bf16x2")) return lower_bf16(in);
     if (in.has("s16x2") || in.has("u16x2")) return lower_int16x2(in);
+    if (is_simd_video(op)) return lower_simd_video(in);
     if (op == "isspacep") return lower_int_arith(in, scalar_type{scalar_type::kind::pred, 1});  // it has no type
     const scalar_type t = type1(in);
     if (op == "selp") {
@@ -1274,6 +1300,11 @@ void function_lowering::lower_ld(const instruction& in) {
     };
     const auto parts = elements(in, in.operands[0], n);
     for (size_t i = 0; i < parts.size(); ++i) load_one(static_cast<int>(i), *parts[i]);
+    // A load that may be spinning on another thread's or block's flag: park after it, so that
+    // they run before this thread asks again (layout.hpp's is_spin_load).
+    if (kernel_ && is_spin_load(in))
+        park(at_warp_op,
+             [&] { b_.CreateStore(b_.getInt32(thread_yield), state_field_ptr(offsetof(thread_state, warp_op))); });
 }
 
 void function_lowering::lower_st(const instruction& in) {
@@ -1954,6 +1985,85 @@ void function_lowering::lower_int16x2(const instruction& in) {
     set(in, in.operands[0], b_.CreateBitCast(r, mc_.i32));
 }
 
+// vadd4 ... vset4, vadd2 ... vset2 (simd_video.hpp): per lane, the selected elements of {b, a}
+// extended to 32 bits, the operation, .sat's clamp; then the merge with c or the sum into c.
+void function_lowering::lower_simd_video(const instruction& in) {
+    simd_video_code code;
+    std::string why;
+    if (!simd_video_code_of(in, code, why)) refuse(in, why);
+    using operation = simd_video_code::operation;
+    using comparison = simd_video_code::comparison;
+    const scalar_type b32{scalar_type::kind::bits, 32};
+    const unsigned width = code.lanes == 4 ? 8 : 16;
+    Value* both = b_.CreateOr(b_.CreateShl(b_.CreateZExt(src(in, code.b, b32), mc_.i64), 32),
+                              b_.CreateZExt(src(in, code.a, b32), mc_.i64));
+    Value* c = src(in, code.c, b32);
+    auto element = [&](uint8_t index, bool is_signed) {
+        Value* e = b_.CreateTrunc(b_.CreateLShr(both, uint64_t{index} * width), mc_.int_type(static_cast<int>(width)));
+        return is_signed ? b_.CreateSExt(e, mc_.i32) : b_.CreateZExt(e, mc_.i32);
+    };
+    const int64_t lo = code.d_signed ? -(int64_t{1} << (width - 1)) : 0;
+    const int64_t hi = code.d_signed ? (int64_t{1} << (width - 1)) - 1 : (int64_t{1} << width) - 1;
+    Value* d = code.accumulate ? c : b_.getInt32(0);
+    for (int i = 0; i < code.lanes; ++i) {
+        // Lane values fit 17 bits with their sign: i32 arithmetic is exact.
+        Value* x = element(code.a_select[static_cast<size_t>(i)], code.a_signed);
+        Value* y = element(code.b_select[static_cast<size_t>(i)], code.b_signed);
+        Value* t = nullptr;
+        switch (code.op) {
+        case operation::add:
+            t = b_.CreateAdd(x, y);
+            break;
+        case operation::sub:
+            t = b_.CreateSub(x, y);
+            break;
+        case operation::avrg: {
+            Value* sum = b_.CreateAdd(x, y);
+            Value* up = b_.CreateAShr(b_.CreateAdd(sum, b_.getInt32(1)), 1);
+            t = b_.CreateSelect(b_.CreateICmpSGE(sum, b_.getInt32(0)), up, b_.CreateAShr(sum, 1));
+            break;
+        }
+        case operation::absdiff:
+            t = b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, b_.CreateSub(x, y), b_.getFalse());
+            break;
+        case operation::min:
+            t = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+            break;
+        case operation::max:
+            t = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+            break;
+        case operation::set: {
+            const llvm::CmpInst::Predicate p = code.cmp == comparison::eq   ? llvm::CmpInst::ICMP_EQ
+                                               : code.cmp == comparison::ne ? llvm::CmpInst::ICMP_NE
+                                               : code.cmp == comparison::lt ? llvm::CmpInst::ICMP_SLT
+                                               : code.cmp == comparison::le ? llvm::CmpInst::ICMP_SLE
+                                               : code.cmp == comparison::gt ? llvm::CmpInst::ICMP_SGT
+                                                                            : llvm::CmpInst::ICMP_SGE;
+            t = b_.CreateZExt(b_.CreateICmp(p, x, y), mc_.i32);
+            break;
+        }
+        }
+        if (code.saturate) {
+            t = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, t, b_.getInt32(static_cast<uint32_t>(lo)));
+            t = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, t, b_.getInt32(static_cast<uint32_t>(hi)));
+        }
+        if (!(code.mask & (1u << i))) {
+            if (!code.accumulate) {
+                const uint32_t field = ((width == 8 ? 0xFFu : 0xFFFFu) << (width * static_cast<unsigned>(i)));
+                d = b_.CreateOr(d, b_.CreateAnd(c, b_.getInt32(field)));
+            }
+            continue;
+        }
+        if (code.accumulate) {
+            d = b_.CreateAdd(d, t);
+        } else {
+            Value* low = b_.CreateAnd(t, b_.getInt32(width == 8 ? 0xFFu : 0xFFFFu));
+            d = b_.CreateOr(d, b_.CreateShl(low, width * static_cast<unsigned>(i)));
+        }
+    }
+    set(in, code.d, d);
+}
+
 void function_lowering::lower_float_arith(const instruction& in, scalar_type t) {
     const std::string& op = in.opcode;
     const operand& d = in.operands.at(0);
@@ -2456,6 +2566,36 @@ void function_lowering::lower_assertfail(const instruction& in) {
     continue_in_new_block();
 }
 
+// malloc/new and free/delete (device_heap.hpp): a call of the engine's heap helpers with the
+// argument from the call's .param buffer, and malloc's address into the return's.
+void function_lowering::lower_heap_call(const instruction& in) {
+    auto param = [&](const operand& o) { return param_pointer(in, named(operand::kind::address, o.name), 8); };
+    Value* argument = b_.CreateLoad(mc_.i64, param(in.call_args.at(0)));
+    if (heap_function(in.callee) == heap_call::allocate) {
+        b_.CreateStore(b_.CreateCall(mc_.heap_malloc, {env_, argument}), param(in.call_returns.at(0)));
+        return;
+    }
+    Value* faulted = b_.CreateCall(mc_.heap_free, {env_, argument});
+    auto* ok = BasicBlock::Create(mc_.ctx, "free.ok", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(faulted, b_.getInt32(0)), dead_, ok);
+    b_.SetInsertPoint(ok);
+}
+
+// A call in a recursive kernel: the callee's frame must end inside the thread's stack (its local
+// memory, the launch's stack bytes), and the host's stack must not pass the executor's floor.
+void function_lowering::check_stack(Value* callee_end) {
+    Value* too_deep = b_.CreateICmpUGT(callee_end, env_field(offsetof(block_env, local_size), mc_.i64));
+    Value* sp = b_.CreatePtrToInt(b_.CreateIntrinsic(llvm::Intrinsic::stacksave, {}, {}), mc_.i64);
+    Value* host_out = b_.CreateICmpULT(sp, env_field(offsetof(block_env, stack_floor), mc_.i64));
+    auto* overflow = BasicBlock::Create(mc_.ctx, "stack.overflow", fn_);
+    auto* ok = BasicBlock::Create(mc_.ctx, "stack.ok", fn_);
+    b_.CreateCondBr(b_.CreateOr(too_deep, host_out), overflow, ok);
+    b_.SetInsertPoint(overflow);
+    b_.CreateCall(mc_.stack_overflow, {env_, b_.CreateSelect(too_deep, callee_end, b_.getInt64(0))});
+    b_.CreateBr(dead_);
+    b_.SetInsertPoint(ok);
+}
+
 void function_lowering::lower_call(const instruction& in) {
     if (in.callee == "vprintf") {
         if (in.call_args.size() != 2) refuse(in, "vprintf takes two parameters");
@@ -2471,16 +2611,61 @@ void function_lowering::lower_call(const instruction& in) {
         return;
     }
     if (in.callee == "__assertfail") return lower_assertfail(in);
-    const function* callee = mc_.ptx.find_function(in.callee);
-    llvm::Function* target = mc_.funcs.at(kl_.name + "/" + in.callee);
-    std::vector<Value*> args = {env_, state_, b_.CreateAdd(frame_base_, b_.getInt64(mc_.layout.own_frame.at(f_.name)))};
+    if (heap_function(in.callee) != heap_call::none) return lower_heap_call(in);
+    if (in.indirect_call()) return lower_indirect_call(in);
+    call_function(in, *mc_.ptx.find_function(in.callee));
+}
+
+// call (r), %rd, (a), prototype: the function whose address %rd holds, among those the call's
+// shape fits (call_targets); any other address faults, as a jump to one would on a GPU.
+void function_lowering::lower_indirect_call(const instruction& in) {
+    const scalar_type b64{scalar_type::kind::bits, 64};
+    Value* address = src(in, named(operand::kind::reg, in.callee), b64);
+    auto* done = BasicBlock::Create(mc_.ctx, "icall.done", fn_);
+    auto* unknown = BasicBlock::Create(mc_.ctx, "icall.unknown", fn_);
+    llvm::SwitchInst* pick = b_.CreateSwitch(address, unknown);
+    // A function whose parameters are wider than the call's buffers cannot be the one meant.
+    auto fits = [&](const std::vector<operand>& buffers, const std::vector<variable>& declared) {
+        for (size_t i = 0; i < buffers.size(); ++i) {
+            auto it = call_params_.find(buffers[i].name);
+            if (it == call_params_.end()) return false;
+            const auto bits = it->second->getAllocationSizeInBits(mc_.mod.getDataLayout());
+            if (!bits || *bits < 8 * declared[i].size_bytes()) return false;
+        }
+        return true;
+    };
+    for (const function* target : call_targets(mc_.ptx, in)) {
+        if (!fits(in.call_args, target->params) || !fits(in.call_returns, target->returns)) continue;
+        const auto index = static_cast<size_t>(target - mc_.ptx.functions.data());
+        auto* block = BasicBlock::Create(mc_.ctx, "icall." + target->name, fn_);
+        pick->addCase(b_.getInt64(function_address(index)), block);
+        b_.SetInsertPoint(block);
+        call_function(in, *target);
+        b_.CreateBr(done);
+    }
+    b_.SetInsertPoint(unknown);
+    b_.CreateCall(mc_.fault, {env_, address, b_.getInt32(0)});
+    b_.CreateBr(dead_);
+    b_.SetInsertPoint(done);
+}
+
+// A call of `callee` with the call's .param buffers (its frame after the caller's).
+void function_lowering::call_function(const instruction& in, const function& target_function) {
+    const function* callee = &target_function;
+    llvm::Function* target = mc_.funcs.at(kl_.name + "/" + callee->name);
+    // In a recursive kernel each call also takes call_frame_bytes of stack (what a GPU's call
+    // saves), so that recursion without local variables still meets the stack's end.
+    const uint64_t overhead = kl_.recursive ? call_frame_bytes : 0;
+    Value* callee_base = b_.CreateAdd(frame_base_, b_.getInt64(mc_.layout.own_frame.at(f_.name) + overhead));
+    if (kl_.recursive) check_stack(b_.CreateAdd(callee_base, b_.getInt64(mc_.layout.own_frame.at(callee->name))));
+    std::vector<Value*> args = {env_, state_, callee_base};
     auto buffer = [&](const operand& o) -> Value* {
         auto it = call_params_.find(o.name);
         if (it == call_params_.end()) refuse(in, "call argument " + o.name + " is not a .param of the call block");
         return it->second;
     };
     if (in.call_returns.size() != callee->returns.size() || in.call_args.size() != callee->params.size())
-        refuse(in, "the call's parameters do not match " + in.callee + "'s declaration");
+        refuse(in, "the call's parameters do not match " + callee->name + "'s declaration");
     for (const auto& r : in.call_returns) args.push_back(buffer(r));
     for (const auto& a : in.call_args) args.push_back(buffer(a));
     Value* faulted = b_.CreateCall(target, args);

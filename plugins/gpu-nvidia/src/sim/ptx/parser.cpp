@@ -2,6 +2,8 @@
 // (directives, declarations, "[@p] opcode.mods operands;") that no parser generator is needed.
 #include "sim/ptx/parser.hpp"
 
+#include "sim/ptx/simd_video.hpp"
+
 #include "sim/ptx/limits.hpp"
 
 #include <algorithm>
@@ -380,7 +382,15 @@ private:
         } else if (parse_integer(t.text, bits)) {
             if (negative) bits = negated(bits);
         } else {
-            fail("initializers that take addresses (generic(), symbols) are not supported");
+            // An address: `symbol` or `generic(symbol)`, filled in by the layout.
+            std::string symbol = t.text;
+            if (t.text == "generic") {
+                expect("(");
+                symbol = next().text;
+                expect(")");
+            }
+            if (negative || v.type.bits != 64) fail("an address in an initializer of fewer than 64 bits");
+            v.address_init.emplace_back(v.init.size(), symbol);
         }
         append_value(v, bits);
     }
@@ -454,6 +464,11 @@ private:
                        (peek().text == ".reg" || peek().text == ".param" || peek().text == ".local" ||
                         peek().text == ".shared" || peek().text == ".const" || peek().text == ".global")) {
                 local_declarations(f);
+            } else if (peek().k == token::kind::word && peek(1).k == token::kind::punct && peek(1).text == ":" &&
+                       peek(2).k == token::kind::word && peek(2).text == ".callprototype") {
+                // prototype_3 : .callprototype (.param .b32 _) _ (.param .b64 _); an indirect
+                // call's signature: the call's own .param buffers say the same.
+                while (!at_end() && !accept(";")) next();
             } else if (peek().k == token::kind::word && peek(1).k == token::kind::punct && peek(1).text == ":") {
                 instruction label;
                 label.line = line();
@@ -481,7 +496,20 @@ private:
             while (accept(","));
             expect(";");
         }
+        if (is_simd_video(in.opcode)) move_lane_suffixes(in);
         return in;
+    }
+
+    // vadd4 d.b20, a.b3210, ...: the lane mask and selectors become modifiers "operand:suffix"
+    // ("0:b20"), so that every later stage sees plain register names.
+    static void move_lane_suffixes(instruction& in) {
+        for (size_t i = 0; i < in.operands.size(); ++i) {
+            operand& o = in.operands[i];
+            const size_t dot = o.name.find('.');
+            if (o.k != operand::kind::reg || dot == std::string::npos) continue;
+            in.mods.push_back(std::to_string(i) + ":" + o.name.substr(dot + 1));
+            o.name.resize(dot);
+        }
     }
 
     // call[.uni] [(ret, ...),] callee[, (arg, ...)];
@@ -500,7 +528,15 @@ private:
                 while (accept(","));
                 expect(")");
             }
-            if (accept(",")) fail("indirect calls through a prototype are not supported");
+            // An indirect call names its prototype: call (r), %rd, (a), prototype_3;
+            if (accept(",")) word();
+        }
+        // The address register is also the call's operand, so that the analyses see it read.
+        if (in.indirect_call()) {
+            in.callee = scoped(in.callee);
+            operand address;
+            address.name = in.callee;
+            in.operands.push_back(address);
         }
         expect(";");
         return in;

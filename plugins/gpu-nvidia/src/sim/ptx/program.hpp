@@ -43,6 +43,9 @@ public:
     cb_status pack_arguments(size_t kernel, const cb_kernel_arg* args, size_t count, std::vector<uint8_t>& out,
                              std::string& error) const override;
     bool param_info(size_t kernel, uint32_t index, uint64_t& offset, uint64_t& size) const override;
+    bool uses_heap(size_t kernel) const override {
+        return kernel < layout_.kernels.size() && layout_.kernels[kernel].uses_heap;
+    }
     cb_status pack_parameters(size_t kernel, void* const* params, std::vector<uint8_t>& out,
                               std::string& error) const override;
     launch_outcome launch(const launch_request& r, const device_memory& memory, const block_runner& run,

@@ -2,6 +2,7 @@
 // faults, %clock64, and device printf (CUDA's vprintf: a format string and a buffer of
 // arguments, each aligned to its own size).
 #include "sim/ptx/abi.hpp"
+#include "sim/ptx/device_heap.hpp"
 #include "sim/ptx/kernel_module.hpp"
 
 #include <cudabridge/cpp/hex_text.hpp>
@@ -31,6 +32,7 @@ uint8_t* within(uint8_t* base, uint64_t size, uint64_t offset, uint32_t bytes) {
 uint8_t* lookup(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, bool generic) {
     const uint64_t tag = address & window_mask, offset = address & ~window_mask;
     if (tag == module_globals_window) return within(env->globals_host, env->globals_size, offset, bytes);
+    if (tag == grid_window) return within(env->grid_host, env->grid_host ? grid_workspace_bytes : 0, offset, bytes);
     if (generic && tag == shared_window) return within(env->shared, env->shared_size, offset, bytes);
     if (generic && tag == local_window)
         return within(reinterpret_cast<uint8_t*>(thread) + env->local_offset, env->local_size, offset, bytes);
@@ -116,6 +118,18 @@ extern "C" uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_
 extern "C" void cb_ptx_fault(block_env* env, uint64_t address, uint32_t bytes) { raise(env, address, bytes, 1); }
 
 extern "C" void cb_ptx_trap(block_env* env) { raise(env, 0, 0, 3); }
+
+extern "C" uint64_t cb_ptx_malloc(block_env* env, uint64_t bytes) {
+    return heap_allocate(env->heap_host, env->heap_base, env->heap_size, bytes);
+}
+
+extern "C" uint32_t cb_ptx_free(block_env* env, uint64_t address) {
+    if (heap_release(env->heap_host, env->heap_base, env->heap_size, address)) return 0;
+    raise(env, address, 0, 7);
+    return 1;
+}
+
+extern "C" void cb_ptx_stack_overflow(block_env* env, uint64_t needed) { raise(env, needed, 0, 6); }
 
 extern "C" uint32_t cb_ptx_poll(block_env* env) {
     if (env->fault->raised.load(std::memory_order_relaxed)) return 1;

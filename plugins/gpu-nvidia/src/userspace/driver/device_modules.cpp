@@ -18,6 +18,8 @@
 #include "sim/modules/ptx_engine_library.hpp"
 #include "sim/modules/ptx_launch.hpp"
 
+#include <array>
+
 namespace cudabridge::nv {
 
 namespace {
@@ -101,7 +103,31 @@ cb_status userspace_device::place_module_symbols(userspace_module& m, std::strin
     return st;
 }
 
+cb_status userspace_device::place_device_heap(uint64_t bytes, const std::string& name, std::string& error) {
+    std::lock_guard heap(heap_mutex_);
+    if (heap_address_) return CB_OK;
+    uint64_t address = 0;
+    if (vram_->allocate(bytes, address) != CB_OK) {
+        error = "launch_kernel " + name + ": no device memory for the " + std::to_string(bytes) +
+                "-byte device heap its malloc/new need (cudaLimitMallocHeapSize)";
+        return CB_ERR_OUT_OF_MEMORY;
+    }
+    std::array<std::byte, 64> header{};  // the engine lays the heap out when it finds no header
+    if (cb_status st = host_copy(host_direction::to_device, address, header.data(), header.size(), nullptr, error);
+        st != CB_OK) {
+        vram_->free(address);
+        return st;
+    }
+    heap_address_ = address;
+    heap_bytes_ = bytes;
+    return CB_OK;
+}
+
 void userspace_device::replace_module_symbols_locked() {
+    {
+        std::lock_guard heap(heap_mutex_);
+        heap_address_ = heap_bytes_ = 0;  // the old heap went with VRAM; the next launch that needs one places it
+    }
     std::vector<std::shared_ptr<userspace_module>> modules;
     {
         std::lock_guard objects(objects_mutex_);
@@ -253,6 +279,14 @@ cb_status userspace_device::ptx_launch_block(const userspace_module& m, uint32_t
     std::copy(std::begin(launch.block), std::end(launch.block), planned.block);
     planned.dynamic_shared = launch.shared_memory_bytes;
     planned.symbols = m.symbols;
+    planned.stack_bytes = static_cast<uint32_t>(std::min<uint64_t>(cb_launch_stack_bytes(&launch), max_stack_bytes));
+    planned.cooperative = (launch.flags & CB_LAUNCH_COOPERATIVE) != 0;
+    if (m.ptx->uses_heap(index)) {
+        if (cb_status st = place_device_heap(cb_launch_heap_bytes(&launch), name, error); st != CB_OK) return st;
+        std::lock_guard heap(heap_mutex_);
+        planned.heap_address = heap_address_;
+        planned.heap_bytes = heap_bytes_;
+    }
     void* const* raw = cb_launch_kernel_params(&launch);
     if (cb_status st = raw ? m.ptx->pack_parameters(index, raw, planned.params, error)
                            : m.ptx->pack_arguments(index, launch.args, launch.arg_count, planned.params, error);

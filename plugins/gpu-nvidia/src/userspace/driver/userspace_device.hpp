@@ -290,6 +290,10 @@ private:
     cb_status place_module_symbols(userspace_module& m, std::string& error);
     // After a reset released VRAM: every module's variables placed again, as loaded.
     void replace_module_symbols_locked();
+    // The device heap of malloc/free in kernels: placed in VRAM at the first launch that needs it,
+    // `bytes` long (cudaLimitMallocHeapSize then), its bookkeeping header zeroed; kept until a reset
+    // releases VRAM, as CUDA keeps a context's heap (lifecycle_ held).
+    cb_status place_device_heap(uint64_t bytes, const std::string& name, std::string& error);
     bool runs_user_modules();  // a registry and a simulated GPU behind the link
     cb_status ptx_launch_block(const userspace_module& m, uint32_t index, const cb_kernel_launch& launch,
                                const std::string& name, std::vector<uint8_t>& block, std::string& error);
@@ -316,6 +320,8 @@ private:
     uint64_t vram_size_ = 0;
     uint64_t page_size_ = 4096;
     std::unique_ptr<vram_allocator> vram_;  // replaced by resets that release VRAM
+    std::mutex heap_mutex_;
+    uint64_t heap_address_ = 0, heap_bytes_ = 0;  // the device heap (place_device_heap); 0: none yet
     host_buffer fence_word_;
     dma_mapping fence_mapping_;
 
