@@ -194,8 +194,9 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t* width, const void* /*de
 
 // CUDA's limits (enum cudaLimit): the stack, the printf FIFO, the device heap, the device
 // runtime's sync depth and pending launches, the L2 fetch granularity and the persisting L2 size.
-// The simulator sizes its resources itself: a value is kept and read back, CUDA's default
-// before any is set; the persisting L2 size is bounded by the device's (a no-op here).
+// The stack and the heap go to the device (cbDeviceSetLimit), which every launch tells how much
+// stack and heap its kernels may use; the others are kept and read back, CUDA's default before
+// any is set; the persisting L2 size is bounded by the device's (a no-op here).
 namespace {
 std::mutex limits_mutex;
 size_t limit_values[] = {1024, 1u << 20, 8u << 20, 2, 2048, 64, 0};
@@ -208,6 +209,11 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
         if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
         if (cudaError_t e = cudaDeviceGetAttribute(&most, 108, device); e != cudaSuccess) return e;
         value = std::min<size_t>(value, static_cast<size_t>(most));
+    }
+    // The stack and the device heap reach the kernels: every later launch carries them.
+    if (limit == 0 || limit == 2) {
+        if (cbError_t e = cbDeviceSetLimit(static_cast<cbLimit>(limit), value); e != cbSuccess) return record(e);
+        if (cbError_t e = cbDeviceGetLimit(&value, static_cast<cbLimit>(limit)); e != cbSuccess) return record(e);
     }
     std::lock_guard lock(limits_mutex);
     limit_values[limit] = value;

@@ -45,16 +45,44 @@ bool captured_launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_
     return true;
 }
 
+// cudaLaunchCooperativeKernel: every block resident at once, so at most what the device's
+// multiprocessors hold together (the occupancy of one times their number), as CUDA requires.
+cudaError_t launch_cooperative(kernel_record* k, const device_limits& limits, dim3 grid, dim3 block, void** args,
+                               size_t shared_memory, cudaStream_t stream) {
+    if (capturing(stream))
+        return fail(cudaErrorStreamCaptureUnsupported,
+                    ("capture of a cooperative launch of " + k->name + " is not supported").c_str());
+    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    const int per_sm = occupancy_blocks(limits, static_cast<int>(block.x * block.y * block.z), shared_memory);
+    const uint64_t most = uint64_t(std::max(per_sm, 0)) * uint64_t(std::max(limits.multiprocessors, 0));
+    if (blocks > most)
+        return fail(cudaErrorCooperativeLaunchTooLarge,
+                    ("cooperative launch of " + k->name + ": " + std::to_string(blocks) + " blocks, more than the " +
+                     std::to_string(most) + " the device holds at once")
+                        .c_str());
+    cbModule_t module = nullptr;
+    if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
+    if (cudaError_t e = managed_variables_before_launch(*k->fatbin, module); e != cudaSuccess) return e;
+    launch_timer timer(stream);
+    const cbError_t e = cbModuleLaunchCooperativeKernel(module, k->name.c_str(), {grid.x, grid.y, grid.z},
+                                                        {block.x, block.y, block.z}, args, shared_memory,
+                                                        ordered(stream));
+    if (e != cbSuccess) return record(e);
+    timer.launched();
+    return cudaSuccess;
+}
+
 }  // namespace
 
 cudaError_t cudabridge::cudart::launch_registered(kernel_record* k, dim3 grid, dim3 block, void** args,
-                                                  size_t shared_memory, cudaStream_t stream) {
+                                                  size_t shared_memory, cudaStream_t stream, bool cooperative) {
     if (!k) return fail(cudaErrorInvalidDeviceFunction, "launch: not a registered kernel");
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     device_limits limits;
     if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
     if (cudaError_t e = check_configuration(limits, grid, block, shared_memory); e != cudaSuccess)
         return fail(e, ("launch of " + k->name + ": grid, block or shared memory beyond the device's limits").c_str());
+    if (cooperative) return launch_cooperative(k, limits, grid, block, args, shared_memory, stream);
     if (cudaError_t result = cudaSuccess; captured_launch(k, grid, block, args, shared_memory, stream, result))
         return result;
     cbModule_t module = nullptr;
@@ -145,19 +173,32 @@ cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void**
 
 // cudaLaunchKernelEx (an inline template in CUDA's header) calls this with the launch's attributes.
 // The ones that change nothing here are accepted (priority, access policy, synchronization policy,
-// memory-sync domains, programmatic serialization, a 1x1x1 cluster); a cooperative launch or a
-// real cluster is refused with its reason.
+// memory-sync domains, programmatic serialization, a 1x1x1 cluster); the cooperative one makes
+// it cudaLaunchCooperativeKernel's launch; a real cluster is refused with its reason.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig* config, const void* function, void** args) {
     if (!config || (config->numAttrs && !config->attrs)) return record(cudaErrorInvalidValue);
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         const cudaLaunchAttribute& a = config->attrs[i];
-        if (a.id == launch_attribute_cooperative && a.value[0] != 0)
-            return not_supported("cudaLaunchKernelEx (a cooperative launch: grid-wide synchronization)");
+
         if (a.id == launch_attribute_cluster_dimension && (a.value[0] > 1 || a.value[1] > 1 || a.value[2] > 1))
             return not_supported("cudaLaunchKernelEx (thread-block clusters)");
     }
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+        if (config->attrs[i].id == launch_attribute_cooperative && config->attrs[i].value[0] != 0) cooperative = true;
     return launch_registered(registered().kernel(function), config->gridDim, config->blockDim, args,
-                             config->dynamicSmemBytes, config->stream);
+                             config->dynamicSmemBytes, config->stream, cooperative);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args,
+                                        size_t shared_memory, cudaStream_t stream) {
+    return launch_registered(registered().kernel(function), grid, block, args, shared_memory, stream, true);
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* function, dim3 grid, dim3 block, void** args,
+                                             size_t shared_memory, cudaStream_t stream) {
+    return launch_registered(registered().kernel(function), grid, block, args, shared_memory,
+                             per_thread_if_null(stream), true);
 }
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig* config, const void* function, void** args) {

@@ -178,7 +178,7 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.computePreemptionSupported = 1;
     out.streamPrioritiesSupported = 1;
     out.memoryPoolsSupported = 1;  // stream-ordered allocation from pools (memory_pools.cpp)
-    out.cooperativeLaunch = 0;
+    out.cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel: grid-wide barriers (api_launch.cpp)
     // L2 persistence is accepted and modeled as a no-op (the simulator has no cache): the limits
     // are Ampere's rule, three quarters of L2 may persist, through windows of up to 128 MiB - 4 KiB.
     if (p.major >= 8) {

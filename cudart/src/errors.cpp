@@ -63,6 +63,8 @@ constexpr error_text texts[] = {
     {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "host memory already registered"},
     {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "host memory not registered"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorTimeout, "cudaErrorTimeout", "timed out"},

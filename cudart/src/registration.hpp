@@ -41,9 +41,10 @@ struct kernel_record {
 };
 
 // Launches a registered kernel: the <<<...>>> path, cudaLaunchKernel and graph replays
-// (api_launch.cpp). On a capturing stream the launch becomes a graph node.
+// (api_launch.cpp). On a capturing stream the launch becomes a graph node. A cooperative launch
+// (cudaLaunchCooperativeKernel) may have no more blocks than the device holds at once.
 cudaError_t launch_registered(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory,
-                              cudaStream_t stream);
+                              cudaStream_t stream, bool cooperative = false);
 
 struct variable_record {
     fatbin_record* fatbin = nullptr;
