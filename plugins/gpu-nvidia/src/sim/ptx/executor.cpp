@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -347,6 +349,18 @@ block_shape program::launch_shape(size_t kernel, const uint32_t block[3], uint32
     return s;
 }
 
+// The first launch of a kernel with a shape compiles it; a large kernel (CUB's onesweep radix
+// sort: thousands of unrolled lines) takes seconds of LLVM. The compile runs on a thread of its
+// own while this one asks `abort` every 50 ms, which tells the watchdog the launch is moving (a
+// compile is progress, not a hang); it cannot be cut short, so a reset waits for it.
+block_function program::compile_moving(size_t kernel, const block_shape& shape, std::string& why,
+                                       const std::function<bool()>& abort) const {
+    if (!abort) return code_for(kernel, shape, why);
+    auto compiled = std::async(std::launch::async, [&] { return code_for(kernel, shape, why); });
+    while (compiled.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) (void)abort();
+    return compiled.get();
+}
+
 launch_outcome program::launch(const launch_request& r, const device_memory& memory, const block_runner& run,
                                const std::function<bool()>& abort) const {
     launch_outcome out;
@@ -362,7 +376,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
         return out;
     }
     std::string why;
-    const block_function fn = code_for(r.kernel, shape, why);
+    const block_function fn = compile_moving(r.kernel, shape, why, abort);
     if (!fn) {
         out.status = CB_ERR_INTERNAL;
         out.message = "kernel '" + k.name + "': " + why;

@@ -59,6 +59,9 @@ public:
     block_shape launch_shape(size_t kernel, const uint32_t block[3], uint32_t dynamic_shared) const;
     block_function code_for(size_t kernel, const block_shape& shape, std::string& error) const;
     size_t compiled_count() const;  // compiles so far (per kernel and shape, plus the any-shape ones)
+    // code_for on a thread of its own, asking `abort` while it compiles (the launch is moving).
+    block_function compile_moving(size_t kernel, const block_shape& shape, std::string& why,
+                                  const std::function<bool()>& abort) const;
 
 private:
     program() = default;
