@@ -1,4 +1,4 @@
-// A kernel the simulated GPU cannot run (a SIMD video instruction): its launch fails with CUDA's
+// A kernel the simulated GPU cannot run (a scalar video instruction): its launch fails with CUDA's
 // cudaErrorNoKernelImageForDevice, and why (the instruction and its PTX line) reaches stderr.
 // The other kernels of other translation units still run. refusal_reaches_stderr.sh checks the
 // message.
@@ -6,7 +6,11 @@
 
 #include <cuda_runtime.h>
 
-__global__ void absdiff(unsigned* out) { out[threadIdx.x] = __vabsdiffu4(out[threadIdx.x], 0x01020304u); }
+__global__ void absdiff(unsigned* out) {
+    unsigned d;
+    asm("vabsdiff.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(out[threadIdx.x]), "r"(0x01020304u), "r"(0u));
+    out[threadIdx.x] = d;
+}
 
 int main() {
     unsigned* out = nullptr;

@@ -74,14 +74,15 @@ TEST(PtxLiveness, AnInstructionNotKnownToWriteItsFirstOperandReadsIt) {
 }
 
 // A volatile shared (or generic) access is a warp's convergence point: the thread parks before
-// it, so what the access reads is kept, and its loaded value is not. Volatile global ones do not
-// park.
+// it, so what the access reads is kept, and its loaded value is not. A volatile global load parks
+// after it (a thread may spin on it while another block sets it): its value is kept.
 TEST(PtxLiveness, AVolatileSharedAccessParksBeforeItAndKeepsWhatItReads) {
     const auto live = live_at_parks(
         "mov.u32 %r1, 4;\nmov.u32 %r2, 9;\nmov.u64 %rd1, 0;\nld.volatile.shared.u32 %r3, [%r1];\n"
         "add.s32 %r4, %r3, %r2;\nst.volatile.u32 [%rd1], %r4;\nld.volatile.global.u32 %r5, [%rd1];\n"
         "st.volatile.shared.u32 [%r1], %r5;\nret;");
-    EXPECT_EQ(live, std::vector<names>({{"%r1", "%r2", "%rd1"}, {"%r1", "%r4", "%rd1"}, {"%r1", "%r5"}}));
+    EXPECT_EQ(live,
+              std::vector<names>({{"%r1", "%r2", "%rd1"}, {"%r1", "%r4", "%rd1"}, {"%r1", "%r5"}, {"%r1", "%r5"}}));
 }
 
 // A branch back to a loop's head that parks keeps what is live at the head.

@@ -2,18 +2,13 @@
 // absolute differences __vsadu4 / __vsadu2 as vabsdiff4/vabsdiff2 with .add) and, by inline
 // assembly, the other operations, signed types, .sat, lane masks on d, selectors on a and b, and
 // vset4/vset2 with a comparison. Sixteen results per element.
-#define VIDEO(name, text)                                                                    \
-    __device__ unsigned name(unsigned a, unsigned b, unsigned c) {                         \
-        unsigned d;                                                                        \
-        asm(text " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));                  \
-        return d;                                                                          \
-    }
-#define VIDEO_SUFFIX(name, text, dsuffix, asuffix, bsuffix)                                 \
-    __device__ unsigned name(unsigned a, unsigned b, unsigned c) {                         \
-        unsigned d;                                                                        \
+#define VIDEO_SUFFIX(name, text, dsuffix, asuffix, bsuffix)                                        \
+    __device__ unsigned name(unsigned a, unsigned b, unsigned c) {                                 \
+        unsigned d;                                                                                \
         asm(text " %0" dsuffix ", %1" asuffix ", %2" bsuffix ", %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); \
-        return d;                                                                          \
+        return d;                                                                                  \
     }
+#define VIDEO(name, text) VIDEO_SUFFIX(name, text, "", "", "")
 
 VIDEO(add4_sat_s, "vadd4.s32.s32.s32.sat")
 VIDEO(sub4_u_sat, "vsub4.u32.u32.u32.sat")

@@ -506,7 +506,7 @@ TEST(PtxDifferentialFuzz, TheFirstThousandProgramsCoverEveryInstructionFamily) {
                           "min.u16x2",
                           "max.relu.s16x2",
                           "vabsdiff4.u32.u32.u32",
-                          "vset2.s32.u32.lt",
+                          "vset2.s32.u32.ne.add",
                           "vavrg4.s32.s32.u32.sat",
                           "vmin2.u32.s32.s32.add",
                           "add.rm.f64",

@@ -210,6 +210,60 @@ bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, ui
     return false;
 }
 
+namespace {
+
+// The elements as values, decoded once (not once per product).
+template <typename T>
+std::vector<T> values(matrix_element t, const std::vector<uint32_t>& bits) {
+    std::vector<T> out(bits.size());
+    for (size_t i = 0; i < bits.size(); ++i) out[i] = static_cast<T>(value_of(t, bits[i]));
+    return out;
+}
+
+// f32 accumulation, k after k from k = 0: a product of f16, bf16 or tf32 elements is exact in
+// f32, so acc + a * b rounds once, as fma does; each row's columns are independent sums, so the
+// loop over them vectorizes and the order of every sum is kept.
+void multiply_floats(const matrix_op& op, const std::vector<uint32_t>& a_bits, const std::vector<uint32_t>& b_bits,
+                     const std::vector<uint32_t>& c_bits, std::vector<uint32_t>& d) {
+    const uint32_t m = op.m, n = op.n, k = op.k;
+    const std::vector<float> a = values<float>(op.a, a_bits), b = values<float>(op.b, b_bits);
+    const std::vector<float> c = values<float>(op.c, c_bits);
+    std::vector<float> row(n);
+    for (uint32_t r = 0; r < m; ++r) {
+        std::copy_n(c.begin() + r * n, n, row.begin());
+        for (uint32_t i = 0; i < k; ++i) {
+            const float x = a[r * k + i];
+            const float* y = b.data() + i * n;
+            for (uint32_t col = 0; col < n; ++col) row[col] += x * y[col];
+        }
+        for (uint32_t col = 0; col < n; ++col) d[r * n + col] = float_bits(row[col]);
+    }
+}
+
+// s32 accumulation of 8-bit products, wrapping (or clamped once with .satfinite).
+void multiply_integers(const matrix_op& op, const std::vector<uint32_t>& a_bits, const std::vector<uint32_t>& b_bits,
+                       const std::vector<uint32_t>& c_bits, std::vector<uint32_t>& d) {
+    const uint32_t m = op.m, n = op.n, k = op.k;
+    const std::vector<int64_t> a = values<int64_t>(op.a, a_bits), b = values<int64_t>(op.b, b_bits);
+    std::vector<int64_t> row(n);
+    for (uint32_t r = 0; r < m; ++r) {
+        for (uint32_t col = 0; col < n; ++col) row[col] = static_cast<int32_t>(c_bits[r * n + col]);
+        for (uint32_t i = 0; i < k; ++i) {
+            const int64_t x = a[r * k + i];
+            const int64_t* y = b.data() + i * n;
+            for (uint32_t col = 0; col < n; ++col) row[col] += x * y[col];
+        }
+        for (uint32_t col = 0; col < n; ++col) {
+            int64_t v = row[col];
+            if (op.satfinite)
+                v = std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+            d[r * n + col] = static_cast<uint32_t>(v);
+        }
+    }
+}
+
+}  // namespace
+
 void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     const uint32_t m = op.m, n = op.n, k = op.k;
     std::vector<uint32_t> a(m * k), b(k * n), c(m * n);
@@ -229,31 +283,19 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     gather('b', op.b, op.b_words, op.a_words, b, k, n);
     gather('c', op.c, op.c_words, op.a_words + op.b_words, c, m, n);
     std::vector<uint32_t> d(m * n);
-    for (uint32_t r = 0; r < m; ++r)
-        for (uint32_t col = 0; col < n; ++col) {
-            const uint32_t cb = c[r * n + col];
-            if (op.d == matrix_s32) {
-                int64_t acc = static_cast<int32_t>(cb);
-                for (uint32_t i = 0; i < k; ++i)
-                    acc += static_cast<int64_t>(value_of(op.a, a[r * k + i])) *
-                           static_cast<int64_t>(value_of(op.b, b[i * n + col]));
-                if (op.satfinite)
-                    acc = std::clamp<int64_t>(acc, std::numeric_limits<int32_t>::min(),
-                                              std::numeric_limits<int32_t>::max());
-                d[r * n + col] = static_cast<uint32_t>(acc);
-            } else if (op.d == matrix_f16) {
-                _Float16 acc = static_cast<_Float16>(value_of(op.c, cb));
+    if (op.d == matrix_s32) {
+        multiply_integers(op, a, b, c, d);
+    } else if (op.d == matrix_f16) {
+        for (uint32_t r = 0; r < m; ++r)
+            for (uint32_t col = 0; col < n; ++col) {
+                _Float16 acc = static_cast<_Float16>(value_of(op.c, c[r * n + col]));
                 for (uint32_t i = 0; i < k; ++i)
                     acc = add_rounded_to_half(acc, value_of(op.a, a[r * k + i]) * value_of(op.b, b[i * n + col]));
                 d[r * n + col] = half_bits(acc);
-            } else {
-                float acc = static_cast<float>(value_of(op.c, cb));
-                for (uint32_t i = 0; i < k; ++i)
-                    acc = std::fma(static_cast<float>(value_of(op.a, a[r * k + i])),
-                                   static_cast<float>(value_of(op.b, b[i * n + col])), acc);
-                d[r * n + col] = float_bits(acc);
             }
-        }
+    } else {
+        multiply_floats(op, a, b, c, d);
+    }
     const uint32_t bits = element_bits(op.d), per_lane = op.d_words * 32 / bits;
     for (uint32_t lane = 0; lane < 32; ++lane) {
         if (!areas[lane]) continue;
