@@ -46,6 +46,15 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
     pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
 }
 
+// Past this many instructions after -O2, the code generator's fast register allocator.
+constexpr size_t large_function_instructions = 40000;
+
+size_t instruction_count(const llvm::Module& m) {
+    size_t n = 0;
+    for (const llvm::Function& f : m) n += f.getInstructionCount();
+    return n;
+}
+
 }  // namespace
 
 bool check_lowering(const module& m, const module_layout& layout, std::string& error) {
@@ -85,6 +94,11 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     ir->setDataLayout((*tm)->createDataLayout());
     ir->setTargetTriple((*tm)->getTargetTriple().str());
     optimize(*ir, tm->get());
+    // A very large block function took the default register allocator minutes (NVIDIA's
+    // cudaTensorCoreGemm: 2048 unrolled wmma.mma, each parking, 875k instructions after -O2, more
+    // than 7 minutes); the fast allocator is linear in the code's size (5 s there), for slower
+    // code. Corpus kernels stay far below the mark (bitonic_sort1024: 12k).
+    if (instruction_count(*ir) > large_function_instructions) jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::None);
 
     auto built = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     if (!built) {
