@@ -18,6 +18,13 @@ const std::map<std::string, operation>& operations() {
     return ops;
 }
 
+const std::map<std::string, comparison>& comparisons() {
+    static const std::map<std::string, comparison> cmps = {{"eq", comparison::eq}, {"ne", comparison::ne},
+                                                           {"lt", comparison::lt}, {"le", comparison::le},
+                                                           {"gt", comparison::gt}, {"ge", comparison::ge}};
+    return cmps;
+}
+
 // "vabsdiff4" -> absdiff and 4; false for anything else.
 bool split_opcode(const std::string& opcode, operation& op, int& lanes) {
     if (opcode.size() < 3 || opcode[0] != 'v') return false;
@@ -70,6 +77,7 @@ bool read_mask(const std::string& suffix, int lanes, uint8_t& mask) {
 
 bool read_types(const instruction& in, simd_video_code& out, std::string& why) {
     std::vector<bool> signs;
+    bool has_cmp = false;
     for (const auto& m : in.mods) {
         if (m.size() > 2 && m[1] == ':') continue;  // an operand's lane suffix (the parser's)
         if (m == "u32" || m == "s32")
@@ -78,18 +86,8 @@ bool read_types(const instruction& in, simd_video_code& out, std::string& why) {
             out.saturate = true;
         else if (m == "add")
             out.accumulate = true;
-        else if (m == "eq")
-            out.cmp = comparison::eq;
-        else if (m == "ne")
-            out.cmp = comparison::ne;
-        else if (m == "lt")
-            out.cmp = comparison::lt;
-        else if (m == "le")
-            out.cmp = comparison::le;
-        else if (m == "gt")
-            out.cmp = comparison::gt;
-        else if (m == "ge")
-            out.cmp = comparison::ge;
+        else if (auto c = comparisons().find(m); c != comparisons().end())
+            out.cmp = c->second, has_cmp = true;
         else {
             why = "the modifier ." + m + " is not one of this instruction's";
             return false;
@@ -109,7 +107,6 @@ bool read_types(const instruction& in, simd_video_code& out, std::string& why) {
         why = ".sat goes with neither .add nor vset";
         return false;
     }
-    const bool has_cmp = in.has("eq") || in.has("ne") || in.has("lt") || in.has("le") || in.has("gt") || in.has("ge");
     if (has_cmp != (out.op == operation::set)) {
         why = out.op == operation::set ? "vset needs a comparison" : "only vset takes a comparison";
         return false;
