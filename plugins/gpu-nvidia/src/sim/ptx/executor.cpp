@@ -278,6 +278,16 @@ bool run_block(block_function fn, block_env& env, std::vector<uint8_t>& states, 
     }
 }
 
+// Each thread record's %tid, from its index in the block.
+void set_thread_indices(std::vector<uint8_t>& states, uint32_t stride, uint32_t threads, const uint32_t block[3]) {
+    for (uint32_t t = 0; t < threads; ++t) {
+        thread_state& s = state_at(states, stride, t);
+        s.tid[0] = t % block[0];
+        s.tid[1] = (t / block[0]) % block[1];
+        s.tid[2] = t / (block[0] * block[1]);
+    }
+}
+
 // A cooperative launch's blocks, all resident: each keeps its threads' records and its shared
 // memory between its turns; a block's turn ends when it finishes or its threads only wait for
 // other blocks (run_block's may_wait).
@@ -308,12 +318,7 @@ struct resident_grid {
             b.shared.assign(std::max<uint64_t>(base.shared_size, 1), 0);
             b.env.shared = b.shared.data();
             b.held_back.assign((threads + 31) / 32, 0);
-            for (uint32_t t = 0; k.parks && t < threads; ++t) {
-                thread_state& s = state_at(b.states, stride, t);
-                s.tid[0] = t % r.block[0];
-                s.tid[1] = (t / r.block[0]) % r.block[1];
-                s.tid[2] = t / (r.block[0] * r.block[1]);
-            }
+            if (k.parks) set_thread_indices(b.states, stride, threads, r.block);
         }
     }
 
@@ -478,12 +483,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
             std::vector<uint8_t> shared(std::max<uint64_t>(shared_bytes, 1));
             std::vector<uint32_t> held_back((threads + 31) / 32);  // per warp: releases holding lanes back
             // A thread's index is the same in every block: set once.
-            for (uint32_t t = 0; k.parks && t < threads; ++t) {
-                thread_state& s = state_at(states, stride, t);
-                s.tid[0] = t % r.block[0];
-                s.tid[1] = (t / r.block[0]) % r.block[1];
-                s.tid[2] = t / (r.block[0] * r.block[1]);
-            }
+            if (k.parks) set_thread_indices(states, stride, threads, r.block);
             // Counted per chunk: one atomic add per chunk, not three per block from every thread.
             struct totals {
                 std::atomic<uint64_t>&executed, &moved, &host_moved;
