@@ -49,6 +49,14 @@ cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNod
                                               size_t* n) {
     return node_dependents(node, out, edges, n);
 }
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* out, cudaGraph_t g, const cudaGraphNode_t* deps, size_t n,
+                             cudaGraphNodeParams* params) {
+    return add_node_from_params(out, g, deps, nullptr, n, params);
+}
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t* out, cudaGraph_t g, const cudaGraphNode_t* deps,
+                                const cudaGraphEdgeData* edges, size_t n, cudaGraphNodeParams* params) {
+    return add_node_from_params(out, g, deps, edges, n, params);
+}
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int* status, unsigned long long* id) {
     return capture_info(s, status, id, nullptr, nullptr, nullptr, nullptr);
 }
@@ -68,8 +76,7 @@ cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(cudaStream_t s, int* status, unsign
     return capture_info(per_thread_if_null(s), status, id, graph, deps, nullptr, n);
 }
 cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t s, int* status, unsigned long long* id, cudaGraph_t* graph,
-                                             const cudaGraphNode_t** deps, const cudaGraphEdgeData** edges,
-                                             size_t* n) {
+                                             const cudaGraphNode_t** deps, const cudaGraphEdgeData** edges, size_t* n) {
     return capture_info(per_thread_if_null(s), status, id, graph, deps, edges, n);
 }
 cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* deps, size_t n, unsigned flags) {

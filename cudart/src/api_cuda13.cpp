@@ -41,6 +41,10 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
                                            size_t* count) {
     return node_dependents(node, out, edges, count);
 }
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                             const cudaGraphEdgeData* edges, size_t count, cudaGraphNodeParams* params) {
+    return add_node_from_params(out, graph, dependencies, edges, count, params);
+}
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, int* status, unsigned long long* id, cudaGraph_t* graph,
                                      const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
                                      size_t* count) {

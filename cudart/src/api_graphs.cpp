@@ -53,12 +53,7 @@ cudaGraph_t adopt(std::unique_ptr<CUgraph_st> g) { return adopt_graph(std::move(
 
 cudaError_t add(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies, size_t count,
                 std::unique_ptr<CUgraphNode_st> node) {
-    if (!out || !live(graph) || (count && !dependencies)) return record(cudaErrorInvalidValue);
-    for (size_t i = 0; i < count; ++i)
-        if (!live(dependencies[i], graph))
-            return fail(cudaErrorInvalidValue, "cudaGraphAdd*Node: a dependency is not a node of this graph");
-    *out = graph->add(std::move(node), dependencies, count);
-    return cudaSuccess;
+    return add_node(out, graph, dependencies, count, std::move(node));
 }
 
 std::unique_ptr<CUgraphNode_st> node_of(int type) {
@@ -129,6 +124,26 @@ cudaGraph_t cudabridge::cudart::adopt_graph(std::unique_ptr<CUgraph_st> g) {
 }
 
 bool cudabridge::cudart::live_graph(const CUgraph_st* g) { return live(g); }
+
+void cudabridge::cudart::accept_graph(const CUgraph_st* g) {
+    std::lock_guard lock(mutex);
+    live_graphs().insert(g);
+}
+
+void cudabridge::cudart::forget_graph(const CUgraph_st* g) {
+    std::lock_guard lock(mutex);
+    live_graphs().erase(g);
+}
+
+cudaError_t cudabridge::cudart::add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                         size_t count, std::unique_ptr<CUgraphNode_st> node) {
+    if (!out || !live(graph) || (count && !dependencies)) return record(cudaErrorInvalidValue);
+    for (size_t i = 0; i < count; ++i)
+        if (!live(dependencies[i], graph))
+            return fail(cudaErrorInvalidValue, "cudaGraphAdd*Node: a dependency is not a node of this graph");
+    *out = graph->add(std::move(node), dependencies, count);
+    return cudaSuccess;
+}
 
 extern "C" {
 
@@ -263,8 +278,6 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* out, cudaGraph_t graph, con
     return add(out, graph, dependencies, count, std::move(n));
 }
 
-
-
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
     if (!live(node)) return record(cudaErrorInvalidValue);
     CUgraph_st* g = node->owner;
@@ -288,14 +301,11 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, siz
     return list(roots, nodes, count);
 }
 
-
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int* type) {
     if (!type || !live(node)) return record(cudaErrorInvalidValue);
     *type = node->type;
     return cudaSuccess;
 }
-
-
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* params) {
     if (!params || !live(node) || node->type != cudaGraphNodeTypeKernel) return record(cudaErrorInvalidValue);
@@ -468,8 +478,12 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t /*stream*/) {
     return live(exec) ? cudaSuccess : record(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t s) { return cudaGraphLaunch(exec, per_thread_if_null(s)); }
-cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t exec, cudaStream_t s) { return cudaGraphUpload(exec, per_thread_if_null(s)); }
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t s) {
+    return cudaGraphLaunch(exec, per_thread_if_null(s));
+}
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t exec, cudaStream_t s) {
+    return cudaGraphUpload(exec, per_thread_if_null(s));
+}
 cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t* exec, cudaGraph_t graph,
                                                 cudaGraphInstantiateParams* params) {
     return cudaGraphInstantiateWithParams(exec, graph, params);
@@ -487,7 +501,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
     if (ours.size() != graph->nodes.size()) return fail_with(cudaGraphExecUpdateErrorTopologyChanged, nullptr);
     for (size_t i = 0; i < ours.size(); ++i) {
         const CUgraphNode_st& from = *graph->nodes[i];
-        if (from.type != ours[i]->type) return fail_with(cudaGraphExecUpdateErrorNodeTypeChanged, graph->nodes[i].get());
+        if (from.type != ours[i]->type)
+            return fail_with(cudaGraphExecUpdateErrorNodeTypeChanged, graph->nodes[i].get());
         if (from.dependencies.size() != ours[i]->dependencies.size())
             return fail_with(cudaGraphExecUpdateErrorTopologyChanged, graph->nodes[i].get());
     }
@@ -523,8 +538,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node, void* dst,
-                                               const void* src, size_t count, cudaMemcpyKind kind) {
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node, void* dst, const void* src,
+                                               size_t count, cudaMemcpyKind kind) {
     CUgraphNode_st* n = exec_node(exec, node, cudaGraphNodeTypeMemcpy);
     if (!n) return record(cudaErrorInvalidValue);
     n->copy = one_dimensional(dst, src, count, kind);
@@ -573,8 +588,8 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned
     if (!live(graph) || !path) return record(cudaErrorInvalidValue);
     FILE* f = std::fopen(path, "w");
     if (!f) return fail(cudaErrorInvalidValue, "cudaGraphDebugDotPrint: cannot write the file");
-    static const char* names[] = {"kernel", "memcpy", "memset", "host", "graph", "empty",
-                                  "wait event", "event record", "", "", "mem alloc", "mem free"};
+    static const char* names[] = {"kernel",     "memcpy",       "memset", "host", "graph",     "empty",
+                                  "wait event", "event record", "",       "",     "mem alloc", "mem free"};
     std::fprintf(f, "digraph cudaGraph {\n");
     for (auto& n : graph->nodes)
         std::fprintf(f, "  \"%p\" [shape=box label=\"%s\"];\n", static_cast<void*>(n.get()),
@@ -600,8 +615,9 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int /*device*/, int /*attr*/, void* v
 
 }  // extern "C"
 
-cudaError_t cudabridge::cudart::add_dependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
-                                     const cudaGraphEdgeData* /*edges*/, size_t count) {
+cudaError_t cudabridge::cudart::add_dependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                                 const cudaGraphNode_t* to, const cudaGraphEdgeData* /*edges*/,
+                                                 size_t count) {
     if (!live(graph) || (count && (!from || !to))) return record(cudaErrorInvalidValue);
     for (size_t i = 0; i < count; ++i) {
         if (!live(from[i], graph) || !live(to[i], graph) || from[i] == to[i]) return record(cudaErrorInvalidValue);
@@ -611,8 +627,9 @@ cudaError_t cudabridge::cudart::add_dependencies(cudaGraph_t graph, const cudaGr
     return cudaSuccess;
 }
 
-cudaError_t cudabridge::cudart::remove_dependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
-                                        const cudaGraphEdgeData* /*edges*/, size_t count) {
+cudaError_t cudabridge::cudart::remove_dependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                                    const cudaGraphNode_t* to, const cudaGraphEdgeData* /*edges*/,
+                                                    size_t count) {
     if (!live(graph) || (count && (!from || !to))) return record(cudaErrorInvalidValue);
     for (size_t i = 0; i < count; ++i) {
         if (!live(to[i], graph)) return record(cudaErrorInvalidValue);
@@ -621,8 +638,8 @@ cudaError_t cudabridge::cudart::remove_dependencies(cudaGraph_t graph, const cud
     return cudaSuccess;
 }
 
-cudaError_t cudabridge::cudart::graph_edges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
-                              size_t* count) {
+cudaError_t cudabridge::cudart::graph_edges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                                            cudaGraphEdgeData* edges, size_t* count) {
     if (!live(graph) || !count) return record(cudaErrorInvalidValue);
     std::vector<CUgraphNode_st*> f, t;
     for (auto& n : graph->nodes)
@@ -646,7 +663,7 @@ cudaError_t cudabridge::cudart::graph_edges(cudaGraph_t graph, cudaGraphNode_t* 
 }
 
 cudaError_t cudabridge::cudart::node_dependencies(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
-                                         size_t* count) {
+                                                  size_t* count) {
     if (!live(node)) return record(cudaErrorInvalidValue);
     if (edges && out)
         for (size_t i = 0; i < std::min(*count, node->dependencies.size()); ++i) edges[i] = {};
@@ -654,7 +671,7 @@ cudaError_t cudabridge::cudart::node_dependencies(cudaGraphNode_t node, cudaGrap
 }
 
 cudaError_t cudabridge::cudart::node_dependents(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges,
-                                           size_t* count) {
+                                                size_t* count) {
     if (!live(node)) return record(cudaErrorInvalidValue);
     std::vector<CUgraphNode_st*> dependents;
     for (auto& n : node->owner->nodes)

@@ -20,11 +20,16 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void*
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags);
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 }
 
 namespace cudabridge::cudart {
 
 graph_allocation::~graph_allocation() {
+    if (ptr) (void)cudaFree(ptr);
+}
+
+graph_condition::~graph_condition() {
     if (ptr) (void)cudaFree(ptr);
 }
 
@@ -67,6 +72,9 @@ std::unique_ptr<CUgraphNode_st> copy_node(const CUgraphNode_st& node) {
     if (node.child) n->child = node.child->clone();
     n->allocation = node.allocation;
     n->freed = node.freed;
+    n->condition_type = node.condition_type;
+    n->condition = node.condition;
+    for (const auto& body : node.bodies) n->bodies.push_back(body->clone());
     return n;
 }
 
@@ -102,6 +110,25 @@ cudaError_t run_memset(const cudaMemsetParams& p, cudaStream_t stream) {
 }
 
 cudaError_t run_nodes(const std::vector<CUgraphNode_st*>& order, cudaStream_t stream);
+cudaError_t run_conditional(const CUgraphNode_st& n, cudaStream_t stream);
+
+// cudaGraphCondAssignDefault: the graph's conditions get their default value as it starts.
+cudaError_t assign_defaults(const CUgraph_st& graph, cudaStream_t stream) {
+    for (const auto& c : graph.conditions)
+        if (c->assign_default)
+            if (cudaError_t e =
+                    cudaMemcpyAsync(c->ptr, &c->default_value, sizeof(unsigned), cudaMemcpyHostToDevice, stream);
+                e != cudaSuccess)
+                return e;
+    return cudaSuccess;
+}
+
+cudaError_t run_graph(const CUgraph_st& graph, cudaStream_t stream) {
+    std::vector<CUgraphNode_st*> order;
+    if (!graph.topological_order(order)) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = assign_defaults(graph, stream); e != cudaSuccess) return e;
+    return run_nodes(order, stream);
+}
 
 cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
     if (!n.enabled) return cudaSuccess;
@@ -115,11 +142,10 @@ cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
         return run_memset(n.memset, stream);
     case cudaGraphNodeTypeHost:
         return cudaLaunchHostFunc(stream, n.host.fn, n.host.userData);
-    case cudaGraphNodeTypeGraph: {
-        std::vector<CUgraphNode_st*> order;
-        if (!n.child->topological_order(order)) return record(cudaErrorInvalidValue);
-        return run_nodes(order, stream);
-    }
+    case cudaGraphNodeTypeGraph:
+        return run_graph(*n.child, stream);
+    case cudaGraphNodeTypeConditional:
+        return run_conditional(n, stream);
     case cudaGraphNodeTypeEventRecord:
         return cudaEventRecord(n.event, stream);
     case cudaGraphNodeTypeWaitEvent:
@@ -138,13 +164,49 @@ cudaError_t run_nodes(const std::vector<CUgraphNode_st*>& order, cudaStream_t st
     return cudaSuccess;
 }
 
+// The condition's value once the work before it on the stream is done: the replay waits here,
+// since what comes next depends on what the kernels wrote.
+cudaError_t read_condition(const graph_condition& c, cudaStream_t stream, unsigned& value) {
+    if (cudaError_t e = cudaMemcpyAsync(&value, c.ptr, sizeof value, cudaMemcpyDeviceToHost, stream); e != cudaSuccess)
+        return e;
+    return cudaStreamSynchronize(stream);
+}
+
+// If: body 0 when the value is not zero, else body 1 if there is one. While: body 0 as long as
+// the value is not zero. Switch: body N for the value N, none past the last.
+cudaError_t run_conditional(const CUgraphNode_st& n, cudaStream_t stream) {
+    unsigned value = 0;
+    if (cudaError_t e = read_condition(*n.condition, stream, value); e != cudaSuccess) return e;
+    switch (n.condition_type) {
+    case cudaGraphCondTypeIf:
+        if (value) return run_graph(*n.bodies.at(0), stream);
+        return n.bodies.size() > 1 ? run_graph(*n.bodies[1], stream) : cudaSuccess;
+    case cudaGraphCondTypeWhile:
+        while (value) {
+            if (cudaError_t e = run_graph(*n.bodies.at(0), stream); e != cudaSuccess) return e;
+            if (cudaError_t e = read_condition(*n.condition, stream, value); e != cudaSuccess) return e;
+        }
+        return cudaSuccess;
+    default:  // cudaGraphCondTypeSwitch
+        return value < n.bodies.size() ? run_graph(*n.bodies[value], stream) : cudaSuccess;
+    }
+}
+
 }  // namespace
 
-cudaError_t replay(const CUgraphExec_st& exec, cudaStream_t stream) { return run_nodes(exec.order, stream); }
+cudaError_t replay(const CUgraphExec_st& exec, cudaStream_t stream) {
+    if (cudaError_t e = assign_defaults(*exec.graph, stream); e != cudaSuccess) return e;
+    return run_nodes(exec.order, stream);
+}
 
 }  // namespace cudabridge::cudart
 
 using namespace cudabridge::cudart;
+
+CUgraphNode_st::~CUgraphNode_st() {
+    if (bodies_are_live)
+        for (const auto& body : bodies) forget_graph(body.get());
+}
 
 CUgraphNode_st* CUgraph_st::add(std::unique_ptr<CUgraphNode_st> node, const cudaGraphNode_t* dependencies,
                                 size_t count) {
@@ -164,6 +226,7 @@ bool CUgraph_st::owns(const CUgraphNode_st* node) const {
 std::unique_ptr<CUgraph_st> CUgraph_st::clone(
     std::vector<std::pair<const CUgraphNode_st*, CUgraphNode_st*>>* map) const {
     auto g = std::make_unique<CUgraph_st>();
+    g->conditions = conditions;
     std::map<const CUgraphNode_st*, CUgraphNode_st*> copies;
     for (const auto& n : nodes) {
         CUgraphNode_st* c = g->add(copy_node(*n), nullptr, 0);

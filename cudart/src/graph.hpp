@@ -23,6 +23,17 @@ struct graph_allocation {
     ~graph_allocation();
 };
 
+// A conditional node's value (cudaGraphConditionalHandleCreate): four bytes of device memory
+// whose address is the handle, so a kernel's cudaGraphSetConditional is a store to it (the PTX
+// engine lowers the call so) and the graph reads it when the conditional node's turn comes. It
+// lives while any graph or executable graph made from its graph does.
+struct graph_condition {
+    void* ptr = nullptr;
+    unsigned default_value = 0;
+    bool assign_default = false;  // cudaGraphCondAssignDefault: set at the start of every run
+    ~graph_condition();
+};
+
 struct kernel_record;
 
 struct kernel_work {
@@ -55,15 +66,30 @@ struct CUgraphNode_st {
     std::unique_ptr<CUgraph_st> child;
     std::shared_ptr<cudabridge::cudart::graph_allocation> allocation;  // alloc nodes
     void* freed = nullptr;                                             // free nodes
+
+    // Conditional nodes: which kind, the value it reads, and the body graphs. The bodies of a
+    // node the program made are live graphs it fills in (phGraph_out); a copy's are private.
+    int condition_type = 0;
+    std::shared_ptr<cudabridge::cudart::graph_condition> condition;
+    std::vector<std::unique_ptr<CUgraph_st>> bodies;
+    std::vector<cudaGraph_t> body_handles;  // what phGraph_out points at
+    bool bodies_are_live = false;
+
+    CUgraphNode_st() = default;
+    CUgraphNode_st(const CUgraphNode_st&) = delete;
+    CUgraphNode_st& operator=(const CUgraphNode_st&) = delete;
+    ~CUgraphNode_st();
 };
 
 struct CUgraph_st {
     std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
+    std::vector<std::shared_ptr<cudabridge::cudart::graph_condition>> conditions;  // made on this graph
 
     CUgraphNode_st* add(std::unique_ptr<CUgraphNode_st> node, const cudaGraphNode_t* dependencies, size_t count);
     bool owns(const CUgraphNode_st* node) const;
     // A deep copy; `map` receives, for every node of this graph, its copy.
-    std::unique_ptr<CUgraph_st> clone(std::vector<std::pair<const CUgraphNode_st*, CUgraphNode_st*>>* map = nullptr) const;
+    std::unique_ptr<CUgraph_st> clone(
+        std::vector<std::pair<const CUgraphNode_st*, CUgraphNode_st*>>* map = nullptr) const;
     // The nodes in an order that puts every node after its dependencies (false: a cycle).
     bool topological_order(std::vector<CUgraphNode_st*>& out) const;
 };
@@ -82,6 +108,13 @@ namespace cudabridge::cudart {
 // now on the graph calls accept it; whether a handle is one of them.
 cudaGraph_t adopt_graph(std::unique_ptr<CUgraph_st> graph);
 bool live_graph(const CUgraph_st* graph);
+// From now on the graph calls accept `graph`, which stays its owner's (a conditional node's body);
+// forget_graph ends that, before the owner deletes it.
+void accept_graph(const CUgraph_st* graph);
+void forget_graph(const CUgraph_st* graph);
+// Adds `node` to a live graph after the given nodes of that graph.
+cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies, size_t count,
+                     std::unique_ptr<CUgraphNode_st> node);
 
 // A copy of `node`'s operation and parameters (not its dependencies or owner).
 std::unique_ptr<CUgraphNode_st> copy_node(const CUgraphNode_st& node);

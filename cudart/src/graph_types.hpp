@@ -35,9 +35,19 @@ enum : int {
     cudaGraphNodeTypeEventRecord = 7,
     cudaGraphNodeTypeMemAlloc = 10,
     cudaGraphNodeTypeMemFree = 11,
+    cudaGraphNodeTypeConditional = 13,
 };
 
-enum : int { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
+typedef unsigned long long cudaGraphConditionalHandle;
+enum : int { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+enum : unsigned { cudaGraphCondAssignDefault = 1 };
+enum : int { cudaGraphChildGraphOwnershipClone = 0, cudaGraphChildGraphOwnershipMove = 1 };
+
+enum : int {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
 enum : int { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
 enum : int {
     cudaGraphExecUpdateSuccess = 0,
@@ -91,7 +101,45 @@ struct cudaGraphInstantiateParams {
     int result_out;
 };
 
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved[3];
+    cudaMemcpy3DParms copyParams;
+};
+struct cudaChildGraphNodeParams {
+    cudaGraph_t graph;
+    int ownership;
+};
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    int type;
+    unsigned int size;
+    cudaGraph_t* phGraph_out;  // the body graphs, which the runtime owns
+};
+// cudaGraphAddNode's parameters: the node's type, then its kind's parameters (the V2 structs of
+// CUDA 13 have the layouts of the first ones).
+struct cudaGraphNodeParams {
+    int type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        cudaKernelNodeParams kernel;
+        cudaMemcpyNodeParams memcpy;
+        cudaMemsetParams memset;
+        cudaHostNodeParams host;
+        cudaChildGraphNodeParams graph;
+        cudaEvent_t eventWait;    // cudaEventWaitNodeParams: its one member
+        cudaEvent_t eventRecord;  // cudaEventRecordNodeParams: its one member
+        cudaMemAllocNodeParams alloc;
+        void* free;  // cudaMemFreeNodeParams: its one member
+        cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+
 static_assert(sizeof(cudaKernelNodeParams) == 56);
+static_assert(sizeof(cudaGraphNodeParams) == 256);
+static_assert(sizeof(cudaConditionalNodeParams) == 24);
 static_assert(sizeof(cudaMemsetParams) == 40);
 static_assert(sizeof(cudaMemAllocNodeParams) == 120);
 

@@ -14,6 +14,8 @@ using namespace cudabridge::cudart;
 
 namespace {
 
+// The graph a capture makes is a live graph from the start: cudaStreamGetCaptureInfo hands it out,
+// and the program may add nodes to it (cudaGraphAddNode) or conditional handles before the end.
 struct capture_session {
     std::unique_ptr<CUgraph_st> owned;  // the graph EndCapture hands out
     CUgraph_st* graph = nullptr;        // where nodes go (a caller's graph with BeginCaptureToGraph)
@@ -21,6 +23,13 @@ struct capture_session {
     unsigned long long id = 0;
     cbStream_t origin = nullptr;
     bool invalidated = false;
+
+    capture_session() = default;
+    capture_session(const capture_session&) = delete;
+    capture_session& operator=(const capture_session&) = delete;
+    ~capture_session() {
+        if (owned) forget_graph(owned.get());
+    }
 };
 
 struct stream_capture {
@@ -171,8 +180,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
                                           const cudaGraphEdgeData* /*edges*/, size_t count, int mode) {
     const cbStream_t s = cb_stream(stream);
     if (!s) return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture: the legacy stream cannot capture");
-    if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
-        return record(cudaErrorInvalidValue);
+    if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return record(cudaErrorInvalidValue);
     if (graph && !live_graph(graph)) return record(cudaErrorInvalidValue);
     std::lock_guard lock(mutex);
     if (streams().count(s)) return fail(cudaErrorIllegalState, "cudaStreamBeginCapture: the stream already captures");
@@ -182,6 +190,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
     } else {
         session->owned = std::make_unique<CUgraph_st>();
         session->graph = session->owned.get();
+        accept_graph(session->graph);
     }
     session->mode = mode;
     session->id = next_id++;
@@ -194,20 +203,21 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode) {
     return cudaStreamBeginCaptureToGraph(stream, nullptr, nullptr, nullptr, 0, mode);
 }
 
+// A capture into the caller's graph (cudaStreamBeginCaptureToGraph) may end without asking for it.
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
-    if (!graph) return record(cudaErrorInvalidValue);
     std::lock_guard lock(mutex);
     stream_capture* c = find_locked(stream);
     if (!c) return fail(cudaErrorIllegalState, "cudaStreamEndCapture: the stream is not capturing");
     const auto session = c->session;
+    if (!graph && session->owned) return record(cudaErrorInvalidValue);
     if (session->origin != cb_stream(stream))
         return fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture: not the stream that began the capture");
     end_locked(session);
     if (session->invalidated) {
-        *graph = nullptr;
+        if (graph) *graph = nullptr;
         return record(cudaErrorStreamCaptureInvalidated);
     }
-    *graph = session->owned ? adopt_graph(std::move(session->owned)) : session->graph;
+    if (graph) *graph = session->owned ? adopt_graph(std::move(session->owned)) : session->graph;
     return cudaSuccess;
 }
 
@@ -215,12 +225,11 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int* status) {
     if (!status) return record(cudaErrorInvalidValue);
     std::lock_guard lock(mutex);
     const stream_capture* c = find_locked(stream);
-    *status = !c                          ? cudaStreamCaptureStatusNone
+    *status = !c                        ? cudaStreamCaptureStatusNone
               : c->session->invalidated ? cudaStreamCaptureStatusInvalidated
                                         : cudaStreamCaptureStatusActive;
     return cudaSuccess;
 }
-
 
 // flags: cudaStreamAddCaptureDependencies (0) or cudaStreamSetCaptureDependencies (1).
 
@@ -247,9 +256,9 @@ cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t graph
 
 }  // extern "C"
 
-cudaError_t cudabridge::cudart::capture_info(cudaStream_t stream, int* status, unsigned long long* id, cudaGraph_t* graph,
-                                     const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
-                                     size_t* count) {
+cudaError_t cudabridge::cudart::capture_info(cudaStream_t stream, int* status, unsigned long long* id,
+                                             cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
+                                             const cudaGraphEdgeData** edges, size_t* count) {
     if (!status) return record(cudaErrorInvalidValue);
     std::lock_guard lock(mutex);
     const stream_capture* c = find_locked(stream);
@@ -264,7 +273,8 @@ cudaError_t cudabridge::cudart::capture_info(cudaStream_t stream, int* status, u
 }
 
 cudaError_t cudabridge::cudart::update_capture_dependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
-                                                const cudaGraphEdgeData* /*edges*/, size_t count, unsigned flags) {
+                                                            const cudaGraphEdgeData* /*edges*/, size_t count,
+                                                            unsigned flags) {
     if (flags > 1 || (count && !dependencies)) return record(cudaErrorInvalidValue);
     std::lock_guard lock(mutex);
     stream_capture* c = find_locked(stream);

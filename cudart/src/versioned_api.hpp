@@ -23,6 +23,9 @@ cudaError_t graph_edges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_
                         size_t* count);
 cudaError_t node_dependencies(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges, size_t* count);
 cudaError_t node_dependents(cudaGraphNode_t node, cudaGraphNode_t* out, cudaGraphEdgeData* edges, size_t* count);
+// cudaGraphAddNode: CUDA 12.3's has no edge data (its _v2 has), CUDA 13's has.
+cudaError_t add_node_from_params(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                 const cudaGraphEdgeData* edges, size_t count, cudaGraphNodeParams* params);
 cudaError_t capture_info(cudaStream_t stream, int* status, unsigned long long* id, cudaGraph_t* graph,
                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges, size_t* count);
 cudaError_t update_capture_dependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,

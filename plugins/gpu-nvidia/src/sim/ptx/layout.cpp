@@ -121,6 +121,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     }
     if (in.opcode == "call") {
         if (in.callee == "vprintf" || in.callee == "__assertfail") return {};
+        if (in.callee == "cudaGraphSetConditional") {
+            if (in.call_args.size() != 2 || !in.call_returns.empty())
+                return at(in) + "'call cudaGraphSetConditional': not the signature of CUDA's";
+            return {};
+        }
         if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
             in.callee == "cudaGetParameterBuffer")
             return at(in) + "'call " + in.callee +
@@ -181,10 +186,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     return {};
 }
 
-// Calls that go to a function of the module (not printf, assert or the device heap).
+// Calls that go to a function of the module (not printf, assert, the device heap or a graph's
+// conditional).
 bool calls_module_function(const instruction& in) {
     return in.opcode == "call" && in.callee != "vprintf" && in.callee != "__assertfail" &&
-           heap_function(in.callee) == heap_call::none;
+           in.callee != "cudaGraphSetConditional" && heap_function(in.callee) == heap_call::none;
 }
 
 // The functions reachable from `root` through calls (root first), and whether some of them call

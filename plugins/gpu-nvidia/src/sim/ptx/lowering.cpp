@@ -1085,6 +1085,7 @@ private:
     void lower_call(const instruction& in);
     void lower_assertfail(const instruction& in);
     void lower_heap_call(const instruction& in);
+    void lower_set_conditional(const instruction& in);
     void lower_indirect_call(const instruction& in);
     void call_function(const instruction& in, const function& callee);
     void check_stack(Value* callee_end);
@@ -2581,6 +2582,17 @@ void function_lowering::lower_heap_call(const instruction& in) {
     b_.SetInsertPoint(ok);
 }
 
+// cudaGraphSetConditional(handle, value): the runtime's conditional handle is the device address of
+// the condition's 32-bit value (cudart's graph_condition), so setting it is a checked global store.
+void function_lowering::lower_set_conditional(const instruction& in) {
+    auto param = [&](size_t i, uint32_t bytes) {
+        return param_pointer(in, named(operand::kind::address, in.call_args.at(i).name), bytes);
+    };
+    Value* handle = b_.CreateLoad(mc_.i64, param(0, 8));
+    Value* value = b_.CreateLoad(mc_.i32, param(1, 4));
+    b_.CreateStore(value, host_pointer(space::global, handle, 4));
+}
+
 // A call in a recursive kernel: the callee's frame must end inside the thread's stack (its local
 // memory, the launch's stack bytes), and the host's stack must not pass the executor's floor.
 void function_lowering::check_stack(Value* callee_end) {
@@ -2611,6 +2623,7 @@ void function_lowering::lower_call(const instruction& in) {
         return;
     }
     if (in.callee == "__assertfail") return lower_assertfail(in);
+    if (in.callee == "cudaGraphSetConditional") return lower_set_conditional(in);
     if (heap_function(in.callee) != heap_call::none) return lower_heap_call(in);
     if (in.indirect_call()) return lower_indirect_call(in);
     call_function(in, *mc_.ptx.find_function(in.callee));
