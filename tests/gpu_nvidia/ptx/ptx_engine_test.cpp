@@ -781,6 +781,37 @@ TEST_F(ptx_tensor_cores, Sm80WmmaOfBf16AndTf32MatchesTheHostBitForBit) {
         }
 }
 
+TEST_F(ptx_tensor_cores, F64ProductsFuseEachMultiplyAddKAfterKInWmmaAndMmaSync) {
+    std::string error;
+    auto p = program::load(sm80_kernels("wmma_sm80"), error);
+    ASSERT_TRUE(p) << error;
+    // Values whose products and sums round: a separate multiply and add would differ from fma.
+    std::uniform_real_distribution<double> any(-3.0, 3.0);
+    std::vector<double> a(64), b(64), c(64);
+    for (auto& v : a) v = any(rng) / 3.0;
+    for (auto& v : b) v = any(rng) / 7.0;
+    for (auto& v : c) v = any(rng) * 1e3;
+    const uint64_t da = vram.put(a), db = vram.put(b), dc = vram.put(c), dd = vram.alloc(64 * 8);
+    auto out = run(*p, "wmma_f64", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    auto got = vram.get<double>(dd, 64);
+    for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col) {
+            double acc = c[r * 8 + col];  // A row-major, B column-major, both 8x8
+            for (int i = 0; i < 8; ++i) acc = std::fma(a[r * 8 + i], b[col * 8 + i], acc);
+            ASSERT_EQ(got[r * 8 + col], acc) << "wmma " << r << ", " << col;
+        }
+    out = run(*p, "mma_f64", 1, 32, {ptr(da), ptr(db), ptr(dc), ptr(dd)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    got = vram.get<double>(dd, 64);
+    for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col) {
+            double acc = c[r * 8 + col];  // A 8x4 row-major, B 4x8 column-major
+            for (int i = 0; i < 4; ++i) acc = std::fma(a[r * 4 + i], b[col * 4 + i], acc);
+            ASSERT_EQ(got[r * 8 + col], acc) << "mma.sync " << r << ", " << col;
+        }
+}
+
 // Asynchronous copies (sm80/async_copies.cu, what cuda::pipeline, cuda::barrier and
 // __pipeline_memcpy_async emit at compute_80): cp.async copies at once, mbarriers count arrivals
 // and flip their phase, and a thread waiting on one parks until the others have run.

@@ -2849,7 +2849,7 @@ namespace {
 bool matrix_element_of(const std::string& mod, matrix_element& e) {
     static const std::map<std::string, matrix_element> types = {
         {"f16", matrix_f16}, {"bf16", matrix_bf16}, {"tf32", matrix_tf32}, {"f32", matrix_f32},
-        {"s32", matrix_s32}, {"s8", matrix_s8},     {"u8", matrix_u8}};
+        {"s32", matrix_s32}, {"s8", matrix_s8},     {"u8", matrix_u8},     {"f64", matrix_f64}};
     auto it = types.find(mod);
     if (it == types.end()) return false;
     e = it->second;
@@ -2902,16 +2902,18 @@ void function_lowering::lower_matrix(const instruction& in) {
         matrix_element e;
         if (matrix_element_of(mod, e))
             types.push_back(e);
-        else if (mod == "s4" || mod == "u4" || mod == "b1" || mod == "f64" || mod == "e4m3" || mod == "e5m2" ||
+        else if (mod == "s4" || mod == "u4" || mod == "b1" || mod == "e4m3" || mod == "e5m2" ||
                  mod.rfind("kind", 0) == 0 || mod == "sp" || mod.rfind("block_scale", 0) == 0)
             refuse(in, "tensor-core operations on ." + mod + " are not supported");
     }
     if (in.opcode == "wmma") {
         // The engine's wmma shapes: f16, bf16, u8 and s8 multiplicands in m16n16k16, m8n32k16 and
-        // m32n8k16, tf32 in m16n16k8.
+        // m32n8k16, tf32 in m16n16k8, f64 in m8n8k4.
         const bool k16 = k == 16 && ((m == 16 && n == 16) || (m == 8 && n == 32) || (m == 32 && n == 8));
         const bool k8 = k == 8 && m == 16 && n == 16;
-        if (!k16 && !k8) refuse(in, "this wmma shape is not supported (m16n16k16, m8n32k16, m32n8k16, m16n16k8)");
+        const bool k4 = k == 4 && m == 8 && n == 8;
+        if (!k16 && !k8 && !k4)
+            refuse(in, "this wmma shape is not supported (m16n16k16, m8n32k16, m32n8k16, m16n16k8, m8n8k4)");
         if (in.has("load") || in.has("store")) return lower_wmma_memory(in, m, n, k, types);
         if (in.has("mma")) return lower_matrix_mma(in, m, n, k, types);
         refuse(in, "this wmma operation is not supported");
@@ -2930,9 +2932,11 @@ void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uin
     if (types.size() != 1) refuse(in, "a wmma load or store names one element type");
     const matrix_element t = types[0];
     const bool multiplicand = role == 'a' || role == 'b';
-    const bool fits = multiplicand
-                          ? is_multiplicand(t) && (t == matrix_tf32) == (k == 8)
-                          : (t == matrix_f16 || t == matrix_f32 || t == matrix_s32) && (k == 16 || t == matrix_f32);
+    const bool fits =
+        multiplicand
+            ? is_multiplicand(t) && (t == matrix_tf32) == (k == 8) && (t == matrix_f64) == (k == 4)
+            : ((t == matrix_f16 || t == matrix_f32 || t == matrix_s32) && k != 4 && (k == 16 || t == matrix_f32)) ||
+                  (t == matrix_f64 && k == 4);
     if (!fits) refuse(in, "this element type does not go with this fragment or shape");
     const uint32_t rows = role == 'a' ? m : role == 'b' ? k : m, cols = role == 'a' ? k : n;
     const bool row_major = in.has("row");
@@ -2943,8 +2947,11 @@ void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uin
     const operand& fragment = in.operands[load ? 0 : 1];
     const operand& where = in.operands[load ? 1 : 0];
     const auto regs = registers_in(fragment);
+    // f64 fragments are 64-bit registers, one element each; the others pack 32-bit ones.
+    const uint32_t reg_bits = t == matrix_f64 ? 64 : 32;
+    const scalar_type reg_type{scalar_type::kind::uint, static_cast<int>(reg_bits)};
     const uint32_t bits = element_bits(t), bytes = bytes_in_memory(t);
-    const uint32_t per_lane = static_cast<uint32_t>(regs.size()) * 32 / bits, elements = rows * cols;
+    const uint32_t per_lane = static_cast<uint32_t>(regs.size()) * reg_bits / bits, elements = rows * cols;
     if (per_lane * 32 < elements || (per_lane * 32) % elements)
         refuse(in, "the fragment's " + std::to_string(regs.size()) + " registers do not hold the matrix");
     const scalar_type u32{scalar_type::kind::uint, 32};
@@ -2954,8 +2961,9 @@ void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uin
     Value* lane = b_.CreateAnd(linear_tid(in), 31);
     std::vector<Value*> words(regs.size());
     if (!load)
-        for (size_t w = 0; w < regs.size(); ++w) words[w] = src(in, *regs[w], u32);
+        for (size_t w = 0; w < regs.size(); ++w) words[w] = src(in, *regs[w], reg_type);
     llvm::Type* element_type = mc_.int_type(static_cast<int>(bytes * 8));
+    llvm::Type* word_type = mc_.int_type(static_cast<int>(reg_bits));
     for (uint32_t slot = 0; slot < per_lane; ++slot) {
         // Element (lane * per_lane + slot) mod (rows * cols) of the matrix, row-major.
         Value* index = b_.CreateURem(b_.CreateAdd(b_.CreateMul(lane, b_.getInt32(per_lane)), b_.getInt32(slot)),
@@ -2964,9 +2972,9 @@ void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uin
         Value* c = b_.CreateZExt(b_.CreateURem(index, b_.getInt32(cols)), mc_.i64);
         Value* offset = row_major ? b_.CreateAdd(b_.CreateMul(r, stride), c) : b_.CreateAdd(b_.CreateMul(c, stride), r);
         Value* p = host_pointer(sp, b_.CreateAdd(base, b_.CreateMul(offset, b_.getInt64(bytes))), bytes);
-        const uint32_t word = slot * bits / 32, shift = (slot * bits) % 32;
+        const uint32_t word = slot * bits / reg_bits, shift = (slot * bits) % reg_bits;
         if (load) {
-            Value* v = b_.CreateZExt(b_.CreateAlignedLoad(element_type, p, llvm::Align(1)), mc_.i32);
+            Value* v = b_.CreateZExt(b_.CreateAlignedLoad(element_type, p, llvm::Align(1)), word_type);
             v = shift ? b_.CreateShl(v, shift) : v;
             words[word] = words[word] ? b_.CreateOr(words[word], v) : v;
         } else {
@@ -2975,7 +2983,8 @@ void function_lowering::lower_wmma_memory(const instruction& in, uint32_t m, uin
         }
     }
     if (load)
-        for (size_t w = 0; w < regs.size(); ++w) set(in, *regs[w], words[w] ? words[w] : b_.getInt32(0));
+        for (size_t w = 0; w < regs.size(); ++w)
+            set(in, *regs[w], words[w] ? words[w] : static_cast<Value*>(b_.getIntN(reg_bits, 0)));
 }
 
 // Parks the lane for the executor to perform a tensor-core instruction with the lanes of its
@@ -3004,11 +3013,15 @@ void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint
         refuse(in, "the matrix product's types are not .dtype.atype.btype.ctype");
     }
     const bool integer = op.a == matrix_s8 || op.a == matrix_u8;
+    const bool f64 = op.a == matrix_f64;
+    if (f64 && (in.has("rz") || in.has("rm") || in.has("rp")))
+        refuse(in, "f64 matrix products rounded other than to nearest (.rn) are not supported");
     op.satfinite = in.has("satfinite");
     if (op.satfinite && !integer) refuse(in, ".satfinite of floating-point products is not supported");
     // f16 into f16 or f32; bf16 and tf32 into f32; s8 and u8 into s32.
     auto accumulator = [](matrix_element e) { return e == matrix_f16 || e == matrix_f32; };
     const bool valid = integer ? (op.b == matrix_s8 || op.b == matrix_u8) && op.c == matrix_s32 && op.d == matrix_s32
+                       : f64   ? op.b == matrix_f64 && op.c == matrix_f64 && op.d == matrix_f64
                        : op.a == matrix_f16 ? op.b == matrix_f16 && accumulator(op.c) && accumulator(op.d)
                                             : (op.a == matrix_bf16 || op.a == matrix_tf32) && op.b == op.a &&
                                                   op.c == matrix_f32 && op.d == matrix_f32;
@@ -3018,19 +3031,21 @@ void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint
         const bool known = (m == 16 && n == 8 &&
                             ((f16ish && (k == 16 || k == 8)) || (op.a == matrix_tf32 && (k == 8 || k == 4)) ||
                              (integer && (k == 16 || k == 32)))) ||
-                           (m == 8 && n == 8 && k == 16 && integer);
+                           (m == 8 && n == 8 && k == 16 && integer) || (m == 8 && n == 8 && k == 4 && f64);
         if (!known)
             refuse(in,
                    "mma.sync shapes other than m16n8k16 and m16n8k8 of f16/bf16, m16n8k8 and m16n8k4 of "
-                   "tf32, m8n8k16, m16n8k16 and m16n8k32 of s8/u8 are not supported");
+                   "tf32, m8n8k16, m16n8k16 and m16n8k32 of s8/u8, m8n8k4 of f64 are not supported");
         if (!in.has("row") || !in.has("col")) refuse(in, "mma.sync of these shapes is .row.col");
-    } else if ((op.a == matrix_tf32) != (k == 8)) {
+    } else if ((op.a == matrix_tf32) != (k == 8) || f64 != (k == 4)) {
         refuse(in, "this element type does not go with this wmma shape");
     }
     const auto d = registers_in(in.operands[0]), a = registers_in(in.operands[1]);
     const auto b = registers_in(in.operands[2]), c = registers_in(in.operands[3]);
-    op.a_words = static_cast<uint32_t>(a.size()), op.b_words = static_cast<uint32_t>(b.size());
-    op.c_words = static_cast<uint32_t>(c.size()), op.d_words = static_cast<uint32_t>(d.size());
+    // An f64 register is two words of the exchange area.
+    const uint32_t wide = f64 ? 2 : 1;
+    op.a_words = wide * static_cast<uint32_t>(a.size()), op.b_words = wide * static_cast<uint32_t>(b.size());
+    op.c_words = wide * static_cast<uint32_t>(c.size()), op.d_words = wide * static_cast<uint32_t>(d.size());
     // Each fragment's registers hold the whole matrix: mma.sync's once (its layout), wmma's at
     // least once.
     auto fits = [&](uint32_t words, matrix_element t, uint32_t rows, uint32_t cols) {
@@ -3040,15 +3055,18 @@ void function_lowering::lower_matrix_mma(const instruction& in, uint32_t m, uint
     if (!fits(op.a_words, op.a, m, k) || !fits(op.b_words, op.b, k, n) || !fits(op.c_words, op.c, m, n) ||
         !fits(op.d_words, op.d, m, n) || op.a_words + op.b_words + op.c_words > matrix_area_bytes / 4)
         refuse(in, "the fragments' register counts do not match the shape and types");
-    const scalar_type u32{scalar_type::kind::uint, 32};
+    const scalar_type word{scalar_type::kind::uint, f64 ? 64 : 32};
+    llvm::Type* word_type = mc_.int_type(f64 ? 64 : 32);
     park_for_matrix(matrix_mma, op.encode(), [&] {
         uint32_t w = 0;
         for (const auto* list : {&a, &b, &c})
-            for (const operand* r : *list)
-                b_.CreateStore(src(in, *r, u32), state_field_ptr(kl_.matrix_offset + 4 * w++));
+            for (const operand* r : *list) {
+                b_.CreateStore(src(in, *r, word), state_field_ptr(kl_.matrix_offset + 4 * w));
+                w += wide;
+            }
     });
     for (size_t i = 0; i < d.size(); ++i)
-        set(in, *d[i], b_.CreateLoad(mc_.i32, state_field_ptr(kl_.matrix_offset + 4 * i)));
+        set(in, *d[i], b_.CreateLoad(word_type, state_field_ptr(kl_.matrix_offset + 4 * wide * i)));
 }
 
 // ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (and stmatrix, its inverse): lanes

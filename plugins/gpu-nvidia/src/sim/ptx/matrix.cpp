@@ -35,8 +35,13 @@ uint32_t float_bits(float f) {
 }
 
 // An element's value: floats exactly, integers as themselves.
-double value_of(matrix_element t, uint32_t bits) {
+double value_of(matrix_element t, uint64_t bits) {
     switch (t) {
+    case matrix_f64: {
+        double d;
+        std::memcpy(&d, &bits, 8);
+        return d;
+    }
     case matrix_f16:
         return half_to_float(bits);
     case matrix_bf16:
@@ -84,13 +89,19 @@ _Float16 add_rounded_to_half(_Float16 acc, double p) {
     return h;
 }
 
-uint32_t extract(const uint32_t* words, uint32_t i, uint32_t bits) {
+uint64_t extract(const uint32_t* words, uint32_t i, uint32_t bits) {
+    if (bits == 64) return words[2 * i] | uint64_t{words[2 * i + 1]} << 32;
     const uint32_t at = i * bits;
     const uint32_t w = words[at / 32] >> (at % 32);
     return bits == 32 ? w : w & ((1u << bits) - 1);
 }
 
-void insert(uint32_t* words, uint32_t i, uint32_t bits, uint32_t value) {
+void insert(uint32_t* words, uint32_t i, uint32_t bits, uint64_t wide) {
+    if (bits == 64) {
+        words[2 * i] = static_cast<uint32_t>(wide), words[2 * i + 1] = static_cast<uint32_t>(wide >> 32);
+        return;
+    }
+    const auto value = static_cast<uint32_t>(wide);
     const uint32_t at = i * bits;
     const uint32_t mask = bits == 32 ? ~0u : ((1u << bits) - 1) << (at % 32);
     words[at / 32] = (words[at / 32] & ~mask) | ((value << (at % 32)) & mask);
@@ -115,6 +126,8 @@ uint32_t element_bits(matrix_element e) {
     case matrix_s8:
     case matrix_u8:
         return 8;
+    case matrix_f64:
+        return 64;
     default:
         return 32;
     }
@@ -142,6 +155,18 @@ matrix_op matrix_op::decode(uint64_t v) {
 bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, uint32_t& row, uint32_t& col) {
     const uint32_t group = lane >> 2, in_group = lane & 3;
     const bool tf32 = op.a == matrix_tf32, integer = op.a == matrix_s8 || op.a == matrix_u8;
+    if (op.a == matrix_f64) {  // m8n8k4: one element of A and of B, two of C, per lane
+        if (op.m != 8 || op.n != 8 || op.k != 4) return false;
+        if (which == 'c') {
+            row = group, col = in_group * 2 + i;
+            return i < 2;
+        }
+        if (which == 'a')
+            row = group, col = in_group;
+        else
+            row = in_group, col = group;
+        return i < 1;
+    }
     if (op.m == 8 && op.n == 8 && op.k == 16 && integer) {  // Turing's integer shape
         if (which == 'c') {
             row = group, col = in_group * 2 + i;
@@ -214,7 +239,7 @@ namespace {
 
 // The elements as values, decoded once (not once per product).
 template <typename T>
-std::vector<T> values(matrix_element t, const std::vector<uint32_t>& bits) {
+std::vector<T> values(matrix_element t, const std::vector<uint64_t>& bits) {
     std::vector<T> out(bits.size());
     for (size_t i = 0; i < bits.size(); ++i) out[i] = static_cast<T>(value_of(t, bits[i]));
     return out;
@@ -223,8 +248,8 @@ std::vector<T> values(matrix_element t, const std::vector<uint32_t>& bits) {
 // f32 accumulation, k after k from k = 0: a product of f16, bf16 or tf32 elements is exact in
 // f32, so acc + a * b rounds once, as fma does; each row's columns are independent sums, so the
 // loop over them vectorizes and the order of every sum is kept.
-void multiply_floats(const matrix_op& op, const std::vector<uint32_t>& a_bits, const std::vector<uint32_t>& b_bits,
-                     const std::vector<uint32_t>& c_bits, std::vector<uint32_t>& d) {
+void multiply_floats(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
+                     const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
     const uint32_t m = op.m, n = op.n, k = op.k;
     const std::vector<float> a = values<float>(op.a, a_bits), b = values<float>(op.b, b_bits);
     const std::vector<float> c = values<float>(op.c, c_bits);
@@ -241,13 +266,14 @@ void multiply_floats(const matrix_op& op, const std::vector<uint32_t>& a_bits, c
 }
 
 // s32 accumulation of 8-bit products, wrapping (or clamped once with .satfinite).
-void multiply_integers(const matrix_op& op, const std::vector<uint32_t>& a_bits, const std::vector<uint32_t>& b_bits,
-                       const std::vector<uint32_t>& c_bits, std::vector<uint32_t>& d) {
+void multiply_integers(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
+                       const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
     const uint32_t m = op.m, n = op.n, k = op.k;
     const std::vector<int64_t> a = values<int64_t>(op.a, a_bits), b = values<int64_t>(op.b, b_bits);
     std::vector<int64_t> row(n);
     for (uint32_t r = 0; r < m; ++r) {
-        for (uint32_t col = 0; col < n; ++col) row[col] = static_cast<int32_t>(c_bits[r * n + col]);
+        for (uint32_t col = 0; col < n; ++col)
+            row[col] = static_cast<int32_t>(static_cast<uint32_t>(c_bits[r * n + col]));
         for (uint32_t i = 0; i < k; ++i) {
             const int64_t x = a[r * k + i];
             const int64_t* y = b.data() + i * n;
@@ -262,12 +288,26 @@ void multiply_integers(const matrix_op& op, const std::vector<uint32_t>& a_bits,
     }
 }
 
+// f64: d = fma(a, b, d) k after k from k = 0, each rounded to nearest.
+void multiply_doubles(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
+                      const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
+    const uint32_t m = op.m, n = op.n, k = op.k;
+    const std::vector<double> a = values<double>(op.a, a_bits), b = values<double>(op.b, b_bits);
+    const std::vector<double> c = values<double>(op.c, c_bits);
+    for (uint32_t r = 0; r < m; ++r)
+        for (uint32_t col = 0; col < n; ++col) {
+            double acc = c[r * n + col];
+            for (uint32_t i = 0; i < k; ++i) acc = std::fma(a[r * k + i], b[i * n + col], acc);
+            std::memcpy(&d[r * n + col], &acc, 8);
+        }
+}
+
 }  // namespace
 
 void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     const uint32_t m = op.m, n = op.n, k = op.k;
-    std::vector<uint32_t> a(m * k), b(k * n), c(m * n);
-    auto gather = [&](char which, matrix_element t, uint32_t words, uint32_t first, std::vector<uint32_t>& out,
+    std::vector<uint64_t> a(m * k), b(k * n), c(m * n);
+    auto gather = [&](char which, matrix_element t, uint32_t words, uint32_t first, std::vector<uint64_t>& out,
                       uint32_t rows, uint32_t cols) {
         const uint32_t bits = element_bits(t), per_lane = words * 32 / bits;
         for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -282,9 +322,11 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     gather('a', op.a, op.a_words, 0, a, m, k);
     gather('b', op.b, op.b_words, op.a_words, b, k, n);
     gather('c', op.c, op.c_words, op.a_words + op.b_words, c, m, n);
-    std::vector<uint32_t> d(m * n);
+    std::vector<uint64_t> d(m * n);
     if (op.d == matrix_s32) {
         multiply_integers(op, a, b, c, d);
+    } else if (op.d == matrix_f64) {
+        multiply_doubles(op, a, b, c, d);
     } else if (op.d == matrix_f16) {
         for (uint32_t r = 0; r < m; ++r)
             for (uint32_t col = 0; col < n; ++col) {

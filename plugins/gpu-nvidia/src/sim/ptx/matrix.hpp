@@ -24,9 +24,10 @@ enum matrix_element : uint32_t {
     matrix_s32 = 4,
     matrix_s8 = 5,
     matrix_u8 = 6,
+    matrix_f64 = 7,  // in 64-bit registers, two words of the exchange area each (low word first)
 };
 
-uint32_t element_bits(matrix_element e);  // in a register: 16, 32 or 8
+uint32_t element_bits(matrix_element e);  // in a register: 8, 16, 32 or 64
 
 // One wmma.mma or mma.sync: D (m x n) = A (m x k) * B (k x n) + C. Each lane holds a_words,
 // b_words and c_words registers of A, B and C, in that order in its exchange area, and receives
@@ -49,7 +50,8 @@ bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, ui
 // D for the lanes whose areas are not null (a lane absent holds zeros). Products of f16, bf16 and
 // tf32 are exact in f32; they are added to the accumulator one k after another, from k = 0, in
 // D's type: f32 (each sum rounded to nearest), f16 (each sum rounded once to f16) or s32
-// (wrapping, or clamped at the end with .satfinite).
+// (wrapping, or clamped at the end with .satfinite). f64 (m8n8k4) is a fused multiply-add per k,
+// from k = 0, rounded to nearest (.rn).
 void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]);
 
 // ldmatrix.m8n8.b16 of `count` matrices: lanes 8j..8j+7 hold the host addresses of matrix j's
