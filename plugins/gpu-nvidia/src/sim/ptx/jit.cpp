@@ -32,6 +32,19 @@ std::string message(llvm::Error e) {
     return s;
 }
 
+// Past this many instructions as lowered, -O2 costs minutes (NVIDIA's cudaTensorCoreGemm: 2048
+// unrolled wmma.mma, each parking, 1.8M instructions; LICM alone took 47 s of -O1 on it, -O2
+// 91 s); such a function gets the passes that are linear in its size: registers into SSA values,
+// common subexpressions, peepholes and a simpler control flow (7 s there). The corpus kernels
+// stay far below the mark (bitonic_sort1024: 30k).
+constexpr size_t huge_function_instructions = 400000;
+
+size_t instruction_count(const llvm::Module& m) {
+    size_t n = 0;
+    for (const llvm::Function& f : m) n += f.getInstructionCount();
+    return n;
+}
+
 void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -43,17 +56,18 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+    if (instruction_count(m) <= huge_function_instructions) {
+        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+        return;
+    }
+    llvm::ModulePassManager linear;
+    if (llvm::Error e = pb.parsePassPipeline(linear, "function(sroa,early-cse<memssa>,instcombine,simplifycfg)"))
+        llvm::consumeError(std::move(e));  // a fixed pipeline LLVM 15 knows; unoptimized code still runs
+    linear.run(m, mam);
 }
 
 // Past this many instructions after -O2, the code generator's fast register allocator.
 constexpr size_t large_function_instructions = 40000;
-
-size_t instruction_count(const llvm::Module& m) {
-    size_t n = 0;
-    for (const llvm::Function& f : m) n += f.getInstructionCount();
-    return n;
-}
 
 }  // namespace
 
