@@ -46,6 +46,35 @@ std::vector<int> ptx_architectures(const void* image, size_t size) {
     return out;
 }
 
+// A program built with -rdc registers the fatbin nvlink made (machine code only) in a wrapper of
+// version 2 whose last field lists, NULL-terminated, the fatbins of its translation units before
+// linking, with their PTX (crt/link.stub): for a GPU the machine code does not fit, the driver
+// JIT-links those. The module gets them all, one container after another (each translation
+// unit's and NVIDIA's device runtime's); the PTX engine takes what it can run (fatbin.hpp).
+constexpr int linked_wrapper_version = 2;
+
+void use_prelinked_fatbins(fatbin_record& f, const void* const* fatbins) {
+    std::vector<unsigned char> joined;
+    for (size_t i = 0; fatbins[i] && i < 4096; ++i) {
+        const size_t size = fatbin_size(fatbins[i]);
+        if (size == 0) continue;
+        const auto* bytes = static_cast<const unsigned char*>(fatbins[i]);
+        joined.insert(joined.end(), bytes, bytes + size);
+    }
+    std::vector<int> architectures;
+    for (size_t at = 0; at < joined.size();) {
+        const size_t size = fatbin_size(joined.data() + at);
+        const std::vector<int> some = ptx_architectures(joined.data() + at, size);
+        architectures.insert(architectures.end(), some.begin(), some.end());
+        at += size;
+    }
+    if (architectures.empty()) return;
+    f.joined = std::move(joined);
+    f.image = f.joined.data();
+    f.size = f.joined.size();
+    f.ptx_architectures = std::move(architectures);
+}
+
 thread_local std::vector<call_configuration> configurations;
 
 }  // namespace
@@ -65,6 +94,8 @@ fatbin_record* registrations::add_fatbin(const void* wrapper) {
     f->size = fatbin_size(w.data);
     if (f->size == 0) return nullptr;
     f->ptx_architectures = ptx_architectures(f->image, f->size);
+    if (f->ptx_architectures.empty() && w.version == linked_wrapper_version && w.filename_or_fatbins)
+        use_prelinked_fatbins(*f, static_cast<const void* const*>(w.filename_or_fatbins));
     std::lock_guard lock(mutex_);
     fatbins_.push_back(std::move(f));
     return fatbins_.back().get();
@@ -118,8 +149,10 @@ cudaError_t registrations::module_on_current_device(fatbin_record& f, cbModule_t
         // stderr, once per translation unit.
         if (!f.refusal_told) {
             f.refusal_told = true;
-            std::fprintf(stderr, "cudabridge cudart: the kernels of one of this program's translation units cannot "
-                                 "run on this GPU: %s\n", cbGetLastErrorMessage());
+            std::fprintf(stderr,
+                         "cudabridge cudart: the kernels of one of this program's translation units cannot "
+                         "run on this GPU: %s\n",
+                         cbGetLastErrorMessage());
         }
         return record(e == cbErrorNotSupported ? cudaErrorNoKernelImageForDevice : to_cuda(e));
     }

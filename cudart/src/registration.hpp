@@ -20,8 +20,9 @@ namespace cudabridge::cudart {
 struct fatbin_record {
     const void* image = nullptr;  // the fatbin itself (magic 0xBA55ED50)
     size_t size = 0;
+    std::vector<unsigned char> joined;  // a -rdc program's prelinked fatbins, which `image` then is
     std::mutex mutex;
-    std::map<int, cbModule_t> modules;  // by device ordinal, once loaded
+    std::map<int, cbModule_t> modules;   // by device ordinal, once loaded
     std::vector<int> ptx_architectures;  // of its PTX entries: 75 for compute_75
     bool refusal_told = false;           // why its module cannot load was printed (once)
 

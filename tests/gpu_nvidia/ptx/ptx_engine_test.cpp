@@ -908,6 +908,100 @@ TEST_F(ptx_async_copies, AProducerWarpAndAConsumerWarpShareABlockScopePipeline) 
 }
 
 // warpSize is the PTX constant WARP_SZ (mov.u32 %r, WARP_SZ): 32 on every NVIDIA GPU.
+// A .func with barriers that nvcc left a call (__noinline__, or -rdc): inlined into the kernel
+// at each call site, with its own registers and labels, its `ret`s jumping past it.
+TEST_F(ptx_engine, AFunctionWithBarriersRunsInlinedAtEachCallSite) {
+    const std::string ptx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.shared .align 4 .b8 tile[128];
+
+.func (.param .b32 total) block_sum(.param .b32 value, .param .b32 lane)
+{
+    .reg .b32 %r<9>;
+    .reg .pred %p<3>;
+    ld.param.b32 %r1, [value];
+    ld.param.b32 %r2, [lane];
+    mov.u32 %r8, tile;
+    shl.b32 %r3, %r2, 2;
+    add.u32 %r3, %r3, %r8;
+    st.shared.u32 [%r3], %r1;
+    bar.sync 0;
+    mov.u32 %r5, 0;
+    mov.u32 %r6, 0;
+$L_sum:
+    shl.b32 %r7, %r6, 2;
+    add.u32 %r7, %r7, %r8;
+    ld.shared.u32 %r4, [%r7];
+    add.u32 %r5, %r5, %r4;
+    add.u32 %r6, %r6, 1;
+    setp.lt.u32 %p1, %r6, 32;
+    @%p1 bra $L_sum;
+    bar.sync 0;
+    setp.eq.u32 %p2, %r1, 0;
+    @%p2 bra $L_zero;
+    st.param.b32 [total], %r5;
+    ret;
+$L_zero:
+    st.param.b32 [total], 0;
+    ret;
+}
+
+.visible .entry sums(.param .u64 out, .param .u64 in)
+{
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<6>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [in];
+    cvta.to.global.u64 %rd1, %rd1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r2, [%rd3];
+    {
+    .param .b32 p0;
+    .param .b32 p1;
+    .param .b32 r0;
+    st.param.b32 [p0], %r2;
+    st.param.b32 [p1], %r1;
+    call.uni (r0), block_sum, (p0, p1);
+    ld.param.b32 %r3, [r0];
+    }
+    shl.b32 %r4, %r2, 1;
+    {
+    .param .b32 p0;
+    .param .b32 p1;
+    .param .b32 r0;
+    st.param.b32 [p0], %r4;
+    st.param.b32 [p1], %r1;
+    call.uni (r0), block_sum, (p0, p1);
+    ld.param.b32 %r5, [r0];
+    }
+    ld.param.u64 %rd4, [out];
+    cvta.to.global.u64 %rd4, %rd4;
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd5, %rd4, %rd2;
+    st.global.u32 [%rd5], %r3;
+    st.global.u32 [%rd5+4], %r5;
+    ret;
+}
+)";
+    std::string error;
+    auto p = program::load(ptx, error);
+    ASSERT_TRUE(p) << error;
+    std::vector<uint32_t> in(32);
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < 32; ++i) total += in[i] = i % 5 == 0 ? 0 : 3 * i + 1;
+    const uint64_t din = vram.put(in), dout = vram.alloc(32 * 8);
+    auto out = run(*p, "sums", 1, 32, {ptr(dout), ptr(din)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    const auto got = vram.get<uint32_t>(dout, 64);
+    for (uint32_t i = 0; i < 32; ++i) {
+        EXPECT_EQ(got[2 * i], in[i] ? total : 0u) << i;
+        EXPECT_EQ(got[2 * i + 1], in[i] ? 2 * total : 0u) << i;
+    }
+}
+
 TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
     auto p = load("warp_size");
     ASSERT_TRUE(p);

@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 
 namespace cudabridge::nv {
@@ -67,6 +68,7 @@ cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>&
     const auto* p = static_cast<const uint8_t*>(image);
     out.clear();
     size_t at = 0;
+    uint32_t containers = 0;
     while (at < size) {
         if (size - at < container_header_bytes || read_at<uint32_t>(p, at) != container_magic) {
             if (at > 0 && std::all_of(p + at, p + size, [](uint8_t b) { return b == 0; })) break;  // padding
@@ -95,36 +97,72 @@ cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>&
                 return malformed(error, "an entry runs past its container");
             if (std::string why = check_flags(e.flags); !why.empty()) return malformed(error, why);
             e.payload = entry + entry_bytes;
+            e.container = containers;
             if ((e.flags & (fatbin_zstd | fatbin_lz4)) && compressed != 0 && compressed <= e.payload_bytes)
                 e.payload_bytes = compressed;  // the stored size pads the compressed bytes to 8
             out.push_back(e);
             entry += entry_bytes + read_at<uint64_t>(p, entry + 8);
         }
         at = end;
+        ++containers;
     }
     if (out.empty()) return malformed(error, "no entries");
     return CB_OK;
 }
 
+namespace {
+
+cb_status entry_text(const void* image, const fatbin_entry& e, std::string& ptx, std::string& error) {
+    const auto* data = static_cast<const uint8_t*>(image) + e.payload;
+    if (e.flags & (fatbin_zstd | fatbin_lz4)) {
+        if (cb_status st = decompress(data, e, ptx, error); st != CB_OK) return st;
+    } else {
+        ptx.assign(reinterpret_cast<const char*>(data), e.payload_bytes);
+    }
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    return CB_OK;
+}
+
+// NVIDIA's device runtime (libcudadevrt's PTX, linked into every -rdc program): the one that
+// defines the __cudaCDP2 functions, which programs only declare (.extern). The PTX engine
+// provides those functions itself.
+bool device_runtime_ptx(const std::string& ptx) {
+    return ptx.find(".visible .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2(") != std::string::npos;
+}
+
+}  // namespace
+
 cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, std::string& error) {
     std::vector<fatbin_entry> entries;
     if (cb_status st = read_fatbin(image, size, entries, error); st != CB_OK) return st;
-    const fatbin_entry* best = nullptr;
+    // The newest PTX of each container: one container per translation unit.
+    std::map<uint32_t, const fatbin_entry*> best;
     for (const auto& e : entries)
-        if (e.kind == uint16_t(fatbin_kind::ptx) && (!best || e.arch > best->arch)) best = &e;
-    if (!best) {
+        if (e.kind == uint16_t(fatbin_kind::ptx) && (!best[e.container] || e.arch > best[e.container]->arch))
+            best[e.container] = &e;
+    std::erase_if(best, [](const auto& b) { return b.second == nullptr; });
+    if (best.empty()) {
         error = "module_load: the fatbin holds " + arch_list(entries) +
                 "; the simulated GPU runs PTX: build with PTX as well, e.g. nvcc -gencode "
                 "arch=compute_75,code=compute_75 (or code=[sm_XX,compute_XX])";
         return CB_ERR_UNSUPPORTED;
     }
-    const auto* data = static_cast<const uint8_t*>(image) + best->payload;
-    if (best->flags & (fatbin_zstd | fatbin_lz4)) {
-        if (cb_status st = decompress(data, *best, ptx, error); st != CB_OK) return st;
-    } else {
-        ptx.assign(reinterpret_cast<const char*>(data), best->payload_bytes);
+    if (best.size() == 1) return entry_text(image, *best.begin()->second, ptx, error);
+    // Several containers: a program built with -rdc, its translation units' PTX and the device
+    // runtime's (what cudart gathers from the linked wrapper's prelinked fatbins).
+    std::vector<std::string> units;
+    for (const auto& [container, e] : best) {
+        std::string text;
+        if (cb_status st = entry_text(image, *e, text, error); st != CB_OK) return st;
+        if (!device_runtime_ptx(text)) units.push_back(std::move(text));
     }
-    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    if (units.size() != 1) {
+        error = "module_load: the program's device code is " + std::to_string(units.size()) +
+                " translation units compiled with -rdc; linking PTX across translation units is not supported "
+                "(one translation unit, with or without -rdc, is)";
+        return CB_ERR_UNSUPPORTED;
+    }
+    ptx = std::move(units.front());
     return CB_OK;
 }
 

@@ -26,6 +26,7 @@ struct fatbin_entry {
     size_t payload = 0;          // offset of the payload in the image
     uint64_t payload_bytes = 0;  // stored bytes (compressed, or the text with its padding)
     uint64_t uncompressed_bytes = 0;
+    uint32_t container = 0;  // which container of the image (0: the first)
 };
 
 inline constexpr uint64_t fatbin_zstd = 0x8000;
@@ -36,7 +37,10 @@ inline constexpr uint64_t fatbin_lz4 = 0x2000;
 cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>& out, std::string& error);
 
 // The text of the PTX entry for the newest architecture. CB_ERR_UNSUPPORTED when the fatbin
-// holds only machine code (the simulated GPU runs PTX), saying how to build with PTX.
+// holds only machine code (the simulated GPU runs PTX), saying how to build with PTX. An image of
+// several containers with PTX is a program built with -rdc (one container per translation unit,
+// and NVIDIA's device runtime, which is left out: the engine provides it): one translation unit's
+// PTX is taken; several are refused (no PTX linking).
 cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, std::string& error);
 
 }  // namespace cudabridge::nv

@@ -91,6 +91,7 @@ struct thread_state {
     uint32_t warp_mask;  // the instruction's member mask
     uint32_t warp_pred;  // result predicate (shfl: in range; match.all: all equal)
     uint64_t warp_result;
+    uint32_t device_error;  // cudaGetLastError in a kernel: the thread's last device-runtime error
 };
 static_assert(sizeof(thread_state) <= 80);
 inline constexpr uint32_t thread_state_header = 80;  // the register area starts 16-aligned
@@ -172,6 +173,8 @@ struct block_env {
     // Recursive kernels: the lowest host stack address a call may reach (the executor's frame
     // less a budget), so that deep recursion faults instead of overflowing the host thread.
     uint64_t stack_floor;
+    // The grid's device_launch_queue (device_launch.hpp): what its kernels launch.
+    void* device_launches;
 };
 
 // The stack a call takes in a recursive kernel besides the callee's own local variables (a GPU's
@@ -224,6 +227,13 @@ void cb_ptx_stack_overflow(block_env* env, uint64_t needed);
 // operation under that rounding mode, exact for every input. Reads and changes nothing else.
 float cb_ptx_rounded_f32(uint32_t op, uint32_t mode, float a, float b, float c);
 double cb_ptx_rounded_f64(uint32_t op, uint32_t mode, double a, double b, double c);
+// Dynamic parallelism (device_launch.hpp): a parameter buffer for a child grid of `kernel` (its
+// kernel_address), or 0; the launch of the child whose arguments are in `buffer` (a CUDA error
+// code); cudaGetErrorString's text in the device heap (0 without one).
+uint64_t cb_ptx_parameter_buffer(block_env* env, uint64_t kernel, uint32_t grid_x, uint32_t grid_y, uint32_t grid_z,
+                                 uint32_t block_x, uint32_t block_y, uint32_t block_z, uint32_t shared);
+uint32_t cb_ptx_launch_device(block_env* env, uint64_t buffer, uint64_t stream);
+uint64_t cb_ptx_error_string(block_env* env, uint32_t code);
 }
 
 }  // namespace cudabridge::nv::ptx

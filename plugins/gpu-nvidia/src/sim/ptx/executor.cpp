@@ -7,6 +7,8 @@
 #include "sim/ptx/matrix.hpp"
 #include "sim/ptx/program.hpp"
 
+#include "sim/ptx/device_launch.hpp"
+
 #include <cudabridge/cpp/hex_text.hpp>
 
 #include <algorithm>
@@ -368,6 +370,47 @@ block_function program::compile_moving(size_t kernel, const block_shape& shape, 
 
 launch_outcome program::launch(const launch_request& r, const device_memory& memory, const block_runner& run,
                                const std::function<bool()>& abort) const {
+    return launch_nested(r, memory, run, abort, 0);
+}
+
+// The grid, then the grids its kernels launched (device_launch.hpp), each with theirs after it.
+launch_outcome program::launch_nested(const launch_request& r, const device_memory& memory, const block_runner& run,
+                                      const std::function<bool()>& abort, uint32_t depth) const {
+    device_launch_queue queue;
+    queue.depth = depth;
+    for (const kernel_layout& k : layout_.kernels) queue.param_bytes.push_back(k.param_bytes);
+    launch_outcome out = run_grid(r, memory, run, abort, queue);
+    if (r.heap_bytes && r.heap_address >= memory.base && r.heap_address - memory.base < memory.size)
+        release_unlaunched(queue, memory.host + (r.heap_address - memory.base), r.heap_address, r.heap_bytes);
+    if (out.status != CB_OK) return out;
+    const std::string& parent = layout_.kernels.at(r.kernel).name;
+    for (device_launch& child : queue.launches) {
+        launch_request c;
+        c.kernel = child.kernel;
+        std::copy_n(child.grid, 3, c.grid);
+        std::copy_n(child.block, 3, c.block);
+        c.dynamic_shared = child.shared;
+        c.params = std::move(child.params);
+        c.symbols = r.symbols;
+        c.stack_bytes = r.stack_bytes;
+        c.heap_address = r.heap_address;
+        c.heap_bytes = r.heap_bytes;
+        const launch_outcome o = launch_nested(c, memory, run, abort, depth + 1);
+        out.executed += o.executed;
+        out.bytes_moved += o.bytes_moved;
+        out.host_bytes += o.host_bytes;
+        out.threads += o.threads;
+        if (o.status != CB_OK) {
+            out.status = o.status;
+            out.message = o.message + " (a grid that kernel '" + parent + "' launched)";
+            return out;
+        }
+    }
+    return out;
+}
+
+launch_outcome program::run_grid(const launch_request& r, const device_memory& memory, const block_runner& run,
+                                 const std::function<bool()>& abort, device_launch_queue& queue) const {
     launch_outcome out;
     const kernel_layout& k = layout_.kernels.at(r.kernel);
     const uint32_t threads = r.block[0] * r.block[1] * r.block[2];
@@ -439,6 +482,7 @@ launch_outcome program::launch(const launch_request& r, const device_memory& mem
     std::memcpy(base.nctaid, r.grid, sizeof base.nctaid);
     base.dynamic_shared = r.dynamic_shared;
     base.fault = &fault;
+    base.device_launches = &queue;
     base.host_ranges = memory.host_ranges;
     // Loops ask this now and then (cb_ptx_poll): a block that never ends still stops for a reset.
     if (abort) {

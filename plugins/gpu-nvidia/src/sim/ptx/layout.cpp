@@ -3,6 +3,7 @@
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/barrier_regions.hpp"
 #include "sim/ptx/device_heap.hpp"
+#include "sim/ptx/device_launch.hpp"
 #include "sim/ptx/limits.hpp"
 #include "sim/ptx/liveness.hpp"
 #include "sim/ptx/recomputable.hpp"
@@ -121,6 +122,13 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     }
     if (in.opcode == "call") {
         if (in.callee == "vprintf" || in.callee == "__assertfail") return {};
+        if (const device_runtime_call d = device_runtime_function(in.callee); d != device_runtime_call::none) {
+            size_t arguments = 0, returns = 0;
+            device_runtime_signature(d, arguments, returns);
+            if (in.call_args.size() != arguments || in.call_returns.size() != returns)
+                return at(in) + "'call " + in.callee + "': not the signature of CUDA's device runtime";
+            return {};
+        }
         if (in.callee == "cudaGraphSetConditional") {
             if (in.call_args.size() != 2 || !in.call_returns.empty())
                 return at(in) + "'call cudaGraphSetConditional': not the signature of CUDA's";
@@ -129,7 +137,8 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
         if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
             in.callee == "cudaGetParameterBuffer")
             return at(in) + "'call " + in.callee +
-                   "': dynamic parallelism (kernels launching kernels) is not supported";
+                   "': the legacy device runtime (CDP1, before CUDA 12) is not supported; CUDA 12 and 13 "
+                   "compile launches from kernels to the __cudaCDP2 calls the engine runs";
         if (heap_function(in.callee) != heap_call::none) {
             if (in.call_args.size() != 1 ||
                 in.call_returns.size() != (heap_function(in.callee) == heap_call::allocate ? 1u : 0u))
@@ -190,7 +199,8 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
 // conditional).
 bool calls_module_function(const instruction& in) {
     return in.opcode == "call" && in.callee != "vprintf" && in.callee != "__assertfail" &&
-           in.callee != "cudaGraphSetConditional" && heap_function(in.callee) == heap_call::none;
+           in.callee != "cudaGraphSetConditional" && device_runtime_function(in.callee) == device_runtime_call::none &&
+           heap_function(in.callee) == heap_call::none;
 }
 
 // The functions reachable from `root` through calls (root first), and whether some of them call
@@ -261,6 +271,13 @@ void place_variable(const variable& v, std::map<std::string, uint64_t>& offsets,
 
 }  // namespace
 
+std::vector<const function*> functions_called_by(const module& m, const function& kernel) {
+    bool recursive = false;
+    std::vector<const function*> tree = call_tree(m, kernel, recursive);
+    tree.erase(tree.begin());  // the kernel itself
+    return tree;
+}
+
 std::vector<const function*> call_targets(const module& m, const instruction& call) {
     std::vector<const function*> out;
     if (!call.indirect_call()) {
@@ -278,6 +295,11 @@ bool symbol_address(const module& m, const module_layout& l, const std::string& 
     for (size_t i = 0; i < m.functions.size(); ++i)
         if (m.functions[i].name == symbol && !m.functions[i].is_entry) {
             address = function_address(i);
+            return true;
+        }
+    for (size_t i = 0; i < l.kernels.size(); ++i)
+        if (l.kernels[i].name == symbol) {
+            address = kernel_address(i);
             return true;
         }
     if (auto it = l.global_offsets.find(symbol); it != l.global_offsets.end()) {
@@ -371,7 +393,14 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     kl.local_bytes = frame_bytes(m, k, l, path);
     for (const function* f : tree)
         for (const auto& in : f->body)
-            if (in.opcode == "call" && heap_function(in.callee) != heap_call::none) kl.uses_heap = true;
+            if (in.opcode == "call" && device_runtime_function(in.callee) != device_runtime_call::none)
+                kl.device_runtime = true;
+    for (const function* f : tree)
+        for (const auto& in : f->body)
+            if (in.opcode == "call" && (heap_function(in.callee) != heap_call::none ||
+                                        device_runtime_function(in.callee) == device_runtime_call::parameter_buffer ||
+                                        device_runtime_function(in.callee) == device_runtime_call::error_string))
+                kl.uses_heap = true;
     if (kl.parks) {
         kl.converging_back_edges = converging_back_edges(k);
         kl.live_after_park = live_after_parks(k, kl.converging_back_edges);
@@ -455,9 +484,18 @@ layout_result lay_out(const module& m) {
         r.error = "line 1: .address_size " + std::to_string(m.address_size) + ": only 64-bit PTX is supported";
         return r;
     }
+    // A .func no kernel calls (one inline_calls.hpp inlined everywhere) is never lowered: what
+    // only a called function may not do does not apply to it.
+    std::set<const function*> called;
+    for (const auto& f : m.functions)
+        if (f.is_entry && !f.is_extern) {
+            bool recursive = false;
+            for (const function* g : call_tree(m, f, recursive))
+                if (g != &f) called.insert(g);
+        }
     for (const auto& f : m.functions)
         for (const auto& in : f.body)
-            if (std::string e = check_instruction(in, m, !f.is_entry); !e.empty()) {
+            if (std::string e = check_instruction(in, m, !f.is_entry && called.count(&f)); !e.empty()) {
                 r.error = e;
                 return r;
             }

@@ -57,7 +57,8 @@ struct kernel_layout {
     // memory is then the launch's call stack (launch_request::stack_bytes), and each call checks
     // that the callee's frame fits.
     bool recursive = false;
-    bool uses_heap = false;  // calls malloc/free/new/delete (device_heap.hpp)
+    bool uses_heap = false;       // calls malloc/free/new/delete (device_heap.hpp)
+    bool device_runtime = false;  // it calls the device runtime (device_launch.hpp)
 };
 
 struct module_layout {
@@ -87,6 +88,8 @@ bool symbol_address(const module& m, const module_layout& l, const std::string& 
 // The functions a call may reach: the named one, or for an indirect call every .func of the
 // module whose parameters and returns it matches in number (its address picks one as it runs).
 std::vector<const function*> call_targets(const module& m, const instruction& call);
+// The .funcs a kernel reaches through its calls (direct and indirect), each once.
+std::vector<const function*> functions_called_by(const module& m, const function& kernel);
 
 // Instructions that park a thread (bar.sync, shfl.sync, vote.sync, ..., and convergence points).
 bool parks_thread(const instruction& in);

@@ -10,6 +10,7 @@
 
 #include "sim/ptx/abi.hpp"
 #include "sim/ptx/device_heap.hpp"
+#include "sim/ptx/device_launch.hpp"
 #include "sim/ptx/matrix.hpp"
 #include "sim/ptx/parser.hpp"
 #include "sim/ptx/simd_video.hpp"
@@ -110,6 +111,7 @@ struct module_context {
     llvm::Type* ptr;
     llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64, texture;
     llvm::FunctionCallee heap_malloc, heap_free, stack_overflow;
+    llvm::FunctionCallee parameter_buffer, launch_device, error_string;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -134,6 +136,12 @@ struct module_context {
         heap_malloc = m.getOrInsertFunction("cb_ptx_malloc", llvm::FunctionType::get(i64, {ptr, i64}, false));
         heap_free = m.getOrInsertFunction("cb_ptx_free", llvm::FunctionType::get(i32, {ptr, i64}, false));
         stack_overflow = m.getOrInsertFunction("cb_ptx_stack_overflow", llvm::FunctionType::get(vd, {ptr, i64}, false));
+        parameter_buffer =
+            m.getOrInsertFunction("cb_ptx_parameter_buffer",
+                                  llvm::FunctionType::get(i64, {ptr, i64, i32, i32, i32, i32, i32, i32, i32}, false));
+        launch_device =
+            m.getOrInsertFunction("cb_ptx_launch_device", llvm::FunctionType::get(i32, {ptr, i64, i64}, false));
+        error_string = m.getOrInsertFunction("cb_ptx_error_string", llvm::FunctionType::get(i64, {ptr, i32}, false));
         texture =
             m.getOrInsertFunction("cb_ptx_texture", llvm::FunctionType::get(vd, {ptr, ptr, i32, i64, ptr, ptr}, false));
         // Pure: the rounding mode is the helper's own for one operation (LLVM may hoist and merge).
@@ -412,6 +420,8 @@ private:
     // Registers start at zero for each thread; the kernel's first instruction follows.
     void zero_registers_and_open_body() {
         for (auto& [name, r] : regs_) b_.CreateStore(llvm::ConstantInt::get(mc_.int_type(r.bits), 0), r.slot);
+        if (kl_.device_runtime)
+            b_.CreateStore(b_.getInt32(cuda_success), state_field_ptr(offsetof(thread_state, device_error)));
         first_ = BasicBlock::Create(mc_.ctx, "body", fn_);
         b_.CreateBr(first_);
         b_.SetInsertPoint(first_);
@@ -815,6 +825,9 @@ private:
         for (size_t i = 0; i < mc_.ptx.functions.size(); ++i)
             if (mc_.ptx.functions[i].name == name && !mc_.ptx.functions[i].is_entry)
                 return b_.getInt64(function_address(i));
+        // A kernel's: what a launch from a kernel names (device_launch.hpp).
+        for (size_t i = 0; i < mc_.layout.kernels.size(); ++i)
+            if (mc_.layout.kernels[i].name == name) return b_.getInt64(kernel_address(i));
         refuse(in, "'" + name + "' is not a variable the engine can address here");
     }
 
@@ -1086,6 +1099,7 @@ private:
     void lower_assertfail(const instruction& in);
     void lower_heap_call(const instruction& in);
     void lower_set_conditional(const instruction& in);
+    void lower_device_runtime(const instruction& in);
     void lower_indirect_call(const instruction& in);
     void call_function(const instruction& in, const function& callee);
     void check_stack(Value* callee_end);
@@ -2593,6 +2607,44 @@ void function_lowering::lower_set_conditional(const instruction& in) {
     b_.CreateStore(value, host_pointer(space::global, handle, 4));
 }
 
+// The device runtime (device_launch.hpp): its calls' .param buffers in, the result out.
+void function_lowering::lower_device_runtime(const instruction& in) {
+    auto arg = [&](size_t i, int64_t offset, uint32_t bytes) {
+        operand a = named(operand::kind::address, in.call_args.at(i).name);
+        a.value = offset;
+        return b_.CreateLoad(mc_.int_type(static_cast<int>(bytes * 8)), param_pointer(in, a, bytes));
+    };
+    Value* result = b_.getInt32(cuda_success);
+    switch (device_runtime_function(in.callee)) {
+    case device_runtime_call::parameter_buffer:
+        result = b_.CreateCall(mc_.parameter_buffer, {env_, arg(0, 0, 8), arg(1, 0, 4), arg(1, 4, 4), arg(1, 8, 4),
+                                                      arg(2, 0, 4), arg(2, 4, 4), arg(2, 8, 4), arg(3, 0, 4)});
+        break;
+    case device_runtime_call::launch:
+        result = b_.CreateCall(mc_.launch_device, {env_, arg(0, 0, 8), arg(1, 0, 8)});
+        b_.CreateStore(result, state_field_ptr(offsetof(thread_state, device_error)));
+        break;
+    case device_runtime_call::last_error:
+    case device_runtime_call::peek_error:
+        result = b_.CreateLoad(mc_.i32, state_field_ptr(offsetof(thread_state, device_error)));
+        if (device_runtime_function(in.callee) == device_runtime_call::last_error)
+            b_.CreateStore(b_.getInt32(cuda_success), state_field_ptr(offsetof(thread_state, device_error)));
+        break;
+    case device_runtime_call::stream_create:
+        // Any stream is the grid's queue: a handle that is not NULL and not a special stream.
+        b_.CreateStore(b_.getInt64(device_stream_handle), host_pointer(space::generic, arg(0, 0, 8), 8));
+        break;
+    case device_runtime_call::error_string:
+        result = b_.CreateCall(mc_.error_string, {env_, arg(0, 0, 4)});
+        break;
+    default:  // stream destroy
+        break;
+    }
+    const operand ret = named(operand::kind::address, in.call_returns.at(0).name);
+    Value* out = param_pointer(in, ret, result->getType() == mc_.i64 ? 8 : 4);
+    b_.CreateStore(result, out);
+}
+
 // A call in a recursive kernel: the callee's frame must end inside the thread's stack (its local
 // memory, the launch's stack bytes), and the host's stack must not pass the executor's floor.
 void function_lowering::check_stack(Value* callee_end) {
@@ -2624,6 +2676,7 @@ void function_lowering::lower_call(const instruction& in) {
     }
     if (in.callee == "__assertfail") return lower_assertfail(in);
     if (in.callee == "cudaGraphSetConditional") return lower_set_conditional(in);
+    if (device_runtime_function(in.callee) != device_runtime_call::none) return lower_device_runtime(in);
     if (heap_function(in.callee) != heap_call::none) return lower_heap_call(in);
     if (in.indirect_call()) return lower_indirect_call(in);
     call_function(in, *mc_.ptx.find_function(in.callee));
@@ -3261,11 +3314,13 @@ namespace {
 void lower_one_kernel(module_context& mc, size_t k) {
     const kernel_layout& kl = mc.layout.kernels[k];
     std::vector<std::pair<const function*, std::unique_ptr<function_lowering>>> funcs;
-    for (const auto& f : mc.ptx.functions) {
-        if (f.is_entry || f.is_extern) continue;
-        auto fl = std::make_unique<function_lowering>(mc, f, kl, false);
-        mc.funcs[kl.name + "/" + f.name] = fl->declare(kl.name + "." + f.name);
-        funcs.emplace_back(&f, std::move(fl));
+    // The functions the kernel calls (a function no kernel calls is never lowered: one inlined
+    // everywhere, inline_calls.hpp, need not be lowerable as a function).
+    for (const function* f : functions_called_by(mc.ptx, *kl.fn)) {
+        if (f->is_extern) continue;
+        auto fl = std::make_unique<function_lowering>(mc, *f, kl, false);
+        mc.funcs[kl.name + "/" + f->name] = fl->declare(kl.name + "." + f->name);
+        funcs.emplace_back(f, std::move(fl));
     }
     for (auto& [f, fl] : funcs) fl->lower(kl.name + "." + f->name);
     function_lowering(mc, *kl.fn, kl, true).lower(block_function_name(k));

@@ -1,5 +1,7 @@
 #include "sim/ptx/program.hpp"
 
+#include "sim/ptx/inline_calls.hpp"
+
 #include "sim/ptx/parser.hpp"
 
 #include <algorithm>
@@ -75,6 +77,7 @@ std::unique_ptr<program> program::load(std::string_view text, std::string& error
     st = CB_ERR_UNSUPPORTED;
     std::unique_ptr<program> p(new program());
     p->mod_ = std::move(parsed.mod);
+    inline_parking_calls(p->mod_);
     layout_result laid = lay_out(p->mod_);
     if (!laid.ok) {
         error = "PTX " + laid.error;

@@ -21,6 +21,8 @@
 
 namespace cudabridge::nv::ptx {
 
+struct device_launch_queue;
+
 class program final : public kernel_module {
 public:
     // Null with `error` naming the line and instruction of what is refused.
@@ -65,6 +67,10 @@ public:
 
 private:
     program() = default;
+    launch_outcome launch_nested(const launch_request& r, const device_memory& memory, const block_runner& run,
+                                 const std::function<bool()>& abort, uint32_t depth) const;
+    launch_outcome run_grid(const launch_request& r, const device_memory& memory, const block_runner& run,
+                            const std::function<bool()>& abort, device_launch_queue& queue) const;
     module mod_;
     module_layout layout_;
     struct compiled_entry {
