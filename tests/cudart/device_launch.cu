@@ -1,7 +1,8 @@
 // Dynamic parallelism (built with -rdc): kernels that launch kernels. A parent launches a child
 // per block with arguments of several sizes; a kernel launches itself down a tree to a depth; a
-// launch into a stream a kernel created; the device-side error calls; a launch nested past CUDA's
-// 24 levels fails in the kernel with cudaErrorLaunchMaxDepthExceeded, not on the host.
+// launch into a stream a kernel created; a copy in a kernel before the launch that reads it; the
+// device-side error calls; a launch nested past CUDA's 24 levels fails in the kernel with
+// cudaErrorLaunchMaxDepthExceeded, not on the host.
 #include "expect.cuh"
 
 #include <cuda_runtime.h>
@@ -43,6 +44,18 @@ __global__ void in_a_stream(int* out) {
     span one{out, 4, 1.0};
     child_fill<<<1, 4, 0, s>>>(one, 0, 7);
     cudaStreamDestroy(s);
+}
+
+__global__ void sum_into(const int* from, int n, int* total) {
+    int sum = 0;
+    for (int i = 0; i < n; ++i) sum += from[i];
+    *total = sum;
+}
+
+// A copy, then a child that reads what it copied: the two run in the stream's order.
+__global__ void copy_then_sum(const int* source, int* copy, int n, int* total) {
+    if (cudaMemcpyAsync(copy, source, n * sizeof(int), cudaMemcpyDeviceToDevice, 0) != cudaSuccess) return;
+    sum_into<<<1, 1>>>(copy, n, total);
 }
 
 // Each level launches the next; the launch past the limit reports its error code.
@@ -96,6 +109,27 @@ static void a_kernel_launches_into_a_stream_it_created() {
     EXPECT(cudaFree(out) == cudaSuccess);
 }
 
+static void a_copy_in_a_kernel_comes_before_the_launch_after_it() {
+    const int n = 100;
+    std::vector<int> values(n);
+    int expected = 0;
+    for (int i = 0; i < n; ++i) expected += values[i] = i * i - 7;
+    int *source = nullptr, *copy = nullptr, *total = nullptr;
+    EXPECT(cudaMalloc(&source, n * sizeof(int)) == cudaSuccess);
+    EXPECT(cudaMalloc(&copy, n * sizeof(int)) == cudaSuccess);
+    EXPECT(cudaMalloc(&total, sizeof(int)) == cudaSuccess);
+    EXPECT(cudaMemcpy(source, values.data(), n * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemset(copy, 0, n * sizeof(int)) == cudaSuccess);
+    copy_then_sum<<<1, 1>>>(source, copy, n, total);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    int got = 0;
+    EXPECT(cudaMemcpy(&got, total, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    EXPECT(got == expected);
+    EXPECT(cudaFree(source) == cudaSuccess);
+    EXPECT(cudaFree(copy) == cudaSuccess);
+    EXPECT(cudaFree(total) == cudaSuccess);
+}
+
 static void nesting_past_24_levels_fails_in_the_kernel() {
     int *reached = nullptr, *refused_with = nullptr;
     EXPECT(cudaMalloc(&reached, sizeof(int)) == cudaSuccess);
@@ -116,6 +150,7 @@ int main() {
     each_block_launches_a_child_with_its_arguments();
     a_kernel_launches_itself_down_a_tree();
     a_kernel_launches_into_a_stream_it_created();
+    a_copy_in_a_kernel_comes_before_the_launch_after_it();
     nesting_past_24_levels_fails_in_the_kernel();
     return verdict("device_launch");
 }

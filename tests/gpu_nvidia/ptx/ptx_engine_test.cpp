@@ -1002,6 +1002,74 @@ $L_zero:
     }
 }
 
+// An -rdc program's translation units, one after another: a kernel of one calls a function the
+// other defines; each unit's own variable of the same name stays its own.
+TEST_F(ptx_engine, TranslationUnitsLinkByVisibleNamesAndKeepTheirOwnSymbolsApart) {
+    const std::string unit_a = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.global .align 4 .u32 own = 11;
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.visible .entry from_a(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.global.u32 %r1, [own];
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r1;
+    call.uni (r0), twice, (a0);
+    ld.param.b32 %r2, [r0];
+    }
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+)";
+    const std::string unit_b = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.global .align 4 .u32 own = 100;
+.visible .func (.param .b32 r) twice(.param .b32 x)
+{
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [x];
+    ld.global.u32 %r2, [own];
+    add.u32 %r1, %r1, %r1;
+    add.u32 %r1, %r1, %r2;
+    st.param.b32 [r], %r1;
+    ret;
+}
+.visible .entry from_b(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.global.u32 %r1, [own];
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+)";
+    std::string error;
+    auto p = program::load(unit_a + unit_b, error);
+    ASSERT_TRUE(p) << error;
+    const uint64_t dout = vram.alloc(8);
+    auto out = run(*p, "from_a", 1, 1, {ptr(dout)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    EXPECT_EQ(vram.get<uint32_t>(dout, 1)[0], 2u * 11u + 100u);  // unit a's own, doubled, plus unit b's
+    out = run(*p, "from_b", 1, 1, {ptr(dout)});
+    ASSERT_EQ(out.status, CB_OK) << out.message;
+    EXPECT_EQ(vram.get<uint32_t>(dout, 1)[0], 100u);
+    // Two units that define one linked name: refused, naming it.
+    EXPECT_FALSE(program::load(unit_b + unit_b, error));
+    EXPECT_NE(error.find("'twice'"), std::string::npos) << error;
+}
+
 TEST_F(ptx_engine, WarpSizeIsTheConstantThirtyTwo) {
     auto p = load("warp_size");
     ASSERT_TRUE(p);

@@ -156,13 +156,13 @@ cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, st
         if (cb_status st = entry_text(image, *e, text, error); st != CB_OK) return st;
         if (!device_runtime_ptx(text)) units.push_back(std::move(text));
     }
-    if (units.size() != 1) {
-        error = "module_load: the program's device code is " + std::to_string(units.size()) +
-                " translation units compiled with -rdc; linking PTX across translation units is not supported "
-                "(one translation unit, with or without -rdc, is)";
+    if (units.empty()) {
+        error = "module_load: the fatbin holds PTX of NVIDIA's device runtime only";
         return CB_ERR_UNSUPPORTED;
     }
-    ptx = std::move(units.front());
+    // The units one after another, each from its .version: the PTX engine links them.
+    ptx.clear();
+    for (const auto& unit : units) ptx += unit + "\n";
     return CB_OK;
 }
 

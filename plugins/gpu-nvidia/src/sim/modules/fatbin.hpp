@@ -39,8 +39,8 @@ cb_status read_fatbin(const void* image, size_t size, std::vector<fatbin_entry>&
 // The text of the PTX entry for the newest architecture. CB_ERR_UNSUPPORTED when the fatbin
 // holds only machine code (the simulated GPU runs PTX), saying how to build with PTX. An image of
 // several containers with PTX is a program built with -rdc (one container per translation unit,
-// and NVIDIA's device runtime, which is left out: the engine provides it): one translation unit's
-// PTX is taken; several are refused (no PTX linking).
+// and NVIDIA's device runtime, which is left out: the engine provides it): the units' PTX one
+// after another, each from its .version, which the PTX engine links (ptx/link_units.hpp).
 cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, std::string& error);
 
 }  // namespace cudabridge::nv

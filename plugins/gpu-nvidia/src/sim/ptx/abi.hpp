@@ -233,6 +233,8 @@ double cb_ptx_rounded_f64(uint32_t op, uint32_t mode, double a, double b, double
 uint64_t cb_ptx_parameter_buffer(block_env* env, uint64_t kernel, uint32_t grid_x, uint32_t grid_y, uint32_t grid_z,
                                  uint32_t block_x, uint32_t block_y, uint32_t block_z, uint32_t shared);
 uint32_t cb_ptx_launch_device(block_env* env, uint64_t buffer, uint64_t stream);
+// cudaMemcpyAsync in a kernel (device to device): queued with the grid's launches; a CUDA error code.
+uint32_t cb_ptx_memcpy_device(block_env* env, uint64_t to, uint64_t from, uint64_t bytes, uint32_t kind);
 uint64_t cb_ptx_error_string(block_env* env, uint32_t code);
 }
 

@@ -71,6 +71,7 @@ struct variable {
     uint64_t array_count = 0;    // [N]; 0 for a scalar
     bool unsized_array = false;  // [] (extern .shared)
     bool is_extern = false;
+    bool visible = false;       // .visible, .weak or .common at module scope: linked by name
     int vector_width = 1;       // .v2/.v4 declarations
     int reg_count = -1;         // %r<N>: N registers %r0..%r(N-1); -1 for one named register
     std::vector<uint8_t> init;  // initializer bytes (global/const), little endian

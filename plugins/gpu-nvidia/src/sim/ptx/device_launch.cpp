@@ -15,6 +15,7 @@ device_runtime_call device_runtime_function(const std::string& name) {
         {"__cudaCDP2LaunchDeviceV2", device_runtime_call::launch},
         {"__cudaCDP2StreamCreateWithFlags", device_runtime_call::stream_create},
         {"__cudaCDP2StreamDestroy", device_runtime_call::stream_destroy},
+        {"__cudaCDP2MemcpyAsync", device_runtime_call::memcpy},
         {"__cudaCDP2GetLastError", device_runtime_call::last_error},
         {"__cudaCDP2PeekAtLastError", device_runtime_call::peek_error},
         {"__cudaCDP2GetErrorString", device_runtime_call::error_string},
@@ -36,6 +37,9 @@ void device_runtime_signature(device_runtime_call call, size_t& arguments, size_
     case device_runtime_call::stream_destroy:
     case device_runtime_call::error_string:
         arguments = 1;
+        return;
+    case device_runtime_call::memcpy:
+        arguments = 5;  // destination, source, bytes, kind, stream
         return;
     case device_runtime_call::last_error:
     case device_runtime_call::peek_error:
@@ -111,6 +115,23 @@ extern "C" uint32_t cb_ptx_launch_device(block_env* env, uint64_t buffer, uint64
     launch.params.assign(arguments, arguments + q->param_bytes[launch.kernel]);
     heap_release(env->heap_host, env->heap_base, env->heap_size, buffer);
     q->launches.push_back(std::move(launch));
+    return cuda_success;
+}
+
+// cudaMemcpyDeviceToDevice (3) or cudaMemcpyDefault (4), both ranges inside VRAM.
+extern "C" uint32_t cb_ptx_memcpy_device(block_env* env, uint64_t to, uint64_t from, uint64_t bytes, uint32_t kind) {
+    device_launch_queue* q = queue_of(env);
+    auto in_vram = [&](uint64_t at) {
+        return at >= env->vram_base && at - env->vram_base <= env->vram_size &&
+               env->vram_size - (at - env->vram_base) >= bytes;
+    };
+    if (!q || (kind != 3 && kind != 4) || !in_vram(to) || !in_vram(from)) return cuda_error_invalid_value;
+    if (bytes == 0) return cuda_success;
+    std::lock_guard lock(q->mutex);
+    if (q->launches.size() >= max_pending_launches) return cuda_error_launch_pending_count_exceeded;
+    device_launch copy;
+    copy.copy_to = to, copy.copy_from = from, copy.copy_bytes = bytes;
+    q->launches.push_back(std::move(copy));
     return cuda_success;
 }
 

@@ -4,6 +4,7 @@
 //   __cudaCDP2GetParameterBufferV2(kernel, grid, block, shared bytes): a buffer for the child's
 //     arguments, from the device heap (NULL when the heap is full, as CUDA's may be);
 //   __cudaCDP2LaunchDeviceV2(buffer, stream): queues the child with the arguments written there;
+//   __cudaCDP2MemcpyAsync (device to device): queued with the launches, in order;
 //   stream create and destroy, cudaGetLastError / PeekAtLastError (the thread's last launch
 //   error, in its record) and cudaGetErrorString.
 // In CDP2 a parent cannot wait for its children, and a child grid completes before its parent
@@ -26,6 +27,7 @@ enum class device_runtime_call {
     launch,
     stream_create,
     stream_destroy,
+    memcpy,      // cudaMemcpyAsync, device to device, in order with the grid's launches
     last_error,  // cudaGetLastError: the thread's last error, which it clears
     peek_error,  // cudaPeekAtLastError: the same, kept
     error_string,
@@ -48,12 +50,14 @@ bool kernel_of_address(uint64_t address, size_t kernel_count, size_t& kernel);
 inline constexpr size_t max_pending_launches = 2048;
 inline constexpr uint32_t max_launch_depth = 24;
 
+// A grid a kernel launched, or a copy it queued (copy_bytes > 0).
 struct device_launch {
     size_t kernel = 0;
     uint32_t grid[3] = {1, 1, 1};
     uint32_t block[3] = {1, 1, 1};
     uint32_t shared = 0;
     std::vector<uint8_t> params;
+    uint64_t copy_to = 0, copy_from = 0, copy_bytes = 0;
 };
 
 // What one grid's blocks queue, from any host thread.

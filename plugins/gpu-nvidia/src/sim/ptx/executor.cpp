@@ -385,6 +385,12 @@ launch_outcome program::launch_nested(const launch_request& r, const device_memo
     if (out.status != CB_OK) return out;
     const std::string& parent = layout_.kernels.at(r.kernel).name;
     for (device_launch& child : queue.launches) {
+        if (child.copy_bytes) {  // checked inside VRAM when it was queued
+            std::memmove(memory.host + (child.copy_to - memory.base), memory.host + (child.copy_from - memory.base),
+                         child.copy_bytes);
+            out.bytes_moved += 2 * child.copy_bytes;
+            continue;
+        }
         launch_request c;
         c.kernel = child.kernel;
         std::copy_n(child.grid, 3, c.grid);

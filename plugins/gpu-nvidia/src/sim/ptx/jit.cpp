@@ -145,6 +145,7 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     add("cb_ptx_texture", reinterpret_cast<void*>(&cb_ptx_texture));
     add("cb_ptx_parameter_buffer", reinterpret_cast<void*>(&cb_ptx_parameter_buffer));
     add("cb_ptx_launch_device", reinterpret_cast<void*>(&cb_ptx_launch_device));
+    add("cb_ptx_memcpy_device", reinterpret_cast<void*>(&cb_ptx_memcpy_device));
     add("cb_ptx_error_string", reinterpret_cast<void*>(&cb_ptx_error_string));
     if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
         error = "LLVM JIT: " + message(std::move(e));

@@ -111,7 +111,7 @@ struct module_context {
     llvm::Type* ptr;
     llvm::FunctionCallee resolve, vprintf, clock64, trap, assertfail, fault, poll, rounded_f32, rounded_f64, texture;
     llvm::FunctionCallee heap_malloc, heap_free, stack_overflow;
-    llvm::FunctionCallee parameter_buffer, launch_device, error_string;
+    llvm::FunctionCallee parameter_buffer, launch_device, memcpy_device, error_string;
     std::map<std::string, llvm::Function*> funcs;  // per kernel: "kernel/func"
     const block_shape* shape = nullptr;            // lowering for one launch shape (lower_kernel)
 
@@ -141,6 +141,8 @@ struct module_context {
                                   llvm::FunctionType::get(i64, {ptr, i64, i32, i32, i32, i32, i32, i32, i32}, false));
         launch_device =
             m.getOrInsertFunction("cb_ptx_launch_device", llvm::FunctionType::get(i32, {ptr, i64, i64}, false));
+        memcpy_device = m.getOrInsertFunction("cb_ptx_memcpy_device",
+                                              llvm::FunctionType::get(i32, {ptr, i64, i64, i64, i32}, false));
         error_string = m.getOrInsertFunction("cb_ptx_error_string", llvm::FunctionType::get(i64, {ptr, i32}, false));
         texture =
             m.getOrInsertFunction("cb_ptx_texture", llvm::FunctionType::get(vd, {ptr, ptr, i32, i64, ptr, ptr}, false));
@@ -2622,6 +2624,10 @@ void function_lowering::lower_device_runtime(const instruction& in) {
         break;
     case device_runtime_call::launch:
         result = b_.CreateCall(mc_.launch_device, {env_, arg(0, 0, 8), arg(1, 0, 8)});
+        b_.CreateStore(result, state_field_ptr(offsetof(thread_state, device_error)));
+        break;
+    case device_runtime_call::memcpy:
+        result = b_.CreateCall(mc_.memcpy_device, {env_, arg(0, 0, 8), arg(1, 0, 8), arg(2, 0, 8), arg(3, 0, 4)});
         b_.CreateStore(result, state_field_ptr(offsetof(thread_state, device_error)));
         break;
     case device_runtime_call::last_error:

@@ -239,6 +239,7 @@ private:
         if (is_word(".entry") || is_word(".func")) return function_decl(m, is_extern, visible);
         variable v = variable_decl();
         v.is_extern = is_extern;
+        v.visible = visible;
         expect(";");
         m.globals.push_back(std::move(v));
     }

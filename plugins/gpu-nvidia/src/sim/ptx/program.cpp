@@ -1,6 +1,7 @@
 #include "sim/ptx/program.hpp"
 
 #include "sim/ptx/inline_calls.hpp"
+#include "sim/ptx/link_units.hpp"
 
 #include "sim/ptx/parser.hpp"
 
@@ -69,14 +70,26 @@ std::unique_ptr<program> program::load(std::string_view text, std::string& error
     cb_status ignored = CB_OK;
     cb_status& st = status ? *status : ignored;
     st = CB_ERR_INVALID_ARGUMENT;
-    parse_result parsed = parse(text);
-    if (!parsed.ok) {
-        error = "PTX " + parsed.error;
-        return nullptr;
+    // A program built with -rdc may bring several translation units (link_units.hpp).
+    const std::vector<std::string_view> unit_texts = translation_units(text);
+    std::vector<module> units;
+    for (size_t u = 0; u < unit_texts.size(); ++u) {
+        parse_result parsed = parse(unit_texts[u]);
+        if (!parsed.ok) {
+            error = "PTX " + (unit_texts.size() > 1 ? "(translation unit " + std::to_string(u + 1) + ") " : "") +
+                    parsed.error;
+            return nullptr;
+        }
+        units.push_back(std::move(parsed.mod));
     }
     st = CB_ERR_UNSUPPORTED;
     std::unique_ptr<program> p(new program());
-    p->mod_ = std::move(parsed.mod);
+    if (units.size() == 1) {
+        p->mod_ = std::move(units.front());
+    } else if (std::string why; !link_units(units, p->mod_, why)) {
+        error = "PTX: linking translation units: " + why;
+        return nullptr;
+    }
     inline_parking_calls(p->mod_);
     layout_result laid = lay_out(p->mod_);
     if (!laid.ok) {
