@@ -1,6 +1,7 @@
 #include "sim/ptx/matrix.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -9,12 +10,23 @@
 namespace cudabridge::nv::ptx {
 namespace {
 
-float half_to_float(uint32_t bits) {
-    _Float16 h;
-    const auto b = static_cast<uint16_t>(bits);
-    std::memcpy(&h, &b, 2);
-    return static_cast<float>(h);
+// Every f16 as a float, computed once: without F16C (the baseline build) each conversion is a
+// libgcc call, and a 16x16x16 product converts 768 elements.
+const std::array<float, 65536>& half_values() {
+    static const auto* table = [] {
+        auto* t = new std::array<float, 65536>;
+        for (uint32_t b = 0; b < 65536; ++b) {
+            _Float16 h;
+            const auto b16 = static_cast<uint16_t>(b);
+            std::memcpy(&h, &b16, 2);
+            (*t)[b] = static_cast<float>(h);
+        }
+        return t;
+    }();
+    return *table;
 }
+
+float half_to_float(uint32_t bits) { return half_values()[bits & 0xFFFF]; }
 
 uint32_t half_bits(_Float16 h) {
     uint16_t b;
@@ -34,8 +46,9 @@ uint32_t float_bits(float f) {
     return b;
 }
 
-// An element's value: floats exactly, integers as themselves.
-double value_of(matrix_element t, uint64_t bits) {
+// An element's value: floats exactly, integers as themselves. (These three run for every element
+// of every tensor-core instruction: inlined into the loops.)
+[[gnu::always_inline]] inline double value_of(matrix_element t, uint64_t bits) {
     switch (t) {
     case matrix_f64: {
         double d;
@@ -89,14 +102,14 @@ _Float16 add_rounded_to_half(_Float16 acc, double p) {
     return h;
 }
 
-uint64_t extract(const uint32_t* words, uint32_t i, uint32_t bits) {
+[[gnu::always_inline]] inline uint64_t extract(const uint32_t* words, uint32_t i, uint32_t bits) {
     if (bits == 64) return words[2 * i] | uint64_t{words[2 * i + 1]} << 32;
     const uint32_t at = i * bits;
     const uint32_t w = words[at / 32] >> (at % 32);
     return bits == 32 ? w : w & ((1u << bits) - 1);
 }
 
-void insert(uint32_t* words, uint32_t i, uint32_t bits, uint64_t wide) {
+[[gnu::always_inline]] inline void insert(uint32_t* words, uint32_t i, uint32_t bits, uint64_t wide) {
     if (bits == 64) {
         words[2 * i] = static_cast<uint32_t>(wide), words[2 * i + 1] = static_cast<uint32_t>(wide >> 32);
         return;
@@ -237,40 +250,85 @@ bool mma_position(const matrix_op& op, char which, uint32_t lane, uint32_t i, ui
 
 namespace {
 
-// The elements as values, decoded once (not once per product).
+// A matrix's elements in row-major order, on the stack: the largest operand of the shapes the
+// engine computes has 512 (m16n8k32's A, m8n32k16's B). One product per warp instruction: no
+// allocation.
+constexpr uint32_t max_elements = 512;
+using element_bits_array = std::array<uint64_t, max_elements>;
+
+// The elements as values, decoded once (not once per product); the common types without a
+// switch per element.
 template <typename T>
-std::vector<T> values(matrix_element t, const std::vector<uint64_t>& bits) {
-    std::vector<T> out(bits.size());
-    for (size_t i = 0; i < bits.size(); ++i) out[i] = static_cast<T>(value_of(t, bits[i]));
+std::array<T, max_elements> values(matrix_element t, const element_bits_array& bits, uint32_t count) {
+    std::array<T, max_elements> out;
+    if (t == matrix_f16) {
+        const auto& half = half_values();
+        for (uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(half[bits[i] & 0xFFFF]);
+    } else if (t == matrix_f32) {
+        for (uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(bits_to_float(static_cast<uint32_t>(bits[i])));
+    } else {
+        for (uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(value_of(t, bits[i]));
+    }
     return out;
+}
+
+// The engine's wmma layout (slot i of lane l holds element (l * per_lane + i) mod `elements`) for
+// elements of BITS bits in the lanes' words from `first` on.
+template <uint32_t BITS>
+void gather_engine_layout(uint32_t* const areas[32], uint32_t first, uint32_t per_lane, uint32_t elements,
+                          element_bits_array& out) {
+    uint32_t flat = 0;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        const uint32_t* words = areas[lane] ? areas[lane] + first : nullptr;
+        for (uint32_t i = 0; i < per_lane; ++i, flat = flat + 1 == elements ? 0 : flat + 1)
+            if (words) out[flat] = extract(words, i, BITS);
+    }
+}
+
+template <uint32_t N>
+void add_scaled_row(float* __restrict row, float x, const float* __restrict y) {
+    for (uint32_t col = 0; col < N; ++col) row[col] += x * y[col];
 }
 
 // f32 accumulation, k after k from k = 0: a product of f16, bf16 or tf32 elements is exact in
 // f32, so acc + a * b rounds once, as fma does; each row's columns are independent sums, so the
 // loop over them vectorizes and the order of every sum is kept.
-void multiply_floats(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
-                     const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
+void multiply_floats(const matrix_op& op, const element_bits_array& a_bits, const element_bits_array& b_bits,
+                     const element_bits_array& c_bits, element_bits_array& d) {
     const uint32_t m = op.m, n = op.n, k = op.k;
-    const std::vector<float> a = values<float>(op.a, a_bits), b = values<float>(op.b, b_bits);
-    const std::vector<float> c = values<float>(op.c, c_bits);
-    std::vector<float> row(n);
+    const auto a = values<float>(op.a, a_bits, m * k), b = values<float>(op.b, b_bits, k * n);
+    const auto c = values<float>(op.c, c_bits, m * n);
+    std::array<float, max_elements> row;
     for (uint32_t r = 0; r < m; ++r) {
         std::copy_n(c.begin() + r * n, n, row.begin());
         for (uint32_t i = 0; i < k; ++i) {
             const float x = a[r * k + i];
             const float* y = b.data() + i * n;
-            for (uint32_t col = 0; col < n; ++col) row[col] += x * y[col];
+            // A row of a known width is a loop the compiler vectorizes (the shapes' 8, 16, 32).
+            switch (n) {
+            case 8:
+                add_scaled_row<8>(row.data(), x, y);
+                break;
+            case 16:
+                add_scaled_row<16>(row.data(), x, y);
+                break;
+            case 32:
+                add_scaled_row<32>(row.data(), x, y);
+                break;
+            default:
+                for (uint32_t col = 0; col < n; ++col) row[col] += x * y[col];
+            }
         }
         for (uint32_t col = 0; col < n; ++col) d[r * n + col] = float_bits(row[col]);
     }
 }
 
 // s32 accumulation of 8-bit products, wrapping (or clamped once with .satfinite).
-void multiply_integers(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
-                       const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
+void multiply_integers(const matrix_op& op, const element_bits_array& a_bits, const element_bits_array& b_bits,
+                       const element_bits_array& c_bits, element_bits_array& d) {
     const uint32_t m = op.m, n = op.n, k = op.k;
-    const std::vector<int64_t> a = values<int64_t>(op.a, a_bits), b = values<int64_t>(op.b, b_bits);
-    std::vector<int64_t> row(n);
+    const auto a = values<int64_t>(op.a, a_bits, m * k), b = values<int64_t>(op.b, b_bits, k * n);
+    std::array<int64_t, max_elements> row;
     for (uint32_t r = 0; r < m; ++r) {
         for (uint32_t col = 0; col < n; ++col)
             row[col] = static_cast<int32_t>(static_cast<uint32_t>(c_bits[r * n + col]));
@@ -288,12 +346,17 @@ void multiply_integers(const matrix_op& op, const std::vector<uint64_t>& a_bits,
     }
 }
 
-// f64: d = fma(a, b, d) k after k from k = 0, each rounded to nearest.
-void multiply_doubles(const matrix_op& op, const std::vector<uint64_t>& a_bits, const std::vector<uint64_t>& b_bits,
-                      const std::vector<uint64_t>& c_bits, std::vector<uint64_t>& d) {
+// f64: d = fma(a, b, d) k after k from k = 0, each rounded to nearest. Built twice, for CPUs with
+// FMA (the instruction inline) and for the rest (libm's exact fma): the baseline build's
+// std::fma is a call per product, most of the time of a DMMA.
+__attribute__((target_clones("fma", "default"))) void multiply_doubles(const matrix_op& op,
+                                                                       const element_bits_array& a_bits,
+                                                                       const element_bits_array& b_bits,
+                                                                       const element_bits_array& c_bits,
+                                                                       element_bits_array& d) {
     const uint32_t m = op.m, n = op.n, k = op.k;
-    const std::vector<double> a = values<double>(op.a, a_bits), b = values<double>(op.b, b_bits);
-    const std::vector<double> c = values<double>(op.c, c_bits);
+    const auto a = values<double>(op.a, a_bits, m * k), b = values<double>(op.b, b_bits, k * n);
+    const auto c = values<double>(op.c, c_bits, m * n);
     for (uint32_t r = 0; r < m; ++r)
         for (uint32_t col = 0; col < n; ++col) {
             double acc = c[r * n + col];
@@ -306,10 +369,27 @@ void multiply_doubles(const matrix_op& op, const std::vector<uint64_t>& a_bits, 
 
 void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     const uint32_t m = op.m, n = op.n, k = op.k;
-    std::vector<uint64_t> a(m * k), b(k * n), c(m * n);
-    auto gather = [&](char which, matrix_element t, uint32_t words, uint32_t first, std::vector<uint64_t>& out,
+    if (m * k > max_elements || k * n > max_elements || m * n > max_elements) return;  // not a shape it lowers
+    // Only the elements of this shape are cleared (a lane absent holds zeros): not 4 KiB each.
+    element_bits_array a, b, c;
+    std::fill_n(a.begin(), m * k, 0);
+    std::fill_n(b.begin(), k * n, 0);
+    std::fill_n(c.begin(), m * n, 0);
+    auto gather = [&](char which, matrix_element t, uint32_t words, uint32_t first, element_bits_array& out,
                       uint32_t rows, uint32_t cols) {
-        const uint32_t bits = element_bits(t), per_lane = words * 32 / bits;
+        const uint32_t bits = element_bits(t), per_lane = words * 32 / bits, elements = rows * cols;
+        if (!op.isa_layout) {
+            switch (bits) {
+            case 8:
+                return gather_engine_layout<8>(areas, first, per_lane, elements, out);
+            case 16:
+                return gather_engine_layout<16>(areas, first, per_lane, elements, out);
+            case 32:
+                return gather_engine_layout<32>(areas, first, per_lane, elements, out);
+            default:
+                return gather_engine_layout<64>(areas, first, per_lane, elements, out);
+            }
+        }
         for (uint32_t lane = 0; lane < 32; ++lane) {
             if (!areas[lane]) continue;
             for (uint32_t i = 0; i < per_lane; ++i) {
@@ -322,7 +402,8 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
     gather('a', op.a, op.a_words, 0, a, m, k);
     gather('b', op.b, op.b_words, op.a_words, b, k, n);
     gather('c', op.c, op.c_words, op.a_words + op.b_words, c, m, n);
-    std::vector<uint64_t> d(m * n);
+    element_bits_array d;
+    std::fill_n(d.begin(), m * n, 0);
     if (op.d == matrix_s32) {
         multiply_integers(op, a, b, c, d);
     } else if (op.d == matrix_f64) {
@@ -339,15 +420,20 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
         multiply_floats(op, a, b, c, d);
     }
     const uint32_t bits = element_bits(op.d), per_lane = op.d_words * 32 / bits;
+    uint32_t flat = 0;  // the engine's wmma layout, as gathered
     for (uint32_t lane = 0; lane < 32; ++lane) {
-        if (!areas[lane]) continue;
         uint32_t out[16] = {};
         for (uint32_t i = 0; i < per_lane; ++i) {
+            if (!op.isa_layout) {
+                insert(out, i, bits, d[flat]);
+                flat = flat + 1 == m * n ? 0 : flat + 1;
+                continue;
+            }
             uint32_t r, col;
             if (position(op, 'c', lane, i, per_lane, m, n, r, col) && r < m && col < n)
                 insert(out, i, bits, d[r * n + col]);
         }
-        std::memcpy(areas[lane], out, 4 * op.d_words);
+        if (areas[lane]) std::memcpy(areas[lane], out, 4 * op.d_words);
     }
 }
 
