@@ -33,7 +33,6 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* out, cudaGraph_t graph, co
                                      size_t count, cudaMemAllocNodeParams* params);
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                     size_t count, void* ptr);
-cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 }
 
 using namespace cudabridge::cudart;

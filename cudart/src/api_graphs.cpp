@@ -51,11 +51,6 @@ bool live(const CUgraphNode_st* n, const CUgraph_st* in = nullptr) {
 
 cudaGraph_t adopt(std::unique_ptr<CUgraph_st> g) { return adopt_graph(std::move(g)); }
 
-cudaError_t add(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies, size_t count,
-                std::unique_ptr<CUgraphNode_st> node) {
-    return add_node(out, graph, dependencies, count, std::move(node));
-}
-
 std::unique_ptr<CUgraphNode_st> node_of(int type) {
     auto n = std::make_unique<CUgraphNode_st>();
     n->type = type;
@@ -182,14 +177,14 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t* found, cudaGraphNode_t ori
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                   size_t count) {
-    return add(out, graph, dependencies, count, node_of(cudaGraphNodeTypeEmpty));
+    return add_node(out, graph, dependencies, count, node_of(cudaGraphNodeTypeEmpty));
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                    size_t count, const cudaKernelNodeParams* params) {
     auto n = node_of(cudaGraphNodeTypeKernel);
     if (cudaError_t e = kernel_node(params, *n); e != cudaSuccess) return e;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -200,14 +195,14 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* out, cudaGraph_t graph, cons
     if (array_copy_parms(*params, linear, error) && error != cudaSuccess) return error;  // unknown array, no fit
     auto n = node_of(cudaGraphNodeTypeMemcpy);
     n->copy = *params;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                      size_t count, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
     auto n = node_of(cudaGraphNodeTypeMemcpy);
     n->copy = one_dimensional(dst, src, bytes, kind);
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -216,7 +211,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* out, cudaGraph_t graph, cons
         return record(cudaErrorInvalidValue);
     auto n = node_of(cudaGraphNodeTypeMemset);
     n->memset = *params;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -224,7 +219,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* out, cudaGraph_t graph, const 
     if (!params || !params->fn) return record(cudaErrorInvalidValue);
     auto n = node_of(cudaGraphNodeTypeHost);
     n->host = *params;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -232,7 +227,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* out, cudaGraph_t graph, 
     if (!live(child) || child == graph) return record(cudaErrorInvalidValue);
     auto n = node_of(cudaGraphNodeTypeGraph);
     n->child = child->clone();  // CUDA clones the child: later changes to it do not reach the node
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -240,7 +235,7 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* out, cudaGraph_t graph,
     if (!event) return record(cudaErrorInvalidValue);
     auto n = node_of(cudaGraphNodeTypeEventRecord);
     n->event = event;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -248,7 +243,7 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* out, cudaGraph_t graph, c
     if (!event) return record(cudaErrorInvalidValue);
     auto n = node_of(cudaGraphNodeTypeWaitEvent);
     n->event = event;
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 // The memory exists from the node's creation for the graph's lifetime (its address is the one
@@ -264,7 +259,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* out, cudaGraph_t graph, co
     remember_graph_allocation(a);
     auto n = node_of(cudaGraphNodeTypeMemAlloc);
     n->allocation = a;
-    if (cudaError_t e = add(out, graph, dependencies, count, std::move(n)); e != cudaSuccess) return e;
+    if (cudaError_t e = add_node(out, graph, dependencies, count, std::move(n)); e != cudaSuccess) return e;
     params->dptr = a->ptr;
     return cudaSuccess;
 }
@@ -275,7 +270,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* out, cudaGraph_t graph, con
     auto n = node_of(cudaGraphNodeTypeMemFree);
     n->freed = ptr;
     n->allocation = graph_allocation_at(ptr);
-    return add(out, graph, dependencies, count, std::move(n));
+    return add_node(out, graph, dependencies, count, std::move(n));
 }
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {

@@ -55,18 +55,14 @@ constexpr int linked_wrapper_version = 2;
 
 void use_prelinked_fatbins(fatbin_record& f, const void* const* fatbins) {
     std::vector<unsigned char> joined;
+    std::vector<int> architectures;
     for (size_t i = 0; fatbins[i] && i < 4096; ++i) {
         const size_t size = fatbin_size(fatbins[i]);
         if (size == 0) continue;
         const auto* bytes = static_cast<const unsigned char*>(fatbins[i]);
         joined.insert(joined.end(), bytes, bytes + size);
-    }
-    std::vector<int> architectures;
-    for (size_t at = 0; at < joined.size();) {
-        const size_t size = fatbin_size(joined.data() + at);
-        const std::vector<int> some = ptx_architectures(joined.data() + at, size);
+        const std::vector<int> some = ptx_architectures(fatbins[i], size);
         architectures.insert(architectures.end(), some.begin(), some.end());
-        at += size;
     }
     if (architectures.empty()) return;
     f.joined = std::move(joined);

@@ -137,10 +137,11 @@ cb_status newest_fatbin_ptx(const void* image, size_t size, std::string& ptx, st
     if (cb_status st = read_fatbin(image, size, entries, error); st != CB_OK) return st;
     // The newest PTX of each container: one container per translation unit.
     std::map<uint32_t, const fatbin_entry*> best;
-    for (const auto& e : entries)
-        if (e.kind == uint16_t(fatbin_kind::ptx) && (!best[e.container] || e.arch > best[e.container]->arch))
-            best[e.container] = &e;
-    std::erase_if(best, [](const auto& b) { return b.second == nullptr; });
+    for (const auto& e : entries) {
+        if (e.kind != uint16_t(fatbin_kind::ptx)) continue;
+        const fatbin_entry*& newest = best[e.container];
+        if (!newest || e.arch > newest->arch) newest = &e;
+    }
     if (best.empty()) {
         error = "module_load: the fatbin holds " + arch_list(entries) +
                 "; the simulated GPU runs PTX: build with PTX as well, e.g. nvcc -gencode "

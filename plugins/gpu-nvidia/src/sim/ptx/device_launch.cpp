@@ -19,6 +19,7 @@ device_runtime_call device_runtime_function(const std::string& name) {
         {"__cudaCDP2GetLastError", device_runtime_call::last_error},
         {"__cudaCDP2PeekAtLastError", device_runtime_call::peek_error},
         {"__cudaCDP2GetErrorString", device_runtime_call::error_string},
+        {"cudaGraphSetConditional", device_runtime_call::set_conditional},
     };
     const auto it = names.find(name);
     return it == names.end() ? device_runtime_call::none : it->second;
@@ -40,6 +41,10 @@ void device_runtime_signature(device_runtime_call call, size_t& arguments, size_
         return;
     case device_runtime_call::memcpy:
         arguments = 5;  // destination, source, bytes, kind, stream
+        return;
+    case device_runtime_call::set_conditional:
+        arguments = 2;  // handle, value
+        returns = 0;
         return;
     case device_runtime_call::last_error:
     case device_runtime_call::peek_error:
@@ -89,11 +94,11 @@ extern "C" uint64_t cb_ptx_parameter_buffer(block_env* env, uint64_t kernel, uin
                                             uint32_t shared) {
     device_launch_queue* q = queue_of(env);
     device_launch launch;
-    if (!q || !kernel_of_address(kernel, q->param_bytes.size(), launch.kernel)) return 0;
+    if (!q || !kernel_of_address(kernel, q->param_bytes->size(), launch.kernel)) return 0;
     launch.grid[0] = grid_x, launch.grid[1] = grid_y, launch.grid[2] = grid_z;
     launch.block[0] = block_x, launch.block[1] = block_y, launch.block[2] = block_z;
     launch.shared = shared;
-    const uint64_t bytes = std::max<uint32_t>(q->param_bytes[launch.kernel], 1);
+    const uint64_t bytes = std::max<uint32_t>((*q->param_bytes)[launch.kernel], 1);
     const uint64_t buffer = heap_allocate(env->heap_host, env->heap_base, env->heap_size, bytes);
     if (!buffer) return 0;
     std::lock_guard lock(q->mutex);
@@ -112,7 +117,7 @@ extern "C" uint32_t cb_ptx_launch_device(block_env* env, uint64_t buffer, uint64
     device_launch launch = std::move(it->second);
     q->buffers.erase(it);
     const uint8_t* arguments = env->heap_host + (buffer - env->heap_base);
-    launch.params.assign(arguments, arguments + q->param_bytes[launch.kernel]);
+    launch.params.assign(arguments, arguments + (*q->param_bytes)[launch.kernel]);
     heap_release(env->heap_host, env->heap_base, env->heap_size, buffer);
     q->launches.push_back(std::move(launch));
     return cuda_success;

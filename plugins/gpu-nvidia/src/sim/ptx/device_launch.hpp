@@ -6,7 +6,9 @@
 //   __cudaCDP2LaunchDeviceV2(buffer, stream): queues the child with the arguments written there;
 //   __cudaCDP2MemcpyAsync (device to device): queued with the launches, in order;
 //   stream create and destroy, cudaGetLastError / PeekAtLastError (the thread's last launch
-//   error, in its record) and cudaGetErrorString.
+//   error, in its record) and cudaGetErrorString;
+//   cudaGraphSetConditional(handle, value): cudart's conditional handle is the device address of
+//   the condition's 32-bit value, so setting it is a checked store there (no -rdc needed).
 // In CDP2 a parent cannot wait for its children, and a child grid completes before its parent
 // is considered complete; the engine runs the children a grid queued after that grid's last
 // block, in the order they were queued (their children after them), before the launch returns.
@@ -31,6 +33,7 @@ enum class device_runtime_call {
     last_error,  // cudaGetLastError: the thread's last error, which it clears
     peek_error,  // cudaPeekAtLastError: the same, kept
     error_string,
+    set_conditional,
 };
 
 // Which device-runtime function `name` is (nvcc's __cudaCDP2* names).
@@ -62,8 +65,8 @@ struct device_launch {
 
 // What one grid's blocks queue, from any host thread.
 struct device_launch_queue {
-    std::vector<uint32_t> param_bytes;  // per kernel of the module
-    uint32_t depth = 0;                 // of the grid whose blocks queue: 0 for a launch from the host
+    const std::vector<uint32_t>* param_bytes = nullptr;  // per kernel of the module (the program's)
+    uint32_t depth = 0;                                  // of the grid whose blocks queue: 0 for a launch from the host
     std::mutex mutex;
     std::map<uint64_t, device_launch> buffers;  // handed out, not launched yet: by device address
     std::vector<device_launch> launches;        // in the order they were queued

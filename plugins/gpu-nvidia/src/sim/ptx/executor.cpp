@@ -378,7 +378,7 @@ launch_outcome program::launch_nested(const launch_request& r, const device_memo
                                       const std::function<bool()>& abort, uint32_t depth) const {
     device_launch_queue queue;
     queue.depth = depth;
-    for (const kernel_layout& k : layout_.kernels) queue.param_bytes.push_back(k.param_bytes);
+    queue.param_bytes = &kernel_param_bytes_;
     launch_outcome out = run_grid(r, memory, run, abort, queue);
     if (r.heap_bytes && r.heap_address >= memory.base && r.heap_address - memory.base < memory.size)
         release_unlaunched(queue, memory.host + (r.heap_address - memory.base), r.heap_address, r.heap_bytes);

@@ -140,11 +140,12 @@ size_t inline_parking_calls(module& m) {
             if (callee->params.size() != call.call_args.size() || callee->returns.size() != call.call_returns.size())
                 continue;  // the layout names the mismatch
             if (m.functions[k].body.size() + callee->body.size() > limits::instructions_per_function) continue;
+            // The callee is another element of m.functions (a kernel is never called), which
+            // this loop does not resize: `callee` stays valid while the caller's body changes.
             const site_names names(*callee, call, "inl" + std::to_string(++sites) + "_");
-            const function callee_copy = *callee;  // `m.functions` is not resized, but keep it plain
-            std::vector<instruction> body = inlined_body(callee_copy, call, names);
+            std::vector<instruction> body = inlined_body(*callee, call, names);
             function& caller = m.functions[k];
-            add_locals(caller, callee_copy, names);
+            add_locals(caller, *callee, names);
             caller.body.erase(caller.body.begin() + static_cast<std::ptrdiff_t>(i));
             caller.body.insert(caller.body.begin() + static_cast<std::ptrdiff_t>(i), body.begin(), body.end());
             --i;  // the inlined body may call further functions that park

@@ -129,11 +129,6 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
                 return at(in) + "'call " + in.callee + "': not the signature of CUDA's device runtime";
             return {};
         }
-        if (in.callee == "cudaGraphSetConditional") {
-            if (in.call_args.size() != 2 || !in.call_returns.empty())
-                return at(in) + "'call cudaGraphSetConditional': not the signature of CUDA's";
-            return {};
-        }
         if (in.callee == "cudaGetParameterBufferV2" || in.callee == "cudaLaunchDeviceV2" ||
             in.callee == "cudaGetParameterBuffer")
             return at(in) + "'call " + in.callee +
@@ -195,11 +190,11 @@ std::string check_instruction(const instruction& in, const module& m, bool in_fu
     return {};
 }
 
-// Calls that go to a function of the module (not printf, assert, the device heap or a graph's
-// conditional).
+// Calls that go to a function of the module (not printf, assert, the device heap or the device
+// runtime).
 bool calls_module_function(const instruction& in) {
     return in.opcode == "call" && in.callee != "vprintf" && in.callee != "__assertfail" &&
-           in.callee != "cudaGraphSetConditional" && device_runtime_function(in.callee) == device_runtime_call::none &&
+           device_runtime_function(in.callee) == device_runtime_call::none &&
            heap_function(in.callee) == heap_call::none;
 }
 
@@ -392,15 +387,14 @@ kernel_layout lay_out_kernel(const module& m, const function& k, module_layout& 
     std::vector<const function*> path;
     kl.local_bytes = frame_bytes(m, k, l, path);
     for (const function* f : tree)
-        for (const auto& in : f->body)
-            if (in.opcode == "call" && device_runtime_function(in.callee) != device_runtime_call::none)
-                kl.device_runtime = true;
-    for (const function* f : tree)
-        for (const auto& in : f->body)
-            if (in.opcode == "call" && (heap_function(in.callee) != heap_call::none ||
-                                        device_runtime_function(in.callee) == device_runtime_call::parameter_buffer ||
-                                        device_runtime_function(in.callee) == device_runtime_call::error_string))
-                kl.uses_heap = true;
+        for (const auto& in : f->body) {
+            if (in.opcode != "call") continue;
+            const device_runtime_call d = device_runtime_function(in.callee);
+            kl.device_runtime = kl.device_runtime || d != device_runtime_call::none;
+            // Parameter buffers and error texts come from the device heap.
+            kl.uses_heap = kl.uses_heap || heap_function(in.callee) != heap_call::none ||
+                           d == device_runtime_call::parameter_buffer || d == device_runtime_call::error_string;
+        }
     if (kl.parks) {
         kl.converging_back_edges = converging_back_edges(k);
         kl.live_after_park = live_after_parks(k, kl.converging_back_edges);
@@ -488,11 +482,8 @@ layout_result lay_out(const module& m) {
     // only a called function may not do does not apply to it.
     std::set<const function*> called;
     for (const auto& f : m.functions)
-        if (f.is_entry && !f.is_extern) {
-            bool recursive = false;
-            for (const function* g : call_tree(m, f, recursive))
-                if (g != &f) called.insert(g);
-        }
+        if (f.is_entry && !f.is_extern)
+            for (const function* g : functions_called_by(m, f)) called.insert(g);
     for (const auto& f : m.functions)
         for (const auto& in : f.body)
             if (std::string e = check_instruction(in, m, !f.is_entry && called.count(&f)); !e.empty()) {

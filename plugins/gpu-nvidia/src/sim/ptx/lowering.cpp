@@ -1100,7 +1100,6 @@ private:
     void lower_call(const instruction& in);
     void lower_assertfail(const instruction& in);
     void lower_heap_call(const instruction& in);
-    void lower_set_conditional(const instruction& in);
     void lower_device_runtime(const instruction& in);
     void lower_indirect_call(const instruction& in);
     void call_function(const instruction& in, const function& callee);
@@ -2598,17 +2597,6 @@ void function_lowering::lower_heap_call(const instruction& in) {
     b_.SetInsertPoint(ok);
 }
 
-// cudaGraphSetConditional(handle, value): the runtime's conditional handle is the device address of
-// the condition's 32-bit value (cudart's graph_condition), so setting it is a checked global store.
-void function_lowering::lower_set_conditional(const instruction& in) {
-    auto param = [&](size_t i, uint32_t bytes) {
-        return param_pointer(in, named(operand::kind::address, in.call_args.at(i).name), bytes);
-    };
-    Value* handle = b_.CreateLoad(mc_.i64, param(0, 8));
-    Value* value = b_.CreateLoad(mc_.i32, param(1, 4));
-    b_.CreateStore(value, host_pointer(space::global, handle, 4));
-}
-
 // The device runtime (device_launch.hpp): its calls' .param buffers in, the result out.
 void function_lowering::lower_device_runtime(const instruction& in) {
     auto arg = [&](size_t i, int64_t offset, uint32_t bytes) {
@@ -2643,7 +2631,10 @@ void function_lowering::lower_device_runtime(const instruction& in) {
     case device_runtime_call::error_string:
         result = b_.CreateCall(mc_.error_string, {env_, arg(0, 0, 4)});
         break;
-    default:  // stream destroy
+    case device_runtime_call::set_conditional:
+        b_.CreateStore(arg(1, 0, 4), host_pointer(space::global, arg(0, 0, 8), 4));
+        return;  // returns nothing
+    default:     // stream destroy
         break;
     }
     const operand ret = named(operand::kind::address, in.call_returns.at(0).name);
@@ -2681,7 +2672,6 @@ void function_lowering::lower_call(const instruction& in) {
         return;
     }
     if (in.callee == "__assertfail") return lower_assertfail(in);
-    if (in.callee == "cudaGraphSetConditional") return lower_set_conditional(in);
     if (device_runtime_function(in.callee) != device_runtime_call::none) return lower_device_runtime(in);
     if (heap_function(in.callee) != heap_call::none) return lower_heap_call(in);
     if (in.indirect_call()) return lower_indirect_call(in);

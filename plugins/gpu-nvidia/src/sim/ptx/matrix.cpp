@@ -120,15 +120,6 @@ _Float16 add_rounded_to_half(_Float16 acc, double p) {
     words[at / 32] = (words[at / 32] & ~mask) | ((value << (at % 32)) & mask);
 }
 
-// Where element i of lane `lane`'s fragment of a rows x cols matrix lies.
-bool position(const matrix_op& op, char which, uint32_t lane, uint32_t i, uint32_t per_lane, uint32_t rows,
-              uint32_t cols, uint32_t& r, uint32_t& c) {
-    if (op.isa_layout) return mma_position(op, which, lane, i, r, c);
-    const uint32_t index = (lane * per_lane + i) % (rows * cols);
-    r = index / cols, c = index % cols;
-    return true;
-}
-
 }  // namespace
 
 uint32_t element_bits(matrix_element e) {
@@ -394,7 +385,7 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
             if (!areas[lane]) continue;
             for (uint32_t i = 0; i < per_lane; ++i) {
                 uint32_t r, col;
-                if (position(op, which, lane, i, per_lane, rows, cols, r, col) && r < rows && col < cols)
+                if (mma_position(op, which, lane, i, r, col) && r < rows && col < cols)
                     out[r * cols + col] = extract(areas[lane] + first, i, bits);
             }
         }
@@ -430,8 +421,7 @@ void perform_matrix_mma(const matrix_op& op, uint32_t* const areas[32]) {
                 continue;
             }
             uint32_t r, col;
-            if (position(op, 'c', lane, i, per_lane, m, n, r, col) && r < m && col < n)
-                insert(out, i, bits, d[r * n + col]);
+            if (mma_position(op, 'c', lane, i, r, col) && r < m && col < n) insert(out, i, bits, d[r * n + col]);
         }
         if (areas[lane]) std::memcpy(areas[lane], out, 4 * op.d_words);
     }

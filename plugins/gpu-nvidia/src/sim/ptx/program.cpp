@@ -97,6 +97,7 @@ std::unique_ptr<program> program::load(std::string_view text, std::string& error
         return nullptr;
     }
     p->layout_ = std::move(laid.layout);
+    for (const kernel_layout& k : p->layout_.kernels) p->kernel_param_bytes_.push_back(k.param_bytes);
     if (p->layout_.kernels.empty()) {
         st = CB_ERR_INVALID_ARGUMENT;
         error = "PTX: the module has no kernel (.entry)";

@@ -82,7 +82,9 @@ private:
     mutable std::mutex compile_mutex_;  // launches of one module may come from several threads
     mutable std::vector<compiled_entry> compiled_;
     double lowering_ms_ = 0;
-    uint64_t const_base_ = 0;  // the .const variables follow the .global ones in the block of variables
+    uint64_t const_base_ = 0;
+    std::vector<uint32_t>
+        kernel_param_bytes_;  // per kernel: what a launch from a kernel copies  // the .const variables follow the .global ones in the block of variables
     // That block when a launch gives no VRAM address for it, as kernels leave it.
     mutable std::vector<uint8_t> own_symbols_;
 };
