@@ -16,24 +16,9 @@ using namespace cudabridge::cudart;
 
 namespace {
 
-// CUDA refuses these before anything reaches the device.
-cudaError_t check_configuration(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory) {
-    const unsigned long long threads = 1ull * block.x * block.y * block.z;
-    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return cudaErrorInvalidConfiguration;
-    if (threads > static_cast<unsigned long long>(l.max_threads_per_block)) return cudaErrorInvalidConfiguration;
-    if (block.x > static_cast<unsigned>(l.max_block[0]) || block.y > static_cast<unsigned>(l.max_block[1]) ||
-        block.z > static_cast<unsigned>(l.max_block[2]))
-        return cudaErrorInvalidConfiguration;
-    if (grid.x > static_cast<unsigned>(l.max_grid[0]) || grid.y > static_cast<unsigned>(l.max_grid[1]) ||
-        grid.z > static_cast<unsigned>(l.max_grid[2]))
-        return cudaErrorInvalidConfiguration;
-    if (shared_memory > l.shared_memory_per_block_optin) return cudaErrorInvalidValue;
-    return cudaSuccess;
-}
-
 // A launch on a capturing stream: a kernel node with the launch's arguments copied.
-bool captured_launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory,
-                     cudaStream_t stream, cudaError_t& result) {
+bool captured_launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_t shared_memory, cudaStream_t stream,
+                     cudaError_t& result) {
     if (!capturing(stream)) return false;
     auto node = std::make_unique<CUgraphNode_st>();
     node->type = cudaGraphNodeTypeKernel;
@@ -64,9 +49,9 @@ cudaError_t launch_cooperative(kernel_record* k, const device_limits& limits, di
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
     if (cudaError_t e = managed_variables_before_launch(*k->fatbin, module); e != cudaSuccess) return e;
     launch_timer timer(stream);
-    const cbError_t e = cbModuleLaunchCooperativeKernel(module, k->name.c_str(), {grid.x, grid.y, grid.z},
-                                                        {block.x, block.y, block.z}, args, shared_memory,
-                                                        ordered(stream));
+    const cbError_t e =
+        cbModuleLaunchCooperativeKernel(module, k->name.c_str(), {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+                                        args, shared_memory, ordered(stream));
     if (e != cbSuccess) return record(e);
     timer.launched();
     return cudaSuccess;
@@ -80,7 +65,7 @@ cudaError_t cudabridge::cudart::launch_registered(kernel_record* k, dim3 grid, d
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     device_limits limits;
     if (cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
-    if (cudaError_t e = check_configuration(limits, grid, block, shared_memory); e != cudaSuccess)
+    if (cudaError_t e = check_launch_configuration(limits, grid, block, shared_memory); e != cudaSuccess)
         return fail(e, ("launch of " + k->name + ": grid, block or shared memory beyond the device's limits").c_str());
     if (cooperative) return launch_cooperative(k, limits, grid, block, args, shared_memory, stream);
     if (cudaError_t result = cudaSuccess; captured_launch(k, grid, block, args, shared_memory, stream, result))
@@ -95,7 +80,6 @@ cudaError_t cudabridge::cudart::launch_registered(kernel_record* k, dim3 grid, d
     timer.launched();
     return cudaSuccess;
 }
-
 
 extern "C" {
 
@@ -163,7 +147,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void*
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared_memory,
                                     cudaStream_t stream) {
     return launch_registered(reinterpret_cast<kernel_record*>(kernel), grid, block, args, shared_memory,
-                  per_thread_if_null(stream));
+                             per_thread_if_null(stream));
 }
 
 cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared_memory,
@@ -190,8 +174,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig* config, const void* func
                              config->dynamicSmemBytes, config->stream, cooperative);
 }
 
-cudaError_t cudaLaunchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args,
-                                        size_t shared_memory, cudaStream_t stream) {
+cudaError_t cudaLaunchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared_memory,
+                                        cudaStream_t stream) {
     return launch_registered(registered().kernel(function), grid, block, args, shared_memory, stream, true);
 }
 

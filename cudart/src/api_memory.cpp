@@ -1,6 +1,7 @@
 // Memory: device and pinned host allocations, copies and fills (synchronous, async and 2-D),
 // pointer attributes. Copies go through the runtime's DART-aware paths and are counted for the
 // run summary.
+#include "allocation_ranges.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
 #include "host_functions.hpp"
@@ -38,6 +39,14 @@ struct allocation_map {
 allocation_map& allocations() {
     static allocation_map a;
     return a;
+}
+
+// The entry of `m` holding p, or m.end().
+std::map<uintptr_t, size_t>::const_iterator holding(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
+    auto it = m.upper_bound(p);
+    if (it == m.begin()) return m.end();
+    --it;
+    return p < it->first + std::max<size_t>(it->second, 1) ? it : m.end();
 }
 
 // A copy on a capturing stream: a memcpy node.
@@ -414,3 +423,16 @@ cudaError_t cudaGetSymbolAddress(void** address, const void* symbol) {
 }
 
 }  // extern "C"
+
+bool cudabridge::cudart::allocation_range(const void* ptr, uintptr_t& base, size_t& bytes) {
+    allocation_map& a = allocations();
+    std::lock_guard lock(a.mutex);
+    const auto p = reinterpret_cast<uintptr_t>(ptr);
+    for (const auto* m : {&a.device, &a.managed})
+        if (auto it = holding(*m, p); it != m->end()) {
+            base = it->first;
+            bytes = it->second;
+            return true;
+        }
+    return false;
+}

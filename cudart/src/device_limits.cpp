@@ -178,7 +178,7 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
     out.computePreemptionSupported = 1;
     out.streamPrioritiesSupported = 1;
     out.memoryPoolsSupported = 1;  // stream-ordered allocation from pools (memory_pools.cpp)
-    out.cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel: grid-wide barriers (api_launch.cpp)
+    out.cooperativeLaunch = 1;     // cudaLaunchCooperativeKernel: grid-wide barriers (api_launch.cpp)
     // L2 persistence is accepted and modeled as a no-op (the simulator has no cache): the limits
     // are Ampere's rule, three quarters of L2 may persist, through windows of up to 128 MiB - 4 KiB.
     if (p.major >= 8) {
@@ -186,6 +186,20 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out) {
         out.accessPolicyMaxWindowSize = 134213632;
     }
     fill_texture_limits(out);
+}
+
+cudaError_t check_launch_configuration(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory) {
+    const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return cudaErrorInvalidConfiguration;
+    if (threads > static_cast<unsigned long long>(l.max_threads_per_block)) return cudaErrorInvalidConfiguration;
+    if (block.x > static_cast<unsigned>(l.max_block[0]) || block.y > static_cast<unsigned>(l.max_block[1]) ||
+        block.z > static_cast<unsigned>(l.max_block[2]))
+        return cudaErrorInvalidConfiguration;
+    if (grid.x > static_cast<unsigned>(l.max_grid[0]) || grid.y > static_cast<unsigned>(l.max_grid[1]) ||
+        grid.z > static_cast<unsigned>(l.max_grid[2]))
+        return cudaErrorInvalidConfiguration;
+    if (shared_memory > l.shared_memory_per_block_optin) return cudaErrorInvalidValue;
+    return cudaSuccess;
 }
 
 }  // namespace cudabridge::cudart

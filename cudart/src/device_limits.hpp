@@ -37,4 +37,8 @@ int occupancy_blocks(const device_limits& l, int block_size, size_t dynamic_shar
 // CUDA 13's cudaDeviceProp for a device.
 void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out);
 
+// What CUDA refuses before anything reaches the device: cudaErrorInvalidConfiguration for a zero or
+// too large grid or block, cudaErrorInvalidValue for more shared memory than a block may have.
+cudaError_t check_launch_configuration(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory);
+
 }  // namespace cudabridge::cudart

@@ -11,17 +11,6 @@ namespace {
 constexpr int wrapper_magic = 0x466243b1;
 constexpr uint32_t fatbin_magic = 0xBA55ED50u;
 
-// A fatbin's size from its header: magic (4), version (2), header size (2), payload size (8).
-size_t fatbin_size(const void* image) {
-    uint32_t magic = 0;
-    uint16_t header_size = 0;
-    uint64_t payload = 0;
-    std::memcpy(&magic, image, 4);
-    std::memcpy(&header_size, static_cast<const char*>(image) + 6, 2);
-    std::memcpy(&payload, static_cast<const char*>(image) + 8, 8);
-    return magic == fatbin_magic ? header_size + payload : 0;
-}
-
 // The architectures of the PTX entries of a fatbin's first container (an entry: kind 2 bytes,
 // 2 more, its header size 4, payload size 8, ..., the architecture at byte 28; kind 1 is PTX).
 // Only the uncompressed entry headers are read.
@@ -74,6 +63,17 @@ void use_prelinked_fatbins(fatbin_record& f, const void* const* fatbins) {
 thread_local std::vector<call_configuration> configurations;
 
 }  // namespace
+
+// Magic (4), version (2), header size (2), payload size (8).
+size_t fatbin_size(const void* image) {
+    uint32_t magic = 0;
+    uint16_t header_size = 0;
+    uint64_t payload = 0;
+    std::memcpy(&magic, image, 4);
+    std::memcpy(&header_size, static_cast<const char*>(image) + 6, 2);
+    std::memcpy(&payload, static_cast<const char*>(image) + 8, 8);
+    return magic == fatbin_magic ? header_size + payload : 0;
+}
 
 registrations& registered() {
     static registrations r;

@@ -80,6 +80,9 @@ private:
 
 registrations& registered();
 
+// A fatbin's size from its header; 0 when `image` is no fatbin (magic 0xBA55ED50).
+size_t fatbin_size(const void* image);
+
 // The <<<...>>> configuration nvcc's launch code pushes and its stub pops, per thread.
 struct call_configuration {
     dim3 grid{1, 1, 1};

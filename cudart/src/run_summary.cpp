@@ -123,9 +123,9 @@ void write_summary() {
 // While the program runs, at most once a second: what it did so far survives an abort.
 void write_summary_now_and_then() {
     static std::atomic<int64_t> last_ns{0};
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     int64_t last = last_ns.load(std::memory_order_relaxed);
     if (!summary_path() || now - last < 1'000'000'000 || !last_ns.compare_exchange_strong(last, now)) return;
     counters& c = totals();
@@ -134,6 +134,12 @@ void write_summary_now_and_then() {
 }
 
 }  // namespace
+
+namespace {
+std::atomic<bool> started_ok{false};
+}  // namespace
+
+bool runtime_started() { return started_ok.load(); }
 
 cudaError_t ensure_runtime() {
     static const cbError_t started = [] {
@@ -149,6 +155,7 @@ cudaError_t ensure_runtime() {
         c.device_counts = e == cbSuccess && summary_path() && cbDeviceGetKernelTime(&ns) == cbSuccess;
         (void)cbGetLastError();  // a family that cannot tell is not the program's error
         if (e == cbSuccess && summary_path()) std::atexit(write_summary);
+        started_ok = e == cbSuccess;
         return e;
     }();
     return started == cbSuccess ? cudaSuccess : record(started);

@@ -15,6 +15,8 @@ namespace cudabridge::cudart {
 // Brings up the runtime underneath (connects or attaches the eGPU) once per process, and arms
 // the summary at exit. Every call that needs the device goes through it first.
 cudaError_t ensure_runtime();
+// ensure_runtime has succeeded in this process (a CUDA call brought the runtime up).
+bool runtime_started();
 
 void note_copy(cudaMemcpyKind kind, size_t bytes);
 

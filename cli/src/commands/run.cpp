@@ -1,7 +1,8 @@
 // `run [-d N] -- PROGRAM [ARGS...]`: runs an unmodified CUDA program on the eGPU. The program's
 // libcudart.so.13 is replaced by CudaBridge's (lib/cudabridge/cudart/, first on its loader path),
-// the eGPU is connected first if no process has, and afterwards a one-line summary goes to
-// stderr: kernels launched, bytes copied each way, the kernels' GPU time, recoveries.
+// and on a simulated GPU its libcuda.so.1 too (lib/cudabridge/driver/: a real GPU keeps NVIDIA's
+// driver); the eGPU is connected first if no process has, and afterwards a one-line summary goes
+// to stderr: kernels launched, bytes copied each way, the kernels' GPU time, recoveries.
 #include "app.hpp"
 #include "json_output.hpp"
 #include "run/cuda_runtime_linkage.hpp"
@@ -24,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 extern char** environ;
@@ -52,8 +54,20 @@ void refuse_unless_replaceable(const fs::path& program, const std::string& name)
                                     "library: nvcc -cudart shared ...");
 }
 
+// lib/cudabridge/driver beside the runtime's folder, when this installation has it.
+std::optional<fs::path> driver_folder(const fs::path& cudart) {
+    fs::path folder = cudart.parent_path() / "driver";
+    if (!fs::exists(folder / "libcuda.so.1")) return std::nullopt;
+    return folder;
+}
+
+struct attached_device {
+    std::string id;
+    bool simulated = false;
+};
+
 // The eGPU the program will use: connected now, or already by some process.
-std::string connect_or_attach(app& a) {
+attached_device connect_or_attach(app& a) {
     auto& rt = a.runtime();
     if (rt.device_count() == 0) {
         host::connect_options o;
@@ -61,9 +75,9 @@ std::string connect_or_attach(app& a) {
         if (!a.options().json) std::cerr << "cudabridge run: connecting the eGPU\n";
         rt.adopt(host::connect(rt.current_session(), o));
     }
-    std::string id = a.device().id();
+    attached_device d{a.device().id(), a.device().properties().is_simulated != 0};
     a.close_runtime();  // the connection stays up; the program attaches to it
-    return id;
+    return d;
 }
 
 // What the CLI was told on its command line that the program's runtime must also use.
@@ -79,12 +93,14 @@ std::map<std::string, std::string> settings_for_child(const global_options& g) {
     return env;
 }
 
-// This process's environment with the program's loader path, the summary file and the
-// command line's settings in front (they win over inherited ones).
-std::vector<std::string> child_environment(const global_options& g, const fs::path& cudart, const fs::path& summary) {
+// This process's environment with the program's loader path (the driver's folder first, where
+// the device is simulated), the summary file and the command line's settings in front (they win
+// over inherited ones).
+std::vector<std::string> child_environment(const global_options& g, const std::string& library_folders,
+                                           const fs::path& summary) {
     std::map<std::string, std::string> set = settings_for_child(g);
     const char* library_path = std::getenv("LD_LIBRARY_PATH");
-    set["LD_LIBRARY_PATH"] = cudart.string() + (library_path && *library_path ? ":" + std::string(library_path) : "");
+    set["LD_LIBRARY_PATH"] = library_folders + (library_path && *library_path ? ":" + std::string(library_path) : "");
     set["CUDABRIDGE_RUN_SUMMARY"] = summary.string();
     // The program's own output stays its own: CudaBridge logs to its file and store only.
     if (!core::secure_env("CUDABRIDGE_LOG_SINKS")) set["CUDABRIDGE_LOG_SINKS"] = "file,sqlite";
@@ -195,13 +211,16 @@ int run_run(app& a, const std::vector<std::string>& given) {
         throw cli_error(exit_error, "no program '" + args.front() + "' (not an executable file, nor on PATH)");
     refuse_unless_replaceable(program, args.front());
     const fs::path cudart = cudart_folder();
-    const std::string device = connect_or_attach(a);
+    const attached_device device = connect_or_attach(a);
+    std::string library_folders = cudart.string();
+    if (auto driver = driver_folder(cudart); driver && device.simulated)
+        library_folders = driver->string() + ":" + library_folders;
     const fs::path summary = private_summary_file();
     const int64_t started_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
-    const int code = spawn_and_wait(program, args, child_environment(a.options(), cudart, summary));
-    report(a, summary, recoveries_since(a, device, started_ns), code);
+    const int code = spawn_and_wait(program, args, child_environment(a.options(), library_folders, summary));
+    report(a, summary, recoveries_since(a, device.id, started_ns), code);
     fs::remove(summary);
     return code;
 }
@@ -215,7 +234,9 @@ command run_command() {
             "run [-d N] [--json] -- PROGRAM [ARGS...]",
             "Runs PROGRAM with CudaBridge's CUDA runtime (libcudart.so.13) first on its loader path, so a\n"
             "program built with 'nvcc -cudart shared' runs unchanged on the eGPU, under the safety\n"
-            "supervisor. The eGPU is connected first when no process has connected it. Afterwards one\n"
+            "supervisor. On a simulated eGPU the CUDA driver API (libcuda.so.1) is CudaBridge's too, for\n"
+            "programs that load PTX and launch kernels themselves. The eGPU is connected first when no\n"
+            "process has connected it. Afterwards one\n"
             "line on stderr sums up: kernels launched, bytes copied each way, the kernels' GPU time\n"
             "(modeled on a simulated eGPU) and recoveries; --json writes it as JSON (to stderr, so the\n"
             "program's stdout stays its own). The exit code is the program's.\n"

@@ -1,0 +1,177 @@
+// Kernel launches and what a program asks about a kernel.
+#include "contexts.hpp"
+#include "device_limits.hpp"
+#include "handles.hpp"
+#include "host_functions.hpp"
+#include "modules.hpp"
+#include "results.hpp"
+#include "run_summary.hpp"
+
+#include <algorithm>
+#include <vector>
+
+using namespace cudabridge::libcuda;
+using cudabridge::cudart::device_limits;
+
+namespace {
+
+// cuLaunchKernel's `extra` form: one packed buffer. The launch wants a pointer per parameter,
+// found at the parameter offsets the module's kernel declares.
+CUresult pointers_into_buffer(CUfunction f, void** extra, std::vector<void*>& out) {
+    char* buffer = nullptr;
+    const size_t* size = nullptr;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buffer = static_cast<char*>(extra[i + 1]);
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = static_cast<const size_t*>(extra[i + 1]);
+        else
+            return fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: unknown entry in `extra`");
+    }
+    if (!buffer || !size) return fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: `extra` lacks the buffer or its size");
+    for (size_t index = 0;; ++index) {
+        size_t offset = 0, bytes = 0;
+        if (cbModuleGetParamInfo(f->module->module, f->name.c_str(), index, &offset, &bytes) != cbSuccess) break;
+        if (offset + bytes > *size)
+            return fail(CUDA_ERROR_INVALID_VALUE,
+                        "cuLaunchKernel: the `extra` buffer is shorter than " + f->name + "'s parameters");
+        out.push_back(buffer + offset);
+    }
+    (void)cbGetLastError();  // the loop ends on "no such parameter"
+    return CUDA_SUCCESS;
+}
+
+// Every block of a cooperative grid is resident at once: at most the occupancy of one
+// multiprocessor times their number, as CUDA requires.
+CUresult check_cooperative(const device_limits& l, const CUfunction f, cbDim3 grid, cbDim3 block, size_t shared) {
+    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    const int per_sm = cudabridge::cudart::occupancy_blocks(l, static_cast<int>(block.x * block.y * block.z), shared);
+    const uint64_t most = uint64_t(std::max(per_sm, 0)) * uint64_t(std::max(l.multiprocessors, 0));
+    if (blocks <= most) return CUDA_SUCCESS;
+    return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "cooperative launch of " + f->name + ": " +
+                                                             std::to_string(blocks) + " blocks, more than the " +
+                                                             std::to_string(most) + " the device holds at once");
+}
+
+CUresult launch(CUfunction f, cbDim3 grid, cbDim3 block, unsigned shared, CUstream stream, void** params, void** extra,
+                bool cooperative) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuLaunchKernel: no such function");
+    device_limits limits;
+    if (cudaError_t e = cudabridge::cudart::current_device_limits(limits); e != cudaSuccess) return from_runtime(e);
+    if (cudabridge::cudart::check_launch_configuration(limits, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+                                                       shared) != cudaSuccess)
+        return fail(CUDA_ERROR_INVALID_VALUE,
+                    "launch of " + f->name + ": grid, block or shared memory beyond the device's limits");
+    if (cooperative)
+        if (CUresult r = check_cooperative(limits, f, grid, block, shared); r != CUDA_SUCCESS) return r;
+    std::vector<void*> pointers;
+    if (!params && extra) {
+        if (CUresult r = pointers_into_buffer(f, extra, pointers); r != CUDA_SUCCESS) return r;
+        params = pointers.data();
+    }
+    const auto s = reinterpret_cast<cudaStream_t>(stream);
+    cudabridge::cudart::launch_timer timer(s);
+    const cbStream_t queue = cudabridge::cudart::ordered(s);
+    const cbError_t e =
+        cooperative
+            ? cbModuleLaunchCooperativeKernel(f->module->module, f->name.c_str(), grid, block, params, shared, queue)
+            : cbModuleLaunchKernelParams(f->module->module, f->name.c_str(), grid, block, params, shared, queue);
+    if (e != cbSuccess) return from_runtime(e);
+    timer.launched();
+    return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuLaunchKernel(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                        unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,
+                        void** extra) {
+    if (params && extra) return fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: both kernelParams and extra");
+    return launch(f, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_bytes, stream, params, extra, false);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                                   unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
+                                   void** params) {
+    return launch(f, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_bytes, stream, params, nullptr,
+                  true);
+}
+
+// What the device allows any kernel; registers and static sizes are not known before the code is
+// compiled for the device, so they read 0. The versions are the device's (the module's PTX is
+// compiled for it).
+CUresult cuFuncGetAttribute(int* value, int attribute, CUfunction f) {
+    if (!value) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncGetAttribute: no such function");
+    device_limits l;
+    if (cudaError_t e = cudabridge::cudart::current_device_limits(l); e != cudaSuccess) return from_runtime(e);
+    switch (attribute) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+        *value = l.max_threads_per_block;
+        break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+    case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+        *value = 0;
+        break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+        *value = l.major * 10 + l.minor;
+        break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        *value = f->max_dynamic_shared ? f->max_dynamic_shared : static_cast<int>(l.shared_memory_per_block);
+        break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        *value = -1;
+        break;
+    default:
+        if (attribute >= 10 && attribute <= 15) {  // cluster attributes: no clusters required
+            *value = 0;
+            break;
+        }
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetAttribute: no such attribute");
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, int attribute, int value) {
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncSetAttribute: no such function");
+    if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) f->max_dynamic_shared = value;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetCacheConfig(CUfunction f, int /*config*/) {
+    return live(f) ? CUDA_SUCCESS : fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncSetCacheConfig: no such function");
+}
+
+CUresult cuFuncGetName(const char** name, CUfunction f) {
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncGetName: no such function");
+    *name = f->name.c_str();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t* offset, size_t* size) {
+    if (!offset || !size) return CUDA_ERROR_INVALID_VALUE;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncGetParamInfo: no such function");
+    return from_runtime(cbModuleGetParamInfo(f->module->module, f->name.c_str(), index, offset, size));
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block_size, size_t shared_bytes) {
+    if (!blocks || block_size <= 0) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    if (!live(f))
+        return fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxActiveBlocksPerMultiprocessor: no such function");
+    device_limits l;
+    if (cudaError_t e = cudabridge::cudart::current_device_limits(l); e != cudaSuccess) return from_runtime(e);
+    *blocks = cudabridge::cudart::occupancy_blocks(l, block_size, shared_bytes);
+    return CUDA_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,243 @@
+// The CUDA driver API's types and the entry points this library implements, declared from CUDA
+// 13's documented ABI (the CUDA Driver API reference: the numbers are NVIDIA's, the
+// declarations our own). A program compiled against NVIDIA's cuda.h calls these by the same
+// symbols with the same layouts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st* CUcontext;
+typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUlib_st* CUlibrary;
+typedef struct CUkern_st* CUkernel;
+typedef struct CUstream_st* CUstream;
+typedef struct CUevent_st* CUevent;
+typedef struct CUlinkState_st* CUlinkState;
+
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+
+// CUresult values (CUDA Driver API, "Error Handling").
+enum : CUresult {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_NOT_INITIALIZED = 3,
+    CUDA_ERROR_DEINITIALIZED = 4,
+    CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
+    CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_DEVICE = 101,
+    CUDA_ERROR_INVALID_IMAGE = 200,
+    CUDA_ERROR_INVALID_CONTEXT = 201,
+    CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+    CUDA_ERROR_ECC_UNCORRECTABLE = 214,
+    CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_ERROR_INVALID_SOURCE = 300,
+    CUDA_ERROR_FILE_NOT_FOUND = 301,
+    CUDA_ERROR_OPERATING_SYSTEM = 304,
+    CUDA_ERROR_INVALID_HANDLE = 400,
+    CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708,
+    CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
+    CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
+    CUDA_ERROR_NOT_PERMITTED = 800,
+    CUDA_ERROR_NOT_SUPPORTED = 801,
+    CUDA_ERROR_TIMEOUT = 909,
+    CUDA_ERROR_UNKNOWN = 999,
+};
+
+// cuLaunchKernel's `extra`: a packed argument buffer instead of one pointer per parameter.
+#define CU_LAUNCH_PARAM_END ((void*)0x00)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void*)0x01)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void*)0x02)
+
+// CUstream special values, as cudaStreamLegacy and cudaStreamPerThread.
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+enum { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
+enum {
+    CU_EVENT_DEFAULT = 0x0,
+    CU_EVENT_BLOCKING_SYNC = 0x1,
+    CU_EVENT_DISABLE_TIMING = 0x2,
+    CU_EVENT_INTERPROCESS = 0x4
+};
+enum { CU_MEMHOSTALLOC_PORTABLE = 0x1, CU_MEMHOSTALLOC_DEVICEMAP = 0x2, CU_MEMHOSTALLOC_WRITECOMBINED = 0x4 };
+enum { CU_MEM_ATTACH_GLOBAL = 0x1, CU_MEM_ATTACH_HOST = 0x2, CU_MEM_ATTACH_SINGLE = 0x4 };
+enum { CU_CTX_SCHED_MASK = 0x07, CU_CTX_MAP_HOST = 0x08, CU_CTX_LMEM_RESIZE_TO_MAX = 0x10, CU_CTX_FLAGS_MASK = 0xFF };
+
+// cuFuncGetAttribute's attributes.
+enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+    CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+    CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+};
+
+// cuModuleLoadDataEx's options that carry something back: the logs.
+enum {
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+typedef int CUjit_option;
+
+// cuGetProcAddress' flags and what it says about the symbol.
+enum {
+    CU_GET_PROC_ADDRESS_DEFAULT = 0,
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2
+};
+enum {
+    CU_GET_PROC_ADDRESS_SUCCESS = 0,
+    CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+};
+typedef int CUdriverProcAddressQueryResult;
+
+// cuPointerGetAttribute's memory types.
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
+enum {
+    CU_POINTER_ATTRIBUTE_CONTEXT = 1,
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+    CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    CU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+};
+
+// init and versions
+CUresult cuInit(unsigned flags);
+CUresult cuDriverGetVersion(int* version);
+CUresult cuGetErrorName(CUresult error, const char** name);
+CUresult cuGetErrorString(CUresult error, const char** text);
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version, unsigned long long flags,
+                             CUdriverProcAddressQueryResult* status);
+CUresult cuGetExportTable(const void** table, const CUuuid* id);
+
+// devices
+CUresult cuDeviceGet(CUdevice* device, int ordinal);
+CUresult cuDeviceGetCount(int* count);
+CUresult cuDeviceGetName(char* name, int length, CUdevice device);
+CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device);
+CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice device);
+CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device);
+CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice device);
+CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice device);
+CUresult cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice device);
+CUresult cuDeviceGetByPCIBusId(CUdevice* device, const char* bus_id);
+CUresult cuDeviceCanAccessPeer(int* can, CUdevice device, CUdevice peer);
+
+// contexts
+CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device);
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device);
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice device);
+CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned* flags, int* active);
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice device, unsigned flags);
+CUresult cuCtxCreate_v2(CUcontext* context, unsigned flags, CUdevice device);
+CUresult cuCtxCreate_v4(CUcontext* context, void* create_params, unsigned flags, CUdevice device);
+CUresult cuCtxDestroy_v2(CUcontext context);
+CUresult cuCtxGetCurrent(CUcontext* context);
+CUresult cuCtxSetCurrent(CUcontext context);
+CUresult cuCtxPushCurrent_v2(CUcontext context);
+CUresult cuCtxPopCurrent_v2(CUcontext* context);
+CUresult cuCtxGetDevice(CUdevice* device);
+CUresult cuCtxGetFlags(unsigned* flags);
+CUresult cuCtxGetApiVersion(CUcontext context, unsigned* version);
+CUresult cuCtxSynchronize(void);
+CUresult cuCtxGetLimit(size_t* value, int limit);
+CUresult cuCtxSetLimit(int limit, size_t value);
+
+// modules
+CUresult cuModuleLoad(CUmodule* module, const char* path);
+CUresult cuModuleLoadData(CUmodule* module, const void* image);
+CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned count, CUjit_option* options, void** values);
+CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatbin);
+CUresult cuModuleUnload(CUmodule module);
+CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name);
+CUresult cuModuleGetGlobal_v2(CUdeviceptr* address, size_t* bytes, CUmodule module, const char* name);
+
+// launches
+CUresult cuLaunchKernel(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                        unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,
+                        void** extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                                   unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
+                                   void** params);
+CUresult cuFuncGetAttribute(int* value, int attribute, CUfunction f);
+CUresult cuFuncSetAttribute(CUfunction f, int attribute, int value);
+CUresult cuFuncSetCacheConfig(CUfunction f, int config);
+CUresult cuFuncGetName(const char** name, CUfunction f);
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t* offset, size_t* size);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block_size, size_t shared_bytes);
+
+// memory
+CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes);
+CUresult cuMemFree_v2(CUdeviceptr ptr);
+CUresult cuMemAllocHost_v2(void** ptr, size_t bytes);
+CUresult cuMemFreeHost(void* ptr);
+CUresult cuMemHostAlloc(void** ptr, size_t bytes, unsigned flags);
+CUresult cuMemHostRegister_v2(void* ptr, size_t bytes, unsigned flags);
+CUresult cuMemHostUnregister(void* ptr);
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* device_ptr, void* host_ptr, unsigned flags);
+CUresult cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned flags);
+CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes);
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes);
+CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes);
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUstream stream);
+CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUstream stream);
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count);
+CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count);
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count);
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream);
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, CUstream stream);
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, CUstream stream);
+CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* bytes, CUdeviceptr ptr);
+CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr);
+
+// streams and events
+CUresult cuStreamCreate(CUstream* stream, unsigned flags);
+CUresult cuStreamCreateWithPriority(CUstream* stream, unsigned flags, int priority);
+CUresult cuStreamDestroy_v2(CUstream stream);
+CUresult cuStreamSynchronize(CUstream stream);
+CUresult cuStreamQuery(CUstream stream);
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags);
+CUresult cuStreamGetFlags(CUstream stream, unsigned* flags);
+CUresult cuStreamGetPriority(CUstream stream, int* priority);
+CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void*), void* data);
+CUresult cuEventCreate(CUevent* event, unsigned flags);
+CUresult cuEventDestroy_v2(CUevent event);
+CUresult cuEventRecord(CUevent event, CUstream stream);
+CUresult cuEventSynchronize(CUevent event);
+CUresult cuEventQuery(CUevent event);
+CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end);
+CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end);
+
+}  // extern "C"

@@ -1,0 +1,171 @@
+// cuGetProcAddress: a driver function by its base name, in the form the caller's CUDA version
+// declares (cuMemAlloc is cuMemAlloc_v2 from CUDA 3.2 on, cuCtxCreate cuCtxCreate_v4 from 12.5).
+// Functions this library implements come from the table; any other exported name (each answers
+// CUDA_ERROR_NOT_SUPPORTED and names itself) by its symbol, so that a caller resolving every entry
+// point up front still starts.
+#include "contexts.hpp"
+#include "results.hpp"
+
+#include <dlfcn.h>
+
+#include <string>
+
+extern "C" {
+CUresult cuGetProcAddress(const char* symbol, void** pfn, int cuda_version, unsigned long long flags);
+}
+
+namespace {
+
+struct versioned {
+    const char* name;
+    int since;  // the CUDA version (1000 * major + 10 * minor) that introduced this form
+    void* function;
+};
+
+#define CB_FORM(name, since, symbol) \
+    { name, since, reinterpret_cast<void*>(&symbol) }
+
+// Newest form first for each name.
+const versioned forms[] = {
+    CB_FORM("cuInit", 2000, cuInit),
+    CB_FORM("cuDriverGetVersion", 2020, cuDriverGetVersion),
+    CB_FORM("cuGetErrorName", 6000, cuGetErrorName),
+    CB_FORM("cuGetErrorString", 6000, cuGetErrorString),
+    CB_FORM("cuGetProcAddress", 12000, cuGetProcAddress_v2),
+    CB_FORM("cuGetProcAddress", 11030, cuGetProcAddress),
+    CB_FORM("cuGetExportTable", 3000, cuGetExportTable),
+    CB_FORM("cuDeviceGet", 2000, cuDeviceGet),
+    CB_FORM("cuDeviceGetCount", 2000, cuDeviceGetCount),
+    CB_FORM("cuDeviceGetName", 2000, cuDeviceGetName),
+    CB_FORM("cuDeviceGetUuid", 11040, cuDeviceGetUuid_v2),
+    CB_FORM("cuDeviceGetUuid", 9020, cuDeviceGetUuid),
+    CB_FORM("cuDeviceTotalMem", 3020, cuDeviceTotalMem_v2),
+    CB_FORM("cuDeviceGetAttribute", 2000, cuDeviceGetAttribute),
+    CB_FORM("cuDeviceComputeCapability", 2000, cuDeviceComputeCapability),
+    CB_FORM("cuDeviceGetPCIBusId", 4010, cuDeviceGetPCIBusId),
+    CB_FORM("cuDeviceGetByPCIBusId", 4010, cuDeviceGetByPCIBusId),
+    CB_FORM("cuDeviceCanAccessPeer", 4000, cuDeviceCanAccessPeer),
+    CB_FORM("cuDevicePrimaryCtxRetain", 7000, cuDevicePrimaryCtxRetain),
+    CB_FORM("cuDevicePrimaryCtxRelease", 11000, cuDevicePrimaryCtxRelease_v2),
+    CB_FORM("cuDevicePrimaryCtxReset", 11000, cuDevicePrimaryCtxReset_v2),
+    CB_FORM("cuDevicePrimaryCtxGetState", 7000, cuDevicePrimaryCtxGetState),
+    CB_FORM("cuDevicePrimaryCtxSetFlags", 11000, cuDevicePrimaryCtxSetFlags_v2),
+    CB_FORM("cuCtxCreate", 12050, cuCtxCreate_v4),
+    CB_FORM("cuCtxCreate", 3020, cuCtxCreate_v2),
+    CB_FORM("cuCtxDestroy", 4000, cuCtxDestroy_v2),
+    CB_FORM("cuCtxGetCurrent", 4000, cuCtxGetCurrent),
+    CB_FORM("cuCtxSetCurrent", 4000, cuCtxSetCurrent),
+    CB_FORM("cuCtxPushCurrent", 4000, cuCtxPushCurrent_v2),
+    CB_FORM("cuCtxPopCurrent", 4000, cuCtxPopCurrent_v2),
+    CB_FORM("cuCtxGetDevice", 2000, cuCtxGetDevice),
+    CB_FORM("cuCtxGetFlags", 7000, cuCtxGetFlags),
+    CB_FORM("cuCtxGetApiVersion", 3020, cuCtxGetApiVersion),
+    CB_FORM("cuCtxSynchronize", 2000, cuCtxSynchronize),
+    CB_FORM("cuCtxGetLimit", 3010, cuCtxGetLimit),
+    CB_FORM("cuCtxSetLimit", 3010, cuCtxSetLimit),
+    CB_FORM("cuModuleLoad", 2000, cuModuleLoad),
+    CB_FORM("cuModuleLoadData", 2000, cuModuleLoadData),
+    CB_FORM("cuModuleLoadDataEx", 2010, cuModuleLoadDataEx),
+    CB_FORM("cuModuleLoadFatBinary", 2000, cuModuleLoadFatBinary),
+    CB_FORM("cuModuleUnload", 2000, cuModuleUnload),
+    CB_FORM("cuModuleGetFunction", 2000, cuModuleGetFunction),
+    CB_FORM("cuModuleGetGlobal", 3020, cuModuleGetGlobal_v2),
+    CB_FORM("cuLaunchKernel", 4000, cuLaunchKernel),
+    CB_FORM("cuLaunchCooperativeKernel", 9000, cuLaunchCooperativeKernel),
+    CB_FORM("cuFuncGetAttribute", 2020, cuFuncGetAttribute),
+    CB_FORM("cuFuncSetAttribute", 9000, cuFuncSetAttribute),
+    CB_FORM("cuFuncSetCacheConfig", 3000, cuFuncSetCacheConfig),
+    CB_FORM("cuFuncGetName", 12030, cuFuncGetName),
+    CB_FORM("cuFuncGetParamInfo", 12040, cuFuncGetParamInfo),
+    CB_FORM("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    CB_FORM("cuMemAlloc", 3020, cuMemAlloc_v2),
+    CB_FORM("cuMemFree", 3020, cuMemFree_v2),
+    CB_FORM("cuMemAllocHost", 3020, cuMemAllocHost_v2),
+    CB_FORM("cuMemFreeHost", 2000, cuMemFreeHost),
+    CB_FORM("cuMemHostAlloc", 2020, cuMemHostAlloc),
+    CB_FORM("cuMemHostRegister", 6050, cuMemHostRegister_v2),
+    CB_FORM("cuMemHostUnregister", 4000, cuMemHostUnregister),
+    CB_FORM("cuMemHostGetDevicePointer", 3020, cuMemHostGetDevicePointer_v2),
+    CB_FORM("cuMemAllocManaged", 6000, cuMemAllocManaged),
+    CB_FORM("cuMemGetInfo", 3020, cuMemGetInfo_v2),
+    CB_FORM("cuMemcpyHtoD", 3020, cuMemcpyHtoD_v2),
+    CB_FORM("cuMemcpyDtoH", 3020, cuMemcpyDtoH_v2),
+    CB_FORM("cuMemcpyDtoD", 3020, cuMemcpyDtoD_v2),
+    CB_FORM("cuMemcpy", 4000, cuMemcpy),
+    CB_FORM("cuMemcpyHtoDAsync", 3020, cuMemcpyHtoDAsync_v2),
+    CB_FORM("cuMemcpyDtoHAsync", 3020, cuMemcpyDtoHAsync_v2),
+    CB_FORM("cuMemcpyDtoDAsync", 3020, cuMemcpyDtoDAsync_v2),
+    CB_FORM("cuMemcpyAsync", 4000, cuMemcpyAsync),
+    CB_FORM("cuMemsetD8", 3020, cuMemsetD8_v2),
+    CB_FORM("cuMemsetD16", 3020, cuMemsetD16_v2),
+    CB_FORM("cuMemsetD32", 3020, cuMemsetD32_v2),
+    CB_FORM("cuMemsetD8Async", 3020, cuMemsetD8Async),
+    CB_FORM("cuMemsetD16Async", 3020, cuMemsetD16Async),
+    CB_FORM("cuMemsetD32Async", 3020, cuMemsetD32Async),
+    CB_FORM("cuMemGetAddressRange", 3020, cuMemGetAddressRange_v2),
+    CB_FORM("cuPointerGetAttribute", 4000, cuPointerGetAttribute),
+    CB_FORM("cuStreamCreate", 2000, cuStreamCreate),
+    CB_FORM("cuStreamCreateWithPriority", 5050, cuStreamCreateWithPriority),
+    CB_FORM("cuStreamDestroy", 4000, cuStreamDestroy_v2),
+    CB_FORM("cuStreamSynchronize", 2000, cuStreamSynchronize),
+    CB_FORM("cuStreamQuery", 2000, cuStreamQuery),
+    CB_FORM("cuStreamWaitEvent", 3020, cuStreamWaitEvent),
+    CB_FORM("cuStreamGetFlags", 5050, cuStreamGetFlags),
+    CB_FORM("cuStreamGetPriority", 5050, cuStreamGetPriority),
+    CB_FORM("cuLaunchHostFunc", 10000, cuLaunchHostFunc),
+    CB_FORM("cuEventCreate", 2000, cuEventCreate),
+    CB_FORM("cuEventDestroy", 4000, cuEventDestroy_v2),
+    CB_FORM("cuEventRecord", 2000, cuEventRecord),
+    CB_FORM("cuEventSynchronize", 2000, cuEventSynchronize),
+    CB_FORM("cuEventQuery", 2000, cuEventQuery),
+    CB_FORM("cuEventElapsedTime", 12080, cuEventElapsedTime_v2),
+    CB_FORM("cuEventElapsedTime", 2000, cuEventElapsedTime),
+};
+
+#undef CB_FORM
+
+// A name this library exports without implementing it: its newest form.
+void* exported_stub(const std::string& name) {
+    Dl_info self{};
+    if (!dladdr(reinterpret_cast<void*>(&exported_stub), &self) || !self.dli_fname) return nullptr;
+    void* library = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!library) return nullptr;
+    void* found = nullptr;
+    for (const char* suffix : {"_v4", "_v3", "_v2", ""})
+        if ((found = dlsym(library, (name + suffix).c_str()))) break;
+    dlclose(library);
+    return found;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Per-thread default-stream forms (_ptds, _ptsz) are not offered yet: the flag gets the same
+// functions, whose NULL stream is the legacy one.
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version, unsigned long long /*flags*/,
+                             CUdriverProcAddressQueryResult* status) {
+    if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
+    *pfn = nullptr;
+    bool named = false;
+    for (const auto& f : forms) {
+        if (std::string(f.name) != symbol) continue;
+        named = true;
+        if (cuda_version >= f.since) {
+            *pfn = f.function;
+            break;
+        }
+    }
+    if (!*pfn && !named) *pfn = exported_stub(symbol);
+    if (status)
+        *status = *pfn    ? CU_GET_PROC_ADDRESS_SUCCESS
+                  : named ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+                          : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuGetProcAddress(const char* symbol, void** pfn, int cuda_version, unsigned long long flags) {
+    return cuGetProcAddress_v2(symbol, pfn, cuda_version, flags, nullptr);
+}
+
+}  // extern "C"
