@@ -53,10 +53,12 @@ CUresult cuCtxCreate_v2(CUcontext* context, unsigned flags, CUdevice device) {
     return CUDA_SUCCESS;
 }
 
-// CUDA 13's cuCtxCreate: the parameters (execution affinity, CIG) are what a simulated GPU has
-// no use for; a context without them is an ordinary one.
-CUresult cuCtxCreate_v4(CUcontext* context, void* create_params, unsigned flags, CUdevice device) {
-    if (create_params) return not_supported("cuCtxCreate with CUctxCreateParams");
+// CUDA 13's cuCtxCreate. Its parameters (CUctxCreateParams: execution-affinity settings, a CIG
+// graphics context) ask for a partition of the GPU or a graphics interop a simulated GPU has none
+// of; without them (a zeroed struct, or none) the context is an ordinary one.
+CUresult cuCtxCreate_v4(CUcontext* context, CUctxCreateParams* params, unsigned flags, CUdevice device) {
+    if (params && ((params->execAffinityParams && params->numExecAffinityParams > 0) || params->cigParams))
+        return not_supported("cuCtxCreate with execution-affinity or CIG parameters");
     return cuCtxCreate_v2(context, flags, device);
 }
 

@@ -1,6 +1,7 @@
 // Devices: what the driver API asks about one. The answers are the runtime's (the same
 // attribute table: CUdevice_attribute and cudaDeviceAttr share their numbers).
 #include "contexts.hpp"
+#include "driver_attributes.hpp"
 #include "results.hpp"
 #include "runtime_calls.hpp"
 #include "versioned_api.hpp"
@@ -64,6 +65,7 @@ CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
 CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice device) {
     if (!value) return CUDA_ERROR_INVALID_VALUE;
     if (CUresult r = check_device(device); r != CUDA_SUCCESS) return r;
+    if (driver_only_attribute(attribute, *value)) return CUDA_SUCCESS;
     return from_runtime(cudaDeviceGetAttribute(value, attribute, device));
 }
 

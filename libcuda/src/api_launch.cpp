@@ -4,6 +4,7 @@
 #include "handles.hpp"
 #include "host_functions.hpp"
 #include "modules.hpp"
+#include "launches.hpp"
 #include "results.hpp"
 #include "run_summary.hpp"
 
@@ -53,8 +54,10 @@ CUresult check_cooperative(const device_limits& l, const CUfunction f, cbDim3 gr
                                                              std::to_string(most) + " the device holds at once");
 }
 
-CUresult launch(CUfunction f, cbDim3 grid, cbDim3 block, unsigned shared, CUstream stream, void** params, void** extra,
-                bool cooperative) {
+}  // namespace
+
+CUresult cudabridge::libcuda::launch(CUfunction f, cbDim3 grid, cbDim3 block, unsigned shared, CUstream stream,
+                                     void** params, void** extra, bool cooperative) {
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
     if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuLaunchKernel: no such function");
     device_limits limits;
@@ -81,8 +84,6 @@ CUresult launch(CUfunction f, cbDim3 grid, cbDim3 block, unsigned shared, CUstre
     timer.launched();
     return CUDA_SUCCESS;
 }
-
-}  // namespace
 
 extern "C" {
 
@@ -172,6 +173,37 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, 
     if (cudaError_t e = cudabridge::cudart::current_device_limits(l); e != cudaSuccess) return from_runtime(e);
     *blocks = cudabridge::cudart::occupancy_blocks(l, block_size, shared_bytes);
     return CUDA_SUCCESS;
+}
+
+// The block size that fits the most threads on a multiprocessor (the largest such, as CUDA's
+// picks), and the grid that fills the device with it. The dynamic shared memory is the callback's
+// for each block size when there is one, else `shared_bytes`.
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid, int* block_size, CUfunction f,
+                                                   size_t (*shared_for)(int), size_t shared_bytes, int limit,
+                                                   unsigned /*flags*/) {
+    if (!min_grid || !block_size) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxPotentialBlockSize: no such function");
+    device_limits l;
+    if (cudaError_t e = cudabridge::cudart::current_device_limits(l); e != cudaSuccess) return from_runtime(e);
+    const int most = limit > 0 ? std::min(limit, l.max_threads_per_block) : l.max_threads_per_block;
+    int best_size = 0, best_threads = 0, best_blocks = 0;
+    for (int size = l.warp_size; size <= most; size += l.warp_size) {
+        const size_t shared = shared_for ? shared_for(size) : shared_bytes;
+        const int blocks = cudabridge::cudart::occupancy_blocks(l, size, shared);
+        if (blocks * size >= best_threads && blocks > 0) {
+            best_size = size, best_threads = blocks * size, best_blocks = blocks;
+        }
+    }
+    if (best_size == 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuOccupancyMaxPotentialBlockSize: no block size fits");
+    *block_size = best_size;
+    *min_grid = best_blocks * l.multiprocessors;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, CUfunction f, size_t (*shared_for)(int),
+                                          size_t shared_bytes, int limit) {
+    return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block_size, f, shared_for, shared_bytes, limit, 0);
 }
 
 }  // extern "C"

@@ -158,7 +158,12 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice device);
 CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned* flags, int* active);
 CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice device, unsigned flags);
 CUresult cuCtxCreate_v2(CUcontext* context, unsigned flags, CUdevice device);
-CUresult cuCtxCreate_v4(CUcontext* context, void* create_params, unsigned flags, CUdevice device);
+typedef struct CUctxCreateParams_st {
+    void* execAffinityParams;
+    int numExecAffinityParams;
+    void* cigParams;
+} CUctxCreateParams;
+CUresult cuCtxCreate_v4(CUcontext* context, CUctxCreateParams* params, unsigned flags, CUdevice device);
 CUresult cuCtxDestroy_v2(CUcontext context);
 CUresult cuCtxGetCurrent(CUcontext* context);
 CUresult cuCtxSetCurrent(CUcontext context);
@@ -193,6 +198,29 @@ CUresult cuFuncSetCacheConfig(CUfunction f, int config);
 CUresult cuFuncGetName(const char** name, CUfunction f);
 CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t* offset, size_t* size);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block_size, size_t shared_bytes);
+CUresult cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, CUfunction f, size_t (*shared_for)(int),
+                                          size_t shared_bytes, int limit);
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid, int* block_size, CUfunction f,
+                                                   size_t (*shared_for)(int), size_t shared_bytes, int limit,
+                                                   unsigned flags);
+// the launch API before CUDA 4
+CUresult cuFuncSetBlockShape(CUfunction f, int x, int y, int z);
+CUresult cuFuncSetSharedSize(CUfunction f, unsigned bytes);
+CUresult cuParamSetSize(CUfunction f, unsigned bytes);
+CUresult cuParamSeti(CUfunction f, int offset, unsigned value);
+CUresult cuParamSetf(CUfunction f, int offset, float value);
+CUresult cuParamSetv(CUfunction f, int offset, void* bytes, unsigned count);
+CUresult cuLaunch(CUfunction f);
+CUresult cuLaunchGrid(CUfunction f, int width, int height);
+CUresult cuLaunchGridAsync(CUfunction f, int width, int height, CUstream stream);
+
+// linking PTX units (CUjitInputType: 1 is PTX)
+CUresult cuLinkCreate_v2(unsigned count, int* options, void** values, CUlinkState* state);
+CUresult cuLinkAddData_v2(CUlinkState state, int type, void* data, size_t size, const char* name, unsigned count,
+                          int* options, void** values);
+CUresult cuLinkAddFile_v2(CUlinkState state, int type, const char* path, unsigned count, int* options, void** values);
+CUresult cuLinkComplete(CUlinkState state, void** image, size_t* size);
+CUresult cuLinkDestroy(CUlinkState state);
 
 // memory
 CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes);

@@ -29,11 +29,14 @@ CUresult load_module(const module_image& image, CUmodule& out, std::string& log)
         log = cbGetLastErrorMessage();
         // The program sees a code; the reason (the instruction and its PTX line) reaches the user.
         std::fprintf(stderr, "cudabridge libcuda: a module cannot be loaded on this GPU: %s\n", log.c_str());
-        // PTX the JIT refuses is CUDA's "invalid PTX"; other images keep the runtime's code.
+        // CUDA's names for these: PTX the JIT refuses is "invalid PTX", an image without code the
+        // GPU runs (a cubin or a fatbin of machine code only, for a simulated GPU) "no binary".
         const CUresult r = to_driver(e);
-        return image.format == CB_MODULE_PTX && (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU)
-                   ? CUDA_ERROR_INVALID_PTX
-                   : r;
+        if (image.format == CB_MODULE_PTX &&
+            (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_NOT_SUPPORTED))
+            return CUDA_ERROR_INVALID_PTX;
+        if (image.format != CB_MODULE_PTX && r == CUDA_ERROR_NOT_SUPPORTED) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        return r;
     }
     auto module = std::make_unique<CUmod_st>();
     module->module = m;

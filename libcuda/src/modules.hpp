@@ -11,11 +11,17 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 struct CUfunc_st {
     CUmodule module = nullptr;
     std::string name;
     int max_dynamic_shared = 0;  // cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES), read back
+    // What the launch API before CUDA 4 sets on the function itself (cuFuncSetBlockShape,
+    // cuFuncSetSharedSize, cuParamSet*) for cuLaunch / cuLaunchGrid.
+    unsigned block[3] = {1, 1, 1};
+    unsigned shared = 0;
+    std::vector<char> params;
 };
 
 struct CUmod_st {
