@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cuda-samples.sh: build NVIDIA's cuda-samples that need only the CUDA runtime and run each one on
-# CudaBridge's eGPU (`cudabridge-cli run`), then print what passed and what did not and why.
+# cuda-samples.sh: build NVIDIA's cuda-samples that need only the CUDA runtime, or also the CUDA
+# driver API and NVRTC, and run each one on CudaBridge's eGPU (`cudabridge-cli run`), then print
+# what passed and what did not and why.
 # A tool for people, not part of CI or of the test suite.
 #
 #   scripts/cuda-samples.sh CUDA_SAMPLES_DIR [NAME...]
@@ -8,8 +9,9 @@
 # CUDA_SAMPLES_DIR is a checkout of https://github.com/NVIDIA/cuda-samples (the CUDA 13 branch;
 # its top folder, or its Samples/ folder). NAME restricts the run to those samples: a sample's
 # folder name (vectorAdd), its CMake target name, or its path under Samples/
-# (0_Introduction/vectorAdd). Without NAME every sample is listed, and the runtime-only ones are
-# built and run.
+# (0_Introduction/vectorAdd). Without NAME every sample is listed, and those that need only the
+# CUDA runtime (group "runtime") or also the driver API, NVRTC or a module file of their own
+# (group "driver") are built and run.
 #
 # Environment:
 #   CUDA_SAMPLES_TIMEOUT  seconds a sample may run (default 600); past it the sample is killed
@@ -19,23 +21,34 @@
 #                         cudabridge-cli of the repository this script is in)
 #   NVCC                  the nvcc to build with (default: nvcc on PATH, else $CUDA_HOME/bin/nvcc,
 #                         else /usr/local/cuda/bin/nvcc)
+#   CUDA_HOME             the toolkit the driver group links with (lib64/stubs/libcuda.so,
+#                         lib64/libnvrtc.so) and takes include files from (default: the folder
+#                         above nvcc's bin/)
 #   CUDABRIDGE_CUDART_VERBOSE  set to 1 for the runs unless already set: CudaBridge's libcudart
-#                         then prints on stderr why each failing CUDA call failed (in the run log)
-#   CUDA_SAMPLES_LIST=1   only list the samples and what the filter decided (architecture, sources,
-#                         or why skipped); build and run nothing
+#                         and libcuda then print on stderr why each failing CUDA call failed (in the
+#                         run log)
+#   CUDA_SAMPLES_LIST=1   only list the samples and what the filter decided (group, architecture,
+#                         sources, what a driver-group sample links and builds, or why skipped);
+#                         build and run nothing
 #
 # Which samples run. Each sample folder has a CMakeLists.txt with one add_executable(); the
-# script reads it, as CMake would on x86-64 Linux, and skips the sample (saying why) when:
+# script reads it, as CMake would on x86-64 Linux, and puts the sample in one of two groups:
+#   runtime  it needs only the CUDA runtime;
+#   driver   it needs, besides, any of: the CUDA driver API (CUDA::cuda_driver or ${CUDA_LIB}),
+#            NVRTC (CUDA::nvrtc), a .ptx/.fatbin/.cubin file of its own that the program loads
+#            (built by an add_custom_command() running nvcc -ptx/-fatbin/-cubin);
+# or skips it (saying why) when:
 #   - the add_executable() is reachable only on another platform: inside if(WIN32)/if(MSVC), or a
 #     branch for aarch64, QNX or cross-compiling; or the sample is under 8_Platform_Specific/
 #     (Samples/CMakeLists.txt adds it only with BUILD_TEGRA);
-#   - the file names a library beyond the CUDA runtime: CUDA::cuda_driver or ${CUDA_LIB} (driver
-#     API), CUDA::cublas*, cufft*, curand*, cusparse*, cusolver*, npp*, nvjpeg*, nvrtc, nvJitLink,
-#     libNVVM (NVVM_LIB) or LLVM, OpenGL/GLUT/GLEW/GLES, EGL, X11, Vulkan/GLFW, MPI, NvSci,
-#     NvMedia, cuDLA, FreeImage, libdrm (found anywhere in the file, comments stripped: the
-#     samples test each with find_package()/find_library() and build only where it is found);
-#   - it builds a .ptx, .fatbin or .cubin file (nvcc -ptx/-fatbin/-cubin in an
-#     add_custom_command, or CUDA_PTX/FATBIN/CUBIN_COMPILATION) that the program loads itself.
+#   - the file names another library: CUDA::cublas*, cufft*, curand*, cusparse*, cusolver*, npp*,
+#     nvjpeg*, nvJitLink, libNVVM (NVVM_LIB) or LLVM, OpenGL/GLUT/GLEW/GLES, EGL, X11,
+#     Vulkan/GLFW, MPI, NvSci, NvMedia, cuDLA, FreeImage, libdrm (found anywhere in the file,
+#     comments stripped: the samples test each with find_package()/find_library() and build only
+#     where it is found);
+#   - it builds its .ptx/.fatbin/.cubin file in a way the script does not read
+#     (CUDA_PTX/FATBIN/CUBIN_COMPILATION, or a custom command whose -o file or .cu source, after
+#     the file's set() variables, is not a plain name in the build and source folders).
 # Header-only libraries of the toolkit (Thrust, CUB, cooperative groups, libcu++) are fine.
 # OpenMP (OpenMP::OpenMP_CXX, the host compiler's runtime) is allowed: such a sample gets
 # -Xcompiler -fopenmp.
@@ -52,6 +65,18 @@
 # (CMake builds every sample with CUDA_SEPARABLE_COMPILATION ON), and its BUILD column says rdc;
 # nvlink's device-linked output is machine code only, so CudaBridge's simulated GPU, which runs
 # PTX, refuses it (the diagnosis below says so).
+# A driver-group sample also links -L $CUDA_HOME/lib64/stubs -lcuda (the toolkit's stub: at run
+# time `run` puts CudaBridge's libcuda.so.1 on the loader path) and, for NVRTC, -lnvrtc -Xlinker
+# -rpath -Xlinker $CUDA_HOME/lib64. Its module file is built first from the custom command's
+# kernel source (CUDA_KERNEL_SOURCE or the .cu it names), with the same XX and -I flags:
+#   nvcc -fatbin -gencode arch=compute_XX,code=[compute_XX,sm_XX]  (CMake's is sm_XX only: no PTX)
+#   nvcc -ptx -arch=compute_XX
+#   nvcc -cubin -arch=sm_XX  (machine code, as CMake builds it: the simulated GPU refuses it)
+# into <out>/<sample>/<its -o file name> (CUDA_FATBIN_FILE, CUDA_PTX_FILE...), then copied into
+# the sample's own folder, its run folder: the samples look for it in the working folder (./,
+# ./data/: sdkFindFilePath), not beside the executable. What a POST_BUILD command copies into
+# CMake's build folder from the toolkit's include folder (headers an NVRTC program compiles
+# with) is linked into the run folder (ln -s; never over a file of the sample's own).
 #
 # How a sample is run: from its own folder (the samples find their data files relative to the
 # working folder: ./, ./data/), so a sample may write its output files there as it would in
@@ -64,22 +89,25 @@
 # failed" (some samples, reduction for one, print that last and still exit 0). Exit code 2
 # with "waiv" in its output is NVIDIA's EXIT_WAIVED (the sample decided it cannot run here): that
 # is counted as skipped, with the sample's reason. A run that fails with a loader error about
-# libcudart/libcudabridge (the library being rebuilt meanwhile) is run once more. When a failed
+# libcudart/libcuda/libcudabridge (the library being rebuilt meanwhile) is run once more. When a failed
 # run says "no kernel image for the device" (what a program hears when CudaBridge refuses a
 # module), the executable's fatbins are loaded once more through the Python package
-# (build/venv) to name the refused PTX instruction and its line (see ptx_diagnosis below).
+# (build/venv) to name the refused PTX instruction and its line (see ptx_diagnosis below); for a
+# module the program loads itself CudaBridge's libcuda says why on stderr, and the reason begins
+# "module refused:". A failed run's reason also names the CUDA functions CudaBridge's libcuda or
+# libcudart said on stderr they do not support ("[not supported by CudaBridge: ...]").
 #
-# Output: a table row per sample as it finishes (sample, build, exit code, seconds, result, one
-# line of reason: for a failure the last error-like line on stderr, else on stdout, else the last
-# meaningful line), then "N passed, M failed" and the skipped counts by reason. Every sample's
-# build.log and run.log (with, for a failure, the CudaBridge log records of WARN and above and
-# the refusal diagnosis) are kept in <out>/<sample>/; <out>/results.tsv holds the table with the
-# full reasons.
+# Output: a table row per sample as it finishes (sample, group, build, exit code, seconds, result,
+# one line of reason: for a failure the last error-like line on stderr, else on stdout, else the
+# last meaningful line), then "runtime API only: N passed, M failed; driver API / NVRTC: N passed,
+# M failed" and the skipped counts by reason. Every sample's build.log and run.log (with, for a
+# failure, the CudaBridge log records of WARN and above and the refusal diagnosis) are kept in
+# <out>/<sample>/; <out>/results.tsv holds the table with the full reasons.
 # Exit code: 0 when nothing failed, 1 when some sample failed, 2 on bad input.
 set -u
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -122,6 +150,13 @@ fi
   die "no nvcc found (not on PATH, nor in \$CUDA_HOME/bin or /usr/local/cuda/bin): install a CUDA 13 toolkit or set NVCC"
 nvcc_version=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 [[ -n $nvcc_version ]] || die "$nvcc --version says no release: is it nvcc?"
+# The toolkit the driver-group samples link with (lib64/stubs/libcuda.so, lib64/libnvrtc.so) and
+# whose include folder NVRTC programs copy headers from.
+cuda_home=${CUDA_HOME:-}
+if [[ -z $cuda_home ]]; then
+  cuda_home=$(readlink -f "$(command -v "$nvcc" 2>/dev/null || echo "$nvcc")")
+  cuda_home=$(dirname "$(dirname "$cuda_home")")
+fi
 
 timeout_s=${CUDA_SAMPLES_TIMEOUT:-600}
 [[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die "CUDA_SAMPLES_TIMEOUT must be a positive number of seconds, not '$timeout_s'"
@@ -201,6 +236,22 @@ function calls_of(name, calls,    t, n, p, rest, e) {
   }
   return n
 }
+# ${NAME} replaced by its set() value (a few rounds, for values that name other variables); an
+# unknown variable is left as it is.
+function expand(s,    round, out, rest, name, changed) {
+  for (round = 0; round < 5; round++) {
+    out = ""; rest = s; changed = 0
+    while (match(rest, /\$\{[A-Za-z_0-9]+\}/)) {
+      name = substr(rest, RSTART + 2, RLENGTH - 3)
+      if (name in vars) { out = out substr(rest, 1, RSTART - 1) vars[name]; changed = 1 }
+      else out = out substr(rest, 1, RSTART + RLENGTH - 1)
+      rest = substr(rest, RSTART + RLENGTH)
+    }
+    s = out rest
+    if (!changed) break
+  }
+  return s
+}
 END {
   n = calls_of("add_executable", exe)
   if (n == 0) { print "noexe=1"; exit }
@@ -244,8 +295,11 @@ END {
   }
   print "arch=" arch
   if (unreachable != "") print "unreachable=" unreachable
+  # The driver-API group: what a sample may need beyond the runtime and still be built and run.
+  drv = ""
+  if (text ~ /CUDA::cuda_driver|\$\{CUDA_LIB\}|CUDA::cuda[ \t\n)]/) { drv = drv ", CUDA driver API (CUDA::cuda_driver)"; print "driver=1" }
+  if (text ~ /CUDA::nvrtc/) { drv = drv ", NVRTC"; print "nvrtc=1" }
   needs = ""
-  if (text ~ /CUDA::cuda_driver|\$\{CUDA_LIB\}|CUDA::cuda[ \t\n)]/) needs = needs ", CUDA driver API (CUDA::cuda_driver)"
   if (text ~ /CUDA::cublas/) needs = needs ", cuBLAS"
   if (text ~ /CUDA::cufft/) needs = needs ", cuFFT"
   if (text ~ /CUDA::curand/) needs = needs ", cuRAND"
@@ -253,7 +307,6 @@ END {
   if (text ~ /CUDA::cusolver/) needs = needs ", cuSOLVER"
   if (text ~ /CUDA::npp/) needs = needs ", NPP"
   if (text ~ /CUDA::nvjpeg/) needs = needs ", nvJPEG"
-  if (text ~ /CUDA::nvrtc/) needs = needs ", NVRTC"
   if (text ~ /nvJitLink|NVJITLINK/) needs = needs ", nvJitLink"
   if (text ~ /NVVM_LIB|LIBNVVM/) needs = needs ", libNVVM"
   if (text ~ /LLVM/) needs = needs ", LLVM"
@@ -267,10 +320,76 @@ END {
   if (text ~ /cudla|CUDLA/) needs = needs ", cuDLA"
   if (text ~ /FreeImage/) needs = needs ", FreeImage"
   if (text ~ /DRM_LIB/) needs = needs ", libdrm"
-  if (text ~ /-(ptx|fatbin|cubin)[ \t\n"]|CUDA_(PTX|FATBIN|CUBIN)_COMPILATION/)
-    needs = needs ", its own .ptx/.fatbin/.cubin file (built by a custom command, loaded at run time)"
-  sub(/^, /, "", needs)
+  # Variables: set(NAME value) and list(GET CUDAToolkit_INCLUDE_DIRS n NAME), for expand().
+  n = calls_of("set", sets)
+  for (k = 1; k <= n; k++) {
+    v = trim(sets[k])
+    if (!match(v, /^[A-Za-z_0-9]+/)) continue
+    name = substr(v, 1, RLENGTH); v = trim(substr(v, RLENGTH + 1)); gsub(/"/, "", v)
+    vars[name] = v
+  }
+  n = calls_of("list", lists)
+  for (k = 1; k <= n; k++) {
+    split(trim(lists[k]), tok, /[ \t\n]+/)
+    if (tok[1] == "GET" && tok[2] == "CUDAToolkit_INCLUDE_DIRS" && tok[4] != "") vars[tok[4]] = "${CUDAToolkit_INCLUDE_DIRS}"
+  }
+  # The modules the sample builds itself: add_custom_command()s with nvcc -ptx/-fatbin/-cubin:
+  # module=KIND OUTPUT-FILE-NAME KERNEL-SOURCE (relative to the sample's folder).
+  n = calls_of("add_custom_command", customs)
+  modules = 0; unread = ""
+  for (k = 1; k <= n; k++) {
+    c = customs[k]
+    if (c !~ /(^|[ \t\n])-(ptx|fatbin|cubin)([ \t\n]|$)/) continue
+    split(c, tok, /[ \t\n]+/)
+    kind = ""; outfile = ""; src = ""; output = ""; incmd = 0
+    for (i = 1; i in tok; i++) {
+      t = tok[i]
+      if (t == "OUTPUT" && output == "") { output = tok[i + 1]; continue }
+      if (t == "COMMAND") { incmd = 1; continue }
+      if (t ~ /^(DEPENDS|COMMENT|WORKING_DIRECTORY|VERBATIM|BYPRODUCTS|MAIN_DEPENDENCY)$/) incmd = 0
+      if (!incmd) continue
+      if (t ~ /^-(ptx|fatbin|cubin)$/) kind = t
+      else if (t == "-o") outfile = tok[i + 1]
+      else if (src == "" && expand(t) ~ /\.cu$/) src = t
+    }
+    if (outfile == "") outfile = output
+    outfile = expand(outfile); src = expand(src)
+    sub(/^\$\{CMAKE_CURRENT_BINARY_DIR\}\//, "", outfile)
+    sub(/^\$\{CMAKE_CURRENT_SOURCE_DIR\}\//, "", src)
+    if (kind == "" || outfile == "" || src == "" || outfile ~ /[$\/]/ || src ~ /\$/) { unread = 1; continue }
+    print "module=" kind " " outfile " " src
+    modules++
+  }
+  if (text ~ /CUDA_(PTX|FATBIN|CUBIN)_COMPILATION/ || unread != "" ||
+      (modules == 0 && text ~ /-(ptx|fatbin|cubin)[ \t\n"]/))
+    needs = needs ", its own .ptx/.fatbin/.cubin file (built in a way this script does not read: CUDA_PTX_COMPILATION or an unusual custom command)"
+  else if (modules > 0)
+    drv = drv ", its own .ptx/.fatbin/.cubin file (built by a custom command, loaded at run time)"
+  # Files a POST_BUILD command copies into the build folder from the toolkit's include folder
+  # (headers an NVRTC program compiles with): copy=SOURCE NAME.
+  for (k = 1; k <= n; k++) {
+    split(customs[k], tok, /[ \t\n]+/)
+    m = 0; mode = ""
+    for (i = 1; i in tok; i++) {
+      t = tok[i]
+      if (mode == "" && t ~ /^copy(_if_different|_directory)?$/ && tok[i - 1] == "-E") { mode = t; continue }
+      if (mode == "") continue
+      if (t ~ /^(COMMAND|DEPENDS|COMMENT|WORKING_DIRECTORY|VERBATIM)$/ || t == "") { if (m) break; continue }
+      args[++m] = expand(t)
+    }
+    if (m < 2) continue
+    dest = args[m]; sub(/\/$/, "", dest)
+    for (i = 1; i < m; i++) {
+      s = args[i]
+      if (s !~ /^\$\{CUDAToolkit_INCLUDE_DIRS\}\//) continue
+      name = s; sub(/.*\//, "", name)
+      if (m == 2 && dest != "${CMAKE_CURRENT_BINARY_DIR}") { name = dest; sub(/.*\//, "", name) }
+      print "copy=" s " " name
+    }
+  }
+  sub(/^, /, "", needs); sub(/^, /, "", drv)
   if (needs != "") print "needs=" needs
+  if (drv != "") print "drvneeds=" drv
   if (text ~ /OpenMP::OpenMP_(CXX|C)/) print "openmp=1"
   if (text ~ /--extended-lambda/) print "lambda=1"
 }
@@ -290,28 +409,37 @@ readme_arch() {
 
 # ---------------------------------------------------------------------------------------------
 # The samples: every folder under Samples/ whose CMakeLists.txt has an add_executable().
+# s_group: "runtime" (the CUDA runtime only) or "driver" (also the driver API, NVRTC or a module
+# file of its own); s_modules: "KIND FILE SOURCE" entries, s_copies: "SOURCE NAME" entries, ";"
+# between entries.
 declare -a s_dir=() s_rel=() s_name=() s_target=() s_sources=() s_includes=() s_arch=() s_skip=() s_openmp=() s_lambda=()
+declare -a s_group=() s_driver=() s_nvrtc=() s_modules=() s_copies=()
 while IFS= read -r cm; do
   dir=$(dirname "$cm")
   rel=${dir#"$samples_root"/Samples/}
   target="" sources="" includes="" arch="" unreachable="" needs="" openmp="" lambda="" noexe=""
+  drvneeds="" driver="" nvrtc="" modules="" copies=""
   while IFS='=' read -r key value; do
     case $key in
       target) target=$value ;; sources) sources=$value ;; includes) includes=$value ;;
       arch) arch=$value ;; unreachable) unreachable=$value ;; needs) needs=$value ;;
       openmp) openmp=1 ;; lambda) lambda=1 ;; noexe) noexe=1 ;;
+      drvneeds) drvneeds=$value ;; driver) driver=1 ;; nvrtc) nvrtc=1 ;;
+      module) modules=${modules:+$modules;}$value ;; copy) copies=${copies:+$copies;}$value ;;
     esac
   done < <(awk "$cmake_reader" "$cm")
   [[ -n $noexe ]] && continue
+  # Everything it needs beyond the runtime, the libraries that keep it from running first.
+  allneeds=$needs${needs:+${drvneeds:+, }}$drvneeds
   skip=""
   if [[ $rel == 8_Platform_Specific/* ]]; then
     skip="Tegra-only (8_Platform_Specific is built only with BUILD_TEGRA)"
-    [[ -n $needs ]] && skip="$skip; needs $needs"
+    [[ -n $allneeds ]] && skip="$skip; needs $allneeds"
   elif [[ -n $unreachable ]]; then
     skip=$unreachable
-    [[ -n $needs ]] && skip="$skip; needs $needs"
+    [[ -n $allneeds ]] && skip="$skip; needs $allneeds"
   elif [[ -n $needs ]]; then
-    skip="needs $needs"
+    skip="needs $allneeds"
   elif [[ -z $sources ]]; then
     skip="no .cu/.cpp/.c source named in its add_executable()"
   fi
@@ -326,6 +454,8 @@ while IFS= read -r cm; do
   s_dir+=("$dir") s_rel+=("$rel") s_name+=("$(basename "$dir")") s_target+=("${target:-$(basename "$dir")}")
   s_sources+=("$sources") s_includes+=("$includes") s_arch+=("$best") s_skip+=("$skip")
   s_openmp+=("$openmp") s_lambda+=("$lambda")
+  s_group+=("$([[ -n $drvneeds ]] && echo driver || echo runtime)")
+  s_driver+=("$driver") s_nvrtc+=("$nvrtc") s_modules+=("$modules") s_copies+=("$copies")
 done < <(find "$samples_root/Samples" -name CMakeLists.txt -type f -exec grep -l 'add_executable' {} + | LC_ALL=C sort)
 ((${#s_dir[@]})) || die "no samples found under $samples_root/Samples (no CMakeLists.txt with add_executable)"
 
@@ -359,17 +489,19 @@ fi
 # Printing.
 w_name=28
 for i in "${chosen[@]}"; do ((${#s_name[i]} > w_name)) && w_name=${#s_name[i]}; done
-row() {  # sample build exit seconds result reason
-  local reason=$6
+row() {  # sample group build exit seconds result reason
+  local reason=$7
   ((${#reason} > 200)) && reason="${reason:0:197}..."
-  printf "%-${w_name}s  %-6s  %4s  %7s  %-6s  %s\n" "$1" "$2" "$3" "$4" "$5" "$reason"
+  printf "%-${w_name}s  %-7s  %-6s  %4s  %7s  %-6s  %s\n" "$1" "$2" "$3" "$4" "$5" "$6" "$reason"
 }
 results=$out/results.tsv
-printf 'sample\tpath\tbuild\texit\tseconds\tresult\treason\n' >"$results"
+printf 'sample\tpath\tgroup\tbuild\texit\tseconds\tresult\treason\n' >"$results"
 record() {  # index build exit seconds result reason
-  local i=$1
-  row "${s_name[i]}" "$2" "$3" "$4" "$5" "$6"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${s_name[i]}" "${s_rel[i]}" "$2" "$3" "$4" "$5" "$6" >>"$results"
+  local i=$1 group
+  group=${s_group[i]}
+  [[ -n ${s_skip[i]} ]] && group="-"
+  row "${s_name[i]}" "$group" "$2" "$3" "$4" "$5" "$6"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${s_name[i]}" "${s_rel[i]}" "$group" "$2" "$3" "$4" "$5" "$6" >>"$results"
 }
 
 # A line worth showing: not empty, has a letter or digit, not CudaBridge's run summary.
@@ -404,13 +536,14 @@ with_newline() {
 signal_name() { kill -l "$1" 2>/dev/null || echo "signal $1"; }
 
 n_pass=0 n_fail=0 n_skip=0
+declare -A group_pass=([runtime]=0 [driver]=0) group_fail=([runtime]=0 [driver]=0)
 declare -A skip_counts=()
 declare -a failed_names=()
 interrupted=""
 
 summary() {
   echo
-  echo "$n_pass passed, $n_fail failed"
+  echo "runtime API only: ${group_pass[runtime]} passed, ${group_fail[runtime]} failed; driver API / NVRTC: ${group_pass[driver]} passed, ${group_fail[driver]} failed"
   if ((n_skip)); then
     echo "$n_skip skipped:"
     for why in "${!skip_counts[@]}"; do
@@ -439,17 +572,46 @@ skip_sample() {  # index category reason
   skip_counts[$2]=$((${skip_counts[$2]:-0} + 1))
 }
 
-n_selected=0
-for i in "${chosen[@]}"; do [[ -z ${s_skip[i]} ]] && n_selected=$((n_selected + 1)); done
+failed_sample() {  # index
+  n_fail=$((n_fail + 1)) group_fail[${s_group[$1]}]=$((group_fail[${s_group[$1]}] + 1))
+  failed_names+=("${s_name[$1]}")
+}
+
+# What a driver-group sample gets beyond a runtime-only one (for the list).
+driver_extras() {  # index
+  local i=$1 m c kind file src what=${s_openmp[$1]:+ (OpenMP)}
+  [[ -n ${s_driver[i]} ]] && what="$what; links the driver API (-lcuda)"
+  [[ -n ${s_nvrtc[i]} ]] && what="$what; links NVRTC (-lnvrtc)"
+  IFS=';' read -r -a m <<<"${s_modules[i]}"
+  for c in "${m[@]}"; do
+    read -r kind file src <<<"$c"
+    what="$what; builds $file (nvcc $kind $src)"
+  done
+  IFS=';' read -r -a m <<<"${s_copies[i]}"
+  for c in "${m[@]}"; do
+    read -r src file <<<"$c"
+    what="$what; links $file from the toolkit"
+  done
+  printf '%s' "$what"
+}
+
+n_selected=0 n_driver=0
+for i in "${chosen[@]}"; do
+  [[ -z ${s_skip[i]} ]] || continue
+  n_selected=$((n_selected + 1))
+  [[ ${s_group[i]} == driver ]] && n_driver=$((n_driver + 1))
+done
 if [[ ${CUDA_SAMPLES_LIST:-} == 1 ]]; then
   for i in "${chosen[@]}"; do
     if [[ -n ${s_skip[i]} ]]; then
       printf '%-48s skip  %s\n' "${s_rel[i]}" "${s_skip[i]}"
+    elif [[ ${s_group[i]} == driver ]]; then
+      printf '%-48s run   driver  sm_%s: %s%s\n' "${s_rel[i]}" "${s_arch[i]}" "${s_sources[i]}" "$(driver_extras "$i")"
     else
-      printf '%-48s run   sm_%s: %s%s\n' "${s_rel[i]}" "${s_arch[i]}" "${s_sources[i]}" "${s_openmp[i]:+ (OpenMP)}"
+      printf '%-48s run   runtime sm_%s: %s%s\n' "${s_rel[i]}" "${s_arch[i]}" "${s_sources[i]}" "${s_openmp[i]:+ (OpenMP)}"
     fi
   done
-  echo "${#chosen[@]} sample(s) listed, $n_selected to build and run, $((${#chosen[@]} - n_selected)) skipped"
+  echo "${#chosen[@]} sample(s) listed, $n_selected to build and run ($((n_selected - n_driver)) runtime API only, $n_driver driver API / NVRTC), $((${#chosen[@]} - n_selected)) skipped"
   [[ -z ${CUDA_SAMPLES_OUT:-} ]] && rmdir "$out" 2>/dev/null
   exit 0
 fi
@@ -458,16 +620,16 @@ echo "nvcc $nvcc_version: $nvcc"
 echo "CudaBridge CLI: $cli"
 echo "timeout: ${timeout_s} s a sample (CUDA_SAMPLES_TIMEOUT)"
 echo "logs: $out"
-echo "${#chosen[@]} sample(s) listed, $n_selected need only the CUDA runtime and will be built and run"
+echo "${#chosen[@]} sample(s) listed, $n_selected will be built and run: $((n_selected - n_driver)) need only the CUDA runtime, $n_driver also the driver API / NVRTC (toolkit: $cuda_home)"
 echo
-row SAMPLE BUILD EXIT SECONDS RESULT REASON
+row SAMPLE GROUP BUILD EXIT SECONDS RESULT REASON
 
-# CudaBridge's files a run uses: the CLI, its libraries, the CUDA runtime and the plugins (the
-# build tree's and an installation's layout alike). lib_stamp: the newest modification time.
+# CudaBridge's files a run uses: the CLI, its libraries, the CUDA runtime and driver and the plugins
+# (the build tree's and an installation's layout alike). lib_stamp: the newest modification time.
 lib_dir=$(dirname "$cli")/../lib
 lib_stamp() {
-  find "$cli" "$lib_dir" "$lib_dir/cudabridge/cudart" "$lib_dir/cudabridge/plugins" -maxdepth 1 \
-    \( -name 'cudabridge-cli' -o -name 'libcudabridge*.so*' -o -name 'libcudart*.so*' \) -printf '%T@\n' 2>/dev/null |
+  find "$cli" "$lib_dir" "$lib_dir/cudabridge/cudart" "$lib_dir/cudabridge/driver" "$lib_dir/cudabridge/plugins" -maxdepth 1 \
+    \( -name 'cudabridge-cli' -o -name 'libcudabridge*.so*' -o -name 'libcudart*.so*' -o -name 'libcuda.so*' \) -printf '%T@\n' 2>/dev/null |
     sort -n | tail -n 1
 }
 # Waits (10 minutes at most) until those files have not changed for 30 s: a rebuild is over.
@@ -485,7 +647,7 @@ first_stamp=$(lib_stamp)
 
 # The loader could not use CudaBridge's libraries (they were being rebuilt meanwhile).
 loader_trouble() {
-  grep -E -q "error while loading shared libraries: [^ ]*(libcudart|libcudabridge)|symbol lookup error: [^ ]*(libcudart|libcudabridge|/plugins/)|(libcudart|libcudabridge)[^ ]*: (file too short|invalid ELF header|cannot open shared object)" "$1"
+  grep -E -q "error while loading shared libraries: [^ ]*(libcudart|libcudabridge|libcuda\.so)|symbol lookup error: [^ ]*(libcudart|libcudabridge|libcuda\.so|/plugins/)|(libcudart|libcudabridge|libcuda\.so)[^ ]*: (file too short|invalid ELF header|cannot open shared object)" "$1"
 }
 
 # Runs sample i once, in the background so that an interrupt reaches it (timeout(1) runs it in
@@ -607,22 +769,72 @@ for i in "${chosen[@]}"; do
     d=$(cd "$d" && pwd)
     [[ $d != "$common" ]] && flags+=(-I "$d")
   done
+  include_flags=("${flags[@]}")
   [[ -n ${s_lambda[i]} ]] && flags+=(--extended-lambda)
   [[ -n ${s_openmp[i]} ]] && flags+=(-Xcompiler -fopenmp)
   cmd=("$nvcc" -O2 -cudart shared -gencode "arch=compute_$arch,code=[compute_$arch,sm_$arch]" "${flags[@]}")
   [[ -n ${s_openmp[i]} ]] && cmd+=(-lgomp)
+  [[ -n ${s_driver[i]} ]] && cmd+=(-L "$cuda_home/lib64/stubs" -lcuda)
+  [[ -n ${s_nvrtc[i]} ]] && cmd+=(-L "$cuda_home/lib64" -lnvrtc -Xlinker -rpath -Xlinker "$cuda_home/lib64")
   cmd+=(-o "$exe")
   for s in "${srcs[@]}"; do cmd+=("$dir/$s"); done
-  build="ok"
-  {
-    echo "# in $dir"
-    printf '%q ' "${cmd[@]}"
-    echo
-  } >"$sdir/build.log"
+  build="ok" brc=0 failed_step=""
+  echo "# in $dir" >"$sdir/build.log"
   b_start=$(date +%s)
-  in_background "$dir" "$sdir/build.log" "${cmd[@]}"
-  brc=$?
-  if ((brc != 0)) && grep -q -E 'relocatable device code|separate compilation|-rdc=true' "$sdir/build.log"; then
+  # The module files it loads (built first, as CMake does), beside the executable and copied
+  # into its run folder, where the samples look for them (sdkFindFilePath: ./, then ./data/).
+  modules=() module_files=()
+  IFS=';' read -r -a modules <<<"${s_modules[i]}"
+  for m in "${modules[@]}"; do
+    read -r kind file src <<<"$m"
+    case $kind in
+      -fatbin) code=(-gencode "arch=compute_$arch,code=[compute_$arch,sm_$arch]") ;;
+      -ptx) code=(-arch="compute_$arch") ;;
+      *) code=(-arch="sm_$arch") ;;
+    esac
+    mcmd=("$nvcc" "$kind" "${code[@]}" "${include_flags[@]}" -o "$sdir/$file" "$dir/$src")
+    {
+      printf '%q ' "${mcmd[@]}"
+      echo
+    } >>"$sdir/build.log"
+    rm -f "$sdir/$file"
+    in_background "$dir" "$sdir/build.log" "${mcmd[@]}"
+    brc=$?
+    if ((brc == 0)); then
+      module_files+=("$sdir/$file")
+      echo "cp $sdir/$file $dir/" >>"$sdir/build.log"
+      cp "$sdir/$file" "$dir/$file" 2>>"$sdir/build.log" || brc=1
+    fi
+    ((brc == 0)) || { failed_step="$file: "; break; }
+  done
+  # Files CMake copies in from the toolkit's include folder (headers for NVRTC): linked into the
+  # run folder (never over a file of the sample's own).
+  copies=()
+  IFS=';' read -r -a copies <<<"${s_copies[i]}"
+  for c in "${copies[@]}"; do
+    ((brc == 0)) || break
+    read -r src file <<<"$c"
+    # shellcheck disable=SC2016 # the CMake variable, literally
+    src=${src//'${CUDAToolkit_INCLUDE_DIRS}'/$cuda_home/include}
+    if [[ ! -e $src ]]; then
+      echo "error: $src (copied into the build folder by its CMakeLists.txt) is missing" >>"$sdir/build.log"
+      brc=1 failed_step="$file: "
+    elif [[ -e $dir/$file && ! -L $dir/$file ]]; then
+      echo "# $dir/$file is the sample's own: not replaced by $src" >>"$sdir/build.log"
+    else
+      echo "ln -sfn $src $dir/$file" >>"$sdir/build.log"
+      ln -sfn "$src" "$dir/$file" 2>>"$sdir/build.log" || { brc=1 failed_step="$file: "; }
+    fi
+  done
+  if ((brc == 0)); then
+    {
+      printf '%q ' "${cmd[@]}"
+      echo
+    } >>"$sdir/build.log"
+    in_background "$dir" "$sdir/build.log" "${cmd[@]}"
+    brc=$?
+  fi
+  if ((brc != 0)) && [[ -z $failed_step ]] && grep -q -E 'relocatable device code|separate compilation|-rdc=true' "$sdir/build.log"; then
     cmd=("${cmd[0]}" -rdc=true "${cmd[@]:1}")
     flags+=(-rdc=true)
     {
@@ -637,9 +849,9 @@ for i in "${chosen[@]}"; do
   fi
   echo "# exit code $brc, $(($(date +%s) - b_start)) s" >>"$sdir/build.log"
   if ((brc != 0)); then
-    line=$(grep -E -m1 'error' "$sdir/build.log" | sed 's/^[^ ]*\/\([^/]*:[0-9]*\)/\1/')
-    record "$i" "FAIL" "-" "-" "fail" "build: ${line:-nvcc exit code $brc}"
-    n_fail=$((n_fail + 1)) failed_names+=("$name")
+    line=$(grep -E -m1 'error|cannot find -l' "$sdir/build.log" | sed 's/^[^ ]*\/\([^/]*:[0-9]*\)/\1/')
+    record "$i" "FAIL" "-" "-" "fail" "build: $failed_step${line:-exit code $brc}"
+    failed_sample "$i"
     continue
   fi
   # The run.
@@ -680,10 +892,15 @@ for i in "${chosen[@]}"; do
   elif ((rc == 0)) && ((failed)); then
     reason="exit 0, but: $(grep -h "${failure_words[@]}" "$base.out" "$base.err" | tail -n 1)"
   fi
-  # A module CudaBridge refused: its libcudart names the refused instruction on stderr (newer
-  # builds); else ask the Python package (ptx_diagnosis).
+  # A module CudaBridge refused: its libcuda (a module the program loads itself) and libcudart
+  # (newer builds) name the refused instruction on stderr; else ask the Python package
+  # (ptx_diagnosis).
   diagnosis="" refusal=""
-  if ((failed)) && grep -q -E 'no kernel image|NoKernelImage|code=209\(|invalid device function|cannot run on this GPU' "$base.out" "$base.err"; then
+  module_refusal=$(grep -h -m1 'cudabridge libcuda: a module cannot be loaded on this GPU: ' "$base.err" |
+    sed 's/.*a module cannot be loaded on this GPU: //; s/^cbModuleLoadData: //; s/^module_load: //')
+  if ((failed)) && [[ -n $module_refusal ]]; then
+    reason="module refused: $module_refusal [the program: $reason]"
+  elif ((failed)) && grep -q -E 'no kernel image|NoKernelImage|code=209\(|invalid device function|cannot run on this GPU' "$base.out" "$base.err"; then
     refusal=$(grep -h -m1 'cannot run on this GPU: ' "$base.err" | sed 's/.*cannot run on this GPU: //; s/^cbModuleLoadData: module_load: //')
     # (a machine-code-only fatbin: ptx_diagnosis also says what its PTX would meet)
     if [[ -z $refusal || $refusal == *"machine code"* ]]; then
@@ -698,6 +915,10 @@ for i in "${chosen[@]}"; do
     fi
     [[ -n $refusal ]] && reason="kernel refused: $refusal [the program: $reason]"
   fi
+  # The CUDA functions CudaBridge's libraries said they do not support (each says so once).
+  unsupported=$(grep -h -o -E 'cudabridge (libcuda|cudart): .* is not supported' "$base.err" |
+    sed -E 's/^cudabridge (libcuda|cudart): //; s/ is not supported$//' | awk '!seen[$0]++' | paste -s -d '|' | sed 's/|/; /g')
+  ((failed)) && [[ -n $unsupported ]] && reason="$reason [not supported by CudaBridge: $unsupported]"
   ((attempts == 2)) && reason="$reason (run again after $again)"
   {
     echo "# in ${s_dir[i]}"
@@ -724,8 +945,8 @@ for i in "${chosen[@]}"; do
   } >"$base.log"
   rm -f "$base.out" "$base.err" "$base.first.out" "$base.first.err"
   case $result in
-    pass) n_pass=$((n_pass + 1)) ;;
-    fail) n_fail=$((n_fail + 1)) failed_names+=("$name") ;;
+    pass) n_pass=$((n_pass + 1)) group_pass[${s_group[i]}]=$((group_pass[${s_group[i]}] + 1)) ;;
+    fail) failed_sample "$i" ;;
     skip) n_skip=$((n_skip + 1)) skip_counts["waived by the sample (EXIT_WAIVED)"]=$((${skip_counts["waived by the sample (EXIT_WAIVED)"]:-0} + 1))
           reason="waived: $reason" ;;
   esac
