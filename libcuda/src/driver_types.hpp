@@ -129,6 +129,108 @@ enum {
     CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
 };
 
+// CUDA arrays, texture and surface objects: a CUarray is the runtime's cudaArray_t, a
+// CUtexObject its cudaTextureObject_t.
+typedef struct CUarray_st* CUarray;
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
+typedef int CUarray_format;
+enum : CUarray_format {
+    CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+    CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+    CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+    CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+    CU_AD_FORMAT_SIGNED_INT16 = 0x09,
+    CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+    CU_AD_FORMAT_HALF = 0x10,
+    CU_AD_FORMAT_FLOAT = 0x20,
+};
+typedef struct CUDA_ARRAY_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    CUarray_format Format;
+    unsigned NumChannels;
+} CUDA_ARRAY_DESCRIPTOR;
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    size_t Depth;
+    CUarray_format Format;
+    unsigned NumChannels;
+    unsigned Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+typedef struct CUDA_MEMCPY2D_st {
+    size_t srcXInBytes, srcY;
+    int srcMemoryType;
+    const void* srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    int dstMemoryType;
+    void* dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes;
+    size_t Height;
+} CUDA_MEMCPY2D;
+enum {
+    CU_RESOURCE_TYPE_ARRAY = 0,
+    CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
+    CU_RESOURCE_TYPE_LINEAR = 2,
+    CU_RESOURCE_TYPE_PITCH2D = 3
+};
+typedef struct CUDA_RESOURCE_DESC_st {
+    int resType;
+    union {
+        struct {
+            CUarray hArray;
+        } array;
+        struct {
+            void* hMipmappedArray;
+        } mipmap;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned numChannels;
+            size_t width;
+            size_t height;
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned flags;
+} CUDA_RESOURCE_DESC;
+// CUDA_TEXTURE_DESC's flags.
+enum {
+    CU_TRSF_READ_AS_INTEGER = 0x01,
+    CU_TRSF_NORMALIZED_COORDINATES = 0x02,
+    CU_TRSF_SRGB = 0x10,
+    CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION = 0x20,
+    CU_TRSF_SEAMLESS_CUBEMAP = 0x40
+};
+typedef struct CUDA_TEXTURE_DESC_st {
+    int addressMode[3];
+    int filterMode;
+    unsigned flags;
+    unsigned maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC;
+
 // init and versions
 CUresult cuInit(unsigned flags);
 CUresult cuDriverGetVersion(int* version);
@@ -249,6 +351,22 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, C
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, CUstream stream);
 CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* bytes, CUdeviceptr ptr);
 CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr);
+
+// arrays, textures, surfaces, pitched memory
+CUresult cuArrayCreate_v2(CUarray* array, const CUDA_ARRAY_DESCRIPTOR* descriptor);
+CUresult cuArray3DCreate_v2(CUarray* array, const CUDA_ARRAY3D_DESCRIPTOR* descriptor);
+CUresult cuArrayDestroy(CUarray array);
+CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR* descriptor, CUarray array);
+CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR* descriptor, CUarray array);
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* copy);
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* copy);
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* copy, CUstream stream);
+CUresult cuMemAllocPitch_v2(CUdeviceptr* ptr, size_t* pitch, size_t width_bytes, size_t height, unsigned element_bytes);
+CUresult cuTexObjectCreate(CUtexObject* object, const CUDA_RESOURCE_DESC* resource, const CUDA_TEXTURE_DESC* texture,
+                           const void* view);
+CUresult cuTexObjectDestroy(CUtexObject object);
+CUresult cuSurfObjectCreate(CUsurfObject* object, const CUDA_RESOURCE_DESC* resource);
+CUresult cuSurfObjectDestroy(CUsurfObject object);
 
 // streams and events
 CUresult cuStreamCreate(CUstream* stream, unsigned flags);

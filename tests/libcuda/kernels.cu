@@ -52,3 +52,10 @@ extern "C" __global__ void block_sum(const unsigned* in, unsigned* out, int n) {
     }
     if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
+
+// out[y * width + x] = the texture at texel (x, y), read at the texel's centre (no filtering
+// between texels): the array's element, or, for 8-bit integers read as normalized floats, it / 255.
+extern "C" __global__ void read_texture(cudaTextureObject_t tex, float* out, int width, int height) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height) out[y * width + x] = tex2D<float>(tex, x + 0.5f, y + 0.5f);
+}

@@ -1,0 +1,203 @@
+// More of the CUDA driver API through CudaBridge's libcuda.so.1 under `cudabridge-cli run`: CUDA
+// arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
+// launch API before CUDA 4, cuLink* of two PTX units, and what CUDA 13's own samples ask first.
+// Each result is compared with one computed here on the host. Prints PASS when every check held.
+//   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
+#include "checks.hpp"
+#include "driver_types.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace driver_checks;
+
+constexpr size_t width = 37, height = 19;  // odd sizes: no row is a multiple of any alignment
+
+// cuMemcpy2D from host rows `pitch` bytes apart into the array.
+void upload_rows(CUarray array, const void* host, size_t row_bytes, size_t pitch) {
+    CUDA_MEMCPY2D c{};
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = host, c.srcPitch = pitch;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = array;
+    c.WidthInBytes = row_bytes, c.Height = height;
+    CALL(cuMemcpy2D_v2(&c));
+}
+
+// read_texture over the whole array, through a texture object with `flags`.
+std::vector<float> read_through_texture(CUfunction read_texture, CUarray array, unsigned flags) {
+    CUDA_RESOURCE_DESC resource{};
+    resource.resType = CU_RESOURCE_TYPE_ARRAY;
+    resource.res.array.hArray = array;
+    CUDA_TEXTURE_DESC texture{};  // clamp, point filtering, unnormalized coordinates
+    texture.flags = flags;
+    CUtexObject tex = 0;
+    CALL(cuTexObjectCreate(&tex, &resource, &texture, nullptr));
+    CUdeviceptr out = upload(std::vector<float>(width * height));
+    int w = int(width), h = int(height);
+    void* params[] = {&tex, &out, &w, &h};
+    CALL(cuLaunchKernel(read_texture, (w + 15) / 16, (h + 15) / 16, 1, 16, 16, 1, 0, nullptr, params, nullptr));
+    std::vector<float> got = download<float>(out, width * height);
+    CALL(cuTexObjectDestroy(tex));
+    CALL(cuMemFree_v2(out));
+    return got;
+}
+
+// A float array, filled from padded host rows, read back through a texture element for element.
+void float_array(CUfunction read_texture) {
+    std::vector<float> want(width * height);
+    const size_t pitch = width * sizeof(float) + 12;
+    std::vector<char> padded(pitch * height);
+    for (size_t y = 0; y < height; ++y)
+        for (size_t x = 0; x < width; ++x) {
+            want[y * width + x] = float(y * 100 + x);
+            std::memcpy(&padded[y * pitch + x * sizeof(float)], &want[y * width + x], sizeof(float));
+        }
+    CUDA_ARRAY_DESCRIPTOR d{width, height, CU_AD_FORMAT_FLOAT, 1}, back{};
+    CUarray array = nullptr;
+    CALL(cuArrayCreate_v2(&array, &d));
+    CALL(cuArrayGetDescriptor_v2(&back, array));
+    CHECK(back.Width == width && back.Height == height && back.Format == CU_AD_FORMAT_FLOAT && back.NumChannels == 1);
+    upload_rows(array, padded.data(), width * sizeof(float), pitch);
+    CHECK(mismatches(read_through_texture(read_texture, array, 0), want) == 0);
+
+    // The array into pitched device memory, and back to tight host rows.
+    CUdeviceptr pitched = 0;
+    size_t device_pitch = 0;
+    CALL(cuMemAllocPitch_v2(&pitched, &device_pitch, width * sizeof(float), height, 4));
+    CHECK(device_pitch >= width * sizeof(float));
+    CUDA_MEMCPY2D to_device{};
+    to_device.srcMemoryType = CU_MEMORYTYPE_ARRAY, to_device.srcArray = array;
+    to_device.dstMemoryType = CU_MEMORYTYPE_DEVICE, to_device.dstDevice = pitched, to_device.dstPitch = device_pitch;
+    to_device.WidthInBytes = width * sizeof(float), to_device.Height = height;
+    CALL(cuMemcpy2D_v2(&to_device));
+    std::vector<float> rows(width * height);
+    CUDA_MEMCPY2D to_host{};
+    to_host.srcMemoryType = CU_MEMORYTYPE_DEVICE, to_host.srcDevice = pitched, to_host.srcPitch = device_pitch;
+    to_host.dstMemoryType = CU_MEMORYTYPE_HOST, to_host.dstHost = rows.data(), to_host.dstPitch = width * sizeof(float);
+    to_host.WidthInBytes = width * sizeof(float), to_host.Height = height;
+    CALL(cuMemcpy2D_v2(&to_host));
+    CHECK(mismatches(rows, want) == 0);
+    CALL(cuMemFree_v2(pitched));
+    CALL(cuArrayDestroy(array));
+}
+
+// 8-bit texels read as floats in [0, 1] (the driver's default for 8-bit integers), or as the
+// integers themselves with CU_TRSF_READ_AS_INTEGER.
+void byte_array(CUfunction read_texture) {
+    std::vector<unsigned char> bytes(width * height);
+    std::vector<float> normalized(width * height);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7 % 256);
+    CUDA_ARRAY_DESCRIPTOR d{width, height, CU_AD_FORMAT_UNSIGNED_INT8, 1};
+    CUarray array = nullptr;
+    CALL(cuArrayCreate_v2(&array, &d));
+    upload_rows(array, bytes.data(), width, width);
+    const std::vector<float> got = read_through_texture(read_texture, array, 0);
+    size_t off = 0;
+    for (size_t i = 0; i < got.size(); ++i) off += std::fabs(got[i] - bytes[i] / 255.0f) > 1e-6f;
+    CHECK(off == 0);
+    CUDA_ARRAY_DESCRIPTOR bad{width, height, CU_AD_FORMAT_UNSIGNED_INT8, 3};  // three channels: no such format
+    CUarray none = nullptr;
+    FAILS(cuArrayCreate_v2(&none, &bad));
+    CALL(cuArrayDestroy(array));
+}
+
+// scale_add(y, x, a, n) through cuParamSet* and cuLaunchGrid: y = 2x + y.
+void legacy_launch(CUfunction scale_add) {
+    const int n = 1000;
+    std::vector<float> x(n), y(n), want(n);
+    for (int i = 0; i < n; ++i) x[i] = float(i), y[i] = 1, want[i] = 2 * x[i] + 1;
+    CUdeviceptr dx = upload(x), dy = upload(y);
+    CALL(cuFuncSetBlockShape(scale_add, 256, 1, 1));
+    CALL(cuFuncSetSharedSize(scale_add, 0));
+    CALL(cuParamSetSize(scale_add, 24));  // y at 0, x at 8, a at 16, n at 20
+    CALL(cuParamSetv(scale_add, 0, &dy, sizeof dy));
+    CALL(cuParamSetv(scale_add, 8, &dx, sizeof dx));
+    CALL(cuParamSetf(scale_add, 16, 2.0f));
+    CALL(cuParamSeti(scale_add, 20, n));
+    FAILS(cuParamSeti(scale_add, 22, n));  // past the size set
+    CALL(cuLaunchGrid(scale_add, (n + 255) / 256, 1));
+    CHECK(mismatches(download<float>(dy, n), want) == 0);
+    CALL(cuMemFree_v2(dx));
+    CALL(cuMemFree_v2(dy));
+}
+
+// Two PTX units, one calling a function the other defines, linked into one module.
+void linking(const std::string& main_path, const std::string& twice_path) {
+    std::string main_ptx = read_file(main_path);
+    CUlinkState link = nullptr;
+    CALL(cuLinkCreate_v2(0, nullptr, nullptr, &link));
+    CALL(cuLinkAddData_v2(link, 1, main_ptx.data(), main_ptx.size(), "link_main.ptx", 0, nullptr, nullptr));
+    CALL(cuLinkAddFile_v2(link, 1, twice_path.c_str(), 0, nullptr, nullptr));
+    char machine_code[] =
+        "\x7f"
+        "ELF";
+    RESULT(cuLinkAddData_v2(link, 0, machine_code, sizeof machine_code, "a.cubin", 0, nullptr, nullptr),
+           CUDA_ERROR_NOT_SUPPORTED);
+    void* image = nullptr;
+    size_t size = 0;
+    CALL(cuLinkComplete(link, &image, &size));
+    CHECK(image != nullptr && size > 0);
+    CUmodule m = nullptr;
+    CUfunction apply_twice = nullptr;
+    CALL(cuModuleLoadData(&m, image));
+    CALL(cuLinkDestroy(link));
+    CALL(cuModuleGetFunction(&apply_twice, m, "apply_twice"));
+    unsigned n = 777;
+    std::vector<unsigned> want(n);
+    for (unsigned i = 0; i < n; ++i) want[i] = 2 * i;
+    CUdeviceptr out = upload(std::vector<unsigned>(n));
+    void* params[] = {&out, &n};
+    CALL(launch(apply_twice, int(n), params));
+    CHECK(mismatches(download<unsigned>(out, n), want) == 0);
+    CALL(cuMemFree_v2(out));
+    CALL(cuModuleUnload(m));
+}
+
+// What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
+// the driver has, the block size that fills a multiprocessor.
+void what_samples_ask(CUfunction scale_add) {
+    CUctxCreateParams none{};
+    CUcontext context = nullptr;
+    CALL(cuCtxCreate_v4(&context, &none, 0, 0));
+    int value = -1;
+    CALL(cuDeviceGetAttribute(&value, 102, 0));  // virtual memory management: not offered
+    CHECK(value == 0);
+    CALL(cuDeviceGetAttribute(&value, 96, 0));  // multi-device cooperative launch: not offered
+    CHECK(value == 0);
+    int min_grid = 0, block = 0;
+    CALL(cuOccupancyMaxPotentialBlockSize(&min_grid, &block, scale_add, nullptr, 0, 0));
+    CHECK(block > 0 && block % 32 == 0 && min_grid > 0);
+    CALL(cuCtxDestroy_v2(context));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: %s KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX\n", argv[0]);
+        return 2;
+    }
+    CUcontext primary = nullptr;
+    CUmodule m = nullptr;
+    CUfunction read_texture = nullptr, scale_add = nullptr;
+    if (!CALL(cuInit(0)) || !CALL(cuDevicePrimaryCtxRetain(&primary, 0)) || !CALL(cuCtxSetCurrent(primary)) ||
+        !CALL(cuModuleLoad(&m, argv[1])) || !CALL(cuModuleGetFunction(&read_texture, m, "read_texture")) ||
+        !CALL(cuModuleGetFunction(&scale_add, m, "scale_add")))
+        return 1;
+    float_array(read_texture);
+    byte_array(read_texture);
+    legacy_launch(scale_add);
+    linking(argv[2], argv[3]);
+    what_samples_ask(scale_add);
+    CALL(cuModuleUnload(m));
+    CALL(cuDevicePrimaryCtxRelease_v2(0));
+    if (failures) {
+        std::printf("driver_arrays_and_linking: %d FAILED\n", failures);
+        return 1;
+    }
+    std::printf("driver_arrays_and_linking: PASS\n");
+    return 0;
+}
