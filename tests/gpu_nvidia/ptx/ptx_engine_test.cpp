@@ -1,6 +1,7 @@
 // The PTX engine on its own: corpus kernels (tests/ptx_corpus, nvcc 13's PTX) loaded, compiled
 // and run over a host buffer standing in for the simulated VRAM, each checked against a host
 // reference computed here; and what must be refused or must fail.
+#include "sim/ptx/jit_cache.hpp"
 #include "sim/ptx/program.hpp"
 
 #include "common/kernels/engine.hpp"
@@ -15,7 +16,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -28,6 +31,20 @@
 
 namespace cudabridge::nv::ptx {
 namespace {
+
+// Compiled kernels go to a disk cache of this run's own (jit_cache.hpp), named before the first
+// compile and removed at exit: no test reads what another run left, and every test after the
+// first to compile a kernel runs the cached machine code.
+const std::filesystem::path private_jit_cache = [] {
+    std::string dir = (std::filesystem::temp_directory_path() / "cb-ptx-jit-XXXXXX").string();
+    if (!mkdtemp(dir.data())) return std::filesystem::path();
+    setenv("CUDABRIDGE_PTX_CACHE_DIR", dir.c_str(), 1);
+    std::atexit([] {
+        std::error_code ec;
+        std::filesystem::remove_all(private_jit_cache, ec);
+    });
+    return std::filesystem::path(dir);
+}();
 
 // sm_80 kernels (cp.async, mbarrier) the compute_75 corpus cannot hold: sm80/*.cu beside them.
 std::string sm80_kernels(const std::string& name) {
@@ -143,6 +160,84 @@ TEST_F(ptx_engine, EachBlockShapeCompilesOnceAndPastEightShapesOneCompileServesT
     saxpy_with(1000, 0.25);
     saxpy_with(33, 0.25);
     EXPECT_EQ(p->compiled_count(), 9u) << "shapes past the eighth compile nothing more";
+}
+
+// A kernel compiled once is compiled no more on this machine: a second program loads the first
+// one's machine code from the disk cache and computes the same, bit for bit; an entry damaged on
+// disk is deleted and compiled again, never run.
+TEST_F(ptx_engine, CompiledCodeIsCachedOnDiskAndADamagedEntryIsCompiledAgain) {
+    ASSERT_FALSE(private_jit_cache.empty());
+    ASSERT_NE(jit_cache::shared(), nullptr);
+    EXPECT_EQ(jit_cache::shared()->folder(), private_jit_cache);
+    // What earlier tests cached goes: this kernel's first compile here must be a compile.
+    for (const auto& e : std::filesystem::directory_iterator(private_jit_cache)) std::filesystem::remove(e.path());
+    const int n = 4099;
+    const uint32_t block = 224;
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i) x[i] = 0.25f * float(i % 311) - 7.0f;
+    const uint64_t dx = vram.put(x);
+    auto saxpy_from_a_new_program = [&](const char* what) {
+        auto p = load("saxpy");
+        ASSERT_TRUE(p);
+        const uint64_t dy = vram.put(std::vector<float>(n, 2.0f));
+        auto out = run(*p, "saxpy", (n + block - 1) / block, block, {i64(n), f64(3.0), ptr(dx), ptr(dy)});
+        ASSERT_EQ(out.status, CB_OK) << what << ": " << out.message;
+        const auto got = vram.get<float>(dy, n);
+        for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], std::fma(x[i], 3.0f, 2.0f)) << what << ", " << i;
+    };
+    const uint64_t stored = jit_cache::stored, loaded = jit_cache::loaded, damaged = jit_cache::damaged;
+    saxpy_from_a_new_program("compiled");
+    EXPECT_EQ(jit_cache::stored, stored + 1);
+    saxpy_from_a_new_program("from the cache");
+    EXPECT_EQ(jit_cache::loaded, loaded + 1) << "the second program compiles nothing";
+    EXPECT_EQ(jit_cache::stored, stored + 1);
+
+    // One byte of every entry flipped: each is found damaged when read, removed, and its kernel
+    // compiled and stored again.
+    for (const auto& e : std::filesystem::directory_iterator(private_jit_cache)) {
+        std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-1, std::ios::end);
+        const char last = static_cast<char>(f.get());
+        f.seekp(-1, std::ios::end);
+        f.put(static_cast<char>(last ^ 0x5a));
+    }
+    saxpy_from_a_new_program("after the damage");
+    EXPECT_EQ(jit_cache::damaged, damaged + 1);
+    EXPECT_EQ(jit_cache::stored, stored + 2);
+    saxpy_from_a_new_program("from the cache again");
+    EXPECT_EQ(jit_cache::loaded, loaded + 2);
+}
+
+// The cache's own rules over plain bytes: an entry comes back as stored; one that is cut short,
+// or that others could have written, is never loaded; the folder stays under its size, the
+// least recently used entries going first.
+TEST(jit_cache_entries, RoundTripRefusalsAndSizeBound) {
+    std::string dir = (std::filesystem::temp_directory_path() / "cb-jit-entries-XXXXXX").string();
+    ASSERT_TRUE(mkdtemp(dir.data()));
+    jit_cache cache(dir, 2500);
+    const std::string a(1000, 'a'), b(1000, 'b'), c(1000, 'c');
+    cache.store("a", a);
+    EXPECT_EQ(cache.load("a").value_or(""), a);
+    EXPECT_FALSE(cache.load("missing"));
+
+    std::filesystem::permissions(std::filesystem::path(dir) / "a.o", std::filesystem::perms::group_write,
+                                 std::filesystem::perm_options::add);
+    EXPECT_FALSE(cache.load("a")) << "an entry others could write is not loaded";
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(dir) / "a.o")) << "and is removed";
+
+    cache.store("a", a);
+    std::filesystem::resize_file(std::filesystem::path(dir) / "a.o", 500);
+    EXPECT_FALSE(cache.load("a")) << "a short entry is not loaded";
+
+    cache.store("a", a);
+    cache.store("b", b);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // distinct times of last use
+    ASSERT_TRUE(cache.load("a"));                                // a is used after b
+    cache.store("c", c);  // three entries and their headers are past 2500 bytes: b, the oldest, goes
+    EXPECT_TRUE(cache.load("a"));
+    EXPECT_FALSE(cache.load("b"));
+    EXPECT_TRUE(cache.load("c"));
+    std::filesystem::remove_all(dir);
 }
 
 // Compiled for the launch's shape, the shared window's size is a constant of the code: a launch

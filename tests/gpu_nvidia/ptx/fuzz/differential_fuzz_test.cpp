@@ -43,6 +43,10 @@
 namespace cudabridge::nv::ptx::fuzz {
 namespace {
 
+// Random programs are never compiled twice: caching their machine code on disk (jit_cache.hpp)
+// would only fill the user's cache folder. Set before the first compile.
+const bool no_jit_cache = setenv("CUDABRIDGE_PTX_CACHE", "off", 1) == 0;
+
 constexpr uint32_t threads_per_block = 4;
 constexpr uint8_t untouched = 0xCD;  // what output bytes hold before a kernel runs
 

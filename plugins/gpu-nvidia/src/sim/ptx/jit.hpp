@@ -1,8 +1,10 @@
 // Compiles one kernel of a PTX module for one launch shape (lowering.hpp's block_shape) to host
 // code with LLVM's ORC LLJIT, optimized at -O2 for this CPU. The program compiles a kernel the
 // first time it is launched with a shape and keeps the result (program.hpp): a second launch
-// with that shape compiles nothing, and unloading the module frees the code. At load, every
-// kernel is only lowered, which refuses what no launch could run.
+// with that shape compiles nothing, and unloading the module frees the code. The machine code
+// also goes to a disk cache (jit_cache.hpp), so that a later run loads it instead of optimizing
+// and compiling again. At load, every kernel is only lowered, which refuses what no launch could
+// run.
 #pragma once
 
 #include "sim/ptx/abi.hpp"
@@ -33,6 +35,9 @@ public:
 
     block_function function() const { return function_; }
     double compile_ms() const { return compile_ms_; }
+    // The machine code came from the disk cache (jit_cache.hpp): nothing was optimized or
+    // compiled but the kernel's lowering.
+    bool from_cache() const { return from_cache_; }
 
 private:
     compiled_kernel();
@@ -40,6 +45,7 @@ private:
     std::unique_ptr<jit> jit_;
     block_function function_ = nullptr;
     double compile_ms_ = 0;
+    bool from_cache_ = false;
 };
 
 }  // namespace cudabridge::nv::ptx
