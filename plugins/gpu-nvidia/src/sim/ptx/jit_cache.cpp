@@ -1,5 +1,6 @@
 #include "sim/ptx/jit_cache.hpp"
 
+#include <cudabridge/cpp/bool_text.hpp>
 #include <cudabridge/cpp/secure_env.hpp>
 
 #include <fcntl.h>
@@ -86,7 +87,7 @@ bool write_whole(int fd, const char* in, size_t n) {
 jit_cache* jit_cache::shared() {
     static const std::unique_ptr<jit_cache> cache = []() -> std::unique_ptr<jit_cache> {
         if (sdk::running_privileged()) return nullptr;
-        if (auto mode = sdk::secure_env("CUDABRIDGE_PTX_CACHE"); mode && (*mode == "off" || *mode == "0"))
+        if (auto mode = sdk::secure_env("CUDABRIDGE_PTX_CACHE"); mode && sdk::parse_bool(*mode) == false)
             return nullptr;
         const auto folder = default_folder();
         if (!folder) return nullptr;

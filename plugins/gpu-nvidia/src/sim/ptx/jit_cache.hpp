@@ -5,7 +5,7 @@
 // ($XDG_CACHE_HOME or ~/.cache, then cudabridge/ptx-jit), 0700 and 0600, checked like any file
 // loaded into the process; each carries its length and checksum, and one that fails either is
 // deleted and compiled again, never run. The folder is kept under a size (oldest entries go
-// first). CUDABRIDGE_PTX_CACHE=off turns the cache off; CUDABRIDGE_PTX_CACHE_DIR names another
+// first). CUDABRIDGE_PTX_CACHE=off (or 0, false, no) turns it off; CUDABRIDGE_PTX_CACHE_DIR names another
 // folder; CUDABRIDGE_PTX_CACHE_BYTES sets the size (default 512 MiB). A privileged process never
 // uses it. No LLVM here: the bytes are opaque.
 #pragma once
