@@ -4,6 +4,8 @@
 #include "results.hpp"
 #include "runtime_calls.hpp"
 
+extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+
 using namespace cudabridge::libcuda;
 
 extern "C" {
@@ -133,6 +135,27 @@ CUresult cuCtxGetLimit(size_t* value, int limit) {
 CUresult cuCtxSetLimit(int limit, size_t value) {
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
     return from_runtime(cudaDeviceSetLimit(limit, value));
+}
+
+CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudaDeviceGetStreamPriorityRange(least, greatest));
+}
+
+// The simulator has no cache: persisting lines and the L1/shared split are accepted, and change
+// nothing (as the runtime's cudaCtxResetPersistingL2Cache and cache configurations).
+CUresult cuCtxResetPersistingL2Cache(void) { return enter_current(); }
+
+CUresult cuCtxGetCacheConfig(int* config) {
+    if (!config) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    *config = 0;  // CU_FUNC_CACHE_PREFER_NONE
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCacheConfig(int config) {
+    if (config < 0 || config > 3) return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetCacheConfig: no such configuration");
+    return enter_current();
 }
 
 }  // extern "C"

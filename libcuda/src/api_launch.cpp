@@ -206,4 +206,31 @@ CUresult cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, CUfunc
     return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block_size, f, shared_for, shared_bytes, limit, 0);
 }
 
+// CUlaunchAttributeID: the attributes a launch may carry. The cooperative one makes it a
+// cooperative launch; a cluster of more than one block is refused (the simulated GPU has no
+// thread-block clusters); the rest change nothing here (priority, access policy, memory-sync
+// domains, programmatic serialization), as the runtime's cudaLaunchKernelEx treats them.
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+    constexpr int cooperative_attribute = 2, cluster_dimension_attribute = 4;
+    if (!config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    if (params && extra) return fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernelEx: both kernelParams and extra");
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const CUlaunchAttribute& a = config->attrs[i];
+        if (a.id == cluster_dimension_attribute && (a.value[0] > 1 || a.value[1] > 1 || a.value[2] > 1))
+            return not_supported("cuLaunchKernelEx (thread-block clusters)");
+        if (a.id == cooperative_attribute && a.value[0] != 0) cooperative = true;
+    }
+    return launch(f, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                  {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes, config->hStream,
+                  params, extra, cooperative);
+}
+
+CUresult cuFuncGetModule(CUmodule* module, CUfunction f) {
+    if (!module) return CUDA_ERROR_INVALID_VALUE;
+    if (!live(f)) return fail(CUDA_ERROR_INVALID_HANDLE, "cuFuncGetModule: no such function");
+    *module = f->module;
+    return CUDA_SUCCESS;
+}
+
 }  // extern "C"

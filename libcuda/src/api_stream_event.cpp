@@ -4,6 +4,14 @@
 #include "results.hpp"
 #include "runtime_calls.hpp"
 
+extern "C" {
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStream_t, cudaError_t, void*), void* data,
+                                  unsigned flags);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned flags);
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags);
+}
+
 using namespace cudabridge::libcuda;
 
 namespace {
@@ -97,5 +105,48 @@ CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
 }
 
 CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) { return cuEventElapsedTime_v2(ms, start, end); }
+
+// The callback gets the stream's status as the driver's result; CU_STREAM and cudaStream share
+// the handle.
+CUresult cuStreamAddCallback(CUstream stream, void (*callback)(CUstream, CUresult, void*), void* data, unsigned flags) {
+    if (!callback) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    struct call {
+        void (*callback)(CUstream, CUresult, void*);
+        void* data;
+    };
+    auto* c = new call{callback, data};
+    const cudaError_t e = cudaStreamAddCallback(
+        as_stream(stream),
+        [](cudaStream_t s, cudaError_t status, void* p) {
+            auto* pending = static_cast<call*>(p);
+            pending->callback(reinterpret_cast<CUstream>(s), to_driver(status), pending->data);
+            delete pending;
+        },
+        c, flags);
+    if (e != cudaSuccess) delete c;
+    return from_runtime(e);
+}
+
+CUresult cuStreamAttachMemAsync(CUstream stream, CUdeviceptr ptr, size_t length, unsigned flags) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudaStreamAttachMemAsync(as_stream(stream),
+                                                 reinterpret_cast<void*>(static_cast<uintptr_t>(ptr)), length, flags));
+}
+
+// The stream's context: the primary context of the device it was made on.
+CUresult cuStreamGetCtx(CUstream stream, CUcontext* context) {
+    if (!context) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    int device = 0;
+    if (cudaError_t e = cudaStreamGetDevice(as_stream(stream), &device); e != cudaSuccess) return from_runtime(e);
+    *context = primary_context(device);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudaEventRecordWithFlags(as_event(event), as_stream(stream), flags));
+}
 
 }  // extern "C"

@@ -20,6 +20,7 @@ typedef struct CUkern_st* CUkernel;
 typedef struct CUstream_st* CUstream;
 typedef struct CUevent_st* CUevent;
 typedef struct CUlinkState_st* CUlinkState;
+typedef struct CUmemPoolHandle_st* CUmemoryPool;
 
 typedef struct CUuuid_st {
     char bytes[16];
@@ -367,6 +368,46 @@ CUresult cuTexObjectCreate(CUtexObject* object, const CUDA_RESOURCE_DESC* resour
 CUresult cuTexObjectDestroy(CUtexObject object);
 CUresult cuSurfObjectCreate(CUsurfObject* object, const CUDA_RESOURCE_DESC* resource);
 CUresult cuSurfObjectDestroy(CUsurfObject object);
+
+// stream-ordered allocation (CUmemPoolProps is the runtime's cudaMemPoolProps)
+CUresult cuMemAllocAsync(CUdeviceptr* ptr, size_t bytes, CUstream stream);
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr* ptr, size_t bytes, CUmemoryPool pool, CUstream stream);
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream);
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool, CUdevice device);
+CUresult cuDeviceGetMemPool(CUmemoryPool* pool, CUdevice device);
+CUresult cuDeviceSetMemPool(CUdevice device, CUmemoryPool pool);
+CUresult cuMemPoolCreate(CUmemoryPool* pool, const void* props);
+CUresult cuMemPoolDestroy(CUmemoryPool pool);
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int attribute, void* value);
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, int attribute, void* value);
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep);
+
+// cuLaunchKernelEx: a launch with attributes (CUlaunchAttributeID: 2 cooperative, 4 cluster)
+typedef struct CUlaunchAttribute_st {
+    int id;
+    char pad[4];
+    unsigned value[16];
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig_st {
+    unsigned gridDimX, gridDimY, gridDimZ;
+    unsigned blockDimX, blockDimY, blockDimZ;
+    unsigned sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute* attrs;
+    unsigned numAttrs;
+} CUlaunchConfig;
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra);
+
+// more of contexts and streams
+CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest);
+CUresult cuCtxResetPersistingL2Cache(void);
+CUresult cuCtxGetCacheConfig(int* config);
+CUresult cuCtxSetCacheConfig(int config);
+CUresult cuStreamAddCallback(CUstream stream, void (*callback)(CUstream, CUresult, void*), void* data, unsigned flags);
+CUresult cuStreamAttachMemAsync(CUstream stream, CUdeviceptr ptr, size_t length, unsigned flags);
+CUresult cuStreamGetCtx(CUstream stream, CUcontext* context);
+CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags);
+CUresult cuFuncGetModule(CUmodule* module, CUfunction f);
 
 // streams and events
 CUresult cuStreamCreate(CUstream* stream, unsigned flags);

@@ -1,6 +1,7 @@
 // More of the CUDA driver API through CudaBridge's libcuda.so.1 under `cudabridge-cli run`: CUDA
 // arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
-// launch API before CUDA 4, cuLink* of two PTX units, and what CUDA 13's own samples ask first.
+// launch API before CUDA 4, cuLink* of two PTX units, stream-ordered allocation with
+// cuLaunchKernelEx, and what CUDA 13's own samples ask first.
 // Each result is compared with one computed here on the host. Prints PASS when every check held.
 //   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
 #include "checks.hpp"
@@ -156,6 +157,45 @@ void linking(const std::string& main_path, const std::string& twice_path) {
     CALL(cuModuleUnload(m));
 }
 
+void callback_saw(CUstream, CUresult status, void* seen) { *static_cast<CUresult*>(seen) = status; }
+
+// Memory from the device's pool on a stream, filled by cuLaunchKernelEx launches (plain, and
+// cooperative), freed on the stream; a stream callback runs after them with the stream's status.
+void stream_ordered(CUfunction fill_index) {
+    CUstream s = nullptr;
+    CALL(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    int n = 3000;
+    CUdeviceptr out = 0;
+    CALL(cuMemAllocAsync(&out, n * sizeof(unsigned), s));
+    CUmemoryPool pool = nullptr;
+    size_t used = 0;
+    CALL(cuDeviceGetDefaultMemPool(&pool, 0));
+    CALL(cuMemPoolGetAttribute(pool, 7, &used));  // CU_MEMPOOL_ATTR_USED_MEM_CURRENT
+    CHECK(used >= n * sizeof(unsigned));
+    void* params[] = {&out, &n};
+    CUlaunchAttribute cooperative{};
+    cooperative.id = 2;  // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+    cooperative.value[0] = 1;
+    CUlaunchConfig config{unsigned(n + 255) / 256, 1, 1, 256, 1, 1, 0, s, &cooperative, 1};
+    CALL(cuLaunchKernelEx(&config, fill_index, params, nullptr));
+    std::vector<unsigned> want(n);
+    for (int i = 0; i < n; ++i) want[i] = unsigned(i);
+    std::vector<unsigned> got(n);
+    CALL(cuMemcpyDtoHAsync_v2(got.data(), out, n * sizeof(unsigned), s));
+    CALL(cuMemFreeAsync(out, s));
+    CUresult seen = CUDA_ERROR_UNKNOWN;
+    CALL(cuStreamAddCallback(s, callback_saw, &seen, 0));
+    CALL(cuStreamSynchronize(s));
+    CHECK(mismatches(got, want) == 0);
+    CHECK(seen == CUDA_SUCCESS);
+    CUlaunchAttribute cluster{};
+    cluster.id = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: 2 x 1 x 1 blocks
+    cluster.value[0] = 2, cluster.value[1] = 1, cluster.value[2] = 1;
+    CUlaunchConfig clustered{2, 1, 1, 32, 1, 1, 0, s, &cluster, 1};
+    RESULT(cuLaunchKernelEx(&clustered, fill_index, params, nullptr), CUDA_ERROR_NOT_SUPPORTED);
+    CALL(cuStreamDestroy_v2(s));
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -182,15 +222,17 @@ int main(int argc, char** argv) {
     }
     CUcontext primary = nullptr;
     CUmodule m = nullptr;
-    CUfunction read_texture = nullptr, scale_add = nullptr;
+    CUfunction read_texture = nullptr, scale_add = nullptr, fill_index = nullptr;
     if (!CALL(cuInit(0)) || !CALL(cuDevicePrimaryCtxRetain(&primary, 0)) || !CALL(cuCtxSetCurrent(primary)) ||
         !CALL(cuModuleLoad(&m, argv[1])) || !CALL(cuModuleGetFunction(&read_texture, m, "read_texture")) ||
-        !CALL(cuModuleGetFunction(&scale_add, m, "scale_add")))
+        !CALL(cuModuleGetFunction(&scale_add, m, "scale_add")) ||
+        !CALL(cuModuleGetFunction(&fill_index, m, "fill_index")))
         return 1;
     float_array(read_texture);
     byte_array(read_texture);
     legacy_launch(scale_add);
     linking(argv[2], argv[3]);
+    stream_ordered(fill_index);
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
