@@ -369,6 +369,22 @@ CUresult cuTexObjectDestroy(CUtexObject object);
 CUresult cuSurfObjectCreate(CUsurfObject* object, const CUDA_RESOURCE_DESC* resource);
 CUresult cuSurfObjectDestroy(CUsurfObject object);
 
+// context-independent loading (CUDA 12): a CUkernel is its library module's CUfunction
+CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* options, void** values, unsigned count,
+                           void* library_options, void** library_values, unsigned library_count);
+CUresult cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* options, void** values,
+                               unsigned count, void* library_options, void** library_values, unsigned library_count);
+CUresult cuLibraryUnload(CUlibrary library);
+CUresult cuLibraryGetModule(CUmodule* module, CUlibrary library);
+CUresult cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name);
+CUresult cuLibraryGetGlobal(CUdeviceptr* address, size_t* bytes, CUlibrary library, const char* name);
+CUresult cuKernelGetFunction(CUfunction* function, CUkernel kernel);
+CUresult cuKernelGetLibrary(CUlibrary* library, CUkernel kernel);
+CUresult cuKernelGetAttribute(int* value, int attribute, CUkernel kernel, CUdevice device);
+CUresult cuKernelSetAttribute(int attribute, int value, CUkernel kernel, CUdevice device);
+CUresult cuKernelGetName(const char** name, CUkernel kernel);
+CUresult cuKernelGetParamInfo(CUkernel kernel, size_t index, size_t* offset, size_t* size);
+
 // stream-ordered allocation (CUmemPoolProps is the runtime's cudaMemPoolProps)
 CUresult cuMemAllocAsync(CUdeviceptr* ptr, size_t bytes, CUstream stream);
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr* ptr, size_t bytes, CUmemoryPool pool, CUstream stream);

@@ -1,7 +1,7 @@
 // More of the CUDA driver API through CudaBridge's libcuda.so.1 under `cudabridge-cli run`: CUDA
 // arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
 // launch API before CUDA 4, cuLink* of two PTX units, stream-ordered allocation with
-// cuLaunchKernelEx, and what CUDA 13's own samples ask first.
+// cuLaunchKernelEx, CUDA 12's libraries, and what CUDA 13's own samples ask first.
 // Each result is compared with one computed here on the host. Prints PASS when every check held.
 //   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
 #include "checks.hpp"
@@ -196,6 +196,36 @@ void stream_ordered(CUfunction fill_index) {
     CALL(cuStreamDestroy_v2(s));
 }
 
+// CUDA 12's context-independent loading: a library's kernel launches as a function (the same
+// handle), and its variables are the module's.
+void library(const std::string& kernels_path) {
+    const std::string ptx = read_file(kernels_path);
+    CUlibrary lib = nullptr;
+    CALL(cuLibraryLoadData(&lib, ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CUkernel kernel = nullptr;
+    CUfunction f = nullptr;
+    CALL(cuLibraryGetKernel(&kernel, lib, "fill_index"));
+    CALL(cuKernelGetFunction(&f, kernel));
+    CUlibrary owner = nullptr;
+    CALL(cuKernelGetLibrary(&owner, kernel));
+    CHECK(owner == lib);
+    int n = 500;
+    CUdeviceptr out = upload(std::vector<unsigned>(n));
+    void* params[] = {&out, &n};
+    CALL(launch(reinterpret_cast<CUfunction>(kernel), n, params));
+    std::vector<unsigned> want(n);
+    for (int i = 0; i < n; ++i) want[i] = unsigned(i);
+    CHECK(mismatches(download<unsigned>(out, n), want) == 0);
+    CUdeviceptr counter = 0;
+    size_t bytes = 0;
+    CALL(cuLibraryGetGlobal(&counter, &bytes, lib, "counter"));
+    CHECK(counter != 0 && bytes == sizeof(int));
+    RESULT(cuLibraryGetKernel(&kernel, lib, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
+    CALL(cuMemFree_v2(out));
+    CALL(cuLibraryUnload(lib));
+    RESULT(cuLibraryUnload(lib), CUDA_ERROR_INVALID_HANDLE);
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -233,6 +263,7 @@ int main(int argc, char** argv) {
     legacy_launch(scale_add);
     linking(argv[2], argv[3]);
     stream_ordered(fill_index);
+    library(argv[1]);
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
