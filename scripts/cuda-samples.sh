@@ -87,8 +87,10 @@
 # (under stdbuf -oL, so that a sample that aborts keeps the stdout it printed).
 # It passes when it exits 0 and its output has none of "FAILED", "Result = FAIL" and "Test
 # failed" (some samples, reduction for one, print that last and still exit 0). Exit code 2
-# with "waiv" in its output is NVIDIA's EXIT_WAIVED (the sample decided it cannot run here): that
-# is counted as skipped, with the sample's reason. A run that fails with a loader error about
+# is NVIDIA's EXIT_WAIVED (the sample decided it cannot run here) when its output says so: "waiv",
+# or that the device does not support what the sample needs (vectorAddMMAP: "doesn't support
+# VIRTUAL ADDRESS MANAGEMENT"; memMapIPCDrv: "No CUDA devices support IPC"); that is counted as
+# skipped, with the sample's reason. A run that fails with a loader error about
 # libcudart/libcuda/libcudabridge (the library being rebuilt meanwhile) is run once more. When a failed
 # run says "no kernel image for the device" (what a program hears when CudaBridge refuses a
 # module), the executable's fatbins are loaded once more through the Python package
@@ -507,16 +509,18 @@ record() {  # index build exit seconds result reason
 # A line worth showing: not empty, has a letter or digit, not CudaBridge's run summary.
 meaningful() {
   tr -d '\r' <"$1" | sed 's/\x1b\[[0-9;]*m//g' |
-    grep -v -e '^cudabridge run:' -e '^[[:space:]]*$' | grep '[[:alnum:]]' | sed 's/^[[:space:]]*//'
+    grep -a -v -e '^cudabridge run:' -e '^[[:space:]]*$' | grep -a '[[:alnum:]]' | sed 's/^[[:space:]]*//'
 }
+# What a sample that exits with EXIT_WAIVED (2) says when it waives itself.
+waiver_words='waiv|(doesn.t|does not|do not|don.t|not) support'
 error_like='error|fail|FAIL|refus|not supported|unsupported|abort|Assertion|undefined symbol|Segmentation|exception|terminate|mismatch|incorrect|wrong|cannot|could not|unable|invalid|illegal|does not|isn.t|differ|exceed'
 # The one-line reason for a run: for a failure the last error-like line of stderr, else of
 # stdout, else the last meaningful line of either; for a pass the last line of stdout.
 reason_of() {  # stdout stderr failed?
   local line=""
   if [[ $3 == 1 ]]; then
-    line=$(meaningful "$2" | grep -E -i "$error_like" | tail -n 1)
-    [[ -z $line ]] && line=$(meaningful "$1" | grep -E -i "$error_like" | tail -n 1)
+    line=$(meaningful "$2" | grep -a -E -i "$error_like" | tail -n 1)
+    [[ -z $line ]] && line=$(meaningful "$1" | grep -a -E -i "$error_like" | tail -n 1)
     [[ -z $line ]] && line=$(meaningful "$2" | tail -n 1)
   fi
   [[ -z $line ]] && line=$(meaningful "$1" | tail -n 1)
@@ -879,7 +883,7 @@ for i in "${chosen[@]}"; do
   failed=0 result="pass"
   if ((rc == 124 || rc == 137)); then
     failed=1 result="fail"
-  elif ((rc == 2)) && grep -q -i 'waiv' "$base.out" "$base.err"; then
+  elif ((rc == 2)) && grep -a -q -i -E "$waiver_words" "$base.out" "$base.err"; then
     result="skip"
   elif ((rc != 0)) || grep -q "${failure_words[@]}" "$base.out" "$base.err"; then
     failed=1 result="fail"
@@ -890,18 +894,18 @@ for i in "${chosen[@]}"; do
   elif ((rc > 128 && rc < 160)); then
     reason="killed by SIG$(signal_name $((rc - 128))); $reason"
   elif ((rc == 0)) && ((failed)); then
-    reason="exit 0, but: $(grep -h "${failure_words[@]}" "$base.out" "$base.err" | tail -n 1)"
+    reason="exit 0, but: $(grep -a -h "${failure_words[@]}" "$base.out" "$base.err" | tail -n 1)"
   fi
   # A module CudaBridge refused: its libcuda (a module the program loads itself) and libcudart
   # (newer builds) name the refused instruction on stderr; else ask the Python package
   # (ptx_diagnosis).
   diagnosis="" refusal=""
-  module_refusal=$(grep -h -m1 'cudabridge libcuda: a module cannot be loaded on this GPU: ' "$base.err" |
+  module_refusal=$(grep -a -h -m1 'cudabridge libcuda: a module cannot be loaded on this GPU: ' "$base.err" |
     sed 's/.*a module cannot be loaded on this GPU: //; s/^cbModuleLoadData: //; s/^module_load: //')
   if ((failed)) && [[ -n $module_refusal ]]; then
     reason="module refused: $module_refusal [the program: $reason]"
   elif ((failed)) && grep -q -E 'no kernel image|NoKernelImage|code=209\(|invalid device function|cannot run on this GPU' "$base.out" "$base.err"; then
-    refusal=$(grep -h -m1 'cannot run on this GPU: ' "$base.err" | sed 's/.*cannot run on this GPU: //; s/^cbModuleLoadData: module_load: //')
+    refusal=$(grep -a -h -m1 'cannot run on this GPU: ' "$base.err" | sed 's/.*cannot run on this GPU: //; s/^cbModuleLoadData: module_load: //')
     # (a machine-code-only fatbin: ptx_diagnosis also says what its PTX would meet)
     if [[ -z $refusal || $refusal == *"machine code"* ]]; then
       diagnosis=$(ptx_diagnosis "$i" "$sdir" "$arch" "$exe")
@@ -916,7 +920,7 @@ for i in "${chosen[@]}"; do
     [[ -n $refusal ]] && reason="kernel refused: $refusal [the program: $reason]"
   fi
   # The CUDA functions CudaBridge's libraries said they do not support (each says so once).
-  unsupported=$(grep -h -o -E 'cudabridge (libcuda|cudart): .* is not supported' "$base.err" |
+  unsupported=$(grep -a -h -o -E 'cudabridge (libcuda|cudart): .* is not supported' "$base.err" |
     sed -E 's/^cudabridge (libcuda|cudart): //; s/ is not supported$//' | awk '!seen[$0]++' | paste -s -d '|' | sed 's/|/; /g')
   ((failed)) && [[ -n $unsupported ]] && reason="$reason [not supported by CudaBridge: $unsupported]"
   ((attempts == 2)) && reason="$reason (run again after $again)"
