@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 
+#include <initializer_list>
 #include <string>
 
 extern "C" {
@@ -20,10 +21,11 @@ struct versioned {
     const char* name;
     int since;  // the CUDA version (1000 * major + 10 * minor) that introduced this form
     void* function;
+    const char* symbol;  // its exported name, whose _ptsz / _ptds form a per-thread caller gets
 };
 
 #define CB_FORM(name, since, symbol) \
-    { name, since, reinterpret_cast<void*>(&symbol) }
+    { name, since, reinterpret_cast<void*>(&symbol), #symbol }
 
 // Newest form first for each name.
 const versioned forms[] = {
@@ -186,35 +188,41 @@ const versioned forms[] = {
 
 #undef CB_FORM
 
-// A name this library exports without implementing it: its newest form.
-void* exported_stub(const std::string& name) {
+// The first of `names` (each with one of `suffixes`) this library exports.
+void* exported(const std::string& name, std::initializer_list<const char*> suffixes) {
     Dl_info self{};
-    if (!dladdr(reinterpret_cast<void*>(&exported_stub), &self) || !self.dli_fname) return nullptr;
+    if (!dladdr(reinterpret_cast<void*>(&cuGetProcAddress_v2), &self) || !self.dli_fname) return nullptr;
     void* library = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     if (!library) return nullptr;
     void* found = nullptr;
-    for (const char* suffix : {"_v4", "_v3", "_v2", ""})
+    for (const char* suffix : suffixes)
         if ((found = dlsym(library, (name + suffix).c_str()))) break;
     dlclose(library);
     return found;
 }
 
+// A name this library exports without implementing it: its newest form.
+void* exported_stub(const std::string& name) { return exported(name, {"_v4", "_v3", "_v2", ""}); }
+
 }  // namespace
 
 extern "C" {
 
-// Per-thread default-stream forms (_ptds, _ptsz) are not offered yet: the flag gets the same
-// functions, whose NULL stream is the legacy one.
-CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version, unsigned long long /*flags*/,
+// With CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, a function that takes a stream (or copies
+// synchronously) comes in its per-thread default-stream form (_ptsz / _ptds), as a program built
+// with --default-stream per-thread calls it.
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version, unsigned long long flags,
                              CUdriverProcAddressQueryResult* status) {
     if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
     *pfn = nullptr;
     bool named = false;
+    const bool per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
     for (const auto& f : forms) {
         if (std::string(f.name) != symbol) continue;
         named = true;
         if (cuda_version >= f.since) {
-            *pfn = f.function;
+            void* per_thread_form = per_thread ? exported(f.symbol, {"_ptsz", "_ptds"}) : nullptr;
+            *pfn = per_thread_form ? per_thread_form : f.function;
             break;
         }
     }

@@ -226,6 +226,32 @@ void library(const std::string& kernels_path) {
     RESULT(cuLibraryUnload(lib), CUDA_ERROR_INVALID_HANDLE);
 }
 
+// A program built with --default-stream per-thread asks cuGetProcAddress for the per-thread
+// forms: they are other functions, and their NULL stream is the thread's own.
+void per_thread_forms(CUfunction fill_index) {
+    void *plain = nullptr, *per_thread = nullptr, *launch_form = nullptr, *sync_form = nullptr;
+    CUdriverProcAddressQueryResult status{};
+    const auto flag = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+    CALL(cuGetProcAddress_v2("cuMemsetD32", &plain, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CALL(cuGetProcAddress_v2("cuMemsetD32", &per_thread, 13000, flag, &status));
+    CALL(cuGetProcAddress_v2("cuLaunchKernel", &launch_form, 13000, flag, &status));
+    CALL(cuGetProcAddress_v2("cuStreamSynchronize", &sync_form, 13000, flag, &status));
+    CHECK(plain && per_thread && plain != per_thread);
+    int n = 1000;
+    CUdeviceptr out = upload(std::vector<unsigned>(n));
+    CALL(reinterpret_cast<CUresult (*)(CUdeviceptr, unsigned, size_t)>(per_thread)(out, 7u, size_t(n)));
+    CHECK(mismatches(download<unsigned>(out, n), std::vector<unsigned>(n, 7)) == 0);
+    void* params[] = {&out, &n};
+    using launch_fn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                   CUstream, void**, void**);
+    CALL(reinterpret_cast<launch_fn>(launch_form)(fill_index, 4, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+    CALL(reinterpret_cast<CUresult (*)(CUstream)>(sync_form)(nullptr));
+    std::vector<unsigned> want(n);
+    for (int i = 0; i < n; ++i) want[i] = unsigned(i);
+    CHECK(mismatches(download<unsigned>(out, n), want) == 0);
+    CALL(cuMemFree_v2(out));
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -264,6 +290,7 @@ int main(int argc, char** argv) {
     linking(argv[2], argv[3]);
     stream_ordered(fill_index);
     library(argv[1]);
+    per_thread_forms(fill_index);
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
