@@ -1,5 +1,7 @@
 #include "graph.hpp"
 
+#include "module_kernels.hpp"
+
 #include "errors.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
@@ -38,23 +40,9 @@ cudaError_t copy_kernel_arguments(kernel_record* k, void** params, kernel_work& 
     if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
     cbModule_t module = nullptr;
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
+    if (cudaError_t e = copy_module_kernel_arguments(module, k->name, params, out); e != cudaSuccess) return e;
     out.kernel = k;
     out.function = k->host_function;
-    out.arguments.clear();
-    for (size_t i = 0;; ++i) {
-        size_t offset = 0, size = 0;
-        const cbError_t e = cbModuleGetParamInfo(module, k->name.c_str(), i, &offset, &size);
-        if (e == cbErrorInvalidValue) break;  // past the last parameter
-        if (e != cbSuccess) return record(e);
-        if (!params || !params[i])
-            return fail(cudaErrorInvalidValue, ("graph kernel node " + k->name + ": argument " + std::to_string(i) +
-                                                " is missing (kernelParams)")
-                                                   .c_str());
-        const auto* bytes = static_cast<const unsigned char*>(params[i]);
-        out.arguments.emplace_back(bytes, bytes + size);
-    }
-    out.pointers.clear();
-    for (auto& a : out.arguments) out.pointers.push_back(a.data());
     return cudaSuccess;
 }
 
@@ -134,6 +122,10 @@ cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
     if (!n.enabled) return cudaSuccess;
     switch (n.type) {
     case cudaGraphNodeTypeKernel:
+        if (!n.kernel.kernel)  // a module's kernel, from the driver API
+            return launch_module_kernel(n.kernel.module, n.kernel.module_kernel, n.kernel.grid, n.kernel.block,
+                                        const_cast<void**>(n.kernel.pointers.data()), n.kernel.shared_memory, stream,
+                                        false);
         return launch_registered(n.kernel.kernel, n.kernel.grid, n.kernel.block,
                                  const_cast<void**>(n.kernel.pointers.data()), n.kernel.shared_memory, stream);
     case cudaGraphNodeTypeMemcpy:

@@ -10,7 +10,10 @@
 
 #include "graph_types.hpp"
 
+#include <cudabridge.h>
+
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cudabridge::cudart {
@@ -39,6 +42,9 @@ struct kernel_record;
 struct kernel_work {
     kernel_record* kernel = nullptr;
     const void* function = nullptr;  // the kernel's host stub (how the runtime API names it)
+    // Or, with `kernel` null, a module's kernel by name (the driver API's, module_kernels.hpp).
+    cbModule_t module = nullptr;
+    std::string module_kernel;
     dim3 grid{1, 1, 1}, block{1, 1, 1};
     unsigned shared_memory = 0;
     std::vector<std::vector<unsigned char>> arguments;  // one copy per parameter

@@ -2,11 +2,10 @@
 #include "contexts.hpp"
 #include "device_limits.hpp"
 #include "handles.hpp"
-#include "host_functions.hpp"
 #include "modules.hpp"
 #include "launches.hpp"
 #include "results.hpp"
-#include "run_summary.hpp"
+#include "module_kernels.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -74,15 +73,12 @@ CUresult cudabridge::libcuda::launch(CUfunction f, cbDim3 grid, cbDim3 block, un
         params = pointers.data();
     }
     const auto s = reinterpret_cast<cudaStream_t>(stream);
-    cudabridge::cudart::launch_timer timer(s);
-    const cbStream_t queue = cudabridge::cudart::ordered(s);
-    const cbError_t e =
-        cooperative
-            ? cbModuleLaunchCooperativeKernel(f->module->module, f->name.c_str(), grid, block, params, shared, queue)
-            : cbModuleLaunchKernelParams(f->module->module, f->name.c_str(), grid, block, params, shared, queue);
-    if (e != cbSuccess) return from_runtime(e);
-    timer.launched();
-    return CUDA_SUCCESS;
+    const dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
+    if (cudaError_t result = cudaSuccess; cudabridge::cudart::captured_module_launch(
+            f->module->module, f->name, g, b, params, shared, s, cooperative, result))
+        return from_runtime(result);
+    return from_runtime(
+        cudabridge::cudart::launch_module_kernel(f->module->module, f->name, g, b, params, shared, s, cooperative));
 }
 
 extern "C" {

@@ -21,6 +21,9 @@ typedef struct CUstream_st* CUstream;
 typedef struct CUevent_st* CUevent;
 typedef struct CUlinkState_st* CUlinkState;
 typedef struct CUmemPoolHandle_st* CUmemoryPool;
+typedef struct CUgraph_st* CUgraph;
+typedef struct CUgraphNode_st* CUgraphNode;
+typedef struct CUgraphExec_st* CUgraphExec;
 
 typedef struct CUuuid_st {
     char bytes[16];
@@ -384,6 +387,36 @@ CUresult cuKernelGetAttribute(int* value, int attribute, CUkernel kernel, CUdevi
 CUresult cuKernelSetAttribute(int attribute, int value, CUkernel kernel, CUdevice device);
 CUresult cuKernelGetName(const char** name, CUkernel kernel);
 CUresult cuKernelGetParamInfo(CUkernel kernel, size_t index, size_t* offset, size_t* size);
+
+// graphs and stream capture (CUstreamCaptureMode/Status: the runtime's numbers)
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+    CUfunction func;
+    unsigned gridDimX, gridDimY, gridDimZ;
+    unsigned blockDimX, blockDimY, blockDimZ;
+    unsigned sharedMemBytes;
+    void** kernelParams;
+    void** extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS;
+CUresult cuGraphCreate(CUgraph* graph, unsigned flags);
+CUresult cuGraphDestroy(CUgraph graph);
+CUresult cuGraphClone(CUgraph* clone, CUgraph original);
+CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count);
+CUresult cuGraphAddEmptyNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count);
+CUresult cuGraphAddHostNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                            const void* params);
+CUresult cuGraphAddKernelNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                 const CUDA_KERNEL_NODE_PARAMS* params);
+CUresult cuGraphAddDependencies_v2(CUgraph graph, const CUgraphNode* from, const CUgraphNode* to, const void* edges,
+                                   size_t count);
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags);
+CUresult cuGraphExecDestroy(CUgraphExec exec);
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream);
+CUresult cuGraphDebugDotPrint(CUgraph graph, const char* path, unsigned flags);
+CUresult cuStreamBeginCapture_v2(CUstream stream, int mode);
+CUresult cuStreamEndCapture(CUstream stream, CUgraph* graph);
+CUresult cuStreamIsCapturing(CUstream stream, int* status);
 
 // stream-ordered allocation (CUmemPoolProps is the runtime's cudaMemPoolProps)
 CUresult cuMemAllocAsync(CUdeviceptr* ptr, size_t bytes, CUstream stream);

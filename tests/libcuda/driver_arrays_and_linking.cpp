@@ -1,7 +1,8 @@
 // More of the CUDA driver API through CudaBridge's libcuda.so.1 under `cudabridge-cli run`: CUDA
 // arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
 // launch API before CUDA 4, cuLink* of two PTX units, stream-ordered allocation with
-// cuLaunchKernelEx, CUDA 12's libraries, and what CUDA 13's own samples ask first.
+// cuLaunchKernelEx, CUDA 12's libraries, graphs and stream capture of driver launches, and
+// what CUDA 13's own samples ask first.
 // Each result is compared with one computed here on the host. Prints PASS when every check held.
 //   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
 #include "checks.hpp"
@@ -252,6 +253,68 @@ void per_thread_forms(CUfunction fill_index) {
     CALL(cuMemFree_v2(out));
 }
 
+void set_flag(void* flag) { *static_cast<int*>(flag) = 1; }
+
+// cuLaunchKernel on a capturing stream becomes a kernel node: the captured graph replayed three
+// times adds three times; a graph built node by node (a kernel, then a host function after it)
+// runs in its dependencies' order.
+void graphs(CUfunction scale_add, CUfunction fill_index) {
+    CUstream s = nullptr;
+    CALL(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    int n = 2000;
+    std::vector<float> x(n), want(n);
+    for (int i = 0; i < n; ++i) x[i] = float(i % 50), want[i] = 1 + 3 * 2 * x[i];
+    CUdeviceptr dx = upload(x), dy = upload(std::vector<float>(n, 1.0f));
+    float a = 2;
+    void* params[] = {&dy, &dx, &a, &n};
+    CALL(cuStreamBeginCapture_v2(s, 0));  // CU_STREAM_CAPTURE_MODE_GLOBAL
+    CALL(launch(scale_add, n, params, s));
+    int status = 0;
+    CALL(cuStreamIsCapturing(s, &status));
+    CHECK(status == 1);  // CU_STREAM_CAPTURE_STATUS_ACTIVE
+    CUgraph captured = nullptr;
+    CALL(cuStreamEndCapture(s, &captured));
+    size_t nodes = 0;
+    CALL(cuGraphGetNodes(captured, nullptr, &nodes));
+    CHECK(nodes == 1);
+    CUgraphExec exec = nullptr;
+    CALL(cuGraphInstantiateWithFlags(&exec, captured, 0));
+    for (int i = 0; i < 3; ++i) CALL(cuGraphLaunch(exec, s));
+    CALL(cuStreamSynchronize(s));
+    CHECK(mismatches(download<float>(dy, n), want) == 0);
+    CALL(cuGraphExecDestroy(exec));
+    CALL(cuGraphDestroy(captured));
+
+    CUgraph built = nullptr;
+    CALL(cuGraphCreate(&built, 0));
+    CUdeviceptr out = upload(std::vector<unsigned>(n));
+    void* fill_params[] = {&out, &n};
+    CUDA_KERNEL_NODE_PARAMS k{};
+    k.func = fill_index;
+    k.gridDimX = unsigned(n + 255) / 256, k.gridDimY = k.gridDimZ = 1;
+    k.blockDimX = 256, k.blockDimY = k.blockDimZ = 1;
+    k.kernelParams = fill_params;
+    CUgraphNode kernel_node = nullptr, host_node = nullptr;
+    CALL(cuGraphAddKernelNode_v2(&kernel_node, built, nullptr, 0, &k));
+    int flag = 0;
+    struct {
+        void (*fn)(void*);
+        void* data;
+    } host{set_flag, &flag};
+    CALL(cuGraphAddHostNode(&host_node, built, &kernel_node, 1, &host));
+    CALL(cuGraphInstantiateWithFlags(&exec, built, 0));
+    CALL(cuGraphLaunch(exec, s));
+    CALL(cuStreamSynchronize(s));
+    std::vector<unsigned> indices(n);
+    for (int i = 0; i < n; ++i) indices[i] = unsigned(i);
+    CHECK(mismatches(download<unsigned>(out, n), indices) == 0);
+    CHECK(flag == 1);
+    CALL(cuGraphExecDestroy(exec));
+    CALL(cuGraphDestroy(built));
+    for (CUdeviceptr d : {dx, dy, out}) CALL(cuMemFree_v2(d));
+    CALL(cuStreamDestroy_v2(s));
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -291,6 +354,7 @@ int main(int argc, char** argv) {
     stream_ordered(fill_index);
     library(argv[1]);
     per_thread_forms(fill_index);
+    graphs(scale_add, fill_index);
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
