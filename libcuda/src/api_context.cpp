@@ -158,4 +158,21 @@ CUresult cuCtxSetCacheConfig(int config) {
     return enter_current();
 }
 
+// A context's unique id: its handle's address, unique while it lives (CUDA's ids are never
+// reused; a created context here is freed and its address may be).
+CUresult cuCtxGetId(CUcontext context, unsigned long long* id) {
+    if (!id) return CUDA_ERROR_INVALID_VALUE;
+    if (!context) context = current_context();
+    if (!live(context)) return fail(CUDA_ERROR_INVALID_CONTEXT, "cuCtxGetId: no such context");
+    *id = reinterpret_cast<uintptr_t>(context);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetFlags(unsigned flags) {
+    if (flags & ~unsigned(CU_CTX_FLAGS_MASK)) return fail(CUDA_ERROR_INVALID_VALUE, "unknown context flags");
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    current_context()->flags = flags;
+    return CUDA_SUCCESS;
+}
+
 }  // extern "C"

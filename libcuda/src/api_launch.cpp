@@ -229,4 +229,9 @@ CUresult cuFuncGetModule(CUmodule* module, CUfunction f) {
     return CUDA_SUCCESS;
 }
 
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, CUfunction f, int block_size,
+                                                              size_t shared_bytes, unsigned /*flags*/) {
+    return cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block_size, shared_bytes);
+}
+
 }  // extern "C"

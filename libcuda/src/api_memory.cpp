@@ -4,6 +4,9 @@
 #include "contexts.hpp"
 #include "results.hpp"
 #include "runtime_calls.hpp"
+#include "versioned_api.hpp"
+
+extern "C" cudaError_t cudaHostGetFlags(unsigned* flags, void* host);
 
 #include <algorithm>
 #include <cstring>
@@ -15,6 +18,7 @@ namespace {
 
 void* as_pointer(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
 cudaStream_t as_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }
+cudaMemLocation runtime_location(CUmemLocation l) { return {static_cast<cudaMemLocationType>(l.type), l.id}; }
 
 CUresult copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
@@ -210,6 +214,34 @@ CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr) {
         return fail(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: attribute not offered");
     }
     return CUDA_SUCCESS;
+}
+
+// Several attributes at once; one this library does not offer leaves its slot as it was, as
+// CUDA leaves the ones that do not apply.
+CUresult cuPointerGetAttributes(unsigned count, int* attributes, void** data, CUdeviceptr ptr) {
+    if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < count; ++i) {
+        const CUresult r = cuPointerGetAttribute(data[i], attributes[i], ptr);
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE) return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetFlags(unsigned* flags, void* ptr) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudaHostGetFlags(flags, ptr));
+}
+
+// CUmemLocation and cudaMemLocation are one layout, the advice numbers the runtime's.
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr ptr, size_t bytes, CUmemLocation location, unsigned flags, CUstream stream) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudabridge::cudart::prefetch(as_pointer(ptr), bytes, runtime_location(location), flags,
+                                                     reinterpret_cast<cudaStream_t>(stream)));
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr ptr, size_t bytes, int advice, CUmemLocation location) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudabridge::cudart::advise(as_pointer(ptr), bytes, advice, runtime_location(location)));
 }
 
 }  // extern "C"

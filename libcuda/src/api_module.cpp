@@ -137,4 +137,12 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr* address, size_t* bytes, CUmodule modu
     return CUDA_SUCCESS;
 }
 
+// Modules are checked whole when loaded and each kernel compiled at its first launch: CUDA's
+// eager loading, as far as what a program can observe (a refused instruction fails the load).
+CUresult cuModuleGetLoadingMode(int* mode) {
+    if (!mode) return CUDA_ERROR_INVALID_VALUE;
+    *mode = 1;  // CU_MODULE_EAGER_LOADING
+    return CUDA_SUCCESS;
+}
+
 }  // extern "C"

@@ -10,6 +10,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStre
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned flags);
 cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device);
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags);
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long* id);
 }
 
 using namespace cudabridge::libcuda;
@@ -147,6 +148,14 @@ CUresult cuStreamGetCtx(CUstream stream, CUcontext* context) {
 CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags) {
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
     return from_runtime(cudaEventRecordWithFlags(as_event(event), as_stream(stream), flags));
+}
+
+CUresult cuStreamGetId(CUstream stream, unsigned long long* id) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    return from_runtime(cudaStreamGetId(as_stream(stream), id));
+}
+CUresult cuStreamGetId_ptsz(CUstream stream, unsigned long long* id) {
+    return cuStreamGetId(stream ? stream : CU_STREAM_PER_THREAD, id);
 }
 
 }  // extern "C"

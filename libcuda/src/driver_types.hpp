@@ -458,6 +458,62 @@ CUresult cuStreamGetCtx(CUstream stream, CUcontext* context);
 CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned flags);
 CUresult cuFuncGetModule(CUmodule* module, CUfunction f);
 
+// copies and fills in more dimensions, arrays in 1D, peers
+typedef struct CUDA_MEMCPY3D_st {
+    size_t srcXInBytes, srcY, srcZ, srcLOD;
+    int srcMemoryType;
+    const void* srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    void* reserved0;
+    size_t srcPitch, srcHeight;
+    size_t dstXInBytes, dstY, dstZ, dstLOD;
+    int dstMemoryType;
+    void* dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    void* reserved1;
+    size_t dstPitch, dstHeight;
+    size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* copy);
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* copy, CUstream stream);
+CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height);
+CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height);
+CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned value, size_t width, size_t height);
+CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height,
+                           CUstream stream);
+CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height,
+                            CUstream stream);
+CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned value, size_t width, size_t height,
+                            CUstream stream);
+CUresult cuMemcpyHtoA_v2(CUarray dst, size_t offset, const void* src, size_t bytes);
+CUresult cuMemcpyAtoH_v2(void* dst, CUarray src, size_t offset, size_t bytes);
+CUresult cuMemcpyHtoAAsync_v2(CUarray dst, size_t offset, const void* src, size_t bytes, CUstream stream);
+CUresult cuMemcpyAtoHAsync_v2(void* dst, CUarray src, size_t offset, size_t bytes, CUstream stream);
+CUresult cuMemcpyDtoA_v2(CUarray dst, size_t offset, CUdeviceptr src, size_t bytes);
+CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t offset, size_t bytes);
+CUresult cuMemcpyAtoA_v2(CUarray dst, size_t dst_offset, CUarray src, size_t src_offset, size_t bytes);
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t bytes);
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t bytes,
+                           CUstream stream);
+
+// more of pointers, managed memory, occupancy, contexts, modules and streams
+typedef struct CUmemLocation_st {
+    int type;  // CUmemLocationType: the runtime's numbers
+    int id;
+} CUmemLocation;
+CUresult cuPointerGetAttributes(unsigned count, int* attributes, void** data, CUdeviceptr ptr);
+CUresult cuMemHostGetFlags(unsigned* flags, void* ptr);
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr ptr, size_t bytes, CUmemLocation location, unsigned flags, CUstream stream);
+CUresult cuMemAdvise_v2(CUdeviceptr ptr, size_t bytes, int advice, CUmemLocation location);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, CUfunction f, int block_size,
+                                                              size_t shared_bytes, unsigned flags);
+CUresult cuCtxGetId(CUcontext context, unsigned long long* id);
+CUresult cuCtxSetFlags(unsigned flags);
+CUresult cuModuleGetLoadingMode(int* mode);
+CUresult cuStreamGetId(CUstream stream, unsigned long long* id);
+
 // streams and events
 CUresult cuStreamCreate(CUstream* stream, unsigned flags);
 CUresult cuStreamCreateWithPriority(CUstream* stream, unsigned flags, int priority);

@@ -106,6 +106,61 @@ void byte_array(CUfunction read_texture) {
     CALL(cuArrayDestroy(array));
 }
 
+// A 3D array filled from host slices with cuMemcpy3D and read back; 1D copies into and out of an
+// array at byte offsets; a 2D fill of 32-bit values whose bytes differ, row by row within a pitch.
+void copies_in_more_dimensions() {
+    constexpr size_t w = 9, h = 5, d = 3;
+    std::vector<unsigned> volume(w * h * d), back(w * h * d, 0);
+    for (size_t i = 0; i < volume.size(); ++i) volume[i] = unsigned(i * 2654435761u);
+    CUDA_ARRAY3D_DESCRIPTOR desc{w, h, d, CU_AD_FORMAT_UNSIGNED_INT32, 1, 0};
+    CUarray cube = nullptr;
+    CALL(cuArray3DCreate_v2(&cube, &desc));
+    CUDA_MEMCPY3D in{};
+    in.srcMemoryType = CU_MEMORYTYPE_HOST, in.srcHost = volume.data(), in.srcPitch = w * 4, in.srcHeight = h;
+    in.dstMemoryType = CU_MEMORYTYPE_ARRAY, in.dstArray = cube;
+    in.WidthInBytes = w * 4, in.Height = h, in.Depth = d;
+    CALL(cuMemcpy3D_v2(&in));
+    CUDA_MEMCPY3D out{};
+    out.srcMemoryType = CU_MEMORYTYPE_ARRAY, out.srcArray = cube;
+    out.dstMemoryType = CU_MEMORYTYPE_HOST, out.dstHost = back.data(), out.dstPitch = w * 4, out.dstHeight = h;
+    out.WidthInBytes = w * 4, out.Height = h, out.Depth = d;
+    CALL(cuMemcpy3D_v2(&out));
+    CHECK(mismatches(back, volume) == 0);
+    CALL(cuArrayDestroy(cube));
+
+    CUDA_ARRAY_DESCRIPTOR line{64, 0, CU_AD_FORMAT_FLOAT, 1};
+    CUarray array = nullptr;
+    CALL(cuArrayCreate_v2(&array, &line));
+    std::vector<float> values(16), read(16);
+    for (int i = 0; i < 16; ++i) values[i] = 0.5f * float(i);
+    CALL(cuMemcpyHtoA_v2(array, 10 * sizeof(float), values.data(), values.size() * sizeof(float)));
+    CALL(cuMemcpyAtoH_v2(read.data(), array, 10 * sizeof(float), read.size() * sizeof(float)));
+    CHECK(mismatches(read, values) == 0);
+    CALL(cuArrayDestroy(array));
+
+    CUdeviceptr pitched = 0;
+    size_t pitch = 0;
+    CALL(cuMemAllocPitch_v2(&pitched, &pitch, 7 * sizeof(unsigned), 4, 4));
+    CALL(cuMemsetD8_v2(pitched, 0, pitch * 4));
+    CALL(cuMemsetD2D32_v2(pitched, pitch, 0x12345678u, 7, 4));
+    const std::vector<unsigned char> bytes = download<unsigned char>(pitched, pitch * 4);
+    size_t wrong = 0;
+    for (size_t row = 0; row < 4; ++row)
+        for (size_t col = 0; col < pitch / 4; ++col) {
+            unsigned v = 0;
+            std::memcpy(&v, &bytes[row * pitch + col * 4], 4);
+            wrong += v != (col < 7 ? 0x12345678u : 0u);
+        }
+    CHECK(wrong == 0);
+    int attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    unsigned type = 0;
+    int ordinal = -1;
+    void* data[] = {&type, &ordinal};
+    CALL(cuPointerGetAttributes(2, attributes, data, pitched));
+    CHECK(type == CU_MEMORYTYPE_DEVICE && ordinal == 0);
+    CALL(cuMemFree_v2(pitched));
+}
+
 // scale_add(y, x, a, n) through cuParamSet* and cuLaunchGrid: y = 2x + y.
 void legacy_launch(CUfunction scale_add) {
     const int n = 1000;
@@ -349,6 +404,7 @@ int main(int argc, char** argv) {
         return 1;
     float_array(read_texture);
     byte_array(read_texture);
+    copies_in_more_dimensions();
     legacy_launch(scale_add);
     linking(argv[2], argv[3]);
     stream_ordered(fill_index);
