@@ -255,7 +255,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* out, cudaGraph_t graph, co
     if (!live(graph)) return record(cudaErrorInvalidValue);
     auto a = std::make_shared<graph_allocation>();
     if (cudaError_t e = cudaMalloc(&a->ptr, params->bytesize); e != cudaSuccess) return e;
-    a->bytes = params->bytesize;
+    a->hold(params->bytesize);
     remember_graph_allocation(a);
     auto n = node_of(cudaGraphNodeTypeMemAlloc);
     n->allocation = a;
@@ -596,16 +596,22 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned
     return std::fclose(f) == 0 ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaGraphDebugDotPrint: write failed");
 }
 
-// Graph memory is the runtime's own allocations: nothing is cached to trim; the usage
-// attributes read 0 beyond what the graphs hold.
+// Graph memory is the runtime's own allocations, held while a graph made from their nodes lives:
+// used and reserved are the same (nothing is cached to trim), and only the high marks can be
+// reset (to the current use), as CUDA allows.
 cudaError_t cudaDeviceGraphMemTrim(int /*device*/) { return cudaSuccess; }
-cudaError_t cudaDeviceGetGraphMemAttribute(int /*device*/, int /*attr*/, void* value) {
-    if (!value) return record(cudaErrorInvalidValue);
-    *static_cast<unsigned long long*>(value) = 0;
+cudaError_t cudaDeviceGetGraphMemAttribute(int /*device*/, int attr, void* value) {
+    if (!value || attr < 0 || attr > 3) return record(cudaErrorInvalidValue);
+    const graph_memory_use use = graph_memory();
+    // cudaGraphMemAttrUsedMemCurrent 0, UsedMemHigh 1, ReservedMemCurrent 2, ReservedMemHigh 3
+    *static_cast<unsigned long long*>(value) = attr % 2 == 0 ? use.current : use.high;
     return cudaSuccess;
 }
-cudaError_t cudaDeviceSetGraphMemAttribute(int /*device*/, int /*attr*/, void* value) {
-    return value ? cudaSuccess : record(cudaErrorInvalidValue);
+cudaError_t cudaDeviceSetGraphMemAttribute(int /*device*/, int attr, void* value) {
+    if (!value || (attr != 1 && attr != 3) || *static_cast<unsigned long long*>(value) != 0)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetGraphMemAttribute: only a high mark, reset to 0");
+    reset_graph_memory_high();
+    return cudaSuccess;
 }
 
 }  // extern "C"

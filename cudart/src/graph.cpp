@@ -8,6 +8,7 @@
 #include "texture_types.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <string>
@@ -27,9 +28,27 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 
 namespace cudabridge::cudart {
 
-graph_allocation::~graph_allocation() {
-    if (ptr) (void)cudaFree(ptr);
+namespace {
+std::atomic<unsigned long long> graph_bytes{0}, graph_bytes_high{0};
+}  // namespace
+
+void graph_allocation::hold(size_t size) {
+    bytes = size;
+    const unsigned long long now = graph_bytes += size;
+    unsigned long long high = graph_bytes_high.load();
+    while (now > high && !graph_bytes_high.compare_exchange_weak(high, now)) {
+    }
 }
+
+graph_allocation::~graph_allocation() {
+    if (!ptr) return;
+    (void)cudaFree(ptr);
+    graph_bytes -= bytes;
+}
+
+graph_memory_use graph_memory() { return {graph_bytes.load(), graph_bytes_high.load()}; }
+
+void reset_graph_memory_high() { graph_bytes_high = graph_bytes.load(); }
 
 graph_condition::~graph_condition() {
     if (ptr) (void)cudaFree(ptr);

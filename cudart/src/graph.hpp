@@ -23,8 +23,19 @@ namespace cudabridge::cudart {
 struct graph_allocation {
     void* ptr = nullptr;
     size_t bytes = 0;
+    // `ptr` was allocated with `size` bytes: counted as graph memory until this is destroyed.
+    void hold(size_t size);
     ~graph_allocation();
 };
+
+// The device memory graphs hold now and the most they held since the program began or the high
+// mark was reset (cudaDeviceGetGraphMemAttribute: graphs keep no memory beyond what they hold, so
+// what is reserved is what is used).
+struct graph_memory_use {
+    unsigned long long current = 0, high = 0;
+};
+graph_memory_use graph_memory();
+void reset_graph_memory_high();
 
 // A conditional node's value (cudaGraphConditionalHandleCreate): four bytes of device memory
 // whose address is the handle, so a kernel's cudaGraphSetConditional is a store to it (the PTX

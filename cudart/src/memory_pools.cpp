@@ -73,7 +73,7 @@ bool captured_allocation(void** ptr, size_t size, cudaStream_t stream, cudaError
     if (!capturing(stream)) return false;
     auto a = std::make_shared<graph_allocation>();
     if (result = cudaMalloc(&a->ptr, size); result != cudaSuccess) return true;
-    a->bytes = size;
+    a->hold(size);
     remember_graph_allocation(a);
     auto node = std::make_unique<CUgraphNode_st>();
     node->type = cudaGraphNodeTypeMemAlloc;

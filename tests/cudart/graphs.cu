@@ -230,9 +230,42 @@ static void stream_ordered_allocation_is_captured() {
     EXPECT(cudaStreamDestroy(s) == cudaSuccess);
 }
 
+// Graph memory is counted while a graph holds it: used and reserved grow by an allocation node's
+// size and shrink when the last graph made from it goes; the high mark stays until reset.
+static void graph_memory_is_counted() {
+    const size_t bytes = size_t(3) << 20;
+    auto attribute = [](int which) {
+        unsigned long long v = ~0ull;
+        EXPECT(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttributeType(which), &v) == cudaSuccess);
+        return v;
+    };
+    const unsigned long long before = attribute(cudaGraphMemAttrUsedMemCurrent);
+    cudaGraph_t g{};
+    EXPECT(cudaGraphCreate(&g, 0) == cudaSuccess);
+    cudaMemAllocNodeParams ap{};
+    ap.poolProps.allocType = cudaMemAllocationTypePinned;
+    ap.poolProps.location.type = cudaMemLocationTypeDevice;
+    ap.bytesize = bytes;
+    cudaGraphNode_t alloc{};
+    EXPECT(cudaGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap) == cudaSuccess);
+    EXPECT(attribute(cudaGraphMemAttrUsedMemCurrent) == before + bytes);
+    EXPECT(attribute(cudaGraphMemAttrReservedMemCurrent) == before + bytes);
+    EXPECT(attribute(cudaGraphMemAttrUsedMemHigh) >= before + bytes);
+    EXPECT(cudaGraphDestroy(g) == cudaSuccess);
+    EXPECT(attribute(cudaGraphMemAttrUsedMemCurrent) == before);
+    EXPECT(attribute(cudaGraphMemAttrReservedMemHigh) >= before + bytes);
+    unsigned long long zero = 0, one = 1;
+    EXPECT(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero) == cudaSuccess);
+    EXPECT(attribute(cudaGraphMemAttrUsedMemHigh) == before);
+    EXPECT(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &one) == cudaErrorInvalidValue);
+    EXPECT(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero) == cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+}
+
 int main() {
     every_node_kind_replayed_100_times();
     a_captured_pipeline_replays_with_fork_and_join();
     stream_ordered_allocation_is_captured();
+    graph_memory_is_counted();
     return verdict("graphs");
 }
