@@ -10,30 +10,6 @@
 
 using namespace cudabridge::libcuda;
 
-extern "C" {
-cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width, size_t height,
-                            unsigned flags);
-cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent, unsigned flags);
-cudaError_t cudaFreeArray(cudaArray_t array);
-cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, cudaArray_t array);
-cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
-cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                              cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
-                                     size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
-                                       size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind,
-                                       cudaStream_t stream);
-cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_dst, size_t h_dst, cudaArray_const_t src, size_t w_src,
-                                     size_t h_src, size_t width, size_t height, cudaMemcpyKind kind);
-cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResourceDesc* resource,
-                                    const cudaTextureDesc* texture, const cudaResourceViewDesc* view);
-cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object);
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object, const cudaResourceDesc* resource);
-cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object);
-}
-
 namespace {
 
 cudaArray_t as_array(CUarray a) { return reinterpret_cast<cudaArray_t>(a); }

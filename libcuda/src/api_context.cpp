@@ -4,8 +4,6 @@
 #include "results.hpp"
 #include "runtime_calls.hpp"
 
-extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
-
 using namespace cudabridge::libcuda;
 
 extern "C" {

@@ -5,27 +5,10 @@
 #include "modules.hpp"
 #include "module_kernels.hpp"
 #include "results.hpp"
+#include "runtime_calls.hpp"
 #include "versioned_api.hpp"
 
 using namespace cudabridge::libcuda;
-
-extern "C" {
-cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned flags);
-cudaError_t cudaGraphDestroy(cudaGraph_t graph);
-cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original);
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count);
-cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                  size_t count);
-cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                 size_t count, const cudaHostNodeParams* params);
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags);
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
-cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
-cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned flags);
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode);
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int* status);
-}
 
 namespace {
 cudaStream_t as_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }

@@ -6,8 +6,6 @@
 #include "runtime_calls.hpp"
 #include "versioned_api.hpp"
 
-extern "C" cudaError_t cudaHostGetFlags(unsigned* flags, void* host);
-
 #include <algorithm>
 #include <cstring>
 #include <vector>

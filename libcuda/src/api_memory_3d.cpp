@@ -8,21 +8,6 @@
 
 using namespace cudabridge::libcuda;
 
-extern "C" {
-cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, cudaArray_t array);
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream);
-cudaError_t cudaMemset2DAsync(void* ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
-cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t count,
-                                   cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
-                                     cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t w_dst, size_t h_dst, cudaArray_const_t src, size_t w_src,
-                                   size_t h_src, size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t count,
-                                cudaStream_t stream);
-cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-}
-
 namespace {
 
 cudaStream_t as_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }

@@ -2,22 +2,9 @@
 // and CUmemPoolProps, the pool attributes and their numbers are the runtime's too.
 #include "contexts.hpp"
 #include "results.hpp"
+#include "runtime_calls.hpp"
 
 using namespace cudabridge::libcuda;
-
-extern "C" {
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream);
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
-cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device);
-cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
-cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props);
-cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attribute, void* value);
-cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attribute, void* value);
-cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep);
-}
 
 namespace {
 cudaStream_t as_stream(CUstream s) { return reinterpret_cast<cudaStream_t>(s); }

@@ -4,15 +4,6 @@
 #include "results.hpp"
 #include "runtime_calls.hpp"
 
-extern "C" {
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStream_t, cudaError_t, void*), void* data,
-                                  unsigned flags);
-cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned flags);
-cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device);
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags);
-cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long* id);
-}
-
 using namespace cudabridge::libcuda;
 
 namespace {

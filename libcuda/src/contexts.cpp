@@ -1,6 +1,7 @@
 #include "contexts.hpp"
 
 #include "results.hpp"
+#include "runtime_calls.hpp"
 #include "run_summary.hpp"
 
 #include <cudabridge.h>
@@ -11,8 +12,6 @@
 #include <mutex>
 #include <set>
 #include <vector>
-
-extern "C" cudaError_t cudaSetDevice(int device);
 
 namespace cudabridge::libcuda {
 namespace {
