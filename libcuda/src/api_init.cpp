@@ -1,6 +1,7 @@
 // cuInit, versions, the texts of results, and the private export tables (none offered yet).
 #include "contexts.hpp"
 #include "results.hpp"
+#include "run_summary.hpp"
 
 #include <cudabridge.h>
 
@@ -12,7 +13,8 @@ extern "C" {
 
 CUresult cuInit(unsigned flags) {
     if (flags != 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuInit: flags must be 0");
-    if (cbError_t e = cbInit(); e != cbSuccess) return from_runtime(e);
+    // The runtime underneath comes up as the CUDA runtime's does (and run's summary is armed).
+    if (cudaError_t e = cudabridge::cudart::ensure_runtime(); e != cudaSuccess) return from_runtime(e);
     int count = 0;
     if (cbError_t e = cbGetDeviceCount(&count); e != cbSuccess) return from_runtime(e);
     if (count == 0) return fail(CUDA_ERROR_NO_DEVICE, "cuInit: no eGPU is connected");
