@@ -1,0 +1,118 @@
+// How frameworks JIT: CUDA C++ compiled at run time by NVIDIA's NVRTC to PTX for the device's
+// compute capability, loaded with cuModuleLoadDataEx and launched, the result checked on the
+// host. NVRTC is the toolkit's (dlopen'ed: libnvrtc.so.13, or $CUDABRIDGE_TEST_NVRTC); without
+// it the test is skipped (exit 77). Prints PASS.
+#include "checks.hpp"
+#include "driver_types.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace driver_checks;
+
+// NVRTC's C API, by its documented signatures (nvrtc.h): results are ints, 0 is success.
+struct nvrtc {
+    int (*create)(void** program, const char* source, const char* name, int headers, const char* const* contents,
+                  const char* const* include_names);
+    int (*compile)(void* program, int count, const char* const* options);
+    int (*ptx_size)(void* program, size_t* size);
+    int (*ptx)(void* program, char* out);
+    int (*log_size)(void* program, size_t* size);
+    int (*log)(void* program, char* out);
+    int (*destroy)(void** program);
+};
+
+bool load_nvrtc(nvrtc& n) {
+    const char* named = std::getenv("CUDABRIDGE_TEST_NVRTC");
+    void* lib = nullptr;
+    for (const char* path : {named, "libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13"})
+        if (path && (lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) return false;
+    auto get = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+    };
+    get(n.create, "nvrtcCreateProgram");
+    get(n.compile, "nvrtcCompileProgram");
+    get(n.ptx_size, "nvrtcGetPTXSize");
+    get(n.ptx, "nvrtcGetPTX");
+    get(n.log_size, "nvrtcGetProgramLogSize");
+    get(n.log, "nvrtcGetProgramLog");
+    get(n.destroy, "nvrtcDestroyProgram");
+    return n.create && n.compile && n.ptx_size && n.ptx && n.log_size && n.log && n.destroy;
+}
+
+// out[i] = in[i] * in[i] + offset, with a loop so the PTX has control flow.
+const char* source = R"(
+extern "C" __global__ void square_plus(const float* in, float* out, float offset, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        out[i] = in[i] * in[i] + offset;
+}
+)";
+
+std::string compile_to_ptx(const nvrtc& n, int major, int minor) {
+    void* program = nullptr;
+    if (n.create(&program, source, "square_plus.cu", 0, nullptr, nullptr) != 0) return {};
+    const std::string arch = "--gpu-architecture=compute_" + std::to_string(major * 10 + minor);
+    const char* options[] = {arch.c_str()};
+    const int compiled = n.compile(program, 1, options);
+    size_t size = 0;
+    std::string text;
+    if (compiled == 0 && n.ptx_size(program, &size) == 0) {
+        text.resize(size);
+        n.ptx(program, text.data());
+    } else if (n.log_size(program, &size) == 0) {
+        std::string log(size, '\0');
+        n.log(program, log.data());
+        std::printf("     NVRTC: %s\n", log.c_str());
+    }
+    n.destroy(&program);
+    return text;
+}
+
+}  // namespace
+
+int main() {
+    nvrtc n{};
+    if (!load_nvrtc(n)) {
+        std::printf("SKIP: no NVRTC (libnvrtc.so.13) on this machine\n");
+        return 77;
+    }
+    CUcontext context = nullptr;
+    int major = 0, minor = 0;
+    if (!CALL(cuInit(0)) || !CALL(cuDevicePrimaryCtxRetain(&context, 0)) || !CALL(cuCtxSetCurrent(context)) ||
+        !CALL(cuDeviceComputeCapability(&major, &minor, 0)))
+        return 1;
+    const std::string ptx = compile_to_ptx(n, major, minor);
+    CHECK(!ptx.empty());
+    std::printf("     PTX for compute_%d%d: %zu bytes\n", major, minor, ptx.size());
+    CUmodule m = nullptr;
+    CUfunction f = nullptr;
+    char log[4096] = {};
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {log, reinterpret_cast<void*>(uintptr_t{sizeof log})};
+    if (!CALL(cuModuleLoadDataEx(&m, ptx.c_str(), 2, options, values))) {
+        std::printf("     %s\n", log);
+        return 1;
+    }
+    CALL(cuModuleGetFunction(&f, m, "square_plus"));
+    int count = 100003;
+    std::vector<float> in(count), want(count);
+    for (int i = 0; i < count; ++i) in[i] = float(i % 1024) / 8, want[i] = in[i] * in[i] + 0.5f;
+    CUdeviceptr din = upload(in), dout = upload(std::vector<float>(count));
+    float offset = 0.5f;
+    void* params[] = {&din, &dout, &offset, &count};
+    CALL(cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+    // x*x + 0.5 with x a multiple of 1/8 below 128: exact in single precision, fused or not.
+    CHECK(mismatches(download<float>(dout, count), want) == 0);
+    CALL(cuMemFree_v2(din));
+    CALL(cuMemFree_v2(dout));
+    CALL(cuModuleUnload(m));
+    CALL(cuDevicePrimaryCtxRelease_v2(0));
+    std::printf(failures ? "nvrtc_to_ptx: %d FAILED\n" : "nvrtc_to_ptx: PASS\n", failures);
+    return failures ? 1 : 0;
+}
