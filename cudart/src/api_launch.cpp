@@ -30,21 +30,14 @@ bool captured_launch(kernel_record* k, dim3 grid, dim3 block, void** args, size_
     return true;
 }
 
-// cudaLaunchCooperativeKernel: every block resident at once, so at most what the device's
-// multiprocessors hold together (the occupancy of one times their number), as CUDA requires.
+// cudaLaunchCooperativeKernel: every block resident at once (cooperative_grid_too_large).
 cudaError_t launch_cooperative(kernel_record* k, const device_limits& limits, dim3 grid, dim3 block, void** args,
                                size_t shared_memory, cudaStream_t stream) {
     if (capturing(stream))
         return fail(cudaErrorStreamCaptureUnsupported,
                     ("capture of a cooperative launch of " + k->name + " is not supported").c_str());
-    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
-    const int per_sm = occupancy_blocks(limits, static_cast<int>(block.x * block.y * block.z), shared_memory);
-    const uint64_t most = uint64_t(std::max(per_sm, 0)) * uint64_t(std::max(limits.multiprocessors, 0));
-    if (blocks > most)
-        return fail(cudaErrorCooperativeLaunchTooLarge,
-                    ("cooperative launch of " + k->name + ": " + std::to_string(blocks) + " blocks, more than the " +
-                     std::to_string(most) + " the device holds at once")
-                        .c_str());
+    if (const std::string why = cooperative_grid_too_large(limits, grid, block, shared_memory, k->name); !why.empty())
+        return fail(cudaErrorCooperativeLaunchTooLarge, why.c_str());
     cbModule_t module = nullptr;
     if (cudaError_t e = registered().module_on_current_device(*k->fatbin, module); e != cudaSuccess) return e;
     if (cudaError_t e = managed_variables_before_launch(*k->fatbin, module); e != cudaSuccess) return e;

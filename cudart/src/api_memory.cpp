@@ -22,31 +22,26 @@ using namespace cudabridge::cudart;
 
 namespace {
 
-// This process's live allocations, for cudaPointerGetAttributes and copy kinds.
-struct allocation_map {
-    std::mutex mutex;
-    std::map<uintptr_t, size_t> device, host, managed;
-    std::map<uintptr_t, unsigned> host_flags;  // what cudaHostAlloc / cudaHostRegister were given
-
-    static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
-        auto it = m.upper_bound(p);
-        if (it == m.begin()) return false;
-        --it;
-        return p < it->first + std::max<size_t>(it->second, 1);
-    }
-};
-
-allocation_map& allocations() {
-    static allocation_map a;
-    return a;
-}
-
 // The entry of `m` holding p, or m.end().
 std::map<uintptr_t, size_t>::const_iterator holding(const std::map<uintptr_t, size_t>& m, uintptr_t p) {
     auto it = m.upper_bound(p);
     if (it == m.begin()) return m.end();
     --it;
     return p < it->first + std::max<size_t>(it->second, 1) ? it : m.end();
+}
+
+// This process's live allocations, for cudaPointerGetAttributes and copy kinds.
+struct allocation_map {
+    std::mutex mutex;
+    std::map<uintptr_t, size_t> device, host, managed;
+    std::map<uintptr_t, unsigned> host_flags;  // what cudaHostAlloc / cudaHostRegister were given
+
+    static bool inside(const std::map<uintptr_t, size_t>& m, uintptr_t p) { return holding(m, p) != m.end(); }
+};
+
+allocation_map& allocations() {
+    static allocation_map a;
+    return a;
 }
 
 // A copy on a capturing stream: a memcpy node.

@@ -202,4 +202,14 @@ cudaError_t check_launch_configuration(const device_limits& l, dim3 grid, dim3 b
     return cudaSuccess;
 }
 
+std::string cooperative_grid_too_large(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory,
+                                       const std::string& kernel) {
+    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    const int per_sm = occupancy_blocks(l, static_cast<int>(block.x * block.y * block.z), shared_memory);
+    const uint64_t most = uint64_t(std::max(per_sm, 0)) * uint64_t(std::max(l.multiprocessors, 0));
+    if (blocks <= most) return {};
+    return "cooperative launch of " + kernel + ": " + std::to_string(blocks) + " blocks, more than the " +
+           std::to_string(most) + " the device holds at once";
+}
+
 }  // namespace cudabridge::cudart

@@ -8,6 +8,8 @@
 
 #include <cudabridge.h>
 
+#include <string>
+
 namespace cudabridge::cudart {
 
 struct device_limits {
@@ -40,5 +42,11 @@ void fill_cuda_properties(const cbDeviceProp& p, cudaDeviceProp& out);
 // What CUDA refuses before anything reaches the device: cudaErrorInvalidConfiguration for a zero or
 // too large grid or block, cudaErrorInvalidValue for more shared memory than a block may have.
 cudaError_t check_launch_configuration(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory);
+
+// A cooperative launch has every block resident at once: at most what the device's
+// multiprocessors hold together (the occupancy of one times their number), as CUDA requires. Why
+// `kernel`'s grid is past that (cudaErrorCooperativeLaunchTooLarge), or "" when it fits.
+std::string cooperative_grid_too_large(const device_limits& l, dim3 grid, dim3 block, size_t shared_memory,
+                                       const std::string& kernel);
 
 }  // namespace cudabridge::cudart

@@ -1,7 +1,6 @@
 // Kernel launches and what a program asks about a kernel.
 #include "contexts.hpp"
 #include "device_limits.hpp"
-#include "handles.hpp"
 #include "modules.hpp"
 #include "launches.hpp"
 #include "results.hpp"
@@ -41,18 +40,6 @@ CUresult pointers_into_buffer(CUfunction f, void** extra, std::vector<void*>& ou
     return CUDA_SUCCESS;
 }
 
-// Every block of a cooperative grid is resident at once: at most the occupancy of one
-// multiprocessor times their number, as CUDA requires.
-CUresult check_cooperative(const device_limits& l, const CUfunction f, cbDim3 grid, cbDim3 block, size_t shared) {
-    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
-    const int per_sm = cudabridge::cudart::occupancy_blocks(l, static_cast<int>(block.x * block.y * block.z), shared);
-    const uint64_t most = uint64_t(std::max(per_sm, 0)) * uint64_t(std::max(l.multiprocessors, 0));
-    if (blocks <= most) return CUDA_SUCCESS;
-    return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "cooperative launch of " + f->name + ": " +
-                                                             std::to_string(blocks) + " blocks, more than the " +
-                                                             std::to_string(most) + " the device holds at once");
-}
-
 }  // namespace
 
 CUresult cudabridge::libcuda::launch(CUfunction f, cbDim3 grid, cbDim3 block, unsigned shared, CUstream stream,
@@ -66,7 +53,10 @@ CUresult cudabridge::libcuda::launch(CUfunction f, cbDim3 grid, cbDim3 block, un
         return fail(CUDA_ERROR_INVALID_VALUE,
                     "launch of " + f->name + ": grid, block or shared memory beyond the device's limits");
     if (cooperative)
-        if (CUresult r = check_cooperative(limits, f, grid, block, shared); r != CUDA_SUCCESS) return r;
+        if (const std::string why = cudabridge::cudart::cooperative_grid_too_large(
+                limits, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, f->name);
+            !why.empty())
+            return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, why);
     std::vector<void*> pointers;
     if (!params && extra) {
         if (CUresult r = pointers_into_buffer(f, extra, pointers); r != CUDA_SUCCESS) return r;

@@ -231,17 +231,24 @@ const versioned forms[] = {
 
 #undef CB_FORM
 
-// The first of `names` (each with one of `suffixes`) this library exports.
+// This library's own handle, found once: a program's runtime resolves hundreds of names.
+void* this_library() {
+    static void* const self = [] {
+        Dl_info info{};
+        if (!dladdr(reinterpret_cast<void*>(&cuGetProcAddress_v2), &info) || !info.dli_fname)
+            return static_cast<void*>(nullptr);
+        return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);  // kept: the library stays loaded anyway
+    }();
+    return self;
+}
+
+// `name` with the first of `suffixes` this library exports.
 void* exported(const std::string& name, std::initializer_list<const char*> suffixes) {
-    Dl_info self{};
-    if (!dladdr(reinterpret_cast<void*>(&cuGetProcAddress_v2), &self) || !self.dli_fname) return nullptr;
-    void* library = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    void* library = this_library();
     if (!library) return nullptr;
-    void* found = nullptr;
     for (const char* suffix : suffixes)
-        if ((found = dlsym(library, (name + suffix).c_str()))) break;
-    dlclose(library);
-    return found;
+        if (void* found = dlsym(library, (name + suffix).c_str())) return found;
+    return nullptr;
 }
 
 // A name this library exports without implementing it: its newest form.
