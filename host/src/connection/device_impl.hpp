@@ -137,9 +137,12 @@ public:
 
 private:
     cb_health_sample take_sample();
+    uint64_t kernel_running_ms() const;  // shared gate held
     void act(const cb_safety_decision& decision);
     void run_recovery(cb_safety_action action, const std::string& reason, uint32_t delay_ms);
     void supervisor_loop();
+    bool reset_published_elsewhere() const noexcept;
+    void follow_published();
 
     mutable std::mutex refusal_mutex_;
     std::string refusal_;

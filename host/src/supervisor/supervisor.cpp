@@ -15,6 +15,9 @@ constexpr size_t history_length = 64;
 // every reset: the attempts are forgotten only after this many healthy samples in a row (5 s at
 // the default one-second interval).
 constexpr uint32_t settled_samples = 5;
+// Between samples the loop looks this often at what other processes published: a reset made in
+// another program stops this one's running kernels within 100 ms, whatever the sample interval.
+constexpr auto shared_watch_period = std::chrono::milliseconds(40);
 
 }  // namespace
 
@@ -49,11 +52,12 @@ std::string sample_json(const cb_health_sample& h) {
     char b[512];
     std::snprintf(b, sizeof b,
                   "{\"temperature_c\":%.1f,\"power_w\":%.1f,\"error_rate\":%.6f,\"heartbeat_age_ms\":%llu,"
-                  "\"oldest_pending_ms\":%llu,\"stalled_ms\":%lld,\"link_up\":%s,\"device_lost\":%s,"
-                  "\"integrity_failure\":%s}",
+                  "\"oldest_pending_ms\":%llu,\"stalled_ms\":%lld,\"kernel_running_ms\":%lld,\"link_up\":%s,"
+                  "\"device_lost\":%s,\"integrity_failure\":%s}",
                   h.temperature_c, h.power_w, h.error_rate, static_cast<unsigned long long>(h.heartbeat_age_ms),
                   static_cast<unsigned long long>(h.oldest_pending_ms),
                   h.stalled_ms == UINT64_MAX ? -1LL : static_cast<long long>(h.stalled_ms),
+                  h.kernel_running_ms == UINT64_MAX ? -1LL : static_cast<long long>(h.kernel_running_ms),
                   h.link_up ? "true" : "false", h.device_lost ? "true" : "false",
                   h.integrity_failure ? "true" : "false");
     return b;
@@ -81,12 +85,37 @@ void device_impl::supervisor_loop() {
     for (;;) {
         const auto interval = std::chrono::milliseconds(
             static_cast<int64_t>(std::max(10.0, s.safety_number("heartbeat_interval_ms", 1000))));
-        {
+        const auto sample_at = std::chrono::steady_clock::now() + interval;
+        for (;;) {
+            const auto left = sample_at - std::chrono::steady_clock::now();
+            if (left <= std::chrono::steady_clock::duration::zero()) break;
             std::unique_lock lock(thread_mutex_);
-            if (wake_.wait_for(lock, interval, [this] { return stop_; })) return;
+            if (wake_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(left, shared_watch_period),
+                               [this] { return stop_; }))
+                return;
+            lock.unlock();
+            if (reset_published_elsewhere()) follow_published();
         }
         supervise_once();
     }
+}
+
+// Two atomic loads of the shared connection file: cheap enough to look every few tens of ms.
+bool device_impl::reset_published_elsewhere() const noexcept {
+    return shared->resets() != seen_resets.load(std::memory_order_acquire) ||
+           (!observer && shared->engine_resets() != seen_engine_resets.load(std::memory_order_acquire));
+}
+
+// Between samples: another process's reset ends this process's waits and running kernels at once
+// (its work went with the reset). Reopening the GPU and the rest of following it waits for the
+// next sample: right after the reset this process's link may not have seen its end yet.
+void device_impl::follow_published() {
+    std::lock_guard serial(supervise_mutex_);
+    const device_state now = state.load();
+    if (now == device_state::disconnecting || now == device_state::disconnected) return;
+    notice_reset_elsewhere();
+    if (view_stale.load(std::memory_order_acquire) && !observer) stop_local_work();
+    follow_engine_reset_elsewhere();
 }
 
 void device_impl::supervise_once() {
