@@ -304,6 +304,10 @@ json_object status_sections(host::session& s, host::device& d, const gpu_reading
     // How long that work has not moved (the hang check); -1 when the GPU family cannot tell.
     health->set("stalled_work_ms",
                 h.sample.stalled_ms == UINT64_MAX ? int64_t{-1} : static_cast<int64_t>(h.sample.stalled_ms));
+    // How long the kernel now running has run (a kernel time limit judges it); -1: cannot tell.
+    health->set("kernel_running_ms", h.sample.kernel_running_ms == UINT64_MAX
+                                         ? int64_t{-1}
+                                         : static_cast<int64_t>(h.sample.kernel_running_ms));
     health->set("recoveries", recoveries);
     health->set("warnings", warnings);
     health->set("last_recovery", last_recovery.empty() ? std::string("none") : last_recovery);

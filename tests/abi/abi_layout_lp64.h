@@ -50,6 +50,9 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 12, "these headers describe ABI 1.12 or later (sta
 CB_PIN_ASSERT(CB_ABI_MINOR >= 13,
               "these headers describe ABI 1.13 or later (cb_gpu_table.progress, cb_health_sample.stalled_ms)");
 CB_PIN_ASSERT(CB_ABI_MINOR >= 14, "these headers describe ABI 1.14 or later (kernel_param_info, CB_ERR_ASSERT)");
+CB_PIN_ASSERT(
+    CB_ABI_MINOR >= 16,
+    "these headers describe ABI 1.16 or later (cb_gpu_table.kernel_running, cb_health_sample.kernel_running_ms)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -426,7 +429,7 @@ CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 CB_PIN_FIELD(cb_kernel_launch, stack_bytes, 72, 8);
 CB_PIN_FIELD(cb_kernel_launch, heap_bytes, 80, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 384);
+CB_PIN_SIZE(cb_gpu_table, 392);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -505,7 +508,7 @@ CB_PIN_FIELD(cb_verdict, struct_size, 0, 4);
 CB_PIN_FIELD(cb_verdict, compatible, 4, 4);
 CB_PIN_FIELD(cb_verdict, reason, 8, 256);
 
-CB_PIN_SIZE(cb_health_sample, 120);
+CB_PIN_SIZE(cb_health_sample, 128);
 CB_PIN_FIELD(cb_health_sample, struct_size, 0, 4);
 CB_PIN_FIELD(cb_health_sample, link_up, 4, 4);
 CB_PIN_FIELD(cb_health_sample, time_ns, 8, 8);
@@ -554,6 +557,8 @@ CB_PIN_FIELD(cb_gpu_table, progress, 368, 8);
 CB_PIN_FIELD(cb_gpu_table, kernel_param_info, 376, 8);  // ABI 1.14
 CB_PIN_FIELD(cb_health_sample, stalled_ms, 104, 8);
 CB_PIN_FIELD(cb_health_sample, dma_map_refusals, 112, 8);
+CB_PIN_FIELD(cb_gpu_table, kernel_running, 384, 8);  // ABI 1.16
+CB_PIN_FIELD(cb_health_sample, kernel_running_ms, 120, 8);
 
 /* ---- frozen ABI 1.0 sizes: the smallest struct_size the host accepts ------------------------ */
 

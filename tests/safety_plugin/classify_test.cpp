@@ -95,6 +95,39 @@ TEST(SafetyClassify, PendingAgeAloneIsNotJudged) {
     EXPECT_TRUE(faults_of(s).empty());
 }
 
+TEST(SafetyClassify, AKernelThatRunsOnIsNotJudgedWithoutATimeLimit) {
+    // A compute GPU has no kernel time limit: a day-long kernel that keeps moving is healthy.
+    auto s = healthy_sample();
+    s.oldest_pending_ms = 86400 * 1000;
+    s.kernel_running_ms = 86400 * 1000;
+    EXPECT_TRUE(faults_of(s).empty());
+}
+
+TEST(SafetyClassify, AKernelPastTheTimeLimitGetsASoftReset) {
+    sf::parameters p;
+    p.kernel_time_limit_ms = 2000;
+    auto s = healthy_sample();
+    s.oldest_pending_ms = 2500;
+    s.kernel_running_ms = 2500;
+    const sf::fault f = only_fault(s, p);
+    EXPECT_EQ(f.entry, CB_ACTION_SOFT_RESET);
+    EXPECT_TRUE(has_text(f.what, "run for 2500 ms")) << f.what;
+    EXPECT_TRUE(has_text(f.what, "2000 ms")) << f.what;
+    s.kernel_running_ms = 2000;  // at the limit, not past it
+    EXPECT_TRUE(faults_of(s, p).empty());
+}
+
+TEST(SafetyClassify, AKernelTimeLimitJudgesOnlyWhatTheFamilyCanTell) {
+    sf::parameters p;
+    p.kernel_time_limit_ms = 1000;
+    auto s = healthy_sample();
+    s.kernel_running_ms = UINT64_MAX;  // the family cannot tell
+    EXPECT_TRUE(faults_of(s, p).empty());
+    s.kernel_running_ms = 60000;  // a host older than ABI 1.16 sends no such field
+    s.struct_size = offsetof(cb_health_sample, kernel_running_ms);
+    EXPECT_TRUE(faults_of(s, p).empty());
+}
+
 TEST(SafetyClassify, DmaMappingsTheIommuRefusedEnterAtHardReset) {
     auto s = healthy_sample();
     s.dma_map_refusals = 3;

@@ -29,7 +29,7 @@ TEST(SafetyParameters, StandardDefaultsAreTheSeedsPlusTwo) {
         {"max_retry_count", "3"},         {"retry_delay_ms", "500"},        {"heartbeat_interval_ms", "1000"},
         {"heartbeat_timeout_ms", "5000"}, {"error_rate_threshold", "0.01"}, {"thermal_limit", "90"},
         {"enable_auto_recovery", "1"},    {"enable_data_integrity", "1"},   {"thermal_hysteresis_c", "5"},
-        {"min_link_bandwidth_gbs", "0"}};
+        {"min_link_bandwidth_gbs", "0"},  {"kernel_time_limit_ms", "0"}};
     EXPECT_EQ(defaults_text(sf::standard_defaults()), expected);
 }
 

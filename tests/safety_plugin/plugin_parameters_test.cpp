@@ -56,6 +56,7 @@ TEST_F(safety_plugin_test, DeclaresEveryParameterWithHelpAndDefault) {
         {"standard.enable_data_integrity", {CB_PARAM_BOOL, "1"}},
         {"standard.thermal_hysteresis_c", {CB_PARAM_DOUBLE, "5"}},
         {"standard.min_link_bandwidth_gbs", {CB_PARAM_DOUBLE, "0"}},
+        {"standard.kernel_time_limit_ms", {CB_PARAM_INT, "0"}},
     };
     ASSERT_EQ(params.size(), expected.size());
     for (const auto& [name, want] : expected) {
@@ -111,7 +112,7 @@ TEST_F(safety_plugin_test, AnInvalidStoredValueFailsCreationNamingIt) {
 TEST_F(safety_plugin_test, StrictDeclaresItsOwnTighterParameters) {
     create("strict");
     const auto params = parameters_of(*database, "strict");
-    EXPECT_EQ(params.size(), 10u);
+    EXPECT_EQ(params.size(), 11u);
     EXPECT_EQ(params.at("strict.max_retry_count").default_value, "1");
     EXPECT_EQ(params.at("strict.thermal_limit").default_value, "83");
     EXPECT_EQ(params.at("strict.error_rate_threshold").default_value, "0.001");

@@ -70,7 +70,18 @@ cb_health_sample device_impl::take_sample() {
         h.oldest_pending_ms = w.oldest_ms;
         h.stalled_ms = w.stalled_ms;
     }
+    h.kernel_running_ms = kernel_running_ms();
     return h;
+}
+
+// UINT64_MAX where the family cannot tell; 0 where it does not answer (the heartbeat's to judge).
+uint64_t device_impl::kernel_running_ms() const {
+    const cb_gpu_table* t = s.gpu();
+    if (!CB_HAS_FIELD(t, cb_gpu_table, kernel_running) || !t->kernel_running) return UINT64_MAX;
+    uint64_t ms = 0;
+    const cb_status st = t->kernel_running(s.gpu_instance(), handle, &ms);
+    if (st == CB_ERR_UNSUPPORTED) return UINT64_MAX;
+    return st == CB_OK ? ms : 0;
 }
 
 }  // namespace cudabridge::host

@@ -396,6 +396,13 @@ typedef struct cb_gpu_table {
      * CB_ERR_INVALID_ARGUMENT when index is past its last parameter. Optional. */
     cb_status (*kernel_param_info)(void* instance, cb_gpu_module* module, const char* name, uint32_t index,
                                    uint64_t* out_offset, uint64_t* out_size);
+
+    /* ABI 1.16 */
+    /* How long the kernel the device is running for this process has been running, in
+     * milliseconds of the host's clock: 0 when none runs. The watchdog stops a kernel past the
+     * policy's time limit (a display GPU's watchdog; off by default, as on compute GPUs). Must not
+     * block. Optional; CB_ERR_UNSUPPORTED where the family cannot tell. */
+    cb_status (*kernel_running)(void* instance, cb_gpu_device* device, uint64_t* out_ms);
 } cb_gpu_table;
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)

@@ -66,6 +66,10 @@ typedef struct cb_health_sample {
                           * its oldest item. UINT64_MAX: the family cannot tell progress */
     uint64_t dma_map_refusals; /* DMA mappings the IOMMU refused in the interval: no room to map
                                 * (Apple Silicon's DART exhausted), work failing for it */
+
+    /* ABI 1.16 */
+    uint64_t kernel_running_ms; /* how long the kernel now running has run; 0 when none runs.
+                                 * UINT64_MAX: the family cannot tell */
 } cb_health_sample;
 
 typedef struct cb_health_history {

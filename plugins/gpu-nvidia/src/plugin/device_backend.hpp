@@ -38,6 +38,8 @@ public:
     // A counter that moves whenever the device moves this process's work forward
     // (cb_gpu_table.progress).
     virtual uint64_t progress() = 0;
+    // How long the kernel now running has run, ms (cb_gpu_table.kernel_running).
+    virtual uint64_t kernel_running_ms() = 0;
     // The host address of a device range through BAR1 (cb_gpu_table.mem_host_address).
     virtual void* mem_host_address(uint64_t ptr, uint64_t size) = 0;
 

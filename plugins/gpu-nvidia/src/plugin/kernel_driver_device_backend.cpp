@@ -80,6 +80,14 @@ public:
         });
         return 0;
     }
+    // Its own watchdog (a display GPU's) times kernels; it does not tell a process how long one ran.
+    uint64_t kernel_running_ms() override {
+        run([](std::string& error) {
+            error = "kernel_running: the NVIDIA driver does not report how long a kernel has run";
+            return CB_ERR_UNSUPPORTED;
+        });
+        return 0;
+    }
 
     // The NVIDIA driver keeps BAR1 to itself (GPUDirect's mappings need its kernel module's help):
     // host code reaches device memory through copies there.

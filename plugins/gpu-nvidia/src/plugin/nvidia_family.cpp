@@ -274,6 +274,11 @@ cb_status nvidia_family::progress(cb_gpu_device* device, uint64_t& count) {
     return CB_OK;
 }
 
+cb_status nvidia_family::kernel_running(cb_gpu_device* device, uint64_t& ms) {
+    ms = backend(device)->kernel_running_ms();
+    return CB_OK;
+}
+
 cb_status nvidia_family::mem_host_address(cb_gpu_device* device, uint64_t ptr, uint64_t size, void*& host) {
     host = backend(device)->mem_host_address(ptr, size);
     return CB_OK;

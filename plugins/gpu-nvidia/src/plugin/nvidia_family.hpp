@@ -54,6 +54,7 @@ public:
     cb_status host_device_address(cb_gpu_device* device, const void* ptr, uint64_t& address) override;
     cb_status kernel_time(cb_gpu_device* device, uint64_t& ns) override;
     cb_status progress(cb_gpu_device* device, uint64_t& count) override;
+    cb_status kernel_running(cb_gpu_device* device, uint64_t& ms) override;
     cb_status mem_host_address(cb_gpu_device* device, uint64_t ptr, uint64_t size, void*& host) override;
     cb_status stream_create(cb_gpu_device* device, cb_gpu_stream** out) override;
     cb_status stream_destroy(cb_gpu_stream* stream) override;

@@ -99,6 +99,11 @@ public:
         run([&](std::string& e) { return device_.progress(count, e); });
         return count;
     }
+    uint64_t kernel_running_ms() override {
+        uint64_t ms = 0;
+        run([&](std::string& e) { return device_.kernel_running(ms, e); });
+        return ms;
+    }
 
     void* mem_host_address(uint64_t ptr, uint64_t size) override {
         void* host = nullptr;

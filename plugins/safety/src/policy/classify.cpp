@@ -89,6 +89,14 @@ std::vector<fault> classify(const health_input& in, const parameters& p) {
         faults.push_back(
             {CB_ACTION_HARD_RESET, printf_text("no progress for %llu ms with work pending (timeout %u ms): engine hung",
                                                static_cast<unsigned long long>(stalled_ms), p.heartbeat_timeout_ms)});
+    // A kernel time limit (off by default): a kernel that runs on, even one that keeps moving, is
+    // stopped once past it, as a display GPU's watchdog stops it.
+    const bool has_v116 = CB_HAS_MEMBER(&s, cb_health_sample, kernel_running_ms);
+    if (has_v116 && p.kernel_time_limit_ms > 0 && s.kernel_running_ms != UINT64_MAX &&
+        s.kernel_running_ms > p.kernel_time_limit_ms)
+        faults.push_back({CB_ACTION_SOFT_RESET,
+                          printf_text("a kernel has run for %llu ms, past the kernel time limit (%u ms)",
+                                      static_cast<unsigned long long>(s.kernel_running_ms), p.kernel_time_limit_ms)});
     if (s.integrity_failure != 0) faults.push_back({CB_ACTION_HARD_RESET, "a data-integrity check failed"});
     // An exhausted IOMMU: a hard reset releases the runtime's memory and its mappings, a reconnect
     // every mapping of the link.

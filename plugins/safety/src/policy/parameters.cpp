@@ -28,7 +28,7 @@ void set_field(parameters& p, double v) {
 
 #define CB_SAFETY_FIELD(member) &get_field<&parameters::member>, &set_field<&parameters::member>
 
-const std::array<parameter_spec, 10> specs = {{
+const std::array<parameter_spec, 11> specs = {{
     {"max_retry_count", CB_PARAM_INT,
      "recovery attempts in a row before the device is marked failed (0: mark failed at once)", 0, 100,
      CB_SAFETY_FIELD(max_retry_count)},
@@ -60,6 +60,10 @@ const std::array<parameter_spec, 10> specs = {{
      "least host-to-device link bandwidth in GB/s a device needs to connect, on top of its "
      "model's minimum (0: the model's minimum only)",
      0, 1000, CB_SAFETY_FIELD(min_link_bandwidth_gbs)},
+    {"kernel_time_limit_ms", CB_PARAM_INT,
+     "milliseconds a kernel may run before it is stopped (a soft reset), as a display GPU's watchdog "
+     "does; 0: no limit, as on a compute GPU",
+     0, 86400000, CB_SAFETY_FIELD(kernel_time_limit_ms)},
 }};
 
 #undef CB_SAFETY_FIELD

@@ -24,6 +24,7 @@ struct parameters {
     bool enable_data_integrity = true;      // read by the host (it runs the checks)
     double thermal_hysteresis_c = 5;        // restart only below thermal_limit - hysteresis
     double min_link_bandwidth_gbs = 0;      // floor on top of the profile's minimum; 0 = none
+    uint32_t kernel_time_limit_ms = 0;      // a kernel running longer is stopped; 0 = no limit
 };
 
 // The documented defaults of the standard policy (the README's safety settings).

@@ -401,6 +401,8 @@ public:
                                         uint64_t& /*size*/) {
         return unsupported;
     }
+    // ABI 1.16: how long the kernel now running has run (0: none).
+    virtual cb_status kernel_running(dev, uint64_t& /*ms*/) { return unsupported; }
 
     static const cb_gpu_table* table();
 };
@@ -571,6 +573,10 @@ inline cb_status kernel_param_info(void* instance, cb_gpu_module* m, const char*
     CB_SDK_NONNULL(size);
     CB_SDK_CALL(T, kernel_param_info(m, name, index, *offset, *size));
 }
+inline cb_status kernel_running(void* instance, dev d, uint64_t* ms) noexcept {
+    CB_SDK_NONNULL(ms);
+    CB_SDK_CALL(T, kernel_running(d, *ms));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -623,7 +629,8 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::kernel_time,
                                    &a::mem_host_address,
                                    &a::progress,
-                                   &a::kernel_param_info};
+                                   &a::kernel_param_info,
+                                   &a::kernel_running};
     return &t;
 }
 

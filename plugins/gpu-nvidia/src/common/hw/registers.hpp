@@ -96,6 +96,9 @@ inline constexpr uint32_t kernel_time_hi = cb_block + 0x094;
 // Only its changes mean anything: a wait or a watchdog that sees it still is looking at a hang.
 inline constexpr uint32_t progress_lo = cb_block + 0x098;  // R  (read LO first; HI latched)
 inline constexpr uint32_t progress_hi = cb_block + 0x09C;
+// Milliseconds of host time the kernel command now running has run (saturating); 0 while none
+// runs. What a kernel time limit (a display GPU's watchdog) judges.
+inline constexpr uint32_t kernel_running_ms = cb_block + 0x0A0;  // R
 
 // The process table (R unless marked): reading proc_count takes a snapshot of the processes
 // attached to the board; proc_select (W) picks a row of it for the proc_* registers below.

@@ -3,6 +3,9 @@
 #include "sim/device_model/telemetry_registers.hpp"
 #include "common/hw/registers.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 namespace cudabridge::nv {
 namespace {
 
@@ -11,6 +14,16 @@ constexpr uint64_t bar1_window_alignment = 64u << 10;
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 uint64_t pair(uint32_t high, uint32_t low) { return (uint64_t{high} << 32) | low; }
+
+// Milliseconds since `since_ns` on the steady clock, saturating at the register's width; 0 for 0.
+uint32_t running_ms(uint64_t since_ns) {
+    if (since_ns == 0) return 0;
+    const auto now = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+    const uint64_t ms = now > since_ns ? (now - since_ns) / 1000000 : 0;
+    return static_cast<uint32_t>(std::min<uint64_t>(ms, UINT32_MAX));
+}
 
 }  // namespace
 
@@ -132,6 +145,9 @@ bool bar0_registers::read_block(uint32_t offset, uint32_t& value) {
     }
     case r::progress_hi:
         value = progress_high_latch_;
+        return true;
+    case r::kernel_running_ms:
+        value = running_ms(engines_.kernel_running_since_ns());
         return true;
     case r::intr_status:
         value = engines_.intr_status();

@@ -12,6 +12,10 @@ namespace {
 constexpr uint32_t msi_vector = 0;
 constexpr const char* log_category = "GPU";
 
+uint64_t steady_ns(std::chrono::steady_clock::time_point at) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count());
+}
+
 uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
     return static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
@@ -106,7 +110,9 @@ void command_processor::run_stretch(const ring_work& work) {
             command_record record;
             uint64_t modeled_ns = 0;
             const auto started = std::chrono::steady_clock::now();
+            if (is_kernel(cmd.op)) state_.kernel_started(steady_ns(started));
             command_result result = execute(cmd, moving, record, modeled_ns);
+            state_.kernel_ended();
             record.busy_ns = elapsed_ns(started);
             if (abort()) {
                 keep_going = false;  // a reset or detach overtook it: nobody waits for it any more

@@ -114,6 +114,11 @@ public:
     // command it retires, the compute engine one for each kernel block it reaches.
     void note_progress() noexcept { progress_.fetch_add(1, std::memory_order_relaxed); }
     uint64_t progress() const noexcept { return progress_.load(std::memory_order_relaxed); }
+    // The kernel command now running (the kernel_running register): when it started on the
+    // host's steady clock, 0 while none runs.
+    void kernel_started(uint64_t steady_ns) noexcept { kernel_since_ns_.store(steady_ns, std::memory_order_relaxed); }
+    void kernel_ended() noexcept { kernel_since_ns_.store(0, std::memory_order_relaxed); }
+    uint64_t kernel_running_since_ns() const noexcept { return kernel_since_ns_.load(std::memory_order_relaxed); }
 
     // Lifecycle of the processor thread.
     void start();
@@ -145,6 +150,7 @@ private:
     std::atomic<uint64_t> changes_{0};  // bumped by signal()
     std::atomic<uint64_t> kernel_ns_{0};
     std::atomic<uint64_t> progress_{0};
+    std::atomic<uint64_t> kernel_since_ns_{0};
     std::atomic<uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 

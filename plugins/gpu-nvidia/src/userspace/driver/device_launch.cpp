@@ -72,6 +72,15 @@ cb_status userspace_device::progress(uint64_t& count, std::string& error) {
     return tracker_.read_progress(count, error);
 }
 
+cb_status userspace_device::kernel_running(uint64_t& ms, std::string& error) {
+    std::shared_lock life(lifecycle_);
+    if (cb_status st = usable(error); st != CB_OK) return st;
+    uint32_t value = 0;
+    const cb_status st = regs_.read(hw::reg::kernel_running_ms, value, error);
+    ms = value;
+    return st;
+}
+
 cb_status userspace_device::queue_launch_block(hw::opcode op, const std::vector<uint8_t>& block,
                                                const std::string& what, std::shared_ptr<error_sink> sink,
                                                uint64_t& fence, std::string& error) {

@@ -158,6 +158,8 @@ public:
     // The PROGRESS registers: moves whenever the device retires a command or reaches a kernel
     // block of this channel (cb_gpu_table.progress).
     cb_status progress(uint64_t& count, std::string& error);
+    // The KERNEL_RUNNING register: how long the kernel now running has run (0: none runs).
+    cb_status kernel_running(uint64_t& ms, std::string& error);
 
     // ---- streams and events (null stream: the device's default stream) ------------------------
     cb_status stream_create(userspace_stream*& out, std::string& error);
