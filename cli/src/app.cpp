@@ -49,19 +49,31 @@ core::context& app::core(bool with_log_sinks) {
     o.no_color = options_.no_color || std::getenv("NO_COLOR") != nullptr;
     if (options_.verbose) o.level = CB_LOG_DEBUG;
     o.start_logging = with_log_sinks;
-    if (!options_.log_sinks.empty()) {
-        std::vector<core::sink_spec> sinks;
-        for (const auto& text : options_.log_sinks) {
-            std::string why;
-            auto spec = core::parse_sink_spec(text, why);
-            if (!spec) throw usage_error(why);
-            sinks.push_back(*spec);
-        }
-        o.log_sinks = sinks;
-    }
+    if (!options_.log_sinks.empty()) o.log_sinks = sink_specs();
     core_ = std::make_unique<core::context>(o);
     for (const auto& f : core_->sink_failures()) std::cerr << "warning: log sink " << f << "\n";
+    if (!with_log_sinks && o.log_sinks) require_sinks(*core_, *o.log_sinks);
     return *core_;
+}
+
+std::vector<core::sink_spec> app::sink_specs() const {
+    std::vector<core::sink_spec> sinks;
+    for (const auto& text : options_.log_sinks) {
+        std::string why;
+        auto spec = core::parse_sink_spec(text, why);
+        if (!spec) throw usage_error(why);
+        sinks.push_back(*spec);
+    }
+    return sinks;
+}
+
+// A command that writes no log records starts no sink, but a sink it was told to start must still
+// exist: a misspelt --log-sink is an error, not silence.
+void require_sinks(core::context& ctx, const std::vector<core::sink_spec>& sinks) {
+    for (const auto& spec : sinks)
+        if (!ctx.plugins().find(CB_KIND_LOGSINK, spec.name))
+            throw usage_error("--log-sink: no logsink plugin named '" + spec.name +
+                              "' ('cudabridge-cli plugins list' shows them)");
 }
 
 namespace {
@@ -123,10 +135,11 @@ int run_cli(int argc, char** argv) {
         if (vm.count("safety")) g.safety = vm["safety"].as<std::string>();
         if (vm.count("log-sink")) g.log_sinks = vm["log-sink"].as<std::vector<std::string>>();
         if (g.device && *g.device < 0) throw usage_error("--device must be 0 or greater");
-        if (vm.count("command")) name = vm["command"].as<std::string>();
+        const bool named = vm.count("command") > 0;  // an empty word is a name too, and no command's
+        if (named) name = vm["command"].as<std::string>();
         rest = po::collect_unrecognized(parsed.options, po::include_positional);
         if (!rest.empty() && rest.front() == name) rest.erase(rest.begin());
-        if (name.empty())
+        if (!named)
             name = vm.count("version") ? "version" : "help";
         else if (vm.count("help")) {
             rest = {name};

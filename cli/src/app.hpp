@@ -88,6 +88,7 @@ public:
     static const command* find_command(const std::string& name_or_alias);
 
 private:
+    std::vector<core::sink_spec> sink_specs() const;  // --log-sink's, parsed (a bad one: usage error)
     global_options options_;
     std::unique_ptr<core::context> core_;
     std::unique_ptr<host::session> session_;
@@ -98,6 +99,8 @@ private:
 
 // Entry point used by main(): parses argv and runs the command; returns the exit code.
 int run_cli(int argc, char** argv);
+// Throws a usage_error naming the first sink of `sinks` that no logsink plugin provides.
+void require_sinks(core::context& ctx, const std::vector<core::sink_spec>& sinks);
 
 // Commands (one file each under commands/).
 command help_command();

@@ -19,12 +19,7 @@ host::session_options app::session_options() const {
     if (!options_.log_sinks.empty()) {
         // The session takes sink names; parameters given with --log-sink apply to `log write`.
         std::string names;
-        for (const auto& text : options_.log_sinks) {
-            std::string why;
-            auto spec = core::parse_sink_spec(text, why);
-            if (!spec) throw usage_error(why);
-            names += (names.empty() ? "" : ",") + spec->name;
-        }
+        for (const auto& spec : sink_specs()) names += (names.empty() ? "" : ",") + spec.name;
         o.flags.log_sinks = names;
     }
     o.no_color = options_.no_color || std::getenv("NO_COLOR") != nullptr;
@@ -51,6 +46,7 @@ host::runtime& app::runtime() {
     o.reset_unanswering = reset_unanswering_;
     o.observe = read_only_;
     runtime_ = std::make_unique<host::runtime>(std::move(o));
+    if (read_only_) require_sinks(runtime_->current_session().context(), sink_specs());
     return *runtime_;
 }
 

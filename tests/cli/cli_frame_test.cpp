@@ -116,6 +116,29 @@ TEST_F(cli_test, StrayWordsAndOutOfRangeNumbersAreUsageErrors) {
     EXPECT_EQ(run({"log", "--since", "5m"}).exit_code, 0);
 }
 
+// Each exited 0 (found by the soak script's malformed invocations): an empty word taken as no
+// command, as 'auto' and as "all sections", an empty field dropped, a misspelt sink ignored.
+TEST_F(cli_test, EmptyWordsAndUnknownSinksAreUsageErrorsNotDefaults) {
+    const std::vector<std::vector<std::string>> bad = {
+        {""},
+        {"connect", ""},
+        {"info", "--section", ""},
+        {"query", "--gpu=name,,temperature.gpu"},
+        {"query", "--gpu=name,"},
+        {"query", "--query-compute-apps=pid,,used_memory"},
+        {"--log-sink", "bogus", "status"},
+    };
+    for (const auto& args : bad) {
+        const auto r = run(args);
+        const std::string shown = args.size() > 1 ? args[0] + " " + args[1] : "'" + args[0] + "'";
+        EXPECT_EQ(r.exit_code, 2) << shown << ": " << r.out << r.err;
+        EXPECT_FALSE(r.err.empty()) << shown;
+    }
+    EXPECT_NE(run({""}).err.find("unknown command ''"), std::string::npos);
+    EXPECT_NE(run({"--log-sink", "bogus", "status"}).err.find("no logsink plugin named 'bogus'"), std::string::npos);
+    EXPECT_NE(run({"query", "--gpu=name,,temperature.gpu"}).err.find("an empty field name"), std::string::npos);
+}
+
 TEST_F(cli_test, ProfileImportRefusesWhatIsNoProfileFileSayingWhy) {
     const auto scalar = tmp / "scalar.json";
     std::ofstream(scalar) << "42\n";

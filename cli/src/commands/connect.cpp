@@ -77,6 +77,7 @@ int run_connect(app& a, const std::vector<std::string>& args) {
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
     const std::string want = vm["device"].as<std::string>();
+    if (want.empty()) throw usage_error("an empty device name: give an index, an id, a name or 'auto'");
 
     auto& rt = a.runtime();
     for (int i = 0; i < rt.device_count(); ++i) {

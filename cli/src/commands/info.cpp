@@ -24,7 +24,6 @@ std::vector<std::string> parse_sections(const std::vector<std::string>& given) {
         std::vector<std::string> parts;
         boost::split(parts, g, [](char c) { return c == ','; });
         for (const auto& p : parts) {
-            if (p.empty()) continue;
             std::vector<std::string> known = info_section_names();
             known.emplace_back("processes");
             if (std::find(known.begin(), known.end(), p) == known.end())

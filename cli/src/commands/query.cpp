@@ -71,6 +71,7 @@ void print_reading(int64_t now, const char* key, const json_array& rows, bool lo
 // --query-compute-apps: one line per process computing on each eGPU (none: the heading alone).
 int run_compute_apps(app& a, const std::string& list, const query::output_format& format, uint64_t interval_ms,
                      uint64_t count) {
+    if (query::has_empty_entry(list)) throw usage_error("an empty field name in '" + list + "'");
     std::string unknown;
     const auto fields = query::parse_compute_app_fields(list, unknown);
     if (!unknown.empty())
@@ -151,6 +152,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
         own.emplace(g);
     }
     if (!list) throw usage_error("name the fields: --gpu=FIELD,FIELD,... ('query --help-query' lists them)");
+    if (query::has_empty_entry(*list)) throw usage_error("an empty field name in '" + *list + "'");
     std::string unknown;
     const auto fields = query::parse_field_list(*list, unknown);
     if (!unknown.empty())

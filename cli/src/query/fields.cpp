@@ -416,6 +416,17 @@ const field* find_field(std::string_view name) {
     return nullptr;
 }
 
+bool has_empty_entry(std::string_view list) {
+    if (list.find_first_not_of(", ") == std::string_view::npos) return false;  // names nothing at all
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        if (list.substr(start, comma - start).find_first_not_of(' ') == std::string_view::npos) return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
 std::vector<requested_field> parse_field_list(std::string_view list, std::string& unknown) {
     unknown.clear();
     std::vector<requested_field> out;

@@ -64,6 +64,9 @@ struct requested_field {
 // unknown name goes to `unknown` (the first one) and the result is empty; an empty list likewise
 // with `unknown` empty.
 std::vector<requested_field> parse_field_list(std::string_view list, std::string& unknown);
+// True when a list names fields but has an empty entry between them or at an end
+// ("name,,temperature.gpu", "name,"): a mistake nvidia-smi refuses too.
+bool has_empty_entry(std::string_view list);
 
 // A value of field f as text: "120.50 W" with units, "120.50" without, "[N/A]" when missing.
 std::string value_text(const field& f, const field_value& v, bool units);
