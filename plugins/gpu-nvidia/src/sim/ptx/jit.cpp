@@ -2,14 +2,17 @@
 
 #include "sim/ptx/jit_cache.hpp"
 #include "sim/ptx/lowering.hpp"
+#include "sim/ptx/perf_map.hpp"
 #include "sim/ptx/texture_fetch.hpp"
 
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -138,7 +141,8 @@ bool check_lowering(const module& m, const module_layout& layout, std::string& e
 }
 
 struct compiled_kernel::jit {
-    std::unique_ptr<store_in_cache> store;  // outlives the compile, which runs at the first lookup
+    std::unique_ptr<store_in_cache> store;             // outlives the compile, which runs at the first lookup
+    std::unique_ptr<llvm::JITEventListener> perf_map;  // outlives the JIT that calls it
     std::unique_ptr<llvm::orc::LLJIT> lljit;
 };
 
@@ -198,6 +202,19 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> make_jit(llvm::orc::JITTargetM
     return builder.create();
 }
 
+// CUDABRIDGE_PERF_MAP: the JIT's functions go to perf's map, the block function as "ptx:KERNEL".
+// The default ORC object layer on Linux (RuntimeDyld) is the one that tells listeners.
+void watch_for_perf(llvm::orc::LLJIT& j, std::unique_ptr<llvm::JITEventListener>& listener, const std::string& kernel,
+                    const std::string& block_symbol) {
+    if (!perf_map_wanted()) return;
+    auto* layer = dynamic_cast<llvm::orc::RTDyldObjectLinkingLayer*>(&j.getObjLinkingLayer());
+    if (!layer) return;
+    listener = make_perf_map_listener([kernel, block_symbol](const std::string& symbol) {
+        return symbol == block_symbol ? "ptx:" + kernel : "ptx:" + kernel + ":" + symbol;
+    });
+    if (listener) layer->registerJITEventListener(*listener);
+}
+
 }  // namespace
 
 std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const module_layout& layout, size_t kernel,
@@ -246,6 +263,7 @@ std::unique_ptr<compiled_kernel> compiled_kernel::compile(const module& m, const
     }
     out->jit_->lljit = std::move(*built);
     llvm::orc::LLJIT& j = *out->jit_->lljit;
+    watch_for_perf(j, out->jit_->perf_map, layout.kernels.at(kernel).name, block_function_name(kernel));
     if (auto why = define_helpers(j)) {
         error = *why;
         return nullptr;
