@@ -1,7 +1,11 @@
-// How frameworks JIT: CUDA C++ compiled at run time by NVIDIA's NVRTC to PTX for the device's
-// compute capability, loaded with cuModuleLoadDataEx and launched, the result checked on the
-// host. NVRTC is the toolkit's (dlopen'ed: libnvrtc.so.13, or $CUDABRIDGE_TEST_NVRTC); without
-// it the test is skipped (exit 77). Prints PASS.
+// How frameworks JIT: CUDA C++ compiled at run time by NVIDIA's NVRTC for the device's compute
+// capability, loaded with cuModuleLoadDataEx and launched, the result checked on the host.
+//   nvrtc_to_ptx          PTX for the virtual architecture (--gpu-architecture=compute_NN)
+//   nvrtc_to_ptx cubin    a CUBIN for the real one (sm_NN), as NVIDIA's NVRTC samples ask: under
+//                         run on a simulated GPU, CudaBridge's libnvrtc.so.13 hands out PTX
+// NVRTC is dlopen'ed by name (libnvrtc.so.13: under run, CudaBridge's, which passes the calls to
+// the toolkit's), or $CUDABRIDGE_TEST_NVRTC; without one the test is skipped (exit 77). Prints
+// PASS.
 #include "checks.hpp"
 #include "driver_types.hpp"
 
@@ -22,6 +26,8 @@ struct nvrtc {
     int (*compile)(void* program, int count, const char* const* options);
     int (*ptx_size)(void* program, size_t* size);
     int (*ptx)(void* program, char* out);
+    int (*cubin_size)(void* program, size_t* size);
+    int (*cubin)(void* program, char* out);
     int (*log_size)(void* program, size_t* size);
     int (*log)(void* program, char* out);
     int (*destroy)(void** program);
@@ -40,10 +46,12 @@ bool load_nvrtc(nvrtc& n) {
     get(n.compile, "nvrtcCompileProgram");
     get(n.ptx_size, "nvrtcGetPTXSize");
     get(n.ptx, "nvrtcGetPTX");
+    get(n.cubin_size, "nvrtcGetCUBINSize");
+    get(n.cubin, "nvrtcGetCUBIN");
     get(n.log_size, "nvrtcGetProgramLogSize");
     get(n.log, "nvrtcGetProgramLog");
     get(n.destroy, "nvrtcDestroyProgram");
-    return n.create && n.compile && n.ptx_size && n.ptx && n.log_size && n.log && n.destroy;
+    return n.create && n.compile && n.ptx_size && n.ptx && n.cubin_size && n.cubin && n.log_size && n.log && n.destroy;
 }
 
 // out[i] = in[i] * in[i] + offset, with a loop so the PTX has control flow.
@@ -54,17 +62,19 @@ extern "C" __global__ void square_plus(const float* in, float* out, float offset
 }
 )";
 
-std::string compile_to_ptx(const nvrtc& n, int major, int minor) {
+// The module image: PTX for compute_NN, or the "CUBIN" for sm_NN.
+std::string compile(const nvrtc& n, int major, int minor, bool cubin) {
     void* program = nullptr;
     if (n.create(&program, source, "square_plus.cu", 0, nullptr, nullptr) != 0) return {};
-    const std::string arch = "--gpu-architecture=compute_" + std::to_string(major * 10 + minor);
+    const std::string arch =
+        std::string("--gpu-architecture=") + (cubin ? "sm_" : "compute_") + std::to_string(major * 10 + minor);
     const char* options[] = {arch.c_str()};
     const int compiled = n.compile(program, 1, options);
     size_t size = 0;
     std::string text;
-    if (compiled == 0 && n.ptx_size(program, &size) == 0) {
+    if (compiled == 0 && (cubin ? n.cubin_size(program, &size) : n.ptx_size(program, &size)) == 0) {
         text.resize(size);
-        n.ptx(program, text.data());
+        if ((cubin ? n.cubin(program, text.data()) : n.ptx(program, text.data())) != 0) text.clear();
     } else if (n.log_size(program, &size) == 0) {
         std::string log(size, '\0');
         n.log(program, log.data());
@@ -76,7 +86,8 @@ std::string compile_to_ptx(const nvrtc& n, int major, int minor) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const bool cubin = argc > 1 && std::string(argv[1]) == "cubin";
     nvrtc n{};
     if (!load_nvrtc(n)) {
         std::printf("SKIP: no NVRTC (libnvrtc.so.13) on this machine\n");
@@ -87,9 +98,10 @@ int main() {
     if (!CALL(cuInit(0)) || !CALL(cuDevicePrimaryCtxRetain(&context, 0)) || !CALL(cuCtxSetCurrent(context)) ||
         !CALL(cuDeviceComputeCapability(&major, &minor, 0)))
         return 1;
-    const std::string ptx = compile_to_ptx(n, major, minor);
+    const std::string ptx = compile(n, major, minor, cubin);
     CHECK(!ptx.empty());
-    std::printf("     PTX for compute_%d%d: %zu bytes\n", major, minor, ptx.size());
+    std::printf("     %s for %s_%d%d: %zu bytes\n", cubin ? "CUBIN" : "PTX", cubin ? "sm" : "compute", major, minor,
+                ptx.size());
     CUmodule m = nullptr;
     CUfunction f = nullptr;
     char log[4096] = {};
@@ -113,6 +125,9 @@ int main() {
     CALL(cuMemFree_v2(dout));
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
-    std::printf(failures ? "nvrtc_to_ptx: %d FAILED\n" : "nvrtc_to_ptx: PASS\n", failures);
+    if (failures)
+        std::printf("nvrtc_to_%s: %d FAILED\n", cubin ? "cubin" : "ptx", failures);
+    else
+        std::printf("nvrtc_to_%s: PASS\n", cubin ? "cubin" : "ptx");
     return failures ? 1 : 0;
 }
