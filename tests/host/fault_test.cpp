@@ -122,6 +122,14 @@ const cb_host_kernel progress_kernels[] = {{"serial_sleep", &serial_sleep},
                                            {"hold_until_released", &hold_until_released}};
 const cb_host_kernel_module progress_module = {sizeof(cb_host_kernel_module), 0, progress_kernels, 2};
 
+// A new stream `s` of `r` whose kernel holds the engine until `held` is released.
+void hold_the_engine(runtime& r, cbStream_t& s, hold& held) {
+    cbModule_t m = nullptr;
+    ASSERT_EQ(r.module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess);
+    ASSERT_EQ(r.stream_create(&s, cbStreamDefault), cbSuccess);
+    ASSERT_NO_FATAL_FAILURE(launch_held(r, m, s, held));
+}
+
 // Item 1 of the watchdog's issue: 5 s of queued work was taken for a hung engine. Here the
 // timeout is 200 ms and the queue holds 30 launches of 40 ms (over a second): the supervisor,
 // asked every 50 ms, sees the work move and leaves it alone.
@@ -185,12 +193,9 @@ TEST_F(fault_test, AKernelPastTheTimeLimitIsStoppedOnlyWhenThePolicySetsOne) {
     for (const char* limit : {"0", "200"}) {
         SCOPED_TRACE(std::string("kernel_time_limit_ms ") + limit);
         start({{"kernel_time_limit_ms", limit}});
-        cbModule_t m = nullptr;
-        ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess);
         cbStream_t s = nullptr;
-        ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
         hold held;
-        ASSERT_NO_FATAL_FAILURE(launch_held(*rt, m, s, held));
+        ASSERT_NO_FATAL_FAILURE(hold_the_engine(*rt, s, held));
         std::atomic<bool> wait_done{false};
         std::thread waiter([&] {
             rt->stream_synchronize(s);
@@ -223,12 +228,9 @@ TEST_F(fault_test, AKernelPastTheTimeLimitIsStoppedOnlyWhenThePolicySetsOne) {
 // supervisor looks at the shared connection file every few tens of ms).
 TEST_F(fault_test, ASoftResetInAnotherProgramAbandonsThisProgramsWorkBeforeItsNextSample) {
     start();
-    cbModule_t m = nullptr;
-    ASSERT_EQ(rt->module_load(&m, &progress_module, sizeof progress_module, CB_MODULE_HOST_KERNELS), cbSuccess);
     cbStream_t s = nullptr;
-    ASSERT_EQ(rt->stream_create(&s, cbStreamDefault), cbSuccess);
     hold held;
-    ASSERT_NO_FATAL_FAILURE(launch_held(*rt, m, s, held));
+    ASSERT_NO_FATAL_FAILURE(hold_the_engine(*rt, s, held));
     std::atomic<bool> wait_done{false};
     cbError_t waited = cbSuccess;
     std::thread waiter([&] {
