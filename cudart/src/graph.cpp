@@ -2,6 +2,7 @@
 
 #include "module_kernels.hpp"
 
+#include "element_fill.hpp"
 #include "errors.hpp"
 #include "registration.hpp"
 #include "run_summary.hpp"
@@ -107,13 +108,7 @@ cudaError_t run_copy(const cudaMemcpy3DParms& node, cudaStream_t stream) {
 }
 
 cudaError_t run_memset(const cudaMemsetParams& p, cudaStream_t stream) {
-    const unsigned v = p.value;
-    const bool one_byte = p.elementSize == 1 || (p.elementSize == 2 && (v & 0xFF) == ((v >> 8) & 0xFF)) ||
-                          (p.elementSize == 4 && v == (v & 0xFF) * 0x01010101u);
-    if (!one_byte) return not_supported("a graph memset node of 2- or 4-byte elements whose bytes differ");
-    const size_t row = p.width * p.elementSize;
-    return cudaMemset2DAsync(p.dst, p.height > 1 ? p.pitch : row, static_cast<int>(v & 0xFF), row,
-                             std::max<size_t>(p.height, 1), stream);
+    return fill_elements(p.dst, p.pitch, p.value, p.elementSize, p.width, p.height, stream);
 }
 
 cudaError_t run_nodes(const std::vector<CUgraphNode_st*>& order, cudaStream_t stream);

@@ -1,6 +1,7 @@
 // Memory: device, pinned, mapped and managed allocations, copies and fills, and what a pointer is.
 // CUdeviceptr is the device address the runtime's allocations have.
 #include "allocation_ranges.hpp"
+#include "element_fill.hpp"
 #include "contexts.hpp"
 #include "results.hpp"
 #include "runtime_calls.hpp"
@@ -28,29 +29,16 @@ CUresult copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kin
     return from_runtime(cudaMemcpyAsync(dst, src, bytes, kind, as_stream(stream)));
 }
 
-// A 16- or 32-bit fill: bytes that are all equal are one byte fill; otherwise the pattern is
-// written on the host once, a chunk at most, and copied over the range in order on the stream
-// (pageable copies are complete when they return, so the chunk can be reused at once).
+// An 8-, 16- or 32-bit fill of `count` elements (cudart's fill_elements); the synchronous form
+// waits for the legacy stream.
 template <typename T>
 CUresult fill(CUdeviceptr dst, T value, size_t count, CUstream stream, bool async) {
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
     if (dst % sizeof(T)) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemsetD16/D32: the address is not aligned");
-    unsigned char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    if (std::all_of(bytes, bytes + sizeof(T), [&](unsigned char b) { return b == bytes[0]; }))
-        return from_runtime(async ? cudaMemsetAsync(as_pointer(dst), bytes[0], count * sizeof(T), as_stream(stream))
-                                  : cudaMemset(as_pointer(dst), bytes[0], count * sizeof(T)));
-    constexpr size_t chunk = (4u << 20) / sizeof(T);
-    std::vector<T> pattern(std::min(count, chunk), value);
-    for (size_t done = 0; done < count; done += pattern.size()) {
-        const size_t n = std::min(pattern.size(), count - done);
-        void* at = as_pointer(dst + done * sizeof(T));
-        const cudaError_t e =
-            async ? cudaMemcpyAsync(at, pattern.data(), n * sizeof(T), cudaMemcpyHostToDevice, as_stream(stream))
-                  : cudaMemcpy(at, pattern.data(), n * sizeof(T), cudaMemcpyHostToDevice);
-        if (e != cudaSuccess) return from_runtime(e);
-    }
-    return CUDA_SUCCESS;
+    const cudaError_t e = cudabridge::cudart::fill_elements(as_pointer(dst), 0, value, sizeof(T), count, 1,
+                                                            async ? as_stream(stream) : nullptr);
+    if (e != cudaSuccess || async) return from_runtime(e);
+    return from_runtime(cudaStreamSynchronize(nullptr));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // from CUDA arrays: translated to the runtime's (whose array positions and widths count elements
 // where the driver's count bytes).
 #include "contexts.hpp"
+#include "copy_3d_params.hpp"
+#include "element_fill.hpp"
 #include "results.hpp"
 #include "runtime_calls.hpp"
 #include "texture_types.hpp"
@@ -20,55 +22,23 @@ CUresult then_synchronize(cudaError_t queued) {
     return from_runtime(cudaStreamSynchronize(nullptr));
 }
 
-size_t element_bytes(CUarray array) {
-    cudaChannelFormatDesc d{};
-    cudaExtent extent{};
-    unsigned flags = 0;
-    if (cudaArrayGetInfo(&d, &extent, &flags, as_array(array)) != cudaSuccess) return 0;
-    return size_t(d.x + d.y + d.z + d.w) / 8;
-}
-
-// One side of a 3D copy as the runtime describes it: an array and its position in elements, or a
-// pitched pointer and its position in bytes.
-void side_of(int type, const void* host, CUdeviceptr device, CUarray array, size_t x, size_t y, size_t z, size_t pitch,
-             size_t height, cudaArray_t& out_array, cudaPos& pos, cudaPitchedPtr& ptr) {
-    if (type == CU_MEMORYTYPE_ARRAY) {
-        out_array = as_array(array);
-        const size_t bytes = element_bytes(array);
-        pos = {bytes ? x / bytes : x, y, z};
-        return;
-    }
-    void* base = type == CU_MEMORYTYPE_HOST ? const_cast<void*>(host) : as_pointer(device);
-    ptr = {base, pitch, pitch, height};
-    pos = {x, y, z};
-}
-
 CUresult copy_3d(const CUDA_MEMCPY3D* c, CUstream stream, bool synchronous) {
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    if (c->srcLOD || c->dstLOD) return not_supported("cuMemcpy3D of a mipmap level");
+    const std::optional<cudaMemcpy3DParms> p = runtime_copy(*c);
+    if (!p) return not_supported("cuMemcpy3D of a mipmap level");
     if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
-    cudaMemcpy3DParms p{};
-    side_of(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch,
-            c->srcHeight, p.srcArray, p.srcPos, p.srcPtr);
-    side_of(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch,
-            c->dstHeight, p.dstArray, p.dstPos, p.dstPtr);
-    const CUarray array = c->srcMemoryType == CU_MEMORYTYPE_ARRAY   ? c->srcArray
-                          : c->dstMemoryType == CU_MEMORYTYPE_ARRAY ? c->dstArray
-                                                                    : nullptr;
-    const size_t bytes = array ? element_bytes(array) : 1;
-    p.extent = {bytes ? c->WidthInBytes / bytes : c->WidthInBytes, c->Height, c->Depth};
-    p.kind = cudaMemcpyDefault;
-    const cudaError_t e = cudaMemcpy3DAsync(&p, synchronous ? nullptr : as_stream(stream));
+    const cudaError_t e = cudaMemcpy3DAsync(&*p, synchronous ? nullptr : as_stream(stream));
     return synchronous ? then_synchronize(e) : from_runtime(e);
 }
 
-// Rows of `width` elements `pitch` bytes apart, each filled as cuMemsetD16/D32 fill a range.
-template <typename T>
-CUresult fill_rows(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height, CUstream stream,
-                   CUresult (*fill_row)(CUdeviceptr, T, size_t, CUstream)) {
-    for (size_t row = 0; row < height; ++row)
-        if (CUresult r = fill_row(dst + row * pitch, value, width, stream); r != CUDA_SUCCESS) return r;
-    return CUDA_SUCCESS;
+// Rows of `width` elements of `element` bytes, `pitch` bytes apart (cudart's fill_elements).
+CUresult fill_rows(CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t width, size_t height,
+                   CUstream stream) {
+    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
+    if (dst % element || pitch % element)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemsetD2D16/D2D32: the address or pitch is not aligned");
+    return from_runtime(
+        cudabridge::cudart::fill_elements(as_pointer(dst), pitch, value, element, width, height, as_stream(stream)));
 }
 
 }  // namespace
@@ -80,8 +50,7 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* copy, CUstream stream) { return
 
 CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height,
                            CUstream stream) {
-    if (CUresult r = enter_current(); r != CUDA_SUCCESS) return r;
-    return from_runtime(cudaMemset2DAsync(as_pointer(dst), pitch, value, width, height, as_stream(stream)));
+    return fill_rows(dst, pitch, value, 1, width, height, stream);
 }
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height) {
     if (CUresult r = cuMemsetD2D8Async(dst, pitch, value, width, height, nullptr); r != CUDA_SUCCESS) return r;
@@ -89,7 +58,7 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value, siz
 }
 CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height,
                             CUstream stream) {
-    return fill_rows<unsigned short>(dst, pitch, value, width, height, stream, &cuMemsetD16Async);
+    return fill_rows(dst, pitch, value, 2, width, height, stream);
 }
 CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height) {
     if (CUresult r = cuMemsetD2D16Async(dst, pitch, value, width, height, nullptr); r != CUDA_SUCCESS) return r;
@@ -97,7 +66,7 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short value, s
 }
 CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned value, size_t width, size_t height,
                             CUstream stream) {
-    return fill_rows<unsigned>(dst, pitch, value, width, height, stream, &cuMemsetD32Async);
+    return fill_rows(dst, pitch, value, 4, width, height, stream);
 }
 CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned value, size_t width, size_t height) {
     if (CUresult r = cuMemsetD2D32Async(dst, pitch, value, width, height, nullptr); r != CUDA_SUCCESS) return r;

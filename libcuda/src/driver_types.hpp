@@ -478,6 +478,55 @@ typedef struct CUDA_MEMCPY3D_st {
 } CUDA_MEMCPY3D;
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* copy);
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* copy, CUstream stream);
+// The graph's nodes of every other kind, and their parameters. Structs that share the runtime's
+// layout (CUDA_HOST_NODE_PARAMS, CUDA_MEM_ALLOC_NODE_PARAMS, CUgraphEdgeData,
+// CUgraphExecUpdateResultInfo, CUDA_GRAPH_INSTANTIATE_PARAMS) are passed as the runtime's.
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned value;
+    unsigned elementSize;
+    size_t width;
+    size_t height;
+} CUDA_MEMSET_NODE_PARAMS;
+enum {
+    CU_GRAPH_NODE_TYPE_KERNEL = 0,
+    CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+    CU_GRAPH_NODE_TYPE_MEMSET = 2,
+    CU_GRAPH_NODE_TYPE_HOST = 3,
+    CU_GRAPH_NODE_TYPE_GRAPH = 4,
+    CU_GRAPH_NODE_TYPE_EMPTY = 5,
+    CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+    CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7
+};
+CUresult cuGraphAddMemcpyNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                              const CUDA_MEMCPY3D* copy, CUcontext context);
+CUresult cuGraphAddMemsetNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                              const CUDA_MEMSET_NODE_PARAMS* fill, CUcontext context);
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode node, CUDA_MEMCPY3D* copy);
+CUresult cuGraphMemcpyNodeSetParams(CUgraphNode node, const CUDA_MEMCPY3D* copy);
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode node, CUDA_MEMSET_NODE_PARAMS* fill);
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS* fill);
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D* copy,
+                                        CUcontext context);
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS* fill,
+                                        CUcontext context);
+CUresult cuGraphAddChildGraphNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                  CUgraph child);
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph* child);
+CUresult cuGraphAddEventRecordNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                   CUevent event);
+CUresult cuGraphAddEventWaitNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                 CUevent event);
+CUresult cuGraphNodeGetType(CUgraphNode node, int* type);
+CUresult cuGraphGetRootNodes(CUgraph graph, CUgraphNode* nodes, size_t* count);
+CUresult cuGraphGetEdges(CUgraph graph, CUgraphNode* from, CUgraphNode* to, size_t* count);
+CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode* dependencies, size_t* count);
+CUresult cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode* dependents, size_t* count);
+CUresult cuGraphDestroyNode(CUgraphNode node);
+CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, void* result_info);
+CUresult cuGraphNodeSetEnabled(CUgraphExec exec, CUgraphNode node, unsigned enabled);
+CUresult cuGraphNodeGetEnabled(CUgraphExec exec, CUgraphNode node, unsigned* enabled);
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height);
 CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height);
 CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned value, size_t width, size_t height);

@@ -1,8 +1,8 @@
 // More of the CUDA driver API through CudaBridge's libcuda.so.1 under `cudabridge-cli run`: CUDA
 // arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
 // launch API before CUDA 4, cuLink* of two PTX units, stream-ordered allocation with
-// cuLaunchKernelEx, CUDA 12's libraries, graphs and stream capture of driver launches, and
-// what CUDA 13's own samples ask first.
+// cuLaunchKernelEx, CUDA 12's libraries, graphs (every node kind) and stream capture of driver
+// launches, and what CUDA 13's own samples ask first.
 // Each result is compared with one computed here on the host. Prints PASS when every check held.
 //   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
 #include "checks.hpp"
@@ -370,6 +370,100 @@ void graphs(CUfunction scale_add, CUfunction fill_index) {
     CALL(cuStreamDestroy_v2(s));
 }
 
+// A graph of every other node kind built through the driver API: fill a buffer (memset node), copy
+// it to a pitched 2D region (memcpy node), a child graph that fills again, an event record and
+// wait, then host code; its shape read back (types, roots, edges, parameters); a fill's value
+// changed in the executable graph and with cuGraphExecUpdate, each run checked on the host.
+void graph_nodes() {
+    CUstream s = nullptr;
+    CALL(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    const size_t n = 512, rows = 4, pitch = 1024;
+    CUdeviceptr line = upload(std::vector<unsigned>(n)), grid = upload(std::vector<unsigned char>(rows * pitch));
+    CUgraph g = nullptr, child = nullptr;
+    CALL(cuGraphCreate(&g, 0));
+    CALL(cuGraphCreate(&child, 0));
+    CUDA_MEMSET_NODE_PARAMS fill{line, 0, 0x01020304u, 4, n, 1};
+    CUgraphNode fill_node = nullptr, copy_node = nullptr, child_node = nullptr, record = nullptr, wait = nullptr;
+    CALL(cuGraphAddMemsetNode(&fill_node, g, nullptr, 0, &fill, nullptr));
+    CUDA_MEMCPY3D copy{};
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE, copy.srcDevice = line, copy.srcPitch = n;
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE, copy.dstDevice = grid, copy.dstPitch = pitch, copy.dstHeight = rows;
+    copy.WidthInBytes = n, copy.Height = rows, copy.Depth = 1;  // each row from the line's bytes, n apart
+    copy.srcHeight = rows;
+    CALL(cuGraphAddMemcpyNode(&copy_node, g, &fill_node, 1, &copy, nullptr));
+    // The child fills the last row's second half with 0xAB after the copy.
+    CUDA_MEMSET_NODE_PARAMS tail{grid + (rows - 1) * pitch + n / 2, 0, 0xAB, 1, n / 2, 1};
+    CUgraphNode tail_node = nullptr;
+    CALL(cuGraphAddMemsetNode(&tail_node, child, nullptr, 0, &tail, nullptr));
+    CALL(cuGraphAddChildGraphNode(&child_node, g, &copy_node, 1, child));
+    CUevent event = nullptr;
+    CALL(cuEventCreate(&event, 0));
+    CALL(cuGraphAddEventRecordNode(&record, g, &child_node, 1, event));
+    CALL(cuGraphAddEventWaitNode(&wait, g, &record, 1, event));
+
+    int type = -1;
+    CALL(cuGraphNodeGetType(copy_node, &type));
+    CHECK(type == CU_GRAPH_NODE_TYPE_MEMCPY);
+    CALL(cuGraphNodeGetType(child_node, &type));
+    CHECK(type == CU_GRAPH_NODE_TYPE_GRAPH);
+    size_t count = 0;
+    CALL(cuGraphGetRootNodes(g, nullptr, &count));
+    CHECK(count == 1);
+    CALL(cuGraphGetEdges(g, nullptr, nullptr, &count));
+    CHECK(count == 4);
+    CUgraphNode before = nullptr;
+    count = 1;
+    CALL(cuGraphNodeGetDependencies(copy_node, &before, &count));
+    CHECK(count == 1 && before == fill_node);
+    CUDA_MEMSET_NODE_PARAMS read_fill{};
+    CALL(cuGraphMemsetNodeGetParams(fill_node, &read_fill));
+    CHECK(read_fill.dst == line && read_fill.value == 0x01020304u && read_fill.width == n);
+    CUDA_MEMCPY3D read_copy{};
+    CALL(cuGraphMemcpyNodeGetParams(copy_node, &read_copy));
+    CHECK(read_copy.dstDevice == grid && read_copy.dstPitch == pitch && read_copy.WidthInBytes == n);
+
+    const auto expect_grid = [&](unsigned char first_byte) {
+        std::vector<unsigned char> want(rows * pitch, 0);
+        for (size_t r = 0; r < rows; ++r)
+            for (size_t i = 0; i < n; ++i) want[r * pitch + i] = static_cast<unsigned char>(first_byte - i % 4);
+        for (size_t i = n / 2; i < n; ++i) want[(rows - 1) * pitch + i] = 0xAB;
+        return mismatches(download<unsigned char>(grid, rows * pitch), want) == 0;
+    };
+    CUgraphExec exec = nullptr;
+    CALL(cuGraphInstantiateWithFlags(&exec, g, 0));
+    CALL(cuGraphLaunch(exec, s));
+    CALL(cuStreamSynchronize(s));
+    CHECK(expect_grid(0x04));  // 0x01020304 little-endian: 04 03 02 01
+
+    fill.value = 0x05060708u;  // only the executable graph changes
+    CALL(cuGraphExecMemsetNodeSetParams(exec, fill_node, &fill, nullptr));
+    CALL(cuGraphLaunch(exec, s));
+    CALL(cuStreamSynchronize(s));
+    CHECK(expect_grid(0x08));
+
+    fill.value = 0x090A0B0Cu;  // the graph changes, then the executable graph takes it whole
+    CALL(cuGraphMemsetNodeSetParams(fill_node, &fill));
+    struct {
+        int result;
+        CUgraphNode error_node, error_from_node;
+    } update{-1, nullptr, nullptr};
+    CALL(cuGraphExecUpdate_v2(exec, g, &update));
+    CHECK(update.result == 0);  // CU_GRAPH_EXEC_UPDATE_SUCCESS
+    CALL(cuGraphLaunch(exec, s));
+    CALL(cuStreamSynchronize(s));
+    CHECK(expect_grid(0x0C));
+
+    CALL(cuGraphExecDestroy(exec));
+    CALL(cuGraphDestroyNode(wait));
+    CALL(cuGraphGetEdges(g, nullptr, nullptr, &count));
+    CHECK(count == 3);
+    CALL(cuGraphDestroy(child));
+    CALL(cuGraphDestroy(g));
+    CALL(cuEventDestroy_v2(event));
+    for (CUdeviceptr d : {line, grid}) CALL(cuMemFree_v2(d));
+    CALL(cuStreamDestroy_v2(s));
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -411,6 +505,7 @@ int main(int argc, char** argv) {
     library(argv[1]);
     per_thread_forms(fill_index);
     graphs(scale_add, fill_index);
+    graph_nodes();
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
