@@ -6,6 +6,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -78,6 +79,22 @@ void require_sinks(core::context& ctx, const std::vector<core::sink_spec>& sinks
 
 namespace {
 
+// Words that make a command line nvidia-smi's query (scripts call `nvidia-smi --query-gpu=...`).
+bool nvidia_smi_query(const std::vector<std::string>& words) {
+    return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+        return w.rfind("--query-", 0) == 0 || w.rfind("--help-query", 0) == 0 || w == "-L" || w == "--list-gpus";
+    });
+}
+
+po::options_description global_description();
+
+std::vector<std::string> global_option_names() {
+    const po::options_description d = global_description();
+    std::vector<std::string> names = {"--query-gpu", "--query-compute-apps", "--help-query-gpu", "--list-gpus"};
+    for (const auto& o : d.options()) names.push_back("--" + o->long_name());
+    return names;
+}
+
 po::options_description global_description() {
     po::options_description d("Global options");
     d.add_options()("verbose,v", "verbose output (debug log records)")("json,j", "JSON output")(
@@ -119,6 +136,12 @@ int run_cli(int argc, char** argv) {
         // global parser does not know is handed to the command, in order.
         auto parsed =
             po::command_line_parser(argc, argv).options(all).positional(positional).allow_unregistered().run();
+        // The words after the command are the hidden "command" and "args" options; typed as
+        // options (`--a X`, taken by guessing as --args) they are unknown options, not words.
+        for (const auto& o : parsed.options)
+            if ((o.string_key == "command" || o.string_key == "args") && o.position_key < 0 &&
+                !o.original_tokens.empty())
+                throw usage_error("unknown option '" + o.original_tokens.front() + "'");
         po::variables_map vm;
         po::store(parsed, vm);
         po::notify(vm);
@@ -139,9 +162,16 @@ int run_cli(int argc, char** argv) {
         if (named) name = vm["command"].as<std::string>();
         rest = po::collect_unrecognized(parsed.options, po::include_positional);
         if (!rest.empty() && rest.front() == name) rest.erase(rest.begin());
-        if (!named)
+        if (!named && !rest.empty()) {
+            // nvidia-smi's habits without a command: `--query-gpu=name --format=csv`, `-L`.
+            if (!nvidia_smi_query(rest))
+                throw usage_error("unknown option '" + rest.front() + "'" +
+                                  did_you_mean(rest.front().substr(0, rest.front().find('=')), global_option_names()));
+            name = "query";
+        } else if (!named) {
             name = vm.count("version") ? "version" : "help";
-        else if (vm.count("help")) {
+        }
+        if (named && vm.count("help")) {
             rest = {name};
             name = "help";
         }

@@ -127,6 +127,8 @@ TEST_F(cli_test, EmptyWordsAndUnknownSinksAreUsageErrorsNotDefaults) {
         {"query", "--gpu=name,"},
         {"query", "--query-compute-apps=pid,,used_memory"},
         {"--log-sink", "bogus", "status"},
+        {"--a", "--b"},  // --a was taken, by guessing, for the hidden --args: help, exit 0
+        {"--bogus"},
     };
     for (const auto& args : bad) {
         const auto r = run(args);

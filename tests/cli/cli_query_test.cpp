@@ -225,7 +225,25 @@ TEST_F(cli_query_test, MistakesAreNamedAndExit2) {
         {{"query", "--gpu=name", "-l", "x"}, 2, "-l must be a whole number"},
         {{"query", "--format=csv"}, 2, "name the fields"},
         {{"query", "--gpu=,"}, 2, "names no field"},
+        {{"query", "--gpu=nmae"}, 2, "did you mean 'name'?"},
+        {{"--qeury-gpu=name"}, 2, "did you mean '--query-gpu'?"},
     });
+}
+
+// Scripts written for nvidia-smi call it without a command: the same options reach `query`.
+TEST_F(cli_query_test, NvidiaSmisQueryOptionsWorkWithoutTheCommand) {
+    const auto direct = run({"--query-gpu=name,uuid", "--format=csv,noheader"});
+    ASSERT_EQ(direct.exit_code, 0) << direct.err;
+    EXPECT_EQ(direct.out, run({"query", "--query-gpu=name,uuid", "--format=csv,noheader"}).out);
+    const auto listed = run({"-L"});
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    // nvidia-smi -L: "GPU 0: NAME (UUID: GPU-...)"
+    const std::string uuid =
+        direct.out.substr(direct.out.find(", ") + 2, direct.out.find('\n') - direct.out.find(", ") - 2);
+    const std::string name = direct.out.substr(0, direct.out.find(", "));
+    EXPECT_EQ(listed.out, "GPU 0: " + name + " (UUID: " + uuid + ")\n");
+    EXPECT_EQ(run({"--list-gpus"}).out, listed.out);
+    EXPECT_EQ(run({"--help-query-gpu"}).out, run({"query", "--help-query"}).out);
 }
 
 TEST_F(cli_query_test, LoopBoundedByCountGivesCompleteLines) {

@@ -3,6 +3,7 @@
 // and safety.* fields of CudaBridge's own. `--help-query` lists the fields. Reading only: the
 // device is read through the work gate, nothing is recorded.
 #include "app.hpp"
+#include "suggest.hpp"
 #include "command_args.hpp"
 #include "interruption.hpp"
 #include "process_table.hpp"
@@ -100,15 +101,39 @@ int run_compute_apps(app& a, const std::string& list, const query::output_format
     });
 }
 
+// Every field's name and alias, for a typo's suggestion.
+std::vector<std::string> field_names() {
+    std::vector<std::string> names;
+    for (const auto& f : query::all_fields()) {
+        names.push_back(f.name);
+        names.insert(names.end(), f.aliases.begin(), f.aliases.end());
+    }
+    return names;
+}
+
+// nvidia-smi -L: "GPU 0: NAME (UUID: GPU-...)", one line per eGPU.
+int list_gpus(app& a) {
+    a.read_only();
+    auto& rt = a.runtime();
+    std::string unknown;
+    const auto fields = query::parse_field_list("name,uuid", unknown);
+    for (int i : a.device_indices()) {
+        const auto s = query::read_snapshot(rt.current_session(), rt.device(i), i, rt.device_count(), 0);
+        std::cout << "GPU " << i << ": " << query::value_text(*fields[0].f, fields[0].f->read(s), false)
+                  << " (UUID: " << query::value_text(*fields[1].f, fields[1].f->read(s), false) << ")\n";
+    }
+    return exit_ok;
+}
+
 int run_query(app& a, const std::vector<std::string>& raw) {
     po::options_description d;
     d.add_options()("query-gpu", po::value<std::string>(), "")("format", po::value<std::string>(), "")(
         "loop,l", po::value<std::string>(), "")("loop-ms", po::value<std::string>(), "")(
-        "count,c", po::value<std::string>(), "")("help-query", "")("query-compute-apps", po::value<std::string>(), "")(
-        "help-query-compute-apps", "");
+        "count,c", po::value<std::string>(), "")("help-query", "")("help-query-gpu", "")(
+        "query-compute-apps", po::value<std::string>(), "")("help-query-compute-apps", "")("list-gpus,L", "");
     const po::variables_map vm = parse_options(with_long_loop_ms(raw), d);
 
-    if (vm.count("help-query")) {
+    if (vm.count("help-query") || vm.count("help-query-gpu")) {
         std::cout << query::help_query_text();
         return exit_ok;
     }
@@ -136,6 +161,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
                            : interval_ms     ? 0
                                              : 1;
 
+    if (vm.count("list-gpus")) return list_gpus(a);
     if (vm.count("query-compute-apps"))
         return run_compute_apps(a, vm["query-compute-apps"].as<std::string>(), *format, interval_ms, count);
 
@@ -157,7 +183,8 @@ int run_query(app& a, const std::vector<std::string>& raw) {
     const auto fields = query::parse_field_list(*list, unknown);
     if (!unknown.empty())
         throw usage_error(
-            "unknown field '" + unknown + "' ('cudabridge-cli query --help-query' lists the fields" +
+            "unknown field '" + unknown + "'" + did_you_mean(unknown, field_names()) +
+            " ('cudabridge-cli query --help-query' lists the fields" +
             (vm.count("query-gpu") ? std::string() : "; with a GPU family plugin, give the fields as --query-gpu=...") +
             ")");
     if (fields.empty()) throw usage_error("--gpu names no field ('query --help-query' lists them)");
@@ -207,7 +234,8 @@ command query_command() {
             "  -l, --loop SEC        read again every SEC seconds until Ctrl-C (exit code 130)\n"
             "  -lms, --loop-ms MS    read again every MS milliseconds\n"
             "  -c, --count N         stop after N readings\n"
-            "  --help-query          list the fields\n"
+            "  --help-query          list the fields (also nvidia-smi's --help-query-gpu)\n"
+            "  -L, --list-gpus       one line per eGPU, as nvidia-smi -L: \"GPU 0: NAME (UUID: GPU-...)\"\n"
             "  --query-compute-apps=FIELDS  instead, one line per process computing on an eGPU, as\n"
             "                        nvidia-smi lists them: pid, process_name, used_gpu_memory [MiB],\n"
             "                        gpu_uuid, gpu_bus_id, gpu_name, gpu_serial, timestamp\n"
