@@ -84,6 +84,34 @@ TEST_F(runtime_test, AsyncWorkOnAStreamRunsInOrder) {
     EXPECT_EQ(rt->free_host(host_out), cbSuccess);
 }
 
+// Pinned host memory is reachable by the device at its own address (unified addressing): a copy
+// that names it the device side goes where the pointers really are, as CUDA's does (a published
+// tutorial copies HostToDevice into cudaMallocHost memory). Plain host memory named the device
+// side is still refused, naming the side.
+TEST_F(runtime_test, PinnedHostMemoryNamedTheDeviceSideIsCopiedWhereItIs) {
+    constexpr size_t n = 1024;
+    std::vector<float> h(n), back(n, 0.0f);
+    for (size_t i = 0; i < n; ++i) h[i] = float(i);
+    void* pinned = nullptr;
+    ASSERT_EQ(rt->malloc_host(&pinned, n * 4), cbSuccess) << cbGetLastErrorMessage();
+    void* device = device_alloc(n * 4);
+    EXPECT_EQ(rt->memcpy(pinned, h.data(), n * 4, cbMemcpyHostToDevice, nullptr, false), cbSuccess)
+        << cbGetLastErrorMessage();
+    EXPECT_EQ(std::memcmp(pinned, h.data(), n * 4), 0);
+    EXPECT_EQ(rt->memcpy(device, pinned, n * 4, cbMemcpyDeviceToDevice, nullptr, false), cbSuccess)
+        << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->memcpy(back.data(), device, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess);
+    EXPECT_EQ(back, h);
+    std::fill(back.begin(), back.end(), 0.0f);
+    EXPECT_EQ(rt->memcpy(back.data(), pinned, n * 4, cbMemcpyDeviceToHost, nullptr, false), cbSuccess)
+        << cbGetLastErrorMessage();
+    EXPECT_EQ(back, h);
+    EXPECT_EQ(rt->memcpy(back.data(), h.data(), n * 4, cbMemcpyDeviceToHost, nullptr, false), cbErrorInvalidValue);
+    EXPECT_NE(std::string(cbGetLastErrorMessage()).find("source"), std::string::npos) << cbGetLastErrorMessage();
+    EXPECT_EQ(rt->free(device), cbSuccess);
+    EXPECT_EQ(rt->free_host(pinned), cbSuccess);
+}
+
 TEST_F(runtime_test, FreeHostTakesOnlyLivePointersFromMallocHost) {
     // Each of these crashed (double free, stack, interior, wild) or returned success (malloc).
     void* pinned = nullptr;

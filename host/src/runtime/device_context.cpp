@@ -337,12 +337,16 @@ cbError_t device_context::memcpy(void* dst, const void* src, size_t count, cbMem
     // Managed memory is valid on either side: it is host memory the device reaches, so the copy
     // goes where the two pointers really are, whatever kind the caller named.
     const bool managed = is_managed_range(address_of(dst), count) || is_managed_range(address_of(src), count);
-    if (managed && kind >= cbMemcpyHostToHost && kind <= cbMemcpyDefault) kind = cbMemcpyDefault;
+    // So is pinned host memory (cbMallocHost, cbHostRegister) named as the device side: the device
+    // reaches it at its own address (unified addressing), and CUDA copies it where it is.
+    const bool pinned_as_device = names_pinned_as_device(dst, src, count, kind, dst_dev, src_dev);
+    if ((managed || pinned_as_device) && kind >= cbMemcpyHostToHost && kind <= cbMemcpyDefault) kind = cbMemcpyDefault;
     if (kind == cbMemcpyDefault)
         kind = dst_dev ? (src_dev ? cbMemcpyDeviceToDevice : cbMemcpyHostToDevice)
                        : (src_dev ? cbMemcpyDeviceToHost : cbMemcpyHostToHost);
     if (kind == cbMemcpyHostToHost) {
-        if (managed)
+        // Kernels earlier on the stream may write that memory: the host copy waits for them.
+        if (managed || pinned_as_device)
             if (const cbError_t e = wait_for_managed(stream, async); e != cbSuccess) return e;
         std::memmove(dst, src, count);
         return cbSuccess;

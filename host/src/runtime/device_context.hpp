@@ -81,6 +81,10 @@ public:
     cbError_t malloc_managed(void** ptr, size_t size, unsigned flags);
     cbError_t host_device_pointer(void** out, void* host, unsigned flags);
     bool is_managed_range(uint64_t address, uint64_t bytes) const;
+    // True when `kind` names a side of the copy the device, that side is no device allocation but
+    // pinned host memory, and every such side is (a copy to go where the pointers really are).
+    bool names_pinned_as_device(const void* dst, const void* src, size_t count, cbMemcpyKind kind, bool dst_dev,
+                                bool src_dev) const;
     cbError_t attribute(cbDeviceAttr attr, int& value);
     cbError_t memcpy(void* dst, const void* src, size_t count, cbMemcpyKind kind, cbStream_st* stream, bool async);
     cbError_t memset(void* ptr, int value, size_t count, cbStream_st* stream, bool async);

@@ -36,6 +36,16 @@ bool device_context::is_managed_range(uint64_t address, uint64_t bytes) const {
     return in_ranges(managed_, address, bytes);
 }
 
+bool device_context::names_pinned_as_device(const void* dst, const void* src, size_t count, cbMemcpyKind kind,
+                                            bool dst_dev, bool src_dev) const {
+    const bool dst_named = (kind == cbMemcpyHostToDevice || kind == cbMemcpyDeviceToDevice) && !dst_dev;
+    const bool src_named = (kind == cbMemcpyDeviceToHost || kind == cbMemcpyDeviceToDevice) && !src_dev;
+    if (!dst_named && !src_named) return false;  // the usual case: no lock taken
+    std::lock_guard lock(objects_mutex_);
+    return (!dst_named || in_ranges(pinned_, address_of(dst), count)) &&
+           (!src_named || in_ranges(pinned_, address_of(src), count));
+}
+
 cbError_t device_context::malloc_managed(void** ptr, size_t size, unsigned flags) {
     if (!ptr) return set_last_error(cbErrorInvalidValue, "cbMallocManaged: ptr is NULL");
     *ptr = nullptr;
