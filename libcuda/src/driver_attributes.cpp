@@ -3,19 +3,20 @@
 namespace cudabridge::libcuda {
 
 // CUdevice_attribute (CUDA 13, cuda.h) numbers with no cudaDeviceAttr. Each answer is what this
-// library offers: none of the functions these attributes announce (stream memory operations,
-// virtual memory management, multi-device cooperative launches, exportable handles, compression,
-// multicast, tensor maps) is implemented, so they read 0; 2D texture gather is (tex2Dgather).
+// library offers: 2D texture gather (tex2Dgather) and virtual memory management (cuMemCreate,
+// cuMemMap: virtual_memory.cpp) are; none of the functions the others announce (stream memory
+// operations, multi-device cooperative launches, exportable handles, compression, multicast,
+// tensor maps) is implemented, so they read 0.
 bool driver_only_attribute(int attribute, int& value) {
     switch (attribute) {
-    case 44:  // CAN_TEX2D_GATHER
+    case 44:   // CAN_TEX2D_GATHER
+    case 102:  // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (cuMemCreate, cuMemMap)
         value = 1;
         return true;
     case 92:
     case 93:
-    case 94:   // stream memory operations (v1)
-    case 96:   // COOPERATIVE_MULTI_DEVICE_LAUNCH
-    case 102:  // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (cuMemCreate, cuMemMap)
+    case 94:  // stream memory operations (v1)
+    case 96:  // COOPERATIVE_MULTI_DEVICE_LAUNCH
     case 103:
     case 104:
     case 105:  // exportable handles: POSIX fd, Win32, Win32 KMT

@@ -2,7 +2,7 @@
 // arrays and texture objects, 2D copies between host, pitched device memory and arrays, the
 // launch API before CUDA 4, cuLink* of two PTX units, stream-ordered allocation with
 // cuLaunchKernelEx, CUDA 12's libraries, graphs (every node kind) and stream capture of driver
-// launches, and what CUDA 13's own samples ask first.
+// launches, virtual memory management, and what CUDA 13's own samples ask first.
 // Each result is compared with one computed here on the host. Prints PASS when every check held.
 //   driver_arrays_and_linking KERNELS_PTX LINK_MAIN_PTX LINK_TWICE_PTX
 #include "checks.hpp"
@@ -464,6 +464,55 @@ void graph_nodes() {
     CALL(cuStreamDestroy_v2(s));
 }
 
+// Virtual memory management as vectorAddMMAP uses it: a reserved range, three physical
+// allocations mapped side by side, a kernel over all of it; an allocation keeps its bytes across an
+// unmap and a map; what the simulated GPU cannot show (aliasing) is refused by name.
+void virtual_memory(CUfunction fill_index) {
+    int supported = 0;
+    CALL(cuDeviceGetAttribute(&supported, 102, 0));  // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+    CHECK(supported == 1);
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+    size_t granule = 0;
+    CALL(cuMemGetAllocationGranularity(&granule, &prop, 0));
+    CHECK(granule > 0);
+    const size_t bytes = 3 * granule;
+    CUdeviceptr range = 0;
+    CALL(cuMemAddressReserve(&range, bytes, 0, 0, 0));
+    CUmemGenericAllocationHandle parts[3] = {};
+    for (int i = 0; i < 3; ++i) {
+        CALL(cuMemCreate(&parts[i], granule, &prop, 0));
+        CALL(cuMemMap(range + i * granule, granule, 0, parts[i], 0));
+        CALL(cuMemRelease(parts[i]));  // as vectorAddMMAP: the mapping keeps it
+    }
+    CUmemAccessDesc access{{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    CALL(cuMemSetAccess(range, bytes, &access, 1));
+    int n = int(bytes / 4);
+    void* params[] = {&range, &n};
+    CALL(cuLaunchKernel(fill_index, unsigned(n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+    CALL(cuCtxSynchronize());
+    std::vector<unsigned> indices(n);
+    for (int i = 0; i < n; ++i) indices[i] = unsigned(i);
+    CHECK(mismatches(download<unsigned>(range, size_t(n)), indices) == 0);
+
+    CUmemGenericAllocationHandle middle = 0;
+    CALL(cuMemRetainAllocationHandle(&middle, reinterpret_cast<void*>(range + granule + 64)));
+    CHECK(cuMemMap(range, granule, 0, middle, 0) == CUDA_ERROR_NOT_SUPPORTED);  // aliasing
+    CALL(cuMemUnmap(range + granule, granule));
+    CALL(cuMemsetD8_v2(range + granule, 0, granule));  // the hole: not the allocation's bytes
+    CALL(cuMemMap(range + granule, granule, 0, middle, 0));
+    CALL(cuMemRelease(middle));
+    CHECK(mismatches(download<unsigned>(range, size_t(n)), indices) == 0);
+
+    CHECK(cuMemAddressFree(range, bytes) == CUDA_ERROR_INVALID_VALUE);  // still mapped
+    CALL(cuMemUnmap(range, bytes));
+    CALL(cuMemAddressFree(range, bytes));
+    CHECK(cuMemAddressFree(range, bytes) == CUDA_ERROR_INVALID_VALUE);
+    CUmemGenericAllocationHandle none = 0;
+    CHECK(cuMemCreate(&none, granule + 1, &prop, 0) == CUDA_ERROR_INVALID_VALUE);
+}
+
 // What CUDA 13's samples do first: a context from zeroed creation parameters, attributes only
 // the driver has, the block size that fills a multiprocessor.
 void what_samples_ask(CUfunction scale_add) {
@@ -471,8 +520,8 @@ void what_samples_ask(CUfunction scale_add) {
     CUcontext context = nullptr;
     CALL(cuCtxCreate_v4(&context, &none, 0, 0));
     int value = -1;
-    CALL(cuDeviceGetAttribute(&value, 102, 0));  // virtual memory management: not offered
-    CHECK(value == 0);
+    CALL(cuDeviceGetAttribute(&value, 102, 0));  // virtual memory management: offered
+    CHECK(value == 1);
     CALL(cuDeviceGetAttribute(&value, 96, 0));  // multi-device cooperative launch: not offered
     CHECK(value == 0);
     int min_grid = 0, block = 0;
@@ -506,6 +555,7 @@ int main(int argc, char** argv) {
     per_thread_forms(fill_index);
     graphs(scale_add, fill_index);
     graph_nodes();
+    virtual_memory(fill_index);
     what_samples_ask(scale_add);
     CALL(cuModuleUnload(m));
     CALL(cuDevicePrimaryCtxRelease_v2(0));
