@@ -26,8 +26,11 @@ namespace {
 host::device::ticket enter_or_throw(host::device& d) {
     host::device::ticket t;
     const cb_status st = d.enter(t);
+    // A device a safety policy marked failed refuses work: the policy refused it (exit 5), it is
+    // not lost.
     if (st != CB_OK)
-        throw cli_error(exit_code_for(st) == exit_error ? exit_refused : exit_code_for(st), core::last_error());
+        throw cli_error(exit_code_for(st) == exit_error || d.held_by_safety_policy() ? exit_refused : exit_code_for(st),
+                        core::last_error());
     return t;
 }
 

@@ -168,6 +168,8 @@ TEST(query_safety, TheGateCorrectsAStateThisProcessHasNotSeenChange) {
     EXPECT_EQ(query::reported_state(device_state::connected, CB_ERR_THERMAL_LIMIT), "emergency-stop");
     EXPECT_EQ(query::reported_state(device_state::recovering, CB_ERR_BUSY), "recovering");
     EXPECT_EQ(query::reported_state(device_state::failed, CB_ERR_DEVICE_LOST), "failed");
+    // Another process's policy marked it failed: this process's gate refuses it as lost.
+    EXPECT_EQ(query::reported_state(device_state::connected, CB_ERR_DEVICE_LOST, true), "failed");
 }
 
 TEST(exporter_text, FamiliesLabelsAndValues) {

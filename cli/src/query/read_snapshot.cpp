@@ -52,9 +52,11 @@ void read_connection_events(host::session& s, const host::device& d, gpu_snapsho
     }
 }
 
-std::string reported_state(host::device_state local, cb_status gate) {
+std::string reported_state(host::device_state local, cb_status gate, bool held_by_policy) {
     if (gate != CB_OK && local == host::device_state::connected) {
         if (gate == CB_ERR_THERMAL_LIMIT) return host::state_name(host::device_state::emergency_stop);
+        // Another process's policy marked it failed: refused as lost, but it is failed.
+        if (gate == CB_ERR_DEVICE_LOST && held_by_policy) return host::state_name(host::device_state::failed);
         if (gate == CB_ERR_DEVICE_LOST || gate == CB_ERR_LINK_DOWN) return host::state_name(host::device_state::lost);
     }
     return host::state_name(local);
@@ -107,7 +109,7 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     out.link_generation = e.generation;
     out.link_lanes = e.lanes;
     out.link_lane_speed_gbps = e.lane_speed_gbps;
-    out.state = reported_state(local, gate);
+    out.state = reported_state(local, gate, d.held_by_safety_policy());
 
     read_connection_events(s, d, out);
     return out;

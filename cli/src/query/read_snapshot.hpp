@@ -26,8 +26,8 @@ void read_connection_events(host::session& s, const host::device& d, gpu_snapsho
 // The state a reading reports: this process's view of the device, corrected by what its work gate
 // answered. A device this process still holds as connected, whose gate refuses because another
 // process disconnected it or the link is down, is "lost"; one another process's policy stopped is
-// "emergency-stop".
-std::string reported_state(host::device_state local, cb_status gate);
+// "emergency-stop", and one it marked failed (held_by_policy) "failed".
+std::string reported_state(host::device_state local, cb_status gate, bool held_by_policy = false);
 
 gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu_count, int64_t time_ns);
 

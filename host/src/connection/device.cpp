@@ -204,11 +204,20 @@ bool device::held_by_safety_policy() const noexcept {
     return impl_->shared->marked_failed() || impl_->shared->emergency_stopped();
 }
 bool device::attached() const noexcept { return impl_->attached; }
-int64_t device::session_id() const noexcept { return impl_->session_id; }
+// An observer follows the connection's session: a process using the device may have connected it
+// again since this one joined (its readings count that session's events).
+int64_t device::session_id() const noexcept {
+    if (impl_->observer && impl_->shared) {
+        const int64_t now = impl_->shared->session_id();
+        if (now > 0) return now;
+    }
+    return impl_->session_id;
+}
 const std::vector<step_record>& device::connect_steps() const noexcept { return impl_->steps; }
 health_snapshot device::health() const { return impl_->health(); }
 cb_status device::enter(ticket& out) const { return impl_->enter(out); }
 uint64_t device::memory_epoch() const noexcept { return impl_->memory_epoch.load(std::memory_order_acquire); }
+uint64_t device::work_abandons() const noexcept { return impl_->work_abandons.load(std::memory_order_acquire); }
 const cb_gpu_table* device::gpu() const noexcept { return impl_->s.gpu(); }
 void* device::gpu_instance() const noexcept { return impl_->s.gpu_instance(); }
 int device::add_callback(device_event_callback cb) { return impl_->add_callback(std::move(cb)); }

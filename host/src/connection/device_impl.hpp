@@ -68,6 +68,9 @@ public:
     mutable std::shared_mutex gate;
     std::atomic<device_state> state{device_state::disconnected};
     mutable std::atomic<uint64_t> memory_epoch{1};
+    // Resets of the engines (soft, hard, another process's) that abandoned this process's queued
+    // work: a call whose work failed while this moved failed because of a reset.
+    std::atomic<uint64_t> work_abandons{0};
     // Resets of the device (shared->resets()) this process has taken in. One made by another
     // process drops this process's memory at its next call (memory_epoch moves: the runtime
     // answers cbErrorDeviceReset) and leaves its GPU view stale until it is opened again.

@@ -101,8 +101,27 @@ cb_status device_impl::reopen_gpu(std::string& error) {
 
 void device_impl::look_again() noexcept {
     std::unique_lock lock(gate);
+    // A process using the device connected it again (a reconnect, a manual reset after a replug):
+    // this view follows the new connection, as a query started now would join it.
+    if (shared->state() == shared_link_state::connected && !shared->still_connected(epoch)) epoch = shared->epoch();
     std::string error;
-    reopen_gpu(error);  // still lost: the next sample says so and tries again
+    cb_status st = reopen_gpu(error);  // still lost: the next sample says so and tries again
+    // The link this view looked through went with a drop or a replug that the process using the
+    // device recovered from: look through a new one (the function may have a new id after a replug).
+    if (st != CB_OK) {
+        close_gpu();
+        close_tunnel();
+        for (const auto& d : detect(s))
+            if (id == d.enclosure.id && d.function) {
+                function = *d.function;
+                function_id = function.id;
+            }
+        st = open_tunnel(error);
+        if (st == CB_OK) st = open_gpu(error);
+    }
+    // The GPU answers again: this view is connected, as status and query in a new process say.
+    device_state lost = device_state::lost;
+    if (st == CB_OK && state.compare_exchange_strong(lost, device_state::connected)) set_refusal({});
 }
 
 void device_impl::release_runtime(bool usable) noexcept {
@@ -129,6 +148,7 @@ cb_status device_impl::reauthorize(std::string& error) {
 }
 
 cb_status device_impl::soft_reset(std::string& error) {
+    work_abandons.fetch_add(1, std::memory_order_acq_rel);
     const cb_status st = s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
     if (st != CB_OK) error = why(st, "soft reset failed");
     // The engines are the device's: every other process's queued work goes with them.
@@ -137,6 +157,7 @@ cb_status device_impl::soft_reset(std::string& error) {
 }
 
 void device_impl::stop_local_work() noexcept {
+    work_abandons.fetch_add(1, std::memory_order_acq_rel);
     std::shared_lock lock(gate);
     if (handle) s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_SOFT);
 }
@@ -145,6 +166,7 @@ cb_status device_impl::hard_reset(std::string& error) {
     // Drained and exclusive: the runtime forgets what the reset is about to drop.
     release_runtime(false);
     memory_epoch.fetch_add(1);
+    work_abandons.fetch_add(1, std::memory_order_acq_rel);
     cb_status st = s.gpu()->reset(s.gpu_instance(), handle, CB_RESET_HARD);
     seen_resets.store(shared->publish_reset());  // every other process's context goes with it
     if (st != CB_OK) {
@@ -161,6 +183,7 @@ cb_status device_impl::hard_reset(std::string& error) {
 cb_status device_impl::reconnect(std::string& error) {
     release_runtime(false);
     memory_epoch.fetch_add(1);
+    work_abandons.fetch_add(1, std::memory_order_acq_rel);
     seen_resets.store(shared->publish_reset());
     close_gpu();
     close_tunnel();

@@ -124,12 +124,25 @@ cbError_t device_context::fail(const char* what, cb_status st) {
     return is_sticky(e) ? make_sticky(e, message) : set_last_error(e, message);
 }
 
+// As CUDA reports work a GPU reset took: cbErrorDeviceReset, sticky, naming the reset's reason.
+cbError_t device_context::abandoned_by_reset(const char* what) {
+    all_work_done_after(dev_->work_abandons());  // reported once: later failures are their own
+    const std::string detail = core::last_error();
+    const health_snapshot h = dev_->health();
+    return make_sticky(cbErrorDeviceReset, std::string(what) + ": " + detail + " (device " + dev_->id() + " was reset" +
+                                               (h.last_action.empty() ? std::string(" by another program or a recovery")
+                                                                      : " (last safety action: " + h.last_action +
+                                                                            ": " + h.last_reason + ")") +
+                                               "; 'cudabridge-cli history' says why)");
+}
+
 cbError_t device_context::memory_dropped() {
     const health_snapshot h = dev_->health();
     return make_sticky(
         cbErrorDeviceReset,
         "device " + dev_->id() + " was reset" +
-            (h.last_action.empty() ? "" : " by the safety supervisor (" + h.last_action + ": " + h.last_reason + ")") +
+            (h.last_action.empty() ? " by another program ('cudabridge-cli history' says who and why)"
+                                   : " by the safety supervisor (" + h.last_action + ": " + h.last_reason + ")") +
             "; its memory, streams and events are gone");
 }
 

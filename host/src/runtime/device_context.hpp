@@ -61,10 +61,20 @@ public:
         gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
         if (!may_extend_copy_run && run_open_.load(std::memory_order_acquire)) st = end_copy_run(g);
         if (st == CB_OK) st = body(g);
-        return st == CB_OK ? cbSuccess : fail(what, st);
+        if (st == CB_OK) return cbSuccess;
+        // The driver reports work a reset abandoned as an internal failure: a reset since the last
+        // wait that found all work done says why.
+        if (st == CB_ERR_INTERNAL && dev_->work_abandons() != abandons_waited_.load(std::memory_order_acquire))
+            return abandoned_by_reset(what);
+        return fail(what, st);
     }
 
     cbError_t sticky() const noexcept { return sticky_.load(std::memory_order_acquire); }
+    cbError_t abandoned_by_reset(const char* what);
+    // A wait found the work queued before it done: resets before `abandons` took none of it.
+    void all_work_done_after(uint64_t abandons) noexcept {
+        abandons_waited_.store(abandons, std::memory_order_release);
+    }
     void clear_sticky();
     cbError_t make_sticky(cbError_t e, const std::string& message);
 
@@ -169,6 +179,7 @@ private:
     std::unique_ptr<host::device> dev_;
     std::unique_ptr<caching_allocator> allocator_;
     std::atomic<cbError_t> sticky_{cbSuccess};
+    std::atomic<uint64_t> abandons_waited_{0};  // work_abandons() at the last wait that found all done
     std::string sticky_message_;
     mutable std::mutex sticky_mutex_;
     std::atomic<uint64_t> memory_epoch_{0};

@@ -203,13 +203,16 @@ cbError_t device_context::stream_destroy(cbStream_st* s) {
 cbError_t device_context::stream_synchronize(cbStream_st* s) {
     if (s && !owns(s)) return set_last_error(cbErrorInvalidResourceHandle, "cbStreamSynchronize: unknown stream");
     cbStream_st* target = s ? s : default_stream_.get();
-    return call("cbStreamSynchronize", [&](gpu_call& g) -> cb_status {
+    const uint64_t abandons = dev_->work_abandons();
+    const cbError_t e = call("cbStreamSynchronize", [&](gpu_call& g) -> cb_status {
         if (!target->handle) return CB_ERR_DEVICE_LOST;
         const cb_status st = as_launch_failure(g.t->stream_synchronize(g.instance, target->handle));
         cb_status checked = settle_checks(g, target);
         if (checked == CB_OK && st == CB_OK) checked = settle_finished_checks(g);
         return st != CB_OK ? st : checked;
     });
+    if (e == cbSuccess) all_work_done_after(abandons);
+    return e;
 }
 
 cbError_t device_context::stream_query(cbStream_st* s) {
@@ -309,11 +312,14 @@ cbError_t device_context::event_elapsed(float* ms, cbEvent_st* a, cbEvent_st* b)
 }
 
 cbError_t device_context::synchronize() {
-    return call("cbDeviceSynchronize", [&](gpu_call& g) -> cb_status {
+    const uint64_t abandons = dev_->work_abandons();
+    const cbError_t e = call("cbDeviceSynchronize", [&](gpu_call& g) -> cb_status {
         const cb_status st = as_launch_failure(g.t->device_synchronize(g.instance, g.handle));
         const cb_status checked = settle_all_checks(g);
         return st != CB_OK ? st : checked;
     });
+    if (e == cbSuccess) all_work_done_after(abandons);
+    return e;
 }
 
 }  // namespace cudabridge::host

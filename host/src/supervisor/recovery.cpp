@@ -30,6 +30,11 @@ void device_impl::run_recovery(cb_safety_action action, const std::string& reaso
     const bool is_reset =
         action == CB_ACTION_SOFT_RESET || action == CB_ACTION_HARD_RESET || action == CB_ACTION_RECONNECT;
     if (is_reset) {
+        // Named before anything is reset: a call failing for it says who reset the device and why
+        // (memory_dropped, abandoned_by_reset read the published health).
+        last_action_ = action_text;
+        last_reason_ = reason;
+        publish_health();
         // From here new calls wait for the outcome instead of queueing work the reset would drop,
         // and a call whose work the reset abandons is told so (cbErrorDeviceReset).
         device_state expected = device_state::connected;
@@ -179,7 +184,12 @@ void device_impl::follow_reset_elsewhere() {
         std::unique_lock lock(gate);
         if (!view_stale.exchange(false)) return;
         release_runtime(false);
-        if (reopen_gpu(error) == CB_OK) return;
+        if (reopen_gpu(error) == CB_OK) {
+            // An observer that saw the device lost sees it again (a process using it recovers).
+            device_state lost = device_state::lost;
+            if (state.compare_exchange_strong(lost, device_state::connected)) set_refusal({});
+            return;
+        }
     }
     set_state(device_state::lost, CB_ERR_DEVICE_LOST, "safety.reset_elsewhere",
               "another process reset the device, and its GPU does not answer here: " + error);

@@ -130,7 +130,9 @@ void device_impl::supervise_once() {
     history_.push_back(sample);
     if (history_.size() > history_length) history_.pop_front();
     if (observer) {  // it looks; the processes that use the device decide and act
-        if (sample.device_lost) look_again();
+        const bool reconnected_elsewhere =
+            shared->state() == shared_link_state::connected && !shared->still_connected(epoch);
+        if (sample.device_lost || reconnected_elsewhere) look_again();
         publish_health();
         return;
     }

@@ -175,6 +175,8 @@ public:
     // Bumped when the GPU lost its memory (hard reset, reconnect): allocations, streams and
     // events made before are gone.
     uint64_t memory_epoch() const noexcept;
+    // Moves with every reset that abandoned this process's queued work (any kind, any process's).
+    uint64_t work_abandons() const noexcept;
     const cb_gpu_table* gpu() const noexcept;
     void* gpu_instance() const noexcept;
 
