@@ -10,12 +10,10 @@ readings are checked to lie between a query just before and one just after the s
 """
 import json
 import os
-import queue
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import urllib.error
 import urllib.request
 
@@ -24,6 +22,8 @@ try:
 except ImportError:
     print("python3-prometheus-client is not installed (scripts/install-deps.sh installs it): skipped")
     sys.exit(77)
+
+from exporter_process import start_exporter  # noqa: E402 - after the skip check
 
 CLI = sys.argv[1] if len(sys.argv) > 1 else "cudabridge-cli"
 WAIT_S = 120
@@ -65,24 +65,6 @@ class Cli:
         return json.loads(r.stdout)["devices"][0]["values"]
 
 
-def start_exporter(cli):
-    """The exporter on a port the system picks; returns (process, base URL)."""
-    p = subprocess.Popen(cli.args("exporter", "--listen", "127.0.0.1:0"), env=cli.env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in p.stdout], daemon=True).start()
-    try:
-        first = lines.get(timeout=WAIT_S)
-    except queue.Empty:
-        first = ""
-    marker = "Serving http://"
-    if marker not in first:
-        p.kill()
-        raise RuntimeError("the exporter did not start: %r %s" % (first, p.stderr.read()))
-    address = first.split(marker, 1)[1].split("/metrics", 1)[0]
-    return p, "http://" + address
-
-
 def samples_by_family(text):
     """The families, and their samples by family name (the parser names a counter's family without
     its _total, and gives a counter's samples a _total name even where the text has none, as
@@ -113,7 +95,7 @@ def main():
                 check(r.returncode == 2 and says in r.stderr,
                       "--listen %s exits 2 naming the mistake (got %d: %s)" % (bad, r.returncode, r.stderr))
 
-            proc, base = start_exporter(cli)
+            proc, base = start_exporter(cli, WAIT_S)
             before = cli.query()
             with urllib.request.urlopen(base + "/metrics", timeout=WAIT_S) as response:
                 check(response.status == 200, "/metrics answers 200")

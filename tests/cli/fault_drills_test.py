@@ -21,7 +21,6 @@ Nothing here depends on timing beyond the policy's own: waits poll with generous
 """
 import json
 import os
-import queue
 import re
 import signal
 import subprocess
@@ -36,6 +35,8 @@ try:
 except ImportError:
     print("python3-prometheus-client is not installed (scripts/install-deps.sh installs it): skipped")
     sys.exit(77)
+
+from exporter_process import start_exporter  # noqa: E402 - after the skip check
 
 CLI = sys.argv[1] if len(sys.argv) > 1 else "cudabridge-cli"
 PYTHON = sys.executable or "/usr/bin/python3"
@@ -231,23 +232,6 @@ def wait_resumed(out, limit):
     return resumed(out.all)
 
 
-def start_exporter(cli):
-    p = subprocess.Popen(cli.args("exporter", "--listen", "127.0.0.1:0"), env=cli.env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in p.stdout], daemon=True).start()
-    try:
-        first = lines.get(timeout=WAIT_S)
-    except queue.Empty:
-        first = ""
-    marker = "Serving http://"
-    if marker not in first:
-        p.kill()
-        raise RuntimeError("the exporter did not start: %r %s" % (first, p.stderr.read()))
-    Lines(p.stderr)  # its log lines, read so that its pipe never fills
-    return p, "http://" + first.split(marker, 1)[1].split("/metrics", 1)[0]
-
-
 def stop_process(p, failures, what):
     if p is None or p.poll() is not None:
         return
@@ -434,7 +418,7 @@ def run_drill(cli, drill):
     exporter = hold = None
     stop_file = os.path.join(cli.folder, "stop-" + drill.name)
     try:
-        exporter, base = start_exporter(cli)
+        exporter, base = start_exporter(cli, WAIT_S)
         first = cli.last_event_id()
         hold = subprocess.Popen([PYTHON, "-c", HOLD_PY, stop_file], env=cli.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
