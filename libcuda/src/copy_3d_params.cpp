@@ -30,6 +30,23 @@ void side_of(int type, const void* host, CUdeviceptr device, CUarray array, size
     pos = {x, y, z};
 }
 
+// The other way: an array and its position in bytes, or the pointer as a unified address (the
+// driver tells host from device).
+void driver_side(cudaArray_t array, const cudaPos& pos, const cudaPitchedPtr& ptr, size_t element, int& type,
+                 CUarray& out_array, CUdeviceptr& device, size_t& x, size_t& pitch, size_t& height) {
+    if (array) {
+        type = CU_MEMORYTYPE_ARRAY;
+        out_array = reinterpret_cast<CUarray>(array);
+        x = pos.x * element;
+        return;
+    }
+    type = CU_MEMORYTYPE_UNIFIED;
+    device = reinterpret_cast<uintptr_t>(ptr.ptr);
+    x = pos.x;
+    pitch = ptr.pitch;
+    height = ptr.ysize;
+}
+
 }  // namespace
 
 std::optional<cudaMemcpy3DParms> runtime_copy(const CUDA_MEMCPY3D& c) {
@@ -50,28 +67,10 @@ CUDA_MEMCPY3D driver_copy(const cudaMemcpy3DParms& p) {
     CUDA_MEMCPY3D c{};
     const cudaArray_t array = p.srcArray ? p.srcArray : p.dstArray;
     const size_t bytes = array ? element_bytes(array) : 1;
-    if (p.srcArray) {
-        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-        c.srcArray = reinterpret_cast<CUarray>(p.srcArray);
-        c.srcXInBytes = p.srcPos.x * bytes;
-    } else {
-        c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-        c.srcDevice = reinterpret_cast<uintptr_t>(p.srcPtr.ptr);
-        c.srcXInBytes = p.srcPos.x;
-        c.srcPitch = p.srcPtr.pitch;
-        c.srcHeight = p.srcPtr.ysize;
-    }
-    if (p.dstArray) {
-        c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-        c.dstArray = reinterpret_cast<CUarray>(p.dstArray);
-        c.dstXInBytes = p.dstPos.x * bytes;
-    } else {
-        c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-        c.dstDevice = reinterpret_cast<uintptr_t>(p.dstPtr.ptr);
-        c.dstXInBytes = p.dstPos.x;
-        c.dstPitch = p.dstPtr.pitch;
-        c.dstHeight = p.dstPtr.ysize;
-    }
+    driver_side(p.srcArray, p.srcPos, p.srcPtr, bytes, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcXInBytes,
+                c.srcPitch, c.srcHeight);
+    driver_side(p.dstArray, p.dstPos, p.dstPtr, bytes, c.dstMemoryType, c.dstArray, c.dstDevice, c.dstXInBytes,
+                c.dstPitch, c.dstHeight);
     c.srcY = p.srcPos.y;
     c.srcZ = p.srcPos.z;
     c.dstY = p.dstPos.y;

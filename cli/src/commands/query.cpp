@@ -115,12 +115,12 @@ std::vector<std::string> field_names() {
 int list_gpus(app& a) {
     a.read_only();
     auto& rt = a.runtime();
-    std::string unknown;
-    const auto fields = query::parse_field_list("name,uuid", unknown);
+    const query::field& name = *query::find_field("name");
+    const query::field& uuid = *query::find_field("uuid");
     for (int i : a.device_indices()) {
         const auto s = query::read_snapshot(rt.current_session(), rt.device(i), i, rt.device_count(), 0);
-        std::cout << "GPU " << i << ": " << query::value_text(*fields[0].f, fields[0].f->read(s), false)
-                  << " (UUID: " << query::value_text(*fields[1].f, fields[1].f->read(s), false) << ")\n";
+        std::cout << "GPU " << i << ": " << query::value_text(name, name.read(s), false)
+                  << " (UUID: " << query::value_text(uuid, uuid.read(s), false) << ")\n";
     }
     return exit_ok;
 }

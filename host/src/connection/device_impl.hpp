@@ -133,6 +133,7 @@ public:
     // An observer's GPU view that met a lost device is opened again, as nvidia-smi's next query
     // sees a GPU that another process reset; it resets nothing itself.
     void look_again() noexcept;
+    void seen_again();  // a lost view whose GPU answers again is connected
 
     disconnect_report disconnect(const disconnect_options& options);
     bool others_still_busy(uint32_t timeout_ms, std::vector<cb_gpu_process>& others);

@@ -119,9 +119,14 @@ void device_impl::look_again() noexcept {
         st = open_tunnel(error);
         if (st == CB_OK) st = open_gpu(error);
     }
-    // The GPU answers again: this view is connected, as status and query in a new process say.
+    if (st == CB_OK) seen_again();
+}
+
+// The GPU answers again: a view that saw it lost is connected, as status and query in a new
+// process say.
+void device_impl::seen_again() {
     device_state lost = device_state::lost;
-    if (st == CB_OK && state.compare_exchange_strong(lost, device_state::connected)) set_refusal({});
+    if (state.compare_exchange_strong(lost, device_state::connected)) set_refusal({});
 }
 
 void device_impl::release_runtime(bool usable) noexcept {

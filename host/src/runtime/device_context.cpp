@@ -124,26 +124,24 @@ cbError_t device_context::fail(const char* what, cb_status st) {
     return is_sticky(e) ? make_sticky(e, message) : set_last_error(e, message);
 }
 
-// As CUDA reports work a GPU reset took: cbErrorDeviceReset, sticky, naming the reset's reason.
+// Who reset the device, for the errors that report a reset: the supervisor's last action and its
+// reason, else another program.
+std::string device_context::reset_cause() const {
+    const health_snapshot h = dev_->health();
+    return h.last_action.empty() ? " by another program ('cudabridge-cli history' says who and why)"
+                                 : " by the safety supervisor (" + h.last_action + ": " + h.last_reason + ")";
+}
+
+// As CUDA reports work a GPU reset took: cbErrorDeviceReset, sticky, naming the reset.
 cbError_t device_context::abandoned_by_reset(const char* what) {
     all_work_done_after(dev_->work_abandons());  // reported once: later failures are their own
-    const std::string detail = core::last_error();
-    const health_snapshot h = dev_->health();
-    return make_sticky(cbErrorDeviceReset, std::string(what) + ": " + detail + " (device " + dev_->id() + " was reset" +
-                                               (h.last_action.empty() ? std::string(" by another program or a recovery")
-                                                                      : " (last safety action: " + h.last_action +
-                                                                            ": " + h.last_reason + ")") +
-                                               "; 'cudabridge-cli history' says why)");
+    return make_sticky(cbErrorDeviceReset, std::string(what) + ": " + core::last_error() + " (device " + dev_->id() +
+                                               " was reset" + reset_cause() + ")");
 }
 
 cbError_t device_context::memory_dropped() {
-    const health_snapshot h = dev_->health();
-    return make_sticky(
-        cbErrorDeviceReset,
-        "device " + dev_->id() + " was reset" +
-            (h.last_action.empty() ? " by another program ('cudabridge-cli history' says who and why)"
-                                   : " by the safety supervisor (" + h.last_action + ": " + h.last_reason + ")") +
-            "; its memory, streams and events are gone");
+    return make_sticky(cbErrorDeviceReset, "device " + dev_->id() + " was reset" + reset_cause() +
+                                               "; its memory, streams and events are gone");
 }
 
 // ---- release (the device's hook: exclusive gate held) ------------------------------------------

@@ -71,6 +71,7 @@ public:
 
     cbError_t sticky() const noexcept { return sticky_.load(std::memory_order_acquire); }
     cbError_t abandoned_by_reset(const char* what);
+    std::string reset_cause() const;
     // A wait found the work queued before it done: resets before `abandons` took none of it.
     void all_work_done_after(uint64_t abandons) noexcept {
         abandons_waited_.store(abandons, std::memory_order_release);

@@ -185,9 +185,7 @@ void device_impl::follow_reset_elsewhere() {
         if (!view_stale.exchange(false)) return;
         release_runtime(false);
         if (reopen_gpu(error) == CB_OK) {
-            // An observer that saw the device lost sees it again (a process using it recovers).
-            device_state lost = device_state::lost;
-            if (state.compare_exchange_strong(lost, device_state::connected)) set_refusal({});
+            seen_again();  // an observer that saw it lost: a process using it recovered it
             return;
         }
     }
