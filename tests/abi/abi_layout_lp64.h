@@ -53,6 +53,7 @@ CB_PIN_ASSERT(CB_ABI_MINOR >= 14, "these headers describe ABI 1.14 or later (ker
 CB_PIN_ASSERT(
     CB_ABI_MINOR >= 16,
     "these headers describe ABI 1.16 or later (cb_gpu_table.kernel_running, cb_health_sample.kernel_running_ms)");
+CB_PIN_ASSERT(CB_ABI_MINOR >= 17, "these headers describe ABI 1.17 or later (cb_gpu_table.mem_share)");
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 0, 0), 0x00400000u);
 CB_PIN_VALUE(CB_MAKE_VERSION(1, 2, 3), 0x00402003u);
 CB_PIN_VALUE(sizeof(cb_status), 4);
@@ -429,7 +430,7 @@ CB_PIN_FIELD(cb_kernel_launch, kernel_params, 64, 8);
 CB_PIN_FIELD(cb_kernel_launch, stack_bytes, 72, 8);
 CB_PIN_FIELD(cb_kernel_launch, heap_bytes, 80, 8);
 
-CB_PIN_SIZE(cb_gpu_table, 392);
+CB_PIN_SIZE(cb_gpu_table, 408);
 CB_PIN_FIELD(cb_gpu_table, struct_size, 0, 4);
 CB_PIN_FIELD(cb_gpu_table, claim, 8, 8);
 CB_PIN_FIELD(cb_gpu_table, device_count, 16, 8);
@@ -559,6 +560,9 @@ CB_PIN_FIELD(cb_health_sample, stalled_ms, 104, 8);
 CB_PIN_FIELD(cb_health_sample, dma_map_refusals, 112, 8);
 CB_PIN_FIELD(cb_gpu_table, kernel_running, 384, 8);  // ABI 1.16
 CB_PIN_FIELD(cb_health_sample, kernel_running_ms, 120, 8);
+CB_PIN_FIELD(cb_gpu_table, mem_share, 392, 8);  // ABI 1.17
+CB_PIN_FIELD(cb_gpu_table, mem_open_shared, 400, 8);
+CB_PIN_VALUE(CB_GPU_SHARE_HANDLE_SIZE, 64);
 
 /* ---- frozen ABI 1.0 sizes: the smallest struct_size the host accepts ------------------------ */
 

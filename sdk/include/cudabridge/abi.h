@@ -18,7 +18,7 @@ extern "C" {
 
 /* The ABI this header describes. Major changes break; minor changes only append. */
 #define CB_ABI_MAJOR 1
-#define CB_ABI_MINOR 16
+#define CB_ABI_MINOR 17
 
 /* Plugin version numbers: major.minor.patch packed into 32 bits for ordering. */
 #define CB_MAKE_VERSION(major, minor, patch) \

@@ -403,7 +403,24 @@ typedef struct cb_gpu_table {
      * policy's time limit (a display GPU's watchdog; off by default, as on compute GPUs). Must not
      * block. Optional; CB_ERR_UNSUPPORTED where the family cannot tell. */
     cb_status (*kernel_running)(void* instance, cb_gpu_device* device, uint64_t* out_ms);
+
+    /* ABI 1.17 */
+    /* Device memory another process reaches (cudaIpcGetMemHandle): fills `out_handle`, an opaque
+     * record of CB_GPU_SHARE_HANDLE_SIZE bytes, naming the allocation that holds `ptr` and where
+     * `ptr` lies in it. The memory stays shared until mem_free; asking again gives the same
+     * handle. Optional; CB_ERR_UNSUPPORTED where the family cannot share memory. */
+    cb_status (*mem_share)(void* instance, cb_gpu_device* device, uint64_t ptr, void* out_handle);
+    /* Maps memory another process shared with mem_share into this process's device address
+     * space: *out_ptr is the address of the shared `ptr`, *out_bytes how many bytes from there
+     * to the end of its allocation. Opening the same handle again gives
+     * the same address and counts one more opening; mem_free on it undoes one. CB_ERR_NOT_FOUND
+     * when the sharing process has freed the memory or exited; CB_ERR_INVALID_ARGUMENT for a
+     * handle that is no such record or that this process made. Optional. */
+    cb_status (*mem_open_shared)(void* instance, cb_gpu_device* device, const void* handle, uint64_t* out_ptr,
+                                 uint64_t* out_bytes);
 } cb_gpu_table;
+/* The size of mem_share's handle: CUDA's cudaIpcMemHandle_t. */
+#define CB_GPU_SHARE_HANDLE_SIZE 64
 /* ABI 1.0 size, frozen: the smallest struct_size a reader accepts. */
 #define CB_GPU_TABLE_SIZE_1_0 CB_SIZE_THROUGH(cb_gpu_table, destroy_endpoint_model)
 

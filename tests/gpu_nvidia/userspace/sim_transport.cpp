@@ -28,6 +28,9 @@ cb_status config_write(void* i, cb_link*, uint32_t offset, const void* data, uin
 cb_status bar_info(void* i, cb_link*, uint32_t bar, cb_bar_info* out) {
     return guarded([&] { return L(i).bar_info(bar, *out); });
 }
+cb_status bar_map(void* i, cb_link*, uint32_t bar, uint64_t offset, uint64_t size, void** host) {
+    return guarded([&] { return L(i).bar_map(bar, offset, size, *host); });
+}
 cb_status mmio_read32(void* i, cb_link*, uint32_t bar, uint64_t offset, uint32_t* out) {
     return guarded([&] { return L(i).mmio_read(bar, offset, out, 4); });
 }
@@ -75,6 +78,7 @@ const cb_transport_table* sim_transport_table() {
         t.config_read = &config_read;
         t.config_write = &config_write;
         t.bar_info = &bar_info;
+        t.bar_map = &bar_map;
         t.mmio_read32 = &mmio_read32;
         t.mmio_write32 = &mmio_write32;
         t.mmio_read64 = &mmio_read64;

@@ -42,6 +42,9 @@ public:
     virtual uint64_t kernel_running_ms() = 0;
     // The host address of a device range through BAR1 (cb_gpu_table.mem_host_address).
     virtual void* mem_host_address(uint64_t ptr, uint64_t size) = 0;
+    // ABI 1.17: device memory shared with other processes (cb_gpu_table.mem_share, mem_open_shared).
+    virtual void mem_share(uint64_t ptr, void* handle) = 0;
+    virtual uint64_t mem_open_shared(const void* handle, uint64_t& bytes) = 0;
 
     virtual void* stream_create() = 0;
     virtual void stream_destroy(void* stream) = 0;

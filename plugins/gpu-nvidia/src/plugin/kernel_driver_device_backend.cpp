@@ -98,6 +98,21 @@ public:
         });
         return nullptr;
     }
+    // The NVIDIA driver shares memory through its own IPC handles (cuIpcGetMemHandle), which this
+    // backend does not pass on yet.
+    void mem_share(uint64_t, void*) override {
+        run([](std::string& error) {
+            error = "mem_share: the NVIDIA driver backend does not share device memory between processes yet";
+            return CB_ERR_UNSUPPORTED;
+        });
+    }
+    uint64_t mem_open_shared(const void*, uint64_t&) override {
+        run([](std::string& error) {
+            error = "mem_open_shared: the NVIDIA driver backend does not share device memory between processes yet";
+            return CB_ERR_UNSUPPORTED;
+        });
+        return 0;
+    }
 
     void* stream_create() override {
         kd_stream* s = nullptr;

@@ -284,6 +284,16 @@ cb_status nvidia_family::mem_host_address(cb_gpu_device* device, uint64_t ptr, u
     return CB_OK;
 }
 
+cb_status nvidia_family::mem_share(cb_gpu_device* device, uint64_t ptr, void* handle) {
+    backend(device)->mem_share(ptr, handle);
+    return CB_OK;
+}
+
+cb_status nvidia_family::mem_open_shared(cb_gpu_device* device, const void* handle, uint64_t& ptr, uint64_t& bytes) {
+    ptr = backend(device)->mem_open_shared(handle, bytes);
+    return CB_OK;
+}
+
 // ---- streams and events -----------------------------------------------------------------------
 
 cb_status nvidia_family::stream_create(cb_gpu_device* device, cb_gpu_stream** out) {

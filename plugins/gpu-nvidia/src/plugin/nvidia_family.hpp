@@ -56,6 +56,8 @@ public:
     cb_status progress(cb_gpu_device* device, uint64_t& count) override;
     cb_status kernel_running(cb_gpu_device* device, uint64_t& ms) override;
     cb_status mem_host_address(cb_gpu_device* device, uint64_t ptr, uint64_t size, void*& host) override;
+    cb_status mem_share(cb_gpu_device* device, uint64_t ptr, void* handle) override;
+    cb_status mem_open_shared(cb_gpu_device* device, const void* handle, uint64_t& ptr, uint64_t& bytes) override;
     cb_status stream_create(cb_gpu_device* device, cb_gpu_stream** out) override;
     cb_status stream_destroy(cb_gpu_stream* stream) override;
     cb_status stream_synchronize(cb_gpu_stream* stream) override;

@@ -111,6 +111,15 @@ public:
         return host;
     }
 
+    void mem_share(uint64_t ptr, void* handle) override {
+        run([&](std::string& e) { return device_.mem_share(ptr, handle, e); });
+    }
+    uint64_t mem_open_shared(const void* handle, uint64_t& bytes) override {
+        uint64_t ptr = 0;
+        run([&](std::string& e) { return device_.mem_open_shared(handle, ptr, bytes, e); });
+        return ptr;
+    }
+
     void* stream_create() override {
         userspace_stream* s = nullptr;
         run([&](std::string& e) { return device_.stream_create(s, e); });

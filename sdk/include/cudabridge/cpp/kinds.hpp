@@ -403,6 +403,11 @@ public:
     }
     // ABI 1.16: how long the kernel now running has run (0: none).
     virtual cb_status kernel_running(dev, uint64_t& /*ms*/) { return unsupported; }
+    // ABI 1.17: device memory shared with other processes (a CB_GPU_SHARE_HANDLE_SIZE-byte handle).
+    virtual cb_status mem_share(dev, uint64_t /*ptr*/, void* /*handle*/) { return unsupported; }
+    virtual cb_status mem_open_shared(dev, const void* /*handle*/, uint64_t& /*ptr*/, uint64_t& /*bytes*/) {
+        return unsupported;
+    }
 
     static const cb_gpu_table* table();
 };
@@ -577,6 +582,16 @@ inline cb_status kernel_running(void* instance, dev d, uint64_t* ms) noexcept {
     CB_SDK_NONNULL(ms);
     CB_SDK_CALL(T, kernel_running(d, *ms));
 }
+inline cb_status mem_share(void* instance, dev d, uint64_t ptr, void* handle) noexcept {
+    CB_SDK_NONNULL(handle);
+    CB_SDK_CALL(T, mem_share(d, ptr, handle));
+}
+inline cb_status mem_open_shared(void* instance, dev d, const void* handle, uint64_t* ptr, uint64_t* bytes) noexcept {
+    CB_SDK_NONNULL(handle);
+    CB_SDK_NONNULL(ptr);
+    CB_SDK_NONNULL(bytes);
+    CB_SDK_CALL(T, mem_open_shared(d, handle, *ptr, *bytes));
+}
 #undef CB_SDK_NONNULL
 }  // namespace detail::gpu_adapters
 
@@ -630,7 +645,9 @@ inline const cb_gpu_table* gpu_family::table() {
                                    &a::mem_host_address,
                                    &a::progress,
                                    &a::kernel_param_info,
-                                   &a::kernel_running};
+                                   &a::kernel_running,
+                                   &a::mem_share,
+                                   &a::mem_open_shared};
     return &t;
 }
 

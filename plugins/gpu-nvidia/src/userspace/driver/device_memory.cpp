@@ -45,8 +45,10 @@ cb_status userspace_device::mem_free(uint64_t ptr, std::string& error) {
     std::shared_lock lock(lifecycle_);
     if (cb_status st = usable(error); st != CB_OK) return st;
     if (ptr == 0) return CB_OK;  // freeing null does nothing, as in CUDA
+    if (cb_status st = CB_OK; free_opened_locked(ptr, st)) return st;
     vram_block block;
     const bool found = vram_->find(ptr, block) && block.address == ptr;
+    if (found) unshare_locked(block.address);
     if (cb_status st = vram_->free(ptr); st != CB_OK || !found) {
         error = "mem_free: " + hex(ptr) + " is not the start of a live allocation";
         return st != CB_OK ? st : CB_ERR_INVALID_ARGUMENT;

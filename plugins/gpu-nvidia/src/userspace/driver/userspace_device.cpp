@@ -222,6 +222,7 @@ cb_status userspace_device::reset(cb_reset_kind kind, std::string& error) {
     loss_.clear();
     if (cb_status st = ring_.wait_until_idle(name, error); st != CB_OK) return st;
     if (kind != CB_RESET_SOFT) {  // VRAM was released with everything in it
+        forget_shared_locked();
         vram_ = std::make_unique<vram_allocator>(vram_base_, vram_size_);
         replace_module_symbols_locked();
     }
@@ -285,6 +286,7 @@ cb_status userspace_device::close(std::string& /*error*/) {
         ring_.wait_until_idle("close", why);
     }
     release_dma_locked();
+    forget_shared_locked();
     phase_ = phase::closed;
     return CB_OK;
 }

@@ -53,6 +53,7 @@
 #include "userspace/driver/launch_arena.hpp"
 #include "userspace/driver/link_port.hpp"
 #include "userspace/driver/register_access.hpp"
+#include "userspace/driver/shared_pages.hpp"
 #include "userspace/driver/timestamp_slots.hpp"
 #include "userspace/driver/userspace_options.hpp"
 
@@ -121,6 +122,11 @@ public:
     // VRAM byte 0.
     cb_status mem_host_address(uint64_t ptr, uint64_t size, void*& host, std::string& error);
     vram_stats memory_stats() const;
+    // Device memory shared with other processes (device_ipc.cpp, shared_pages.hpp): a handle
+    // naming the allocation that holds `ptr` (work queued before is finished first), and the
+    // address at which another process's handle maps here. mem_free undoes either.
+    cb_status mem_share(uint64_t ptr, void* handle, std::string& error);
+    cb_status mem_open_shared(const void* handle, uint64_t& out_ptr, uint64_t& out_bytes, std::string& error);
     // The processes attached to the board (device_sharing.cpp), this one included.
     cb_status processes(std::vector<cb_gpu_process>& out, std::string& error);
     // How many host buffers were mapped for launch blocks: one arena per init, whatever the
@@ -280,6 +286,13 @@ private:
     // mem_free of managed memory: true when `ptr` starts a managed allocation (`st` says how
     // releasing it went).
     bool free_managed(uint64_t ptr, cb_status& st, std::string& error);
+    // mem_free of memory another process shared: true when `ptr` is such an opening (one opening
+    // undone; the last unmaps it). lifecycle_ held.
+    bool free_opened_locked(uint64_t ptr, cb_status& st);
+    // mem_free of an allocation this process shared: its pages private again (lifecycle_ held).
+    void unshare_locked(uint64_t allocation);
+    // Every shared and opened range given back, as a reset that releases VRAM or close leaves it.
+    void forget_shared_locked();
     // The registered ranges a PTX launch's kernels reach (ptx_launch::host_windows), and marking
     // them used by the launch queued at `fence` (so unregistering waits for it).
     void add_host_windows(ptx_launch& launch) const;
@@ -340,6 +353,17 @@ private:
     mutable std::shared_mutex pinned_mutex_;
     std::map<uintptr_t, std::shared_ptr<pinned_range>> pinned_;  // by start address
     std::map<uintptr_t, size_t> managed_;  // managed allocations (mmap'd, registered) by start; pinned_mutex_
+
+    struct opened_memory {
+        shared_pages pages;
+        int32_t pid = 0;
+        uint64_t pointer = 0;  // what mem_open_shared gave
+        uint64_t bytes = 0;    // from there to the allocation's end
+        uint64_t openings = 0;
+    };
+    std::mutex shares_mutex_;                   // after lifecycle_
+    std::map<uint64_t, shared_pages> shared_;   // allocations this process shared, by start
+    std::map<uint64_t, opened_memory> opened_;  // other processes' memory mapped here, by start
 };
 
 }  // namespace cudabridge::nv
