@@ -57,11 +57,6 @@ CB_CUDART_NOT_SUPPORTED(cudaMemcpy3DPeer_ptds)
 
 // Inter-process sharing
 CB_CUDART_NOT_SUPPORTED(cudaGetExportTable)
-CB_CUDART_NOT_SUPPORTED(cudaIpcCloseMemHandle)
-CB_CUDART_NOT_SUPPORTED(cudaIpcGetEventHandle)
-CB_CUDART_NOT_SUPPORTED(cudaIpcGetMemHandle)
-CB_CUDART_NOT_SUPPORTED(cudaIpcOpenEventHandle)
-CB_CUDART_NOT_SUPPORTED(cudaIpcOpenMemHandle)
 CB_CUDART_NOT_SUPPORTED(cudaMemPoolExportPointer)
 CB_CUDART_NOT_SUPPORTED(cudaMemPoolExportToShareableHandle)
 CB_CUDART_NOT_SUPPORTED(cudaMemPoolImportFromShareableHandle)

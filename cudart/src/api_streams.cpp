@@ -95,7 +95,11 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
     return record(cbEventCreate(reinterpret_cast<cbEvent_t*>(event)));
 }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned /*flags*/) { return cudaEventCreate(event); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
+    if (!event) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = ensure_runtime(); e != cudaSuccess) return e;
+    return record(cbEventCreateWithFlags(reinterpret_cast<cbEvent_t*>(event), flags));
+}
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (cudaError_t result = cudaSuccess; captured_event_record(event, stream, result)) return result;

@@ -97,6 +97,13 @@ struct cudaMemLocation {
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 typedef struct CUkern_st* cudaKernel_t;
+// Passed by value (64 bytes), as CUDA's cudaIpcMemHandle_st and cudaIpcEventHandle_st.
+typedef struct cudaIpcMemHandle_st {
+    char reserved[64];
+} cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st {
+    char reserved[64];
+} cudaIpcEventHandle_t;
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* user_data);
 typedef void (*cudaHostFn_t)(void* user_data);
 

@@ -81,6 +81,21 @@ typedef struct cbStream_st* cbStream_t; /* 0 is the default stream */
 typedef struct cbEvent_st* cbEvent_t;
 typedef struct cbModule_st* cbModule_t;
 
+/* Handles another process opens (CUDA's cudaIpcMemHandle_t and cudaIpcEventHandle_t): 64 opaque
+ * bytes a program passes to the other process by any means (a pipe, shared memory, a file). */
+typedef struct cbIpcMemHandle_st {
+    char reserved[64];
+} cbIpcMemHandle_t;
+typedef struct cbIpcEventHandle_st {
+    char reserved[64];
+} cbIpcEventHandle_t;
+
+/* cbEventCreateWithFlags' flags, as CUDA's cudaEvent* flags. */
+#define cbEventDefault 0x0u
+#define cbEventBlockingSync 0x1u
+#define cbEventDisableTiming 0x2u
+#define cbEventInterprocess 0x4u /* other processes may wait on it (cbIpcGetEventHandle) */
+
 typedef struct cbDim3 {
     unsigned int x, y, z;
 } cbDim3;
@@ -268,6 +283,27 @@ CB_API cbError_t cbEventSynchronize(cbEvent_t event);
 CB_API cbError_t cbEventQuery(cbEvent_t event);
 /* Milliseconds between two recorded events, from the device's timer (modeled on a simulator). */
 CB_API cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end);
+/* cbEventCreate with CUDA's flags (cbEvent*); cbErrorInvalidValue for others. An interprocess event
+ * must disable timing, as CUDA requires. */
+CB_API cbError_t cbEventCreateWithFlags(cbEvent_t* event, unsigned int flags);
+
+/* ---- between processes (CUDA IPC) --------------------------------------------------------- */
+/* A handle to the device allocation holding `devPtr`, for another process of the same user to
+ * open. Work queued before is finished first. cbErrorNotSupported where the GPU family cannot
+ * share memory (before ABI 1.17). */
+CB_API cbError_t cbIpcGetMemHandle(cbIpcMemHandle_t* handle, void* devPtr);
+/* Maps another process's allocation into this one: *devPtr reaches the same bytes. Opening a
+ * handle again gives the same pointer; each opening needs its cbIpcCloseMemHandle. A handle this
+ * process made, or one whose memory was freed, is refused (cbErrorInvalidValue,
+ * cbErrorInvalidResourceHandle). `flags` is CUDA's cudaIpcMemLazyEnablePeerAccess or 0. */
+CB_API cbError_t cbIpcOpenMemHandle(void** devPtr, cbIpcMemHandle_t handle, unsigned int flags);
+CB_API cbError_t cbIpcCloseMemHandle(void* devPtr);
+/* A handle to an event made with cbEventInterprocess (cbErrorInvalidResourceHandle otherwise).
+ * In the process that opens it, waits (cbStreamWaitEvent, cbEventSynchronize, cbEventQuery) wait
+ * for the latest record by either process, and records there are seen here. A wait for another
+ * process's record blocks the calling thread until that record's work is done. */
+CB_API cbError_t cbIpcGetEventHandle(cbIpcEventHandle_t* handle, cbEvent_t event);
+CB_API cbError_t cbIpcOpenEventHandle(cbEvent_t* event, cbIpcEventHandle_t handle);
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 /* A built-in kernel (builtin_kernels.h) by name: `dtype` is the output's dtype. */

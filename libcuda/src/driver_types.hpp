@@ -25,6 +25,14 @@ typedef struct CUgraph_st* CUgraph;
 typedef struct CUgraphNode_st* CUgraphNode;
 typedef struct CUgraphExec_st* CUgraphExec;
 
+// Passed by value (64 bytes), as CUDA's CUipcMemHandle_st and CUipcEventHandle_st.
+typedef struct CUipcMemHandle_st {
+    char reserved[64];
+} CUipcMemHandle;
+typedef struct CUipcEventHandle_st {
+    char reserved[64];
+} CUipcEventHandle;
+
 typedef struct CUuuid_st {
     char bytes[16];
 } CUuuid;
@@ -608,6 +616,12 @@ CUresult cuStreamGetFlags(CUstream stream, unsigned* flags);
 CUresult cuStreamGetPriority(CUstream stream, int* priority);
 CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void*), void* data);
 CUresult cuEventCreate(CUevent* event, unsigned flags);
+CUresult cuIpcGetMemHandle(CUipcMemHandle* handle, CUdeviceptr dptr);
+CUresult cuIpcOpenMemHandle(CUdeviceptr* dptr, CUipcMemHandle handle, unsigned flags);
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr* dptr, CUipcMemHandle handle, unsigned flags);
+CUresult cuIpcCloseMemHandle(CUdeviceptr dptr);
+CUresult cuIpcGetEventHandle(CUipcEventHandle* handle, CUevent event);
+CUresult cuIpcOpenEventHandle(CUevent* event, CUipcEventHandle handle);
 CUresult cuEventDestroy_v2(CUevent event);
 CUresult cuEventRecord(CUevent event, CUstream stream);
 CUresult cuEventSynchronize(CUevent event);

@@ -153,7 +153,11 @@ cb_status caching_allocator::record_backend_block(uint64_t base, uint64_t rounde
     return CB_OK;
 }
 
-cb_status caching_allocator::release(uint64_t ptr, std::string& error) {
+cb_status caching_allocator::release(uint64_t ptr, std::string& error) { return give_back(ptr, true, error); }
+
+cb_status caching_allocator::release_uncached(uint64_t ptr, std::string& error) { return give_back(ptr, false, error); }
+
+cb_status caching_allocator::give_back(uint64_t ptr, bool may_cache, std::string& error) {
     if (ptr == 0) return CB_OK;
     {
         std::lock_guard lock(mutex_);
@@ -165,7 +169,7 @@ cb_status caching_allocator::release(uint64_t ptr, std::string& error) {
         block& b = it->second;
         stats_.requested_bytes -= b.requested;
         stats_.live_blocks -= 1;
-        if (b.reserved <= max_cached_bytes_ - stats_.cached_bytes) {
+        if (may_cache && b.reserved <= max_cached_bytes_ - stats_.cached_bytes) {
             b.live = false;
             b.requested = 0;
             cache_.emplace(b.reserved, ptr);
@@ -173,7 +177,7 @@ cb_status caching_allocator::release(uint64_t ptr, std::string& error) {
             stats_.cached_blocks += 1;
             return CB_OK;
         }
-        // The cache is full: this block goes straight back.
+        // The cache is full (or may not hold it): this block goes straight back.
         stats_.reserved_bytes -= b.reserved;
         stats_.backend_frees += 1;
         blocks_.erase(it);

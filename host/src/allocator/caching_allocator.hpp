@@ -77,6 +77,9 @@ public:
     cb_status allocate(uint64_t size, uint64_t& out_ptr, std::string& error);
     // ptr 0 succeeds; a pointer that is not a live allocation's base is CB_ERR_INVALID_ARGUMENT.
     cb_status release(uint64_t ptr, std::string& error);
+    // The same, but the block goes straight back to the backend, never into the cache: memory
+    // another process has reached (a CUDA IPC handle) must not be handed out again here.
+    cb_status release_uncached(uint64_t ptr, std::string& error);
 
     // The live allocation containing address ([base, base + size)), O(log n).
     std::optional<allocation> find(uint64_t address) const;
@@ -94,6 +97,7 @@ public:
     allocator_stats stats() const;
 
 private:
+    cb_status give_back(uint64_t ptr, bool may_cache, std::string& error);
     struct block {
         uint64_t reserved = 0;   // rounded size, as allocated from the backend
         uint64_t requested = 0;  // the caller's size while live

@@ -171,6 +171,30 @@ cbError_t cbEventQuery(cbEvent_t event) {
 cbError_t cbEventElapsedTime(float* ms, cbEvent_t start, cbEvent_t end) {
     return guarded([&](runtime& rt) { return rt.event_elapsed(ms, start, end); });
 }
+cbError_t cbEventCreateWithFlags(cbEvent_t* event, unsigned int flags) {
+    constexpr unsigned known = cbEventBlockingSync | cbEventDisableTiming | cbEventInterprocess;
+    if (flags & ~known) return set_last_error(cbErrorInvalidValue, "cbEventCreateWithFlags: unknown flags");
+    if ((flags & cbEventInterprocess) && !(flags & cbEventDisableTiming))
+        return set_last_error(cbErrorInvalidValue,
+                              "cbEventCreateWithFlags: an interprocess event must also disable timing");
+    return guarded([&](runtime& rt) { return rt.event_create(event, flags); });
+}
+cbError_t cbIpcGetMemHandle(cbIpcMemHandle_t* handle, void* devPtr) {
+    return guarded([&](runtime& rt) { return rt.ipc_get_mem_handle(handle, devPtr); });
+}
+cbError_t cbIpcOpenMemHandle(void** devPtr, cbIpcMemHandle_t handle, unsigned int flags) {
+    if (flags > 1) return set_last_error(cbErrorInvalidValue, "cbIpcOpenMemHandle: unknown flags");
+    return guarded([&](runtime& rt) { return rt.ipc_open_mem_handle(devPtr, handle, flags); });
+}
+cbError_t cbIpcCloseMemHandle(void* devPtr) {
+    return guarded([&](runtime& rt) { return rt.ipc_close_mem_handle(devPtr); });
+}
+cbError_t cbIpcGetEventHandle(cbIpcEventHandle_t* handle, cbEvent_t event) {
+    return guarded([&](runtime& rt) { return rt.ipc_get_event_handle(handle, event); });
+}
+cbError_t cbIpcOpenEventHandle(cbEvent_t* event, cbIpcEventHandle_t handle) {
+    return guarded([&](runtime& rt) { return rt.ipc_open_event_handle(event, handle); });
+}
 cbError_t cbLaunchBuiltin(const char* name, cb_dtype dtype, const cbKernelArg* args, size_t numArgs,
                           cbStream_t stream) {
     return guarded([&](runtime& rt) { return rt.launch_builtin(name, dtype, args, numArgs, stream); });

@@ -16,8 +16,6 @@
 namespace cudabridge::host {
 namespace {
 
-uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
-
 bool flag_on(const std::optional<std::string>& v, bool fallback) {
     if (!v) return fallback;
     return sdk::parse_bool(*v).value_or(fallback);
@@ -56,6 +54,7 @@ device_context::device_context(session& s, std::unique_ptr<host::device> dev) : 
 }
 
 device_context::~device_context() {
+    stop_watching();
     // Detach now, while the runtime's objects still exist for the release hook to free.
     dev_->impl().detach();
     dev_->set_release_hook(nullptr);
@@ -192,6 +191,13 @@ cbError_t device_context::device_error(const char* what) {
 
 bool device_context::is_device_range(uint64_t address, uint64_t bytes) const {
     if (allocator_->range_valid(address, bytes)) return true;
+    if (opened_count_.load(std::memory_order_acquire) != 0) {  // another process's memory, opened here
+        std::lock_guard lock(objects_mutex_);
+        auto it = opened_memory_.upper_bound(address);
+        if (it != opened_memory_.begin() && address - (--it)->first <= it->second.bytes &&
+            bytes <= it->second.bytes - (address - it->first))
+            return true;
+    }
     // A module variable someone asked for by name (cbModuleGetGlobal) is device memory too. Every
     // copy asks this for its host side as well: without such variables it costs no lock.
     if (module_globals_.load(std::memory_order_acquire) == 0) return false;
@@ -229,7 +235,8 @@ cbError_t device_context::free(void* ptr) {
         // As cudaFree: the block may still be in use by queued work; wait for it.
         cb_status st = g.t->device_synchronize(g.instance, g.handle);
         std::string error;
-        const cb_status freed = allocator_->release(address_of(ptr), error);
+        const cb_status freed = forget_shared(address_of(ptr)) ? allocator_->release_uncached(address_of(ptr), error)
+                                                               : allocator_->release(address_of(ptr), error);
         if (freed != CB_OK) core::set_last_error(error);
         return st != CB_OK ? st : freed;
     });

@@ -11,13 +11,17 @@
 #include "runtime/copy_run.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/integrity.hpp"
+#include "runtime/interprocess_event.hpp"
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 struct cbStream_st;
@@ -27,6 +31,9 @@ struct cbModule_st;
 namespace cudabridge::host {
 
 class session;
+
+// A pointer as the device address it names.
+inline uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
 
 // A call's view of the device: the plugin table, the instance, the device handle (valid while
 // the ticket is held).
@@ -107,7 +114,7 @@ public:
     cbError_t stream_synchronize(cbStream_st* s);
     cbError_t stream_query(cbStream_st* s);
     cbError_t stream_wait_event(cbStream_st* s, cbEvent_st* e);
-    cbError_t event_create(cbEvent_st** out);
+    cbError_t event_create(cbEvent_st** out, unsigned flags = 0);
     cbError_t event_destroy(cbEvent_st* e);
     cbError_t event_record(cbEvent_st* e, cbStream_st* s);
     cbError_t event_synchronize(cbEvent_st* e);
@@ -115,6 +122,13 @@ public:
     cbError_t event_elapsed(float* ms, cbEvent_st* a, cbEvent_st* b);
     cbError_t synchronize();
     cbError_t reset();
+
+    // ---- between processes (interprocess_memory.cpp, interprocess_waits.cpp) --------------------
+    cbError_t ipc_get_mem_handle(cbIpcMemHandle_t* handle, void* ptr);
+    cbError_t ipc_open_mem_handle(void** ptr, const cbIpcMemHandle_t& handle, unsigned flags);
+    cbError_t ipc_close_mem_handle(void* ptr);
+    cbError_t ipc_get_event_handle(cbIpcEventHandle_t* handle, cbEvent_st* e);
+    cbError_t ipc_open_event_handle(cbEvent_st** out, const cbIpcEventHandle_t& handle);
     // cbLimitStackSize and cbLimitMallocHeapSize, which every later launch carries (kernel_limits.cpp).
     cbError_t set_limit(cbLimit limit, size_t value);
     cbError_t get_limit(size_t* value, cbLimit limit);
@@ -139,6 +153,21 @@ public:
     bool owns(const cbModule_st* m) const;
 
 private:
+    // An interprocess event's record: `marker`, recorded right after it, tells when the device
+    // has passed it; the watcher thread then marks the ticket done for every process.
+    struct watched_record {
+        cbEvent_st* marker;
+        std::shared_ptr<interprocess_event> event;
+        uint64_t ticket;
+    };
+    cbError_t record_interprocess(cbEvent_st* e, cbStream_st* s);
+    // A wait on an interprocess event whose latest record another process made: blocks until its
+    // work is done. False when the latest record is this process's own (wait on the device).
+    bool waited_elsewhere(cbEvent_st* e, const char* what, cbError_t& result);
+    void watch_records();
+    // True when `ptr` (an allocation's base) was shared, which it no longer is.
+    bool forget_shared(uint64_t ptr);
+    void stop_watching() noexcept;
     friend class integrity_checker;
     cbError_t fail(const char* what, cb_status st);
     cbError_t memory_dropped();
@@ -206,6 +235,19 @@ private:
     bool has_stream_wait_ = false;
     std::atomic<uint64_t> stack_bytes_{CB_DEFAULT_STACK_BYTES};
     std::atomic<uint64_t> heap_bytes_{CB_DEFAULT_HEAP_BYTES};
+
+    struct opened_range {
+        uint64_t bytes = 0;     // from the start to the end of the other process's allocation
+        uint64_t openings = 0;  // each cbIpcOpenMemHandle of it needs a close
+    };
+    std::map<uint64_t, opened_range> opened_memory_;  // other processes' memory opened here, by start
+    std::atomic<size_t> opened_count_{0};             // opened_memory_.size(), read without the lock
+    std::set<uint64_t> shared_allocations_;           // allocations cbIpcGetMemHandle shared (objects_mutex_)
+    std::mutex watch_mutex_;
+    std::condition_variable watch_wake_;
+    std::deque<watched_record> watched_;
+    bool watch_stop_ = false;
+    std::thread watcher_;  // started by the first interprocess record
 };
 
 }  // namespace cudabridge::host
@@ -227,6 +269,8 @@ struct cbStream_st {
 struct cbEvent_st {
     cb_gpu_event* handle = nullptr;
     bool recorded = false;
+    std::shared_ptr<cudabridge::host::interprocess_event> shared;  // cbEventInterprocess, or opened
+    uint64_t ticket = 0;                                           // this process's latest record of it
 };
 
 struct cbModule_st {

@@ -241,6 +241,7 @@ cbError_t device_context::reset() {
     if (entered != CB_OK) return set_last_error(to_runtime_error(entered), "cbDeviceReset: " + core::last_error());
     gpu_call g{dev_->gpu(), dev_->gpu_instance(), ticket.handle()};
     g.t->device_synchronize(g.instance, g.handle);
+    stop_watching();         // its markers go with the events below
     std::string unanswered;  // a fresh view of a device another process reset that did not open
     {
         // Free everything this process holds on the device, as cudaDeviceReset does.
@@ -251,6 +252,9 @@ cbError_t device_context::reset() {
             unanswered = "the device was reset by another process and does not answer here: " + unanswered;
         std::lock_guard lock(objects_mutex_);
         delete_objects();
+        opened_memory_.clear();
+        shared_allocations_.clear();
+        opened_count_.store(0, std::memory_order_release);
         module_globals_.store(0, std::memory_order_release);
         default_stream_->waited.clear();
         default_stream_->submitted = 0;

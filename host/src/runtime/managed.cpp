@@ -12,8 +12,6 @@
 namespace cudabridge::host {
 namespace {
 
-uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
-
 bool in_ranges(const std::map<uintptr_t, size_t>& ranges, uint64_t address, uint64_t bytes) {
     auto it = ranges.upper_bound(address);
     if (it == ranges.begin()) return false;

@@ -304,7 +304,18 @@ cbError_t runtime::stream_destroy(cbStream_t s) { CB_ON_CURRENT(stream_destroy(s
 cbError_t runtime::stream_synchronize(cbStream_t s) { CB_ON_CURRENT(stream_synchronize(s)); }
 cbError_t runtime::stream_query(cbStream_t s) { CB_ON_CURRENT(stream_query(s)); }
 cbError_t runtime::stream_wait_event(cbStream_t s, cbEvent_t e) { CB_ON_CURRENT(stream_wait_event(s, e)); }
-cbError_t runtime::event_create(cbEvent_t* e) { CB_ON_CURRENT(event_create(e)); }
+cbError_t runtime::event_create(cbEvent_t* e, unsigned flags) { CB_ON_CURRENT(event_create(e, flags)); }
+cbError_t runtime::ipc_get_mem_handle(cbIpcMemHandle_t* h, void* p) { CB_ON_CURRENT(ipc_get_mem_handle(h, p)); }
+cbError_t runtime::ipc_open_mem_handle(void** p, const cbIpcMemHandle_t& h, unsigned flags) {
+    CB_ON_CURRENT(ipc_open_mem_handle(p, h, flags));
+}
+cbError_t runtime::ipc_close_mem_handle(void* p) { CB_ON_CURRENT(ipc_close_mem_handle(p)); }
+cbError_t runtime::ipc_get_event_handle(cbIpcEventHandle_t* h, cbEvent_t e) {
+    CB_ON_CURRENT(ipc_get_event_handle(h, e));
+}
+cbError_t runtime::ipc_open_event_handle(cbEvent_t* e, const cbIpcEventHandle_t& h) {
+    CB_ON_CURRENT(ipc_open_event_handle(e, h));
+}
 cbError_t runtime::event_destroy(cbEvent_t e) { CB_ON_CURRENT(event_destroy(e)); }
 cbError_t runtime::event_record(cbEvent_t e, cbStream_t s) { CB_ON_CURRENT(event_record(e, s)); }
 cbError_t runtime::event_synchronize(cbEvent_t e) { CB_ON_CURRENT(event_synchronize(e)); }

@@ -232,6 +232,7 @@ cbError_t device_context::stream_wait_event(cbStream_st* s, cbEvent_st* ev) {
     if ((s && !owns(s)) || !ev || !owns(ev))
         return set_last_error(cbErrorInvalidResourceHandle, "cbStreamWaitEvent: unknown stream or event");
     cbStream_st* target = s ? s : default_stream_.get();
+    if (cbError_t e = cbSuccess; waited_elsewhere(ev, "cbStreamWaitEvent", e)) return e;
     return call("cbStreamWaitEvent", [&](gpu_call& g) -> cb_status {
         if (!ev->recorded) return CB_OK;
         if (has_stream_wait_) return g.t->stream_wait_event(g.instance, target->handle, ev->handle);
@@ -239,9 +240,14 @@ cbError_t device_context::stream_wait_event(cbStream_st* s, cbEvent_st* ev) {
     });
 }
 
-cbError_t device_context::event_create(cbEvent_st** out) {
+cbError_t device_context::event_create(cbEvent_st** out, unsigned flags) {
     if (!out) return set_last_error(cbErrorInvalidValue, "cbEventCreate: NULL argument");
     auto ev = std::make_unique<cbEvent_st>();
+    if (flags & cbEventInterprocess) {
+        std::string error;
+        if (ev->shared = interprocess_event::create(error); !ev->shared)
+            return set_last_error(cbErrorMemoryAllocation, "cbEventCreateWithFlags: " + error);
+    }
     const cbError_t e = call("cbEventCreate", [&](gpu_call& g) -> cb_status {
         return g.t->event_create(g.instance, g.handle, &ev->handle);
     });
@@ -268,17 +274,19 @@ cbError_t device_context::event_destroy(cbEvent_st* ev) {
 cbError_t device_context::event_record(cbEvent_st* ev, cbStream_st* s) {
     if (!ev || !owns(ev) || (s && !owns(s)))
         return set_last_error(cbErrorInvalidResourceHandle, "cbEventRecord: unknown event or stream");
-    return call("cbEventRecord", [&](gpu_call& g) -> cb_status {
+    const cbError_t e = call("cbEventRecord", [&](gpu_call& g) -> cb_status {
         cb_gpu_stream* ps = nullptr;
         cb_status st = prepare_stream(g, s, ps);
         if (st == CB_OK) st = g.t->event_record(g.instance, ev->handle, ps);
         if (st == CB_OK) ev->recorded = true;
         return st;
     });
+    return e != cbSuccess || !ev->shared ? e : record_interprocess(ev, s);
 }
 
 cbError_t device_context::event_synchronize(cbEvent_st* ev) {
     if (!ev || !owns(ev)) return set_last_error(cbErrorInvalidResourceHandle, "cbEventSynchronize: unknown event");
+    if (cbError_t e = cbSuccess; waited_elsewhere(ev, "cbEventSynchronize", e)) return e;
     return call("cbEventSynchronize", [&](gpu_call& g) -> cb_status {
         const cb_status st = as_launch_failure(g.t->event_synchronize(g.instance, ev->handle));
         return st != CB_OK ? st : settle_finished_checks(g);
@@ -287,6 +295,8 @@ cbError_t device_context::event_synchronize(cbEvent_st* ev) {
 
 cbError_t device_context::event_query(cbEvent_st* ev) {
     if (!ev || !owns(ev)) return set_last_error(cbErrorInvalidResourceHandle, "cbEventQuery: unknown event");
+    if (const uint64_t latest = ev->shared ? ev->shared->latest() : 0; latest != 0 && latest != ev->ticket)
+        return ev->shared->done(latest) ? cbSuccess : cbErrorNotReady;  // another process's record
     cb_status q = CB_OK;
     const cbError_t e = call("cbEventQuery", [&](gpu_call& g) -> cb_status {
         q = g.t->event_query(g.instance, ev->handle);

@@ -101,7 +101,12 @@ public:
     cbError_t stream_synchronize(cbStream_t stream);
     cbError_t stream_query(cbStream_t stream);
     cbError_t stream_wait_event(cbStream_t stream, cbEvent_t event);
-    cbError_t event_create(cbEvent_t* event);
+    cbError_t event_create(cbEvent_t* event, unsigned flags = 0);
+    cbError_t ipc_get_mem_handle(cbIpcMemHandle_t* handle, void* ptr);
+    cbError_t ipc_open_mem_handle(void** ptr, const cbIpcMemHandle_t& handle, unsigned flags);
+    cbError_t ipc_close_mem_handle(void* ptr);
+    cbError_t ipc_get_event_handle(cbIpcEventHandle_t* handle, cbEvent_t event);
+    cbError_t ipc_open_event_handle(cbEvent_t* event, const cbIpcEventHandle_t& handle);
     cbError_t event_destroy(cbEvent_t event);
     cbError_t event_record(cbEvent_t event, cbStream_t stream);
     cbError_t event_synchronize(cbEvent_t event);
