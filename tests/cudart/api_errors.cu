@@ -79,7 +79,7 @@ int main() {
     EXPECT(cudaEventRecord(e) == cudaSuccess);
     EXPECT(cudaEventSynchronize(e) == cudaSuccess && cudaEventQuery(e) == cudaSuccess);
     EXPECT(cudaEventDestroy(e) == cudaSuccess);
-    EXPECT(cudaIpcCloseMemHandle(nullptr) == cudaErrorNotSupported);  // what the library does not offer
+    EXPECT(cudaDestroyExternalMemory(nullptr) == cudaErrorNotSupported);  // what the library does not offer
     cudaGetLastError();
     EXPECT(cudaDeviceEnablePeerAccess(0, 0) == cudaErrorPeerAccessUnsupported);  // eGPUs meet through the host
     cudaGetLastError();
