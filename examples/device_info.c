@@ -46,7 +46,7 @@ int main(void) {
     CB_CHECK(cbInit());
     CB_CHECK(cbRuntimeGetVersion(&version));
     CB_CHECK(cbGetDeviceCount(&count));
-    printf("CudaBridge runtime %d.%d: %d device%s\n", version / 1000, (version % 1000) / 10, count,
+    printf("CudaBridge runtime, plugin ABI %d.%d: %d device%s\n", version / 1000, (version % 1000) / 10, count,
            count == 1 ? "" : "s");
     for (int i = 0; i < count; ++i) {
         cbDeviceProp prop;

@@ -205,7 +205,9 @@ static inline cbTensor cbTensor1D(const void* devicePtr, cb_dtype dtype, int64_t
 /* ---- runtime ------------------------------------------------------------------------------ */
 CB_API cbError_t cbInit(void);
 CB_API cbError_t cbShutdown(void);
-CB_API cbError_t cbRuntimeGetVersion(int* version); /* 1000 * major + 10 * minor */
+/* The plugin ABI this runtime speaks, 1000 * major + 10 * minor (17 -> 1.17): what `cudabridge-cli
+ * version` prints as "plugin ABI". */
+CB_API cbError_t cbRuntimeGetVersion(int* version);
 
 /* ---- devices ------------------------------------------------------------------------------ */
 CB_API cbError_t cbGetDeviceCount(int* count);

@@ -192,7 +192,9 @@ def free_pool():
 # ---- devices ----------------------------------------------------------------------------------
 
 def device_count():
-    return _core.device_count()
+    """The eGPUs this process uses; 0 before init() (as torch.cuda.device_count() is 0 where
+    CUDA cannot start), never an error."""
+    return _core.device_count() if _core.initialized() else 0
 
 
 def set_device(i):

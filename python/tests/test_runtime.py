@@ -100,7 +100,9 @@ def test_use_after_shutdown_is_an_error():
         d + 1
     with pytest.raises(cb.NotInitializedError):
         cb.mem_info()
+    assert cb.device_count() == 0  # no error before init, as torch.cuda.device_count()
     cb.init()
+    assert cb.device_count() >= 1
     np.testing.assert_array_equal(cb.from_device(cb.ones((2,))), [1, 1])
 
 

@@ -60,6 +60,10 @@ runtime* get_runtime(bool autoconnect) {
         runtime_options o;
         o.autoconnect = autoconnect;
         o.session.safety_config = r.policy;
+        // A program that embeds the runtime shows its user warnings and errors only, as the Python
+        // package does; the log file and the database keep INFO and up (a log.sinks setting that
+        // gives the console its own level wins).
+        o.session.console_level = CB_LOG_WARN;
         r.owned = std::make_unique<runtime>(std::move(o));
         for (int i = 0; i < r.owned->device_count(); ++i) forward_events(r.owned->device(i));
         r.current.store(r.owned.get(), std::memory_order_release);
