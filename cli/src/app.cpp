@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -88,6 +89,27 @@ bool nvidia_smi_query(const std::vector<std::string>& words) {
 
 po::options_description global_description();
 
+// An nvidia-smi query line without a command (`-i 0 --query-gpu=name -l 1`): its options that take
+// a separate value are joined to it (`--id=0`, `--loop=1`), so that the value is not taken for
+// the command's name. Other lines are left as they are.
+std::vector<std::string> joined_query_values(int argc, char** argv) {
+    std::vector<std::string> words(argv + 1, argv + argc);
+    if (!nvidia_smi_query(words)) return words;
+    static const std::map<std::string, std::string> long_name = {
+        {"-i", "--id"},       {"--id", "--id"},       {"-l", "--loop"},
+        {"--loop", "--loop"}, {"-lms", "--loop-ms"},  {"--loop-ms", "--loop-ms"},
+        {"-c", "--count"},    {"--count", "--count"}, {"--format", "--format"}};
+    std::vector<std::string> out;
+    for (size_t k = 0; k < words.size(); ++k) {
+        const auto it = long_name.find(words[k]);
+        if (it != long_name.end() && k + 1 < words.size())
+            out.push_back(it->second + "=" + words[++k]);
+        else
+            out.push_back(words[k]);
+    }
+    return out;
+}
+
 std::vector<std::string> global_option_names() {
     const po::options_description d = global_description();
     std::vector<std::string> names = {"--query-gpu", "--query-compute-apps", "--help-query-gpu", "--list-gpus"};
@@ -134,8 +156,11 @@ int run_cli(int argc, char** argv) {
     try {
         // Global options may stand before or after the command (`info --json`); everything the
         // global parser does not know is handed to the command, in order.
-        auto parsed =
-            po::command_line_parser(argc, argv).options(all).positional(positional).allow_unregistered().run();
+        auto parsed = po::command_line_parser(joined_query_values(argc, argv))
+                          .options(all)
+                          .positional(positional)
+                          .allow_unregistered()
+                          .run();
         // The words after the command are the hidden "command" and "args" options; typed as
         // options (`--a X`, taken by guessing as --args) they are unknown options, not words.
         for (const auto& o : parsed.options)

@@ -246,6 +246,28 @@ TEST_F(cli_query_test, NvidiaSmisQueryOptionsWorkWithoutTheCommand) {
     EXPECT_EQ(run({"--help-query-gpu"}).out, run({"query", "--help-query"}).out);
 }
 
+// nvidia-smi -i: the eGPU named by index, UUID or PCI bus id, with or without the command.
+TEST_F(cli_query_test, IdNamesTheGpuByIndexUuidOrBusId) {
+    const auto ids = one_row("index,uuid,pci.bus_id");
+    ASSERT_EQ(ids.size(), 3u);
+    const std::string bus_without_domain = ids[2].substr(ids[2].find(':') + 1);
+    for (const std::string& id : {ids[0], ids[1], ids[2], bus_without_domain}) {
+        const auto r = run({"-i", id, "--query-gpu=index", "--format=csv,noheader"});
+        EXPECT_EQ(r.exit_code, 0) << id << ": " << r.err;
+        EXPECT_EQ(r.out, ids[0] + "\n") << id;
+        EXPECT_EQ(run({"query", "--id=" + id, "--query-gpu=index", "--format=csv,noheader"}).out, r.out) << id;
+    }
+    const auto none = run({"--query-gpu=name", "-i", "GPU-00000000-dead", "--format", "csv"});
+    EXPECT_EQ(none.exit_code, 3);
+    EXPECT_NE(none.err.find("no eGPU has the id 'GPU-00000000-dead'"), std::string::npos) << none.err;
+    EXPECT_EQ(run({"-L", "-i", ids[1]}).exit_code, 0);
+    EXPECT_EQ(run({"query", "-d", "0", "-i", "0", "--query-gpu=name"}).exit_code, 2);  // one way to choose
+    // nvidia-smi's -l and -c without the command: their values are no command names.
+    const auto looped = run({"--query-gpu=index", "-l", "1", "-c", "2", "--format", "csv,noheader"});
+    EXPECT_EQ(looped.exit_code, 0) << looped.err;
+    EXPECT_EQ(looped.out, ids[0] + "\n" + ids[0] + "\n");
+}
+
 TEST_F(cli_query_test, LoopBoundedByCountGivesCompleteLines) {
     auto r = run({"query", "--gpu=timestamp,name,power.draw", "--format=csv", "-lms", "50", "-c", "4"});
     ASSERT_EQ(r.exit_code, 0) << r.err;

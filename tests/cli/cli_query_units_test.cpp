@@ -3,6 +3,7 @@
 // text (families, labels, escaping, a GPU that gave no telemetry).
 #include "exporter/listen_address.hpp"
 #include "exporter/prometheus_text.hpp"
+#include "query/device_ids.hpp"
 #include "query/fields.hpp"
 #include "query/read_snapshot.hpp"
 #include "query/render.hpp"
@@ -204,6 +205,31 @@ TEST(exporter_text, AGpuWithoutTelemetryKeepsItsIdentityAndSaysSo) {
     EXPECT_NE(text.find("cudabridge_gpu_telemetry_available{gpu=\"1\""), std::string::npos);
     EXPECT_NE(text.find("} 0\n", text.find("cudabridge_gpu_telemetry_available{")), std::string::npos);
     EXPECT_EQ(exporter::escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+}
+
+// nvidia-smi -i: an index, a UUID (with or without GPU-, any case) or a PCI bus id (with or
+// without its domain, any case), comma-separated, each eGPU once, in the order named.
+TEST(DeviceIds, IndexUuidAndBusIdEachNameTheirGpu) {
+    const std::vector<query::device_identity> gpus = {
+        {0, "GPU-771f3e6b-c6b2-94ff-63f4-d84487fdb8d6", "00000000:12:00.0"},
+        {1, "GPU-00000000-0000-0000-0000-0000000000aa", "00000000:3B:00.0"}};
+    std::string unknown;
+    for (const char* id : {"1", "GPU-00000000-0000-0000-0000-0000000000AA", "00000000-0000-0000-0000-0000000000aa",
+                           "3b:00.0", "0000:3B:00.0", "00000000:3b:00.0"}) {
+        EXPECT_EQ(query::pick_devices(id, gpus, unknown), std::vector<int>{1}) << id;
+        EXPECT_EQ(unknown, "") << id;
+    }
+    EXPECT_EQ(query::pick_devices("1, 12:00.0,0", gpus, unknown), (std::vector<int>{1, 0}));
+}
+
+TEST(DeviceIds, AnIdThatNamesNoGpuIsReported) {
+    const std::vector<query::device_identity> gpus = {
+        {0, "GPU-771f3e6b-c6b2-94ff-63f4-d84487fdb8d6", "00000000:12:00.0"}};
+    for (const char* id : {"2", "13:00.0", "GPU-771f3e6b", "12:00.1", "0,x", "12:00.0junk", "-1"}) {
+        std::string unknown;
+        EXPECT_TRUE(query::pick_devices(id, gpus, unknown).empty()) << id;
+        EXPECT_FALSE(unknown.empty()) << id;
+    }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "interruption.hpp"
 #include "process_table.hpp"
 #include "query/compute_apps.hpp"
+#include "query/device_ids.hpp"
 #include "query/read_snapshot.hpp"
 #include "query/render.hpp"
 #include "time_text.hpp"
@@ -69,9 +70,30 @@ void print_reading(int64_t now, const char* key, const json_array& rows, bool lo
         print_json(o);
 }
 
+// The eGPUs a query reads: every one (or -d N's), or those -i / --id names, in its order.
+std::vector<int> chosen_devices(app& a, const std::optional<std::string>& ids) {
+    std::vector<int> which = a.device_indices();
+    if (!ids) return which;
+    auto& rt = a.runtime();
+    const query::field& uuid = *query::find_field("uuid");
+    const query::field& bus = *query::find_field("pci.bus_id");
+    std::vector<query::device_identity> known;
+    for (int i : which) {
+        const auto s = query::read_snapshot(rt.current_session(), rt.device(i), i, rt.device_count(), 0);
+        known.push_back({i, query::value_text(uuid, uuid.read(s), false), query::value_text(bus, bus.read(s), false)});
+    }
+    std::string unknown;
+    which = query::pick_devices(*ids, known, unknown);
+    if (which.empty())
+        throw cli_error(exit_no_device,
+                        "no eGPU has the id '" + unknown +
+                            "' (an index, a UUID or a PCI bus id; 'cudabridge-cli query -L' lists them)");
+    return which;
+}
+
 // --query-compute-apps: one line per process computing on each eGPU (none: the heading alone).
 int run_compute_apps(app& a, const std::string& list, const query::output_format& format, uint64_t interval_ms,
-                     uint64_t count) {
+                     uint64_t count, const std::optional<std::string>& ids) {
     if (query::has_empty_entry(list)) throw usage_error("an empty field name in '" + list + "'");
     std::string unknown;
     const auto fields = query::parse_compute_app_fields(list, unknown);
@@ -81,7 +103,7 @@ int run_compute_apps(app& a, const std::string& list, const query::output_format
     if (fields.empty()) throw usage_error("--query-compute-apps names no field");
     a.read_only();
     auto& rt = a.runtime();
-    const std::vector<int> which = a.device_indices();
+    const std::vector<int> which = chosen_devices(a, ids);
     if (!format.json && format.header) std::cout << query::compute_apps_heading(fields) << "\n" << std::flush;
     return repeat_readings(interval_ms, count, [&](int64_t now) {
         auto rows = make_array();
@@ -112,12 +134,12 @@ std::vector<std::string> field_names() {
 }
 
 // nvidia-smi -L: "GPU 0: NAME (UUID: GPU-...)", one line per eGPU.
-int list_gpus(app& a) {
+int list_gpus(app& a, const std::optional<std::string>& ids) {
     a.read_only();
     auto& rt = a.runtime();
     const query::field& name = *query::find_field("name");
     const query::field& uuid = *query::find_field("uuid");
-    for (int i : a.device_indices()) {
+    for (int i : chosen_devices(a, ids)) {
         const auto s = query::read_snapshot(rt.current_session(), rt.device(i), i, rt.device_count(), 0);
         std::cout << "GPU " << i << ": " << query::value_text(name, name.read(s), false)
                   << " (UUID: " << query::value_text(uuid, uuid.read(s), false) << ")\n";
@@ -130,7 +152,8 @@ int run_query(app& a, const std::vector<std::string>& raw) {
     d.add_options()("query-gpu", po::value<std::string>(), "")("format", po::value<std::string>(), "")(
         "loop,l", po::value<std::string>(), "")("loop-ms", po::value<std::string>(), "")(
         "count,c", po::value<std::string>(), "")("help-query", "")("help-query-gpu", "")(
-        "query-compute-apps", po::value<std::string>(), "")("help-query-compute-apps", "")("list-gpus,L", "");
+        "query-compute-apps", po::value<std::string>(), "")("help-query-compute-apps", "")("list-gpus,L", "")(
+        "id,i", po::value<std::string>(), "");
     const po::variables_map vm = parse_options(with_long_loop_ms(raw), d);
 
     if (vm.count("help-query") || vm.count("help-query-gpu")) {
@@ -161,9 +184,12 @@ int run_query(app& a, const std::vector<std::string>& raw) {
                            : interval_ms     ? 0
                                              : 1;
 
-    if (vm.count("list-gpus")) return list_gpus(a);
+    std::optional<std::string> ids;
+    if (vm.count("id")) ids = vm["id"].as<std::string>();
+    if (ids && a.options().device) throw usage_error("choose one of -d N and -i ID");
+    if (vm.count("list-gpus")) return list_gpus(a, ids);
     if (vm.count("query-compute-apps"))
-        return run_compute_apps(a, vm["query-compute-apps"].as<std::string>(), *format, interval_ms, count);
+        return run_compute_apps(a, vm["query-compute-apps"].as<std::string>(), *format, interval_ms, count, ids);
 
     // `--gpu=FIELDS` reaches the command as the global --gpu (the GPU family plugin's option):
     // here it is the field list, unless nvidia-smi's own --query-gpu gives that.
@@ -192,7 +218,7 @@ int run_query(app& a, const std::vector<std::string>& raw) {
     app& use = own ? *own : a;
     use.read_only();
     auto& rt = use.runtime();
-    const std::vector<int> which = use.device_indices();
+    const std::vector<int> which = chosen_devices(use, ids);
     if (!format->json && format->header) std::cout << query::csv_heading(fields) << "\n" << std::flush;
     std::vector<bool> warned(which.size(), false);
     return repeat_readings(interval_ms, count, [&](int64_t now) {
@@ -220,7 +246,7 @@ command query_command() {
     return {"query",
             "",
             "query GPU fields as nvidia-smi --query-gpu does (CSV or JSON)",
-            "query --gpu=FIELD[,FIELD...] [--format FORMAT] [-l SEC | -lms MS] [-c N] | query --help-query\n"
+            "query --gpu=FIELD[,FIELD...] [--format FORMAT] [-i ID] [-l SEC | -lms MS] [-c N] | query --help-query\n"
             "       query --query-compute-apps=FIELD[,...] [--format FORMAT] [-l SEC | -lms MS] [-c N]",
             "Prints the fields named, one line per connected eGPU (or the one -d N names), in\n"
             "nvidia-smi's CSV: the names and units are nvidia-smi's (\"120.50 W\", \"1024 MiB\", \"35 %\",\n"
@@ -234,6 +260,8 @@ command query_command() {
             "  -l, --loop SEC        read again every SEC seconds until Ctrl-C (exit code 130)\n"
             "  -lms, --loop-ms MS    read again every MS milliseconds\n"
             "  -c, --count N         stop after N readings\n"
+            "  -i, --id ID[,ID...]   only these eGPUs, each named by index, UUID or PCI bus id, as\n"
+            "                        nvidia-smi -i (exit code 3 when none has the id)\n"
             "  --help-query          list the fields (also nvidia-smi's --help-query-gpu)\n"
             "  -L, --list-gpus       one line per eGPU, as nvidia-smi -L: \"GPU 0: NAME (UUID: GPU-...)\"\n"
             "  --query-compute-apps=FIELDS  instead, one line per process computing on an eGPU, as\n"
