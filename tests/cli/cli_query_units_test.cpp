@@ -232,5 +232,85 @@ TEST(DeviceIds, AnIdThatNamesNoGpuIsReported) {
     }
 }
 
+// Every field of `nvidia-smi --help-query-gpu` (a CUDA 13 driver's list, 202 names) is a field
+// here, so that a script written for nvidia-smi never stops at an unknown one; each gives a value
+// or nvidia-smi's own text for what the board lacks.
+TEST(NvidiaSmiFields, EveryFieldOfTheDriversListIsKnownAndGivesText) {
+    const std::string list =
+        "timestamp,driver_version,kmd_version,vgpu_driver_capability.heterogenous_multivGPU,count,name,serial"
+        ",uuid,pci.bus_id,pci.domain,pci.bus,pci.device,pci.baseClass,pci.subClass,pci.device_id,pci.sub_devi"
+        "ce_id,vgpu_device_capability.fractional_multiVgpu,vgpu_device_capability.heterogeneous_timeSlice_pro"
+        "file,vgpu_device_capability.heterogeneous_timeSlice_sizes,vgpu_device_capability.homogeneous_placeme"
+        "nts,vgpu_device_capability.mig_timeSlicing,vgpu_device_capability.mig_timeSlicing_mode,pcie.link.gen"
+        ".current,pcie.link.gen.gpucurrent,pcie.link.gen.max,pcie.link.gen.gpumax,pcie.link.gen.hostmax,pcie."
+        "link.width.current,pcie.link.width.max,index,display_mode,display_attached,display_active,persistenc"
+        "e_mode,addressing_mode,accounting.mode,accounting.buffer_size,driver_model.current,driver_model.pend"
+        "ing,vbios_version,inforom.img,inforom.oem,inforom.ecc,inforom.pwr,inforom.checksum_validation,gpu_re"
+        "covery_action,gom.current,gom.pending,fan.speed,pstate,clocks_event_reasons.supported,clocks_event_r"
+        "easons.active,clocks_event_reasons.gpu_idle,clocks_event_reasons.applications_clocks_setting,clocks_"
+        "event_reasons.sw_power_cap,clocks_event_reasons.hw_slowdown,clocks_event_reasons.hw_thermal_slowdown"
+        ",clocks_event_reasons.hw_power_brake_slowdown,clocks_event_reasons.sw_thermal_slowdown,clocks_event_"
+        "reasons.sync_boost,clocks_event_reasons_counters.sw_power_cap,clocks_event_reasons_counters.sync_boo"
+        "st,clocks_event_reasons_counters.sw_thermal_slowdown,clocks_event_reasons_counters.hw_thermal_slowdo"
+        "wn,clocks_event_reasons_counters.hw_power_brake_slowdown,memory.total,memory.reserved,memory.used,me"
+        "mory.free,compute_mode,compute_cap,utilization.gpu,utilization.memory,utilization.encoder,utilizatio"
+        "n.decoder,utilization.jpeg,utilization.ofa,encoder.stats.sessionCount,encoder.stats.averageFps,encod"
+        "er.stats.averageLatency,dramEncryption.mode.current,dramEncryption.mode.pending,ecc.mode.current,ecc"
+        ".mode.pending,ecc.errors.corrected.volatile.device_memory,ecc.errors.corrected.volatile.dram,ecc.err"
+        "ors.corrected.volatile.register_file,ecc.errors.corrected.volatile.l1_cache,ecc.errors.corrected.vol"
+        "atile.l2_cache,ecc.errors.corrected.volatile.texture_memory,ecc.errors.corrected.volatile.cbu,ecc.er"
+        "rors.corrected.volatile.sram,ecc.errors.corrected.volatile.total,ecc.errors.corrected.aggregate.devi"
+        "ce_memory,ecc.errors.corrected.aggregate.dram,ecc.errors.corrected.aggregate.register_file,ecc.error"
+        "s.corrected.aggregate.l1_cache,ecc.errors.corrected.aggregate.l2_cache,ecc.errors.corrected.aggregat"
+        "e.texture_memory,ecc.errors.corrected.aggregate.cbu,ecc.errors.corrected.aggregate.sram,ecc.errors.c"
+        "orrected.aggregate.total,ecc.errors.uncorrected.volatile.device_memory,ecc.errors.uncorrected.volati"
+        "le.dram,ecc.errors.uncorrected.volatile.register_file,ecc.errors.uncorrected.volatile.l1_cache,ecc.e"
+        "rrors.uncorrected.volatile.l2_cache,ecc.errors.uncorrected.volatile.texture_memory,ecc.errors.uncorr"
+        "ected.volatile.cbu,ecc.errors.uncorrected.volatile.sram,ecc.errors.uncorrected.volatile.total,ecc.er"
+        "rors.uncorrected.aggregate.device_memory,ecc.errors.uncorrected.aggregate.dram,ecc.errors.uncorrecte"
+        "d.aggregate.register_file,ecc.errors.uncorrected.aggregate.l1_cache,ecc.errors.uncorrected.aggregate"
+        ".l2_cache,ecc.errors.uncorrected.aggregate.texture_memory,ecc.errors.uncorrected.aggregate.cbu,ecc.e"
+        "rrors.uncorrected.aggregate.sram,ecc.errors.uncorrected.aggregate.total,ecc.errors.uncorrected.volat"
+        "ile.sram.parity,ecc.errors.uncorrected.volatile.sram.secded,ecc.errors.uncorrected.aggregate.sram.pa"
+        "rity,ecc.errors.uncorrected.aggregate.sram.secded,ecc.errors.uncorrected.aggregate.sram.thresholdExc"
+        "eeded,ecc.errors.uncorrected.aggregate.sram.l2,ecc.errors.uncorrected.aggregate.sram.sm,ecc.errors.u"
+        "ncorrected.aggregate.sram.mcu,ecc.errors.uncorrected.aggregate.sram.pcie,ecc.errors.uncorrected.aggr"
+        "egate.sram.other,retired_pages.single_bit_ecc.count,retired_pages.double_bit.count,retired_pages.pen"
+        "ding,remapped_rows.correctable,remapped_rows.correctable_inactive,remapped_rows.uncorrectable,remapp"
+        "ed_rows.uncorrectable_inactive,remapped_rows.pending,remapped_rows.failure,remapped_rows.histogram.m"
+        "ax,remapped_rows.histogram.high,remapped_rows.histogram.partial,remapped_rows.histogram.low,remapped"
+        "_rows.histogram.none,temperature.gpu,temperature.gpu.tlimit,temperature.memory,power.management,powe"
+        "r.draw,power.draw.average,power.draw.instant,power.limit,enforced.power.limit,power.default_limit,po"
+        "wer.min_limit,power.max_limit,module.power.draw.average,module.power.draw.instant,module.power.limit"
+        ",module.enforced.power.limit,module.power.default_limit,module.power.min_limit,module.power.max_limi"
+        "t,edpp_multiplier,clocks.current.graphics,clocks.current.sm,clocks.current.memory,clocks.current.vid"
+        "eo,clocks.applications.graphics,clocks.applications.memory,clocks.default_applications.graphics,cloc"
+        "ks.default_applications.memory,clocks.max.graphics,clocks.max.sm,clocks.max.memory,mig.mode.current,"
+        "mig.mode.pending,gsp.mode.current,gsp.mode.default,c2c.mode,protected_memory.total,protected_memory."
+        "used,protected_memory.free,fabric.state,fabric.status,fabric.cliqueId,fabric.clusterUuid,fabric.heal"
+        "th.summary,fabric.health.bandwidth,fabric.health.route_recovery_in_progress,fabric.health.route_unhe"
+        "althy,fabric.health.access_timeout_recovery,fabric.health.incorrect_configuration,fabric.health.part"
+        "ition_assigned,platform.chassis_serial_number,platform.slot_number,platform.tray_index,platform.host"
+        "_id,platform.peer_type,platform.module_id,platform.gpu_fabric_guid,hostname";
+    std::string unknown;
+    const auto fields = query::parse_field_list(list, unknown);
+    EXPECT_EQ(unknown, "");
+    EXPECT_EQ(fields.size(), 202u);
+    const auto s = reading();
+    for (const auto& r : fields) EXPECT_NO_THROW(query::value_text(*r.f, r.f->read(s), true)) << r.as_typed;
+    auto text = [&](const char* name) {
+        const auto* f = query::find_field(name);
+        return f ? query::value_text(*f, f->read(s), true) : std::string("unknown");
+    };
+    EXPECT_EQ(text("serial"), "[N/A]");
+    EXPECT_EQ(text("temperature.memory"), "N/A");  // nvidia-smi's own spelling there, without brackets
+    EXPECT_EQ(text("pci.domain"), "0x0000");
+    EXPECT_EQ(text("pci.bus"), "0x3B");
+    EXPECT_EQ(text("clocks.applications.graphics"), "[Requested functionality has been deprecated]");
+    EXPECT_EQ(text("power.draw.average"), text("power.draw"));
+    EXPECT_EQ(text("clocks.gr"), text("clocks.sm"));
+    EXPECT_EQ(text("memory.reserved"), "0 MiB");
+}
+
 }  // namespace
 }  // namespace cudabridge::cli

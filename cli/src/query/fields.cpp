@@ -403,7 +403,11 @@ field_value field_value::words(std::string v) {
 }
 
 const std::vector<field>& all_fields() {
-    static const std::vector<field> fields = make_fields();
+    static const std::vector<field> fields = [] {
+        std::vector<field> all = make_fields();
+        for (field& f : nvidia_smi_fields(all)) all.push_back(std::move(f));
+        return all;
+    }();
     return fields;
 }
 

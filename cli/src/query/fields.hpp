@@ -7,6 +7,7 @@
 #include "query/gpu_snapshot.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,8 +48,13 @@ struct field {
     origin from = origin::identity;
     std::string unit;         // as nvidia-smi prints it after a value: "W", "MiB", "%", "MHz"; "" for none
     std::string description;  // one line
-    field_value (*read)(const gpu_snapshot&) = nullptr;
+    std::function<field_value(const gpu_snapshot&)> read;
 };
+
+// The rest of nvidia-smi's fields (fields_nvidia_smi.cpp), some read as one of `base`: what the eGPU can tell from a reading,
+// and elsewhere the answer nvidia-smi gives for a GeForce board without the feature, so that a
+// script written for nvidia-smi runs unchanged.
+std::vector<field> nvidia_smi_fields(const std::vector<field>& base);
 
 // Every field, in the order --help-query lists them.
 const std::vector<field>& all_fields();

@@ -23,6 +23,8 @@ struct gpu_snapshot {
     int compute_major = 0, compute_minor = 0;
     uint64_t total_memory = 0;
     uint32_t max_sm_clock_mhz = 0, max_memory_clock_mhz = 0;
+    uint16_t pci_vendor_id = 0, pci_device_id = 0;
+    uint32_t pci_subsystem_id = 0;
     bool simulated = false;  // figures modeled by the simulator (true) or measured on hardware
 
     // Telemetry through the device's work gate; absent when the device refused (why says why).

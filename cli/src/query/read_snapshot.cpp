@@ -79,6 +79,9 @@ gpu_snapshot read_snapshot(host::session& s, host::device& d, int index, int gpu
     out.total_memory = p.total_memory;
     out.max_sm_clock_mhz = p.clock_mhz;
     out.max_memory_clock_mhz = p.memory_clock_mhz;
+    out.pci_vendor_id = p.pci_vendor_id;
+    out.pci_device_id = p.pci_device_id;
+    out.pci_subsystem_id = p.pci_subsystem_id;
     out.simulated = p.is_simulated != 0;
 
     // A fresh look first: after another process reset a GPU this one saw lost, the look opens it
