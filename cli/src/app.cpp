@@ -27,7 +27,7 @@ const std::vector<command>& app::commands() {
         connect_command(), disconnect_command(), config_command(),  diag_command(),  benchmark_command(),
         reset_command(),   devices_command(),    forget_command(),  log_command(),   history_command(),
         sim_command(),     plugins_command(),    profile_command(), run_command(),   help_command(),
-        version_command(), completion_command()};
+        version_command(), completion_command(), summary_command()};
     return table;
 }
 
@@ -194,7 +194,7 @@ int run_cli(int argc, char** argv) {
                                   did_you_mean(rest.front().substr(0, rest.front().find('=')), global_option_names()));
             name = "query";
         } else if (!named) {
-            name = vm.count("version") ? "version" : "help";
+            name = vm.count("version") ? "version" : vm.count("help") ? "help" : "summary";
         }
         if (named && vm.count("help")) {
             rest = {name};

@@ -124,6 +124,7 @@ command completion_command();
 command profile_command();
 command run_command();
 command query_command();
+command summary_command();
 command exporter_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);

@@ -268,6 +268,19 @@ TEST_F(cli_query_test, IdNamesTheGpuByIndexUuidOrBusId) {
     EXPECT_EQ(looped.out, ids[0] + "\n" + ids[0] + "\n");
 }
 
+// nvidia-smi without arguments prints its summary table: so does cudabridge-cli with an eGPU
+// connected (without one, its help: cli_frame_test's NoCommandShowsHelp).
+TEST_F(cli_query_test, NoCommandPrintsTheSummaryTable) {
+    const auto r = run({});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string name = one_row("name")[0];
+    EXPECT_NE(r.out.find(name.substr(0, 20)), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Bus-Id"), std::string::npos);
+    EXPECT_NE(r.out.find("Processes:"), std::string::npos);
+    EXPECT_EQ(run({"summary"}).exit_code, 0);
+    EXPECT_EQ(run({"summary", "extra"}).exit_code, 2);
+}
+
 TEST_F(cli_query_test, LoopBoundedByCountGivesCompleteLines) {
     auto r = run({"query", "--gpu=timestamp,name,power.draw", "--format=csv", "-lms", "50", "-c", "4"});
     ASSERT_EQ(r.exit_code, 0) << r.err;

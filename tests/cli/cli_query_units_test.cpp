@@ -7,8 +7,11 @@
 #include "query/fields.hpp"
 #include "query/read_snapshot.hpp"
 #include "query/render.hpp"
+#include "query/summary_table.hpp"
 
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace cudabridge::cli {
 namespace {
@@ -310,6 +313,33 @@ TEST(NvidiaSmiFields, EveryFieldOfTheDriversListIsKnownAndGivesText) {
     EXPECT_EQ(text("power.draw.average"), text("power.draw"));
     EXPECT_EQ(text("clocks.gr"), text("clocks.sm"));
     EXPECT_EQ(text("memory.reserved"), "0 MiB");
+}
+
+// nvidia-smi's summary table: 91 columns on every line, a block per GPU with its figures, the
+// processes with their memory, and whether the figures are measured or modeled.
+TEST(SummaryTable, ShowsEachGpuAndProcessInNvidiaSmisColumns) {
+    query::summary_gpu gpu{reading(), {}};
+    cb_gpu_process p{};
+    p.pid = 4242;
+    p.flags = CB_GPU_PROCESS_COMPUTE;
+    p.memory_used = 512ull << 20;
+    std::snprintf(p.name, sizeof p.name, "%s", "python3");
+    gpu.processes.push_back(p);
+    const std::string table = query::summary_table({gpu}, "0.1.0", "Tue Dec  8 01:30:00 2026");
+    std::istringstream in(table);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "Tue Dec  8 01:30:00 2026");
+    while (std::getline(in, line)) EXPECT_TRUE(line.empty() || line.size() == 91u) << line;
+    EXPECT_NE(table.find("Figures: modeled (simulated eGPU)"), std::string::npos);
+    EXPECT_NE(table.find("00000000:3B:00.0"), std::string::npos);
+    EXPECT_NE(table.find("NVIDIA Test \"GPU\""), std::string::npos);
+    EXPECT_NE(table.find("4242"), std::string::npos);
+    EXPECT_NE(table.find("python3"), std::string::npos);
+    EXPECT_NE(table.find("512MiB"), std::string::npos);
+    EXPECT_EQ(table.find("No running processes found"), std::string::npos);
+    gpu.processes.clear();
+    EXPECT_NE(query::summary_table({gpu}, "0.1.0", "now").find("No running processes found"), std::string::npos);
 }
 
 }  // namespace
