@@ -113,13 +113,24 @@ def main():
                              "DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
                              "cudabridge_link_crc_errors", "cudabridge_link_replays", "cudabridge_link_recoveries",
                              "cudabridge_link_up", "cudabridge_safety_state", "cudabridge_safety_interventions",
-                             "cudabridge_gpu_modeled"):
+                             "cudabridge_gpu_modeled", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_DRAM_ACTIVE",
+                             "DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_PCIE_RX_BYTES", "cudabridge_link_bytes",
+                             "cudabridge_process_memory_bytes", "cudabridge_process_queued_commands"):
                 check(required in names, "family %s is served" % required)
 
             def one(name):
                 got = samples.get(name, [])
                 check(len(got) == 1, "one %s sample for the one GPU (got %d)" % (name, len(got)))
                 return got[0] if got else None
+
+            # DCGM's profiling ratios are the utilizations over 100; the PCIe rates need two scrapes.
+            active = one("DCGM_FI_PROF_GR_ENGINE_ACTIVE") if "DCGM_FI_PROF_GR_ENGINE_ACTIVE" in names else None
+            if active is not None:
+                check(between(active.value * 100, before["utilization.gpu"], after["utilization.gpu"], 0),
+                      "GR_ENGINE_ACTIVE %s is utilization.gpu / 100" % active.value)
+            check(not samples.get("DCGM_FI_PROF_PCIE_TX_BYTES"), "no PCIe rate before a second scrape")
+            directions = {s.labels["direction"] for s in samples.get("cudabridge_link_bytes", [])}
+            check(directions == {"h2d", "d2h"}, "link bytes in both directions (%s)" % directions)
 
             temp = one("DCGM_FI_DEV_GPU_TEMP")
             if temp is not None:
@@ -185,6 +196,11 @@ def main():
                 with urllib.request.urlopen(base + "/metrics", timeout=WAIT_S) as response:
                     check(response.status == 200, "a further scrape answers 200")
             events_after = event_count()
+            with urllib.request.urlopen(base + "/metrics", timeout=WAIT_S) as response:
+                _, later = samples_by_family(response.read().decode("utf-8"))
+            for rate in ("DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_PCIE_RX_BYTES"):
+                got = later.get(rate, [])
+                check(len(got) == 1 and got[0].value >= 0, "%s after more scrapes: %s" % (rate, got))
             check(events_before == events_after,
                   "scrapes record no events (%d before, %d after)" % (events_before, events_after))
 

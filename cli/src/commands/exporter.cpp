@@ -7,6 +7,7 @@
 #include "exporter/listen_address.hpp"
 #include "exporter/prometheus_text.hpp"
 #include "interruption.hpp"
+#include "process_table.hpp"
 #include "query/read_snapshot.hpp"
 #include "time_text.hpp"
 
@@ -23,6 +24,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -50,13 +52,32 @@ public:
         const int64_t now = unix_now_ns();
         std::vector<query::gpu_snapshot> gpus;
         gpus.reserve(which_.size());
-        for (int i : which_)
-            gpus.push_back(
-                query::read_snapshot(rt_.current_session(), rt_.device(i), i, static_cast<int>(which_.size()), now));
+        for (int i : which_) {
+            auto& d = rt_.device(i);
+            gpus.push_back(query::read_snapshot(rt_.current_session(), d, i, static_cast<int>(which_.size()), now));
+            gpus.back().processes = other_processes(d);
+            link_rates(gpus.back());
+        }
         return exporter::render_metrics(gpus, host_);
     }
 
 private:
+    // The link's bytes per second since this GPU's previous scrape (DCGM's PCIe TX/RX rates).
+    void link_rates(query::gpu_snapshot& g) {
+        auto& before = previous_[g.uuid];
+        const double seconds = double(g.time_ns - before.time_ns) / 1e9;
+        const bool counted_on = g.link.bytes_to_device >= before.to && g.link.bytes_from_device >= before.from;
+        if (before.time_ns != 0 && seconds > 0 && counted_on) {  // a link that came up again starts over
+            g.link_to_device_per_s = double(g.link.bytes_to_device - before.to) / seconds;
+            g.link_from_device_per_s = double(g.link.bytes_from_device - before.from) / seconds;
+        }
+        before = {g.time_ns, g.link.bytes_to_device, g.link.bytes_from_device};
+    }
+    struct link_bytes {
+        int64_t time_ns = 0;
+        uint64_t to = 0, from = 0;
+    };
+    std::map<std::string, link_bytes> previous_;  // by GPU UUID
     host::runtime& rt_;
     std::vector<int> which_;
     std::string host_;

@@ -40,6 +40,11 @@ std::string gpu_labels(const gpu_snapshot& g, const std::string& hostname) {
            "\",modelName=\"" + escape_label_value(g.name) + "\",Hostname=\"" + escape_label_value(hostname) + "\"";
 }
 
+std::string process_labels(const gpu_snapshot& g, const cb_gpu_process& p, const std::string& hostname) {
+    return gpu_labels(g, hostname) + ",pid=\"" + std::to_string(p.pid) + "\",process_name=\"" +
+           escape_label_value(p.name) + "\"";
+}
+
 class writer {
 public:
     explicit writer(const std::string& hostname) : hostname_(hostname) {}
@@ -139,6 +144,31 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
         const uint64_t total = total_bytes(g), used = std::min(g.telemetry->memory_used, total);
         return std::floor(static_cast<double>(total) / mib) - std::floor(static_cast<double>(used) / mib);
     });
+    w.family(gpus, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge",
+             "Ratio of the last sample period a kernel was running (utilization.gpu / 100).",
+             [](const gpu_snapshot& g) -> opt {
+                 if (!g.telemetry) return std::nullopt;
+                 return g.telemetry->gpu_utilization / 100.0;
+             });
+    w.family(gpus, "DCGM_FI_PROF_DRAM_ACTIVE", "gauge",
+             "Ratio of the last sample period device memory was read or written (utilization.memory / 100).",
+             [](const gpu_snapshot& g) -> opt {
+                 if (!g.telemetry) return std::nullopt;
+                 return g.telemetry->memory_utilization / 100.0;
+             });
+    // From the GPU's side: it transmits what goes to the host, receives what comes from it.
+    w.family(gpus, "DCGM_FI_PROF_PCIE_TX_BYTES", "gauge",
+             "Bytes per second the GPU sent to the host over the link since the previous scrape.",
+             [](const gpu_snapshot& g) -> opt {
+                 if (g.link_from_device_per_s < 0) return std::nullopt;
+                 return g.link_from_device_per_s;
+             });
+    w.family(gpus, "DCGM_FI_PROF_PCIE_RX_BYTES", "gauge",
+             "Bytes per second the GPU received from the host over the link since the previous scrape.",
+             [](const gpu_snapshot& g) -> opt {
+                 if (g.link_to_device_per_s < 0) return std::nullopt;
+                 return g.link_to_device_per_s;
+             });
     w.family(gpus, "DCGM_FI_DEV_PCIE_LINK_GEN", "gauge", "PCIe generation of the GPU's link (at the enclosure).",
              tel(&cb_gpu_telemetry::pcie_link_gen));
     w.family(gpus, "DCGM_FI_DEV_PCIE_LINK_WIDTH", "gauge", "PCIe lanes of the GPU's link (at the enclosure).",
@@ -180,6 +210,13 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
             w.sample("cudabridge_link_bandwidth_bytes_per_second", labels + ",direction=\"d2h\"",
                      std::round(g.link.d2h_bandwidth_gbs * 1e9));
     }
+    w.head("cudabridge_link_bytes_total", "counter",
+           "Payload bytes over the link since it came up, every process's, by direction (h2d, d2h).");
+    for (const auto& g : gpus) {
+        const std::string labels = gpu_labels(g, w.hostname());
+        w.sample("cudabridge_link_bytes_total", labels + ",direction=\"h2d\"", double(g.link.bytes_to_device));
+        w.sample("cudabridge_link_bytes_total", labels + ",direction=\"d2h\"", double(g.link.bytes_from_device));
+    }
     w.family(gpus, "cudabridge_link_packets_total", "counter", "Packets the link delivered intact, every process's.",
              [](const gpu_snapshot& g) -> opt { return static_cast<double>(g.link.packets); });
     w.family(gpus, "cudabridge_link_crc_errors_total", "counter", "Packets that failed the receiver's CRC check.",
@@ -198,6 +235,16 @@ std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::str
     w.family(gpus, "cudabridge_link_drops_total", "counter",
              "Times the link went down since the connection began, any process's.",
              [](const gpu_snapshot& g) -> opt { return static_cast<double>(g.link_drops); });
+    // Per process, as nvidia-smi's process list (dcgm-exporter has none): the device memory each
+    // process holds, and the commands it has queued.
+    w.head("cudabridge_process_memory_bytes", "gauge", "Device memory a process using the GPU holds (bytes).");
+    for (const auto& g : gpus)
+        for (const cb_gpu_process& p : g.processes)
+            w.sample("cudabridge_process_memory_bytes", process_labels(g, p, w.hostname()), double(p.memory_used));
+    w.head("cudabridge_process_queued_commands", "gauge", "Commands a process has queued on the GPU, not yet done.");
+    for (const auto& g : gpus)
+        for (const cb_gpu_process& p : g.processes)
+            w.sample("cudabridge_process_queued_commands", process_labels(g, p, w.hostname()), double(p.queued));
     w.head("cudabridge_safety_state", "gauge", "The device's state: 1 for the state it is in, 0 for the others.");
     for (const auto& g : gpus) {
         const std::string labels = gpu_labels(g, w.hostname());

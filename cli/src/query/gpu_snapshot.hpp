@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cudabridge::cli::query {
 
@@ -37,6 +38,12 @@ struct gpu_snapshot {
     cb_link_generation link_generation = CB_LINK_UNKNOWN;
     uint32_t link_lanes = 0;
     double link_lane_speed_gbps = 0;
+    // Bytes per second over the link since the previous reading of the same GPU, as DCGM's PCIe
+    // rates (the exporter fills them between scrapes; < 0: no previous reading).
+    double link_to_device_per_s = -1, link_from_device_per_s = -1;
+
+    // The other processes attached to the GPU (the exporter fills them; empty elsewhere).
+    std::vector<cb_gpu_process> processes;
 
     // From the connection state and the store: the device's state, and the safety actions
     // recorded for it since its connection began (whichever process took them).
