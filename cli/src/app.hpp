@@ -125,6 +125,7 @@ command profile_command();
 command run_command();
 command query_command();
 command summary_command();
+command pmon_command();
 command exporter_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);

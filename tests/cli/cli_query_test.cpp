@@ -281,6 +281,15 @@ TEST_F(cli_query_test, NoCommandPrintsTheSummaryTable) {
     EXPECT_EQ(run({"summary", "extra"}).exit_code, 2);
 }
 
+TEST_F(cli_query_test, PmonPrintsItsHeadingAndALinePerGpu) {
+    const auto r = run({"pmon", "-c", "1", "-s", "um"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("# gpu         pid   type", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\n    0 "), std::string::npos) << r.out;
+    EXPECT_EQ(run({"pmon", "-s", "x"}).exit_code, 2);
+    EXPECT_EQ(run({"pmon", "--delay", "0"}).exit_code, 2);
+}
+
 TEST_F(cli_query_test, LoopBoundedByCountGivesCompleteLines) {
     auto r = run({"query", "--gpu=timestamp,name,power.draw", "--format=csv", "-lms", "50", "-c", "4"});
     ASSERT_EQ(r.exit_code, 0) << r.err;

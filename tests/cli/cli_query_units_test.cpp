@@ -6,6 +6,7 @@
 #include "query/device_ids.hpp"
 #include "query/fields.hpp"
 #include "query/read_snapshot.hpp"
+#include "query/pmon_text.hpp"
 #include "query/render.hpp"
 #include "query/summary_table.hpp"
 
@@ -340,6 +341,28 @@ TEST(SummaryTable, ShowsEachGpuAndProcessInNvidiaSmisColumns) {
     EXPECT_EQ(table.find("No running processes found"), std::string::npos);
     gpu.processes.clear();
     EXPECT_NE(query::summary_table({gpu}, "0.1.0", "now").find("No running processes found"), std::string::npos);
+}
+
+// nvidia-smi pmon: its two heading lines, a line per process with its type, dashes for the
+// engine shares no process-level figure exists for, fb in MB with -s m, and a line of dashes for
+// a GPU no process uses.
+TEST(Pmon, LinesFollowNvidiaSmisColumns) {
+    const query::pmon_columns both{true, true};
+    const auto heading = query::pmon_heading(both);
+    ASSERT_EQ(heading.size(), 2u);
+    EXPECT_EQ(heading[0], "# gpu         pid   type     sm    mem    enc    dec    jpg    ofa     fb    command");
+    EXPECT_EQ(heading[1], "# Idx           #    C/G      %      %      %      %      %      %     MB    name");
+    cb_gpu_process p{};
+    p.pid = 4242;
+    p.flags = CB_GPU_PROCESS_COMPUTE;
+    p.memory_used = 512ull << 20;
+    std::snprintf(p.name, sizeof p.name, "%s", "python3");
+    const auto lines = query::pmon_lines(1, {p}, both);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "    1        4242      C      -      -      -      -      -      -    512    python3");
+    EXPECT_EQ(query::pmon_lines(0, {}, query::pmon_columns{})[0],
+              "    0           -      -      -      -      -      -      -      -    -");
+    EXPECT_EQ(query::pmon_heading(query::pmon_columns{false, true})[0], "# gpu         pid   type     fb    command");
 }
 
 }  // namespace
