@@ -152,6 +152,21 @@ TEST_F(cli_test, DiagUnderAFaultReportsFailAndItsResultLine) {
     run({"disconnect", "--force"});
 }
 
+TEST_F(cli_test, BenchmarkKeepsWhatItMeasuredBeforeAStepFails) {
+    // The cable comes out 200 MB into the sweep: the figures measured before are shown and stored,
+    // and the message names the step that failed; the exit code is the device's loss.
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    ASSERT_EQ(run({"sim", "fault", "unplug-after", "200000000"}).exit_code, 0);
+    const auto r = run({"benchmark", "--quick"});
+    EXPECT_EQ(r.exit_code, 6) << r.out << r.err;
+    EXPECT_NE(r.out.find("h2d_pageable"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("figures stored"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("failed; the "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("figures measured before it"), std::string::npos) << r.err;
+    run({"sim", "fault", "clear"});
+    run({"disconnect", "--force"});
+}
+
 TEST_F(cli_test, BenchmarkBadArguments) {
     EXPECT_EQ(run({"benchmark", "--max-size", "huge"}).exit_code, 2);
     EXPECT_EQ(run({"benchmark", "--max-size", "1K"}).exit_code, 2);

@@ -54,9 +54,9 @@ std::vector<uint64_t> sweep_sizes(const bench_options& o) {
     return sizes;
 }
 
-std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options& o,
-                                         const std::function<bool(size_t, size_t, const std::string&)>& progress) {
-    std::vector<bench_figure> out;
+void run_benchmarks(host::runtime& rt, const bench_options& o, std::vector<bench_figure>& out,
+                    const std::function<bool(size_t, size_t, const std::string&)>& progress) {
+    out.clear();
     const auto sizes = sweep_sizes(o);
     const size_t total = sizes.size() * 5 + 3;
     size_t done = 0;
@@ -86,7 +86,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         {"d2d", dev_b.get(), dev_a.get(), cbMemcpyDeviceToDevice, nullptr}};
     for (const auto& d : directions) {
         for (uint64_t size : sizes) {
-            if (!step(std::string(d.name) + " " + std::to_string(size) + " B")) return out;
+            if (!step(std::string(d.name) + " " + std::to_string(size) + " B")) return;
             const int reps = repetitions(o, size);
             if (d.check_dst) std::memset(d.check_dst, 0, size);  // the copy back must bring every byte
             const timing t =
@@ -104,7 +104,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
         }
     }
 
-    if (!step("launch latency")) return out;
+    if (!step("launch latency")) return;
     {
         device_buffer one(rt, sizeof(float));
         const cbTensor t = cbTensor1D(one.get(), CB_DTYPE_FLOAT32, 1);
@@ -115,7 +115,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
                        o.launches, true});
     }
 
-    if (!step("elementwise add")) return out;
+    if (!step("elementwise add")) return;
     {
         const int64_t n = o.elementwise_elements;
         const size_t bytes = static_cast<size_t>(n) * sizeof(float);
@@ -137,7 +137,7 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
                        rate(moved, tm.wall_s), reps, probe[0] == 3.75f && probe[1] == 3.75f});
     }
 
-    if (!step("matmul")) return out;
+    if (!step("matmul")) return;
     {
         const int64_t n = o.matmul_n;
         const size_t bytes = static_cast<size_t>(n * n) * sizeof(float);
@@ -157,7 +157,6 @@ std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options&
                        rate(flops, tm.wall_s), reps, probe == 0.5f * static_cast<float>(n)});
     }
     progress(total, total, "done");  // the last call: nothing is left to stop
-    return out;
 }
 
 }  // namespace cudabridge::cli

@@ -34,11 +34,12 @@ struct bench_figure {
     bool verified = true;  // the data came back right (copies, results)
 };
 
-// Runs everything on the runtime's current device. progress(done, total, what) is called before
-// each step; when it returns false the run stops there and returns the figures measured so far.
-// Throws host::runtime_error when a runtime call fails.
-std::vector<bench_figure> run_benchmarks(host::runtime& rt, const bench_options& o,
-                                         const std::function<bool(size_t, size_t, const std::string&)>& progress);
+// Runs everything on the runtime's current device, adding each figure to `out` as it is measured.
+// progress(done, total, what) is called before each step; when it returns false the run stops
+// there. Throws host::runtime_error when a runtime call fails: `out` then holds the figures
+// measured before the failing step.
+void run_benchmarks(host::runtime& rt, const bench_options& o, std::vector<bench_figure>& out,
+                    const std::function<bool(size_t, size_t, const std::string&)>& progress);
 
 // The sizes the transfer sweep uses: min, 4 x min, ... up to max.
 std::vector<uint64_t> sweep_sizes(const bench_options& o);

@@ -18,6 +18,7 @@
 #include <boost/program_options.hpp>
 
 #include <fstream>
+#include <exception>
 #include <iostream>
 #include <mutex>
 #include <unistd.h>
@@ -164,13 +165,23 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
                                        : "hardware: every figure is measured")
                   << ")\n"
                   << std::flush;
-    const auto figures = run_benchmarks(rt, o, [&](size_t done, size_t total, const std::string& what) {
-        if (interruption_requested()) return false;
-        if (bar) progress_bar(done, total, what);
-        return true;
-    });
+    // A step that fails ends the sweep: the figures measured before it are still shown, stored and
+    // plotted, and the message names the step.
+    std::vector<bench_figure> figures;
+    std::string step_now;
+    std::exception_ptr failure;
+    try {
+        run_benchmarks(rt, o, figures, [&](size_t done, size_t total, const std::string& what) {
+            if (interruption_requested()) return false;
+            step_now = what;
+            if (bar) progress_bar(done, total, what);
+            return true;
+        });
+    } catch (...) {
+        failure = std::current_exception();
+    }
     const bool interrupted = interruption_requested();
-    if (interrupted && bar) std::cerr << "\n";
+    if ((interrupted || failure) && bar) std::cerr << "\n";
     const std::string machine = machine_text();
     const size_t stored = store_figures(rt.current_session(), figures, prop, machine);
     if (vm.count("plot") && !interrupted)
@@ -204,6 +215,11 @@ int run_benchmark(app& a, const std::vector<std::string>& args) {
         std::cout << stored << " figures stored (machine " << machine << ")";
         if (vm.count("plot") && !interrupted) std::cout << "; plot written to " << vm["plot"].as<std::string>();
         std::cout << "\n";
+    }
+    if (failure) {
+        std::cerr << "cudabridge-cli benchmark: the step '" << step_now << "' failed; the " << figures.size()
+                  << " figures measured before it are shown" << (stored ? " and stored" : "") << " above\n";
+        std::rethrow_exception(failure);
     }
     if (interrupted)
         throw cli_error(exit_interrupted,
