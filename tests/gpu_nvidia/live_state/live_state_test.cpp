@@ -371,14 +371,20 @@ TEST_F(LiveState, TickTurnsBusyTimeIntoActivity) {
     constexpr uint64_t kS = 1'000'000'000ull;
     if (now_ns() < 200 * kS) GTEST_SKIP() << "monotonic clock too young for a 100 s look-back";
     live_state s(file(), board());
-    // 50 s busy in the last 100 s: activity 0.5, held long enough to settle (200 lags of 0.5 s).
+    // 50 s busy in the last 100 s, 40 of them running kernels and 20 reading or writing device
+    // memory: activity 0.5 (power), utilization.gpu 40 %, utilization.memory 20 %, held long
+    // enough to settle (200 lags of 0.5 s).
     s.update([&](thermal_state&, live_counters& c) {
         c.last_update_ns = now_ns() - 100 * kS;
         c.busy_ns += 50 * kS;
+        c.kernels.add(40 * kS);
+        c.memory_traffic.add(20 * kS);
     });
     s.tick();
     live_snapshot snap = s.snapshot();
-    EXPECT_NEAR(snap.counters.gpu_utilization, 50.0, 0.5);
+    EXPECT_NEAR(snap.thermal.activity, 0.5, 0.005);
+    EXPECT_NEAR(snap.counters.gpu_utilization, 40.0, 0.5);
+    EXPECT_NEAR(snap.counters.memory_utilization, 20.0, 0.5);
     EXPECT_EQ(snap.counters.busy_ns_at_last_update, 50 * kS);
     const double idle = 0.10 * board().power_default_w;  // documented model choice
     EXPECT_NEAR(snap.thermal.power_w, idle + 0.5 * (board().power_default_w - idle), 0.01 * board().power_default_w);
@@ -393,10 +399,28 @@ TEST_F(LiveState, TickTurnsBusyTimeIntoActivity) {
     snap = s.snapshot();
     EXPECT_EQ(snap.counters.busy_ns - snap.counters.busy_ns_at_last_update, kS);
 
-    // Memory utilization is the share of VRAM in use.
+    // Memory in use is not memory utilization (NVML's: the time memory was read or written).
     s.add_memory_used(static_cast<int64_t>(board().vram_bytes / 4));
+    s.update([&](thermal_state&, live_counters& c) { c.last_update_ns = now_ns() - 100 * kS; });
     s.tick();
-    EXPECT_NEAR(s.snapshot().counters.memory_utilization, 25.0, 1e-9);
+    EXPECT_LT(s.snapshot().counters.memory_utilization, 1.0);
+}
+
+TEST(BusyShare, IsTheShareOfTimeSmoothedAndCarriesAtMostOneSecond) {
+    constexpr uint64_t kS = 1'000'000'000ull;
+    busy_share b;
+    b.add(30 * kS);
+    b.advance(60 * kS);  // half the time, long enough to settle
+    EXPECT_NEAR(b.share, 0.5, 1e-6);
+    b.advance(60 * kS);  // nothing since: idle
+    EXPECT_NEAR(b.share, 0.0, 1e-6);
+    b.add(5 * kS);  // a lump longer than the reading's interval: one second carried at most
+    b.advance(kS / 2);
+    EXPECT_EQ(b.busy_ns - b.counted_ns, kS);
+    busy_share restarted;
+    restarted.counted_ns = 10;  // a counter that began again is taken from where it is
+    restarted.advance(kS);
+    EXPECT_EQ(restarted.counted_ns, 0u);
 }
 
 TEST_F(LiveState, TickSurvivesClockJumps) {
@@ -419,10 +443,10 @@ TEST_F(LiveState, TickSurvivesClockJumps) {
 }
 
 TEST(LiveStatePath, SanitisesTheDeviceId) {
-    EXPECT_EQ(live_state_path("/run/cb", "0000:03:00.0"), fs::path("/run/cb/gpu-0000_03_00.0.v2.live"));
-    EXPECT_EQ(live_state_path("/run/cb", "sim-enclosure-1_gpu"), fs::path("/run/cb/gpu-sim-enclosure-1_gpu.v2.live"));
+    EXPECT_EQ(live_state_path("/run/cb", "0000:03:00.0"), fs::path("/run/cb/gpu-0000_03_00.0.v3.live"));
+    EXPECT_EQ(live_state_path("/run/cb", "sim-enclosure-1_gpu"), fs::path("/run/cb/gpu-sim-enclosure-1_gpu.v3.live"));
     const fs::path hostile = live_state_path("/run/cb", "../../etc/passwd x");
     EXPECT_EQ(hostile.parent_path(), fs::path("/run/cb"));
-    EXPECT_EQ(hostile.filename(), fs::path("gpu-.._.._etc_passwd_x.v2.live"));
+    EXPECT_EQ(hostile.filename(), fs::path("gpu-.._.._etc_passwd_x.v3.live"));
     EXPECT_EQ(live_state_path("/run/cb", "").parent_path(), fs::path("/run/cb"));
 }

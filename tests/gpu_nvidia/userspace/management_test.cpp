@@ -1,5 +1,7 @@
 // Telemetry, settings and their bounds, heartbeat, and resets, all through the registers.
 #include "sim_bench.hpp"
+
+#include <cudabridge/cpp/builtin_args.hpp>
 #include "test_pattern.hpp"
 
 #include <algorithm>
@@ -35,6 +37,40 @@ TEST(UserspaceManagement, TelemetryReadsTheModel) {
     EXPECT_GT(t.pcie_link_gen, 0u);
     EXPECT_GT(t.pcie_link_width, 0u);
     EXPECT_GT(t.time_ns, 0u);
+}
+
+// Utilization as NVML defines it: utilization.gpu is the time a kernel ran, utilization.memory the
+// time device memory was read or written. Copies over the link alone leave the first at 0; copies
+// inside VRAM move the second; a kernel moves the first.
+TEST(UserspaceManagement, UtilizationCountsKernelsAndMemoryTrafficNotLinkCopies) {
+    sim_bench bench;
+    auto& gpu = bench.gpu();
+    std::string error;
+    const size_t bytes = 4u << 20;
+    uint64_t a = 0, b = 0;
+    ASSERT_EQ(gpu.mem_alloc(bytes, a, error), CB_OK) << error;
+    ASSERT_EQ(gpu.mem_alloc(bytes, b, error), CB_OK) << error;
+    std::vector<uint8_t> host(bytes, 7);
+    for (int i = 0; i < 20; ++i) {
+        ASSERT_EQ(gpu.memcpy_h2d(a, host.data(), bytes, nullptr, error), CB_OK) << error;
+        ASSERT_EQ(gpu.memcpy_d2h(host.data(), a, bytes, nullptr, error), CB_OK) << error;
+    }
+    cb_gpu_telemetry t{};
+    ASSERT_EQ(gpu.get_telemetry(t, error), CB_OK) << error;
+    EXPECT_EQ(t.gpu_utilization, 0.0) << "copies over the link are no kernels";
+
+    for (int i = 0; i < 200; ++i) ASSERT_EQ(gpu.memcpy_d2d(b, a, bytes, nullptr, error), CB_OK) << error;
+    ASSERT_EQ(gpu.get_telemetry(t, error), CB_OK) << error;
+    EXPECT_EQ(t.gpu_utilization, 0.0) << "a copy inside VRAM is no kernel either";
+    EXPECT_GT(t.memory_utilization, 0.0) << "but it reads and writes device memory";
+
+    const auto ta = sdk::contiguous_tensor(a, CB_DTYPE_FLOAT32, {static_cast<int64_t>(bytes / 4)});
+    const std::vector<cb_kernel_arg> args = {sdk::tensor_arg(ta), sdk::float64_arg(1.0)};
+    for (int i = 0; i < 50; ++i)
+        ASSERT_EQ(gpu.launch_builtin(sdk::builtin_launch("fill", CB_DTYPE_FLOAT32, args), nullptr, error), CB_OK)
+            << error;
+    ASSERT_EQ(gpu.get_telemetry(t, error), CB_OK) << error;
+    EXPECT_GT(t.gpu_utilization, 0.0) << "kernels ran";
 }
 
 TEST(UserspaceManagement, SettingsInsideAndOutsideTheirBounds) {

@@ -104,6 +104,8 @@ void board_telemetry::advance_private_locked(uint64_t now_ns) {
     const uint64_t busy = std::min(busy_pending_ns_, elapsed);
     advance(profile_, thermal_, static_cast<double>(elapsed) * 1e-9,
             static_cast<double>(busy) / static_cast<double>(elapsed));
+    kernels_.advance(elapsed);
+    memory_traffic_.advance(elapsed);
     busy_pending_ns_ = std::min(busy_pending_ns_ - busy, max_busy_carry_ns);
     last_advance_ns_ = now_ns;
 }
@@ -123,7 +125,8 @@ telemetry_sample board_telemetry::sample() {
     std::lock_guard lock(m_);
     advance_private_locked(monotonic_ns());
     s.thermal = thermal_;
-    s.gpu_utilization_percent = 100.0 * thermal_.activity;
+    s.gpu_utilization_percent = 100.0 * kernels_.share;
+    s.memory_utilization_percent = 100.0 * memory_traffic_.share;
     s.xid_count = xid_count_;
     s.last_xid = last_xid_;
     return s;
@@ -132,11 +135,17 @@ telemetry_sample board_telemetry::sample() {
 void board_telemetry::record(const command_record& r) {
     if (live_) {
         if (r.busy_ns) live_->add_busy(r.busy_ns);
-        live_->update([&](thermal_state&, live_counters& c) { count(c, r); });
+        live_->update([&](thermal_state&, live_counters& c) {
+            count(c, r);
+            if (r.kernel) c.kernels.add(r.busy_ns);
+            c.memory_traffic.add(r.memory_busy_ns);
+        });
         return;
     }
     std::lock_guard lock(m_);
     busy_pending_ns_ += r.busy_ns;
+    if (r.kernel) kernels_.add(r.busy_ns);
+    memory_traffic_.add(r.memory_busy_ns);
     if (r.xid) {
         ++xid_count_;
         last_xid_ = r.xid;
@@ -170,14 +179,27 @@ void board_telemetry::reset_settings() {
     thermal_.settings = defaults;
 }
 
+// The engines' activity here is kernels running: utilization.gpu follows it.
 void board_telemetry::simulate_elapsed(double seconds, double activity) {
+    const auto elapsed = static_cast<uint64_t>(seconds * 1e9);
+    const auto busy = static_cast<uint64_t>(seconds * activity * 1e9);
     if (live_) {
-        live_->update([&](thermal_state& t, live_counters&) { advance(profile_, t, seconds, activity); });
+        live_->update([&](thermal_state& t, live_counters& c) {
+            advance(profile_, t, seconds, activity);
+            c.kernels.add(busy);
+            c.kernels.advance(elapsed);
+            c.memory_traffic.advance(elapsed);
+            c.gpu_utilization = 100.0 * c.kernels.share;
+            c.memory_utilization = 100.0 * c.memory_traffic.share;
+        });
         return;
     }
     std::lock_guard lock(m_);
     advance_private_locked(monotonic_ns());
     advance(profile_, thermal_, seconds, activity);
+    kernels_.add(busy);
+    kernels_.advance(elapsed);
+    memory_traffic_.advance(elapsed);
 }
 
 }  // namespace cudabridge::nv

@@ -21,6 +21,8 @@ namespace cudabridge::nv {
 // What one finished command adds to the counters.
 struct command_record {
     uint64_t busy_ns = 0;
+    uint64_t memory_busy_ns = 0;   // the part of busy_ns device memory was read or written
+    uint64_t memory_model_ns = 0;  // modeled time of its device-memory traffic (bytes / bandwidth)
     uint64_t bytes_h2d = 0, bytes_d2h = 0;
     bool kernel = false;
     bool failed = false;
@@ -31,7 +33,7 @@ struct command_record {
 struct telemetry_sample {
     thermal_state thermal;
     double gpu_utilization_percent = 0;
-    double memory_utilization_percent = 0;  // allocation share; the device does not track it alone
+    double memory_utilization_percent = 0;  // time device memory was read or written
     uint64_t xid_count = 0;
     uint32_t last_xid = 0;
 };
@@ -82,6 +84,7 @@ private:
     thermal_state thermal_;
     uint64_t last_advance_ns_ = 0;
     uint64_t busy_pending_ns_ = 0;
+    busy_share kernels_, memory_traffic_;  // utilization, as the live state's counters
     uint64_t xid_count_ = 0;
     uint32_t last_xid_ = 0;
     live_process self_;  // the private process table's only row

@@ -114,6 +114,13 @@ void command_processor::run_stretch(const ring_work& work) {
             command_result result = execute(cmd, moving, record, modeled_ns);
             state_.kernel_ended();
             record.busy_ns = elapsed_ns(started);
+            // The part of the engines' time device memory was read or written: the command's
+            // modeled memory traffic over its modeled duration (a link copy writes VRAM at the
+            // link's pace, so little of its time).
+            if (modeled_ns)
+                record.memory_busy_ns = static_cast<uint64_t>(
+                    static_cast<double>(record.busy_ns) *
+                    std::min(1.0, static_cast<double>(record.memory_model_ns) / static_cast<double>(modeled_ns)));
             if (abort()) {
                 keep_going = false;  // a reset or detach overtook it: nobody waits for it any more
                 break;
@@ -144,6 +151,7 @@ command_result command_processor::run_kernel(kernel_launcher launch, const hw::c
     work_amount work;
     auto r = (compute_.*launch)(dma_, memory_, cmd.a, cmd.c, abort, work);
     modeled_ns = modeled_duration_ns(ceilings_, work);
+    record.memory_model_ns = memory_ns(work.bytes);
     return r;
 }
 
@@ -153,15 +161,23 @@ command_result command_processor::execute(const hw::command& cmd, const abort_ch
     switch (cmd.op) {
     case hw::opcode::nop:
         return command_result::success();
-    case hw::opcode::copy_h2d:
-        return across_link(copy_h2d, dma_, memory_, cmd, abort, record.bytes_h2d, modeled_ns);
-    case hw::opcode::copy_d2h:
-        return across_link(copy_d2h, dma_, memory_, cmd, abort, record.bytes_d2h, modeled_ns);
+    case hw::opcode::copy_h2d: {
+        auto r = across_link(copy_h2d, dma_, memory_, cmd, abort, record.bytes_h2d, modeled_ns);
+        record.memory_model_ns = memory_ns(static_cast<double>(record.bytes_h2d));
+        return r;
+    }
+    case hw::opcode::copy_d2h: {
+        auto r = across_link(copy_d2h, dma_, memory_, cmd, abort, record.bytes_d2h, modeled_ns);
+        record.memory_model_ns = memory_ns(static_cast<double>(record.bytes_d2h));
+        return r;
+    }
     case hw::opcode::copy_d2d:
         modeled_ns = modeled_duration_ns(ceilings_, copy_d2d_work(cmd.c));
+        record.memory_model_ns = memory_ns(copy_d2d_work(cmd.c).bytes);
         return copy_d2d(memory_, cmd.a, cmd.b, cmd.c, abort);
     case hw::opcode::memset8:
         modeled_ns = modeled_duration_ns(ceilings_, memset_work(cmd.c));
+        record.memory_model_ns = memory_ns(memset_work(cmd.c).bytes);
         return fill_bytes(memory_, cmd.a, static_cast<uint8_t>(cmd.b), cmd.c, abort);
     case hw::opcode::launch:
         return run_kernel(&compute_engine::launch, cmd, abort, record, modeled_ns);

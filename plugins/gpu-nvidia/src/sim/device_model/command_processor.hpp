@@ -57,6 +57,10 @@ private:
     // Fence word, registers, MSI. False when the processor should stop taking this stretch.
     bool finish(const ring_work& work, const hw::command& cmd, uint32_t next_get, command_result result);
     void raise_msi();
+    // The modeled time `bytes` of device-memory traffic take at the GPU's memory bandwidth.
+    uint64_t memory_ns(double bytes) const {
+        return ceilings_.bytes_per_ns > 0 ? static_cast<uint64_t>(bytes / ceilings_.bytes_per_ns) : 0;
+    }
 
     engine_state& state_;
     vram& memory_;

@@ -33,7 +33,7 @@ namespace cudabridge::nv {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'B', 'N', 'V', 'L', 'I', 'V', 'E'};
-constexpr uint32_t kLayoutVersion = 2;  // 2: attachments say who they are, hard resets counted
+constexpr uint32_t kLayoutVersion = 3;  // 2: attachments say who they are, hard resets counted; 3: busy shares
 constexpr size_t kKeyBytes = 64;
 constexpr size_t kMaxAttachments = 256;
 constexpr uint64_t kNsPerS = 1'000'000'000ull;
@@ -382,11 +382,10 @@ void live_state::tick() {
     c.busy_ns_at_last_update += consumed;
     if (c.busy_ns - c.busy_ns_at_last_update > kMaxBusyCarryNs) c.busy_ns_at_last_update = c.busy_ns - kMaxBusyCarryNs;
     c.last_update_ns = now;
-    c.gpu_utilization = 100.0 * f.thermal.activity;
-    c.memory_utilization =
-        c.memory_total
-            ? std::min(100.0, 100.0 * static_cast<double>(c.memory_used) / static_cast<double>(c.memory_total))
-            : 0.0;
+    c.kernels.advance(elapsed);
+    c.memory_traffic.advance(elapsed);
+    c.gpu_utilization = 100.0 * c.kernels.share;
+    c.memory_utilization = 100.0 * c.memory_traffic.share;
     if (now - c.last_prune_ns >= kPruneIntervalNs) prune_dead(f, now);
 }
 

@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include "sim/live_state/busy_share.hpp"
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,11 +43,15 @@ struct live_counters {
     uint64_t xid_count = 0;
     uint32_t last_xid = 0;
     uint32_t attached_processes = 0;
-    double gpu_utilization = 0;           // percent, smoothed
-    double memory_utilization = 0;        // percent of VRAM in use
+    double gpu_utilization = 0;           // percent of the time a kernel ran, smoothed
+    double memory_utilization = 0;        // percent of the time device memory was read or written, smoothed
     uint64_t busy_ns_at_last_update = 0;  // busy_ns the thermal advances have consumed so far
     uint64_t last_prune_ns = 0;           // when attachments of dead processes were last dropped
     uint64_t hard_resets = 0;             // hard resets of the device, whichever process asked
+    // Layout 3: utilization as NVML defines it. Kernels alone count toward gpu_utilization, time
+    // device memory was read or written toward memory_utilization (busy_ns above drives power).
+    busy_share kernels;
+    busy_share memory_traffic;
 };
 
 // One attached process, as the device's process table lists it.
