@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """`cudabridge-cli exporter`: a real HTTP scrape of /metrics, parsed with the Prometheus client
 library's own parser, checked against what `query` reports; 404 for other paths; a clean stop on
-SIGTERM; refusals for a bad --listen and for no eGPU.
+SIGTERM; refusals for a bad --listen; serving with no eGPU until one is connected.
 
 Usage: exporter_scrape_test.py CUDABRIDGE_CLI
 Exit 0 when every check passes, 1 on a failure, 77 (skipped) without python3-prometheus-client.
@@ -80,13 +80,27 @@ def between(value, before, after, slack):
 def main():
     with tempfile.TemporaryDirectory() as folder:
         cli = Cli(folder)
-        r = cli.run("exporter", "--listen", "127.0.0.1:0")
-        check(r.returncode == 3 and "no eGPU is connected" in r.stderr,
-              "with no eGPU the exporter exits 3 and says so (got %d: %s)" % (r.returncode, r.stderr))
-        r = cli.run("connect")
-        if r.returncode != 0:
-            print("FAIL: connect:", r.stderr)
-            return 1
+        # Started with no eGPU connected, the exporter serves all the same (as dcgm-exporter keeps
+        # serving with no GPU) and finds the eGPU a later connect brings.
+        early, early_base = start_exporter(cli, WAIT_S)
+        try:
+            with urllib.request.urlopen(early_base + "/metrics", timeout=WAIT_S) as response:
+                _, none_yet = samples_by_family(response.read().decode("utf-8"))
+            counted = [s.value for s in none_yet.get("cudabridge_egpus", [])]
+            check(counted == [0], "with no eGPU connected: cudabridge_egpus 0 (%s)" % counted)
+            check(not none_yet.get("DCGM_FI_DEV_GPU_TEMP"), "and no GPU's samples")
+            r = cli.run("connect")
+            if r.returncode != 0:
+                print("FAIL: connect:", r.stderr)
+                return 1
+            with urllib.request.urlopen(early_base + "/metrics", timeout=WAIT_S) as response:
+                _, found = samples_by_family(response.read().decode("utf-8"))
+            check([s.value for s in found.get("cudabridge_egpus", [])] == [1],
+                  "the next scrape after connect reads the eGPU")
+            check(len(found.get("DCGM_FI_DEV_GPU_TEMP", [])) == 1, "with its temperature")
+        finally:
+            early.terminate()
+            early.wait(WAIT_S)
         proc = None
         try:
             for bad, says in (("9400", "has no port"), ("127.0.0.1:70000", "the port must be"),

@@ -42,23 +42,41 @@ std::string host_name() {
 }
 
 // What every request reads: the attached devices. One scrape at a time (the store is used by one
-// thread at a time, and two scrapes at once would only read the same figures twice).
+// thread at a time, and two scrapes at once would only read the same figures twice). With none
+// attached, a scrape looks again for eGPUs connected since (as dcgm-exporter keeps serving with
+// no GPU), and serves cudabridge_egpus 0 until one is.
 class metrics_source {
 public:
-    metrics_source(host::runtime& rt, std::vector<int> which) : rt_(rt), which_(std::move(which)), host_(host_name()) {}
+    explicit metrics_source(app& a) : a_(a), host_(host_name()) {}
 
     std::string scrape() {
         std::lock_guard lock(mutex_);
         const int64_t now = unix_now_ns();
+        const std::vector<int> which = attached();
         std::vector<query::gpu_snapshot> gpus;
-        gpus.reserve(which_.size());
-        for (int i : which_) {
-            auto& d = rt_.device(i);
-            gpus.push_back(query::read_snapshot(rt_.current_session(), d, i, static_cast<int>(which_.size()), now));
+        gpus.reserve(which.size());
+        auto& rt = a_.runtime();
+        for (int i : which) {
+            auto& d = rt.device(i);
+            gpus.push_back(query::read_snapshot(rt.current_session(), d, i, static_cast<int>(which.size()), now));
             gpus.back().processes = other_processes(d);
             link_rates(gpus.back());
         }
         return exporter::render_metrics(gpus, host_);
+    }
+
+    // The eGPUs a scrape reads (the one -d names, or every one); with none, the runtime is made
+    // again so that a connection made since is attached.
+    std::vector<int> attached() {
+        if (a_.runtime().device_count() == 0) a_.close_runtime();
+        const int n = a_.runtime().device_count();
+        if (a_.options().device) {
+            if (*a_.options().device < n) return {*a_.options().device};
+            return {};
+        }
+        std::vector<int> all(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) all[static_cast<size_t>(i)] = i;
+        return all;
     }
 
 private:
@@ -78,8 +96,7 @@ private:
         uint64_t to = 0, from = 0;
     };
     std::map<std::string, link_bytes> previous_;  // by GPU UUID
-    host::runtime& rt_;
-    std::vector<int> which_;
+    app& a_;
     std::string host_;
     std::mutex mutex_;
 };
@@ -148,10 +165,10 @@ int run_exporter(app& a, const std::vector<std::string>& args) {
         throw usage_error("--listen '" + listen_text + "': " + e.displayText());
     }
 
-    // Attach before listening: with no eGPU connected there is nothing to export (exit code 3).
+    // Attach before listening; with no eGPU connected yet the exporter serves all the same.
     a.read_only();
-    auto& rt = a.runtime();
-    const std::vector<int> which = a.device_indices();
+    metrics_source source(a);
+    const std::vector<int> which = source.attached();
 
     Poco::Net::ServerSocket socket;
     try {
@@ -163,7 +180,6 @@ int run_exporter(app& a, const std::vector<std::string>& args) {
         throw cli_error(exit_error, "cannot listen on " + address.toString() + ": " + e.displayText());
     }
 
-    metrics_source source(rt, which);
     auto params = new Poco::Net::HTTPServerParams;
     params->setMaxThreads(4);
     params->setMaxQueued(32);
@@ -171,10 +187,12 @@ int run_exporter(app& a, const std::vector<std::string>& args) {
     Poco::Net::HTTPServer server(new handler_factory(source), socket, params);
     const interruption_scope stop;
     server.start();
-    const bool modeled = !which.empty() && rt.device(which.front()).properties().is_simulated != 0;
+    const bool modeled = !which.empty() && a.runtime().device(which.front()).properties().is_simulated != 0;
     std::cout << "Serving http://" << socket.address().toString() << "/metrics for " << which.size() << " eGPU"
               << (which.size() == 1 ? "" : "s") << " ("
-              << (modeled ? "figures modeled by the simulator" : "figures measured on hardware")
+              << (which.empty() ? "none connected yet: each scrape looks again"
+                  : modeled     ? "figures modeled by the simulator"
+                                : "figures measured on hardware")
               << "); Ctrl-C or SIGTERM stops\n"
               << std::flush;
     while (!interruption_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -199,8 +217,9 @@ command exporter_command() {
             "the figures are the simulator's. Other paths answer 404.\n"
             "  --listen HOST:PORT   where to listen (default 127.0.0.1:9400; [IPV6]:PORT; :PORT for\n"
             "                       every interface; port 0 picks a free one, printed at start)\n"
-            "Exit code 3 when no eGPU is connected, 2 for a --listen that is not HOST:PORT, 1 when\n"
-            "the address cannot be listened on.\n"
+            "With no eGPU connected it serves all the same (cudabridge_egpus 0) and each scrape looks\n"
+            "again. Exit code 2 for a --listen that is not HOST:PORT, 1 when the address cannot be\n"
+            "listened on.\n"
             "Examples:\n"
             "  cudabridge-cli exporter\n"
             "  cudabridge-cli exporter --listen :9400",

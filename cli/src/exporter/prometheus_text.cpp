@@ -103,6 +103,8 @@ std::string escape_label_value(const std::string& value) {
 
 std::string render_metrics(const std::vector<gpu_snapshot>& gpus, const std::string& hostname) {
     writer w(hostname);
+    w.head("cudabridge_egpus", "gauge", "The eGPUs this exporter reads (0 while none is connected).");
+    w.sample("cudabridge_egpus", "Hostname=\"" + escape_label_value(hostname) + "\"", double(gpus.size()));
     using opt = std::optional<double>;
     const auto rounded = [](double v) { return static_cast<double>(std::llround(v)); };
 
