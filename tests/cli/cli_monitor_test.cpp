@@ -102,5 +102,27 @@ TEST_F(cli_monitor_test, SeesLoadRunningInAnotherProcess) {
     EXPECT_GT(peak_power, idle->getValue<double>("power_w")) << r.out;
 }
 
+// nvitop's process rows: a process using the GPU appears in `monitor --json`'s "processes" with
+// its pid, type and memory; none while nobody uses it.
+TEST_F(cli_monitor_test, ListsTheProcessesUsingTheGpu) {
+    auto idle = object(lines(run({"monitor", "--json", "-c", "1"}).out).at(0));
+    EXPECT_EQ(idle->getArray("processes")->size(), 0u);
+    process_result load;
+    std::thread worker([&] { load = run({"diag", "-r", "3", "--duration", "5"}); });
+    bool seen = false;
+    for (int i = 0; i < 100 && !seen; ++i) {
+        auto o = object(lines(run({"monitor", "--json", "-c", "1"}).out).at(0));
+        auto rows = o->getArray("processes");
+        for (size_t k = 0; k < rows->size(); ++k) {
+            auto p = rows->getObject(static_cast<unsigned>(k));
+            seen = seen || (p->getValue<int>("pid") > 0 && p->getValue<std::string>("type") == "C");
+        }
+        if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    worker.join();
+    ASSERT_EQ(load.exit_code, 0) << load.out << load.err;
+    EXPECT_TRUE(seen) << "the diag process never appeared in monitor's processes";
+}
+
 }  // namespace
 }  // namespace cudabridge::test

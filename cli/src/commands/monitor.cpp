@@ -7,6 +7,7 @@
 #include "device_text.hpp"
 #include "interruption.hpp"
 #include "json_output.hpp"
+#include "process_table.hpp"
 #include "query/read_snapshot.hpp"
 #include "time_text.hpp"
 
@@ -37,7 +38,8 @@ struct sample {
     std::string error;
     cb_gpu_telemetry t{};
     cb_link_status link{};
-    query::gpu_snapshot events;  // link drops, recoveries and the newest event, any process's
+    query::gpu_snapshot events;             // link drops, recoveries and the newest event, any process's
+    std::vector<cb_gpu_process> processes;  // the other processes using it, as nvitop lists them
 };
 
 sample take(host::session& session, host::device& d, int index) {
@@ -54,6 +56,7 @@ sample take(host::session& session, host::device& d, int index) {
         return s;
     }
     s.link = d.link_status();
+    s.processes = other_processes(d);
     return s;
 }
 
@@ -106,6 +109,7 @@ json_object sample_json(const sample& s, int64_t time_ns) {
     for (const auto& r : throttle_names(t.throttle_reasons)) reasons->add(r);
     o->set("throttle_reasons", reasons);
     o->set("modeled", t.is_simulated != 0);
+    o->set("processes", process_rows(s.processes));
     return o;
 }
 
@@ -262,6 +266,11 @@ void print_screen(const std::vector<sample>& samples, const std::vector<std::deq
         if (!s.events.last_event_kind.empty())
             out << "    last event " << format_local_time(s.events.last_event_ns) << " " << s.events.last_event_kind
                 << ": " << s.events.last_event_message << "\n";
+        // nvitop's process rows: who uses the GPU, with what memory and work queued.
+        for (const cb_gpu_process& p : s.processes)
+            out << "    pid " << std::left << std::setw(8) << p.pid << std::setw(3)
+                << (p.flags & CB_GPU_PROCESS_COMPUTE ? "C" : "-") << std::setw(11) << bytes_text(p.memory_used)
+                << "queued " << std::setw(6) << p.queued << p.name << std::right << "\n";
     }
     std::cout << out.str() << std::flush;
 }
@@ -323,8 +332,10 @@ command monitor_command() {
             "Refreshes every -i MS (default 1000) until Ctrl-C, or -c COUNT times. Per device:\n"
             "temperature, power draw / limit, fan, SM and memory clocks, utilization, memory used /\n"
             "total, performance state, PCIe generation x width, link errors (CRC errors, replays and\n"
-            "drops), Xid events and recoveries, throttle reasons, a utilization sparkline and the\n"
-            "newest link or safety event, whichever process saw it. On a narrow terminal the less\n"
+            "drops), Xid events and recoveries, throttle reasons, a utilization sparkline, the\n"
+            "newest link or safety event, whichever process saw it, and a row per process using the\n"
+            "device (pid, C when it computes, memory, commands queued, name), as nvitop shows them;\n"
+            "--json gives them as \"processes\". On a narrow terminal the less\n"
             "important columns go first (P-state, fan, clocks, name, ...). Colours follow\n"
             "nvitop: green below 10 %, yellow to 75 %, red above (off with --no-color or NO_COLOR).\n"
             "On a terminal the table redraws in place; piped, it prints one plain line per device and\n"
