@@ -188,14 +188,23 @@ TEST_F(cli_device_test, SecureDomainNeedsEnrollment) {
     EXPECT_EQ(r.exit_code, 5) << r.err;  // refused: not enrolled
     EXPECT_NE(r.out.find("authorization FAIL"), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("--enroll"), std::string::npos);
+    // The hint names the device, so that the command as written enrols this one.
+    const std::string id =
+        object(run({"devices", "--json"}).out)->getArray("devices")->getObject(1)->getValue<std::string>("id");
+    EXPECT_NE(r.err.find("cudabridge-cli connect --enroll " + id), std::string::npos) << r.err;
     r = run({"--json", "connect", "1"});
     EXPECT_EQ(r.exit_code, 5);
     auto o = object(r.out);
     EXPECT_FALSE(o->getValue<bool>("connected"));
     EXPECT_EQ(o->getValue<std::string>("failed_step"), "authorization");
-    r = run({"connect", "1", "--enroll"});
+    EXPECT_EQ(run({"connect", "1", "--enroll", "--policy", "sometimes"}).exit_code, 2);
+    r = run({"connect", "1", "--enroll", "--policy", "manual"});  // boltctl enroll --policy manual
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("enrolled"), std::string::npos);
+    EXPECT_NE(r.out.find("policy manual"), std::string::npos) << r.out;
+    EXPECT_EQ(
+        object(run({"devices", "--json"}).out)->getArray("devices")->getObject(1)->getValue<std::string>("policy"),
+        "manual");
     ASSERT_EQ(run({"-d", "0", "disconnect"}).exit_code, 0);
     // Enrolled now: the stored key passes the challenge.
     r = run({"connect", "1"});

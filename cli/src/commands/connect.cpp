@@ -71,7 +71,7 @@ bool matches(host::device& d, const std::string& want, int index) {
 int run_connect(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("enroll", "secure domains: enroll the device (store a new key) on its first connection")(
-        "device", po::value<std::string>()->default_value("auto"), "");
+        "policy", po::value<std::string>(), "")("device", po::value<std::string>()->default_value("auto"), "");
     po::positional_options_description pos;
     pos.add("device", 1);
     po::variables_map vm;
@@ -100,6 +100,11 @@ int run_connect(app& a, const std::vector<std::string>& args) {
     host::connect_options o;
     o.device = want == "auto" ? "" : want;
     o.enroll = vm.count("enroll") > 0;
+    if (vm.count("policy")) {
+        o.policy = vm["policy"].as<std::string>();
+        if (o.policy != "auto" && o.policy != "manual")
+            throw usage_error("--policy must be auto (connect when seen) or manual, not '" + o.policy + "'");
+    }
     const bool json = a.options().json, color = a.color();
     size_t n = 0;
     if (!json) {
@@ -229,7 +234,7 @@ command connect_command() {
     return {"connect",
             "c",
             "connect an eGPU: detect, check, authorize, tunnel, initialise, monitor",
-            "connect [DEVICE|auto] [--enroll]",
+            "connect [DEVICE|auto] [--enroll] [--policy auto|manual]",
             "Runs the six steps of the connection sequence, each shown as it completes with its time:\n"
             "detect, compatibility (the safety policy's verdict), authorization (per the domain's\n"
             "security level), tunnel (the PCIe link), gpu_init (the model profile applied) and\n"
@@ -238,6 +243,8 @@ command connect_command() {
             "default) takes the first usable eGPU. The connection stays up after the command, for\n"
             "other programs to attach to.\n"
             "  --enroll   in a secure domain, store a new key for the device (first connection)\n"
+            "  --policy auto|manual  the policy stored for the device, as boltctl enroll --policy\n"
+            "             (an enrolment stores auto unless told otherwise)\n"
             "Exit codes: 3 no eGPU found, 5 refused by the safety policy or authorization.\n"
             "Examples:\n"
             "  cudabridge-cli connect\n"

@@ -172,6 +172,11 @@ private:
             std::lock_guard lock(s_.store_mutex());
             known = core::remember_device(s_.db(), e.id, e.name, e.vendor_name);
         }
+        if (!o_.policy.empty()) {  // boltctl enroll --policy: stored whatever the domain's level
+            std::lock_guard lock(s_.store_mutex());
+            core::set_device_policy(s_.db(), e.id, o_.policy);
+            known.policy = o_.policy;
+        }
         if (e.security_level == CB_SECURITY_SECURE) return authorize_secure(e, known);
         if (e.authorized != CB_AUTH_NONE || e.security_level == CB_SECURITY_NONE) {
             detail_ = std::string("already authorized (security ") + security_name(e.security_level) + ")";
@@ -200,7 +205,8 @@ private:
         if (!o_.enroll)
             throw core::error(CB_ERR_PERMISSION, std::string("device ") + e.id +
                                                      " is in a secure domain and not enrolled: connect it once with "
-                                                     "--enroll (cudabridge-cli connect --enroll) to store its key");
+                                                     "--enroll to store its key (cudabridge-cli connect --enroll " +
+                                                     e.id + ")");
         std::vector<uint8_t> key(32);
         if (::getrandom(key.data(), key.size(), 0) != static_cast<ssize_t>(key.size()))
             throw core::error(CB_ERR_INTERNAL, "no random bytes for a new key");
@@ -211,9 +217,10 @@ private:
         }
         std::lock_guard lock(s_.store_mutex());
         core::set_device_key(s_.db(), e.id, key);
-        core::set_device_policy(s_.db(), e.id, "auto");
+        core::set_device_policy(s_.db(), e.id, o_.policy.empty() ? "auto" : o_.policy);
         d_->key = key;
-        detail_ = "enrolled: a new key stored in the device and in the database (policy auto)";
+        detail_ = "enrolled: a new key stored in the device and in the database (policy " +
+                  (o_.policy.empty() ? std::string("auto") : o_.policy) + ")";
         return 0;
     }
 

@@ -65,7 +65,10 @@ struct connect_options {
     // "" or "auto": the first usable eGPU; else an enclosure's unique id, its name, or its index
     // in detection order ("0", "1", ...).
     std::string device;
-    bool enroll = false;       // secure domains: enroll a new key (first connection)
+    bool enroll = false;  // secure domains: enroll a new key (first connection)
+    // The stored policy to set when the device is authorized (boltctl enroll --policy): "auto"
+    // (connect when seen) or "manual"; "" keeps the stored one (an enrolment stores "auto").
+    std::string policy;
     bool allow_attach = true;  // join a connection another process made
     // When the GPU of a connection being joined does not answer, reset its PCIe function through
     // the link (a function-level reset) and try once more: what `reset --hard` and
