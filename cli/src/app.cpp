@@ -27,7 +27,7 @@ const std::vector<command>& app::commands() {
         connect_command(), disconnect_command(), config_command(),  diag_command(),  benchmark_command(),
         reset_command(),   devices_command(),    forget_command(),  log_command(),   history_command(),
         sim_command(),     plugins_command(),    profile_command(), run_command(),   help_command(),
-        version_command(), completion_command(), summary_command(), pmon_command()};
+        version_command(), completion_command(), summary_command(), pmon_command(),  domains_command()};
     return table;
 }
 

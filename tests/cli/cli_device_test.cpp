@@ -211,6 +211,28 @@ TEST_F(cli_device_test, SecureDomainNeedsEnrollment) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// boltctl domains: each domain with its security level and its enclosures; boltctl list's
+// connection time in `devices`.
+TEST_F(cli_device_test, DomainsAndConnectionTimes) {
+    const auto domains = run({"domains", "--json"});
+    ASSERT_EQ(domains.exit_code, 0) << domains.err;
+    const auto first = object(domains.out)->getArray("domains")->getObject(0);
+    EXPECT_EQ(first->getValue<std::string>("security_level"), "user");
+    const std::string id =
+        object(run({"devices", "--json"}).out)->getArray("devices")->getObject(0)->getValue<std::string>("id");
+    EXPECT_NE(first->getArray("enclosures")->getElement<std::string>(0).find(id), std::string::npos);
+    EXPECT_NE(run({"domains"}).out.find("security:   user"), std::string::npos);
+    EXPECT_EQ(run({"domains", "extra"}).exit_code, 2);
+
+    ASSERT_EQ(run({"connect"}).exit_code, 0);
+    auto device = object(run({"devices", "--json"}).out)->getArray("devices")->getObject(0);
+    EXPECT_TRUE(device->has("last_connected"));
+    EXPECT_NE(run({"devices"}).out.find("connected since"), std::string::npos);
+    ASSERT_EQ(run({"disconnect"}).exit_code, 0);
+    device = object(run({"devices", "--json"}).out)->getArray("devices")->getObject(0);
+    EXPECT_TRUE(device->has("last_disconnected"));
+}
+
 TEST_F(cli_device_test, PolicyRefusesAnUnderpoweredEnclosure) {
     ASSERT_EQ(run({"sim", "plug", "rtx-5090", "--power", "300"}).exit_code, 0);
     auto r = run({"connect", "1"});

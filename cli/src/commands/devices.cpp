@@ -49,9 +49,11 @@ json_object function_json(const cb_endpoint_info& f) {
 json_object device_json(host::session& s, const host::detected_device& d, size_t index) {
     const auto& e = d.enclosure;
     std::optional<core::known_device_row> known;
+    std::vector<core::session_row> newest;
     {
         std::lock_guard lock(s.store_mutex());
         known = core::find_known_device(s.db(), e.id);
+        newest = core::list_sessions(s.db(), e.id, 1);
     }
     auto o = make_object();
     o->set("index", index);
@@ -75,6 +77,12 @@ json_object device_json(host::session& s, const host::detected_device& d, size_t
         o->set("last_seen", format_local_time(known->last_seen_ns));
     }
     o->set("connected", d.connected_elsewhere);
+    // boltctl's "connected" time: when the newest connection began (authorization is one of its
+    // steps), and when it ended, if it has.
+    if (!newest.empty()) {
+        o->set("last_connected", format_local_time(newest.front().started_ns));
+        if (newest.front().ended_ns) o->set("last_disconnected", format_local_time(*newest.front().ended_ns));
+    }
     o->set("gpu_model", d.gpu_model);
     if (d.advertised_device_id)
         o->set("advertised_gpu", hex16(d.advertised_vendor_id) + ":" + hex16(d.advertised_device_id).substr(2));
@@ -122,7 +130,11 @@ int run_devices(app& a, const std::vector<std::string>& args) {
                                                        ", last seen " + o->getValue<std::string>("last_seen")
                                                  : std::string("no"))
                   << "\n"
-                  << "  ├─ status:     " << (connected ? "connected" : "not connected") << "\n";
+                  << "  ├─ status:     " << (connected ? "connected" : "not connected")
+                  << (o->has("last_connected")
+                          ? (connected ? " since " : ", last connected ") + o->getValue<std::string>("last_connected")
+                          : std::string())
+                  << "\n";
         auto functions = o->getArray("pci_functions");
         if (functions->size() == 0)
             std::cout << "  └─ pci:        "
