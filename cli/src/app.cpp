@@ -23,11 +23,12 @@ app::~app() = default;
 
 const std::vector<command>& app::commands() {
     static const std::vector<command> table = {
-        info_command(),    status_command(),     monitor_command(), query_command(), exporter_command(),
-        connect_command(), disconnect_command(), config_command(),  diag_command(),  benchmark_command(),
-        reset_command(),   devices_command(),    forget_command(),  log_command(),   history_command(),
-        sim_command(),     plugins_command(),    profile_command(), run_command(),   help_command(),
-        version_command(), completion_command(), summary_command(), pmon_command(),  domains_command()};
+        info_command(),     status_command(),     monitor_command(), query_command(), exporter_command(),
+        connect_command(),  disconnect_command(), config_command(),  diag_command(),  benchmark_command(),
+        reset_command(),    devices_command(),    forget_command(),  log_command(),   history_command(),
+        sim_command(),      plugins_command(),    profile_command(), run_command(),   help_command(),
+        version_command(),  completion_command(), summary_command(), pmon_command(),  domains_command(),
+        authorize_command()};
     return table;
 }
 

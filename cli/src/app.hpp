@@ -127,6 +127,7 @@ command query_command();
 command summary_command();
 command pmon_command();
 command domains_command();
+command authorize_command();
 command exporter_command();
 // `plugins new` (commands/plugins_new.cpp).
 int run_plugins_new(app& a, const std::vector<std::string>& args);

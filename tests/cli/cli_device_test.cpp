@@ -233,6 +233,24 @@ TEST_F(cli_device_test, DomainsAndConnectionTimes) {
     EXPECT_TRUE(device->has("last_disconnected"));
 }
 
+// boltctl authorize: a user-level enclosure authorized, its GPU not brought up; connect then
+// finds it authorized and brings the GPU up.
+TEST_F(cli_device_test, AuthorizeWithoutBringingTheGpuUp) {
+    ASSERT_EQ(run({"sim", "plug", "rtx-4090"}).exit_code, 0);
+    auto r = run({"--json", "authorize", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(object(r.out)->getValue<bool>("authorized"));
+    auto device = object(run({"devices", "--json"}).out)->getArray("devices")->getObject(1);
+    EXPECT_EQ(device->getValue<std::string>("authorized"), "authorized");
+    EXPECT_FALSE(device->getValue<bool>("connected"));  // no GPU brought up
+    r = run({"connect", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("already authorized"), std::string::npos) << r.out;
+    EXPECT_EQ(run({"authorize", "1", "--policy", "never"}).exit_code, 2);
+    ASSERT_EQ(run({"sim", "plug", "rtx-4090", "--security", "secure"}).exit_code, 0);
+    EXPECT_EQ(run({"authorize", "2"}).exit_code, 5);  // a secure domain without --enroll
+}
+
 TEST_F(cli_device_test, PolicyRefusesAnUnderpoweredEnclosure) {
     ASSERT_EQ(run({"sim", "plug", "rtx-5090", "--power", "300"}).exit_code, 0);
     auto r = run({"connect", "1"});

@@ -150,6 +150,54 @@ int run_connect(app& a, const std::vector<std::string>& args) {
     return exit_ok;
 }
 
+// boltctl authorize: the enclosure authorized (its PCIe tunnel allowed), the GPU not brought up.
+int run_authorize(app& a, const std::vector<std::string>& args) {
+    po::options_description opts;
+    opts.add_options()("enroll", "")("policy", po::value<std::string>(), "")(
+        "device", po::value<std::string>()->default_value("auto"), "");
+    po::positional_options_description pos;
+    pos.add("device", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    host::connect_options o;
+    const std::string want = vm["device"].as<std::string>();
+    if (want.empty()) throw usage_error("an empty device name: give an index, an id, a name or 'auto'");
+    o.device = want == "auto" ? "" : want;
+    o.enroll = vm.count("enroll") > 0;
+    if (vm.count("policy")) {
+        o.policy = vm["policy"].as<std::string>();
+        if (o.policy != "auto" && o.policy != "manual")
+            throw usage_error("--policy must be auto (connect when seen) or manual, not '" + o.policy + "'");
+    }
+    const bool json = a.options().json, color = a.color();
+    size_t n = 0;
+    if (!json) o.on_step = [&](const host::step_record& s) { print_step(s, ++n, 3, color); };
+    std::vector<host::step_record> steps;
+    try {
+        steps = host::authorize(a.session(), o);
+    } catch (const host::connect_error& e) {
+        if (json) {
+            auto r = make_object();
+            r->set("authorized", false);
+            r->set("failed_step", e.step());
+            r->set("error", std::string(e.what()));
+            r->set("steps", steps_json(e.steps()));
+            print_json(r);
+        }
+        throw;
+    }
+    if (json) {
+        auto r = make_object();
+        r->set("authorized", true);
+        r->set("steps", steps_json(steps));
+        print_json(r);
+    } else {
+        std::cout << "Authorized: the PCIe tunnel may come up; the GPU is not initialized ('cudabridge-cli connect'"
+                     " brings it up).\n";
+    }
+    return exit_ok;
+}
+
 int run_disconnect(app& a, const std::vector<std::string>& args) {
     po::options_description opts;
     // Read signed: Boost reads "-1" into an unsigned as 4294967295 without a word.
@@ -252,6 +300,21 @@ command connect_command() {
             "  cudabridge-cli --json connect",
             false,
             run_connect};
+}
+
+command authorize_command() {
+    return {"authorize",
+            "",
+            "authorize an enclosure without bringing its GPU up (boltctl authorize)",
+            "authorize [DEVICE|auto] [--enroll] [--policy auto|manual]",
+            "Runs the first steps of 'connect' only: detect, compatibility (the safety policy's\n"
+            "verdict) and authorization (per the domain's security level; --enroll and --policy as\n"
+            "connect takes them). The authorization stays; the PCIe tunnel and the GPU are left for\n"
+            "'connect'. A device already connected is left as it is.\n"
+            "Exit codes: 3 no eGPU found, 5 refused by the safety policy or authorization.\n"
+            "Examples:\n  cudabridge-cli authorize\n  cudabridge-cli authorize --enroll 1",
+            false,
+            run_authorize};
 }
 
 command disconnect_command() {

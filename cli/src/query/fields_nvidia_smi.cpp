@@ -8,6 +8,8 @@
 
 #include <cudabridge/cpp/hex_text.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -48,10 +50,12 @@ field same_as(const std::vector<field>& base, std::string name, std::vector<std:
     return fixed(std::move(name), "", "[N/A]", std::move(description));  // not reached: `other` is a base field
 }
 
+// nvidia-smi's hex: "0x" and upper-case digits.
 std::string hex_digits(uint64_t value, int digits) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%0*llX", digits, static_cast<unsigned long long>(value));
-    return b;
+    std::string text = sdk::hex_text(value, digits);
+    std::transform(text.begin() + 2, text.end(), text.begin() + 2,
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return text;
 }
 
 // One part of the bus id "DDDDDDDD:BB:DD.F" as nvidia-smi prints it ("0x0000", "0x12", "0x00").

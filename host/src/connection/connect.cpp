@@ -60,6 +60,22 @@ public:
         return std::move(d_);
     }
 
+    // boltctl authorize: the steps up to the authorization, which stays; the tunnel and the GPU
+    // are left for a later connect. Returns the steps' records.
+    std::vector<step_record> authorize_only() {
+        const detected_device chosen = step("detect", [&] { return choose(); });
+        take_enclosure(chosen);
+        if (chosen.connected_elsewhere) {
+            detail_ = "already connected";
+        } else {
+            step("compatibility", [&] { return check_compatibility(chosen, std::nullopt); });
+            step("authorization", [&] { return authorize(chosen); });
+        }
+        undo_.clear();
+        d_->state.store(device_state::disconnected);
+        return d_->steps;
+    }
+
 private:
     void take_enclosure(const detected_device& chosen) {
         d_->enclosure = chosen.enclosure;
@@ -348,6 +364,10 @@ private:
 std::unique_ptr<device> connect(session& s, const connect_options& options) {
     auto impl = sequence(s, options).run();
     return std::unique_ptr<device>(new device(std::move(impl)));
+}
+
+std::vector<step_record> authorize(session& s, const connect_options& options) {
+    return sequence(s, options).authorize_only();
 }
 
 }  // namespace cudabridge::host

@@ -222,6 +222,11 @@ private:
 
 // Detects and connects (or attaches to) an eGPU. Throws connect_error naming the failed step.
 std::unique_ptr<device> connect(session& s, const connect_options& options = {});
+// boltctl authorize: detect, the safety policy's compatibility check and the authorization (per
+// the domain's security level; --enroll and the policy as connect takes them), and nothing more:
+// the PCIe tunnel and the GPU wait for connect. A device already connected is left as it is.
+// Returns the steps taken; throws connect_error naming the failed step.
+std::vector<step_record> authorize(session& s, const connect_options& options = {});
 
 // Every eGPU the transport sees (device routers with their PCI function, when tunnelled), in
 // detection order, without connecting any.
