@@ -68,7 +68,8 @@ bool matches(host::device& d, const std::string& want, int index) {
     return want.empty() || want == "auto" || want == d.id() || want == d.name() || want == std::to_string(index);
 }
 
-int run_connect(app& a, const std::vector<std::string>& args) {
+// connect's and authorize's arguments: [DEVICE|auto] [--enroll] [--policy auto|manual].
+host::connect_options connection_options(const std::vector<std::string>& args) {
     po::options_description opts;
     opts.add_options()("enroll", "secure domains: enroll the device (store a new key) on its first connection")(
         "policy", po::value<std::string>(), "")("device", po::value<std::string>()->default_value("auto"), "");
@@ -76,28 +77,9 @@ int run_connect(app& a, const std::vector<std::string>& args) {
     pos.add("device", 1);
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    host::connect_options o;
     const std::string want = vm["device"].as<std::string>();
     if (want.empty()) throw usage_error("an empty device name: give an index, an id, a name or 'auto'");
-
-    auto& rt = a.runtime();
-    for (int i = 0; i < rt.device_count(); ++i) {
-        auto& d = rt.device(i);
-        if (!matches(d, want, i)) continue;
-        if (a.options().json) {
-            auto o = make_object();
-            o->set("connected", true);
-            o->set("already_connected", true);
-            o->set("device", device_summary(d));
-            o->set("steps", make_array());
-            print_json(o);
-        } else {
-            std::cout << "Already connected: " << d.properties().name << " in " << d.name() << " (" << d.id()
-                      << "), session " << d.session_id() << "\n";
-        }
-        return exit_ok;
-    }
-
-    host::connect_options o;
     o.device = want == "auto" ? "" : want;
     o.enroll = vm.count("enroll") > 0;
     if (vm.count("policy")) {
@@ -105,6 +87,41 @@ int run_connect(app& a, const std::vector<std::string>& args) {
         if (o.policy != "auto" && o.policy != "manual")
             throw usage_error("--policy must be auto (connect when seen) or manual, not '" + o.policy + "'");
     }
+    return o;
+}
+
+// --json's answer when a step failed: {"<done_key>": false, "failed_step", "error", "steps"}.
+void print_failure(const char* done_key, const host::connect_error& e) {
+    auto r = make_object();
+    r->set(done_key, false);
+    r->set("failed_step", e.step());
+    r->set("error", std::string(e.what()));
+    r->set("steps", steps_json(e.steps()));
+    print_json(r);
+}
+
+int run_connect(app& a, const std::vector<std::string>& args) {
+    host::connect_options o = connection_options(args);
+    const std::string want = o.device.empty() ? "auto" : o.device;
+
+    auto& rt = a.runtime();
+    for (int i = 0; i < rt.device_count(); ++i) {
+        auto& d = rt.device(i);
+        if (!matches(d, want, i)) continue;
+        if (a.options().json) {
+            auto r = make_object();
+            r->set("connected", true);
+            r->set("already_connected", true);
+            r->set("device", device_summary(d));
+            r->set("steps", make_array());
+            print_json(r);
+        } else {
+            std::cout << "Already connected: " << d.properties().name << " in " << d.name() << " (" << d.id()
+                      << "), session " << d.session_id() << "\n";
+        }
+        return exit_ok;
+    }
+
     const bool json = a.options().json, color = a.color();
     size_t n = 0;
     if (!json) {
@@ -116,14 +133,7 @@ int run_connect(app& a, const std::vector<std::string>& args) {
     try {
         dev = host::connect(rt.current_session(), o);
     } catch (const host::connect_error& e) {
-        if (json) {
-            auto r = make_object();
-            r->set("connected", false);
-            r->set("failed_step", e.step());
-            r->set("error", std::string(e.what()));
-            r->set("steps", steps_json(e.steps()));
-            print_json(r);
-        }
+        if (json) print_failure("connected", e);
         throw;
     }
     if (json) {
@@ -152,23 +162,7 @@ int run_connect(app& a, const std::vector<std::string>& args) {
 
 // boltctl authorize: the enclosure authorized (its PCIe tunnel allowed), the GPU not brought up.
 int run_authorize(app& a, const std::vector<std::string>& args) {
-    po::options_description opts;
-    opts.add_options()("enroll", "")("policy", po::value<std::string>(), "")(
-        "device", po::value<std::string>()->default_value("auto"), "");
-    po::positional_options_description pos;
-    pos.add("device", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    host::connect_options o;
-    const std::string want = vm["device"].as<std::string>();
-    if (want.empty()) throw usage_error("an empty device name: give an index, an id, a name or 'auto'");
-    o.device = want == "auto" ? "" : want;
-    o.enroll = vm.count("enroll") > 0;
-    if (vm.count("policy")) {
-        o.policy = vm["policy"].as<std::string>();
-        if (o.policy != "auto" && o.policy != "manual")
-            throw usage_error("--policy must be auto (connect when seen) or manual, not '" + o.policy + "'");
-    }
+    host::connect_options o = connection_options(args);
     const bool json = a.options().json, color = a.color();
     size_t n = 0;
     if (!json) o.on_step = [&](const host::step_record& s) { print_step(s, ++n, 3, color); };
@@ -176,14 +170,7 @@ int run_authorize(app& a, const std::vector<std::string>& args) {
     try {
         steps = host::authorize(a.session(), o);
     } catch (const host::connect_error& e) {
-        if (json) {
-            auto r = make_object();
-            r->set("authorized", false);
-            r->set("failed_step", e.step());
-            r->set("error", std::string(e.what()));
-            r->set("steps", steps_json(e.steps()));
-            print_json(r);
-        }
+        if (json) print_failure("authorized", e);
         throw;
     }
     if (json) {
