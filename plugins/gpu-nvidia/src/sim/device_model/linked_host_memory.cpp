@@ -40,6 +40,12 @@ uint8_t* linked_host_memory::reach_span(uint64_t address, uint32_t bytes, span& 
     return around.base + (address - p->first);
 }
 
+uint8_t* linked_host_memory::reach_for_system_atomic(uint64_t address, uint32_t bytes) {
+    const host_window* w = bytes ? find(address, bytes) : nullptr;
+    if (!w || address % bytes != 0) return nullptr;  // PCIe AtomicOps are naturally aligned
+    return reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(address));
+}
+
 // The part of page `number` inside `w`, read over the link (mutex_ held exclusively).
 const linked_host_memory::page* linked_host_memory::fetch(uint64_t number, const host_window& w) {
     auto p = std::make_unique<page>();

@@ -2,9 +2,11 @@
 // ranges, ptx_launch::host_windows), brought over the link as a GPU's accesses to system memory
 // would be: a 4 KiB page is read by DMA the first time a kernel of the launch touches it, and the
 // bytes the launch changed are written back by DMA when it ends. Atomics act on the launch's one
-// copy of a page, so they are atomic across its blocks (a GPU's atomics on mapped memory are not
-// atomic with respect to the host CPU either). The command processor runs one command at a time,
-// so the next launch fetches what this one wrote back.
+// copy of a page, so they are atomic across its blocks (a GPU's device-scope atomics on mapped
+// memory are not atomic with respect to the host CPU either); system-scope atomics (atom.sys,
+// atomicAdd_system) act on the host's own bytes, as PCIe AtomicOps do, so that they are atomic
+// with the CPU's too. The command processor runs one command at a time, so the next launch
+// fetches what this one wrote back.
 //
 // The link's modeled clock prices what crossed (whole pages in, the changed bytes out in runs);
 // a real GPU sends each warp's access as its own PCIe request, so reuse costs it more and a
@@ -30,6 +32,11 @@ public:
     linked_host_memory(const dma_port& dma, std::vector<host_window> windows);
 
     uint8_t* reach_span(uint64_t address, uint32_t bytes, span& around) override;
+    // A system-scope atomic: the host's own bytes, which the kernel reaches at their own address
+    // (the window's address is the host's, and the simulated GPU runs in the host's process), as
+    // a PCIe AtomicOp acts at the host's memory. The launch's copy of the page, if fetched, is
+    // left alone: its bytes there are unchanged, so the write-back does not overwrite the atomic.
+    uint8_t* reach_for_system_atomic(uint64_t address, uint32_t bytes) override;
     // Writes back the bytes the launch changed; the first DMA failure. Call once kernels are done.
     cb_status write_back();
     // Modeled nanoseconds the link spent on this launch's pages (reads and write-backs).

@@ -197,12 +197,18 @@ enum rounded_op : uint32_t {
 };
 enum rounding_mode : uint32_t { round_nearest = 0, round_toward_zero = 1, round_down = 2, round_up = 3 };
 
+// cb_ptx_resolve's `how` bits: a generic address (the windows of shared, local, const, params
+// apply), and a system-scope atomic (atom.sys: on host memory it acts on the host's own bytes,
+// as a PCIe AtomicOp does, so that it is atomic with the CPU's atomics too; the launch's copy of
+// a host page is atomic across the launch's blocks only).
+enum resolve_how : uint32_t { resolve_generic = 1u << 0, resolve_system_atomic = 1u << 1 };
+
 // The helpers generated code calls (bound in the JIT by these names).
 extern "C" {
 // A generic or global address outside the fast path (not plain VRAM): module globals, shared,
 // local, const windows, reachable host memory; nullptr (and the launch's fault raised) when no
-// memory holds it.
-uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, uint32_t generic);
+// memory holds it. `how`: resolve_how bits.
+uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes, uint32_t how);
 // printf from a kernel: CUDA's vprintf(format, argument buffer).
 int32_t cb_ptx_vprintf(block_env* env, thread_state* thread, uint64_t format, uint64_t args);
 uint64_t cb_ptx_clock64(block_env* env);

@@ -34,6 +34,10 @@ public:
         span ignored;
         return reach_span(address, bytes, ignored);
     }
+    // Where a system-scope atomic (atom.sys) acts: by default where reach() says; a host whose
+    // accesses go through a copy gives the host's own bytes, so that the atomic is atomic with
+    // the CPU's atomics too, as a PCIe AtomicOp is. Null faults the access.
+    virtual uint8_t* reach_for_system_atomic(uint64_t address, uint32_t bytes) { return reach(address, bytes); }
 };
 
 // The simulated VRAM as the generated code reaches it.

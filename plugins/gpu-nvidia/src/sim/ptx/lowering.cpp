@@ -217,6 +217,7 @@ private:
     std::map<std::string, size_t> label_at_;      // each label's index in the body: a branch back is a loop
     llvm::AllocaInst* poll_countdown_ = nullptr;  // back-edges left before the next cb_ptx_poll
     llvm::AllocaInst* executed_ = nullptr;
+    bool system_atomic_ = false;         // the address being lowered is a system-scope atomic's
     llvm::AllocaInst* carry_ = nullptr;  // CC.CF of carry chains (add.cc, addc, ...), made when first used
     llvm::AllocaInst* bytes_ = nullptr;
     llvm::AllocaInst* parked_at_barrier_ = nullptr;  // threads this pass parked, for block_env
@@ -949,8 +950,10 @@ private:
         Value* p1 = b_.CreateGEP(mc_.i8, vram_host(), off);
         b_.CreateBr(join);
         b_.SetInsertPoint(slow);
-        Value* p2 = b_.CreateCall(mc_.resolve,
-                                  {env_, state_, addr, b_.getInt32(bytes), b_.getInt32(sp == space::generic ? 1 : 0)});
+        uint32_t how = 0;
+        if (sp == space::generic) how |= resolve_generic;
+        if (system_atomic_) how |= resolve_system_atomic;
+        Value* p2 = b_.CreateCall(mc_.resolve, {env_, state_, addr, b_.getInt32(bytes), b_.getInt32(how)});
         auto* resolved = BasicBlock::Create(mc_.ctx, "resolved", fn_);
         b_.CreateCondBr(b_.CreateIsNull(p2), dead_, resolved);
         b_.SetInsertPoint(resolved);
@@ -2510,7 +2513,10 @@ void function_lowering::lower_atom(const instruction& in) {
     const uint32_t bytes = static_cast<uint32_t>(t.bits / 8);
     if (t.bits != 32 && t.bits != 64 && !(t.bits == 16 && in.has("cas")))
         refuse(in, "atomics of " + std::to_string(t.bits) + " bits are not supported");
+    // A system-scope atomic on host memory acts on the host's own bytes (abi.hpp).
+    system_atomic_ = in.has("sys");
     Value* p = memory_pointer(in, in.operands[addr_i], sp, bytes);
+    system_atomic_ = false;
     const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
     const llvm::MaybeAlign align(bytes);
     Value* v = src(in, in.operands[addr_i + 1], t);

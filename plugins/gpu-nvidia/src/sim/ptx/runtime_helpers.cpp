@@ -103,9 +103,16 @@ std::mutex& print_mutex() {
 }  // namespace
 
 extern "C" uint8_t* cb_ptx_resolve(block_env* env, thread_state* thread, uint64_t address, uint32_t bytes,
-                                   uint32_t generic) {
-    if (uint8_t* p = lookup(env, thread, address, bytes, generic != 0)) return p;
-    if (uint8_t* p = host_lookup(env, address, bytes)) {
+                                   uint32_t how) {
+    const bool generic = (how & resolve_generic) != 0;
+    if (uint8_t* p = lookup(env, thread, address, bytes, generic)) return p;
+    uint8_t* p = nullptr;
+    if (how & resolve_system_atomic)
+        p = env->host_ranges ? static_cast<host_memory*>(env->host_ranges)->reach_for_system_atomic(address, bytes)
+                             : nullptr;
+    else
+        p = host_lookup(env, address, bytes);
+    if (p) {
         // Over the link, not VRAM: the generated code counted a global access in bytes_moved.
         env->host_bytes += bytes;
         if (!generic) env->bytes_moved -= bytes;
